@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { defineRoute } from '@/lib/http/define-route';
+
+// GET /api/health — liveness; does no work (also the baseline route of the benchmarks)
+export const GET = defineRoute({
+  summary: 'Health check',
+  tags: ['Meta'],
+  auth: { kind: 'public' },
+  response: z.object({ status: z.literal('ok') }),
+  handler: () => ({ status: 'ok' as const }),
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { getCommand } from '@/lib/commands/repo';
+import { CommandSchema } from '@/lib/commands/schema';
+import { defineRoute } from '@/lib/http/define-route';
+import { found } from '@/lib/http/errors';
+import { siteIdSchema, uuidSchema } from '@/lib/http/schemas';
+
+// GET /sites/{site_id}/commands/{command_id} — one command of the site
+export const GET = defineRoute({
+  summary: 'Get a command',
+  tags: ['Commands'],
+  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  params: z.object({ site_id: siteIdSchema, command_id: uuidSchema }),
+  response: CommandSchema,
+  errors: ['NOT_FOUND'],
+  handler: async ({ siteId, params }) => found(await getCommand(siteId, params.command_id), 'Command'),
+});

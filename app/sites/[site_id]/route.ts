@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { defineRoute } from '@/lib/http/define-route';
+import { siteIdSchema } from '@/lib/http/schemas';
+import { SiteDetailSchema } from '@/lib/sites/schema';
+import { siteDetail } from '@/lib/sites/service';
+
+// GET /sites/{site_id} — the key's site with its settings
+export const GET = defineRoute({
+  summary: 'Get a site',
+  tags: ['Sites'],
+  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  params: z.object({ site_id: siteIdSchema }),
+  response: SiteDetailSchema,
+  handler: ({ siteId }) => siteDetail(siteId),
+});

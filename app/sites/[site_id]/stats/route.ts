@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineRoute } from '@/lib/http/define-route';
+import { siteIdSchema } from '@/lib/http/schemas';
+import { SiteStatsSchema } from '@/lib/sites/schema';
+import { siteStats } from '@/lib/sites/stats';
+
+// GET /sites/{site_id}/stats — live counts for the site
+export const GET = defineRoute({
+  summary: 'Site statistics',
+  description: 'Counts computed from the stored data at request time.',
+  tags: ['Sites'],
+  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  params: z.object({ site_id: siteIdSchema }),
+  response: SiteStatsSchema,
+  handler: ({ siteId }) => siteStats(siteId),
+});

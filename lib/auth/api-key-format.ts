@@ -1,0 +1,44 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/**
+ * API key strings: `<prefix>_<body><check>`.
+ * - body: 32 bytes (256 bits) from the CSPRNG, base62, fixed 43 characters;
+ * - check: CRC-32 of `<prefix>_<body>`, base62, fixed 6 characters.
+ * The check lets a typo or a made-up string be refused before any database lookup.
+ * Only SHA-256(key) is stored; the key is high-entropy, so a slow hash adds nothing.
+ */
+export const KEY_PREFIX_PATTERN = /^[a-z0-9]{1,16}$/;
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BODY_LENGTH = 43; // ceil(256 / log2(62))
+const CHECK_LENGTH = 6; // ceil(32 / log2(62))
+const KEY_PATTERN = new RegExp(`^([a-z0-9]{1,16})_([0-9A-Za-z]{${BODY_LENGTH + CHECK_LENGTH}})$`);
+
+function base62(value: bigint, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    out = ALPHABET[Number(value % 62n)] + out;
+    value /= 62n;
+  }
+  return out;
+}
+
+const checkOf = (head: string) => base62(BigInt(crc32(head)), CHECK_LENGTH);
+
+export function generateApiKey(prefix: string): string {
+  if (!KEY_PREFIX_PATTERN.test(prefix)) throw new Error('invalid key prefix');
+  const head = `${prefix}_${base62(BigInt('0x' + randomBytes(32).toString('hex')), BODY_LENGTH)}`;
+  return head + checkOf(head);
+}
+
+/** True when the string has the shape of a key and its check characters match. */
+export function isWellFormedApiKey(key: string): boolean {
+  const match = KEY_PATTERN.exec(key);
+  if (!match) return false;
+  const head = key.slice(0, key.length - CHECK_LENGTH);
+  return key.slice(-CHECK_LENGTH) === checkOf(head);
+}
+
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export const displaySuffixOf = (key: string) => key.slice(-4);

@@ -1,0 +1,30 @@
+import type { NextAuthOptions } from 'next-auth';
+import Credentials from 'next-auth/providers/credentials';
+import { config } from '@/lib/config';
+import { tokenBodySchema } from '@/lib/users/schema';
+import { checkCredentials } from '@/lib/users/service';
+import { authSecret } from './secret';
+
+/** next-auth for the console: email + password, JWT sessions (no session table). */
+export function authOptions(): NextAuthOptions {
+  return {
+    secret: authSecret(),
+    session: { strategy: 'jwt', maxAge: config().SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: '/signin' },
+    providers: [
+      Credentials({
+        name: 'Email and password',
+        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        async authorize(credentials) {
+          const parsed = tokenBodySchema.safeParse(credentials ?? {});
+          if (!parsed.success) return null;
+          const user = await checkCredentials(parsed.data.email, parsed.data.password);
+          return user ? { id: user.id, email: user.email, name: user.name } : null;
+        },
+      }),
+    ],
+    callbacks: {
+      session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
+    },
+  };
+}

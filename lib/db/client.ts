@@ -1,0 +1,110 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { config } from '@/lib/config';
+import { migrate, type SqlRunner } from './migrate';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** An open database: the typed query layer, raw SQL for migrations, and a way to close it. */
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  sql: SqlRunner;
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions =
+  | { kind: 'pglite'; dataDir: string; /** start from a dump made by PGlite's dumpDataDir */ loadDataDir?: Blob }
+  | { kind: 'postgres'; url: string; poolMax?: number };
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.kind === 'pglite') {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { drizzle } = await import('drizzle-orm/pglite');
+    if (!options.dataDir.includes('://')) mkdirSync(options.dataDir, { recursive: true });
+    const client = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+    return {
+      kind: 'pglite',
+      db: drizzle(client, { schema }) as unknown as Db,
+      sql: {
+        exec: async (text) => void (await client.exec(text)),
+        query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
+      },
+      close: () => client.close(),
+    };
+  }
+  const { Pool } = await import('pg');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const pool = new Pool({ connectionString: options.url, max: options.poolMax ?? 10 });
+  // A client that is dropped by the server (restart, idle timeout) must not crash the process.
+  pool.on('error', (error) => console.error(JSON.stringify({ level: 'error', msg: 'postgres pool error', error: error.message })));
+  const sql: SqlRunner = {
+    exec: async (text) => void (await pool.query(text)),
+    query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
+  };
+  return {
+    kind: 'postgres',
+    db: drizzle(pool, { schema }) as unknown as Db,
+    sql,
+    close: () => pool.end(),
+  };
+}
+
+/** Opens the database and brings its schema up to date. */
+export async function openMigratedDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = await openDatabase(options);
+  try {
+    if (options.kind === 'postgres') {
+      // Migrations run on one dedicated connection so the advisory lock and transactions hold.
+      const { Client } = await import('pg');
+      const client = new Client({ connectionString: options.url });
+      await client.connect();
+      try {
+        await migrate({
+          exec: async (text) => void (await client.query(text)),
+          query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[],
+        });
+      } finally {
+        await client.end();
+      }
+    } else {
+      await migrate(database.sql);
+    }
+    return database;
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+export function configuredDatabaseOptions(): DatabaseOptions {
+  const c = config();
+  return c.DATABASE_URL
+    ? { kind: 'postgres', url: c.DATABASE_URL, poolMax: c.DATABASE_POOL_MAX }
+    : { kind: 'pglite', dataDir: path.resolve(c.DATA_DIR, 'pglite') };
+}
+
+// One database per process: PGlite allows a single process per data directory, and Next may
+// load this module more than once (route bundles, dev reloads), so the handle lives on globalThis.
+const KEY = Symbol.for('sgp.database');
+type Holder = { [KEY]?: Promise<Database> };
+const holder = globalThis as Holder;
+
+export function database(): Promise<Database> {
+  holder[KEY] ??= openMigratedDatabase(configuredDatabaseOptions()).catch((error) => {
+    holder[KEY] = undefined;
+    throw error;
+  });
+  return holder[KEY];
+}
+
+export async function getDb(): Promise<Db> {
+  return (await database()).db;
+}
+
+/** Installs an already-open database as the process database (tests, scripts). */
+export function useDatabase(db: Database): void {
+  holder[KEY] = Promise.resolve(db);
+}

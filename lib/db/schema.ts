@@ -1,0 +1,64 @@
+/**
+ * Typed mirror of supabase/migrations. The SQL files are the source of truth; this file only
+ * describes the tables to the query layer. `tests/integration/db/schema-mirror.test.ts` checks
+ * that every column declared here exists in the migrated database.
+ */
+import { bigint, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull(),
+  name: text('name'),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const sites = pgTable('sites', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  ownerId: uuid('owner_id').notNull(),
+  name: text('name').notNull(),
+  domain: text('domain'),
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const apiKeys = pgTable('api_keys', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  userId: uuid('user_id').notNull(),
+  name: text('name').notNull(),
+  prefix: text('prefix').notNull(),
+  keyHash: text('key_hash').notNull(),
+  displaySuffix: text('display_suffix').notNull(),
+  scopes: text('scopes').array().$type<('read' | 'write')[]>().notNull(),
+  metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+  expiresAt: ts('expires_at').notNull(),
+  revokedAt: ts('revoked_at'),
+  lastUsedAt: ts('last_used_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const apiKeyUsage = pgTable('api_key_usage', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  keyId: uuid('key_id').notNull(),
+  siteId: uuid('site_id').notNull(),
+  method: text('method').notNull(),
+  route: text('route').notNull(),
+  status: integer('status').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const commands = pgTable('commands', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  task: text('task').notNull(),
+  description: text('description').notNull(),
+  parameters: jsonb('parameters').$type<Record<string, unknown>>().notNull().default({}),
+  status: text('status').notNull().default('processing'),
+  result: jsonb('result'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

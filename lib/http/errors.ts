@@ -1,0 +1,46 @@
+/**
+ * The one error type of the API and the one table from code to HTTP status. Handlers and
+ * services throw ApiError; anything else that escapes becomes 500 SYSTEM_ERROR.
+ */
+export const ERROR_STATUS = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  INVALID_REQUEST: 400,
+  INVALID_SITE_ID: 400,
+  INVALID_LIMIT: 400,
+  session_not_found: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  SYSTEM_ERROR: 500,
+  WORKFLOW_EXECUTION_ERROR: 500,
+  WORKFLOW_QUERY_ERROR: 500,
+  PROVIDER_NOT_CONFIGURED: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    /** Extra response headers, e.g. Retry-After on 429. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string) => new ApiError('NOT_FOUND', `${what} not found`);
+
+/** The value, or a 404 for `what` when it is absent. */
+export function found<T>(value: T | undefined | null, what: string): T {
+  if (value === undefined || value === null) throw notFound(what);
+  return value;
+}

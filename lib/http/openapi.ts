@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import type { RouteDefinition, RouteHandler } from './define-route';
+import { requiredScope } from './define-route';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from './errors';
+import type { AuthPolicy, KeyHeader } from './authenticate';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type RouteModule = Partial<Record<(typeof HTTP_METHODS)[number], RouteHandler>> & Record<string, unknown>;
+export type RouteManifest = { path: string; module: RouteModule }[];
+
+const SECURITY_SCHEMES = {
+  ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key (header names are case-insensitive: x-api-key works too)' },
+  SaApiKey: { type: 'apiKey', in: 'header', name: 'X-SA-API-KEY', description: 'API key for visitor-session routes' },
+  Bearer: { type: 'http', scheme: 'bearer', description: 'API key, or a session token on session routes' },
+  SessionCookie: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: 'Console session cookie' },
+} as const;
+
+const HEADER_SCHEME: Record<KeyHeader, keyof typeof SECURITY_SCHEMES> = {
+  'x-api-key': 'ApiKey',
+  'x-sa-api-key': 'SaApiKey',
+  bearer: 'Bearer',
+};
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+
+function security(auth: AuthPolicy) {
+  if (auth.kind === 'public') return [];
+  if (auth.kind === 'session') return [{ Bearer: [] }, { SessionCookie: [] }];
+  return [...new Set(auth.headers.map((h) => HEADER_SCHEME[h]))].map((name) => ({ [name]: [] }));
+}
+
+function errorCodesOf(def: RouteDefinition, method: string): ErrorCode[] {
+  const codes = new Set<ErrorCode>(['SYSTEM_ERROR', ...(def.errors ?? [])]);
+  if (def.params || def.query || def.body) codes.add('INVALID_REQUEST');
+  if (def.body) codes.add('PAYLOAD_TOO_LARGE');
+  if (def.auth.kind !== 'public') codes.add('UNAUTHORIZED').add('FORBIDDEN');
+  if (def.invalidSiteIdCode) codes.add(def.invalidSiteIdCode);
+  void method;
+  return [...codes];
+}
+
+function responses(def: RouteDefinition, method: string) {
+  const data = jsonSchema(def.response, 'output');
+  const success =
+    def.envelope === 'bare'
+      ? { allOf: [{ type: 'object', properties: { success: { const: true } }, required: ['success'] }, data] }
+      : {
+          type: 'object',
+          properties: { success: { const: true }, data, meta: { type: 'object' } },
+          required: ['success', 'data'],
+        };
+  const out: Record<string, unknown> = {
+    [String(def.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: success } } },
+  };
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(def, method)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    out[String(status)] = {
+      description: codes.join(' or '),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    };
+  }
+  return out;
+}
+
+function parameters(def: RouteDefinition) {
+  const list: Record<string, unknown>[] = [];
+  for (const [where, schema] of [['path', def.params], ['query', def.query]] as const) {
+    if (!schema) continue;
+    const json = jsonSchema(schema, 'input') as { properties?: Record<string, { description?: string }>; required?: string[] };
+    for (const [name, prop] of Object.entries(json.properties ?? {})) {
+      list.push({
+        name,
+        in: where,
+        required: where === 'path' || (json.required ?? []).includes(name),
+        description: prop.description,
+        schema: prop,
+      });
+    }
+  }
+  return list;
+}
+
+function operation(def: RouteDefinition, method: string, path: string) {
+  const scope = requiredScope(def.auth, method);
+  const authNote =
+    def.auth.kind === 'apiKey'
+      ? `Requires an API key with the \`${scope}\` scope.`
+      : def.auth.kind === 'session'
+        ? 'Requires a signed-in user (session token or console cookie); API keys are refused.'
+        : 'No authentication.';
+  return {
+    operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    summary: def.summary,
+    description: [def.description, authNote].filter(Boolean).join('\n\n'),
+    tags: def.tags,
+    security: security(def.auth),
+    parameters: parameters(def),
+    ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(def.body, 'input') } } } } : {}),
+    responses: responses(def, method),
+  };
+}
+
+/** Every (path, method) the manifest's modules export, with its definition. */
+export function operationsOf(manifest: RouteManifest) {
+  return manifest.flatMap(({ path, module }) =>
+    HTTP_METHODS.filter((m) => module[m]).map((method) => ({ path, method, definition: module[method]?.definition })),
+  );
+}
+
+export function buildOpenApi(manifest: RouteManifest) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { path, method, definition } of operationsOf(manifest)) {
+    if (!definition) continue;
+    (paths[path] ??= {})[method.toLowerCase()] = operation(definition, method, path);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Site Growth Platform API',
+      version: '1.0.0',
+      description:
+        'Site-scoped sales and marketing automation. Every response carries `X-Request-ID`. ' +
+        'Errors use `{success:false, error:{code, message, details?, request_id}}`. Paginated lists put ' +
+        '`{total, limit, offset, has_more}` in `meta`.',
+    },
+    paths,
+    components: {
+      securitySchemes: SECURITY_SCHEMES,
+      schemas: {
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['success', 'error'],
+          properties: {
+            success: { const: false },
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string', enum: ERROR_CODES },
+                message: { type: 'string' },
+                details: { type: 'object' },
+                request_id: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** Small schemas shared by every domain: ids, pagination, timestamps. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+export const uuidSchema = z.string().regex(UUID, 'Must be a UUID').meta({ format: 'uuid' });
+export const siteIdSchema = uuidSchema.describe('Site id (UUID); must be the site of the credential');
+export const isoTimestamp = z.string().describe('ISO 8601 timestamp');
+
+export const paginationQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, 1–100 (default 20)'),
+  offset: z.coerce.number().int().min(0).default(0).describe('Items to skip (default 0)'),
+});
+
+export const PaginationMetaSchema = z.object({
+  total: z.number().int().describe('Items matching the filter'),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  has_more: z.boolean().describe('True when items follow this page'),
+});
+
+export type PaginationMeta = z.infer<typeof PaginationMetaSchema>;
+
+export const paginationMeta = (total: number, limit: number, offset: number): PaginationMeta => ({
+  total,
+  limit,
+  offset,
+  has_more: offset + limit < total,
+});

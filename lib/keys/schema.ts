@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { KEY_PREFIX_PATTERN } from '@/lib/auth/api-key-format';
+import { isoTimestamp, siteIdSchema, uuidSchema } from '@/lib/http/schemas';
+
+export const SCOPES = ['read', 'write'] as const;
+export const scopeSchema = z.enum(SCOPES);
+export type Scope = z.infer<typeof scopeSchema>;
+
+export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
+
+export const createKeyBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(100).describe('Descriptive name'),
+  scopes: z
+    .array(scopeSchema)
+    .min(1, 'At least one scope is required')
+    .refine((s) => new Set(s).size === s.length, 'Scopes must not repeat')
+    .describe('Non-empty subset of read, write'),
+  site_id: siteIdSchema,
+  expirationDays: z.number().int().min(1).max(365).default(90).describe('Days until the key expires, 1–365 (default 90)'),
+  prefix: z
+    .string()
+    .regex(KEY_PREFIX_PATTERN, 'Prefix must be 1–16 lowercase letters or digits')
+    .default('key')
+    .describe('Key prefix, 1–16 lowercase letters or digits (default "key")'),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .refine((m) => JSON.stringify(m).length <= 4096, 'Metadata must be at most 4 KB serialized')
+    .optional()
+    .describe('Free-form metadata, at most 4 KB'),
+  user_id: uuidSchema.optional().describe('Creating user; when given it must be the signed-in user'),
+});
+
+export const listKeysQuerySchema = z.strictObject({
+  site_id: siteIdSchema,
+  user_id: uuidSchema.optional().describe('When given it must be the signed-in user'),
+});
+
+export const revokeKeyQuerySchema = listKeysQuerySchema.extend({
+  id: uuidSchema.describe('Key id'),
+});
+
+export const CreatedKeySchema = z.object({
+  apiKey: z.string().describe('The full key. Shown only in this response; store it now.'),
+  id: uuidSchema,
+  prefix: z.string(),
+  name: z.string(),
+  scopes: z.array(scopeSchema),
+  site_id: uuidSchema,
+  expires_at: isoTimestamp,
+  created_at: isoTimestamp,
+});
+
+export const KeySchema = z.object({
+  id: uuidSchema,
+  name: z.string(),
+  prefix: z.string(),
+  display: z.string().describe('Prefix and last four characters, e.g. key_…a1B2, to tell keys apart'),
+  status: z.enum(KEY_STATUSES),
+  scopes: z.array(scopeSchema),
+  metadata: z.record(z.string(), z.unknown()),
+  expires_at: isoTimestamp,
+  created_at: isoTimestamp,
+  last_used_at: isoTimestamp.nullable(),
+  revoked_at: isoTimestamp.nullable(),
+});
+
+export const RevokedKeySchema = z.object({ message: z.string() });
+
+export type CreateKeyInput = z.infer<typeof createKeyBodySchema>;
+export type CreatedKey = z.infer<typeof CreatedKeySchema>;
+export type KeySummary = z.infer<typeof KeySchema>;

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { isoTimestamp, uuidSchema } from '@/lib/http/schemas';
+
+// A host name with an optional port, e.g. `example.com`, `shop.example.co.uk`, `localhost:3000`.
+const HOST = /^(?=.{1,253}(?::\d{1,5})?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/;
+
+export const domainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(HOST, 'Must be a host name such as example.com (no scheme or path)')
+  .describe('Host name of the site, e.g. example.com (no scheme, no path)');
+
+export const createSiteBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(200).describe('Site name'),
+  domain: domainSchema.optional(),
+});
+
+export const SiteSchema = z.object({
+  id: uuidSchema,
+  name: z.string(),
+  domain: z.string().nullable(),
+  created_at: isoTimestamp,
+});
+
+export const SiteDetailSchema = SiteSchema.extend({
+  settings: z.record(z.string(), z.unknown()).describe('Business settings of the site (see updateSiteSettings)'),
+});
+
+export const visitorSitesQuerySchema = z.strictObject({
+  id: uuidSchema.optional().describe('Return only this site'),
+  site_id: uuidSchema.optional().describe('Same as id'),
+});
+
+export const SiteStatsSchema = z.object({
+  site_id: uuidSchema,
+  generated_at: isoTimestamp,
+  api_keys: z.object({
+    total: z.number().int(),
+    active: z.number().int().describe('Neither revoked nor expired'),
+    revoked: z.number().int(),
+    expired: z.number().int(),
+  }),
+  api_requests: z.object({
+    total: z.number().int().describe('API-key requests recorded for the site'),
+    last_24h: z.number().int(),
+  }),
+  commands: z.object({
+    total: z.number().int(),
+    by_status: z.record(z.string(), z.number().int()).describe('Command count per status'),
+  }),
+});
+
+export type CreateSiteInput = z.infer<typeof createSiteBodySchema>;
+export type Site = z.infer<typeof SiteSchema>;
+export type SiteDetail = z.infer<typeof SiteDetailSchema>;
+export type SiteStats = z.infer<typeof SiteStatsSchema>;

@@ -1,0 +1,36 @@
+import { count, eq, sql } from 'drizzle-orm';
+import { getDb } from '@/lib/db/client';
+import { isUniqueViolation } from '@/lib/db/errors';
+import { users } from '@/lib/db/schema';
+import { ApiError } from '@/lib/http/errors';
+
+const publicColumns = { id: users.id, email: users.email, name: users.name };
+
+export async function insertUser(input: { email: string; name: string | null; passwordHash: string }) {
+  const db = await getDb();
+  try {
+    const [row] = await db.insert(users).values(input).returning(publicColumns);
+    return row;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError('CONFLICT', 'An account with this email already exists');
+    throw error;
+  }
+}
+
+export async function findUserByEmail(email: string) {
+  const db = await getDb();
+  const [row] = await db.select().from(users).where(eq(sql`lower(${users.email})`, email.toLowerCase())).limit(1);
+  return row;
+}
+
+export async function findUserById(id: string) {
+  const db = await getDb();
+  const [row] = await db.select(publicColumns).from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+export async function countUsers(): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: count() }).from(users);
+  return row.n;
+}

@@ -1,0 +1,29 @@
+import { config } from '@/lib/config';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '@/lib/auth/passwords';
+import { issueSessionToken } from '@/lib/auth/session';
+import { ApiError } from '@/lib/http/errors';
+import type { SignupInput, User } from './schema';
+import { countUsers, findUserByEmail, insertUser } from './repo';
+
+/** Creates an account. With OPEN_SIGNUP=false only the very first account can sign up. */
+export async function signUp(input: SignupInput): Promise<User> {
+  if (!config().OPEN_SIGNUP && (await countUsers()) > 0) {
+    throw new ApiError('FORBIDDEN', 'Sign-up is closed on this server');
+  }
+  return insertUser({ email: input.email, name: input.name ?? null, passwordHash: await hashPassword(input.password) });
+}
+
+/** The account for these credentials, or null; unknown email and wrong password look the same. */
+export async function checkCredentials(email: string, password: string): Promise<User | null> {
+  const user = await findUserByEmail(email);
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
+  return user && ok ? { id: user.id, email: user.email, name: user.name } : null;
+}
+
+/** A session token for these credentials; 401 with one message for every kind of failure. */
+export async function issueToken(email: string, password: string) {
+  const user = await checkCredentials(email, password);
+  if (!user) throw new ApiError('UNAUTHORIZED', 'Invalid email or password');
+  const { token, expiresAt } = await issueSessionToken(user);
+  return { token, expires_at: expiresAt.toISOString() };
+}

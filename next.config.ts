@@ -1,0 +1,10 @@
+import type { NextConfig } from 'next';
+
+const nextConfig: NextConfig = {
+  // PGlite ships a WebAssembly build of Postgres and pg has optional native bindings:
+  // both are loaded by Node at run time rather than bundled.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg'],
+  poweredByHeader: false,
+};
+
+export default nextConfig;

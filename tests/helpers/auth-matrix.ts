@@ -1,0 +1,83 @@
+import { expect, it } from 'vitest';
+import { generateApiKey } from '@/lib/auth/api-key-format';
+import type { CallResult, Tenant } from './harness';
+
+export type KeyPresenter = (key: string) => Record<string, string>;
+export const presenters = {
+  xApiKey: (key: string) => ({ 'x-api-key': key }),
+  xSaApiKey: (key: string) => ({ 'x-sa-api-key': key }),
+  bearer: (key: string) => ({ authorization: `Bearer ${key}` }),
+} satisfies Record<string, KeyPresenter>;
+
+export interface AuthMatrixOptions {
+  /** The caller's tenant and a second, unrelated one. Read lazily (created in beforeAll). */
+  tenants: () => { mine: Tenant; other: Tenant };
+  present: KeyPresenter;
+  /** Performs an otherwise valid request with these headers, naming this site. */
+  send: (headers: Record<string, string>, siteId: string) => Promise<CallResult>;
+  /** The route needs the write scope. */
+  write: boolean;
+  /** The request names a site (path, query or body), so foreign sites can be tried. */
+  namesSite?: boolean;
+}
+
+function expectError(res: CallResult, status: number, code: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String), request_id: expect.any(String) } });
+}
+
+/**
+ * The shared security cases every API-key route must pass: no key, malformed, unknown, revoked,
+ * expired, a session token instead of a key, read-only key on a write route, another site's key,
+ * another site's `site_id`.
+ */
+export function authMatrix(o: AuthMatrixOptions): void {
+  const namesSite = o.namesSite ?? true;
+  it('refuses a request without a key (401)', async () => {
+    const { mine } = o.tenants();
+    expectError(await o.send({}, mine.siteId), 401, 'UNAUTHORIZED');
+  });
+  it('refuses a malformed key (401)', async () => {
+    const { mine } = o.tenants();
+    expectError(await o.send(o.present('not-a-key'), mine.siteId), 401, 'UNAUTHORIZED');
+    expectError(await o.send(o.present(mine.key.slice(0, -1) + (mine.key.endsWith('A') ? 'B' : 'A')), mine.siteId), 401, 'UNAUTHORIZED');
+  });
+  it('refuses an unknown, well-formed key (401)', async () => {
+    const { mine } = o.tenants();
+    expectError(await o.send(o.present(generateApiKey('key')), mine.siteId), 401, 'UNAUTHORIZED');
+  });
+  it('refuses a revoked key (401)', async () => {
+    const { mine } = o.tenants();
+    expectError(await o.send(o.present(mine.revokedKey), mine.siteId), 401, 'UNAUTHORIZED');
+  });
+  it('refuses an expired key (401)', async () => {
+    const { mine } = o.tenants();
+    expectError(await o.send(o.present(mine.expiredKey), mine.siteId), 401, 'UNAUTHORIZED');
+  });
+  it('refuses a session token in place of an API key (401)', async () => {
+    const { mine } = o.tenants();
+    expectError(await o.send(o.present(mine.user.token), mine.siteId), 401, 'UNAUTHORIZED');
+  });
+  if (o.write) {
+    it('refuses a read-only key on a write route (403)', async () => {
+      const { mine } = o.tenants();
+      expectError(await o.send(o.present(mine.readKey), mine.siteId), 403, 'FORBIDDEN');
+    });
+  }
+  if (namesSite) {
+    it("refuses another site's key for this site (403)", async () => {
+      const { mine, other } = o.tenants();
+      expectError(await o.send(o.present(other.key), mine.siteId), 403, 'FORBIDDEN');
+    });
+    it("refuses this key naming another site's site_id (403)", async () => {
+      const { mine, other } = o.tenants();
+      expectError(await o.send(o.present(mine.key), other.siteId), 403, 'FORBIDDEN');
+    });
+  }
+  it('accepts a valid key', async () => {
+    const { mine } = o.tenants();
+    const res = await o.send(o.present(mine.key), mine.siteId);
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    expect(res.body.success).toBe(true);
+  });
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { POST as signupRoute } from '@/app/api/auth/signup/route';
+import { POST as tokenRoute } from '@/app/api/auth/token/route';
+import { POST as createKeyRoute } from '@/app/api/keys/route';
+import { POST as createSiteRoute } from '@/app/api/visitors/sites/route';
+import { getDb } from '@/lib/db/client';
+import type { RouteHandler } from '@/lib/http/define-route';
+
+export const BASE = 'http://localhost:3000';
+
+export interface CallOptions {
+  method?: string;
+  path: string;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  headers?: Record<string, string>;
+  /** JSON-encoded unless `rawBody` is given. */
+  body?: unknown;
+  rawBody?: string;
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** Calls a route handler in-process, exactly as Next would. */
+export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx: any) => Promise<Response>), o: CallOptions): Promise<CallResult<T>> {
+  const url = new URL(o.path, BASE);
+  for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const headers = new Headers(o.headers);
+  let body: string | undefined = o.rawBody;
+  if (body === undefined && o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  }
+  const req = new Request(url, { method: o.method ?? 'GET', headers, body });
+  const res = await handler(req, { params: Promise.resolve(o.params ?? {}) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export const uniqueEmail = () => `user-${randomBytes(6).toString('hex')}@example.com`;
+export const PASSWORD = 'correct horse battery';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  token: string;
+  auth: Record<string, string>;
+}
+
+export async function createUser(): Promise<TestUser> {
+  const email = uniqueEmail();
+  const signup = await call(signupRoute, { method: 'POST', path: '/api/auth/signup', body: { email, password: PASSWORD } });
+  if (signup.status !== 201) throw new Error(`signup failed: ${JSON.stringify(signup.body)}`);
+  const token = await call(tokenRoute, { method: 'POST', path: '/api/auth/token', body: { email, password: PASSWORD } });
+  return {
+    id: signup.body.data.user.id,
+    email,
+    token: token.body.data.token,
+    auth: { authorization: `Bearer ${token.body.data.token}` },
+  };
+}
+
+export async function createSite(user: TestUser, name = 'Test site', domain?: string): Promise<string> {
+  const res = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: user.auth, body: { name, domain } });
+  if (res.status !== 201) throw new Error(`site creation failed: ${JSON.stringify(res.body)}`);
+  return res.body.data.id;
+}
+
+export async function createKey(
+  user: TestUser,
+  siteId: string,
+  scopes: ('read' | 'write')[] = ['read', 'write'],
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; apiKey: string }> {
+  const res = await call(createKeyRoute, {
+    method: 'POST',
+    path: '/api/keys',
+    headers: user.auth,
+    body: { name: 'test key', scopes, site_id: siteId, ...extra },
+  });
+  if (res.status !== 201) throw new Error(`key creation failed: ${JSON.stringify(res.body)}`);
+  return { id: res.body.data.id, apiKey: res.body.data.apiKey };
+}
+
+/** A user owning one site, with a read+write key, a read-only key, a revoked and an expired key. */
+export interface Tenant {
+  user: TestUser;
+  siteId: string;
+  key: string;
+  readKey: string;
+  revokedKey: string;
+  expiredKey: string;
+}
+
+export async function createTenant(): Promise<Tenant> {
+  const user = await createUser();
+  const siteId = await createSite(user);
+  const [key, readKey, revoked, expired] = await Promise.all([
+    createKey(user, siteId, ['read', 'write']),
+    createKey(user, siteId, ['read']),
+    createKey(user, siteId, ['read', 'write']),
+    createKey(user, siteId, ['read', 'write']),
+  ]);
+  const db = await getDb();
+  await db.execute(sql`update api_keys set revoked_at = now() where id = ${revoked.id}`);
+  await db.execute(sql`update api_keys set expires_at = now() - interval '1 second' where id = ${expired.id}`);
+  return { user, siteId, key: key.apiKey, readKey: readKey.apiKey, revokedKey: revoked.apiKey, expiredKey: expired.apiKey };
+}

@@ -1,0 +1,22 @@
+import { afterAll, beforeAll } from 'vitest';
+import { resetConfig } from '@/lib/config';
+import { useDatabase } from '@/lib/db/client';
+import { flushKeyUsage } from '@/lib/keys/usage';
+import { openTestDatabase } from './databases';
+import { applyTestEnv } from './test-env';
+
+applyTestEnv();
+resetConfig();
+
+let dispose: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  const opened = await openTestDatabase();
+  dispose = opened.dispose;
+  useDatabase(opened.database);
+});
+
+afterAll(async () => {
+  await flushKeyUsage();
+  await dispose?.();
+});

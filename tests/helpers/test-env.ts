@@ -1,0 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Test processes never touch the developer's .data/ directory or secrets. */
+export function applyTestEnv(): void {
+  process.env.DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'sgp-test-'));
+  process.env.AUTH_SECRET ??= 'test-secret-test-secret-test-secret-0123456789';
+  process.env.LOG_LEVEL ??= 'silent';
+}

@@ -1,0 +1,144 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GET as listSites } from '@/app/sites/route';
+import { GET as getSite } from '@/app/sites/[site_id]/route';
+import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
+import { GET as visitorSites, POST as createSiteRoute } from '@/app/api/visitors/sites/route';
+import { POST as createCommandRoute } from '@/app/sites/[site_id]/commands/route';
+import { flushKeyUsage } from '@/lib/keys/usage';
+import { authMatrix, presenters } from '../../helpers/auth-matrix';
+import { call, createSite, createTenant, createUser, type Tenant } from '../../helpers/harness';
+
+let mine: Tenant;
+let other: Tenant;
+beforeAll(async () => {
+  [mine, other] = await Promise.all([createTenant(), createTenant()]);
+});
+const tenants = () => ({ mine, other });
+
+describe('POST /api/visitors/sites', () => {
+  it('creates a site owned by the signed-in user', async () => {
+    const user = await createUser();
+    const res = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: user.auth, body: { name: 'Shop', domain: 'Shop.Example.com' } });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      success: true,
+      data: { id: expect.any(String), name: 'Shop', domain: 'shop.example.com', created_at: expect.any(String) },
+    });
+    expect(new Date(res.body.data.created_at).toISOString()).toBe(res.body.data.created_at);
+    const list = await call(visitorSites, { path: '/api/visitors/sites', headers: user.auth });
+    expect(list.body.data.map((s: { id: string }) => s.id)).toEqual([res.body.data.id]);
+  });
+
+  it.each([
+    [{}, 'missing name'],
+    [{ name: '' }, 'empty name'],
+    [{ name: 'x', domain: 'https://example.com/path' }, 'domain with scheme and path'],
+    [{ name: 'x', owner_id: '00000000-0000-4000-8000-000000000000' }, 'unknown field'],
+  ])('refuses %j (%s) with 400', async (body, _why) => {
+    const user = await createUser();
+    const res = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: user.auth, body });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_REQUEST');
+  });
+
+  it('requires a session; an API key is refused', async () => {
+    const noAuth = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', body: { name: 'x' } });
+    expect(noAuth.status).toBe(401);
+    const withKey = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: presenters.bearer(mine.key), body: { name: 'x' } });
+    expect(withKey.status).toBe(401);
+  });
+});
+
+describe('GET /api/visitors/sites', () => {
+  it('returns one site by ?id= or ?site_id=, with settings', async () => {
+    for (const q of [{ id: mine.siteId }, { site_id: mine.siteId }]) {
+      const res = await call(visitorSites, { path: '/api/visitors/sites', headers: mine.user.auth, query: q });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ id: mine.siteId, name: 'Test site', settings: {} });
+    }
+  });
+
+  it("hides another user's site: 404 by ?id=, 403 by ?site_id=", async () => {
+    const byId = await call(visitorSites, { path: '/api/visitors/sites', headers: mine.user.auth, query: { id: other.siteId } });
+    expect(byId.status).toBe(404);
+    expect(byId.body.error.code).toBe('NOT_FOUND');
+    const bySiteId = await call(visitorSites, { path: '/api/visitors/sites', headers: mine.user.auth, query: { site_id: other.siteId } });
+    expect(bySiteId.status).toBe(403);
+  });
+});
+
+describe('GET /sites', () => {
+  authMatrix({
+    tenants,
+    present: presenters.xApiKey,
+    write: false,
+    namesSite: false,
+    send: (headers) => call(listSites, { path: '/sites', headers }),
+  });
+
+  it("lists only the key's own site", async () => {
+    const res = await call(listSites, { path: '/sites', headers: presenters.xApiKey(mine.readKey) });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: [{ id: mine.siteId, name: 'Test site', domain: null, created_at: expect.any(String) }],
+    });
+  });
+
+  it('does not accept the key as a Bearer token (the /sites group uses X-API-Key)', async () => {
+    const res = await call(listSites, { path: '/sites', headers: presenters.bearer(mine.key) });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('GET /sites/{site_id}', () => {
+  authMatrix({
+    tenants,
+    present: presenters.xApiKey,
+    write: false,
+    send: (headers, siteId) => call(getSite, { path: `/sites/${siteId}`, params: { site_id: siteId }, headers }),
+  });
+
+  it('returns the site with settings', async () => {
+    const res = await call(getSite, { path: `/sites/${mine.siteId}`, params: { site_id: mine.siteId }, headers: presenters.xApiKey(mine.key) });
+    expect(res.body.data).toEqual({ id: mine.siteId, name: 'Test site', domain: null, created_at: expect.any(String), settings: {} });
+  });
+
+  it('answers 400 for a site_id that is not a UUID', async () => {
+    const res = await call(getSite, { path: '/sites/nope', params: { site_id: 'nope' }, headers: presenters.xApiKey(mine.key) });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('GET /sites/{site_id}/stats', () => {
+  authMatrix({
+    tenants,
+    present: presenters.xApiKey,
+    write: false,
+    send: (headers, siteId) => call(getStats, { path: `/sites/${siteId}/stats`, params: { site_id: siteId }, headers }),
+  });
+
+  it('counts keys, commands and recorded requests of this site only', async () => {
+    const user = await createUser();
+    const siteId = await createSite(user);
+    const { createKey } = await import('../../helpers/harness');
+    const key = (await createKey(user, siteId)).apiKey;
+    const headers = presenters.xApiKey(key);
+    for (let i = 0; i < 3; i++) {
+      await call(createCommandRoute, { method: 'POST', path: `/sites/${siteId}/commands`, params: { site_id: siteId }, headers, body: { task: `t${i}` } });
+    }
+    await flushKeyUsage();
+    const res = await call(getStats, { path: `/sites/${siteId}/stats`, params: { site_id: siteId }, headers });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      site_id: siteId,
+      api_keys: { total: 1, active: 1, revoked: 0, expired: 0 },
+      api_requests: { total: 3, last_24h: 3 },
+      commands: { total: 3, by_status: { processing: 3 } },
+    });
+    // The tenant with revoked and expired keys sees them counted as such.
+    const theirs = await call(getStats, { path: `/sites/${mine.siteId}/stats`, params: { site_id: mine.siteId }, headers: presenters.xApiKey(mine.key) });
+    expect(theirs.body.data.api_keys).toEqual({ total: 4, active: 2, revoked: 1, expired: 1 });
+  });
+});

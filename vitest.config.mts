@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Every integration suite runs against embedded PGlite, and again against Postgres when
+ * TEST_DATABASE_URL is set (CI sets it; under CI=true it is required).
+ */
+const alias = { '@': path.dirname(fileURLToPath(import.meta.url)) };
+const shared = {
+  globalSetup: ['tests/helpers/global-setup.ts'],
+  setupFiles: ['tests/helpers/setup-db.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+const postgres = process.env.TEST_DATABASE_URL;
+if (process.env.CI === 'true' && !postgres) {
+  throw new Error('CI=true requires TEST_DATABASE_URL: the Postgres suites are mandatory in CI');
+}
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      {
+        resolve: { alias },
+        test: { ...shared, name: 'pglite', include: ['tests/integration/**/*.test.ts'], env: { TEST_DB: 'pglite' } },
+      },
+      ...(postgres
+        ? [
+            {
+              resolve: { alias },
+              test: { ...shared, name: 'postgres', include: ['tests/integration/**/*.test.ts'], env: { TEST_DB: 'postgres' } },
+            },
+          ]
+        : []),
+    ],
+  },
+});
