@@ -5,6 +5,8 @@ const nextConfig: NextConfig = {
   // both are loaded by Node at run time rather than bundled.
   serverExternalPackages: ['@electric-sql/pglite', 'pg'],
   poweredByHeader: false,
+  // Migrations are read from disk at start.
+  outputFileTracingIncludes: { '/**': ['./supabase/migrations/*.sql'] },
 };
 
 export default nextConfig;

@@ -14,7 +14,7 @@ export function authSecret(): string {
   if (cached) return cached;
   const c = config();
   if (c.AUTH_SECRET) return (cached = c.AUTH_SECRET);
-  const file = path.resolve(c.DATA_DIR, 'auth-secret');
+  const file = path.resolve(/*turbopackIgnore: true*/ c.DATA_DIR, 'auth-secret');
   try {
     cached = readFileSync(file, 'utf8').trim();
   } catch {

@@ -83,7 +83,7 @@ export function configuredDatabaseOptions(): DatabaseOptions {
   const c = config();
   return c.DATABASE_URL
     ? { kind: 'postgres', url: c.DATABASE_URL, poolMax: c.DATABASE_POOL_MAX }
-    : { kind: 'pglite', dataDir: path.resolve(c.DATA_DIR, 'pglite') };
+    : { kind: 'pglite', dataDir: path.resolve(/*turbopackIgnore: true*/ c.DATA_DIR, 'pglite') };
 }
 
 // One database per process: PGlite allows a single process per data directory, and Next may

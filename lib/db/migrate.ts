@@ -8,7 +8,8 @@ export interface SqlRunner {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
-export const MIGRATIONS_DIR = path.join(process.cwd(), 'supabase', 'migrations');
+// Resolved at run time; next.config.ts traces the folder into deployments.
+export const MIGRATIONS_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(), 'supabase', 'migrations');
 const FILE_PATTERN = /^(\d{14})_([a-z0-9_]+)\.sql$/;
 // Any constant works; it keeps two processes starting at once from migrating together.
 const LOCK_ID = 727_100_211;
@@ -21,12 +22,12 @@ export interface Migration {
 }
 
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  const files = (await readdir(/*turbopackIgnore: true*/ dir)).filter((f) => f.endsWith('.sql')).sort();
   return Promise.all(
     files.map(async (file) => {
       const match = FILE_PATTERN.exec(file);
       if (!match) throw new Error(`Migration file name must be <14-digit timestamp>_<name>.sql: ${file}`);
-      const sql = await readFile(path.join(dir, file), 'utf8');
+      const sql = await readFile(path.join(/*turbopackIgnore: true*/ dir, file), 'utf8');
       return {
         version: match[1],
         name: match[2],
