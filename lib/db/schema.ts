@@ -3,7 +3,7 @@
  * describes the tables to the query layer. `tests/integration/db/schema-mirror.test.ts` checks
  * that every column declared here exists in the migrated database.
  */
-import { bigint, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -59,6 +59,54 @@ export const commands = pgTable('commands', {
   parameters: jsonb('parameters').$type<Record<string, unknown>>().notNull().default({}),
   status: text('status').notNull().default('processing'),
   result: jsonb('result'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const segments = pgTable('segments', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  name: text('name').notNull(),
+  description: text('description'),
+  audience: text('audience'),
+  size: integer('size'),
+  estimatedValue: numeric('estimated_value', { mode: 'number' }),
+  language: text('language'),
+  isActive: boolean('is_active').notNull().default(true),
+  attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const leads = pgTable('leads', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  status: text('status').$type<'new' | 'contacted' | 'qualified' | 'converted' | 'lost'>().notNull().default('new'),
+  phone: text('phone'),
+  position: text('position'),
+  company: text('company'),
+  notes: text('notes'),
+  origin: text('origin'),
+  segmentId: uuid('segment_id'),
+  campaignId: uuid('campaign_id'),
+  assigneeId: uuid('assignee_id'),
+  leadScore: integer('lead_score'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const requirements = pgTable('requirements', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  title: text('title').notNull(),
+  type: text('type'),
+  priority: text('priority').$type<'high' | 'medium' | 'low'>().notNull().default('medium'),
+  status: text('status').$type<'backlog' | 'validated' | 'in-progress' | 'on-review' | 'done' | 'canceled'>().notNull().default('backlog'),
+  completionStatus: text('completion_status').$type<'pending' | 'completed' | 'rejected'>().notNull().default('pending'),
+  instructions: text('instructions'),
+  budget: integer('budget'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
