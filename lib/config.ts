@@ -20,6 +20,17 @@ const configSchema = z.object({
   OPEN_SIGNUP: bool(true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  // Rate limits (README "Rate limits, CORS and key usage"). `none` switches every limit off:
+  // a benchmark baseline, never for production.
+  RATE_LIMIT_BACKEND: z.enum(['memory', 'upstash', 'none']).default('memory'),
+  RATE_LIMIT_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/).default('sgp'),
+  UPSTASH_REDIS_REST_URL: z.string().url().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  // How many reverse proxies in front of the app append to X-Forwarded-For (0: none, the app is reached directly).
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
+  AUTH_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  KEY_USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -32,6 +43,9 @@ export function config(): Config {
     if (!parsed.success) {
       const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
       throw new Error(`Invalid environment configuration: ${fields}`);
+    }
+    if (parsed.data.RATE_LIMIT_BACKEND === 'upstash' && !(parsed.data.UPSTASH_REDIS_REST_URL && parsed.data.UPSTASH_REDIS_REST_TOKEN)) {
+      throw new Error('Invalid environment configuration: RATE_LIMIT_BACKEND=upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
     }
     cached = parsed.data;
   }

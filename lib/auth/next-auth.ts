@@ -1,8 +1,13 @@
-import type { NextAuthOptions } from 'next-auth';
+import NextAuth, { type NextAuthOptions } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { config } from '@/lib/config';
+import { clientIpFrom } from '@/lib/http/client-ip';
+import { errorResponse } from '@/lib/http/envelope';
+import { ApiError } from '@/lib/http/errors';
+import { requestIdOf } from '@/lib/http/request-id';
 import { tokenBodySchema } from '@/lib/users/schema';
 import { checkCredentials } from '@/lib/users/service';
+import { admitAttempt, recordFailedAttempt } from './brute-force';
 import { authSecret } from './secret';
 
 /** next-auth for the console: email + password, JWT sessions (no session table). */
@@ -19,6 +24,7 @@ export function authOptions(): NextAuthOptions {
           const parsed = tokenBodySchema.safeParse(credentials ?? {});
           if (!parsed.success) return null;
           const user = await checkCredentials(parsed.data.email, parsed.data.password);
+          if (!user) await recordFailedAttempt(parsed.data.email);
           return user ? { id: user.id, email: user.email, name: user.name } : null;
         },
       }),
@@ -27,4 +33,27 @@ export function authOptions(): NextAuthOptions {
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
     },
   };
+}
+
+const CREDENTIALS_CALLBACK = /\/api\/auth\/callback\/credentials\/?$/;
+
+/**
+ * next-auth's route, with the brute-force limits of sign-up and token in front of the
+ * credentials sign-in: a locked-out IP or account gets 429 RATE_LIMITED before any password check.
+ */
+export async function nextAuthRoute(req: Request, ctx: { params: Promise<{ nextauth: string[] }> }): Promise<Response> {
+  if (req.method === 'POST' && CREDENTIALS_CALLBACK.test(new URL(req.url).pathname)) {
+    const form = await req
+      .clone()
+      .formData()
+      .catch(() => undefined);
+    const email = form?.get('email');
+    try {
+      await admitAttempt({ ip: clientIpFrom(req.headers.get('x-forwarded-for')), account: typeof email === 'string' ? email : '' });
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error, requestIdOf(req));
+      throw error;
+    }
+  }
+  return NextAuth(authOptions())(req, ctx);
 }

@@ -21,6 +21,9 @@ export const sites = pgTable('sites', {
   name: text('name').notNull(),
   domain: text('domain'),
   settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  plan: text('plan').$type<'basic' | 'pro' | 'enterprise'>().notNull().default('basic'),
+  rateLimitPerMinute: integer('rate_limit_per_minute'),
+  concurrencyLimit: integer('concurrency_limit'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -38,6 +41,7 @@ export const apiKeys = pgTable('api_keys', {
   expiresAt: ts('expires_at').notNull(),
   revokedAt: ts('revoked_at'),
   lastUsedAt: ts('last_used_at'),
+  lastStatus: integer('last_status'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -109,4 +113,11 @@ export const requirements = pgTable('requirements', {
   budget: integer('budget'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const siteOrigins = pgTable('site_origins', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  origin: text('origin').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
 });

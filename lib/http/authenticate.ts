@@ -3,6 +3,7 @@ import { sessionCookieOf, verifySessionToken } from '@/lib/auth/session';
 import { findKeyByHash } from '@/lib/keys/repo';
 import type { Scope } from '@/lib/keys/schema';
 import { isOriginAllowed } from '@/lib/sites/origins';
+import type { PlanLimits } from '@/lib/sites/plans';
 import { findUserById } from '@/lib/users/repo';
 import type { User } from '@/lib/users/schema';
 import { ApiError } from './errors';
@@ -25,7 +26,14 @@ export type AuthPolicy =
       browserOrigin?: boolean;
     };
 
-export type ApiKeyPrincipal = { kind: 'apiKey'; keyId: string; siteId: string; scopes: Scope[] };
+export type ApiKeyPrincipal = {
+  kind: 'apiKey';
+  keyId: string;
+  siteId: string;
+  scopes: Scope[];
+  /** The site's plan limits (Basic when absent). */
+  limits?: PlanLimits;
+};
 export type SessionPrincipal = { kind: 'session'; user: User };
 export type OriginPrincipal = { kind: 'origin'; siteId: string; origin: string };
 export type PublicPrincipal = { kind: 'public' };
@@ -69,7 +77,7 @@ export async function authenticateApiKey(req: Request, headers: readonly KeyHead
   if (!stored) throw new ApiError('UNAUTHORIZED', 'Invalid API key');
   if (stored.revokedAt) throw new ApiError('UNAUTHORIZED', 'API key has been revoked');
   if (stored.expiresAt.getTime() <= Date.now()) throw new ApiError('UNAUTHORIZED', 'API key has expired');
-  return { kind: 'apiKey', keyId: stored.id, siteId: stored.siteId, scopes: stored.scopes };
+  return { kind: 'apiKey', keyId: stored.id, siteId: stored.siteId, scopes: stored.scopes, limits: stored.limits };
 }
 
 /** A keyless browser request: its Origin must be registered for the one site it names. */

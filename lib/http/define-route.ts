@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Scope } from '@/lib/keys/schema';
 import { recordKeyUsage } from '@/lib/keys/usage';
+import type { Slot } from '@/lib/ratelimit';
 import { errorFields, log } from '@/lib/log';
 import {
   authenticateApiKey,
@@ -16,6 +17,7 @@ import { readJsonBody } from './body';
 import { applyCors } from './cors';
 import { REQUEST_ID_HEADER, errorResponse, jsonResponse } from './envelope';
 import { ApiError, type ErrorCode } from './errors';
+import { enforceRateLimit, policyOf, type RateLimitPolicy } from './rate-limit';
 import { requestIdOf } from './request-id';
 import { requestedSiteIds, resolveSite } from './tenant';
 
@@ -62,6 +64,8 @@ export interface RouteDefinition<
   status?: number;
   /** Error codes this route can answer with, beyond the ones every route of its auth kind has. */
   errors?: ErrorCode[];
+  /** Limits applied after authentication: `plan` (default for API-key routes), `visitor`, `none` (default otherwise). */
+  rateLimit?: RateLimitPolicy;
   /** Code for a `site_id` that is not a UUID (default INVALID_REQUEST). */
   invalidSiteIdCode?: ErrorCode;
   handler: (
@@ -114,7 +118,8 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
 /**
  * Declares one endpoint. The returned function is the Next route handler; `definition` feeds
  * the OpenAPI document. Steps, in order: request id → authenticate (+ scope) → read body →
- * tenant (`site_id` must be the credential's site) → validate params/query/body → handler →
+ * tenant (`site_id` must be the credential's site) → rate limit (a concurrency slot is held until
+ * the response is built or the client goes away) → validate params/query/body → handler →
  * serialize through the response schema → envelope → key usage record.
  */
 export function defineRoute<
@@ -130,6 +135,8 @@ export function defineRoute<
     const headers = new Headers({ [REQUEST_ID_HEADER]: requestId });
     let principal: Principal | undefined;
     let response: Response;
+    let slot: Slot | undefined;
+    const releaseSlot = () => slot?.release();
     try {
       let bodyRead: Promise<unknown> | undefined;
       const raw: RawRequest = {
@@ -141,6 +148,8 @@ export function defineRoute<
       if (principal.kind === 'origin') applyCors(headers, principal.origin);
       const rawBody = await raw.body();
       const siteId = await resolveSite(principal, requestedSiteIds(raw.params, raw.query, rawBody), definition.invalidSiteIdCode);
+      slot = await enforceRateLimit(policyOf(definition.rateLimit, definition.auth.kind), principal, req, headers);
+      if (slot) req.signal?.addEventListener('abort', releaseSlot, { once: true });
       const res: ResponseExtras = { headers };
       const ctx = {
         req,
@@ -160,6 +169,9 @@ export function defineRoute<
       response = jsonResponse(body, res.status ?? definition.status ?? 200, headers);
     } catch (error) {
       response = errorResponse(toApiError(error, req, requestId), requestId, headers);
+    } finally {
+      releaseSlot();
+      if (slot) req.signal?.removeEventListener('abort', releaseSlot);
     }
     if (principal?.kind === 'apiKey') {
       // Recorded after the response is built; written in batches off the request path.

@@ -3,6 +3,7 @@ import type { RouteDefinition, RouteHandler } from './define-route';
 import { requiredScope } from './define-route';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from './errors';
 import type { AuthPolicy, KeyHeader } from './authenticate';
+import { policyOf, VISITOR_LIMITS } from './rate-limit';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type RouteModule = Partial<Record<(typeof HTTP_METHODS)[number], RouteHandler>> & Record<string, unknown>;
@@ -36,6 +37,7 @@ function errorCodesOf(def: RouteDefinition, method: string): ErrorCode[] {
   if (def.body) codes.add('PAYLOAD_TOO_LARGE');
   if (def.auth.kind !== 'public') codes.add('UNAUTHORIZED').add('FORBIDDEN');
   if (def.invalidSiteIdCode) codes.add(def.invalidSiteIdCode);
+  if (policyOf(def.rateLimit, def.auth.kind) !== 'none') codes.add('RATE_LIMITED');
   void method;
   return [...codes];
 }
@@ -90,10 +92,17 @@ function operation(def: RouteDefinition, method: string, path: string) {
       : def.auth.kind === 'session'
         ? 'Requires a signed-in user (session token or console cookie); API keys are refused.'
         : 'No authentication.';
+  const policy = policyOf(def.rateLimit, def.auth.kind);
+  const limitNote =
+    policy === 'plan'
+      ? "Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom); responses carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); 429 carries Retry-After (seconds)."
+      : policy === 'visitor'
+        ? `Rate limited to ${VISITOR_LIMITS.perIp} requests/min per client IP and ${VISITOR_LIMITS.perKey}/min per API key; responses carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); 429 carries Retry-After (seconds).`
+        : undefined;
   return {
     operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: def.summary,
-    description: [def.description, authNote].filter(Boolean).join('\n\n'),
+    description: [def.description, authNote, limitNote].filter(Boolean).join('\n\n'),
     tags: def.tags,
     security: security(def.auth),
     parameters: parameters(def),

@@ -1,7 +1,9 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { displaySuffixOf, generateApiKey, hashApiKey } from '@/lib/auth/api-key-format';
 import { getDb } from '@/lib/db/client';
-import { apiKeys } from '@/lib/db/schema';
+import { rows } from '@/lib/db/raw';
+import { apiKeys, sites } from '@/lib/db/schema';
+import { planLimits, type PlanLimits } from '@/lib/sites/plans';
 import type { CreatedKey, CreateKeyInput, KeySummary, Scope } from './schema';
 
 type KeyRow = typeof apiKeys.$inferSelect;
@@ -84,15 +86,54 @@ export interface StoredKey {
   scopes: Scope[];
   expiresAt: Date;
   revokedAt: Date | null;
+  /** The rate limits of the key's site, read in the same query (no extra round trip per request). */
+  limits: PlanLimits;
 }
 
 /** Looks a presented key up by its hash. */
 export async function findKeyByHash(keyHash: string): Promise<StoredKey | undefined> {
   const db = await getDb();
   const [row] = await db
-    .select({ id: apiKeys.id, siteId: apiKeys.siteId, scopes: apiKeys.scopes, expiresAt: apiKeys.expiresAt, revokedAt: apiKeys.revokedAt })
+    .select({
+      id: apiKeys.id,
+      siteId: apiKeys.siteId,
+      scopes: apiKeys.scopes,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      plan: sites.plan,
+      perMinute: sites.rateLimitPerMinute,
+      concurrent: sites.concurrencyLimit,
+    })
     .from(apiKeys)
+    .innerJoin(sites, eq(sites.id, apiKeys.siteId))
     .where(eq(apiKeys.keyHash, keyHash))
     .limit(1);
-  return row;
+  if (!row) return undefined;
+  const { plan, perMinute, concurrent, ...key } = row;
+  return { ...key, limits: planLimits(plan, perMinute, concurrent) };
+}
+
+export interface KeyUsageRows {
+  lastUsedAt: Date | null;
+  lastStatus: number | null;
+  days: { day: string; requests: number; errors: number }[];
+}
+
+/** Requests per UTC day of one key of the site since `since`; undefined when the site has no such key. */
+export async function keyUsageByDay(siteId: string, keyId: string, since: Date): Promise<KeyUsageRows | undefined> {
+  const db = await getDb();
+  const [key] = await db
+    .select({ lastUsedAt: apiKeys.lastUsedAt, lastStatus: apiKeys.lastStatus })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.siteId, siteId), eq(apiKeys.id, keyId)))
+    .limit(1);
+  if (!key) return undefined;
+  const days = await rows<{ day: string; requests: number; errors: number }>(sql`
+    select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+           count(*)::int as requests,
+           (count(*) filter (where status >= 400))::int as errors
+      from api_key_usage
+     where key_id = ${keyId} and site_id = ${siteId} and created_at >= ${since.toISOString()}::timestamptz
+     group by 1 order by 1`);
+  return { ...key, days };
 }

@@ -69,3 +69,38 @@ export const RevokedKeySchema = z.object({ message: z.string() });
 export type CreateKeyInput = z.infer<typeof createKeyBodySchema>;
 export type CreatedKey = z.infer<typeof CreatedKeySchema>;
 export type KeySummary = z.infer<typeof KeySchema>;
+
+export const keyUsagePathSchema = z.strictObject({ id: uuidSchema.describe('Key id') });
+
+export const keyUsageQuerySchema = z.strictObject({
+  site_id: siteIdSchema,
+  days: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .default(30)
+    .describe('Days to report, counting today (UTC), 1–365 (default 30); rows older than KEY_USAGE_RETENTION_DAYS are pruned'),
+});
+
+export const KeyUsageSchema = z.object({
+  key_id: uuidSchema,
+  site_id: uuidSchema,
+  from: z.string().describe('First reported day, YYYY-MM-DD (UTC)'),
+  to: z.string().describe('Last reported day (today), YYYY-MM-DD (UTC)'),
+  retention_days: z.number().int().describe('How long per-request rows are kept (KEY_USAGE_RETENTION_DAYS)'),
+  total_requests: z.number().int().describe('Requests over the reported days'),
+  last_used_at: isoTimestamp.nullable().describe('Time of the latest request made with the key'),
+  last_status: z.number().int().nullable().describe('HTTP status of the latest request'),
+  days: z
+    .array(
+      z.object({
+        date: z.string().describe('YYYY-MM-DD (UTC)'),
+        requests: z.number().int(),
+        errors: z.number().int().describe('Requests answered with status 400 or above'),
+      }),
+    )
+    .describe('One entry per day of the range, oldest first, zero-filled'),
+});
+
+export type KeyUsage = z.infer<typeof KeyUsageSchema>;

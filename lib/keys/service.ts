@@ -1,7 +1,8 @@
 import { ApiError, notFound } from '@/lib/http/errors';
 import type { User } from '@/lib/users/schema';
-import { createKey, listKeys, revokeKey } from './repo';
-import type { CreateKeyInput } from './schema';
+import { config } from '@/lib/config';
+import { createKey, keyUsageByDay, listKeys, revokeKey } from './repo';
+import type { CreateKeyInput, KeyUsage } from './schema';
 
 // The spec allows a `user_id` in key requests; it may only name the signed-in user.
 function assertSelf(user: User, userId: string | undefined) {
@@ -23,4 +24,35 @@ export async function revokeKeyForUser(user: User, siteId: string, keyId: string
   const outcome = await revokeKey(siteId, keyId);
   if (!outcome) throw notFound('API key');
   return { message: outcome === 'revoked' ? 'API key revoked' : 'API key was already revoked' };
+}
+
+const DAY_MS = 86_400_000;
+const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/**
+ * Usage of one key of the site for the console: requests per UTC day over the last `days` days
+ * (today included, zero-filled), the last use and the status of the latest request.
+ */
+export async function keyUsage(siteId: string, keyId: string, days = 30, now = new Date()): Promise<KeyUsage> {
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  const from = today - (days - 1) * DAY_MS;
+  const stored = await keyUsageByDay(siteId, keyId, new Date(from));
+  if (!stored) throw notFound('API key');
+  const counted = new Map(stored.days.map((d) => [d.day, d]));
+  const series = Array.from({ length: days }, (_, i) => {
+    const date = isoDay(from + i * DAY_MS);
+    const row = counted.get(date);
+    return { date, requests: row?.requests ?? 0, errors: row?.errors ?? 0 };
+  });
+  return {
+    key_id: keyId,
+    site_id: siteId,
+    from: isoDay(from),
+    to: isoDay(today),
+    retention_days: config().KEY_USAGE_RETENTION_DAYS,
+    total_requests: series.reduce((sum, d) => sum + d.requests, 0),
+    last_used_at: stored.lastUsedAt?.toISOString() ?? null,
+    last_status: stored.lastStatus,
+    days: series,
+  };
 }

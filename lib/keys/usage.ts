@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { apiKeyUsage } from '@/lib/db/schema';
 import { errorFields, log } from '@/lib/log';
@@ -7,6 +8,11 @@ import { errorFields, log } from '@/lib/log';
  * Key usage is recorded off the request path: entries are buffered in memory and written in
  * one transaction per flush (every second, or at 200 entries). A crash can lose at most the
  * last second of usage records; requests themselves never wait for them.
+ *
+ * Retention: rows older than KEY_USAGE_RETENTION_DAYS are deleted by the flushes themselves, at
+ * most once every PRUNE_INTERVAL_MS per process and PRUNE_BATCH rows at a time (by the
+ * created_at index), so pruning never holds a flush for long. `api_keys.last_used_at` and
+ * `last_status` are kept on the key and outlive the pruned rows.
  */
 export interface UsageEntry {
   keyId: string;
@@ -19,9 +25,11 @@ export interface UsageEntry {
 
 const FLUSH_INTERVAL_MS = 1000;
 const FLUSH_SIZE = 200;
+const PRUNE_INTERVAL_MS = 60 * 60_000;
+const PRUNE_BATCH = 5000;
 
 const KEY = Symbol.for('sgp.keyUsage');
-type State = { buffer: UsageEntry[]; timer?: NodeJS.Timeout; flushing: Promise<void> };
+type State = { buffer: UsageEntry[]; timer?: NodeJS.Timeout; flushing: Promise<void>; prunedAt?: number };
 const g = globalThis as { [KEY]?: State };
 const state: State = (g[KEY] ??= { buffer: [], flushing: Promise.resolve() });
 
@@ -46,20 +54,38 @@ export function flushKeyUsage(): Promise<void> {
 async function write(batch: UsageEntry[]): Promise<void> {
   try {
     const db = await getDb();
-    const lastUse = new Map<string, Date>();
-    for (const e of batch) if ((lastUse.get(e.keyId)?.getTime() ?? 0) < e.at.getTime()) lastUse.set(e.keyId, e.at);
+    const lastUse = new Map<string, UsageEntry>();
+    for (const e of batch) if ((lastUse.get(e.keyId)?.at.getTime() ?? 0) <= e.at.getTime()) lastUse.set(e.keyId, e);
     await db.transaction(async (tx) => {
       await tx.insert(apiKeyUsage).values(
         batch.map((e) => ({ keyId: e.keyId, siteId: e.siteId, method: e.method, route: e.route, status: e.status, createdAt: e.at })),
       );
-      for (const [keyId, at] of lastUse) {
+      for (const [keyId, { at, status }] of lastUse) {
+        const when = at.toISOString();
         await tx.execute(
-          sql`update api_keys set last_used_at = greatest(coalesce(last_used_at, ${at.toISOString()}::timestamptz), ${at.toISOString()}::timestamptz) where id = ${keyId}`,
+          sql`update api_keys set
+                last_status = case when last_used_at is null or last_used_at <= ${when}::timestamptz then ${status} else last_status end,
+                last_used_at = greatest(coalesce(last_used_at, ${when}::timestamptz), ${when}::timestamptz)
+              where id = ${keyId}`,
         );
       }
     });
+    if (Date.now() - (state.prunedAt ?? 0) >= PRUNE_INTERVAL_MS) {
+      state.prunedAt = Date.now();
+      await pruneKeyUsage();
+    }
   } catch (error) {
     // A key deleted with its site between request and flush is the expected cause; never fatal.
     log.warn('key usage not recorded', { entries: batch.length, ...errorFields(error) });
   }
+}
+
+/** Deletes at most PRUNE_BATCH usage rows older than the retention period; returns how many. */
+export async function pruneKeyUsage(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const cutoff = new Date(now.getTime() - config().KEY_USAGE_RETENTION_DAYS * 86_400_000).toISOString();
+  const result = (await db.execute(
+    sql`delete from api_key_usage where id in (select id from api_key_usage where created_at < ${cutoff}::timestamptz order by created_at limit ${PRUNE_BATCH})`,
+  )) as unknown as { affectedRows?: number; rowCount?: number };
+  return result.affectedRows ?? result.rowCount ?? 0;
 }

@@ -1,26 +1,19 @@
-import { getSite } from './repo';
+import { originsOfSite } from './repo';
+import { normalizeOrigin } from './schema';
 
 /**
- * Whether a browser Origin belongs to a site: its scheme is http or https and its host (with
- * port, if any) is the site's domain or the domain's `www.` twin. This only identifies the site
- * on the public browser-tracking routes; it never authenticates anything else.
+ * Whether a browser Origin belongs to a site: it is one of the site's extra allowed origins
+ * (exact scheme, host and port), or its scheme is http or https and its host (with port, if any)
+ * is the site's domain or the domain's `www.` twin. This only identifies the site on the public
+ * browser-tracking routes; it never authenticates anything else.
  */
 export async function isOriginAllowed(siteId: string, origin: string): Promise<boolean> {
-  const host = hostOf(origin);
-  if (!host) return false;
-  const site = await getSite(siteId);
-  if (!site?.domain) return false;
+  const normalized = normalizeOrigin(origin);
+  if (!normalized || normalized !== origin.replace(/\/$/, '').toLowerCase()) return false;
+  const site = await originsOfSite(siteId);
+  if (!site) return false;
+  if (site.origins.includes(normalized)) return true;
+  if (!site.domain) return false;
   const bare = (h: string) => h.replace(/^www\./, '');
-  return bare(host) === bare(site.domain);
-}
-
-function hostOf(origin: string): string | null {
-  try {
-    const url = new URL(origin);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-    if (url.origin !== origin.replace(/\/$/, '')) return null; // an Origin is scheme://host[:port] only
-    return url.host.toLowerCase();
-  } catch {
-    return null;
-  }
+  return bare(new URL(normalized).host) === bare(site.domain);
 }

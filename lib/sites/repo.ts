@@ -1,7 +1,11 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { sites } from '@/lib/db/schema';
-import type { CreateSiteInput, Site, SiteDetail } from './schema';
+import { isUniqueViolation } from '@/lib/db/errors';
+import { rows } from '@/lib/db/raw';
+import { siteOrigins, sites } from '@/lib/db/schema';
+import { ApiError } from '@/lib/http/errors';
+import type { SitePlanInput } from './plans';
+import type { CreateSiteInput, Site, SiteDetail, SiteOrigin } from './schema';
 
 type SiteRow = typeof sites.$inferSelect;
 
@@ -49,4 +53,60 @@ export async function isSiteOwner(siteId: string, userId: string): Promise<boole
     .where(and(eq(sites.id, siteId), eq(sites.ownerId, userId)))
     .limit(1);
   return Boolean(row);
+}
+
+/** Sets a site's plan (operators only: `npm run site:plan`). Returns false when the site does not exist. */
+export async function setSitePlan(siteId: string, input: SitePlanInput): Promise<boolean> {
+  const db = await getDb();
+  const enterprise = input.plan === 'enterprise';
+  const updated = await db
+    .update(sites)
+    .set({
+      plan: input.plan,
+      rateLimitPerMinute: enterprise ? input.rate_limit_per_minute : null,
+      concurrencyLimit: enterprise ? input.concurrency_limit : null,
+      updatedAt: new Date(),
+    })
+    .where(eq(sites.id, siteId))
+    .returning({ id: sites.id });
+  return updated.length > 0;
+}
+
+type OriginRow = typeof siteOrigins.$inferSelect;
+const toOrigin = (row: OriginRow): SiteOrigin => ({ id: row.id, origin: row.origin, created_at: row.createdAt.toISOString() });
+
+export async function listSiteOrigins(siteId: string): Promise<SiteOrigin[]> {
+  const db = await getDb();
+  const rows = await db.select().from(siteOrigins).where(eq(siteOrigins.siteId, siteId)).orderBy(asc(siteOrigins.createdAt), asc(siteOrigins.id));
+  return rows.map(toOrigin);
+}
+
+/** Adds an allowed origin; 409 CONFLICT when the site already has it. */
+export async function addSiteOrigin(siteId: string, origin: string): Promise<SiteOrigin> {
+  const db = await getDb();
+  try {
+    const [row] = await db.insert(siteOrigins).values({ siteId, origin }).returning();
+    return toOrigin(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError('CONFLICT', 'This origin is already allowed for the site');
+    throw error;
+  }
+}
+
+/** Removes an allowed origin of the site. Returns false when the site has no such origin. */
+export async function removeSiteOrigin(siteId: string, originId: string): Promise<boolean> {
+  const db = await getDb();
+  const deleted = await db
+    .delete(siteOrigins)
+    .where(and(eq(siteOrigins.siteId, siteId), eq(siteOrigins.id, originId)))
+    .returning({ id: siteOrigins.id });
+  return deleted.length > 0;
+}
+
+/** The site's domain and extra allowed origins, in one query; undefined when the site does not exist. */
+export async function originsOfSite(siteId: string): Promise<{ domain: string | null; origins: string[] } | undefined> {
+  const [row] = await rows<{ domain: string | null; origins: string[] | null }>(
+    sql`select s.domain, (select array_agg(o.origin) from site_origins o where o.site_id = s.id) as origins from sites s where s.id = ${siteId}`,
+  );
+  return row && { domain: row.domain, origins: row.origins ?? [] };
 }

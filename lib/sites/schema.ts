@@ -51,6 +51,45 @@ export const SiteStatsSchema = z.object({
   }),
 });
 
+/** A browser origin as browsers send it: scheme://host[:port], no path; normalized to lower case. */
+export const originSchema = z
+  .string()
+  .trim()
+  .max(300)
+  .transform((value, ctx) => {
+    const origin = normalizeOrigin(value);
+    if (!origin) {
+      ctx.addIssue({ code: 'custom', message: 'Must be an origin such as https://app.example.com (http or https, no path)' });
+      return z.NEVER;
+    }
+    return origin;
+  })
+  .describe('Origin allowed to call the public tracking routes, e.g. https://app.example.com (scheme, host and optional port; no path)');
+
+/** scheme://host[:port] in lower case (default ports dropped), or null when `value` is not such an origin. */
+export function normalizeOrigin(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    if (url.username || url.password) return null;
+    if (url.pathname !== '/' || url.search || url.hash || /[?#]/.test(value) || /^[a-z]+:\/\/[^/]*\/./i.test(value)) return null;
+    return url.origin.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+export const siteOriginPathSchema = z.strictObject({ site_id: uuidSchema.describe('Site id (UUID); a site the signed-in user owns') });
+export const siteOriginItemPathSchema = siteOriginPathSchema.extend({ origin_id: uuidSchema.describe('Allowed origin id') });
+export const addSiteOriginBodySchema = z.strictObject({ origin: originSchema });
+
+export const SiteOriginSchema = z.object({
+  id: uuidSchema,
+  origin: z.string().describe('scheme://host[:port]'),
+  created_at: isoTimestamp,
+});
+
+export type SiteOrigin = z.infer<typeof SiteOriginSchema>;
 export type CreateSiteInput = z.infer<typeof createSiteBodySchema>;
 export type Site = z.infer<typeof SiteSchema>;
 export type SiteDetail = z.infer<typeof SiteDetailSchema>;

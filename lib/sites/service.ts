@@ -1,5 +1,5 @@
-import { ApiError, found } from '@/lib/http/errors';
-import { getSite, listSitesOfOwner } from './repo';
+import { ApiError, found, notFound } from '@/lib/http/errors';
+import { getSite, listSitesOfOwner, removeSiteOrigin } from './repo';
 
 /** Sites of a user; with `id` or `site_id`, just that one when the user owns it (404 otherwise). */
 export async function sitesForUser(userId: string, query: { id?: string; site_id?: string }) {
@@ -13,4 +13,9 @@ export async function sitesForUser(userId: string, query: { id?: string; site_id
 
 export async function siteDetail(siteId: string) {
   return found(await getSite(siteId), 'Site');
+}
+
+export async function removeOrigin(siteId: string, originId: string) {
+  if (!(await removeSiteOrigin(siteId, originId))) throw notFound('Allowed origin');
+  return { message: 'Origin removed' };
 }

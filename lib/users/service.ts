@@ -1,16 +1,22 @@
 import { config } from '@/lib/config';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '@/lib/auth/passwords';
+import { guardAttempt } from '@/lib/auth/brute-force';
 import { issueSessionToken } from '@/lib/auth/session';
 import { ApiError } from '@/lib/http/errors';
 import type { SignupInput, User } from './schema';
 import { countUsers, findUserByEmail, insertUser } from './repo';
 
-/** Creates an account. With OPEN_SIGNUP=false only the very first account can sign up. */
-export async function signUp(input: SignupInput): Promise<User> {
-  if (!config().OPEN_SIGNUP && (await countUsers()) > 0) {
-    throw new ApiError('FORBIDDEN', 'Sign-up is closed on this server');
-  }
-  return insertUser({ email: input.email, name: input.name ?? null, passwordHash: await hashPassword(input.password) });
+/**
+ * Creates an account. With OPEN_SIGNUP=false only the very first account can sign up.
+ * `ip` is the caller's address, for brute-force limits.
+ */
+export async function signUp(input: SignupInput, ip = 'unknown'): Promise<User> {
+  return guardAttempt({ ip, account: input.email }, async () => {
+    if (!config().OPEN_SIGNUP && (await countUsers()) > 0) {
+      throw new ApiError('FORBIDDEN', 'Sign-up is closed on this server');
+    }
+    return insertUser({ email: input.email, name: input.name ?? null, passwordHash: await hashPassword(input.password) });
+  });
 }
 
 /** The account for these credentials, or null; unknown email and wrong password look the same. */
@@ -21,9 +27,11 @@ export async function checkCredentials(email: string, password: string): Promise
 }
 
 /** A session token for these credentials; 401 with one message for every kind of failure. */
-export async function issueToken(email: string, password: string) {
-  const user = await checkCredentials(email, password);
-  if (!user) throw new ApiError('UNAUTHORIZED', 'Invalid email or password');
-  const { token, expiresAt } = await issueSessionToken(user);
-  return { token, expires_at: expiresAt.toISOString() };
+export async function issueToken(email: string, password: string, ip = 'unknown') {
+  return guardAttempt({ ip, account: email }, async () => {
+    const user = await checkCredentials(email, password);
+    if (!user) throw new ApiError('UNAUTHORIZED', 'Invalid email or password');
+    const { token, expiresAt } = await issueSessionToken(user);
+    return { token, expires_at: expiresAt.toISOString() };
+  });
 }

@@ -4,22 +4,28 @@ import * as r0 from '@/app/api/auth/signup/route';
 import * as r1 from '@/app/api/auth/token/route';
 import * as r2 from '@/app/api/health/route';
 import * as r3 from '@/app/api/keys/route';
-import * as r4 from '@/app/api/visitors/sites/route';
-import * as r5 from '@/app/sites/route';
-import * as r6 from '@/app/sites/[site_id]/route';
-import * as r7 from '@/app/sites/[site_id]/commands/route';
-import * as r8 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r9 from '@/app/sites/[site_id]/stats/route';
+import * as r4 from '@/app/api/keys/[id]/usage/route';
+import * as r5 from '@/app/api/sites/[site_id]/origins/route';
+import * as r6 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r7 from '@/app/api/visitors/sites/route';
+import * as r8 from '@/app/sites/route';
+import * as r9 from '@/app/sites/[site_id]/route';
+import * as r10 from '@/app/sites/[site_id]/commands/route';
+import * as r11 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r12 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/auth/signup', module: r0 },
   { path: '/api/auth/token', module: r1 },
   { path: '/api/health', module: r2 },
   { path: '/api/keys', module: r3 },
-  { path: '/api/visitors/sites', module: r4 },
-  { path: '/sites', module: r5 },
-  { path: '/sites/{site_id}', module: r6 },
-  { path: '/sites/{site_id}/commands', module: r7 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r8 },
-  { path: '/sites/{site_id}/stats', module: r9 },
+  { path: '/api/keys/{id}/usage', module: r4 },
+  { path: '/api/sites/{site_id}/origins', module: r5 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r6 },
+  { path: '/api/visitors/sites', module: r7 },
+  { path: '/sites', module: r8 },
+  { path: '/sites/{site_id}', module: r9 },
+  { path: '/sites/{site_id}/commands', module: r10 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r11 },
+  { path: '/sites/{site_id}/stats', module: r12 },
 ];

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineRoute } from '@/lib/http/define-route';
+import { addSiteOrigin, listSiteOrigins } from '@/lib/sites/repo';
+import { addSiteOriginBodySchema, SiteOriginSchema, siteOriginPathSchema } from '@/lib/sites/schema';
+
+const tags = ['Allowed origins'];
+const auth = { kind: 'session' } as const;
+
+// GET /api/sites/{site_id}/origins — extra browser origins allowed for the site's tracking routes
+export const GET = defineRoute({
+  summary: 'List allowed origins of a site',
+  description: "Browser origins, besides the site's own domain (and its www. twin), whose keyless calls are accepted by the public visitor-tracking routes.",
+  tags,
+  auth,
+  params: siteOriginPathSchema,
+  response: z.array(SiteOriginSchema),
+  handler: ({ siteId }) => listSiteOrigins(siteId!),
+});
+
+// POST /api/sites/{site_id}/origins — allow one more browser origin for the site
+export const POST = defineRoute({
+  summary: 'Allow an origin for a site',
+  description: 'The origin must be scheme://host[:port] (http or https, no path). It is stored in lower case.',
+  tags,
+  auth,
+  params: siteOriginPathSchema,
+  body: addSiteOriginBodySchema,
+  response: SiteOriginSchema,
+  status: 201,
+  errors: ['CONFLICT'],
+  handler: ({ siteId, body }) => addSiteOrigin(siteId!, body.origin),
+});

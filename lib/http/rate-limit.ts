@@ -1,0 +1,77 @@
+import { rateLimiter, type LimitResult, type Slot } from '@/lib/ratelimit';
+import { rateLimited, rateLimitHeaders } from '@/lib/ratelimit/answers';
+import { PLAN_LIMITS } from '@/lib/sites/plans';
+import type { Principal } from './authenticate';
+import { ApiError } from './errors';
+import { clientIp } from './client-ip';
+
+/**
+ * Which limits a route applies (the `rateLimit` of its declaration):
+ * - `plan` (default for API-key routes): the site's plan, counted per site over all its keys —
+ *   requests per minute and requests in flight.
+ * - `visitor` (visitor-session routes): 60 requests/min per client IP and 1,000/min per API key
+ *   (keyless browser calls count per site instead of per key).
+ * - `none` (default for session and public routes).
+ */
+export type RateLimitPolicy = 'plan' | 'visitor' | 'none';
+
+export const VISITOR_LIMITS = { perIp: 60, perKey: 1000 } as const;
+const MINUTE = 60_000;
+
+export function policyOf(declared: RateLimitPolicy | undefined, authKind: string): RateLimitPolicy {
+  return declared ?? (authKind === 'apiKey' ? 'plan' : 'none');
+}
+
+/**
+ * Counts the request against its policy's limits, sets X-RateLimit-* on `headers`, and throws
+ * 429 RATE_LIMITED when a limit is exceeded. Returns the concurrency slot to release when the
+ * request ends, if the policy holds one.
+ */
+export async function enforceRateLimit(
+  policy: RateLimitPolicy,
+  principal: Principal,
+  req: Request,
+  headers: Headers,
+): Promise<Slot | undefined> {
+  const limiter = rateLimiter();
+  if (!limiter || policy === 'none') return undefined;
+
+  if (policy === 'visitor') {
+    const keyBucket = principal.kind === 'apiKey' ? `key:${principal.keyId}` : principal.kind === 'origin' ? `site:${principal.siteId}` : 'public';
+    const [byIp, byKey] = await Promise.all([
+      limiter.limit(`visitor:ip:${clientIp(req)}`, { limit: VISITOR_LIMITS.perIp, windowMs: MINUTE }),
+      limiter.limit(`visitor:${keyBucket}`, { limit: VISITOR_LIMITS.perKey, windowMs: MINUTE }),
+    ]);
+    // The headers describe the limit closest to tripping.
+    const tighter = !byIp.success ? byIp : !byKey.success ? byKey : byIp.remaining <= byKey.remaining ? byIp : byKey;
+    setHeaders(headers, tighter);
+    if (!byIp.success) throw rateLimited(byIp, `Rate limit exceeded: ${VISITOR_LIMITS.perIp} requests per minute per client IP`);
+    if (!byKey.success) throw rateLimited(byKey, `Rate limit exceeded: ${VISITOR_LIMITS.perKey} requests per minute per API key`);
+    return undefined;
+  }
+
+  if (principal.kind !== 'apiKey') return undefined;
+  const limits = principal.limits ?? PLAN_LIMITS.basic;
+  const [rate, slot] = await Promise.all([
+    limiter.limit(`plan:${principal.siteId}`, { limit: limits.perMinute, windowMs: MINUTE }),
+    limiter.acquire(`plan:${principal.siteId}`, limits.concurrent),
+  ]);
+  setHeaders(headers, rate);
+  if (!rate.success) {
+    slot?.release();
+    throw rateLimited(rate, `Rate limit exceeded: ${limits.perMinute} requests per minute for this site's plan`);
+  }
+  if (!slot) {
+    throw new ApiError(
+      'RATE_LIMITED',
+      `Too many concurrent requests: this site's plan allows ${limits.concurrent} at a time`,
+      { concurrent_limit: limits.concurrent, retry_after: 1 },
+      { 'retry-after': '1' },
+    );
+  }
+  return slot;
+}
+
+function setHeaders(headers: Headers, result: LimitResult) {
+  for (const [name, value] of Object.entries(rateLimitHeaders(result))) headers.set(name, value);
+}

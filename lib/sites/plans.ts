@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * A site's plan sets the rate limits of its API-key requests (spec §8). Enterprise sites carry
+ * their own values; the plan is changed by an operator (`npm run site:plan`), not through the API.
+ */
+export const PLANS = ['basic', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export interface PlanLimits {
+  /** Requests per minute, counted per site over all its keys. */
+  perMinute: number;
+  /** Requests of the site in flight at once. */
+  concurrent: number;
+}
+
+export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, PlanLimits> = {
+  basic: { perMinute: 60, concurrent: 5 },
+  pro: { perMinute: 300, concurrent: 20 },
+};
+
+export const sitePlanSchema = z.discriminatedUnion('plan', [
+  z.strictObject({ plan: z.literal('basic').describe('60 requests/min, 5 concurrent') }),
+  z.strictObject({ plan: z.literal('pro').describe('300 requests/min, 20 concurrent') }),
+  z.strictObject({
+    plan: z.literal('enterprise').describe('Custom limits'),
+    rate_limit_per_minute: z.number().int().min(1).describe('Requests per minute'),
+    concurrency_limit: z.number().int().min(1).describe('Concurrent requests'),
+  }),
+]);
+export type SitePlanInput = z.infer<typeof sitePlanSchema>;
+
+/** The limits of a stored plan. Enterprise without values (not allowed by the table) falls back to Basic. */
+export function planLimits(plan: string, perMinute: number | null, concurrent: number | null): PlanLimits {
+  if (plan === 'enterprise' && perMinute && concurrent) return { perMinute, concurrent };
+  return PLAN_LIMITS[plan as keyof typeof PLAN_LIMITS] ?? PLAN_LIMITS.basic;
+}
