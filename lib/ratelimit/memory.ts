@@ -9,7 +9,7 @@ export class MemoryRateLimiter implements RateLimiter {
   private slots = new Map<string, number>();
   private sweeper: NodeJS.Timeout;
 
-  constructor(private now: () => number = Date.now) {
+  constructor(private now: () => number = () => Date.now()) {
     // Finished windows are dropped once a minute so the map holds only live identifiers.
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
@@ -22,7 +22,8 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async peek(identifier: string, window: LimitWindow): Promise<LimitResult> {
-    return this.result(this.entry(identifier, window), window);
+    const result = this.result(this.entry(identifier, window), window);
+    return { ...result, success: result.remaining > 0 };
   }
 
   async acquire(identifier: string, max: number): Promise<Slot | null> {

@@ -25,7 +25,7 @@ export interface Slot {
 export interface RateLimiter {
   /** Counts one request against `identifier` and says whether it is within the window's limit. */
   limit(identifier: string, window: LimitWindow): Promise<LimitResult>;
-  /** The window's state for `identifier` without counting a request. */
+  /** The window's state for `identifier` without counting a request; `success`: the next request would pass. */
   peek(identifier: string, window: LimitWindow): Promise<LimitResult>;
   /** Takes one of `max` concurrent slots of `identifier`, or null when all are taken. */
   acquire(identifier: string, max: number): Promise<Slot | null>;

@@ -1,4 +1,4 @@
-import { originsOfSite } from './repo';
+import { anySiteHasOrigin, originsOfSite } from './repo';
 import { normalizeOrigin } from './schema';
 
 /**
@@ -16,4 +16,12 @@ export async function isOriginAllowed(siteId: string, origin: string): Promise<b
   if (!site.domain) return false;
   const bare = (h: string) => h.replace(/^www\./, '');
   return bare(new URL(normalized).host) === bare(site.domain);
+}
+
+/** Whether any site has registered this Origin (its domain, www. twin, or an extra allowed origin). */
+export async function isOriginRegistered(origin: string): Promise<boolean> {
+  const normalized = normalizeOrigin(origin);
+  if (!normalized || normalized !== origin.replace(/\/$/, '').toLowerCase()) return false;
+  const bare = new URL(normalized).host.replace(/^www\./, '');
+  return anySiteHasOrigin(normalized, [bare, `www.${bare}`]);
 }

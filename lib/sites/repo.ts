@@ -110,3 +110,11 @@ export async function originsOfSite(siteId: string): Promise<{ domain: string | 
   );
   return row && { domain: row.domain, origins: row.origins ?? [] };
 }
+
+/** Whether some site has `origin` among its allowed origins or one of `domains` as its domain. */
+export async function anySiteHasOrigin(origin: string, domains: string[]): Promise<boolean> {
+  const [row] = await rows<{ found: boolean }>(sql`
+    select exists (select 1 from site_origins where origin = ${origin})
+        or exists (select 1 from sites where domain in (${sql.join(domains.map((d) => sql`${d}`), sql`, `)})) as found`);
+  return Boolean(row?.found);
+}

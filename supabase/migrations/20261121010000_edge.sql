@@ -34,3 +34,7 @@ alter table api_keys add column if not exists last_status integer;
 
 -- Retention pruning deletes by age in small batches.
 create index if not exists api_key_usage_created_idx on api_key_usage (created_at);
+
+-- CORS preflights ask whether any site registered an Origin: by domain, or by extra origin.
+create index if not exists sites_domain_idx on sites (domain);
+create index if not exists site_origins_origin_idx on site_origins (origin);

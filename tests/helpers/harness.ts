@@ -18,6 +18,8 @@ export interface CallOptions {
   /** JSON-encoded unless `rawBody` is given. */
   body?: unknown;
   rawBody?: string;
+  /** Aborting it stands for the client going away mid-request. */
+  signal?: AbortSignal;
 }
 
 export interface CallResult<T = any> {
@@ -36,7 +38,7 @@ export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx:
     body = JSON.stringify(o.body);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   }
-  const req = new Request(url, { method: o.method ?? 'GET', headers, body });
+  const req = new Request(url, { method: o.method ?? 'GET', headers, body, signal: o.signal });
   const res = await handler(req, { params: Promise.resolve(o.params ?? {}) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };

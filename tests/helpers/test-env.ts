@@ -7,4 +7,7 @@ export function applyTestEnv(): void {
   process.env.DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'sgp-test-'));
   process.env.AUTH_SECRET ??= 'test-secret-test-secret-test-secret-0123456789';
   process.env.LOG_LEVEL ??= 'silent';
+  // Suites of other areas make bursts of API-key calls on one site; the rate-limit suites
+  // switch the limiter on themselves (tests/helpers/rate-limits.ts).
+  process.env.RATE_LIMIT_BACKEND ??= 'none';
 }
