@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GET as keyUsageRoute } from '@/app/api/keys/[id]/usage/route';
+import { GET as getSite } from '@/app/sites/[site_id]/route';
+import { GET as listSites } from '@/app/sites/route';
+import { getDb } from '@/lib/db/client';
+import { flushKeyUsage, pruneKeyUsage } from '@/lib/keys/usage';
+import { presenters } from '../../helpers/auth-matrix';
+import { call, createKey, createTenant, type Tenant } from '../../helpers/harness';
+
+let mine: Tenant;
+let other: Tenant;
+beforeAll(async () => {
+  [mine, other] = await Promise.all([createTenant(), createTenant()]);
+});
+
+const usage = (keyId: string, query: Record<string, string | number | undefined>, headers = mine.user.auth) =>
+  call(keyUsageRoute, { path: `/api/keys/${keyId}/usage`, params: { id: keyId }, query, headers });
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+describe('GET /api/keys/{id}/usage', () => {
+  it('reports requests per day, errors, the last use and the last status of one key', async () => {
+    const key = await createKey(mine.user, mine.siteId, ['read']);
+    const other = await createKey(mine.user, mine.siteId, ['read']);
+    for (let i = 0; i < 3; i++) await call(listSites, { path: '/sites', headers: presenters.xApiKey(key.apiKey) });
+    await call(listSites, { path: '/sites', headers: presenters.xApiKey(other.apiKey) });
+    const missing = '00000000-0000-4000-8000-000000000000';
+    await call(getSite, { path: `/sites/${missing}`, params: { site_id: missing }, headers: presenters.xApiKey(key.apiKey) }); // 403
+    await flushKeyUsage();
+
+    const res = await usage(key.id, { site_id: mine.siteId, days: 3 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual({
+      key_id: key.id,
+      site_id: mine.siteId,
+      from: expect.any(String),
+      to: today(),
+      retention_days: 90,
+      total_requests: 4,
+      last_used_at: expect.any(String),
+      last_status: 403,
+      days: [
+        { date: expect.any(String), requests: 0, errors: 0 },
+        { date: expect.any(String), requests: 0, errors: 0 },
+        { date: today(), requests: 4, errors: 1 },
+      ],
+    });
+    expect(Date.now() - Date.parse(res.body.data.last_used_at)).toBeLessThan(60_000);
+  });
+
+  it('reports a key that was never used with zeros and nulls, 30 days by default', async () => {
+    const key = await createKey(mine.user, mine.siteId, ['read']);
+    const res = await usage(key.id, { site_id: mine.siteId });
+    expect(res.body.data).toMatchObject({ total_requests: 0, last_used_at: null, last_status: null });
+    expect(res.body.data.days).toHaveLength(30);
+  });
+
+  it.each([[0], [366], ['x']])('refuses days=%s with 400', async (days) => {
+    const key = await createKey(mine.user, mine.siteId, ['read']);
+    const res = await usage(key.id, { site_id: mine.siteId, days });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_REQUEST');
+  });
+
+  it("keeps sites apart: another user's site is 403, another site's key is 404, an API key is 401", async () => {
+    const theirKey = await createKey(other.user, other.siteId, ['read']);
+    expect((await usage(theirKey.id, { site_id: other.siteId })).status).toBe(403);
+    const wrongSite = await usage(theirKey.id, { site_id: mine.siteId });
+    expect(wrongSite.status).toBe(404);
+    expect(wrongSite.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'API key not found' });
+    expect((await usage(theirKey.id, { site_id: other.siteId }, presenters.bearer(other.key))).status).toBe(401);
+    expect((await usage('not-a-uuid', { site_id: mine.siteId })).status).toBe(400);
+  });
+});
+
+describe('retention', () => {
+  it('prunes usage rows older than KEY_USAGE_RETENTION_DAYS and keeps last use and status on the key', async () => {
+    const key = await createKey(mine.user, mine.siteId, ['read']);
+    await call(listSites, { path: '/sites', headers: presenters.xApiKey(key.apiKey) });
+    await flushKeyUsage();
+    const db = await getDb();
+    await db.execute(sql`insert into api_key_usage (key_id, site_id, method, route, status, created_at)
+      values (${key.id}, ${mine.siteId}, 'GET', '/sites', 200, now() - interval '91 days'),
+             (${key.id}, ${mine.siteId}, 'GET', '/sites', 200, now() - interval '89 days')`);
+    expect(await pruneKeyUsage()).toBeGreaterThanOrEqual(1);
+    const left = (await db.execute(sql`select count(*)::int as n from api_key_usage where key_id = ${key.id}`)) as unknown as { rows: { n: number }[] };
+    expect(left.rows[0].n).toBe(2);
+    const res = await usage(key.id, { site_id: mine.siteId, days: 90 });
+    expect(res.body.data).toMatchObject({ total_requests: 2, last_status: 200 });
+  });
+});
