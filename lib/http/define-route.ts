@@ -136,7 +136,8 @@ export function defineRoute<
     let principal: Principal | undefined;
     let response: Response;
     let slot: Slot | undefined;
-    const releaseSlot = () => slot?.release();
+    // Not awaited: the response does not wait for the store to hear about the release.
+    const releaseSlot = () => void slot?.release();
     try {
       let bodyRead: Promise<unknown> | undefined;
       const raw: RawRequest = {

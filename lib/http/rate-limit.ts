@@ -58,7 +58,7 @@ export async function enforceRateLimit(
   ]);
   setHeaders(headers, rate);
   if (!rate.success) {
-    slot?.release();
+    void slot?.release();
     throw rateLimited(rate, `Rate limit exceeded: ${limits.perMinute} requests per minute for this site's plan`);
   }
   if (!slot) {

@@ -32,7 +32,7 @@ export class MemoryRateLimiter implements RateLimiter {
     this.slots.set(identifier, held + 1);
     let released = false;
     return {
-      release: () => {
+      release: async () => {
         if (released) return;
         released = true;
         const left = (this.slots.get(identifier) ?? 1) - 1;

@@ -17,9 +17,12 @@ export interface LimitResult {
   reset: number;
 }
 
-/** A held concurrency slot. `release` is idempotent: call it on every path out of the request. */
+/**
+ * A held concurrency slot. `release` is idempotent: call it on every path out of the request.
+ * It takes effect locally at once; the promise settles when the store has it (never rejects).
+ */
 export interface Slot {
-  release(): void;
+  release(): Promise<void>;
 }
 
 export interface RateLimiter {

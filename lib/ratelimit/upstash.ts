@@ -73,15 +73,15 @@ export class UpstashRateLimiter implements RateLimiter {
       if (!taken) return null;
     } catch (error) {
       log.warn('concurrency store unreachable; request allowed', errorFields(error));
-      return { release: () => undefined };
+      return { release: async () => undefined };
     }
-    let released = false;
+    let released: Promise<void> | undefined;
     return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.redis.zrem(key, member).catch((error) => log.warn('concurrency slot not released; it expires on its own', errorFields(error)));
-      },
+      release: () =>
+        (released ??= this.redis.zrem(key, member).then(
+          () => undefined,
+          (error) => log.warn('concurrency slot not released; it expires on its own', errorFields(error)),
+        )),
     };
   }
 

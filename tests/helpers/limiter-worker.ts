@@ -1,0 +1,43 @@
+/**
+ * Child process for the shared-limiter test: one "app instance" using the configured limiter
+ * (RATE_LIMIT_BACKEND=upstash through the test bridge). Waits for "go" on stdin, then either
+ * counts `WORKER_REQUESTS` requests against one identifier (mode `limit`) or takes as many
+ * concurrency slots as it can (mode `acquire`), and prints the outcome as one JSON line.
+ */
+import { createInterface } from 'node:readline';
+import { rateLimiter } from '@/lib/ratelimit';
+
+const mode = process.env.WORKER_MODE ?? 'limit';
+const identifier = process.env.WORKER_IDENTIFIER ?? 'shared';
+const requests = Number(process.env.WORKER_REQUESTS ?? 10);
+const limit = Number(process.env.WORKER_LIMIT ?? 10);
+const windowMs = Number(process.env.WORKER_WINDOW_MS ?? 86_400_000);
+
+async function main() {
+  const limiter = rateLimiter();
+  if (!limiter) throw new Error('RATE_LIMIT_BACKEND must not be none');
+  const lines = createInterface({ input: process.stdin });
+  process.stdout.write('ready\n');
+  for await (const line of lines) if (line.trim() === 'go') break;
+  if (mode === 'limit') {
+    const results = await Promise.all(Array.from({ length: requests }, () => limiter.limit(identifier, { limit, windowMs })));
+    const allowed = results.filter((r) => r.success).length;
+    process.stdout.write(JSON.stringify({ allowed, denied: results.length - allowed }) + '\n');
+  } else {
+    const slots = await Promise.all(Array.from({ length: requests }, () => limiter.acquire(identifier, limit)));
+    const held = slots.filter(Boolean);
+    process.stdout.write(JSON.stringify({ acquired: held.length }) + '\n');
+    for await (const line of lines) if (line.trim() === 'release') break;
+    await Promise.all(held.map((slot) => slot!.release()));
+    process.stdout.write(JSON.stringify({ released: held.length }) + '\n');
+  }
+  lines.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(String(error?.stack ?? error) + '\n');
+    process.exit(1);
+  },
+);
