@@ -1,15 +1,25 @@
 /**
  * `npm run bench`: builds nothing; starts `next start` on the built app (run `npm run build`
- * first) with a fresh data directory, seeds a user, site and key, then runs each scenario with
- * autocannon and prints requests/s, p99 and the ratio to the no-op route of the same run.
+ * first) with a fresh data directory, seeds a user, site and key (the site on an Enterprise plan
+ * with limits far above the load, so every request passes the limiter and does its full work),
+ * then runs each scenario with autocannon and prints requests/s, p99 and the ratio to the no-op
+ * route of the same run.
  *
  *   BENCH_DURATION=10 BENCH_CONNECTIONS=50 DATABASE_URL=postgres://... npm run bench
+ *
+ * BENCH_RATE_LIMIT_BACKENDS=none,memory,upstash runs the scenarios once per limiter backend
+ * (a server each, same data) and adds each scenario's ratio to its `none` run: the limiter's
+ * cost per request. `upstash` goes through the test REST bridge to Redis at REDIS_URL
+ * (default redis://127.0.0.1:6379), with a random key prefix removed afterwards.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import Redis from 'ioredis';
 import { scenarios, type Seed } from './scenarios';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3210);
@@ -17,6 +27,8 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ONLY = process.env.BENCH_ONLY?.split(',');
+const BACKENDS = process.env.BENCH_RATE_LIMIT_BACKENDS?.split(',').filter(Boolean) ?? [process.env.RATE_LIMIT_BACKEND ?? 'memory'];
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function json(method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(BASE + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -55,40 +67,105 @@ async function rssMb(pid: number): Promise<number> {
   return Math.round(kb / 1024);
 }
 
-async function main() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-bench-'));
-  const server = spawn(path.join('node_modules', '.bin', 'next'), ['start', '-p', String(PORT)], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+function startServer(env: Record<string, string>): ChildProcess {
+  return spawn(path.join('node_modules', '.bin', 'next'), ['start', '-p', String(PORT)], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function runTool(args: string[], env: Record<string, string>): Promise<void> {
+  const child = spawn(path.join('node_modules', '.bin', 'tsx'), args, { env: { ...process.env, ...env }, stdio: 'inherit' });
+  const code = await new Promise((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}`);
+}
+
+async function startBridge(): Promise<{ child: ChildProcess; url: string; token: string }> {
+  const child = spawn(path.join('node_modules', '.bin', 'tsx'), ['tests/helpers/upstash-bridge-cli.ts'], {
+    env: { ...process.env, REDIS_URL },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
+  return { child, ...JSON.parse(line) };
+}
+
+interface Row {
+  backend: string;
+  name: string;
+  rps: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-bench-'));
+  const prefix = `sgp-bench-${randomBytes(4).toString('hex')}`;
+  const rows: Row[] = [];
+  let bridge: Awaited<ReturnType<typeof startBridge>> | undefined;
+  let server: ChildProcess | undefined;
   try {
+    server = startServer({ DATA_DIR: dataDir, RATE_LIMIT_BACKEND: 'none' });
     await waitUp();
     const s = await seed();
-    const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
-    console.log(`backend=${backend} duration=${DURATION}s connections=${CONNECTIONS} idle_rss_mb=${await rssMb(server.pid!)}`);
-    const rows: { name: string; rps: number; p99: number; errors: number; non2xx: number }[] = [];
-    for (const scenario of scenarios(s)) {
-      if (ONLY && !ONLY.includes(scenario.name) && scenario.name !== 'noop') continue;
-      await scenario.setup?.();
-      const result = await autocannon({ url: BASE + scenario.path, connections: CONNECTIONS, duration: DURATION, ...scenario.request });
-      rows.push({
-        name: scenario.name,
-        rps: Math.round(result.requests.average),
-        p99: result.latency.p99,
-        errors: result.errors,
-        non2xx: result.non2xx,
+    await stop(server);
+    await runTool(['scripts/site-plan.ts', s.siteId, 'enterprise', '100000000', '100000'], { DATA_DIR: dataDir });
+    if (BACKENDS.includes('upstash')) bridge = await startBridge();
+
+    const dbBackend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+    console.log(`backend=${dbBackend} duration=${DURATION}s connections=${CONNECTIONS} limiters=${BACKENDS.join(',')}`);
+    for (const backend of BACKENDS) {
+      server = startServer({
+        DATA_DIR: dataDir,
+        RATE_LIMIT_BACKEND: backend,
+        RATE_LIMIT_PREFIX: prefix,
+        ...(bridge ? { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token } : {}),
       });
+      await waitUp();
+      console.log(`limiter=${backend} idle_rss_mb=${await rssMb(server.pid!)}`);
+      for (const scenario of scenarios(s)) {
+        if (ONLY && !ONLY.includes(scenario.name) && scenario.name !== 'noop') continue;
+        await scenario.setup?.();
+        const result = await autocannon({ url: BASE + scenario.path, connections: CONNECTIONS, duration: DURATION, ...scenario.request });
+        rows.push({ backend, name: scenario.name, rps: Math.round(result.requests.average), p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx });
+      }
+      console.log(`limiter=${backend} rss_after_mb=${await rssMb(server.pid!)}`);
+      await stop(server);
     }
-    const noop = rows.find((r) => r.name === 'noop')?.rps ?? NaN;
-    console.log('\nscenario'.padEnd(28) + 'req/s'.padStart(8) + 'ratio'.padStart(8) + 'p99 ms'.padStart(9) + 'non2xx'.padStart(9) + 'errors'.padStart(8));
+
+    console.log(
+      '\nscenario'.padEnd(24) + 'limiter'.padStart(9) + 'req/s'.padStart(8) + 'ratio'.padStart(8) + 'vs none'.padStart(9) + 'p99 ms'.padStart(9) + 'non2xx'.padStart(9) + 'errors'.padStart(8),
+    );
     for (const r of rows) {
+      const noop = rows.find((x) => x.backend === r.backend && x.name === 'noop')?.rps ?? NaN;
+      const none = rows.find((x) => x.backend === 'none' && x.name === r.name)?.rps;
       console.log(
-        r.name.padEnd(27) + String(r.rps).padStart(8) + (r.rps / noop).toFixed(2).padStart(8) + String(r.p99).padStart(9) + String(r.non2xx).padStart(9) + String(r.errors).padStart(8),
+        r.name.padEnd(23) +
+          r.backend.padStart(9) +
+          String(r.rps).padStart(8) +
+          (r.rps / noop).toFixed(2).padStart(8) +
+          (none ? (r.rps / none).toFixed(2) : '-').padStart(9) +
+          String(r.p99).padStart(9) +
+          String(r.non2xx).padStart(9) +
+          String(r.errors).padStart(8),
       );
     }
-    console.log(`\nrss_after_mb=${await rssMb(server.pid!)}`);
   } finally {
-    server.kill('SIGTERM');
+    if (server) await stop(server);
+    if (bridge) {
+      const redis = new Redis(REDIS_URL);
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+      await stop(bridge.child);
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

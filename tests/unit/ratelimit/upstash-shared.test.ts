@@ -16,6 +16,7 @@ process.env.LOG_LEVEL ??= 'silent'; // the fail-open case logs a warning by desi
 
 async function reachable(url: string): Promise<boolean> {
   const probe = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined); // the outcome is the connect() result
   try {
     await probe.connect();
     return (await probe.ping()) === 'PONG';
