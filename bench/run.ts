@@ -7,14 +7,16 @@
  *
  *   BENCH_DURATION=10 BENCH_CONNECTIONS=50 DATABASE_URL=postgres://... npm run bench
  *
- * BENCH_RATE_LIMIT_BACKENDS=none,memory,upstash runs the scenarios once per limiter backend
- * (a server each, same data) and adds each scenario's ratio to its `none` run: the limiter's
- * cost per request. `upstash` goes through the test REST bridge to Redis at REDIS_URL
- * (default redis://127.0.0.1:6379), with a random key prefix removed afterwards.
+ * BENCH_RATE_LIMIT_BACKENDS=none,memory,upstash starts one server per limiter backend (ports
+ * BENCH_PORT, +1, +2; each on its own copy of the seeded data) and runs every scenario on each in
+ * BENCH_ROUNDS interleaved rounds (default 3, BENCH_DURATION seconds in all per scenario and
+ * backend), so a busy machine slows all backends alike. It adds each scenario's ratio to its
+ * `none` run: the limiter's cost per request. `upstash` goes through the test REST bridge to
+ * Redis at REDIS_URL (default redis://127.0.0.1:6379), with a random key prefix removed afterwards.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -29,6 +31,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const BACKENDS = process.env.BENCH_RATE_LIMIT_BACKENDS?.split(',').filter(Boolean) ?? [process.env.RATE_LIMIT_BACKEND ?? 'memory'];
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (BACKENDS.length > 1 ? 3 : 1));
 
 async function json(method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(BASE + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -48,10 +51,10 @@ async function seed(): Promise<Seed> {
   return { base: BASE, siteId: site.id, apiKey: key.apiKey, sessionToken: token };
 }
 
-async function waitUp(): Promise<void> {
+async function waitUp(base = BASE): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return;
+      if ((await fetch(`${base}/api/health`)).ok) return;
     } catch {
       /* not up yet */
     }
@@ -67,8 +70,8 @@ async function rssMb(pid: number): Promise<number> {
   return Math.round(kb / 1024);
 }
 
-function startServer(env: Record<string, string>): ChildProcess {
-  return spawn(path.join('node_modules', '.bin', 'next'), ['start', '-p', String(PORT)], {
+function startServer(env: Record<string, string>, port = PORT): ChildProcess {
+  return spawn(path.join('node_modules', '.bin', 'next'), ['start', '-p', String(port)], {
     env: { ...process.env, ...env, LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -110,40 +113,62 @@ async function main() {
   const prefix = `sgp-bench-${randomBytes(4).toString('hex')}`;
   const rows: Row[] = [];
   let bridge: Awaited<ReturnType<typeof startBridge>> | undefined;
-  let server: ChildProcess | undefined;
+  const servers: ChildProcess[] = [];
   try {
-    server = startServer({ DATA_DIR: dataDir, RATE_LIMIT_BACKEND: 'none' });
+    const seeding = startServer({ DATA_DIR: path.join(dataDir, 'seed'), RATE_LIMIT_BACKEND: 'none' });
+    servers.push(seeding);
     await waitUp();
     const s = await seed();
-    await stop(server);
-    await runTool(['scripts/site-plan.ts', s.siteId, 'enterprise', '100000000', '100000'], { DATA_DIR: dataDir });
+    await stop(seeding);
+    await runTool(['scripts/site-plan.ts', s.siteId, 'enterprise', '100000000', '100000'], { DATA_DIR: path.join(dataDir, 'seed') });
     if (BACKENDS.includes('upstash')) bridge = await startBridge();
 
     const dbBackend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
-    console.log(`backend=${dbBackend} duration=${DURATION}s connections=${CONNECTIONS} limiters=${BACKENDS.join(',')}`);
-    for (const backend of BACKENDS) {
-      server = startServer({
-        DATA_DIR: dataDir,
-        RATE_LIMIT_BACKEND: backend,
-        RATE_LIMIT_PREFIX: prefix,
-        ...(bridge ? { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token } : {}),
-      });
-      await waitUp();
-      console.log(`limiter=${backend} idle_rss_mb=${await rssMb(server.pid!)}`);
+    console.log(`backend=${dbBackend} duration=${DURATION}s connections=${CONNECTIONS} limiters=${BACKENDS.join(',')} rounds=${ROUNDS}`);
+    const targets = BACKENDS.map((backend, i) => {
+      const dir = path.join(dataDir, backend);
+      cpSync(path.join(dataDir, 'seed'), dir, { recursive: true });
+      const port = PORT + i;
+      const child = startServer(
+        {
+          DATA_DIR: dir,
+          RATE_LIMIT_BACKEND: backend,
+          RATE_LIMIT_PREFIX: prefix,
+          ...(bridge ? { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token } : {}),
+        },
+        port,
+      );
+      servers.push(child);
+      return { backend, base: `http://127.0.0.1:${port}`, child };
+    });
+    for (const t of targets) await waitUp(t.base);
+    for (const t of targets) console.log(`limiter=${t.backend} idle_rss_mb=${await rssMb(t.child.pid!)}`);
+
+    const totals = new Map<string, Row & { samples: number }>();
+    for (let round = 0; round < ROUNDS; round++) {
       for (const scenario of scenarios(s)) {
         if (ONLY && !ONLY.includes(scenario.name) && scenario.name !== 'noop') continue;
-        await scenario.setup?.();
-        const result = await autocannon({ url: BASE + scenario.path, connections: CONNECTIONS, duration: DURATION, ...scenario.request });
-        rows.push({ backend, name: scenario.name, rps: Math.round(result.requests.average), p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx });
+        for (const t of targets) {
+          await scenario.setup?.();
+          const result = await autocannon({ url: t.base + scenario.path, connections: CONNECTIONS, duration: DURATION / ROUNDS, ...scenario.request });
+          const id = `${t.backend}/${scenario.name}`;
+          const row = totals.get(id) ?? { backend: t.backend, name: scenario.name, rps: 0, p99: 0, errors: 0, non2xx: 0, samples: 0 };
+          row.rps += result.requests.average;
+          row.p99 = Math.max(row.p99, result.latency.p99);
+          row.errors += result.errors;
+          row.non2xx += result.non2xx;
+          row.samples += 1;
+          totals.set(id, row);
+        }
       }
-      console.log(`limiter=${backend} rss_after_mb=${await rssMb(server.pid!)}`);
-      await stop(server);
     }
+    for (const row of totals.values()) rows.push({ ...row, rps: Math.round(row.rps / row.samples) });
+    for (const t of targets) console.log(`limiter=${t.backend} rss_after_mb=${await rssMb(t.child.pid!)}`);
 
     console.log(
       '\nscenario'.padEnd(24) + 'limiter'.padStart(9) + 'req/s'.padStart(8) + 'ratio'.padStart(8) + 'vs none'.padStart(9) + 'p99 ms'.padStart(9) + 'non2xx'.padStart(9) + 'errors'.padStart(8),
     );
-    for (const r of rows) {
+    for (const r of rows.sort((a, b) => a.name.localeCompare(b.name) || BACKENDS.indexOf(a.backend) - BACKENDS.indexOf(b.backend))) {
       const noop = rows.find((x) => x.backend === r.backend && x.name === 'noop')?.rps ?? NaN;
       const none = rows.find((x) => x.backend === 'none' && x.name === r.name)?.rps;
       console.log(
@@ -158,7 +183,7 @@ async function main() {
       );
     }
   } finally {
-    if (server) await stop(server);
+    await Promise.all(servers.map(stop));
     if (bridge) {
       const redis = new Redis(REDIS_URL);
       const keys = await redis.keys(`${prefix}:*`);

@@ -5,8 +5,9 @@
  */
 import { startUpstashBridge } from './upstash-bridge';
 
-const bridge = await startUpstashBridge({ redisUrl: process.env.REDIS_URL });
-process.stdout.write(JSON.stringify({ url: bridge.url, token: bridge.token }) + '\n');
-const stop = () => void bridge.close().then(() => process.exit(0));
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+void startUpstashBridge({ redisUrl: process.env.REDIS_URL }).then((bridge) => {
+  process.stdout.write(JSON.stringify({ url: bridge.url, token: bridge.token }) + '\n');
+  const stop = () => void bridge.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+});
