@@ -16,9 +16,15 @@ const windowMs = Number(process.env.WORKER_WINDOW_MS ?? 86_400_000);
 async function main() {
   const limiter = rateLimiter();
   if (!limiter) throw new Error('RATE_LIMIT_BACKEND must not be none');
-  const lines = createInterface({ input: process.stdin });
+  const input = createInterface({ input: process.stdin });
+  // One iterator for the whole run: leaving a for-await loop would close the interface.
+  const lines = input[Symbol.asyncIterator]();
+  const waitFor = async (word: string) => {
+    for (let line = await lines.next(); !line.done; line = await lines.next()) if (line.value.trim() === word) return;
+    throw new Error(`stdin closed before "${word}"`);
+  };
   process.stdout.write('ready\n');
-  for await (const line of lines) if (line.trim() === 'go') break;
+  await waitFor('go');
   if (mode === 'limit') {
     const results = await Promise.all(Array.from({ length: requests }, () => limiter.limit(identifier, { limit, windowMs })));
     const allowed = results.filter((r) => r.success).length;
@@ -27,11 +33,11 @@ async function main() {
     const slots = await Promise.all(Array.from({ length: requests }, () => limiter.acquire(identifier, limit)));
     const held = slots.filter(Boolean);
     process.stdout.write(JSON.stringify({ acquired: held.length }) + '\n');
-    for await (const line of lines) if (line.trim() === 'release') break;
+    await waitFor('release');
     await Promise.all(held.map((slot) => slot!.release()));
     process.stdout.write(JSON.stringify({ released: held.length }) + '\n');
   }
-  lines.close();
+  input.close();
 }
 
 main().then(

@@ -25,8 +25,13 @@ export async function startUpstashBridge(options: { redisUrl?: string; token?: s
   await redis.connect();
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error) => send(res, 500, { error: String(error) }));
+    handle(req, res).catch((error) => {
+      process.stderr.write(`upstash bridge: ${String(error)}\n`);
+      send(res, 500, { error: String(error) });
+    });
   });
+  // Like the real service, keep idle connections well past the clients' pauses.
+  server.keepAliveTimeout = 65_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (req.method !== 'POST') return send(res, 405, { error: 'Method not allowed' });

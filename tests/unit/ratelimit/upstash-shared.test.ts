@@ -8,10 +8,10 @@ import { startUpstashBridge, type UpstashBridge } from '../../helpers/upstash-br
 
 /**
  * Two app processes sharing the Upstash adapter enforce one combined limit. Runs against the
- * machine's Redis (REDIS_URL, default redis://127.0.0.1:6379) through the test bridge. Required
+ * machine's Redis (TEST_REDIS_URL, default redis://127.0.0.1:6379) through the test bridge. Required
  * under CI=true: an unreachable Redis fails the suite there; elsewhere the suite is skipped.
  */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 process.env.LOG_LEVEL ??= 'silent'; // the fail-open case logs a warning by design
 
 async function reachable(url: string): Promise<boolean> {
@@ -72,6 +72,7 @@ function startWorker(env: Record<string, string>): Worker {
     next: async () => {
       const { value, done } = await lines.next();
       if (done) throw new Error(`worker exited early: ${stderr}`);
+      if (stderr) process.stderr.write(`worker stderr: ${stderr}\n`);
       return value as string;
     },
   };
@@ -83,7 +84,7 @@ async function runTogether(workers: Worker[]): Promise<any[]> {
   return Promise.all(workers.map(async (w) => JSON.parse(await w.next())));
 }
 
-describe.skipIf(!redisUp)('Upstash adapter shared by two processes', () => {
+describe.skipIf(!redisUp)('Upstash adapter shared by two processes', { timeout: 60_000 }, () => {
   it('enforces one combined limit', async () => {
     const env = { WORKER_MODE: 'limit', WORKER_IDENTIFIER: 'plan:combined', WORKER_REQUESTS: '40', WORKER_LIMIT: '50' };
     const results = await runTogether([startWorker(env), startWorker(env)]);
@@ -99,6 +100,7 @@ describe.skipIf(!redisUp)('Upstash adapter shared by two processes', () => {
     const workers = [startWorker(env), startWorker(env)];
     const taken = await runTogether(workers);
     expect(taken.reduce((n, r) => n + r.acquired, 0)).toBe(5);
+    expect(await redis.zcard(`${prefix}:slots:plan:slots`)).toBe(5); // held by both processes at once
     for (const w of workers) w.child.stdin.write('release\n');
     for (const w of workers) expect(JSON.parse(await w.next())).toHaveProperty('released');
     expect(await redis.zcard(`${prefix}:slots:plan:slots`)).toBe(0);
