@@ -17,23 +17,27 @@ async function burst(key: string, count: number) {
   return results;
 }
 
-/** A test-only API-key route whose handler waits until the test lets it finish (or fails). */
+/**
+ * A test-only API-key route whose handler waits until the test lets it finish (or fail). Requests
+ * reach the handler in any order, so each one is found by the `x-test-call` header it was sent with.
+ */
 function gatedRoute() {
-  const waiting: { finish: () => void; fail: () => void }[] = [];
+  const waiting: { call: string | null; finish: () => void; fail: () => void }[] = [];
   const route = defineRoute({
     summary: 'test: slow route',
     tags: ['test'],
     auth: { kind: 'apiKey', headers: ['x-api-key'] },
     response: z.object({ ok: z.boolean() }),
-    handler: () =>
+    handler: ({ req }) =>
       new Promise<{ ok: boolean }>((resolve, reject) => {
-        waiting.push({ finish: () => resolve({ ok: true }), fail: () => reject(new Error('handler failed')) });
+        waiting.push({ call: req.headers.get('x-test-call'), finish: () => resolve({ ok: true }), fail: () => reject(new Error('handler failed')) });
       }),
   });
+  const of = (call: number) => waiting.find((w) => w.call === String(call))!;
   const started = async (n: number) => {
     await vi.waitFor(() => expect(waiting.length).toBeGreaterThanOrEqual(n), { timeout: 10_000, interval: 5 });
   };
-  return { route, waiting, started };
+  return { route, waiting, started, of };
 }
 
 describe('plan limits on API-key routes', () => {
@@ -109,24 +113,24 @@ describe('plan limits on API-key routes', () => {
 describe('concurrency caps', () => {
   it('Basic holds 5 requests of a site in flight; the 6th gets 429 with its own message; slots free when handlers end', async () => {
     const t = await createTenant();
-    const { route, waiting, started } = gatedRoute();
-    const send = () => call(route, { path: '/test/slow', headers: presenters.xApiKey(t.key) });
-    const inFlight = Array.from({ length: 5 }, send);
+    const { route, waiting, started, of } = gatedRoute();
+    const send = (n = -1) => call(route, { path: '/test/slow', headers: { ...presenters.xApiKey(t.key), 'x-test-call': String(n) } });
+    const inFlight = Array.from({ length: 5 }, (_, n) => send(n));
     await started(5);
     const sixth = await send();
     expect(sixth.status).toBe(429);
     expect(sixth.body.error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('concurrent'), details: { concurrent_limit: 5 } });
     expect(sixth.headers.get('retry-after')).toBe('1');
 
-    waiting[0].finish();
-    waiting[1].fail(); // a failing handler releases its slot too
+    of(0).finish();
+    of(1).fail(); // a failing handler releases its slot too
     const [first, second] = await Promise.all([inFlight[0], inFlight[1]]);
     expect(first.status).toBe(200);
     expect(second.status).toBe(500);
     const again = [send(), send()];
     await started(7);
     expect((await send()).status).toBe(429);
-    for (const w of waiting.slice(2)) w.finish();
+    for (const w of waiting) if (w !== of(0) && w !== of(1)) w.finish();
     expect((await Promise.all([...inFlight.slice(2), ...again])).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
   });
 
