@@ -4,6 +4,7 @@ import { config } from '@/lib/config';
 import { tokenBodySchema } from '@/lib/users/schema';
 import { checkCredentials } from '@/lib/users/service';
 import { authSecret } from './secret';
+import { sessionCookie } from './session';
 
 /** next-auth for the console: email + password, JWT sessions (no session table). */
 export function authOptions(): NextAuthOptions {
@@ -11,6 +12,7 @@ export function authOptions(): NextAuthOptions {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: config().SESSION_MAX_AGE_SECONDS },
     pages: { signIn: '/signin' },
+    useSecureCookies: sessionCookie().secure,
     providers: [
       Credentials({
         name: 'Email and password',
