@@ -3,7 +3,7 @@
 import { useState } from 'react';
 
 /** Copies `text` to the clipboard and says whether it worked (in words, for screen readers too). */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+export function CopyButton({ text, label = 'Copy', small = false }: { text: string; label?: string; small?: boolean }) {
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
   async function copy() {
     try {
@@ -15,7 +15,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   }
   return (
     <span className="copy">
-      <button type="button" className="button" onClick={copy}>
+      <button type="button" className={small ? 'button small' : 'button'} onClick={copy}>
         {label}
       </button>
       <span role="status" className="copy-status">

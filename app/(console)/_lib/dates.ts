@@ -17,7 +17,7 @@ const absolute = new Intl.DateTimeFormat('en', {
 export function relativeTime(iso: string, now = Date.now()): string {
   const diff = new Date(iso).getTime() - now;
   for (const [unit, ms] of UNITS) {
-    if (Math.abs(diff) >= ms) return relative.format(Math.trunc(diff / ms), unit);
+    if (Math.abs(diff) >= ms) return relative.format(Math.round(diff / ms), unit);
   }
   return 'just now';
 }

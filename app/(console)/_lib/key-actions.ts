@@ -12,11 +12,17 @@ const keysPath = (siteId: string) => `/console/sites/${siteId}`;
 /** Creates a key; the full key travels back in this response only and is never stored in clear. */
 export async function createKeyAction(siteId: string, _prev: FormState<CreatedKey>, form: FormData): Promise<FormState<CreatedKey>> {
   const { user, site } = await requireOwnedSite(siteId);
-  const values = { name: text(form, 'name'), expirationDays: text(form, 'expirationDays'), prefix: text(form, 'prefix') };
+  const scopes = form.getAll('scopes');
+  const values = {
+    name: text(form, 'name'),
+    scopes: scopes.join(','),
+    expirationDays: text(form, 'expirationDays'),
+    prefix: text(form, 'prefix'),
+  };
   const days = optionalText(form, 'expirationDays');
   const parsed = createKeyBodySchema.safeParse({
     name: values.name,
-    scopes: form.getAll('scopes'),
+    scopes,
     site_id: site.id,
     expirationDays: days === undefined ? undefined : /^\s*-?\d+(\.\d+)?\s*$/.test(days) ? Number(days) : days,
     prefix: optionalText(form, 'prefix'),

@@ -14,6 +14,8 @@ export function CreateKeyForm({ siteId }: { siteId: string }) {
   const [dismissed, setDismissed] = useState<string | null>(null);
   const shown = created && dismissed !== created.id ? created : null;
   const heading = useRef<HTMLHeadingElement>(null);
+  // After an error the form shows what was sent; a fresh form starts with read only.
+  const checked = (scope: string) => (state.values ? state.values.scopes.split(',').includes(scope) : scope === 'read');
   useEffect(() => {
     if (shown) heading.current?.focus();
   }, [shown]);
@@ -42,25 +44,17 @@ export function CreateKeyForm({ siteId }: { siteId: string }) {
       )}
       <form action={action} noValidate>
         <FormError message={state.errors?.form} />
-        <Field name="name" label="Name" type="text" required maxLength={100} placeholder="Production server" defaultValue={state.values?.name} error={state.errors?.name} />
-        <fieldset aria-describedby={state.errors?.scopes ? 'scopes-error' : undefined}>
-          <legend>Scopes</legend>
-          <div className="checks">
-            <label>
-              <input type="checkbox" name="scopes" value="read" defaultChecked /> read
-            </label>
-            <label>
-              <input type="checkbox" name="scopes" value="write" /> write
-            </label>
-          </div>
-          <p className="hint">read: GET routes. write: routes that create or change data.</p>
-          {state.errors?.scopes && (
-            <p className="error" id="scopes-error">
-              {state.errors.scopes}
-            </p>
-          )}
-        </fieldset>
         <div className="row">
+          <Field
+            name="name"
+            label="Name"
+            type="text"
+            required
+            maxLength={100}
+            placeholder="Production server"
+            defaultValue={state.values?.name}
+            error={state.errors?.name}
+          />
           <Field
             name="expirationDays"
             label="Expires after (days)"
@@ -83,6 +77,23 @@ export function CreateKeyForm({ siteId }: { siteId: string }) {
             error={state.errors?.prefix}
           />
         </div>
+        <fieldset aria-describedby={state.errors?.scopes ? 'scopes-error' : undefined}>
+          <legend>Scopes</legend>
+          <div className="checks">
+            <label>
+              <input type="checkbox" name="scopes" value="read" defaultChecked={checked('read')} /> read
+            </label>
+            <label>
+              <input type="checkbox" name="scopes" value="write" defaultChecked={checked('write')} /> write
+            </label>
+          </div>
+          <p className="hint">read: GET routes. write: routes that create or change data.</p>
+          {state.errors?.scopes && (
+            <p className="error" id="scopes-error">
+              {state.errors.scopes}
+            </p>
+          )}
+        </fieldset>
         <SubmitButton pending="Creating…">Create key</SubmitButton>
       </form>
     </>

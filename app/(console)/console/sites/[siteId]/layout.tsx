@@ -16,7 +16,7 @@ export default async function SiteLayout({ children, params }: { children: React
         <div className="site-meta">
           <span>{site.domain ?? 'No domain'}</span>
           <span>
-            Site ID <code>{site.id}</code> <CopyButton text={site.id} label="Copy ID" />
+            Site ID <code>{site.id}</code> <CopyButton text={site.id} label="Copy ID" small />
           </span>
         </div>
       </div>

@@ -11,7 +11,11 @@ export default async function SiteKeysPage({ params }: { params: Promise<{ siteI
   const { user, site } = await requireOwnedSite((await params).siteId);
   const keys = await listKeysForUser(user, site.id);
   return (
-    <div className="grid-2">
+    <>
+      <section className="card" aria-labelledby="create-key-heading">
+        <h2 id="create-key-heading">Create a key</h2>
+        <CreateKeyForm siteId={site.id} />
+      </section>
       <section className="card" aria-labelledby="keys-heading">
         <h2 id="keys-heading">API keys</h2>
         {keys.length === 0 ? (
@@ -49,9 +53,9 @@ export default async function SiteKeysPage({ params }: { params: Promise<{ siteI
                         </span>
                       )}
                     </td>
-                    <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="empty">Never</span>}</td>
+                    <td>{key.last_used_at ? <Time iso={key.last_used_at} withDate /> : <span className="empty">Never</span>}</td>
                     <td>
-                      <Time iso={key.expires_at} />
+                      <Time iso={key.expires_at} withDate />
                     </td>
                     <td>{key.status !== 'revoked' && <RevokeKeyButton siteId={site.id} keyId={key.id} keyName={key.name} />}</td>
                   </tr>
@@ -61,10 +65,6 @@ export default async function SiteKeysPage({ params }: { params: Promise<{ siteI
           </div>
         )}
       </section>
-      <section className="card" aria-labelledby="create-key-heading">
-        <h2 id="create-key-heading">Create a key</h2>
-        <CreateKeyForm siteId={site.id} />
-      </section>
-    </div>
+    </>
   );
 }
