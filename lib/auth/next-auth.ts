@@ -1,6 +1,7 @@
 import type { NextAuthOptions } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { config } from '@/lib/config';
+import { errorFields, log } from '@/lib/log';
 import { tokenBodySchema } from '@/lib/users/schema';
 import { checkCredentials } from '@/lib/users/service';
 import { authSecret } from './secret';
@@ -25,6 +26,15 @@ export function authOptions(): NextAuthOptions {
         },
       }),
     ],
+    logger: {
+      error: (code, metadata) => log.error(`next-auth: ${code}`, errorFields(metadata instanceof Error ? metadata : metadata.error)),
+      // Without NEXTAUTH_URL next-auth warns on every start; the console signs in and out with
+      // server actions and reads sessions with getServerSession, neither of which needs it.
+      warn: (code) => {
+        if (code !== 'NEXTAUTH_URL') log.warn(`next-auth: ${code}`);
+      },
+      debug: (code, metadata) => log.debug(`next-auth: ${code}`, { metadata }),
+    },
     callbacks: {
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
     },

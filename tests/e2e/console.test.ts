@@ -162,6 +162,28 @@ describe.skipIf(!base)('console, end to end', () => {
     await screenshot(page, '10-sites');
   });
 
+  it("keeps one account's site out of another's reach", async () => {
+    const other = await browser.newContext();
+    try {
+      const page2 = await other.newPage();
+      await page2.goto(`${base}/signup`);
+      await page2.getByLabel('Email').fill(`other-${email}`);
+      await page2.getByLabel('Password').fill(password);
+      await page2.getByRole('button', { name: 'Create account' }).click();
+      await page2.waitForURL('**/console');
+      expect(await page2.getByText('No sites yet').isVisible()).toBe(true);
+      for (const path of [`/console/sites/${siteId}`, `/console/sites/${siteId}/snippet`, '/console/sites/not-a-uuid']) {
+        const res = await page2.goto(`${base}${path}`);
+        expect(res?.status()).toBe(404);
+        expect(await page2.getByRole('heading', { name: 'Not found' }).isVisible()).toBe(true);
+        expect(await page2.content()).not.toContain('Acme Shop');
+      }
+      await screenshot(page2, '12-other-account-not-found');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${base}/console/sites/${siteId}`);
