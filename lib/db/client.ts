@@ -12,6 +12,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
   sql: SqlRunner;
+  /** Runs `fn` on one dedicated connection (session-level locks and transactions hold). */
+  session<T>(fn: (runner: SqlRunner) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -25,13 +27,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { drizzle } = await import('drizzle-orm/pglite');
     if (!options.dataDir.includes('://')) mkdirSync(options.dataDir, { recursive: true });
     const client = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+    const sql: SqlRunner = {
+      exec: async (text) => void (await client.exec(text)),
+      query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
+    };
     return {
       kind: 'pglite',
       db: drizzle(client, { schema }) as unknown as Db,
-      sql: {
-        exec: async (text) => void (await client.exec(text)),
-        query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
-      },
+      sql,
+      session: (fn) => fn(sql), // PGlite is a single connection
       close: () => client.close(),
     };
   }
@@ -40,14 +44,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const pool = new Pool({ connectionString: options.url, max: options.poolMax ?? 10 });
   // A client that is dropped by the server (restart, idle timeout) must not crash the process.
   pool.on('error', (error) => console.error(JSON.stringify({ level: 'error', msg: 'postgres pool error', error: error.message })));
-  const sql: SqlRunner = {
-    exec: async (text) => void (await pool.query(text)),
-    query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
-  };
+  const runner = (q: Pick<InstanceType<typeof Pool>, 'query'>): SqlRunner => ({
+    exec: async (text) => void (await q.query(text)),
+    query: async <T>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as T[],
+  });
   return {
     kind: 'postgres',
     db: drizzle(pool, { schema }) as unknown as Db,
-    sql,
+    sql: runner(pool),
+    session: async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn(runner(client));
+      } finally {
+        client.release();
+      }
+    },
     close: () => pool.end(),
   };
 }
@@ -56,22 +68,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 export async function openMigratedDatabase(options: DatabaseOptions): Promise<Database> {
   const database = await openDatabase(options);
   try {
-    if (options.kind === 'postgres') {
-      // Migrations run on one dedicated connection so the advisory lock and transactions hold.
-      const { Client } = await import('pg');
-      const client = new Client({ connectionString: options.url });
-      await client.connect();
-      try {
-        await migrate({
-          exec: async (text) => void (await client.query(text)),
-          query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[],
-        });
-      } finally {
-        await client.end();
-      }
-    } else {
-      await migrate(database.sql);
-    }
+    await database.session((runner) => migrate(runner));
     return database;
   } catch (error) {
     await database.close();

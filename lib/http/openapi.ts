@@ -30,17 +30,16 @@ function security(auth: AuthPolicy) {
   return [...new Set(auth.headers.map((h) => HEADER_SCHEME[h]))].map((name) => ({ [name]: [] }));
 }
 
-function errorCodesOf(def: RouteDefinition, method: string): ErrorCode[] {
+function errorCodesOf(def: RouteDefinition): ErrorCode[] {
   const codes = new Set<ErrorCode>(['SYSTEM_ERROR', ...(def.errors ?? [])]);
   if (def.params || def.query || def.body) codes.add('INVALID_REQUEST');
   if (def.body) codes.add('PAYLOAD_TOO_LARGE');
   if (def.auth.kind !== 'public') codes.add('UNAUTHORIZED').add('FORBIDDEN');
   if (def.invalidSiteIdCode) codes.add(def.invalidSiteIdCode);
-  void method;
   return [...codes];
 }
 
-function responses(def: RouteDefinition, method: string) {
+function responses(def: RouteDefinition) {
   const data = jsonSchema(def.response, 'output');
   const success =
     def.envelope === 'bare'
@@ -54,7 +53,7 @@ function responses(def: RouteDefinition, method: string) {
     [String(def.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: success } } },
   };
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(def, method)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of errorCodesOf(def)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     out[String(status)] = {
       description: codes.join(' or '),
@@ -98,7 +97,7 @@ function operation(def: RouteDefinition, method: string, path: string) {
     security: security(def.auth),
     parameters: parameters(def),
     ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(def.body, 'input') } } } } : {}),
-    responses: responses(def, method),
+    responses: responses(def),
   };
 }
 

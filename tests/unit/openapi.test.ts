@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { routeManifest } from '@/app/api/openapi.json/manifest';
+import { GET as openapiRoute } from '@/app/api/openapi.json/route';
+import { buildOpenApi, HTTP_METHODS, operationsOf } from '@/lib/http/openapi';
+import { findRouteFiles, renderManifest } from '@/scripts/route-files';
+import { readFileSync } from 'node:fs';
+
+describe('route manifest and OpenAPI', () => {
+  it('the manifest is current (run `npm run routes` after adding a route file)', () => {
+    expect(readFileSync('app/api/openapi.json/manifest.ts', 'utf8')).toBe(renderManifest(findRouteFiles()));
+  });
+
+  it('every route file declares its operations, or is explicitly exempt with a reason', async () => {
+    const files = findRouteFiles();
+    for (const file of files) {
+      const mod = (await import(`@/${file.file.replace(/\.ts$/, '')}`)) as Record<string, unknown>;
+      const methods = HTTP_METHODS.filter((m) => typeof mod[m] === 'function');
+      expect(methods.length, `${file.file} exports no HTTP method`).toBeGreaterThan(0);
+      if (file.exempt) {
+        expect(readFileSync(file.file, 'utf8')).toMatch(/route-manifest: exempt — \S+/);
+        continue;
+      }
+      for (const m of methods) {
+        expect((mod[m] as { definition?: unknown }).definition, `${m} ${file.urlPath} is not a defineRoute declaration`).toBeDefined();
+      }
+    }
+  });
+
+  it('every operation in the document has a route, and every route an operation', () => {
+    const doc = buildOpenApi(routeManifest);
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const declared = operationsOf(routeManifest).map((o) => `${o.method} ${o.path}`);
+    expect(documented.sort()).toEqual(declared.sort());
+    const filePaths = new Set(findRouteFiles().map((f) => f.urlPath));
+    for (const path of Object.keys(doc.paths)) expect(filePaths.has(path), path).toBe(true);
+  });
+
+  it('documents the spec paths with their security and error envelope', async () => {
+    const res = openapiRoute();
+    const doc = await res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/sites'].get.security).toEqual([{ ApiKey: [] }]);
+    expect(doc.paths['/api/keys'].post.security).toEqual([{ Bearer: [] }, { SessionCookie: [] }]);
+    expect(doc.paths['/sites/{site_id}/commands'].post.responses['201']).toBeDefined();
+    expect(doc.paths['/sites/{site_id}/commands'].post.responses['403'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorEnvelope',
+    });
+    expect(doc.paths['/api/keys'].delete.responses['404'].description).toContain('NOT_FOUND');
+    expect(doc.paths['/sites/{site_id}'].get.parameters).toContainEqual(expect.objectContaining({ name: 'site_id', in: 'path', required: true }));
+  });
+});
