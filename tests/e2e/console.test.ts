@@ -106,6 +106,14 @@ describe.skipIf(!base)('console, end to end', () => {
     const { status, body } = await listSitesWith(apiKey);
     expect(status).toBe(200);
     expect(body).toMatchObject({ success: true, data: [{ id: siteId, name: 'Acme Shop', domain: 'shop.example.com' }] });
+
+    // Usage is written in batches off the request path, so the page may need a few reloads to show it.
+    const lastUsed = page.locator('tbody tr', { hasText: 'Checkout server' }).locator('td').nth(2);
+    for (let attempt = 0; attempt < 40 && (await lastUsed.textContent()) === 'Never'; attempt++) {
+      await page.waitForTimeout(250);
+      await page.reload();
+    }
+    expect(await lastUsed.locator('time').textContent()).toBe('just now');
   });
 
   it('shows the tracking snippet for the site', async () => {

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 
 /** The frame of the sign-in and sign-up pages. */
@@ -13,7 +12,7 @@ export function AuthShell({ title, children, footer }: { title: string; children
         </div>
         <p className="auth-footer">{footer}</p>
         <p className="auth-footer">
-          <Link href="/docs">API reference</Link>
+          <a href="/docs">API reference</a>
         </p>
       </div>
     </main>

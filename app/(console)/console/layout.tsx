@@ -17,7 +17,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </Link>
           <nav aria-label="Main" className="topnav">
             <Link href="/console">Sites</Link>
-            <Link href="/docs">API docs</Link>
+            <a href="/docs">API docs</a>
           </nav>
           <div className="account">
             <span>{user.name ?? user.email}</span>

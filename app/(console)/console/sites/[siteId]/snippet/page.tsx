@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { CopyButton } from '../../../../_components/copy-button';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { publicOrigin, trackingSnippet } from '../../../../_lib/snippet';
@@ -26,7 +25,7 @@ export default async function SnippetPage({ params }: { params: Promise<{ siteId
         ) : (
           <>This site has no domain yet: browsers can only send visitor events for a site with a domain.</>
         )}{' '}
-        Server-to-server calls use an API key; see the <Link href="/docs">API reference</Link>.
+        Server-to-server calls use an API key; see the <a href="/docs">API reference</a>.
       </p>
     </section>
   );
