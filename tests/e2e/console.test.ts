@@ -135,12 +135,16 @@ describe.skipIf(!base)('console, end to end', () => {
     await dialog.waitFor();
     await screenshot(page, '07-revoke-confirm');
 
-    // Cancel leaves the key alone.
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // Focus starts on Cancel; Escape closes the dialog, gives focus back and leaves the key alone.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Revoke Checkout server');
     expect((await listSitesWith(apiKey)).status).toBe(200);
 
-    await row.getByRole('button', { name: 'Revoke Checkout server' }).click();
+    // The keyboard alone opens it again; the confirm button revokes.
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await row.locator('.badge', { hasText: 'revoked' }).waitFor();
     expect(await row.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
@@ -189,6 +193,20 @@ describe.skipIf(!base)('console, end to end', () => {
       await screenshot(page2, '12-other-account-not-found');
     } finally {
       await other.close();
+    }
+  });
+
+  it('follows a dark system setting', async () => {
+    const dark = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 860 } });
+    try {
+      await dark.addCookies(await context.cookies());
+      const darkPage = await dark.newPage();
+      await darkPage.goto(`${base}/console/sites/${siteId}`);
+      const background = await darkPage.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe('rgb(18, 21, 26)');
+      await screenshot(darkPage, '13-site-keys-dark');
+    } finally {
+      await dark.close();
     }
   });
 

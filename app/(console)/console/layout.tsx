@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { NavLink } from '../_components/nav-link';
 import { signOutAction } from '../_lib/auth-actions';
 import { requireUser } from '../_lib/session';
 
@@ -16,7 +17,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             Site Growth Platform
           </Link>
           <nav aria-label="Main" className="topnav">
-            <Link href="/console">Sites</Link>
+            <NavLink href="/console" exact={false}>
+              Sites
+            </NavLink>
             <a href="/docs">API docs</a>
           </nav>
           <div className="account">
