@@ -1,9 +1,11 @@
 import type { NextAuthOptions } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { config } from '@/lib/config';
+import { errorFields, log } from '@/lib/log';
 import { tokenBodySchema } from '@/lib/users/schema';
 import { checkCredentials } from '@/lib/users/service';
 import { authSecret } from './secret';
+import { sessionCookie } from './session';
 
 /** next-auth for the console: email + password, JWT sessions (no session table). */
 export function authOptions(): NextAuthOptions {
@@ -11,6 +13,7 @@ export function authOptions(): NextAuthOptions {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: config().SESSION_MAX_AGE_SECONDS },
     pages: { signIn: '/signin' },
+    useSecureCookies: sessionCookie().secure,
     providers: [
       Credentials({
         name: 'Email and password',
@@ -23,6 +26,15 @@ export function authOptions(): NextAuthOptions {
         },
       }),
     ],
+    logger: {
+      error: (code, metadata) => log.error(`next-auth: ${code}`, errorFields(metadata instanceof Error ? metadata : metadata.error)),
+      // Without NEXTAUTH_URL next-auth warns on every start; the console signs in and out with
+      // server actions and reads sessions with getServerSession, neither of which needs it.
+      warn: (code) => {
+        if (code !== 'NEXTAUTH_URL') log.warn(`next-auth: ${code}`);
+      },
+      debug: (code, metadata) => log.debug(`next-auth: ${code}`, { metadata }),
+    },
     callbacks: {
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
     },
