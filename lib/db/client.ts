@@ -23,8 +23,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.kind === 'pglite') {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
     if (!options.dataDir.includes('://')) mkdirSync(options.dataDir, { recursive: true });
-    const client = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+    // Extensions the migrations create (lead search uses pg_trgm) must be loaded into PGlite.
+    const extensions = { pg_trgm };
+    const client = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir, extensions } : { extensions });
     return {
       kind: 'pglite',
       db: drizzle(client, { schema }) as unknown as Db,
