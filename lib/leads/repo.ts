@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
 import { leads, leadVisitors } from '@/lib/db/schema';
@@ -138,45 +138,73 @@ export async function setLeadStatus(siteId: string, leadId: string, status: Lead
   return toLead(found(row, 'Lead'));
 }
 
-const SORT_COLUMNS = {
-  created_at: leads.createdAt,
-  updated_at: leads.updatedAt,
-  name: leads.name,
-  email: leads.email,
-  company: leads.company,
-  status: leads.status,
-  lead_score: leads.leadScore,
-} satisfies Record<LeadSortField, unknown>;
+const SORT_KEYS = {
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+  name: 'name',
+  email: 'email',
+  company: 'company',
+  status: 'status',
+  lead_score: 'leadScore',
+} as const satisfies Record<LeadSortField, keyof LeadRow>;
 
 /** `%`, `_` and `\` in a search term match themselves, not as LIKE wildcards. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
+ * The searchable text of a lead: name, email and company joined by a unit separator. Exactly
+ * the expression of `leads_search_trgm_idx` (migration 20261121030000_tools.sql), so the
+ * trigram index serves the match.
+ */
+const searchText = sql`(${leads.name} || chr(31) || ${leads.email} || chr(31) || coalesce(${leads.company}, ''))`;
+
+/**
  * One page of the site's leads. `search` is a case-insensitive substring match on name, email
- * and company, bound as a parameter and served by the trigram indexes; the sort key comes from
+ * and company, bound as a parameter and served by the trigram index; the sort key comes from
  * a whitelist, with the id as tie-breaker so pages are stable.
  */
 export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ items: Lead[]; total: number }> {
   const db = await getDb();
   const filters: (SQL | undefined)[] = [eq(leads.siteId, siteId)];
   if (q.status) filters.push(eq(leads.status, q.status));
-  if (q.search) {
-    const pattern = likePattern(q.search);
-    filters.push(or(ilike(leads.name, pattern), ilike(leads.email, pattern), ilike(leads.company, pattern)));
-  }
+  if (q.search) filters.push(sql`${searchText} ilike ${likePattern(q.search)}`);
   const where = and(...filters);
   const direction = q.sort_order === 'asc' ? asc : desc;
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(leads)
-      .where(where)
-      .orderBy(direction(SORT_COLUMNS[q.sort_by]), direction(leads.id))
-      .limit(q.limit)
-      .offset(q.offset),
-    db.select({ total: count() }).from(leads).where(where),
-  ]);
-  return { items: rows.map(toLead), total: Number(total) };
+  const countAll = async () => Number((await db.select({ total: count() }).from(leads).where(where))[0].total);
+
+  if (!q.search) {
+    // Without a search the page is a walk of the sort key's index; the count is separate.
+    const [rows, total] = await Promise.all([
+      db
+        .select()
+        .from(leads)
+        .where(where)
+        .orderBy(direction(leads[SORT_KEYS[q.sort_by]]), direction(leads.id))
+        .limit(q.limit)
+        .offset(q.offset),
+      countAll(),
+    ]);
+    return { items: rows.map(toLead), total };
+  }
+
+  // With a search, the matches come from the trigram index once, counted in the same pass
+  // (`count(*) over ()`), then sorted. OFFSET 0 keeps Postgres from folding the subquery into a
+  // walk of a sort index that would test every lead of the site against the pattern.
+  const matches = db
+    .select({ ...getTableColumns(leads), total: sql<number>`count(*) over ()`.as('total') })
+    .from(leads)
+    .where(where)
+    .offset(0)
+    .as('matches');
+  const rows = await db
+    .select()
+    .from(matches)
+    .orderBy(direction(matches[SORT_KEYS[q.sort_by]]), direction(matches.id))
+    .limit(q.limit)
+    .offset(q.offset);
+  // A page past the end has no row to carry the count.
+  const total = rows.length > 0 ? Number(rows[0].total) : q.offset > 0 ? await countAll() : 0;
+  return { items: rows.map(({ total: _total, ...row }) => toLead(row)), total };
 }
 
 /** The lead a visitor of this site is linked to, if any. */

@@ -80,6 +80,7 @@ export const listLeadsInputSchema = z.strictObject({
     .string()
     .trim()
     .max(200)
+    .regex(/^[^\u0000-\u001f]*$/, 'search must not contain control characters')
     .optional()
     .describe('Case-insensitive substring matched against name, email and company'),
   status: statusSchema.optional().describe('Only leads with this status'),

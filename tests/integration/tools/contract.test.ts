@@ -60,6 +60,7 @@ const CASES: Record<string, ToolCase> = {
       ['sort_by outside the whitelist', { sort_by: 'password' }],
       ['sort_order other than asc/desc', { sort_order: 'up' }],
       ['limit as a string', { limit: '10' }],
+      ['control character in search', { search: 'a\u0001b' }],
     ],
   },
   updateLead: {

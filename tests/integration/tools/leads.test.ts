@@ -125,6 +125,14 @@ describe('leads/get', () => {
     expect(await names('nobody-matches')).toEqual([]);
   });
 
+  it('counts all matches of a search on every page, also past the end', async () => {
+    const page = await get({ search: 'example.org', limit: 3 });
+    expect(page.body).toMatchObject({ total: 4, limit: 3, offset: 0, has_more: true });
+    expect((await get({ search: 'example.org', limit: 3, offset: 3 })).body).toMatchObject({ total: 4, has_more: false });
+    const past = await get({ search: 'example.org', offset: 10 });
+    expect(past.body).toMatchObject({ leads: [], total: 4, has_more: false });
+  });
+
   it('treats LIKE wildcards and quotes in the search as plain text', async () => {
     expect((await get({ search: '100%_' })).body.leads.map((l: { name: string }) => l.name)).toEqual(['Dan 100%_Real']);
     expect((await get({ search: '%' })).body.total).toBe(1);
