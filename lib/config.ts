@@ -28,6 +28,10 @@ const configSchema = z.object({
   OPEN_SIGNUP: bool(true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  // People-data provider behind the finder tools (getFinderCategoryIds). Unset → 503 PROVIDER_NOT_CONFIGURED.
+  PEOPLE_DATA_API_URL: z.string().url().optional(),
+  PEOPLE_DATA_API_KEY: z.string().min(1).optional(),
+  PEOPLE_DATA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;
