@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
+ * The e2e project drives the built app in Chromium over HTTP (tests/e2e/server.ts).
  * Every integration suite runs against embedded PGlite, and again against Postgres when
  * TEST_DATABASE_URL is set (CI sets it; under CI=true it is required).
  */
@@ -26,6 +27,17 @@ export default defineConfig({
       {
         resolve: { alias },
         test: { ...shared, name: 'pglite', include: ['tests/integration/**/*.test.ts'], env: { TEST_DB: 'pglite' } },
+      },
+      {
+        // One production build and one `next start` for every e2e file (tests/e2e/global-setup.ts).
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
       },
       ...(postgres
         ? [

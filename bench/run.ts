@@ -145,11 +145,14 @@ async function main() {
     for (const t of targets) console.log(`limiter=${t.backend} idle_rss_mb=${await rssMb(t.child.pid!)}`);
 
     const totals = new Map<string, Row & { samples: number }>();
+    // Each server gets the scenarios with its own base URL, so setups seed the data that server reads.
+    const perTarget = targets.map((t) => scenarios({ ...s, base: t.base }));
+    const names = perTarget[0].map((sc) => sc.name).filter((name) => !ONLY || ONLY.includes(name) || name === 'noop');
     for (let round = 0; round < ROUNDS; round++) {
-      for (const scenario of scenarios(s)) {
-        if (ONLY && !ONLY.includes(scenario.name) && scenario.name !== 'noop') continue;
-        for (const t of targets) {
-          await scenario.setup?.();
+      for (const name of names) {
+        for (const [i, t] of targets.entries()) {
+          const scenario = perTarget[i].find((sc) => sc.name === name)!;
+          if (round === 0) await scenario.setup?.();
           const result = await autocannon({ url: t.base + scenario.path, connections: CONNECTIONS, duration: DURATION / ROUNDS, ...scenario.request });
           const id = `${t.backend}/${scenario.name}`;
           const row = totals.get(id) ?? { backend: t.backend, name: scenario.name, rps: 0, p99: 0, errors: 0, non2xx: 0, samples: 0 };

@@ -17,9 +17,21 @@ const configSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   AUTH_SECRET: z.string().min(32).optional(),
   SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(300).default(60 * 60 * 24 * 7),
+  /**
+   * Public origin of the app, e.g. https://growth.example.com. Optional: without it the console
+   * works on whatever host it is reached at (sign-in and sign-out are server actions, and the
+   * tracking snippet uses the request's host). When set, it is the origin shown in the snippet
+   * and next-auth uses it for the redirects of its own /api/auth/* endpoints; an https:// value
+   * also switches the session cookie to the `__Secure-` name with the Secure flag.
+   */
+  NEXTAUTH_URL: z.string().url().optional(),
   OPEN_SIGNUP: bool(true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  // People-data provider behind the finder tools (getFinderCategoryIds). Unset → 503 PROVIDER_NOT_CONFIGURED.
+  PEOPLE_DATA_API_URL: z.string().url().optional(),
+  PEOPLE_DATA_API_KEY: z.string().min(1).optional(),
+  PEOPLE_DATA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   // Rate limits (README "Rate limits, CORS and key usage"). `none` switches every limit off:
   // a benchmark baseline, never for production.
   RATE_LIMIT_BACKEND: z.enum(['memory', 'upstash', 'none']).default('memory'),

@@ -5,10 +5,12 @@ import { clientIpFrom } from '@/lib/http/client-ip';
 import { errorResponse } from '@/lib/http/envelope';
 import { ApiError } from '@/lib/http/errors';
 import { requestIdOf } from '@/lib/http/request-id';
+import { errorFields, log } from '@/lib/log';
 import { tokenBodySchema } from '@/lib/users/schema';
 import { checkCredentials } from '@/lib/users/service';
 import { admitAttempt, recordFailedAttempt } from './brute-force';
 import { authSecret } from './secret';
+import { sessionCookie } from './session';
 
 /** next-auth for the console: email + password, JWT sessions (no session table). */
 export function authOptions(): NextAuthOptions {
@@ -16,6 +18,7 @@ export function authOptions(): NextAuthOptions {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: config().SESSION_MAX_AGE_SECONDS },
     pages: { signIn: '/signin' },
+    useSecureCookies: sessionCookie().secure,
     providers: [
       Credentials({
         name: 'Email and password',
@@ -29,6 +32,15 @@ export function authOptions(): NextAuthOptions {
         },
       }),
     ],
+    logger: {
+      error: (code, metadata) => log.error(`next-auth: ${code}`, errorFields(metadata instanceof Error ? metadata : metadata.error)),
+      // Without NEXTAUTH_URL next-auth warns on every start; the console signs in and out with
+      // server actions and reads sessions with getServerSession, neither of which needs it.
+      warn: (code) => {
+        if (code !== 'NEXTAUTH_URL') log.warn(`next-auth: ${code}`);
+      },
+      debug: (code, metadata) => log.debug(`next-auth: ${code}`, { metadata }),
+    },
     callbacks: {
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
     },

@@ -8,6 +8,17 @@ import { authSecret } from './secret';
  */
 export const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 
+/**
+ * The cookie the console keeps the session in. Its name is the one next-auth reads (so
+ * `getServerSession` sees it): the `__Secure-` form when NEXTAUTH_URL is https, as next-auth
+ * itself decides; authOptions() pins `useSecureCookies` to the same answer.
+ */
+export function sessionCookie(): { name: string; secure: boolean; maxAge: number } {
+  const c = config();
+  const secure = c.NEXTAUTH_URL?.startsWith('https://') ?? false;
+  return { name: SESSION_COOKIES[secure ? 0 : 1], secure, maxAge: c.SESSION_MAX_AGE_SECONDS };
+}
+
 export interface SessionUser {
   id: string;
   email: string;

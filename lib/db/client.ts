@@ -25,8 +25,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.kind === 'pglite') {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
     if (!options.dataDir.includes('://')) mkdirSync(options.dataDir, { recursive: true });
-    const client = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+    // Extensions the migrations create (lead search uses pg_trgm) must be loaded into PGlite.
+    const extensions = { pg_trgm };
+    const client = await PGlite.create(options.dataDir, { extensions, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
     const sql: SqlRunner = {
       exec: async (text) => void (await client.exec(text)),
       query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,

@@ -58,8 +58,11 @@ export interface RouteDefinition<
   query?: Q;
   body?: B;
   response: R;
-  /** `data` (default): `{success, data, meta?}`. `bare`: `{success, ...response}` (e.g. `{success, lead}`). */
-  envelope?: 'data' | 'bare';
+  /**
+   * `data` (default): `{success, data, meta?}`. `bare`: `{success, ...response}` (e.g. `{success, lead}`).
+   * `raw`: the response schema is the whole body (protocols with their own framing, e.g. MCP's JSON-RPC).
+   */
+  envelope?: 'data' | 'bare' | 'raw';
   /** Success status (default 200). */
   status?: number;
   /** Error codes this route can answer with, beyond the ones every route of its auth kind has. */
@@ -75,9 +78,19 @@ export interface RouteDefinition<
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
 
-export type RouteHandler = ((req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>) & {
-  definition: RouteDefinition;
-};
+/** What the OpenAPI document reads of a route: its declaration without the handler. */
+export type RouteDoc = Omit<RouteDefinition, 'handler'>;
+
+type NextHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+export type RouteHandler = NextHandler & { definition: RouteDoc };
+
+/**
+ * A route that speaks another protocol and handles its Request itself (e.g. the MCP server's
+ * JSON-RPC); `doc` documents it in OpenAPI like any declared route.
+ */
+export function documentedRoute(doc: RouteDoc, handle: NextHandler): RouteHandler {
+  return Object.assign(handle, { definition: doc });
+}
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -164,7 +177,9 @@ export function defineRoute<
       } as unknown as Parameters<typeof definition.handler>[0];
       const output = definition.response.parse(await definition.handler(ctx));
       const body =
-        definition.envelope === 'bare'
+        definition.envelope === 'raw'
+          ? output
+          : definition.envelope === 'bare'
           ? { success: true, ...(output as object), ...(res.meta ? { meta: res.meta } : {}) }
           : { success: true, data: output, ...(res.meta ? { meta: res.meta } : {}) };
       response = jsonResponse(body, res.status ?? definition.status ?? 200, headers);
@@ -187,7 +202,7 @@ export function defineRoute<
     }
     return response;
   };
-  return Object.assign(route, { definition: definition as unknown as RouteDefinition });
+  return Object.assign(route, { definition: definition as unknown as RouteDoc });
 }
 
 function toApiError(error: unknown, req: Request, requestId: string): ApiError {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteDefinition, RouteHandler } from './define-route';
+import type { RouteDoc, RouteHandler } from './define-route';
 import { requiredScope } from './define-route';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from './errors';
 import type { AuthPolicy, KeyHeader } from './authenticate';
@@ -31,7 +31,7 @@ function security(auth: AuthPolicy) {
   return [...new Set(auth.headers.map((h) => HEADER_SCHEME[h]))].map((name) => ({ [name]: [] }));
 }
 
-function errorCodesOf(def: RouteDefinition): ErrorCode[] {
+function errorCodesOf(def: RouteDoc): ErrorCode[] {
   const codes = new Set<ErrorCode>(['SYSTEM_ERROR', ...(def.errors ?? [])]);
   if (def.params || def.query || def.body) codes.add('INVALID_REQUEST');
   if (def.body) codes.add('PAYLOAD_TOO_LARGE');
@@ -41,10 +41,12 @@ function errorCodesOf(def: RouteDefinition): ErrorCode[] {
   return [...codes];
 }
 
-function responses(def: RouteDefinition) {
+function responses(def: RouteDoc) {
   const data = jsonSchema(def.response, 'output');
   const success =
-    def.envelope === 'bare'
+    def.envelope === 'raw'
+      ? data
+      : def.envelope === 'bare'
       ? { allOf: [{ type: 'object', properties: { success: { const: true } }, required: ['success'] }, data] }
       : {
           type: 'object',
@@ -65,7 +67,7 @@ function responses(def: RouteDefinition) {
   return out;
 }
 
-function parameters(def: RouteDefinition) {
+function parameters(def: RouteDoc) {
   const list: Record<string, unknown>[] = [];
   for (const [where, schema] of [['path', def.params], ['query', def.query]] as const) {
     if (!schema) continue;
@@ -83,7 +85,7 @@ function parameters(def: RouteDefinition) {
   return list;
 }
 
-function operation(def: RouteDefinition, method: string, path: string) {
+function operation(def: RouteDoc, method: string, path: string) {
   const scope = requiredScope(def.auth, method);
   const authNote =
     def.auth.kind === 'apiKey'

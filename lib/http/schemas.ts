@@ -28,3 +28,31 @@ export const paginationMeta = (total: number, limit: number, offset: number): Pa
   offset,
   has_more: offset + limit < total,
 });
+
+/** Every field optional (create bodies). */
+export const optionalFields = <T extends Record<string, z.ZodType>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as { [K in keyof T]: z.ZodOptional<T[K]> };
+
+/** Every field optional, and `null` clears it (update bodies). */
+export const clearableFields = <T extends Record<string, z.ZodType>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.nullable().optional()])) as {
+    [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>>;
+  };
+
+export const LIST_LIMIT_DEFAULT = 50;
+export const LIST_LIMIT_MAX = 500;
+
+/** `limit`/`offset` of the POST list tools (JSON numbers, not query strings). */
+export const listBodyPagination = {
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIST_LIMIT_MAX)
+    .default(LIST_LIMIT_DEFAULT)
+    .describe(`Page size, 1–${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`),
+  offset: z.number().int().min(0).default(0).describe('Items to skip (default 0)'),
+};
+
+/** The pagination fields of a list result that carries its items next to them (`{items…, total, limit, offset, has_more}`). */
+export const listResultShape = PaginationMetaSchema.shape;

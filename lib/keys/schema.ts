@@ -9,14 +9,19 @@ export type Scope = z.infer<typeof scopeSchema>;
 export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
 
 export const createKeyBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(100).describe('Descriptive name'),
+  name: z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters').describe('Descriptive name'),
   scopes: z
     .array(scopeSchema)
     .min(1, 'At least one scope is required')
     .refine((s) => new Set(s).size === s.length, 'Scopes must not repeat')
     .describe('Non-empty subset of read, write'),
   site_id: siteIdSchema,
-  expirationDays: z.number().int().min(1).max(365).default(90).describe('Days until the key expires, 1–365 (default 90)'),
+  expirationDays: z
+    .number('Expiry must be a number of days')
+    .int('Expiry must be a whole number of days')
+    .min(1, 'Expiry must be 1–365 days')
+    .max(365, 'Expiry must be 1–365 days')
+    .default(90).describe('Days until the key expires, 1–365 (default 90)'),
   prefix: z
     .string()
     .regex(KEY_PREFIX_PATTERN, 'Prefix must be 1–16 lowercase letters or digits')

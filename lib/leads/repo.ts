@@ -1,12 +1,45 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { leads } from '@/lib/db/schema';
+import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
+import { leads, leadVisitors } from '@/lib/db/schema';
+import { ApiError, found } from '@/lib/http/errors';
+import { assertSegmentOfSite } from '@/lib/segments/repo';
+import type { CreateLeadInput, Lead, LeadSortField, LeadStatus, ListLeadsInput, UpdateLeadInput } from './schema';
 
 export type LeadRow = typeof leads.$inferSelect;
+
+export const toLead = (row: LeadRow): Lead => ({
+  id: row.id,
+  site_id: row.siteId,
+  name: row.name,
+  email: row.email,
+  status: row.status,
+  phone: row.phone,
+  position: row.position,
+  company: row.company,
+  notes: row.notes,
+  origin: row.origin,
+  segment_id: row.segmentId,
+  campaign_id: row.campaignId,
+  assignee_id: row.assigneeId,
+  lead_score: row.leadScore,
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
+});
 
 export async function findLead(siteId: string, leadId: string): Promise<LeadRow | undefined> {
   const db = await getDb();
   const [row] = await db.select().from(leads).where(and(eq(leads.siteId, siteId), eq(leads.id, leadId))).limit(1);
+  return row;
+}
+
+export async function findLeadByEmail(siteId: string, email: string): Promise<LeadRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.siteId, siteId), eq(leads.email, email.toLowerCase())))
+    .limit(1);
   return row;
 }
 
@@ -28,4 +61,169 @@ export async function upsertLeadByEmail(
     })
     .returning();
   return row;
+}
+
+type LeadColumns = Omit<Partial<typeof leads.$inferInsert>, 'id' | 'siteId' | 'createdAt'>;
+
+/** API field names → columns, for the fields present in `input` (null kept: it clears). */
+function columnsOf(input: Partial<Omit<UpdateLeadInput, 'site_id' | 'lead_id'>>): LeadColumns {
+  const map: Record<string, keyof LeadColumns> = {
+    name: 'name',
+    email: 'email',
+    status: 'status',
+    phone: 'phone',
+    position: 'position',
+    company: 'company',
+    notes: 'notes',
+    origin: 'origin',
+    segment_id: 'segmentId',
+    campaign_id: 'campaignId',
+    assignee_id: 'assigneeId',
+    lead_score: 'leadScore',
+  };
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(input)) {
+    if (field in map && value !== undefined) out[map[field]] = value;
+  }
+  return out as LeadColumns;
+}
+
+function writeError(error: unknown, email: string | undefined): never {
+  if (isUniqueViolation(error)) {
+    throw new ApiError('CONFLICT', 'A lead with this email already exists for this site', { email });
+  }
+  if (isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', 'Segment not found');
+  throw error;
+}
+
+export async function createLead(siteId: string, input: CreateLeadInput): Promise<Lead> {
+  if (input.segment_id) await assertSegmentOfSite(siteId, input.segment_id);
+  const db = await getDb();
+  const { site_id: _site, ...fields } = input;
+  try {
+    const [row] = await db
+      .insert(leads)
+      .values({ ...columnsOf(fields), siteId, name: input.name, email: input.email })
+      .returning();
+    return toLead(row);
+  } catch (error) {
+    writeError(error, input.email);
+  }
+}
+
+export async function updateLead(siteId: string, input: UpdateLeadInput): Promise<Lead> {
+  if (input.segment_id) await assertSegmentOfSite(siteId, input.segment_id);
+  const db = await getDb();
+  const { site_id: _site, lead_id: leadId, ...fields } = input;
+  try {
+    const [row] = await db
+      .update(leads)
+      .set({ ...columnsOf(fields), updatedAt: new Date() })
+      .where(and(eq(leads.siteId, siteId), eq(leads.id, leadId)))
+      .returning();
+    return toLead(found(row, 'Lead'));
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    writeError(error, input.email);
+  }
+}
+
+export async function setLeadStatus(siteId: string, leadId: string, status: LeadStatus): Promise<Lead> {
+  const db = await getDb();
+  const [row] = await db
+    .update(leads)
+    .set({ status, updatedAt: new Date() })
+    .where(and(eq(leads.siteId, siteId), eq(leads.id, leadId)))
+    .returning();
+  return toLead(found(row, 'Lead'));
+}
+
+const SORT_KEYS = {
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+  name: 'name',
+  email: 'email',
+  company: 'company',
+  status: 'status',
+  lead_score: 'leadScore',
+} as const satisfies Record<LeadSortField, keyof LeadRow>;
+
+/** `%`, `_` and `\` in a search term match themselves, not as LIKE wildcards. */
+const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The searchable text of a lead: name, email and company joined by a unit separator. Exactly
+ * the expression of `leads_search_trgm_idx` (migration 20261121030000_tools.sql), so the
+ * trigram index serves the match.
+ */
+const searchText = sql`(${leads.name} || chr(31) || ${leads.email} || chr(31) || coalesce(${leads.company}, ''))`;
+
+/**
+ * One page of the site's leads. `search` is a case-insensitive substring match on name, email
+ * and company, bound as a parameter and served by the trigram index; the sort key comes from
+ * a whitelist, with the id as tie-breaker so pages are stable.
+ */
+export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ items: Lead[]; total: number }> {
+  const db = await getDb();
+  const filters: (SQL | undefined)[] = [eq(leads.siteId, siteId)];
+  if (q.status) filters.push(eq(leads.status, q.status));
+  if (q.search) filters.push(sql`${searchText} ilike ${likePattern(q.search)}`);
+  const where = and(...filters);
+  const direction = q.sort_order === 'asc' ? asc : desc;
+  const countAll = async () => Number((await db.select({ total: count() }).from(leads).where(where))[0].total);
+
+  if (!q.search) {
+    // Without a search the page is a walk of the sort key's index; the count is separate.
+    const [rows, total] = await Promise.all([
+      db
+        .select()
+        .from(leads)
+        .where(where)
+        .orderBy(direction(leads[SORT_KEYS[q.sort_by]]), direction(leads.id))
+        .limit(q.limit)
+        .offset(q.offset),
+      countAll(),
+    ]);
+    return { items: rows.map(toLead), total };
+  }
+
+  // With a search, the matches come from the trigram index once, counted in the same pass
+  // (`count(*) over ()`), then sorted. OFFSET 0 keeps Postgres from folding the subquery into a
+  // walk of a sort index that would test every lead of the site against the pattern.
+  const matches = db
+    .select({ ...getTableColumns(leads), total: sql<number>`count(*) over ()`.as('total') })
+    .from(leads)
+    .where(where)
+    .offset(0)
+    .as('matches');
+  const rows = await db
+    .select()
+    .from(matches)
+    .orderBy(direction(matches[SORT_KEYS[q.sort_by]]), direction(matches.id))
+    .limit(q.limit)
+    .offset(q.offset);
+  // A page past the end has no row to carry the count.
+  const total = rows.length > 0 ? Number(rows[0].total) : q.offset > 0 ? await countAll() : 0;
+  return { items: rows.map(({ total: _total, ...row }) => toLead(row)), total };
+}
+
+/** The lead a visitor of this site is linked to, if any. */
+export async function findLeadOfVisitor(siteId: string, visitorId: string): Promise<LeadRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ lead: leads })
+    .from(leadVisitors)
+    .innerJoin(leads, eq(leads.id, leadVisitors.leadId))
+    .where(and(eq(leadVisitors.siteId, siteId), eq(leadVisitors.visitorId, visitorId), eq(leads.siteId, siteId)))
+    .limit(1);
+  return row?.lead;
+}
+
+/** Links a visitor of the site to one of the site's leads, replacing an earlier link. */
+export async function linkVisitorToLead(siteId: string, visitorId: string, leadId: string): Promise<void> {
+  const db = await getDb();
+  await db
+    .insert(leadVisitors)
+    .values({ siteId, visitorId, leadId })
+    .onConflictDoUpdate({ target: [leadVisitors.siteId, leadVisitors.visitorId], set: { leadId, updatedAt: new Date() } });
 }

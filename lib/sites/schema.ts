@@ -12,7 +12,7 @@ export const domainSchema = z
   .describe('Host name of the site, e.g. example.com (no scheme, no path)');
 
 export const createSiteBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(200).describe('Site name'),
+  name: z.string().trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters').describe('Site name'),
   domain: domainSchema.optional(),
 });
 

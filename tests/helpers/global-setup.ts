@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { migrate } from '@/lib/db/migrate';
 
 /**
@@ -11,7 +12,7 @@ import { migrate } from '@/lib/db/migrate';
 export default async function setup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sgp-template-'));
   const file = path.join(dir, 'template.tar');
-  const pg = await PGlite.create('memory://');
+  const pg = await PGlite.create('memory://', { extensions: { pg_trgm } });
   await migrate({ exec: async (s) => void (await pg.exec(s)), query: async (s, p) => (await pg.query(s, p)).rows as never[] });
   const dump = await pg.dumpDataDir('none');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

@@ -1,0 +1,15 @@
+import { SITE_SECTIONS } from '../_lib/site-sections';
+import { NavLink } from './nav-link';
+
+export function SiteNav({ siteId }: { siteId: string }) {
+  const base = `/console/sites/${siteId}`;
+  return (
+    <nav aria-label="Site sections" className="tabs">
+      {SITE_SECTIONS.map(({ path, label }) => (
+        <NavLink key={path} href={base + path}>
+          {label}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,48 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { ApiError } from '@/lib/http/errors';
+import { signupBodySchema, tokenBodySchema } from '@/lib/users/schema';
+import { checkCredentials, signUp } from '@/lib/users/service';
+import { fieldErrors, optionalText, text, type FormState } from './forms';
+import { endSession, startSession } from './session';
+
+export async function signUpAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const values = { email: text(form, 'email'), name: text(form, 'name') };
+  const parsed = signupBodySchema.safeParse({
+    email: values.email,
+    password: text(form, 'password'),
+    name: optionalText(form, 'name'),
+  });
+  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
+  try {
+    const user = await signUp(parsed.data);
+    await startSession(user);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'CONFLICT') return { errors: { email: error.message }, values };
+    if (error instanceof ApiError) return { errors: { form: error.message }, values };
+    throw error;
+  }
+  redirect('/console');
+}
+
+export async function signInAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const values = { email: text(form, 'email') };
+  const parsed = tokenBodySchema.safeParse({ email: values.email, password: text(form, 'password') });
+  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
+  const user = await checkCredentials(parsed.data.email, parsed.data.password);
+  // One message for an unknown email and a wrong password, as the API does.
+  if (!user) return { errors: { form: 'Invalid email or password' }, values };
+  await startSession(user);
+  redirect(safeNext(text(form, 'next')));
+}
+
+export async function signOutAction(): Promise<void> {
+  await endSession();
+  redirect('/signin');
+}
+
+/** Only a path inside the console may be the target after sign-in (no open redirect). */
+function safeNext(next: string): string {
+  return /^\/console(?:[/?#]|$)/.test(next) ? next : '/console';
+}

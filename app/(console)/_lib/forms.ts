@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import { ApiError } from '@/lib/http/errors';
+
+/** What a form's server action hands back to the form: errors by field, the typed values, a result. */
+export interface FormState<R = never> {
+  /** Messages by field name; `form` holds the message for the form as a whole. */
+  errors?: Record<string, string>;
+  /** What was submitted, to fill the form again after an error (never a password). */
+  values?: Record<string, string>;
+  result?: R;
+}
+
+/** A text field: the string as typed, or undefined when it was left empty (so schema defaults apply). */
+export function optionalText(form: FormData, name: string): string | undefined {
+  const value = form.get(name);
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+export function text(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
+/** The first message of each field, keyed by the field's top-level name. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.length ? String(issue.path[0]) : 'form';
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+/**
+ * A service's ApiError as a form error: next to `field` when given, else for the whole form.
+ * Anything else is a bug and is rethrown to the error boundary.
+ */
+export function apiErrorToForm(error: unknown, field = 'form'): Record<string, string> {
+  if (error instanceof ApiError) return { [field]: error.message };
+  throw error;
+}

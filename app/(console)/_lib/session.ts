@@ -1,0 +1,52 @@
+import { getServerSession } from 'next-auth';
+import { cookies } from 'next/headers';
+import { notFound, redirect } from 'next/navigation';
+import { authOptions } from '@/lib/auth/next-auth';
+import { issueSessionToken, sessionCookie, type SessionUser } from '@/lib/auth/session';
+import { isUuid } from '@/lib/http/schemas';
+import { getSite } from '@/lib/sites/repo';
+import type { SiteDetail } from '@/lib/sites/schema';
+import { findUserById } from '@/lib/users/repo';
+import type { User } from '@/lib/users/schema';
+
+/** The signed-in user, or null. A valid cookie whose account no longer exists counts as signed out. */
+export async function currentUser(): Promise<User | null> {
+  const session = await getServerSession(authOptions());
+  const id = (session?.user as { id?: unknown } | undefined)?.id;
+  if (typeof id !== 'string') return null;
+  return (await findUserById(id)) ?? null;
+}
+
+/** The signed-in user; anyone else is sent to the sign-in page. */
+export async function requireUser(): Promise<User> {
+  const user = await currentUser();
+  if (!user) redirect('/signin');
+  return user;
+}
+
+/** Starts a console session: the same next-auth JWT that /api/auth/token hands to scripts. */
+export async function startSession(user: SessionUser): Promise<void> {
+  const { token } = await issueSessionToken(user);
+  const { name, secure, maxAge } = sessionCookie();
+  (await cookies()).set(name, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge });
+}
+
+export async function endSession(): Promise<void> {
+  const jar = await cookies();
+  const { name, secure } = sessionCookie();
+  // next-auth splits large tokens into `name.0`, `name.1`, …: remove every part. A `__Secure-`
+  // cookie can only be overwritten with the Secure flag, hence set-to-expired over delete().
+  for (const cookie of jar.getAll()) {
+    if (cookie.name === name || cookie.name.startsWith(`${name}.`)) {
+      jar.set(cookie.name, '', { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: 0 });
+    }
+  }
+}
+
+/** A site the signed-in user owns, or the 404 page: another user's site looks like no site at all. */
+export async function requireOwnedSite(siteId: string): Promise<{ user: User; site: SiteDetail }> {
+  const user = await requireUser();
+  const site = isUuid(siteId) ? await getSite(siteId.toLowerCase(), user.id) : undefined;
+  if (!site) notFound();
+  return { user, site };
+}

@@ -1,0 +1,40 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { NavLink } from '../_components/nav-link';
+import { signOutAction } from '../_lib/auth-actions';
+import { requireUser } from '../_lib/session';
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await requireUser();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          <Link href="/console" className="brand">
+            Site Growth Platform
+          </Link>
+          <nav aria-label="Main" className="topnav">
+            <NavLink href="/console" exact={false}>
+              Sites
+            </NavLink>
+            <a href="/docs">API docs</a>
+          </nav>
+          <div className="account">
+            <span>{user.name ?? user.email}</span>
+            <form action={signOutAction}>
+              <button type="submit" className="button small">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <main id="main" className="page">
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { listSitesOfOwner } from '@/lib/sites/repo';
+import { Time } from '../_components/time';
+import { requireUser } from '../_lib/session';
+import { CreateSiteForm } from './create-site-form';
+
+export const metadata: Metadata = { title: 'Sites · Site Growth Platform' };
+
+export default async function SitesPage() {
+  const user = await requireUser();
+  const sites = await listSitesOfOwner(user.id);
+  return (
+    <>
+      <h1>Sites</h1>
+      <div className="grid-2">
+        <section className="card" aria-labelledby="sites-heading">
+          <h2 id="sites-heading">Your sites</h2>
+          {sites.length === 0 ? (
+            <p className="empty">No sites yet. Create your first one to get API keys and a tracking snippet.</p>
+          ) : (
+            <ul className="site-list">
+              {sites.map((site) => (
+                <li key={site.id}>
+                  <Link href={`/console/sites/${site.id}`}>
+                    <span className="name">{site.name}</span>
+                    <span className="sub">
+                      {site.domain ?? 'No domain'} · created <Time iso={site.created_at} />
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className="card" aria-labelledby="create-site-heading">
+          <h2 id="create-site-heading">Create a site</h2>
+          <CreateSiteForm />
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { CopyButton } from '../../../_components/copy-button';
+import { SiteNav } from '../../../_components/site-nav';
+import { requireOwnedSite } from '../../../_lib/session';
+
+export default async function SiteLayout({ children, params }: { children: ReactNode; params: Promise<{ siteId: string }> }) {
+  const { site } = await requireOwnedSite((await params).siteId);
+  return (
+    <>
+      <p className="crumbs">
+        <Link href="/console">Sites</Link> / {site.name}
+      </p>
+      <div className="site-head">
+        <h1>{site.name}</h1>
+        <div className="site-meta">
+          <span>{site.domain ?? 'No domain'}</span>
+          <span>
+            Site ID <code>{site.id}</code> <CopyButton text={site.id} label="Copy ID" small />
+          </span>
+        </div>
+      </div>
+      <SiteNav siteId={site.id} />
+      {children}
+    </>
+  );
+}

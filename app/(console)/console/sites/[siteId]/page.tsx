@@ -1,0 +1,70 @@
+import type { Metadata } from 'next';
+import { listKeysForUser } from '@/lib/keys/service';
+import { Time } from '../../../_components/time';
+import { requireOwnedSite } from '../../../_lib/session';
+import { CreateKeyForm } from './create-key-form';
+import { RevokeKeyButton } from './revoke-key-button';
+
+export const metadata: Metadata = { title: 'API keys · Site Growth Platform' };
+
+export default async function SiteKeysPage({ params }: { params: Promise<{ siteId: string }> }) {
+  const { user, site } = await requireOwnedSite((await params).siteId);
+  const keys = await listKeysForUser(user, site.id);
+  return (
+    <>
+      <section className="card" aria-labelledby="create-key-heading">
+        <h2 id="create-key-heading">Create a key</h2>
+        <CreateKeyForm siteId={site.id} />
+      </section>
+      <section className="card" aria-labelledby="keys-heading">
+        <h2 id="keys-heading">API keys</h2>
+        {keys.length === 0 ? (
+          <p className="empty">No keys yet. Create one to call the API for this site.</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">API keys of {site.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((key) => (
+                  <tr key={key.id} data-key-id={key.id}>
+                    <td>
+                      <strong>{key.name}</strong>
+                      <span className="sub mono">{key.display}</span>
+                      <span className="sub">
+                        {key.scopes.join(', ')} · created <Time iso={key.created_at} />
+                      </span>
+                    </td>
+                    <td>
+                      <span className={`badge ${key.status}`}>{key.status}</span>
+                      {key.revoked_at && (
+                        <span className="sub">
+                          <Time iso={key.revoked_at} />
+                        </span>
+                      )}
+                    </td>
+                    <td>{key.last_used_at ? <Time iso={key.last_used_at} withDate /> : <span className="empty">Never</span>}</td>
+                    <td>
+                      <Time iso={key.expires_at} withDate />
+                    </td>
+                    <td>{key.status !== 'revoked' && <RevokeKeyButton siteId={site.id} keyId={key.id} keyName={key.name} />}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+import type { Metadata } from 'next';
+import { CopyButton } from '../../../../_components/copy-button';
+import { requireOwnedSite } from '../../../../_lib/session';
+import { publicOrigin, trackingSnippet } from '../../../../_lib/snippet';
+
+export const metadata: Metadata = { title: 'Tracking snippet · Site Growth Platform' };
+
+export default async function SnippetPage({ params }: { params: Promise<{ siteId: string }> }) {
+  const { site } = await requireOwnedSite((await params).siteId);
+  const snippet = trackingSnippet(await publicOrigin(), site.id);
+  return (
+    <section className="card" aria-labelledby="snippet-heading">
+      <h2 id="snippet-heading">Tracking snippet</h2>
+      <p>Paste this into every page of your site, just before the closing &lt;/body&gt; tag:</p>
+      <pre className="code" data-testid="tracking-snippet">
+        <code>{snippet}</code>
+      </pre>
+      <CopyButton text={snippet} label="Copy snippet" />
+      <p className="hint">
+        {site.domain ? (
+          <>
+            Browsers on <strong>{site.domain}</strong> and <strong>{wwwTwin(site.domain)}</strong> send visitor events without an
+            API key.
+          </>
+        ) : (
+          <>This site has no domain yet: browsers can only send visitor events for a site with a domain.</>
+        )}{' '}
+        Server-to-server calls use an API key; see the <a href="/docs">API reference</a>.
+      </p>
+    </section>
+  );
+}
+
+/** The domain with or without `www.`: the site's origin check accepts both. */
+const wwwTwin = (domain: string) => (domain.startsWith('www.') ? domain.slice(4) : `www.${domain}`);

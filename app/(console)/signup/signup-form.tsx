@@ -1,0 +1,30 @@
+'use client';
+
+import { useActionState } from 'react';
+import { signUpAction } from '../_lib/auth-actions';
+import { Field, FormError } from '../_components/field';
+import { SubmitButton } from '../_components/submit-button';
+
+export function SignUpForm() {
+  const [state, action] = useActionState(signUpAction, {});
+  return (
+    <form action={action} noValidate>
+      <FormError message={state.errors?.form} />
+      <Field name="name" label="Name (optional)" type="text" autoComplete="name" defaultValue={state.values?.name} error={state.errors?.name} />
+      <Field name="email" label="Email" type="email" autoComplete="email" required defaultValue={state.values?.email} error={state.errors?.email} />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={10}
+        hint="At least 10 characters."
+        error={state.errors?.password}
+      />
+      <SubmitButton pending="Creating account…" className="button primary block">
+        Create account
+      </SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,5 @@
+import { getSegmentsTool } from '@/lib/tools/segments';
+import { toolRoute } from '@/lib/tools/route';
+
+// POST /api/agents/tools/segments/get — list segments
+export const POST = toolRoute(getSegmentsTool);

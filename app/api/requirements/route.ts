@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { defineRoute } from '@/lib/http/define-route';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, paginationMeta, siteIdSchema } from '@/lib/http/schemas';
+import { listRequirements } from '@/lib/requirements/repo';
+import { RequirementListSchema, listRequirementsFilters } from '@/lib/requirements/schema';
+import { TOOL_KEY_HEADERS } from '@/lib/tools/route';
+
+// GET /api/requirements?site_id= — the site's requirements (same result as the requirements/get tool)
+export const GET = defineRoute({
+  summary: 'List requirements (site scoped)',
+  description: 'Same filters and result as POST /api/agents/tools/requirements/get, as a GET with query parameters.',
+  tags: ['Tools'],
+  auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS },
+  query: z.strictObject({
+    site_id: siteIdSchema,
+    ...listRequirementsFilters,
+    limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT).describe(`Page size, 1–${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`),
+    offset: z.coerce.number().int().min(0).default(0).describe('Items to skip (default 0)'),
+  }),
+  response: RequirementListSchema,
+  envelope: 'bare',
+  handler: async ({ siteId, query }) => {
+    const { items, total } = await listRequirements(siteId, query);
+    return { requirements: items, ...paginationMeta(total, query.limit, query.offset) };
+  },
+});

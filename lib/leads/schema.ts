@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, optionalFields, siteIdSchema, uuidSchema } from '@/lib/http/schemas';
+
+/**
+ * Leads of a site. Types the spec leaves open are fixed here: `lead_score` an integer 0–100,
+ * `segment_id` one of the site's segments, `campaign_id`/`assignee_id` UUIDs, the free-text
+ * fields bounded strings. Emails are stored lower-case; one lead per email per site.
+ */
+export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'converted', 'lost'] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+/** Columns `leads/get` may sort by. */
+export const LEAD_SORT_FIELDS = ['created_at', 'updated_at', 'name', 'email', 'company', 'status', 'lead_score'] as const;
+export type LeadSortField = (typeof LEAD_SORT_FIELDS)[number];
+
+const text = (max: number, what: string) => z.string().trim().max(max).describe(what);
+const statusSchema = z.enum(LEAD_STATUSES).describe('Lead status: new, contacted, qualified, converted or lost');
+const emailSchema = z
+  .string()
+  .trim()
+  .max(320)
+  .pipe(z.email('Must be a valid email address'))
+  .transform((e) => e.toLowerCase())
+  .describe('Email address (stored lower-case; one lead per email per site)');
+
+/** Optional lead fields shared by create and update; on update `null` clears a field. */
+const leadFields = {
+  phone: text(50, 'Phone number, free format'),
+  position: text(200, 'Job title or position'),
+  company: text(200, 'Company name'),
+  notes: text(10_000, 'Free-text notes'),
+  origin: text(200, 'Where the lead came from (e.g. website, referral, import)'),
+  segment_id: uuidSchema.describe("One of the site's segments"),
+  campaign_id: uuidSchema.describe('Campaign the lead belongs to'),
+  assignee_id: uuidSchema.describe('User the lead is assigned to'),
+  lead_score: z.number().int().min(0).max(100).describe('Lead score, an integer from 0 to 100'),
+};
+
+const nameSchema = z.string().trim().min(1).max(200).describe('Full name');
+
+export const createLeadInputSchema = z.strictObject({
+  site_id: siteIdSchema,
+  name: nameSchema,
+  email: emailSchema,
+  status: statusSchema.default('new'),
+  ...optionalFields(leadFields),
+});
+
+export const updateLeadInputSchema = z
+  .strictObject({
+    site_id: siteIdSchema,
+    lead_id: uuidSchema.describe('The lead to update'),
+    name: nameSchema.optional(),
+    email: emailSchema.optional(),
+    status: statusSchema.optional(),
+    ...clearableFields(leadFields),
+  })
+  .refine((b) => Object.keys(b).some((k) => k !== 'site_id' && k !== 'lead_id'), 'Give at least one field to change')
+  .describe('Only the given fields change; null clears an optional field');
+
+export const qualifyLeadInputSchema = z.strictObject({
+  site_id: siteIdSchema,
+  lead_id: uuidSchema.describe('The lead to qualify'),
+  status: statusSchema,
+});
+
+export const identifyLeadInputSchema = z
+  .strictObject({
+    site_id: siteIdSchema,
+    visitor_id: uuidSchema.describe('The visitor of this site (from the visitor session)'),
+    lead_id: uuidSchema.optional().describe("Link the visitor to this lead of the site"),
+    email: emailSchema.optional().describe("Link the visitor to the site's lead with this email"),
+  })
+  .refine((b) => !(b.lead_id && b.email), 'Give lead_id or email, not both')
+  .describe('With lead_id or email the visitor is linked to that lead (replacing an earlier link); without, the linked lead is returned');
+
+export const listLeadsInputSchema = z.strictObject({
+  site_id: siteIdSchema,
+  search: z
+    .string()
+    .trim()
+    .max(200)
+    .regex(/^[^\u0000-\u001f]*$/, 'search must not contain control characters')
+    .optional()
+    .describe('Case-insensitive substring matched against name, email and company'),
+  status: statusSchema.optional().describe('Only leads with this status'),
+  ...listBodyPagination,
+  sort_by: z.enum(LEAD_SORT_FIELDS).default('created_at').describe(`Sort key: ${LEAD_SORT_FIELDS.join(', ')} (default created_at)`),
+  sort_order: z.enum(['asc', 'desc']).default('desc').describe('asc or desc (default desc)'),
+});
+
+export const LeadSchema = z.object({
+  id: uuidSchema,
+  site_id: uuidSchema,
+  name: z.string(),
+  email: z.string().describe('Lower-case email'),
+  status: z.enum(LEAD_STATUSES),
+  phone: z.string().nullable(),
+  position: z.string().nullable(),
+  company: z.string().nullable(),
+  notes: z.string().nullable(),
+  origin: z.string().nullable(),
+  segment_id: uuidSchema.nullable(),
+  campaign_id: uuidSchema.nullable(),
+  assignee_id: uuidSchema.nullable(),
+  lead_score: z.number().int().nullable(),
+  created_at: isoTimestamp,
+  updated_at: isoTimestamp,
+});
+
+export const LeadResultSchema = z.object({ lead: LeadSchema });
+export const IdentifiedLeadResultSchema = z.object({ lead: LeadSchema, visitor_id: uuidSchema });
+export const LeadListSchema = z.object({ leads: z.array(LeadSchema), ...listResultShape });
+
+export type Lead = z.infer<typeof LeadSchema>;
+export type CreateLeadInput = z.infer<typeof createLeadInputSchema>;
+export type UpdateLeadInput = z.infer<typeof updateLeadInputSchema>;
+export type ListLeadsInput = z.infer<typeof listLeadsInputSchema>;
+export type IdentifyLeadInput = z.infer<typeof identifyLeadInputSchema>;

@@ -1,0 +1,48 @@
+import { eq, sql } from 'drizzle-orm';
+import { getDb } from '@/lib/db/client';
+import { sites } from '@/lib/db/schema';
+import { ApiError, found } from '@/lib/http/errors';
+import { mergeSettings } from './merge';
+import { SettingsPatchSchema, SiteSettingsSchema, type SettingsPatch, type SiteSettings } from './schema';
+
+/**
+ * Site business settings, for the tool route, the console and agents alike. Both functions take
+ * the site id first and validate with the schemas of ./schema.ts.
+ */
+export async function getSettings(siteId: string): Promise<SiteSettings> {
+  const db = await getDb();
+  const [row] = await db.select({ settings: sites.settings }).from(sites).where(eq(sites.id, siteId)).limit(1);
+  return SiteSettingsSchema.parse(found(row, 'Site').settings ?? {});
+}
+
+function invalid(error: { issues: { path: PropertyKey[]; message: string }[] }, where: string): ApiError {
+  const issues = error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
+  return new ApiError('INVALID_REQUEST', `Invalid settings: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+}
+
+/**
+ * Applies `patch` by the merge rules (only given fields change, objects merge recursively,
+ * arrays and scalars replace, null removes) and returns the stored result. The row is locked
+ * for the read-merge-write, so concurrent updates of different fields both survive. An invalid
+ * patch or merged result writes nothing (400 INVALID_REQUEST).
+ */
+export async function updateSettings(siteId: string, patch: SettingsPatch): Promise<SiteSettings> {
+  const parsedPatch = SettingsPatchSchema.safeParse(patch);
+  if (!parsedPatch.success) throw invalid(parsedPatch.error, 'settings');
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ settings: sites.settings })
+      .from(sites)
+      .where(eq(sites.id, siteId))
+      .for('update')
+      .limit(1);
+    const merged = SiteSettingsSchema.safeParse(mergeSettings(found(row, 'Site').settings ?? {}, parsedPatch.data as Record<string, unknown>));
+    if (!merged.success) throw invalid(merged.error, 'settings');
+    await tx
+      .update(sites)
+      .set({ settings: merged.data as Record<string, unknown>, updatedAt: sql`now()` })
+      .where(eq(sites.id, siteId));
+    return merged.data;
+  });
+}

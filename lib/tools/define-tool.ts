@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import type { ApiKeyPrincipal } from '@/lib/http/authenticate';
+import type { ErrorCode } from '@/lib/http/errors';
+import type { Scope } from '@/lib/keys/schema';
+
+/** What a tool runs with: the tenant (the credential's site), the credential and the request id. */
+export interface ToolContext {
+  siteId: string;
+  principal: ApiKeyPrincipal;
+  requestId: string;
+}
+
+/**
+ * One tool, declared once. The REST route (`/api/agents/tools/{path}`), the MCP tool and the
+ * agents' tool set are all generated from this declaration.
+ */
+export interface Tool<I extends z.ZodType = z.ZodType, O extends z.ZodObject = z.ZodObject> {
+  /** Tool name for MCP and agents (e.g. `createLead`). */
+  name: string;
+  /** REST path under /api/agents/tools/ (e.g. `leads/create`). */
+  path: string;
+  /** Short title (OpenAPI summary, MCP title). */
+  title: string;
+  /** What the tool does and when to use it (OpenAPI description, MCP description). */
+  description: string;
+  /** The API-key scope the tool needs. */
+  scope: Scope;
+  /** The arguments / request body; always carries `site_id`. */
+  input: I;
+  /** The result without `success` (the REST body and MCP structured content are `{success: true, ...output}`). */
+  output: O;
+  /** The tool creates a record: REST answers 201 instead of 200. */
+  creates?: boolean;
+  /** Error codes the tool may answer with, beyond authentication and validation. */
+  errors?: ErrorCode[];
+  run(ctx: ToolContext, input: z.infer<I>): Promise<z.input<O>>;
+}
+
+export const defineTool = <I extends z.ZodType, O extends z.ZodObject>(tool: Tool<I, O>): Tool<I, O> => tool;
+
+/** Any tool, for registries and generators. */
+export type AnyTool = Tool<z.ZodType, z.ZodObject>;

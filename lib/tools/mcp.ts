@@ -1,0 +1,171 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode as McpErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { config } from '@/lib/config';
+import { documentedRoute } from '@/lib/http/define-route';
+import { authenticateApiKey, requireScope, type ApiKeyPrincipal } from '@/lib/http/authenticate';
+import { REQUEST_ID_HEADER, errorResponse } from '@/lib/http/envelope';
+import { ApiError } from '@/lib/http/errors';
+import { requestIdOf } from '@/lib/http/request-id';
+import { recordKeyUsage } from '@/lib/keys/usage';
+import { errorFields, log } from '@/lib/log';
+import type { AnyTool } from './define-tool';
+import { tools as registry, toolByName } from './registry';
+import { TOOL_KEY_HEADERS, TOOL_ROUTE_PREFIX, toolRoute } from './route';
+
+/**
+ * The MCP server (Streamable HTTP, stateless: one server and transport per HTTP request, JSON
+ * responses) exposing every tool of the registry.
+ *
+ * Same contract as REST, by construction: a `tools/call` runs the tool's generated REST route
+ * in-process with the caller's credential, so authentication, scope, the `site_id` tenant check,
+ * validation, serialization and error envelopes are the very same code. Results map as:
+ *   - success → `structuredContent` = the REST body `{success: true, ...}`; `content[0].text` = its JSON.
+ *   - error   → `isError: true`; `content[0].text` = the REST error envelope
+ *               `{success:false, error:{code, message, details?, request_id}}` as JSON;
+ *               `_meta.status` = the HTTP status REST answers (code → status table of lib/http/errors).
+ * Protocol-level failures stay JSON-RPC errors: unknown tool → -32602 (InvalidParams).
+ * The HTTP request itself needs an API key with the read scope (Bearer or x-api-key); without
+ * one the answer is HTTP 401 with the REST error envelope and `WWW-Authenticate: Bearer`.
+ */
+const SERVER_INFO = { name: 'site-growth-platform', version: '1.0.0' };
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-7' }) as Record<string, unknown>;
+  delete json.$schema;
+  return { type: 'object' as const, ...json };
+};
+
+const successSchema = (tool: AnyTool) => tool.output.extend({ success: z.literal(true) });
+
+/** The MCP tool list entry of a registry tool (input and output schemas from the same zod). */
+export function mcpToolOf(tool: AnyTool): McpTool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: `${tool.description}\n\nREST: POST ${TOOL_ROUTE_PREFIX}${tool.path}. Needs the \`${tool.scope}\` scope.`,
+    inputSchema: jsonSchema(tool.input, 'input'),
+    outputSchema: jsonSchema(successSchema(tool), 'output'),
+  };
+}
+
+let listed: McpTool[] | undefined;
+const toolList = () => (listed ??= registry.map(mcpToolOf));
+
+/** Runs one tool call through the tool's REST route with the caller's credential headers. */
+async function callTool(req: Request, requestId: string, tool: AnyTool, args: unknown): Promise<CallToolResult> {
+  const headers = new Headers({ 'content-type': 'application/json', [REQUEST_ID_HEADER]: requestId });
+  for (const name of ['authorization', 'x-api-key']) {
+    const value = req.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  const url = new URL(TOOL_ROUTE_PREFIX + tool.path, req.url);
+  const res = await toolRoute(tool)(new Request(url, { method: 'POST', headers, body: JSON.stringify(args ?? {}) }), {
+    params: Promise.resolve({}),
+  });
+  const body = (await res.json()) as Record<string, unknown>;
+  const text = JSON.stringify(body);
+  return res.ok
+    ? { content: [{ type: 'text', text }], structuredContent: body }
+    : { isError: true, content: [{ type: 'text', text }], _meta: { status: res.status } };
+}
+
+function mcpServer(req: Request, requestId: string): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions:
+      'Site Growth Platform CRM tools. Every tool takes the site_id of your API key. Results are {success: true, ...}; errors carry {success: false, error: {code, message, details?, request_id}}.',
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = toolByName(request.params.name);
+    if (!tool) throw new McpError(McpErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return callTool(req, requestId, tool, request.params.arguments);
+  });
+  return server;
+}
+
+/** POST /api/mcp: authenticate, then let a fresh stateless transport answer the JSON-RPC message. */
+export async function handleMcpRequest(req: Request): Promise<Response> {
+  const requestId = requestIdOf(req);
+  let principal: ApiKeyPrincipal | undefined;
+  let response: Response;
+  try {
+    principal = await authenticateApiKey(req, TOOL_KEY_HEADERS);
+    requireScope(principal, 'read');
+    const server = mcpServer(req, requestId);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: config().MAX_BODY_BYTES,
+    });
+    await server.connect(transport);
+    try {
+      response = await transport.handleRequest(req);
+    } finally {
+      // Stateless: nothing outlives the request. The JSON body is complete before close.
+      void transport.close().catch(() => undefined);
+      void server.close().catch(() => undefined);
+    }
+    const headers = new Headers(response.headers);
+    headers.set(REQUEST_ID_HEADER, requestId);
+    response = new Response(response.body, { status: response.status, headers });
+  } catch (error) {
+    const apiError =
+      error instanceof ApiError
+        ? error
+        : (log.error('unhandled MCP error', { request_id: requestId, ...errorFields(error) }), new ApiError('SYSTEM_ERROR', 'Internal server error'));
+    const headers = new Headers();
+    if (apiError.code === 'UNAUTHORIZED') headers.set('www-authenticate', 'Bearer');
+    response = errorResponse(apiError, requestId, headers);
+  }
+  if (principal) {
+    recordKeyUsage({ keyId: principal.keyId, siteId: principal.siteId, method: req.method, route: '/api/mcp', status: response.status, at: new Date() });
+  }
+  return response;
+}
+
+const JsonRpcRequestSchema = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number()]).optional().describe('Absent for notifications'),
+    method: z.string().describe('initialize, notifications/initialized, tools/list, tools/call, ping'),
+    params: z.record(z.string(), z.unknown()).optional().describe('For tools/call: {name, arguments}'),
+  })
+  .describe('One JSON-RPC 2.0 message of the Model Context Protocol');
+
+const JsonRpcResponseSchema = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number()]),
+    result: z.record(z.string(), z.unknown()).optional().describe('For tools/call: {content, structuredContent?, isError?, _meta?}'),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
+  })
+  .describe('The JSON-RPC answer (JSON, not an SSE stream)');
+
+// POST /api/mcp — the MCP server; documented here like every other route.
+export const mcpRoute = documentedRoute(
+  {
+    summary: 'MCP server (Streamable HTTP) exposing the tools',
+    description: [
+      'Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`), JSON responses. Send `Accept: application/json, text/event-stream`.',
+      `Tools: ${registry.map((t) => `\`${t.name}\` (POST ${TOOL_ROUTE_PREFIX}${t.path})`).join(', ')}. Each has the input and output schema of its REST route.`,
+      'A successful `tools/call` returns `structuredContent` = the REST body; a failed one returns `isError: true` with the REST error envelope as the text content and `_meta.status` = the REST HTTP status. The key is checked for each call exactly as on the REST route (scope, `site_id`).',
+      'Without a valid key the answer is HTTP 401 with the error envelope.',
+    ].join('\n\n'),
+    tags: ['Tools'],
+    auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'read' },
+    body: JsonRpcRequestSchema,
+    response: JsonRpcResponseSchema,
+    envelope: 'raw',
+  },
+  (req) => handleMcpRequest(req),
+);

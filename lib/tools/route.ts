@@ -1,0 +1,33 @@
+import { defineRoute, type RouteHandler } from '@/lib/http/define-route';
+import type { AnyTool, Tool } from './define-tool';
+
+/** Tool routes accept the key as `Authorization: Bearer <key>` or `x-api-key` (spec §5). */
+export const TOOL_KEY_HEADERS = ['bearer', 'x-api-key'] as const;
+export const TOOL_ROUTE_PREFIX = '/api/agents/tools/';
+
+const handlers = new WeakMap<object, RouteHandler>();
+
+/**
+ * The REST route of a tool: `POST /api/agents/tools/{tool.path}`, body = the tool's input,
+ * answer `{success: true, ...output}` (201 for tools that create). Auth, tenant check,
+ * validation, serialization and errors are defineRoute's, so every tool behaves alike.
+ */
+export function toolRoute<T extends Tool<any, any>>(tool: T): RouteHandler {
+  const known = handlers.get(tool);
+  if (known) return known;
+  const t = tool as unknown as AnyTool;
+  const handler = defineRoute({
+    summary: t.title,
+    description: `${t.description}\n\nAlso served as the MCP tool \`${t.name}\` at /api/mcp, with the same arguments, result and errors.`,
+    tags: ['Tools'],
+    auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: t.scope },
+    body: t.input,
+    response: t.output,
+    envelope: 'bare',
+    status: t.creates ? 201 : 200,
+    errors: t.errors,
+    handler: ({ siteId, principal, requestId, body }) => t.run({ siteId, principal, requestId }, body),
+  });
+  handlers.set(tool, handler);
+  return handler;
+}

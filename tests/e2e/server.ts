@@ -1,0 +1,117 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The app as a user meets it: `next build` (when the sources changed since the last build)
+ * and `next start` on a fresh DATA_DIR with the embedded database. One server serves the
+ * whole e2e project; its global setup starts it and hands the URL to every test file.
+ */
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ARTIFACTS = path.join(ROOT, 'test-results', 'e2e');
+const NEXT_BIN = path.join(ROOT, 'node_modules', '.bin', 'next');
+const SOURCES = ['app', 'lib', 'proxy.ts', 'next.config.ts', 'package.json', 'tsconfig.json', 'supabase'];
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+/** True when there is no production build or a source file is newer than it. */
+export function needsBuild(): boolean {
+  const buildId = path.join(ROOT, '.next', 'BUILD_ID');
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  return SOURCES.some((s) => newestMtime(path.join(ROOT, s)) > built);
+}
+
+export function ensureBuilt(): void {
+  if (!needsBuild()) return;
+  console.log('[e2e] building the app (next build)…');
+  const result = spawnSync(NEXT_BIN, ['build'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `next start` on `port` with a fresh DATA_DIR; resolves once /api/health answers. */
+export async function startServer(port: number, env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-e2e-'));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const log = createWriteStream(path.join(ARTIFACTS, 'server.log'));
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  // The e2e app runs on its own embedded database, whatever the test run points elsewhere.
+  delete childEnv.DATABASE_URL;
+  const child = spawn(NEXT_BIN, ['start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await terminate(child);
+    log.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilHealthy(url, child);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, dataDir, stop };
+}
+
+async function waitUntilHealthy(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}; see test-results/e2e/server.log`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`next start did not answer on ${url} within 60 s; see test-results/e2e/server.log`);
+}
+
+/** SIGTERM to the server's process group, SIGKILL if it is still there after 5 s. */
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}

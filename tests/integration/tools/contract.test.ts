@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { resetConfig } from '@/lib/config';
+import { createLead } from '@/lib/leads/repo';
+import { createLeadInputSchema } from '@/lib/leads/schema';
+import { createRequirement } from '@/lib/requirements/repo';
+import { createRequirementInputSchema } from '@/lib/requirements/schema';
+import { createSegment } from '@/lib/segments/repo';
+import { createSegmentInputSchema } from '@/lib/segments/schema';
+import type { AnyTool } from '@/lib/tools/define-tool';
+import { tools } from '@/lib/tools/registry';
+import { authMatrix, presenters } from '../../helpers/auth-matrix';
+import { createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
+import { startPeopleDataStandIn } from '../../helpers/people-data-standin';
+import { normalized, startMcp, viaMcp, viaRest, withoutRequestId } from '../../helpers/tools';
+
+/**
+ * Every tool of the registry: the shared auth matrix on its REST route (Bearer and x-api-key),
+ * the same result through REST and through the official MCP client, and a validation table
+ * whose errors are identical both ways.
+ */
+type Args = Record<string, unknown>;
+interface ToolCase {
+  /** A valid call for the tenant (creating what it needs first). */
+  valid(t: Tenant): Promise<Args>;
+  /** Invalid arguments (site_id added) and why. */
+  invalid: [string, Args][];
+  /** The REST status of the valid call. */
+  status?: number;
+}
+
+const lead = async (t: Tenant) =>
+  createLead(t.siteId, createLeadInputSchema.parse({ site_id: t.siteId, name: 'Grace Hopper', email: uniqueEmail(), company: 'Navy' }));
+const segment = async (t: Tenant) => createSegment(t.siteId, createSegmentInputSchema.parse({ site_id: t.siteId, name: 'SMB' }));
+const requirement = async (t: Tenant) =>
+  createRequirement(t.siteId, createRequirementInputSchema.parse({ site_id: t.siteId, title: 'Write posts' }));
+
+const CASES: Record<string, ToolCase> = {
+  createLead: {
+    status: 201,
+    valid: async (t) => ({ site_id: t.siteId, name: 'Ada Lovelace', email: uniqueEmail(), company: 'Analytical', lead_score: 80 }),
+    invalid: [
+      ['missing email', { name: 'Ada' }],
+      ['missing name', { email: 'ada@example.com' }],
+      ['malformed email', { name: 'Ada', email: 'not-an-email' }],
+      ['unknown status', { name: 'Ada', email: 'ada@example.com', status: 'hot' }],
+      ['lead_score above 100', { name: 'Ada', email: 'ada@example.com', lead_score: 101 }],
+      ['fractional lead_score', { name: 'Ada', email: 'ada@example.com', lead_score: 5.5 }],
+      ['segment_id not a UUID', { name: 'Ada', email: 'ada@example.com', segment_id: 'seg-1' }],
+      ['unknown field', { name: 'Ada', email: 'ada@example.com', owner: 'me' }],
+    ],
+  },
+  getLeads: {
+    valid: async (t) => ({ site_id: t.siteId, search: 'hopper', limit: 10 }),
+    invalid: [
+      ['limit above 500', { limit: 501 }],
+      ['limit 0', { limit: 0 }],
+      ['negative offset', { offset: -1 }],
+      ['sort_by outside the whitelist', { sort_by: 'password' }],
+      ['sort_order other than asc/desc', { sort_order: 'up' }],
+      ['limit as a string', { limit: '10' }],
+      ['control character in search', { search: 'a\u0001b' }],
+    ],
+  },
+  updateLead: {
+    valid: async (t) => ({ site_id: t.siteId, lead_id: (await lead(t)).id, company: 'Remington Rand', phone: null }),
+    invalid: [
+      ['missing lead_id', { name: 'x' }],
+      ['lead_id not a UUID', { lead_id: '42', name: 'x' }],
+      ['no field to change', { lead_id: randomUUID() }],
+      ['empty name', { lead_id: randomUUID(), name: '' }],
+      ['unknown status', { lead_id: randomUUID(), status: 'won' }],
+    ],
+  },
+  qualifyLead: {
+    valid: async (t) => ({ site_id: t.siteId, lead_id: (await lead(t)).id, status: 'qualified' }),
+    invalid: [
+      ['missing status', { lead_id: randomUUID() }],
+      ['unknown status', { lead_id: randomUUID(), status: 'won' }],
+      ['missing lead_id', { status: 'qualified' }],
+    ],
+  },
+  identifyLead: {
+    valid: async (t) => ({ site_id: t.siteId, visitor_id: randomUUID(), lead_id: (await lead(t)).id }),
+    invalid: [
+      ['missing visitor_id', { lead_id: randomUUID() }],
+      ['visitor_id not a UUID', { visitor_id: 'v1' }],
+      ['both lead_id and email', { visitor_id: randomUUID(), lead_id: randomUUID(), email: 'a@example.com' }],
+    ],
+  },
+  createSegment: {
+    status: 201,
+    valid: async (t) => ({ site_id: t.siteId, name: 'EU SMB', size: 1200, estimated_value: 5000.5, language: 'es-MX', attributes: { region: 'EU' } }),
+    invalid: [
+      ['missing name', { size: 1 }],
+      ['negative size', { name: 'x', size: -1 }],
+      ['fractional size', { name: 'x', size: 1.5 }],
+      ['negative estimated_value', { name: 'x', estimated_value: -1 }],
+      ['language not a BCP 47 tag', { name: 'x', language: 'english!' }],
+      ['is_active not a boolean', { name: 'x', is_active: 'yes' }],
+      ['attributes not an object', { name: 'x', attributes: [1, 2] }],
+    ],
+  },
+  getSegments: {
+    valid: async (t) => {
+      await segment(t);
+      return { site_id: t.siteId, is_active: true };
+    },
+    invalid: [
+      ['limit above 500', { limit: 501 }],
+      ['unknown field', { search: 'x' }],
+    ],
+  },
+  updateSegment: {
+    valid: async (t) => ({ site_id: t.siteId, segment_id: (await segment(t)).segment_id, is_active: false, size: 10 }),
+    invalid: [
+      ['no field to change', { segment_id: randomUUID() }],
+      ['missing segment_id', { name: 'x' }],
+      ['is_active null', { segment_id: randomUUID(), is_active: null }],
+    ],
+  },
+  createRequirement: {
+    status: 201,
+    valid: async (t) => ({ site_id: t.siteId, title: 'Write 3 posts', type: 'content', priority: 'high', budget: 50_000, instructions: 'Use the blog tool' }),
+    invalid: [
+      ['missing title', { priority: 'high' }],
+      ['unknown priority', { title: 'x', priority: 'urgent' }],
+      ['unknown status', { title: 'x', status: 'doing' }],
+      ['unknown completion_status', { title: 'x', completion_status: 'maybe' }],
+      ['negative budget', { title: 'x', budget: -5 }],
+      ['fractional budget', { title: 'x', budget: 1.5 }],
+    ],
+  },
+  getRequirements: {
+    valid: async (t) => {
+      await requirement(t);
+      return { site_id: t.siteId, status: 'backlog' };
+    },
+    invalid: [
+      ['unknown status', { status: 'doing' }],
+      ['limit above 500', { limit: 1000 }],
+    ],
+  },
+  updateRequirement: {
+    valid: async (t) => ({ site_id: t.siteId, requirement_id: (await requirement(t)).requirement_id, status: 'in-progress', budget: null }),
+    invalid: [
+      ['missing requirement_id', { status: 'done' }],
+      ['unknown status', { requirement_id: randomUUID(), status: 'finished' }],
+      ['no field to change', { requirement_id: randomUUID() }],
+    ],
+  },
+  updateSiteSettings: {
+    valid: async (t) => ({ site_id: t.siteId, action: 'update', industry: 'Software', swot: { strengths: ['Fast'] } }),
+    invalid: [
+      ['missing action', { industry: 'x' }],
+      ['unknown action', { action: 'delete' }],
+      ['unknown top-level field', { action: 'update', favourite_color: 'blue' }],
+      ['unknown nested field', { action: 'update', branding: { voice_and_tone: { mood: 'happy' } } }],
+      ['settings fields with get', { action: 'get', industry: 'x' }],
+      ['unknown brand archetype', { action: 'update', branding: { brand_archetype: 'wizard' } }],
+      ['color not a hex code', { action: 'update', branding: { color_palette: { primary: 'blue' } } }],
+      ['swot list not an array', { action: 'update', swot: { strengths: 'fast' } }],
+      ['unknown journey stage', { action: 'update', customer_journey: { onboarding: { metrics: [] } } }],
+      ['product without a name', { action: 'update', products: [{ price: 10 }] }],
+    ],
+  },
+  getFinderCategoryIds: {
+    valid: async (t) => ({ site_id: t.siteId, query: 'software' }),
+    invalid: [
+      ['missing query', {}],
+      ['empty query', { query: '  ' }],
+      ['unknown field', { query: 'x', limit: 5 }],
+    ],
+  },
+};
+
+let mine: Tenant;
+let other: Tenant;
+let mcp: Awaited<ReturnType<typeof startMcp>>;
+let client: Client;
+let standIn: Awaited<ReturnType<typeof startPeopleDataStandIn>>;
+
+beforeAll(async () => {
+  standIn = await startPeopleDataStandIn('provider-key');
+  process.env.PEOPLE_DATA_API_URL = standIn.url;
+  process.env.PEOPLE_DATA_API_KEY = 'provider-key';
+  resetConfig();
+  [mine, other] = await Promise.all([createTenant(), createTenant()]);
+  mcp = await startMcp();
+  client = await mcp.connect(presenters.bearer(mine.key));
+});
+
+afterAll(async () => {
+  await mcp?.close();
+  await standIn?.close();
+  delete process.env.PEOPLE_DATA_API_URL;
+  delete process.env.PEOPLE_DATA_API_KEY;
+  resetConfig();
+});
+
+it('covers every tool of the registry', () => {
+  expect(Object.keys(CASES).sort()).toEqual(tools.map((t) => t.name).sort());
+});
+
+it('lists the same tools over MCP as the registry, with their schemas', async () => {
+  const { tools: listed } = await client.listTools();
+  expect(listed.map((t) => t.name)).toEqual(tools.map((t) => t.name));
+  for (const t of listed) {
+    expect(t.inputSchema.type).toBe('object');
+    expect(t.inputSchema.required).toContain('site_id');
+    expect(t.outputSchema?.required).toContain('success');
+  }
+});
+
+describe.each(tools.map((t) => [t.name, t] as [string, AnyTool]))('%s', (name, tool) => {
+  const c = CASES[name];
+  const write = tool.scope === 'write' || name === 'updateSiteSettings';
+
+  for (const [label, present] of [
+    ['Authorization: Bearer', presenters.bearer],
+    ['x-api-key', presenters.xApiKey],
+  ] as const) {
+    describe(`REST auth (${label})`, () => {
+      authMatrix({
+        tenants: () => ({ mine, other }),
+        present,
+        write,
+        send: async (headers, siteId) => viaRest(tool, headers, { ...(await c.valid(mine)), site_id: siteId }),
+      });
+    });
+  }
+
+  it('gives the same result through REST and MCP', async () => {
+    const args = await c.valid(mine);
+    const rest = await viaRest(tool, presenters.bearer(mine.key), args);
+    expect(rest.status, JSON.stringify(rest.body)).toBe(c.status ?? 200);
+    expect(rest.body.success).toBe(true);
+    // The same arguments again (a create gets fresh ones: a lead's email is unique per site).
+    const viaProtocol = await viaMcp(client, name, tool.creates ? await c.valid(mine) : args);
+    expect(viaProtocol.status).toBe('ok');
+    expect(normalized(viaProtocol.body)).toEqual(normalized(rest.body));
+  });
+
+  it.each(c.invalid)('refuses %s with 400, identically through REST and MCP', async (_why, args) => {
+    const body = { site_id: mine.siteId, ...args };
+    const rest = await viaRest(tool, presenters.bearer(mine.key), body);
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ success: false, error: { code: 'INVALID_REQUEST', message: expect.any(String), request_id: expect.any(String) } });
+    const viaProtocol = await viaMcp(client, name, body);
+    expect(viaProtocol.status).toBe(400);
+    expect(withoutRequestId(viaProtocol.body)).toEqual(withoutRequestId(rest.body));
+  });
+
+  it("refuses another site's site_id with the same 403 both ways", async () => {
+    const body = { ...(await c.valid(mine)), site_id: other.siteId };
+    const rest = await viaRest(tool, presenters.bearer(mine.key), body);
+    expect(rest.status).toBe(403);
+    const viaProtocol = await viaMcp(client, name, body);
+    expect(viaProtocol.status).toBe(403);
+    expect(withoutRequestId(viaProtocol.body)).toEqual(withoutRequestId(rest.body));
+  });
+});

@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findLead } from '@/lib/leads/repo';
+import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from '@/lib/tools/leads';
+import { createSegmentTool } from '@/lib/tools/segments';
+import { presenters } from '../../helpers/auth-matrix';
+import { createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
+import { viaRest } from '../../helpers/tools';
+
+let mine: Tenant;
+let other: Tenant;
+let auth: Record<string, string>;
+beforeAll(async () => {
+  [mine, other] = await Promise.all([createTenant(), createTenant()]);
+  auth = presenters.bearer(mine.key);
+});
+
+async function newLead(t: Tenant, fields: Record<string, unknown> = {}) {
+  const res = await viaRest(createLeadTool, presenters.bearer(t.key), { site_id: t.siteId, name: 'Lead', email: uniqueEmail(), ...fields });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.lead;
+}
+
+describe('leads/create', () => {
+  it('returns {success, lead} and stores the lead with a lower-case email', async () => {
+    const res = await viaRest(createLeadTool, auth, {
+      site_id: mine.siteId,
+      name: 'Ada Lovelace',
+      email: 'Ada.Lovelace@Example.com',
+      phone: '+44 20 1234',
+      company: 'Analytical Engines',
+      lead_score: 90,
+    });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual(['lead', 'success']);
+    expect(res.body.lead).toEqual({
+      id: expect.any(String),
+      site_id: mine.siteId,
+      name: 'Ada Lovelace',
+      email: 'ada.lovelace@example.com',
+      status: 'new',
+      phone: '+44 20 1234',
+      position: null,
+      company: 'Analytical Engines',
+      notes: null,
+      origin: null,
+      segment_id: null,
+      campaign_id: null,
+      assignee_id: null,
+      lead_score: 90,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const stored = await findLead(mine.siteId, res.body.lead.id);
+    expect(stored).toMatchObject({ email: 'ada.lovelace@example.com', leadScore: 90 });
+  });
+
+  it('answers 409 CONFLICT for an email the site already has, whatever its case', async () => {
+    const email = uniqueEmail();
+    await newLead(mine, { email });
+    const res = await viaRest(createLeadTool, auth, { site_id: mine.siteId, name: 'Again', email: email.toUpperCase() });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ success: false, error: { code: 'CONFLICT', details: { email } } });
+  });
+
+  it('allows the same email at another site', async () => {
+    const email = uniqueEmail();
+    await newLead(mine, { email });
+    await newLead(other, { email });
+  });
+
+  it("accepts the site's own segment and refuses another site's (404)", async () => {
+    const own = await viaRest(createSegmentTool, auth, { site_id: mine.siteId, name: 'Own' });
+    const foreign = await viaRest(createSegmentTool, presenters.bearer(other.key), { site_id: other.siteId, name: 'Foreign' });
+    expect((await newLead(mine, { segment_id: own.body.segment.segment_id })).segment_id).toBe(own.body.segment.segment_id);
+    const res = await viaRest(createLeadTool, auth, { site_id: mine.siteId, name: 'x', email: uniqueEmail(), segment_id: foreign.body.segment.segment_id });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('leads/get', () => {
+  let tenant: Tenant;
+  beforeAll(async () => {
+    tenant = await createTenant();
+    const k = presenters.bearer(tenant.key);
+    const people = [
+      { name: 'Alice Smith', email: 'alice@acme.example.org', company: 'ACME Corp', lead_score: 10, status: 'new' },
+      { name: 'Bob Stone', email: 'bob@globex.example.org', company: 'Globex', lead_score: 70, status: 'qualified' },
+      { name: 'Carol Acme', email: 'carol@initech.example.org', company: null, lead_score: 40, status: 'new' },
+      { name: 'Dan 100%_Real', email: 'dan@umbrella.example.org', company: 'Umbrella', lead_score: null, status: 'lost' },
+    ];
+    for (const p of people) {
+      const res = await viaRest(createLeadTool, k, { site_id: tenant.siteId, ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== null)) });
+      expect(res.status).toBe(201);
+    }
+    for (let i = 0; i < 56; i++) {
+      await viaRest(createLeadTool, k, { site_id: tenant.siteId, name: `Filler ${i}`, email: `filler${i}@example.net` });
+    }
+  });
+  const get = (body: Record<string, unknown>) => viaRest(getLeadsTool, presenters.bearer(tenant.readKey), { site_id: tenant.siteId, ...body });
+
+  it('pages with limit 50 by default and reports total, limit, offset, has_more', async () => {
+    const res = await get({});
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, total: 60, limit: 50, offset: 0, has_more: true });
+    expect(res.body.leads).toHaveLength(50);
+    const last = await get({ offset: 50 });
+    expect(last.body).toMatchObject({ total: 60, offset: 50, has_more: false });
+    expect(last.body.leads).toHaveLength(10);
+    const ids = new Set([...res.body.leads, ...last.body.leads].map((l: { id: string }) => l.id));
+    expect(ids.size).toBe(60);
+  });
+
+  it('accepts limit 500 and refuses 501', async () => {
+    expect((await get({ limit: 500 })).body.leads).toHaveLength(60);
+    expect((await get({ limit: 501 })).status).toBe(400);
+  });
+
+  it('searches name, email and company case-insensitively', async () => {
+    const names = async (search: string) => (await get({ search, sort_by: 'name', sort_order: 'asc' })).body.leads.map((l: { name: string }) => l.name);
+    expect(await names('ACME')).toEqual(['Alice Smith', 'Carol Acme']); // company and name
+    expect(await names('GLOBEX.example')).toEqual(['Bob Stone']); // email
+    expect(await names('stone')).toEqual(['Bob Stone']);
+    expect(await names('nobody-matches')).toEqual([]);
+  });
+
+  it('counts all matches of a search on every page, also past the end', async () => {
+    const page = await get({ search: 'example.org', limit: 3 });
+    expect(page.body).toMatchObject({ total: 4, limit: 3, offset: 0, has_more: true });
+    expect((await get({ search: 'example.org', limit: 3, offset: 3 })).body).toMatchObject({ total: 4, has_more: false });
+    const past = await get({ search: 'example.org', offset: 10 });
+    expect(past.body).toMatchObject({ leads: [], total: 4, has_more: false });
+  });
+
+  it('treats LIKE wildcards and quotes in the search as plain text', async () => {
+    expect((await get({ search: '100%_' })).body.leads.map((l: { name: string }) => l.name)).toEqual(['Dan 100%_Real']);
+    expect((await get({ search: '%' })).body.total).toBe(1);
+    expect((await get({ search: "' or 1=1 --" })).body.total).toBe(0);
+  });
+
+  it('sorts by a whitelisted field in either order and filters by status', async () => {
+    const scores = (await get({ search: 'example.org', sort_by: 'lead_score', sort_order: 'desc' })).body.leads.map((l: { lead_score: number | null }) => l.lead_score);
+    expect(scores).toEqual([null, 70, 40, 10]); // Postgres puts nulls first in descending order
+    const asc = (await get({ search: 'example.org', sort_by: 'name', sort_order: 'asc' })).body.leads.map((l: { name: string }) => l.name);
+    expect(asc).toEqual(['Alice Smith', 'Bob Stone', 'Carol Acme', 'Dan 100%_Real']);
+    const qualified = await get({ status: 'qualified' });
+    expect(qualified.body.leads.map((l: { name: string }) => l.name)).toEqual(['Bob Stone']);
+  });
+
+  it("never lists another site's leads", async () => {
+    const res = await viaRest(getLeadsTool, presenters.bearer(other.key), { site_id: other.siteId, search: 'example.org' });
+    expect(res.body.leads.every((l: { site_id: string }) => l.site_id === other.siteId)).toBe(true);
+  });
+});
+
+describe('leads/update and leads/qualify', () => {
+  it('changes only the given fields; null clears an optional field', async () => {
+    const lead = await newLead(mine, { phone: '123', company: 'Old', notes: 'keep me' });
+    const res = await viaRest(updateLeadTool, auth, { site_id: mine.siteId, lead_id: lead.id, company: 'New', phone: null });
+    expect(res.status).toBe(200);
+    expect(res.body.lead).toMatchObject({ company: 'New', phone: null, notes: 'keep me', name: lead.name, email: lead.email });
+    expect(res.body.lead.updated_at >= lead.updated_at).toBe(true);
+  });
+
+  it('answers 409 when the new email belongs to another lead of the site', async () => {
+    const a = await newLead(mine);
+    const b = await newLead(mine);
+    const res = await viaRest(updateLeadTool, auth, { site_id: mine.siteId, lead_id: b.id, email: a.email });
+    expect(res.status).toBe(409);
+    expect((await findLead(mine.siteId, b.id))?.email).toBe(b.email);
+  });
+
+  it('qualify sets the status', async () => {
+    const lead = await newLead(mine);
+    for (const status of ['contacted', 'qualified', 'converted', 'lost', 'new']) {
+      const res = await viaRest(qualifyLeadTool, auth, { site_id: mine.siteId, lead_id: lead.id, status });
+      expect(res.status).toBe(200);
+      expect(res.body.lead.status).toBe(status);
+    }
+  });
+
+  it("answers 404 for another site's lead or an unknown id, and changes nothing", async () => {
+    const foreign = await newLead(other);
+    for (const leadId of [foreign.id, randomUUID()]) {
+      const update = await viaRest(updateLeadTool, auth, { site_id: mine.siteId, lead_id: leadId, name: 'Hijacked' });
+      expect(update.status).toBe(404);
+      expect(update.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Lead not found' });
+      const qualify = await viaRest(qualifyLeadTool, auth, { site_id: mine.siteId, lead_id: leadId, status: 'lost' });
+      expect(qualify.status).toBe(404);
+    }
+    expect(await findLead(other.siteId, foreign.id)).toMatchObject({ name: foreign.name, status: 'new' });
+  });
+});
+
+describe('leads/identify', () => {
+  it('links a visitor to a lead by id or email and returns the linked lead afterwards', async () => {
+    const visitor = randomUUID();
+    const first = await newLead(mine);
+    const linked = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: visitor, lead_id: first.id });
+    expect(linked.status).toBe(200);
+    expect(linked.body).toEqual({ success: true, lead: first, visitor_id: visitor });
+    const read = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: visitor });
+    expect(read.body.lead.id).toBe(first.id);
+
+    const second = await newLead(mine);
+    const relinked = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: visitor, email: second.email.toUpperCase() });
+    expect(relinked.body.lead.id).toBe(second.id);
+    expect((await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: visitor })).body.lead.id).toBe(second.id);
+  });
+
+  it("answers 404 for an unlinked visitor, another site's lead, or a visitor linked at another site", async () => {
+    const unlinked = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: randomUUID() });
+    expect(unlinked.status).toBe(404);
+    const foreign = await newLead(other);
+    const byId = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: randomUUID(), lead_id: foreign.id });
+    expect(byId.status).toBe(404);
+    const byEmail = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: randomUUID(), email: foreign.email });
+    expect(byEmail.status).toBe(404);
+    const visitor = randomUUID();
+    await viaRest(identifyLeadTool, presenters.bearer(other.key), { site_id: other.siteId, visitor_id: visitor, lead_id: foreign.id });
+    expect((await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: visitor })).status).toBe(404);
+  });
+});

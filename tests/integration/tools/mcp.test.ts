@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { GET as openapi } from '@/app/api/openapi.json/route';
+import { createLeadTool, getLeadsTool } from '@/lib/tools/leads';
+import { tools } from '@/lib/tools/registry';
+import { presenters } from '../../helpers/auth-matrix';
+import { createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
+import { startMcp, viaMcp, viaRest, withoutRequestId } from '../../helpers/tools';
+
+let mine: Tenant;
+let other: Tenant;
+let mcp: Awaited<ReturnType<typeof startMcp>>;
+beforeAll(async () => {
+  [mine, other] = await Promise.all([createTenant(), createTenant()]);
+  mcp = await startMcp();
+});
+afterAll(async () => {
+  await mcp?.close();
+});
+
+const rpc = (headers: Record<string, string>, body: unknown) =>
+  fetch(mcp.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+
+describe('MCP server authentication', () => {
+  it.each([
+    ['no key', {}],
+    ['an unknown key', presenters.bearer('key_' + 'A'.repeat(43))],
+    ['a revoked key', () => presenters.bearer(mine.revokedKey)],
+    ['an expired key', () => presenters.bearer(mine.expiredKey)],
+    ['a session token', () => presenters.bearer(mine.user.token)],
+  ] as const)('answers 401 with the error envelope for %s', async (_why, headers) => {
+    const res = await rpc(typeof headers === 'function' ? headers() : headers, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await res.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED', request_id: expect.any(String) } });
+  });
+
+  it('refuses the official client without a key', async () => {
+    await expect(mcp.connect({})).rejects.toThrow(/401|Unauthorized/i);
+  });
+});
+
+describe('MCP tools', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await mcp.connect(presenters.bearer(mine.key));
+  });
+
+  it('creates through MCP and reads the same record through REST', async () => {
+    const email = uniqueEmail();
+    const created = await viaMcp(client, 'createLead', { site_id: mine.siteId, name: 'Via MCP', email });
+    expect(created.status).toBe('ok');
+    expect(created.body).toMatchObject({ success: true, lead: { name: 'Via MCP', email } });
+    const rest = await viaRest(getLeadsTool, presenters.xApiKey(mine.key), { site_id: mine.siteId, search: email });
+    expect(rest.body.leads).toEqual([created.body.lead]);
+    const viaProtocol = await viaMcp(client, 'getLeads', { site_id: mine.siteId, search: email });
+    expect(viaProtocol.body).toEqual(rest.body);
+  });
+
+  it('gives the same 409 for a duplicate email both ways', async () => {
+    const email = uniqueEmail();
+    await viaMcp(client, 'createLead', { site_id: mine.siteId, name: 'x', email });
+    const rest = await viaRest(createLeadTool, presenters.bearer(mine.key), { site_id: mine.siteId, name: 'x', email });
+    const viaProtocol = await viaMcp(client, 'createLead', { site_id: mine.siteId, name: 'x', email });
+    expect(rest.status).toBe(409);
+    expect(viaProtocol.status).toBe(409);
+    expect(withoutRequestId(viaProtocol.body)).toEqual(withoutRequestId(rest.body));
+  });
+
+  it('applies the tool scope per call: a read-only key lists and reads but cannot write (403 both ways)', async () => {
+    const readOnly = await mcp.connect(presenters.bearer(mine.readKey));
+    expect((await readOnly.listTools()).tools).toHaveLength(tools.length);
+    expect((await viaMcp(readOnly, 'getLeads', { site_id: mine.siteId })).status).toBe('ok');
+    const body = { site_id: mine.siteId, name: 'x', email: uniqueEmail() };
+    const viaProtocol = await viaMcp(readOnly, 'createLead', body);
+    const rest = await viaRest(createLeadTool, presenters.bearer(mine.readKey), body);
+    expect(viaProtocol.status).toBe(403);
+    expect(withoutRequestId(viaProtocol.body)).toEqual(withoutRequestId(rest.body));
+  });
+
+  it("hides another site's records: its lead id is a 404 through MCP too", async () => {
+    const foreign = await viaRest(createLeadTool, presenters.bearer(other.key), { site_id: other.siteId, name: 'Other', email: uniqueEmail() });
+    const res = await viaMcp(client, 'updateLead', { site_id: mine.siteId, lead_id: foreign.body.lead.id, name: 'Hijacked' });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Lead not found' });
+  });
+
+  it('answers an unknown tool with a JSON-RPC InvalidParams error', async () => {
+    await expect(client.callTool({ name: 'dropTables', arguments: {} })).rejects.toThrow(/Unknown tool: dropTables/);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every tool route, GET /api/requirements and /api/mcp', async () => {
+    const doc = await (await openapi()).json();
+    for (const t of tools) expect(doc.paths[`/api/agents/tools/${t.path}`]?.post, t.path).toBeDefined();
+    expect(doc.paths['/api/requirements'].get).toBeDefined();
+    expect(doc.paths['/api/mcp'].post.description).toContain('createLead');
+    expect(doc.paths['/api/agents/tools/leads/create'].post.responses['201']).toBeDefined();
+    expect(doc.paths['/api/agents/tools/leads/create'].post.responses['409'].description).toContain('CONFLICT');
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { absoluteTime, relativeTime } from '@/app/(console)/_lib/dates';
+import { fieldErrors, optionalText } from '@/app/(console)/_lib/forms';
+import { createKeyBodySchema } from '@/lib/keys/schema';
+import { signupBodySchema } from '@/lib/users/schema';
+
+const NOW = Date.parse('2026-11-21T12:00:00Z');
+const at = (ms: number) => new Date(NOW + ms).toISOString();
+const DAY = 86_400_000;
+
+describe('console dates', () => {
+  it.each([
+    [at(90 * DAY), 'in 3 months'],
+    [at(365 * DAY), 'next year'],
+    [at(-2 * 3_600_000), '2 hours ago'],
+    [at(-DAY), 'yesterday'],
+    [at(30_000), 'just now'],
+  ])('%s reads "%s"', (iso, expected) => {
+    expect(relativeTime(iso, NOW)).toBe(expected);
+  });
+
+  it('states the absolute instant in UTC', () => {
+    expect(absoluteTime('2027-02-19T14:18:00Z')).toBe('Feb 19, 2027, 2:18 PM UTC');
+  });
+});
+
+describe('console form errors', () => {
+  it('keys the first message of each field by its name, from the API schema', () => {
+    const parsed = createKeyBodySchema.safeParse({ name: ' ', scopes: [], site_id: '0b7a4f40-8f0c-4b8e-9d7a-1f1f1f1f1f1f', expirationDays: 400, prefix: 'Bad!' });
+    expect(parsed.success).toBe(false);
+    expect(fieldErrors(parsed.error!)).toEqual({
+      name: 'Name is required',
+      scopes: 'At least one scope is required',
+      expirationDays: 'Expiry must be 1–365 days',
+      prefix: 'Prefix must be 1–16 lowercase letters or digits',
+    });
+  });
+
+  it('uses the schema messages people see in the sign-up form', () => {
+    const parsed = signupBodySchema.safeParse({ email: 'nope', password: 'short' });
+    expect(fieldErrors(parsed.error!)).toEqual({
+      email: 'Must be a valid email address',
+      password: 'Password must be at least 10 characters',
+    });
+  });
+
+  it('treats an empty optional field as absent, so schema defaults apply', () => {
+    const form = new FormData();
+    form.set('domain', '   ');
+    form.set('prefix', 'abc');
+    expect(optionalText(form, 'domain')).toBeUndefined();
+    expect(optionalText(form, 'prefix')).toBe('abc');
+    expect(optionalText(form, 'missing')).toBeUndefined();
+  });
+});
