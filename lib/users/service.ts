@@ -1,6 +1,6 @@
 import { config } from '@/lib/config';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '@/lib/auth/passwords';
-import { guardAttempt } from '@/lib/auth/brute-force';
+import { admitAttempt, guardAttempt, recordFailedAttempt } from '@/lib/auth/brute-force';
 import { issueSessionToken } from '@/lib/auth/session';
 import { ApiError } from '@/lib/http/errors';
 import type { SignupInput, User } from './schema';
@@ -26,12 +26,21 @@ export async function checkCredentials(email: string, password: string): Promise
   return user && ok ? { id: user.id, email: user.email, name: user.name } : null;
 }
 
+/**
+ * A sign-in attempt from `ip` behind the brute-force limits: the account, or null for wrong
+ * credentials (counted against the account); 429 RATE_LIMITED when the IP or account is locked out.
+ */
+export async function signIn(email: string, password: string, ip = 'unknown'): Promise<User | null> {
+  await admitAttempt({ ip, account: email });
+  const user = await checkCredentials(email, password);
+  if (!user) await recordFailedAttempt(email);
+  return user;
+}
+
 /** A session token for these credentials; 401 with one message for every kind of failure. */
 export async function issueToken(email: string, password: string, ip = 'unknown') {
-  return guardAttempt({ ip, account: email }, async () => {
-    const user = await checkCredentials(email, password);
-    if (!user) throw new ApiError('UNAUTHORIZED', 'Invalid email or password');
-    const { token, expiresAt } = await issueSessionToken(user);
-    return { token, expires_at: expiresAt.toISOString() };
-  });
+  const user = await signIn(email, password, ip);
+  if (!user) throw new ApiError('UNAUTHORIZED', 'Invalid email or password');
+  const { token, expiresAt } = await issueSessionToken(user);
+  return { token, expires_at: expiresAt.toISOString() };
 }

@@ -1,9 +1,11 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { clientIpFrom } from '@/lib/http/client-ip';
 import { ApiError } from '@/lib/http/errors';
 import { signupBodySchema, tokenBodySchema } from '@/lib/users/schema';
-import { checkCredentials, signUp } from '@/lib/users/service';
+import { signIn, signUp } from '@/lib/users/service';
 import { fieldErrors, optionalText, text, type FormState } from './forms';
 import { endSession, startSession } from './session';
 
@@ -16,7 +18,7 @@ export async function signUpAction(_prev: FormState, form: FormData): Promise<Fo
   });
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
   try {
-    const user = await signUp(parsed.data);
+    const user = await signUp(parsed.data, await callerIp());
     await startSession(user);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'CONFLICT') return { errors: { email: error.message }, values };
@@ -30,7 +32,14 @@ export async function signInAction(_prev: FormState, form: FormData): Promise<Fo
   const values = { email: text(form, 'email') };
   const parsed = tokenBodySchema.safeParse({ email: values.email, password: text(form, 'password') });
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  const user = await checkCredentials(parsed.data.email, parsed.data.password);
+  let user;
+  try {
+    // Behind the same brute-force limits as POST /api/auth/token.
+    user = await signIn(parsed.data.email, parsed.data.password, await callerIp());
+  } catch (error) {
+    if (error instanceof ApiError) return { errors: { form: error.message }, values };
+    throw error;
+  }
   // One message for an unknown email and a wrong password, as the API does.
   if (!user) return { errors: { form: 'Invalid email or password' }, values };
   await startSession(user);
@@ -40,6 +49,11 @@ export async function signInAction(_prev: FormState, form: FormData): Promise<Fo
 export async function signOutAction(): Promise<void> {
   await endSession();
   redirect('/signin');
+}
+
+/** The caller's address for the per-IP limits (see lib/http/client-ip.ts and TRUST_PROXY). */
+async function callerIp(): Promise<string> {
+  return clientIpFrom((await headers()).get('x-forwarded-for'));
 }
 
 /** Only a path inside the console may be the target after sign-in (no open redirect). */
