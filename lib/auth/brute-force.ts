@@ -1,4 +1,5 @@
 import { config } from '@/lib/config';
+import { ApiError } from '@/lib/http/errors';
 import { rateLimiter } from '@/lib/ratelimit';
 import { rateLimited } from '@/lib/ratelimit/answers';
 
@@ -45,7 +46,7 @@ export async function guardAttempt<T>(source: AttemptSource, attempt: () => Prom
   try {
     return await attempt();
   } catch (error) {
-    if ((error as { status?: number }).status && (error as { status: number }).status < 500) await recordFailedAttempt(source.account);
+    if (error instanceof ApiError && error.status < 500) await recordFailedAttempt(source.account);
     throw error;
   }
 }
