@@ -31,7 +31,7 @@ export function groupFields(group: SettingsGroup): SettingsField[] {
   return group.fields.map((key) => ({ key, node: describe(key, shape[key]) }));
 }
 
-const WORDS: Record<string, string> = { url: 'URL', kpis: 'KPIs', swot: 'SWOT' };
+const WORDS: Record<string, string> = { url: 'URL', kpis: 'KPIs', swot: 'SWOT', dont: 'don’t' };
 /** `brand_pyramid` → "Brand pyramid", `logo_url` → "Logo URL". */
 export function humanize(key: string): string {
   const words = key.split('_').map((w) => WORDS[w] ?? w);
@@ -55,9 +55,14 @@ function unwrap(schema: z.ZodType): { inner: z.ZodType; optional: boolean } {
 function base(key: string, schema: z.ZodType, required: boolean) {
   const label = humanize(key);
   const description = schema.description ?? unwrap(schema).inner.description;
-  const hint = description && description.toLowerCase() !== label.toLowerCase() ? description : undefined;
+  const hint = description && !restates(description, label) ? description : undefined;
   return { label, required, ...(hint ? { hint } : {}) };
 }
+
+/** A description that only repeats the label ("Primary color" for Primary) is not shown as a hint. */
+const restates = (description: string, label: string) =>
+  description.toLowerCase() === label.toLowerCase() ||
+  (description.toLowerCase().startsWith(label.toLowerCase()) && description.split(' ').length <= label.split(' ').length + 1);
 
 /** The string formats with an input type of their own. */
 const INPUTS: Record<string, 'url' | 'email' | 'date'> = { url: 'url', email: 'email', date: 'date' };
@@ -68,11 +73,12 @@ export function describe(key: string, schema: z.ZodType, required = false): Sett
   const format = (inner as { format?: unknown }).format;
   if (inner instanceof z.ZodString || (typeof format === 'string' && format in INPUTS)) {
     const maxLength = (inner as z.ZodString).maxLength ?? undefined;
+    const input = (typeof format === 'string' && INPUTS[format]) || 'text';
     return {
       ...common,
       kind: 'text',
-      input: (typeof format === 'string' && INPUTS[format]) || 'text',
-      multiline: (maxLength ?? 0) >= 1_000,
+      input,
+      multiline: input === 'text' && (maxLength ?? 0) >= 1_000,
       ...(maxLength ? { maxLength } : {}),
     };
   }

@@ -65,9 +65,12 @@ export function SettingsForm({ siteId, group, fields, initial }: { siteId: strin
     <form action={action} noValidate className="settings-form">
       <input type="hidden" name="values" value={JSON.stringify(values)} />
       <FormError message={state.errors?.form} />
-      {fields.map(({ key, node }) => (
-        <NodeInput key={key} node={node} path={key} value={values[key]} ctx={ctx} />
-      ))}
+      {fields.length === 1 && fields[0].node.kind === 'object' ? (
+        // A page of one object (branding, SWOT, …): its parts directly, under the page's heading.
+        <ObjectFields node={fields[0].node} path={fields[0].key} value={values[fields[0].key]} ctx={ctx} />
+      ) : (
+        fields.map(({ key, node }) => <NodeInput key={key} node={node} path={key} value={values[key]} ctx={ctx} />)
+      )}
       <div className="form-actions">
         <SubmitButton pending="Saving…">Save</SubmitButton>
         <span role="status" className="copy-status">
@@ -215,18 +218,26 @@ function Leaf({ node, path, value, ctx, label, hideLabel = false }: { node: Sett
 }
 
 function ObjectInput({ node, path, value, ctx, legend }: { node: ObjectNode; path: string; value: FormValue | undefined; ctx: Ctx; legend: ReactNode }) {
-  const fields = obj(value);
   return (
     <fieldset className="group" id={fieldId(path)} aria-describedby={describedBy(path, node, ctx)}>
       <legend>{legend}</legend>
       <Hint path={path} node={node} />
+      <ObjectFields node={node} path={path} value={value} ctx={ctx} />
+    </fieldset>
+  );
+}
+
+function ObjectFields({ node, path, value, ctx }: { node: ObjectNode; path: string; value: FormValue | undefined; ctx: Ctx }) {
+  const fields = obj(value);
+  return (
+    <>
       <ErrorText path={path} ctx={ctx} />
       <div className="settings-grid">
         {node.fields.map((f) => (
           <NodeInput key={f.key} node={f.node} path={`${path}.${f.key}`} value={fields[f.key]} ctx={ctx} />
         ))}
       </div>
-    </fieldset>
+    </>
   );
 }
 
