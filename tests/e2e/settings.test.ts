@@ -172,6 +172,33 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
     expect(settings.swot).toEqual({ strengths: ['Fast delivery', 'Hand-made quality'], threats: ['Mass-produced imports'] });
   });
 
+  it('edits contact channels and a budget allocation', async () => {
+    await page.goto(settingsUrl('marketing'));
+    const email = page.getByRole('group', { name: 'Email', exact: true });
+    await email.getByLabel('Enabled').check();
+    await email.getByLabel('Address').fill('hello@widgets.example.com');
+    const budget = page.getByRole('group', { name: 'Marketing budget' });
+    await budget.getByLabel('Total').fill('1200');
+    await budget.getByLabel('Period').selectOption('monthly');
+    await budget.getByRole('button', { name: 'Add to Allocation' }).click();
+    await budget.getByRole('group', { name: 'Allocation 1' }).getByLabel('Name (required)').fill('workshops');
+    await budget.getByRole('group', { name: 'Allocation 1' }).getByLabel('Value').fill('700');
+    await save();
+    await screenshot(page, 'settings-07-marketing');
+    const settings = await settingsViaApi(apiKey, siteId);
+    expect(settings.channels).toEqual({ email: { enabled: true, address: 'hello@widgets.example.com' } });
+    expect(settings.marketing_budget).toEqual({ total: 1200, period: 'monthly', allocation: { workshops: 700 } });
+  });
+
+  it('renders every settings page', async () => {
+    for (const group of ['journey', 'team', 'market', 'places', 'goals']) {
+      const res = await page.goto(settingsUrl(group));
+      expect(res?.status()).toBe(200);
+      await screenshot(page, `settings-page-${group}`);
+    }
+    expect((await page.goto(settingsUrl('nope')))?.status()).toBe(404);
+  });
+
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(settingsUrl('branding'));

@@ -21,7 +21,7 @@ export type SettingsNode =
   | (Base & { kind: 'strings'; itemLabel: string; maxItems?: number; maxLength?: number })
   | ObjectNode
   | (Base & { kind: 'objects'; itemLabel: string; item: ObjectNode; maxItems?: number })
-  | (Base & { kind: 'map'; keys: string[]; value: SettingsNode })
+  | (Base & { kind: 'map'; keys: { key: string; label: string }[]; value: SettingsNode })
   | (Base & { kind: 'pairs'; itemLabel: string; value: SettingsNode });
 export type ObjectNode = Base & { kind: 'object'; fields: SettingsField[] };
 export interface SettingsField {
@@ -51,7 +51,7 @@ export function toFormValue(node: SettingsNode, value: unknown): FormValue {
     case 'objects':
       return Array.isArray(value) ? value.map((item) => toFormValue(node.item, item)) : [];
     case 'map':
-      return Object.fromEntries(node.keys.map((k) => [k, toFormValue(node.value, isObj(value) ? value[k] : undefined)]));
+      return Object.fromEntries(node.keys.map(({ key }) => [key, toFormValue(node.value, isObj(value) ? value[key] : undefined)]));
     case 'pairs':
       return isObj(value) ? Object.entries(value).map(([key, v]) => ({ key, value: toFormValue(node.value, v) })) : [];
   }
@@ -112,7 +112,7 @@ function convert(node: SettingsNode, value: unknown, path: string, formPath: str
       );
     case 'map':
       return objectOf(
-        node.keys.map((k) => [k, node.value]),
+        node.keys.map(({ key }) => [key, node.value]),
         isObj(value) ? value : {},
         path,
         formPath,

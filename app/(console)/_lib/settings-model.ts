@@ -31,7 +31,7 @@ export function groupFields(group: SettingsGroup): SettingsField[] {
   return group.fields.map((key) => ({ key, node: describe(key, shape[key]) }));
 }
 
-const WORDS: Record<string, string> = { url: 'URL', kpis: 'KPIs', swot: 'SWOT', dont: 'don’t' };
+const WORDS: Record<string, string> = { url: 'URL', kpis: 'KPIs', swot: 'SWOT', dont: 'don’t', sms: 'SMS', whatsapp: 'WhatsApp' };
 /** `brand_pyramid` → "Brand pyramid", `logo_url` → "Logo URL". */
 export function humanize(key: string): string {
   const words = key.split('_').map((w) => WORDS[w] ?? w);
@@ -108,7 +108,9 @@ export function describe(key: string, schema: z.ZodType, required = false): Sett
   if (inner instanceof z.ZodRecord) {
     const keyType = inner.keyType as z.ZodType;
     const value = describe('value', inner.valueType as z.ZodType, true);
-    if (keyType instanceof z.ZodEnum) return { ...common, kind: 'map', keys: keyType.options.map(String), value };
+    if (keyType instanceof z.ZodEnum) {
+      return { ...common, kind: 'map', keys: keyType.options.map((k) => ({ key: String(k), label: humanize(String(k)) })), value };
+    }
     return { ...common, kind: 'pairs', itemLabel: singular(common.label), value };
   }
   throw new Error(`The settings editor has no input for "${key}" (${inner.constructor.name})`);

@@ -121,9 +121,9 @@ function NodeInput({ node, path, value, ctx, label }: { node: SettingsNode; path
           <legend>{node.label}</legend>
           <Hint path={path} node={node} />
           <ErrorText path={path} ctx={ctx} />
-          <div className="settings-grid">
-            {node.keys.map((k) => (
-              <NodeInput key={k} node={node.value} path={`${path}.${k}`} value={obj(value)[k]} ctx={ctx} label={humanizeKey(k)} />
+          <div className="settings-grid map">
+            {node.keys.map(({ key, label }) => (
+              <NodeInput key={key} node={node.value} path={`${path}.${key}`} value={obj(value)[key]} ctx={ctx} label={label} />
             ))}
           </div>
         </fieldset>
