@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { ApiError } from '@/lib/http/errors';
 import { replacementPatch } from '@/lib/settings/merge';
-import { getSettings, updateSettings } from '@/lib/settings/service';
+import { updateSettings } from '@/lib/settings/service';
 import { text } from './forms';
 import { formPathOf, fromFormValue, toFormValue, type FormValue } from './settings-form';
 import { findGroup, groupFields } from './settings-model';
@@ -41,8 +41,8 @@ export async function saveSettingsAction(
   const fields = groupFields(group);
   const paths = new Map<string, string>();
   const next = Object.fromEntries(fields.map(({ key, node }) => [key, fromFormValue(node, values[key], key, key, paths)]));
-  const stored = (await getSettings(site.id)) as Record<string, unknown>;
-  const patch = Object.fromEntries(fields.map(({ key }) => [key, replacementPatch(stored[key], next[key])]));
+  const patch = (stored: Record<string, unknown>) =>
+    Object.fromEntries(fields.map(({ key }) => [key, replacementPatch(stored[key], next[key])]));
 
   let saved: Record<string, unknown>;
   try {
