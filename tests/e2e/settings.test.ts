@@ -22,6 +22,14 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
   let siteId = '';
   let apiKey = '';
   const settingsUrl = (group: string) => `${base}/console/sites/${siteId}/settings/${group}`;
+  /** The whole page as it looks at rest: the viewport grows to the page, so the sticky save bar sits at its end. */
+  const shot = async (name: string) => {
+    const size = page.viewportSize()!;
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: size.width, height });
+    await screenshot(page, name);
+    await page.setViewportSize(size);
+  };
   const save = async () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
@@ -63,7 +71,7 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
     await page.getByLabel('About').fill('Widget Works makes hand-made widgets for small workshops.');
     await page.getByLabel('Industry').fill('Manufacturing');
     await save();
-    await screenshot(page, 'settings-01-company');
+    await shot('settings-01-company');
   });
 
   it('shows a bad colour next to its field, keeps the input and writes nothing', async () => {
@@ -90,13 +98,13 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
     expect(await page.getByRole('alert').filter({ hasText: 'Nothing was saved' }).textContent()).toBe('Nothing was saved: a field needs attention.');
     expect(await page.getByLabel('Personality trait 2', { exact: true }).inputValue()).toBe('precise');
     expect(await page.getByLabel('Communication style').inputValue()).toBe('Friendly and direct');
-    await screenshot(page, 'settings-02-branding-error');
+    await shot('settings-02-branding-error');
     expect((await settingsViaApi(apiKey, siteId)).branding).toBeUndefined();
 
     await primary.fill('#1a2b3c');
     await save();
     expect(await page.locator('#set-branding-color_palette-primary-error').count()).toBe(0);
-    await screenshot(page, 'settings-03-branding');
+    await shot('settings-03-branding');
   });
 
   it('edits SWOT lists, adding and removing items', async () => {
@@ -110,7 +118,7 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
     await page.getByRole('button', { name: 'Add to Threats' }).click();
     await page.getByLabel('Threat 1', { exact: true }).fill('Mass-produced imports');
     await save();
-    await screenshot(page, 'settings-04-swot');
+    await shot('settings-04-swot');
   });
 
   it('edits a customer-journey stage', async () => {
@@ -132,7 +140,7 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
     await product.getByLabel('Currency').fill('EUR');
     await product.getByLabel('URL').fill('https://widgets.example.com/classic');
     await save();
-    await screenshot(page, 'settings-05-products');
+    await shot('settings-05-products');
   });
 
   it('shows the saved values after a reload', async () => {
@@ -184,7 +192,7 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
     await budget.getByRole('group', { name: 'Allocation 1' }).getByLabel('Name (required)').fill('workshops');
     await budget.getByRole('group', { name: 'Allocation 1' }).getByLabel('Value').fill('700');
     await save();
-    await screenshot(page, 'settings-07-marketing');
+    await shot('settings-07-marketing');
     const settings = await settingsViaApi(apiKey, siteId);
     expect(settings.channels).toEqual({ email: { enabled: true, address: 'hello@widgets.example.com' } });
     expect(settings.marketing_budget).toEqual({ total: 1200, period: 'monthly', allocation: { workshops: 700 } });
@@ -194,7 +202,7 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
     for (const group of ['journey', 'team', 'market', 'places', 'goals']) {
       const res = await page.goto(settingsUrl(group));
       expect(res?.status()).toBe(200);
-      await screenshot(page, `settings-page-${group}`);
+      await shot(`settings-page-${group}`);
     }
     expect((await page.goto(settingsUrl('nope')))?.status()).toBe(404);
   });
@@ -204,6 +212,6 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
     await page.goto(settingsUrl('branding'));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBe(0);
-    await screenshot(page, 'settings-06-branding-phone');
+    await shot('settings-06-branding-phone');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formPathOf, fromFormValue, toFormValue } from '@/app/(console)/_lib/settings-form';
-import { SETTINGS_GROUPS, groupFields } from '@/app/(console)/_lib/settings-model';
+import { SETTINGS_GROUPS, groupFields, humanize, singular } from '@/app/(console)/_lib/settings-model';
 import { mergeSettings, replacementPatch } from '@/lib/settings/merge';
 import { SETTINGS_FIELDS, SiteSettingsSchema } from '@/lib/settings/schema';
 
@@ -57,6 +57,13 @@ describe('settings editor model', () => {
     const item = products.node.kind === 'objects' ? products.node.item.fields : [];
     expect(item.find((f) => f.key === 'name')!.node).toMatchObject({ kind: 'text', required: true, maxLength: 200 });
     expect(item.find((f) => f.key === 'url')!.node).toMatchObject({ kind: 'text', input: 'url', required: false });
+  });
+
+  it('names fields and list items in words', () => {
+    expect(['Products', 'Opportunities', 'Weaknesses', 'KPIs', 'Social media', 'Press releases'].map(singular)).toEqual([
+      'Product', 'Opportunity', 'Weakness', 'KPI', 'Social media', 'Press release',
+    ]);
+    expect(['logo_dark_url', 'dont_list', 'whatsapp'].map(humanize)).toEqual(['Logo dark URL', 'Don’t list', 'WhatsApp']);
   });
 
   it('drops empty list items and keeps each error on the field it came from', () => {

@@ -39,8 +39,12 @@ export function humanize(key: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** "Products" → "Product", "KPIs" → "KPI": the name of one item of a list. */
-const singular = (label: string) => (/ss$/.test(label) || !/s$/.test(label) ? label : label.slice(0, -1));
+/** "Products" → "Product", "Opportunities" → "Opportunity", "Weaknesses" → "Weakness": one item of a list. */
+export function singular(label: string): string {
+  if (/ies$/.test(label)) return `${label.slice(0, -3)}y`;
+  if (/sses$/.test(label)) return label.slice(0, -2);
+  return /ss$/.test(label) || !/s$/.test(label) ? label : label.slice(0, -1);
+}
 
 function unwrap(schema: z.ZodType): { inner: z.ZodType; optional: boolean } {
   let inner = schema;

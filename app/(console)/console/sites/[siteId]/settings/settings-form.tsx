@@ -232,7 +232,8 @@ function ObjectFields({ node, path, value, ctx }: { node: ObjectNode; path: stri
   return (
     <>
       <ErrorText path={path} ctx={ctx} />
-      <div className="settings-grid">
+      {/* Objects of lists only (SWOT, journey stages, do and don't lists) put the lists side by side. */}
+      <div className={node.fields.every((f) => f.node.kind === 'strings') ? 'settings-grid lists' : 'settings-grid'}>
         {node.fields.map((f) => (
           <NodeInput key={f.key} node={f.node} path={`${path}.${f.key}`} value={fields[f.key]} ctx={ctx} />
         ))}

@@ -37,7 +37,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ siteI
       </nav>
       <section className="card" aria-labelledby="settings-heading">
         <h2 id="settings-heading">{group.label}</h2>
-        <p className="hint">
+        <p className="hint intro">
           Agents read these settings as context. Saving replaces this page’s fields and leaves the other pages’ as they are;
           agents and integrations read and change the same settings through <code>POST /api/agents/tools/updateSiteSettings</code>.
         </p>
