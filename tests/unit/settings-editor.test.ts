@@ -67,7 +67,7 @@ describe('settings editor model', () => {
   });
 
   it('drops empty list items and keeps each error on the field it came from', () => {
-    const [, swot] = [0, groupFields(SETTINGS_GROUPS.find((g) => g.id === 'swot')!)[0]];
+    const [swot] = groupFields(SETTINGS_GROUPS.find((g) => g.id === 'swot')!);
     const paths = new Map<string, string>();
     const value = fromFormValue(swot.node, { strengths: ['', 'Fast', '  ', 'Cheap'], weaknesses: [], opportunities: [], threats: [] }, 'swot', 'swot', paths);
     expect(value).toEqual({ strengths: ['Fast', 'Cheap'] });
