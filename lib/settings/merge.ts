@@ -15,3 +15,17 @@ export function mergeSettings(stored: Record<string, unknown>, patch: Record<str
   }
   return out;
 }
+
+/**
+ * The patch that turns `stored` into `next` under the merge rules: `next` where it is not an
+ * object, objects key by key, and `null` for every stored key that `next` lacks (an undefined
+ * `next` removes the field). For an editor that shows a field whole and saves it whole.
+ */
+export function replacementPatch(stored: unknown, next: unknown): unknown {
+  if (next === undefined) return null;
+  if (!isPlainObject(next) || !isPlainObject(stored)) return next;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(stored)) if (!(key in next) || next[key] === undefined) out[key] = null;
+  for (const [key, value] of Object.entries(next)) if (value !== undefined) out[key] = replacementPatch(stored[key], value);
+  return out;
+}

@@ -24,11 +24,20 @@ function invalid(error: { issues: { path: PropertyKey[]; message: string }[] }, 
  * Applies `patch` by the merge rules (only given fields change, objects merge recursively,
  * arrays and scalars replace, null removes) and returns the stored result. The row is locked
  * for the read-merge-write, so concurrent updates of different fields both survive. An invalid
- * patch or merged result writes nothing (400 INVALID_REQUEST).
+ * patch or merged result writes nothing (400 INVALID_REQUEST). `patch` may be a function of the
+ * stored settings, called under the same lock (an editor that saves fields whole computes its
+ * patch from what is stored, without a window for another update in between).
  */
-export async function updateSettings(siteId: string, patch: SettingsPatch): Promise<SiteSettings> {
-  const parsedPatch = SettingsPatchSchema.safeParse(patch);
-  if (!parsedPatch.success) throw invalid(parsedPatch.error, 'settings');
+export async function updateSettings(
+  siteId: string,
+  patch: SettingsPatch | ((stored: Record<string, unknown>) => SettingsPatch),
+): Promise<SiteSettings> {
+  const validPatch = (p: SettingsPatch) => {
+    const parsed = SettingsPatchSchema.safeParse(p);
+    if (!parsed.success) throw invalid(parsed.error, 'settings');
+    return parsed.data as Record<string, unknown>;
+  };
+  const given = typeof patch === 'function' ? undefined : validPatch(patch);
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -37,7 +46,9 @@ export async function updateSettings(siteId: string, patch: SettingsPatch): Prom
       .where(eq(sites.id, siteId))
       .for('update')
       .limit(1);
-    const merged = SiteSettingsSchema.safeParse(mergeSettings(found(row, 'Site').settings ?? {}, parsedPatch.data as Record<string, unknown>));
+    const stored = found(row, 'Site').settings ?? {};
+    const changes = given ?? validPatch((patch as (stored: Record<string, unknown>) => SettingsPatch)(stored));
+    const merged = SiteSettingsSchema.safeParse(mergeSettings(stored, changes));
     if (!merged.success) throw invalid(merged.error, 'settings');
     await tx
       .update(sites)

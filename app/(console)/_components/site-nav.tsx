@@ -5,8 +5,8 @@ export function SiteNav({ siteId }: { siteId: string }) {
   const base = `/console/sites/${siteId}`;
   return (
     <nav aria-label="Site sections" className="tabs">
-      {SITE_SECTIONS.map(({ path, label }) => (
-        <NavLink key={path} href={base + path}>
+      {SITE_SECTIONS.map(({ path, label, nested }) => (
+        <NavLink key={path} href={base + path} exact={!nested}>
           {label}
         </NavLink>
       ))}

@@ -1,0 +1,48 @@
+import type { Metadata } from 'next';
+import { notFound, redirect } from 'next/navigation';
+import { getSettings } from '@/lib/settings/service';
+import { NavLink } from '../../../../../_components/nav-link';
+import { toFormValue } from '../../../../../_lib/settings-form';
+import { SETTINGS_GROUPS, findGroup, groupFields } from '../../../../../_lib/settings-model';
+import { requireOwnedSite } from '../../../../../_lib/session';
+import { SettingsForm } from '../settings-form';
+
+export const metadata: Metadata = { title: 'Site settings · Site Growth Platform' };
+
+/**
+ * The site's business settings (spec §2.11), one group of fields per page: /settings/<group>.
+ * Each group saves only its own fields; the rest of the settings stay as they are.
+ */
+export default async function SettingsPage({ params }: { params: Promise<{ siteId: string; group?: string[] }> }) {
+  const { siteId, group: segments = [] } = await params;
+  const { site } = await requireOwnedSite(siteId);
+  const base = `/console/sites/${site.id}/settings`;
+  if (segments.length === 0) redirect(`${base}/${SETTINGS_GROUPS[0].id}`);
+  const group = segments.length === 1 ? findGroup(segments[0]) : undefined;
+  if (!group) notFound();
+
+  const settings = (await getSettings(site.id)) as Record<string, unknown>;
+  const fields = groupFields(group);
+  const initial = Object.fromEntries(fields.map(({ key, node }) => [key, toFormValue(node, settings[key])]));
+  return (
+    <div className="settings">
+      <nav aria-label="Settings groups" className="subnav">
+        <ul>
+          {SETTINGS_GROUPS.map((g) => (
+            <li key={g.id}>
+              <NavLink href={`${base}/${g.id}`}>{g.label}</NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <section className="card" aria-labelledby="settings-heading">
+        <h2 id="settings-heading">{group.label}</h2>
+        <p className="hint intro">
+          Agents read these settings as context. Saving replaces this page’s fields and leaves the other pages’ as they are;
+          agents and integrations read and change the same settings through <code>POST /api/agents/tools/updateSiteSettings</code>.
+        </p>
+        <SettingsForm key={group.id} siteId={site.id} group={group.id} fields={fields} initial={initial} />
+      </section>
+    </div>
+  );
+}
