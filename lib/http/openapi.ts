@@ -82,6 +82,14 @@ function parameters(def: RouteDefinition) {
   return list;
 }
 
+/** Media types of the request body, by how the route reads it. */
+function requestContent(def: RouteDefinition) {
+  const schema = jsonSchema(def.body!, 'input');
+  if (def.bodyType === 'multipart') return { 'multipart/form-data': { schema } };
+  if (def.bodyType === 'beacon') return { 'application/json': { schema }, 'text/plain': { schema } };
+  return { 'application/json': { schema } };
+}
+
 function operation(def: RouteDefinition, method: string, path: string) {
   const scope = requiredScope(def.auth, method);
   const authNote =
@@ -97,7 +105,7 @@ function operation(def: RouteDefinition, method: string, path: string) {
     tags: def.tags,
     security: security(def.auth),
     parameters: parameters(def),
-    ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(def.body, 'input') } } } } : {}),
+    ...(def.body ? { requestBody: { required: true, content: requestContent(def) } } : {}),
     responses: responses(def, method),
   };
 }

@@ -29,3 +29,14 @@ export async function upsertLeadByEmail(
     .returning();
   return row;
 }
+
+/** The site's lead with this email (emails are stored lower-case). */
+export async function findLeadByEmail(siteId: string, email: string): Promise<LeadRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.siteId, siteId), eq(leads.email, email.toLowerCase())))
+    .limit(1);
+  return row;
+}

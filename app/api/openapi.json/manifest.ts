@@ -4,22 +4,42 @@ import * as r0 from '@/app/api/auth/signup/route';
 import * as r1 from '@/app/api/auth/token/route';
 import * as r2 from '@/app/api/health/route';
 import * as r3 from '@/app/api/keys/route';
-import * as r4 from '@/app/api/visitors/sites/route';
-import * as r5 from '@/app/sites/route';
-import * as r6 from '@/app/sites/[site_id]/route';
-import * as r7 from '@/app/sites/[site_id]/commands/route';
-import * as r8 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r9 from '@/app/sites/[site_id]/stats/route';
+import * as r4 from '@/app/api/leads/[lead_id]/sessions/route';
+import * as r5 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r6 from '@/app/api/visitors/identify/route';
+import * as r7 from '@/app/api/visitors/segment/route';
+import * as r8 from '@/app/api/visitors/session/route';
+import * as r9 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r10 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r11 from '@/app/api/visitors/session/end/route';
+import * as r12 from '@/app/api/visitors/sites/route';
+import * as r13 from '@/app/api/visitors/track/route';
+import * as r14 from '@/app/api/visitors/upload/route';
+import * as r15 from '@/app/sites/route';
+import * as r16 from '@/app/sites/[site_id]/route';
+import * as r17 from '@/app/sites/[site_id]/commands/route';
+import * as r18 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r19 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/auth/signup', module: r0 },
   { path: '/api/auth/token', module: r1 },
   { path: '/api/health', module: r2 },
   { path: '/api/keys', module: r3 },
-  { path: '/api/visitors/sites', module: r4 },
-  { path: '/sites', module: r5 },
-  { path: '/sites/{site_id}', module: r6 },
-  { path: '/sites/{site_id}/commands', module: r7 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r8 },
-  { path: '/sites/{site_id}/stats', module: r9 },
+  { path: '/api/leads/{lead_id}/sessions', module: r4 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r5 },
+  { path: '/api/visitors/identify', module: r6 },
+  { path: '/api/visitors/segment', module: r7 },
+  { path: '/api/visitors/session', module: r8 },
+  { path: '/api/visitors/session/{session_id}/end', module: r9 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r10 },
+  { path: '/api/visitors/session/end', module: r11 },
+  { path: '/api/visitors/sites', module: r12 },
+  { path: '/api/visitors/track', module: r13 },
+  { path: '/api/visitors/upload', module: r14 },
+  { path: '/sites', module: r15 },
+  { path: '/sites/{site_id}', module: r16 },
+  { path: '/sites/{site_id}/commands', module: r17 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r18 },
+  { path: '/sites/{site_id}/stats', module: r19 },
 ];
