@@ -214,13 +214,13 @@ export async function listEvents(sessionId: string): Promise<SessionEvent[]> {
 /** PUT: activity and counters; renews expiry. Only a live session takes it. */
 export async function updateSession(siteId: string, input: UpdateSessionInput, now: number, analyticsAllowed: (row: SessionRow) => boolean): Promise<SessionRow> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  const updated = await db.transaction(async (tx) => {
     const [current] = await tx
       .select()
       .from(visitorSessions)
       .where(and(eq(visitorSessions.siteId, siteId), eq(visitorSessions.id, input.session_id)))
       .for('update');
-    if (!current || !isLive(current, now)) throw await refusal(siteId, input.session_id);
+    if (!current || !isLive(current, now)) return undefined;
     const activity = Math.max(current.lastActivityAt, Math.min(input.last_activity_at ?? now, now));
     const consent = input.consent ? { ...(current.consent ?? {}), ...input.consent } : current.consent;
     const keep = analyticsAllowed({ ...current, consent });
@@ -241,6 +241,9 @@ export async function updateSession(siteId: string, input: UpdateSessionInput, n
       .returning();
     return row;
   });
+  // Outside the transaction: on PGlite a query from outside it would wait for it to finish.
+  if (!updated) throw await refusal(siteId, input.session_id);
+  return updated;
 }
 
 /**
@@ -329,7 +332,7 @@ export async function findVisitor(siteId: string, visitorId: string) {
 
 export async function listVisitors(siteId: string, limit: number, offset: number): Promise<{ items: Visitor[]; total: number }> {
   const db = await getDb();
-  const sessionCount: SQL<number> = sql<number>`(select count(*)::int from visitor_sessions s where s.visitor_id = ${visitors.id})`;
+  const sessionCount: SQL<number> = sql<number>`(select count(*)::int from visitor_sessions s where s.visitor_id = "visitors"."id")`;
   const [rows, [{ n }]] = await Promise.all([
     db
       .select({ v: visitors, sessionCount })
