@@ -27,6 +27,18 @@ export default defineConfig({
         resolve: { alias },
         test: { ...shared, name: 'pglite', include: ['tests/integration/**/*.test.ts'], env: { TEST_DB: 'pglite' } },
       },
+      {
+        // Headless Chromium against `next start` (built once in the global setup). Required in CI.
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
       ...(postgres
         ? [
             {
