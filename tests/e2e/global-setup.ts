@@ -55,11 +55,12 @@ export default async function setup() {
   buildIfStale();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-e2e-'));
   const base = `http://127.0.0.1:${APP_PORT}`;
+  // The app runs on embedded PGlite in a fresh data directory, whatever the shell's DATABASE_URL.
+  const { DATABASE_URL: _ignored, ...env } = process.env;
   const server = spawn(path.join('node_modules', '.bin', 'next'), ['start', '-p', String(APP_PORT), '-H', '127.0.0.1'], {
     env: {
-      ...process.env,
+      ...env,
       DATA_DIR: dataDir,
-      DATABASE_URL: '',
       AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456789',
       LOG_LEVEL: 'error',
       NODE_ENV: 'production',

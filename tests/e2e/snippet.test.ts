@@ -63,13 +63,13 @@ describe.skipIf(Boolean(skip))('browser snippet /t.js in headless Chromium', () 
 
   afterAll(async () => {
     await browser?.close();
+    page?.closeAllConnections();
     await new Promise((r) => page?.close(r));
   });
 
   it('starts a session, sends a pageview and a custom event, pings activity, and ends on page hide via sendBeacon', async () => {
     const context = await browser.newContext({ userAgent: UA });
     const tab = await context.newPage();
-    const beacon = tab.waitForRequest((r) => r.url() === `${APP}/api/visitors/session/end` && r.method() === 'POST');
     await tab.goto(`${pageOrigin}/products?utm_source=e2e`);
     await tab.waitForFunction(() => (window as any).sgp?.session?.());
     const session = await tab.evaluate(() => (window as any).sgp.session());
@@ -90,15 +90,36 @@ describe.skipIf(Boolean(skip))('browser snippet /t.js in headless Chromium', () 
       ['custom', 'signup_click', { plan: 'pro' }],
     ]);
 
-    // The activity ping (every second on this page) reports active time.
-    await eventually(read, (r) => r.body.data?.active_time > 0, 'activity ping');
+    // While the user is active, the activity ping (every second on this page) reports active time.
+    let x = 0;
+    await eventually(
+      async () => {
+        await tab.mouse.move((x = (x + 37) % 300), 100);
+        return read();
+      },
+      (r) => r.body.data?.active_time > 0,
+      'activity ping',
+    );
 
-    // Leaving the page fires pagehide → sendBeacon to the end route.
+    // Leaving the page fires pagehide → sendBeacon (text/plain, no preflight) to the end route.
+    const endCalls: { type: string | undefined }[] = [];
+    context.on('request', (r) => {
+      if (r.url() === `${APP}/api/visitors/session/end`) endCalls.push({ type: r.headers()['content-type'] });
+    });
+    await tab.evaluate(() => {
+      const send = navigator.sendBeacon.bind(navigator);
+      navigator.sendBeacon = (url, data) => {
+        localStorage.setItem('beacon', String(url));
+        return send(url, data);
+      };
+    });
     await tab.goto('about:blank');
-    const sent = await beacon;
-    expect(sent.headers()['content-type']).toMatch(/^text\/plain/);
     const closed = await eventually(read, (r) => r.body.data?.status === 'closed', 'session end');
-    expect(closed.body.data).toMatchObject({ exit_url: `${pageOrigin}/products?utm_source=e2e`, exit_type: 'bounce', page_views: 1 });
+    expect(closed.body.data).toMatchObject({ exit_url: `${pageOrigin}/products?utm_source=e2e`, exit_type: 'exit', page_views: 1, duration: expect.any(Number) });
+    // It went through navigator.sendBeacon (recorded by the wrapper above, read back on the same origin).
+    await tab.goto(`${pageOrigin}/empty`);
+    expect(await tab.evaluate(() => localStorage.getItem('beacon'))).toBe(`${APP}/api/visitors/session/end`);
+    for (const call of endCalls) expect(call.type).toMatch(/^text\/plain/);
     await context.close();
   });
 

@@ -29,7 +29,7 @@ async function upload(fields: Record<string, string | Blob | [Blob, string]>, he
   }
   const req = new Request(new URL('/api/visitors/upload', BASE), { method: 'POST', headers, body: form });
   const res = await uploadRoute(req, { params: Promise.resolve({}) });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
 describe('POST /api/visitors/upload', () => {
