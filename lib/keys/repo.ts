@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { sharedBatcher } from '@/lib/db/batch';
 import { displaySuffixOf, generateApiKey, hashApiKey } from '@/lib/auth/api-key-format';
 import { getDb } from '@/lib/db/client';
 import { apiKeys } from '@/lib/db/schema';
@@ -86,13 +87,21 @@ export interface StoredKey {
   revokedAt: Date | null;
 }
 
-/** Looks a presented key up by its hash. */
-export async function findKeyByHash(keyHash: string): Promise<StoredKey | undefined> {
+async function findKeysByHash(hashes: string[]): Promise<(StoredKey | undefined)[]> {
   const db = await getDb();
-  const [row] = await db
-    .select({ id: apiKeys.id, siteId: apiKeys.siteId, scopes: apiKeys.scopes, expiresAt: apiKeys.expiresAt, revokedAt: apiKeys.revokedAt })
+  const rows = await db
+    .select({ keyHash: apiKeys.keyHash, id: apiKeys.id, siteId: apiKeys.siteId, scopes: apiKeys.scopes, expiresAt: apiKeys.expiresAt, revokedAt: apiKeys.revokedAt })
     .from(apiKeys)
-    .where(eq(apiKeys.keyHash, keyHash))
-    .limit(1);
-  return row;
+    .where(inArray(apiKeys.keyHash, [...new Set(hashes)]));
+  const byHash = new Map(rows.map(({ keyHash, ...key }) => [keyHash, key]));
+  return hashes.map((h) => byHash.get(h));
+}
+
+/**
+ * Looks a presented key up by its hash. Concurrent lookups share one query (no cache): each
+ * request is answered by a query that started after it arrived, so revocation and expiry take
+ * effect on the very next request.
+ */
+export function findKeyByHash(keyHash: string): Promise<StoredKey | undefined> {
+  return sharedBatcher('keysByHash', findKeysByHash).submit(keyHash);
 }

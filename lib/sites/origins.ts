@@ -1,4 +1,4 @@
-import { getSite } from './repo';
+import { siteDomain } from './repo';
 
 /**
  * Whether a browser Origin belongs to a site: its scheme is http or https and its host (with
@@ -8,10 +8,10 @@ import { getSite } from './repo';
 export async function isOriginAllowed(siteId: string, origin: string): Promise<boolean> {
   const host = hostOf(origin);
   if (!host) return false;
-  const site = await getSite(siteId);
-  if (!site?.domain) return false;
+  const domain = await siteDomain(siteId);
+  if (!domain) return false;
   const bare = (h: string) => h.replace(/^www\./, '');
-  return bare(host) === bare(site.domain);
+  return bare(host) === bare(domain);
 }
 
 function hostOf(origin: string): string | null {

@@ -1,4 +1,5 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { sharedBatcher } from '@/lib/db/batch';
 import { getDb } from '@/lib/db/client';
 import { sites } from '@/lib/db/schema';
 import type { CreateSiteInput, Site, SiteDetail } from './schema';
@@ -49,4 +50,19 @@ export async function isSiteOwner(siteId: string, userId: string): Promise<boole
     .where(and(eq(sites.id, siteId), eq(sites.ownerId, userId)))
     .limit(1);
   return Boolean(row);
+}
+
+async function findDomains(siteIds: string[]): Promise<(string | null | undefined)[]> {
+  const db = await getDb();
+  const rows = await db.select({ id: sites.id, domain: sites.domain }).from(sites).where(inArray(sites.id, [...new Set(siteIds)]));
+  const byId = new Map(rows.map((r) => [r.id, r.domain]));
+  return siteIds.map((id) => byId.get(id));
+}
+
+/**
+ * The registered domain of a site (null: none; undefined: no such site). Concurrent lookups
+ * share one query, and never reuse an answer read before the call was made.
+ */
+export function siteDomain(siteId: string): Promise<string | null | undefined> {
+  return sharedBatcher('siteDomains', findDomains).submit(siteId);
 }

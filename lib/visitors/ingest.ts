@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { groupCommit } from '@/lib/db/group-commit';
+import { sharedBatcher } from '@/lib/db/batch';
 import { rows } from '@/lib/db/raw';
 import { MAX_EVENTS_PER_SESSION, SESSION_MAX_MS, SESSION_TTL_MS } from './schema';
 
@@ -107,10 +107,8 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
   });
 }
 
-// One batcher per process (Next may load this module more than once).
-const KEY = Symbol.for('sgp.eventWriter');
-const g = globalThis as { [KEY]?: ReturnType<typeof groupCommit<EventWrite, EventOutcome>> };
-const writer = (g[KEY] ??= groupCommit(writeEvents));
+// Group commit: concurrent events share one statement and one commit.
+const writer = sharedBatcher('events', writeEvents);
 
 /** Records one event; resolves once it is committed (or refused). */
 export function recordEvent(event: Omit<EventWrite, 'eventId'>): Promise<EventOutcome & { eventId: string }> {

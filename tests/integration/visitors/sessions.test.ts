@@ -412,6 +412,22 @@ describe('POST /api/visitors/track', () => {
   });
 });
 
+describe('key revocation on the ingestion path', () => {
+  it('refuses a revoked key on the very next request, even amid concurrent lookups', async () => {
+    const { createKey } = await import('../../helpers/harness');
+    const { DELETE: revokeRoute } = await import('@/app/api/keys/route');
+    const k = await createKey(mine.user, mine.siteId);
+    const headers = presenters.xSaApiKey(k.apiKey);
+    const s = (await start({}, mine, headers)).body.data;
+    const before = await Promise.all(Array.from({ length: 20 }, () => track(s.session_id, { event_type: 'click' }, mine, headers)));
+    expect(before.every((r) => r.status === 201)).toBe(true);
+    const revoked = await call(revokeRoute, { method: 'DELETE', path: '/api/keys', headers: mine.user.auth, query: { id: k.id, site_id: mine.siteId } });
+    expect(revoked.status).toBe(200);
+    const after = await Promise.all([track(s.session_id, {}, mine, headers), track(s.session_id, {}, mine, key())]);
+    expect(after.map((r) => r.status)).toEqual([401, 201]);
+  });
+});
+
 describe('identify and segments', () => {
   it('POST /api/visitors/identify creates or updates the lead and binds it to session and visitor', async () => {
     const f = fp();
