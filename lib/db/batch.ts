@@ -1,7 +1,8 @@
 /**
- * Batches concurrent calls into one database round trip. Calls made while a batch is running
- * wait and go together in the next one; an idle batcher runs on the next turn of the event loop,
- * so a lone call pays no added latency. Every caller gets its own result, in order.
+ * Batches concurrent calls into few database round trips. Up to `concurrency` batches run at
+ * once (round trips and commits overlap; Postgres itself groups concurrent WAL flushes); calls
+ * made while they run wait and go together in the next one. A new batch starts on the next turn
+ * of the event loop, so a lone call pays no added latency. Every caller gets its own result.
  *
  * Two uses:
  * - group commit: concurrent writes share one transaction (one WAL flush); each caller awaits
@@ -23,35 +24,47 @@ interface Pending<I, O> {
 export function batcher<I, O>(
   /** Handles the whole batch (one transaction or query); returns one result per item, in order. */
   run: (items: I[]) => Promise<O[]>,
-  maxBatch = 500,
+  { maxBatch = 500, concurrency = 4 }: { maxBatch?: number; concurrency?: number } = {},
 ): Batcher<I, O> {
   let queue: Pending<I, O>[] = [];
-  let running = false;
+  let running = 0;
+  let scheduled = false;
 
-  async function drain(): Promise<void> {
-    while (queue.length) {
+  async function runBatch(batch: Pending<I, O>[]): Promise<void> {
+    try {
+      const results = await run(batch.map((p) => p.item));
+      batch.forEach((p, i) => p.resolve(results[i]));
+    } catch (error) {
+      if (batch.length === 1) batch[0].reject(error);
+      // One bad item must not fail its neighbours: retry each alone.
+      else for (const p of batch) await run([p.item]).then(([r]) => p.resolve(r), p.reject);
+    }
+  }
+
+  function startBatches(): void {
+    scheduled = false;
+    while (queue.length && running < concurrency) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
-      try {
-        const results = await run(batch.map((p) => p.item));
-        batch.forEach((p, i) => p.resolve(results[i]));
-      } catch (error) {
-        if (batch.length === 1) batch[0].reject(error);
-        // One bad item must not fail its neighbours: retry each alone.
-        else for (const p of batch) await run([p.item]).then(([r]) => p.resolve(r), p.reject);
-      }
+      running++;
+      void runBatch(batch).finally(() => {
+        running--;
+        schedule();
+      });
     }
-    running = false;
+  }
+
+  function schedule(): void {
+    if (scheduled || !queue.length || running >= concurrency) return;
+    scheduled = true;
+    setImmediate(startBatches);
   }
 
   return {
     submit(item) {
       return new Promise<O>((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        if (!running) {
-          running = true;
-          setImmediate(() => void drain());
-        }
+        schedule();
       });
     },
   };

@@ -62,7 +62,10 @@ async function readBytes(req: Request, maxBytes: number): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The client went away mid-body (connection closed or request aborted).
+      throw new ApiError('INVALID_REQUEST', 'Request body was not fully received');
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

@@ -60,6 +60,8 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
              coalesce((s.consent ->> 'analytics')::boolean, true) as analytics
       from visitor_sessions s
       where s.id in (select session_id from input) and s.status = 'active' and s.expires_at > ${now}::bigint
+      -- One lock order for every batch, so concurrent batches cannot deadlock.
+      order by s.id
       for update
     ),
     valid as (
