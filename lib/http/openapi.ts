@@ -94,7 +94,8 @@ function operation(def: RouteDefinition, method: string, path: string) {
   const scope = requiredScope(def.auth, method);
   const authNote =
     def.auth.kind === 'apiKey'
-      ? `Requires an API key with the \`${scope}\` scope.`
+      ? `Requires an API key with the \`${scope}\` scope` +
+        (def.auth.browserOrigin ? ", or, from a browser, no key and an `Origin` registered as the domain of the `site_id` it names." : '.')
       : def.auth.kind === 'session'
         ? 'Requires a signed-in user (session token or console cookie); API keys are refused.'
         : 'No authentication.';

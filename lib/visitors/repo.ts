@@ -90,10 +90,11 @@ export async function startSession(siteId: string, start: SessionStart): Promise
         target: [visitors.siteId, visitors.fingerprint],
         set: { lastSeenAt: now, ...(input.lead_id ? { leadId: input.lead_id } : {}) },
       })
-      .returning({ id: visitors.id, leadId: visitors.leadId });
+      // xmax = 0: the row was inserted by this statement (a first-time visitor has no sessions yet).
+      .returning({ id: visitors.id, leadId: visitors.leadId, isNew: sql<boolean>`(xmax = 0)` });
 
     let previousSessionId: string | null = null;
-    if (fingerprint !== null) {
+    if (fingerprint !== null && !visitor.isNew) {
       const [open] = await tx
         .select()
         .from(visitorSessions)
