@@ -123,17 +123,25 @@ describe.skipIf(Boolean(skip))('browser snippet /t.js in headless Chromium', () 
     await context.close();
   });
 
-  it('resumes the same session for the same browser profile, and is refused from an unregistered origin', async () => {
+  it('reuses the active session across tabs of one browser profile, and chains a new one after the end', async () => {
     const context = await browser.newContext({ userAgent: UA });
-    const tab = await context.newPage();
-    await tab.goto(`${pageOrigin}/`);
-    await tab.waitForFunction(() => (window as any).sgp?.session?.());
-    const first = await tab.evaluate(() => (window as any).sgp.session());
-    await tab.reload();
-    await tab.waitForFunction(() => (window as any).sgp?.session?.());
-    const second = await tab.evaluate(() => (window as any).sgp.session());
-    // The reload's page hide closed the first session; the new one is chained to it, same visitor.
-    expect(second).toMatchObject({ visitor_id: first.visitor_id, previous_session_id: first.session_id });
+    const open = async () => {
+      const tab = await context.newPage();
+      await tab.goto(`${pageOrigin}/`);
+      await tab.waitForFunction(() => (window as any).sgp?.session?.());
+      return { tab, session: await tab.evaluate(() => (window as any).sgp.session()) };
+    };
+    const first = await open();
+    const second = await open();
+    // Same fingerprint (first-party id in localStorage), same site: the active session is reused.
+    expect(second.session).toMatchObject({ session_id: first.session.session_id, is_new_session: false });
+    // Leaving both pages ends it; the next visit starts a new session chained to it, same visitor.
+    await second.tab.goto('about:blank');
+    await first.tab.goto('about:blank');
+    const read = () => api('GET', `/api/visitors/session?session_id=${first.session.session_id}&site_id=${siteId}`, undefined, key);
+    await eventually(read, (r) => r.body.data?.status === 'closed', 'session end');
+    const third = await open();
+    expect(third.session).toMatchObject({ is_new_session: true, visitor_id: first.session.visitor_id, previous_session_id: first.session.session_id });
     const foreign = await fetch(`${APP}/api/visitors/session`, { method: 'POST', headers: { origin: 'http://localhost:9', 'content-type': 'application/json' }, body: JSON.stringify({ site_id: siteId }) });
     expect(foreign.status).toBe(401);
     await context.close();
