@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
-import { getDb } from '@/lib/db/client';
+import { sharedBatcher } from '@/lib/db/batch';
+import { getDb, type Db } from '@/lib/db/client';
 import { sessionEvents, visitorSegments, visitorSessions, visitors } from '@/lib/db/schema';
 import { sessionEnded, sessionNotFound } from './errors';
 import {
@@ -73,103 +74,121 @@ export interface SessionStart {
   analyticsAllowed: boolean;
 }
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Started = { row: SessionRow; isNew: boolean };
+
 /**
- * Starts a session, or renews the fingerprint's active one at this site (§3.2). One
- * transaction: the visitor upsert locks the visitor row, so concurrent starts for one
- * fingerprint run one after the other and the second sees the first's session.
+ * Starts a session, or renews the fingerprint's active one at this site (§3.2). Concurrent
+ * starts are grouped: one transaction (one commit) per batch, each start in turn inside it. The
+ * visitor upsert locks the visitor row, so concurrent starts for one fingerprint run one after
+ * the other and the second sees the first's session; within a batch, starts run in
+ * (site, fingerprint) order so two batches always lock visitors in the same order.
  */
-export async function startSession(siteId: string, start: SessionStart): Promise<{ row: SessionRow; isNew: boolean }> {
-  const { input, now } = start;
+export function startSession(siteId: string, start: SessionStart): Promise<Started> {
+  return sharedBatcher('sessionStarts', startSessions).submit({ siteId, start });
+}
+
+async function startSessions(items: { siteId: string; start: SessionStart }[]): Promise<Started[]> {
   const db = await getDb();
+  const order = items
+    .map((item, i) => ({ item, i, sortKey: `${item.siteId}|${item.start.input.fingerprint ?? ''}` }))
+    .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : a.i - b.i));
   return db.transaction(async (tx) => {
-    const fingerprint = input.fingerprint ?? null;
-    const [visitor] = await tx
-      .insert(visitors)
-      .values({ siteId, fingerprint, leadId: input.lead_id ?? null, isBot: start.isBot, firstSeenAt: now, lastSeenAt: now })
-      .onConflictDoUpdate({
-        target: [visitors.siteId, visitors.fingerprint],
-        set: { lastSeenAt: now, ...(input.lead_id ? { leadId: input.lead_id } : {}) },
-      })
-      // xmax = 0: the row was inserted by this statement (a first-time visitor has no sessions yet).
-      .returning({ id: visitors.id, leadId: visitors.leadId, isNew: sql<boolean>`(xmax = 0)` });
-
-    let previousSessionId: string | null = null;
-    if (fingerprint !== null && !visitor.isNew) {
-      const [open] = await tx
-        .select()
-        .from(visitorSessions)
-        .where(and(eq(visitorSessions.visitorId, visitor.id), eq(visitorSessions.status, 'active')))
-        .for('update');
-      if (open && open.expiresAt > now) {
-        const [row] = await tx
-          .update(visitorSessions)
-          .set({
-            lastActivityAt: Math.max(open.lastActivityAt, now),
-            updatedAt: now,
-            expiresAt: expiryAfter(open.createdAt, now),
-            ...(input.lead_id ? { leadId: input.lead_id } : {}),
-          })
-          .where(eq(visitorSessions.id, open.id))
-          .returning();
-        return { row, isNew: false };
-      }
-      if (open) {
-        // Idle for 30 minutes or 24 hours old: it ended when it expired.
-        await tx
-          .update(visitorSessions)
-          .set({ status: 'expired', endedAt: open.expiresAt, exitType: open.exitType ?? 'timeout', updatedAt: now })
-          .where(eq(visitorSessions.id, open.id));
-        previousSessionId = open.id;
-      } else {
-        const [last] = await tx
-          .select({ id: visitorSessions.id })
-          .from(visitorSessions)
-          .where(eq(visitorSessions.visitorId, visitor.id))
-          .orderBy(desc(visitorSessions.createdAt), desc(visitorSessions.id))
-          .limit(1);
-        previousSessionId = last?.id ?? null;
-      }
-    }
-
-    const keep = start.analyticsAllowed;
-    const [row] = await tx
-      .insert(visitorSessions)
-      .values({
-        siteId,
-        visitorId: visitor.id,
-        fingerprint,
-        leadId: input.lead_id ?? visitor.leadId ?? null,
-        previousSessionId: previousSessionId ?? input.previous_session_id ?? null,
-        url: keep ? (input.url ?? null) : null,
-        currentUrl: keep ? (input.url ?? null) : null,
-        referrer: keep ? (input.referrer ?? null) : null,
-        utmSource: keep ? (input.utm_source ?? null) : null,
-        utmMedium: keep ? (input.utm_medium ?? null) : null,
-        utmCampaign: keep ? (input.utm_campaign ?? null) : null,
-        utmTerm: keep ? (input.utm_term ?? null) : null,
-        utmContent: keep ? (input.utm_content ?? null) : null,
-        createdAt: now,
-        startedAt: Math.min(input.started_at ?? now, now),
-        lastActivityAt: now,
-        updatedAt: now,
-        expiresAt: expiryAfter(now, now),
-        duration: input.duration ?? null,
-        pageViews: input.page_views ?? 0,
-        activeTime: input.active_time ?? null,
-        idleTime: input.idle_time ?? null,
-        exitUrl: input.exit_url ?? null,
-        exitType: input.exit_type ?? null,
-        device: keep ? (start.device ?? null) : null,
-        browser: keep ? (start.browser ?? null) : null,
-        location: keep ? (start.location ?? null) : null,
-        performance: keep ? (input.performance ?? null) : null,
-        consent: input.consent ?? null,
-        customData: keep ? (input.custom_data ?? null) : null,
-        isBot: start.isBot,
-      })
-      .returning();
-    return { row, isNew: true };
+    const results: Started[] = new Array(items.length);
+    for (const { item, i } of order) results[i] = await startOne(tx, item.siteId, item.start);
+    return results;
   });
+}
+
+async function startOne(tx: Tx, siteId: string, start: SessionStart): Promise<Started> {
+  const { input, now } = start;
+  const fingerprint = input.fingerprint ?? null;
+  const [visitor] = await tx
+    .insert(visitors)
+    .values({ siteId, fingerprint, leadId: input.lead_id ?? null, isBot: start.isBot, firstSeenAt: now, lastSeenAt: now })
+    .onConflictDoUpdate({
+      target: [visitors.siteId, visitors.fingerprint],
+      set: { lastSeenAt: now, ...(input.lead_id ? { leadId: input.lead_id } : {}) },
+    })
+    // xmax = 0: the row was inserted by this statement (a first-time visitor has no sessions yet).
+    .returning({ id: visitors.id, leadId: visitors.leadId, isNew: sql<boolean>`(xmax = 0)` });
+
+  let previousSessionId: string | null = null;
+  if (fingerprint !== null && !visitor.isNew) {
+    const [open] = await tx
+      .select()
+      .from(visitorSessions)
+      .where(and(eq(visitorSessions.visitorId, visitor.id), eq(visitorSessions.status, 'active')))
+      .for('update');
+    if (open && open.expiresAt > now) {
+      const [row] = await tx
+        .update(visitorSessions)
+        .set({
+          lastActivityAt: Math.max(open.lastActivityAt, now),
+          updatedAt: now,
+          expiresAt: expiryAfter(open.createdAt, now),
+          ...(input.lead_id ? { leadId: input.lead_id } : {}),
+        })
+        .where(eq(visitorSessions.id, open.id))
+        .returning();
+      return { row, isNew: false };
+    }
+    if (open) {
+      // Idle for 30 minutes or 24 hours old: it ended when it expired.
+      await tx
+        .update(visitorSessions)
+        .set({ status: 'expired', endedAt: open.expiresAt, exitType: open.exitType ?? 'timeout', updatedAt: now })
+        .where(eq(visitorSessions.id, open.id));
+      previousSessionId = open.id;
+    } else {
+      const [last] = await tx
+        .select({ id: visitorSessions.id })
+        .from(visitorSessions)
+        .where(eq(visitorSessions.visitorId, visitor.id))
+        .orderBy(desc(visitorSessions.createdAt), desc(visitorSessions.id))
+        .limit(1);
+      previousSessionId = last?.id ?? null;
+    }
+  }
+
+  const keep = start.analyticsAllowed;
+  const [row] = await tx
+    .insert(visitorSessions)
+    .values({
+      siteId,
+      visitorId: visitor.id,
+      fingerprint,
+      leadId: input.lead_id ?? visitor.leadId ?? null,
+      previousSessionId: previousSessionId ?? input.previous_session_id ?? null,
+      url: keep ? (input.url ?? null) : null,
+      currentUrl: keep ? (input.url ?? null) : null,
+      referrer: keep ? (input.referrer ?? null) : null,
+      utmSource: keep ? (input.utm_source ?? null) : null,
+      utmMedium: keep ? (input.utm_medium ?? null) : null,
+      utmCampaign: keep ? (input.utm_campaign ?? null) : null,
+      utmTerm: keep ? (input.utm_term ?? null) : null,
+      utmContent: keep ? (input.utm_content ?? null) : null,
+      createdAt: now,
+      startedAt: Math.min(input.started_at ?? now, now),
+      lastActivityAt: now,
+      updatedAt: now,
+      expiresAt: expiryAfter(now, now),
+      duration: input.duration ?? null,
+      pageViews: input.page_views ?? 0,
+      activeTime: input.active_time ?? null,
+      idleTime: input.idle_time ?? null,
+      exitUrl: input.exit_url ?? null,
+      exitType: input.exit_type ?? null,
+      device: keep ? (start.device ?? null) : null,
+      browser: keep ? (start.browser ?? null) : null,
+      location: keep ? (start.location ?? null) : null,
+      performance: keep ? (input.performance ?? null) : null,
+      consent: input.consent ?? null,
+      customData: keep ? (input.custom_data ?? null) : null,
+      isBot: start.isBot,
+    })
+    .returning();
+  return { row, isNew: true };
 }
 
 export async function findSession(siteId: string, sessionId: string): Promise<SessionRow | undefined> {

@@ -101,6 +101,14 @@ describe('POST /api/visitors/session', () => {
     });
   });
 
+  it('concurrent starts for one fingerprint yield one session', async () => {
+    const f = fp();
+    const results = await Promise.all(Array.from({ length: 8 }, () => start({ fingerprint: f })));
+    expect(new Set(results.map((r) => r.body.data.session_id)).size).toBe(1);
+    expect(results.filter((r) => r.body.data.is_new_session)).toHaveLength(1);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+  });
+
   it('never reuses a session across sites, even for the same fingerprint', async () => {
     const f = fp();
     const a = (await start({ fingerprint: f })).body.data;
