@@ -29,7 +29,8 @@ export default defineConfig({
         test: { ...shared, name: 'pglite', include: ['tests/integration/**/*.test.ts'], env: { TEST_DB: 'pglite' } },
       },
       {
-        // One production build and one `next start` for every e2e file (tests/e2e/global-setup.ts).
+        // Headless Chromium against one production build and one `next start` for every e2e file
+        // (tests/e2e/global-setup.ts). Required under CI=true.
         resolve: { alias },
         test: {
           name: 'e2e',
@@ -37,6 +38,7 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          fileParallelism: false,
         },
       },
       ...(postgres

@@ -43,6 +43,12 @@ const configSchema = z.object({
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
   AUTH_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   KEY_USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  // Visitor uploads: size cap per file and where files go (local disk under DATA_DIR, or Supabase Storage).
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  STORAGE_PROVIDER: z.enum(['local', 'supabase']).default('local'),
+  SUPABASE_URL: z.string().url().optional(),
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
+  SUPABASE_STORAGE_BUCKET: z.string().min(1).default('uploads'),
 });
 
 export type Config = z.infer<typeof configSchema>;

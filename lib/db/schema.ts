@@ -3,7 +3,7 @@
  * describes the tables to the query layer. `tests/integration/db/schema-mirror.test.ts` checks
  * that every column declared here exists in the migrated database.
  */
-import { bigint, boolean, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -127,5 +127,95 @@ export const siteOrigins = pgTable('site_origins', {
   id: uuid('id').primaryKey().defaultRandom(),
   siteId: uuid('site_id').notNull(),
   origin: text('origin').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+// Visitor tracking (20261121020000_visitors.sql). Session times are epoch milliseconds.
+const ms = (name: string) => bigint(name, { mode: 'number' });
+type Json = Record<string, unknown>;
+
+export const visitors = pgTable('visitors', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  fingerprint: text('fingerprint'),
+  leadId: uuid('lead_id'),
+  isBot: boolean('is_bot').notNull().default(false),
+  firstSeenAt: ms('first_seen_at').notNull(),
+  lastSeenAt: ms('last_seen_at').notNull(),
+});
+
+export const visitorSessions = pgTable('visitor_sessions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  visitorId: uuid('visitor_id').notNull(),
+  fingerprint: text('fingerprint'),
+  leadId: uuid('lead_id'),
+  previousSessionId: uuid('previous_session_id'),
+  status: text('status').$type<'active' | 'closed' | 'expired'>().notNull().default('active'),
+  url: text('url'),
+  currentUrl: text('current_url'),
+  referrer: text('referrer'),
+  utmSource: text('utm_source'),
+  utmMedium: text('utm_medium'),
+  utmCampaign: text('utm_campaign'),
+  utmTerm: text('utm_term'),
+  utmContent: text('utm_content'),
+  createdAt: ms('created_at').notNull(),
+  startedAt: ms('started_at').notNull(),
+  lastActivityAt: ms('last_activity_at').notNull(),
+  updatedAt: ms('updated_at').notNull(),
+  expiresAt: ms('expires_at').notNull(),
+  endedAt: ms('ended_at'),
+  duration: ms('duration'),
+  pageViews: integer('page_views').notNull().default(0),
+  activeTime: ms('active_time'),
+  idleTime: ms('idle_time'),
+  exitUrl: text('exit_url'),
+  exitType: text('exit_type').$type<'bounce' | 'exit' | 'timeout'>(),
+  device: jsonb('device').$type<Json>(),
+  browser: jsonb('browser').$type<Json>(),
+  location: jsonb('location').$type<Json>(),
+  performance: jsonb('performance').$type<Json>(),
+  consent: jsonb('consent').$type<Json>(),
+  customData: jsonb('custom_data').$type<Json>(),
+  leadData: jsonb('lead_data').$type<Json>(),
+  isBot: boolean('is_bot').notNull().default(false),
+  eventCount: integer('event_count').notNull().default(0),
+});
+
+export const sessionEvents = pgTable('session_events', {
+  id: uuid('id').primaryKey(),
+  siteId: uuid('site_id').notNull(),
+  sessionId: uuid('session_id').notNull(),
+  visitorId: uuid('visitor_id').notNull(),
+  eventType: text('event_type').notNull(),
+  eventName: text('event_name'),
+  url: text('url'),
+  timestamp: ms('timestamp').notNull(),
+  properties: jsonb('properties').$type<Json>(),
+  receivedAt: ms('received_at').notNull(),
+});
+
+export const visitorSegments = pgTable(
+  'visitor_segments',
+  {
+    siteId: uuid('site_id').notNull(),
+    visitorId: uuid('visitor_id').notNull(),
+    segmentId: uuid('segment_id').notNull(),
+    addedAt: ms('added_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.visitorId, t.segmentId] })],
+);
+
+export const visitorUploads = pgTable('visitor_uploads', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  visitorId: uuid('visitor_id'),
+  type: text('type'),
+  fileName: text('file_name').notNull(),
+  contentType: text('content_type').notNull(),
+  size: integer('size').notNull(),
+  storage: text('storage').$type<'local' | 'supabase'>().notNull(),
+  storageKey: text('storage_key').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });

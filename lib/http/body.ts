@@ -2,17 +2,27 @@ import { config } from '@/lib/config';
 import { ApiError } from './errors';
 
 /**
+ * How a route reads its body. `json`: application/json. `beacon`: JSON that may also arrive as
+ * text/plain, which is what navigator.sendBeacon sends cross-origin without a preflight.
+ * `multipart`: multipart/form-data; fields become strings, file parts `File`s.
+ */
+export type BodyType = 'json' | 'beacon' | 'multipart';
+
+export function readBody(req: Request, type: BodyType, maxBytes = config().MAX_BODY_BYTES): Promise<unknown> {
+  return type === 'multipart' ? readFormBody(req, maxBytes) : readJsonBody(req, maxBytes, type === 'beacon');
+}
+
+/**
  * Reads a JSON request body with the size cap applied while streaming, so an oversized or
  * lying Content-Length never makes the server buffer more than the cap.
  * An absent body reads as `undefined`; anything but JSON is refused.
  */
-export async function readJsonBody(req: Request, maxBytes = config().MAX_BODY_BYTES): Promise<unknown> {
-  const declared = req.headers.get('content-length');
-  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
-  const text = await readText(req, maxBytes);
+export async function readJsonBody(req: Request, maxBytes = config().MAX_BODY_BYTES, allowTextPlain = false): Promise<unknown> {
+  checkDeclaredLength(req, maxBytes);
+  const text = (await readBytes(req, maxBytes)).toString('utf8');
   if (text.trim() === '') return undefined;
   const type = req.headers.get('content-type') ?? '';
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type) && !(allowTextPlain && /^text\/plain\b/i.test(type))) {
     throw new ApiError('INVALID_REQUEST', 'Request body must be JSON (Content-Type: application/json)');
   }
   try {
@@ -22,13 +32,40 @@ export async function readJsonBody(req: Request, maxBytes = config().MAX_BODY_BY
   }
 }
 
-async function readText(req: Request, maxBytes: number): Promise<string> {
-  if (!req.body) return '';
+/** A multipart/form-data body, capped like JSON bodies: `{field: string | File}` (repeated names: last wins). */
+export async function readFormBody(req: Request, maxBytes: number): Promise<Record<string, unknown> | undefined> {
+  const type = req.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\b/i.test(type)) {
+    throw new ApiError('INVALID_REQUEST', 'Request body must be multipart/form-data');
+  }
+  checkDeclaredLength(req, maxBytes);
+  const bytes = await readBytes(req, maxBytes);
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw new ApiError('INVALID_REQUEST', 'Request body is not valid multipart/form-data');
+  }
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of form.entries()) out[name] = value;
+  return out;
+}
+
+function checkDeclaredLength(req: Request, maxBytes: number) {
+  const declared = req.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+}
+
+async function readBytes(req: Request, maxBytes: number): Promise<Buffer> {
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The client went away mid-body (connection closed or request aborted).
+      throw new ApiError('INVALID_REQUEST', 'Request body was not fully received');
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -37,7 +74,7 @@ async function readText(req: Request, maxBytes: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 const tooLarge = (maxBytes: number) =>

@@ -13,7 +13,7 @@ import {
   type Principal,
   type PrincipalFor,
 } from './authenticate';
-import { readJsonBody } from './body';
+import { readBody, type BodyType } from './body';
 import { applyCors } from './cors';
 import { REQUEST_ID_HEADER, errorResponse, jsonResponse } from './envelope';
 import { ApiError, type ErrorCode } from './errors';
@@ -33,6 +33,8 @@ export interface ResponseExtras {
 export interface RouteContext<A extends AuthPolicy, P, Q, B> {
   req: Request;
   requestId: string;
+  /** performance.now() when the request reached the route (for processing-time reporting). */
+  startedAt: number;
   principal: PrincipalFor<A>;
   /** The tenant: the API key's site, or the site a session user named and owns. */
   siteId: A extends { kind: 'apiKey' } ? string : string | undefined;
@@ -57,6 +59,10 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
+  /** How the body is read (default `json`); see BodyType. */
+  bodyType?: BodyType;
+  /** Body size cap in bytes (default MAX_BODY_BYTES); a function is read per request. */
+  maxBodyBytes?: number | (() => number);
   response: R;
   /**
    * `data` (default): `{success, data, meta?}`. `bare`: `{success, ...response}` (e.g. `{success, lead}`).
@@ -143,6 +149,7 @@ export function defineRoute<
   R extends z.ZodType = z.ZodType,
 >(definition: RouteDefinition<A, P, Q, B, R>): RouteHandler {
   const route = async (req: Request, nextCtx: { params: Promise<Record<string, string | string[]>> }) => {
+    const startedAt = performance.now();
     const requestId = requestIdOf(req);
     const url = new URL(req.url);
     const headers = new Headers({ [REQUEST_ID_HEADER]: requestId });
@@ -156,7 +163,7 @@ export function defineRoute<
       const raw: RawRequest = {
         params: (await nextCtx?.params) ?? {},
         query: Object.fromEntries(url.searchParams),
-        body: () => (bodyRead ??= definition.body && BODY_METHODS.has(req.method) ? readJsonBody(req) : Promise.resolve(undefined)),
+        body: () => (bodyRead ??= definition.body && BODY_METHODS.has(req.method) ? readBody(req, definition.bodyType ?? 'json', maxBytesOf(definition)) : Promise.resolve(undefined)),
       };
       principal = await authenticate(definition.auth, req, raw);
       if (principal.kind === 'origin') applyCors(headers, principal.origin);
@@ -168,6 +175,7 @@ export function defineRoute<
       const ctx = {
         req,
         requestId,
+        startedAt,
         principal,
         siteId,
         params: definition.params ? parse(definition.params, raw.params, 'path') : {},
@@ -203,6 +211,11 @@ export function defineRoute<
     return response;
   };
   return Object.assign(route, { definition: definition as unknown as RouteDoc });
+}
+
+function maxBytesOf(definition: RouteDefinition): number | undefined {
+  const cap = definition.maxBodyBytes;
+  return typeof cap === 'function' ? cap() : cap;
 }
 
 function toApiError(error: unknown, req: Request, requestId: string): ApiError {

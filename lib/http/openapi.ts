@@ -85,11 +85,20 @@ function parameters(def: RouteDoc) {
   return list;
 }
 
+/** Media types of the request body, by how the route reads it. */
+function requestContent(def: RouteDoc) {
+  const schema = jsonSchema(def.body!, 'input');
+  if (def.bodyType === 'multipart') return { 'multipart/form-data': { schema } };
+  if (def.bodyType === 'beacon') return { 'application/json': { schema }, 'text/plain': { schema } };
+  return { 'application/json': { schema } };
+}
+
 function operation(def: RouteDoc, method: string, path: string) {
   const scope = requiredScope(def.auth, method);
   const authNote =
     def.auth.kind === 'apiKey'
-      ? `Requires an API key with the \`${scope}\` scope.`
+      ? `Requires an API key with the \`${scope}\` scope` +
+        (def.auth.browserOrigin ? ", or, from a browser, no key and an `Origin` registered as the domain of the `site_id` it names." : '.')
       : def.auth.kind === 'session'
         ? 'Requires a signed-in user (session token or console cookie); API keys are refused.'
         : 'No authentication.';
@@ -107,7 +116,7 @@ function operation(def: RouteDoc, method: string, path: string) {
     tags: def.tags,
     security: security(def.auth),
     parameters: parameters(def),
-    ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(def.body, 'input') } } } } : {}),
+    ...(def.body ? { requestBody: { required: true, content: requestContent(def) } } : {}),
     responses: responses(def),
   };
 }

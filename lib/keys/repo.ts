@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { sharedBatcher } from '@/lib/db/batch';
 import { displaySuffixOf, generateApiKey, hashApiKey } from '@/lib/auth/api-key-format';
 import { getDb } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
@@ -90,11 +91,11 @@ export interface StoredKey {
   limits: PlanLimits;
 }
 
-/** Looks a presented key up by its hash. */
-export async function findKeyByHash(keyHash: string): Promise<StoredKey | undefined> {
+async function findKeysByHash(hashes: string[]): Promise<(StoredKey | undefined)[]> {
   const db = await getDb();
-  const [row] = await db
+  const found = await db
     .select({
+      keyHash: apiKeys.keyHash,
       id: apiKeys.id,
       siteId: apiKeys.siteId,
       scopes: apiKeys.scopes,
@@ -106,11 +107,20 @@ export async function findKeyByHash(keyHash: string): Promise<StoredKey | undefi
     })
     .from(apiKeys)
     .innerJoin(sites, eq(sites.id, apiKeys.siteId))
-    .where(eq(apiKeys.keyHash, keyHash))
-    .limit(1);
-  if (!row) return undefined;
-  const { plan, perMinute, concurrent, ...key } = row;
-  return { ...key, limits: planLimits(plan, perMinute, concurrent) };
+    .where(inArray(apiKeys.keyHash, [...new Set(hashes)]));
+  const byHash = new Map(
+    found.map(({ keyHash, plan, perMinute, concurrent, ...key }) => [keyHash, { ...key, limits: planLimits(plan, perMinute, concurrent) }]),
+  );
+  return hashes.map((h) => byHash.get(h));
+}
+
+/**
+ * Looks a presented key up by its hash, with its site's rate limits. Concurrent lookups share one
+ * query (no cache): each request is answered by a query that started after it arrived, so
+ * revocation and expiry take effect on the very next request.
+ */
+export function findKeyByHash(keyHash: string): Promise<StoredKey | undefined> {
+  return sharedBatcher('keysByHash', findKeysByHash).submit(keyHash);
 }
 
 export interface KeyUsageRows {

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { sharedBatcher } from '@/lib/db/batch';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { rows } from '@/lib/db/raw';
@@ -103,12 +104,23 @@ export async function removeSiteOrigin(siteId: string, originId: string): Promis
   return deleted.length > 0;
 }
 
-/** The site's domain and extra allowed origins, in one query; undefined when the site does not exist. */
-export async function originsOfSite(siteId: string): Promise<{ domain: string | null; origins: string[] } | undefined> {
-  const [row] = await rows<{ domain: string | null; origins: string[] | null }>(
-    sql`select s.domain, (select array_agg(o.origin) from site_origins o where o.site_id = s.id) as origins from sites s where s.id = ${siteId}`,
-  );
-  return row && { domain: row.domain, origins: row.origins ?? [] };
+type SiteOrigins = { domain: string | null; origins: string[] };
+
+async function findOriginsOfSites(siteIds: string[]): Promise<(SiteOrigins | undefined)[]> {
+  const ids = [...new Set(siteIds)];
+  const found = await rows<{ id: string; domain: string | null; origins: string[] | null }>(sql`
+    select s.id, s.domain, (select array_agg(o.origin) from site_origins o where o.site_id = s.id) as origins
+      from sites s where s.id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  const byId = new Map(found.map((r) => [r.id, { domain: r.domain, origins: r.origins ?? [] }]));
+  return siteIds.map((id) => byId.get(id));
+}
+
+/**
+ * The site's domain and extra allowed origins; undefined when the site does not exist.
+ * Concurrent lookups share one query, and never reuse an answer read before the call was made.
+ */
+export function originsOfSite(siteId: string): Promise<SiteOrigins | undefined> {
+  return sharedBatcher('siteOrigins', findOriginsOfSites).submit(siteId);
 }
 
 /** Whether some site has `origin` among its allowed origins or one of `domains` as its domain. */

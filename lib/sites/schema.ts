@@ -29,7 +29,9 @@ export const SiteDetailSchema = SiteSchema.extend({
 
 export const visitorSitesQuerySchema = z.strictObject({
   id: uuidSchema.optional().describe('Return only this site'),
-  site_id: uuidSchema.optional().describe('Same as id'),
+  site_id: uuidSchema.optional().describe('Return the visitors of this site (paginated)'),
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('With site_id: page size, 1–100 (default 20)'),
+  offset: z.coerce.number().int().min(0).default(0).describe('With site_id: items to skip (default 0)'),
 });
 
 export const SiteStatsSchema = z.object({
@@ -49,6 +51,22 @@ export const SiteStatsSchema = z.object({
     total: z.number().int(),
     by_status: z.record(z.string(), z.number().int()).describe('Command count per status'),
   }),
+  visitors: z.object({
+    total: z.number().int().describe('Distinct visitors (one per fingerprint)'),
+    identified: z.number().int().describe('Visitors bound to a lead'),
+    bots: z.number().int().describe('Visitors whose User-Agent is a known bot'),
+  }),
+  sessions: z.object({
+    total: z.number().int(),
+    active: z.number().int().describe('Open and not yet expired'),
+    last_24h: z.number().int().describe('Started in the last 24 hours'),
+    bots: z.number().int().describe('Sessions flagged as bots'),
+  }),
+  events: z.object({
+    total: z.number().int().describe('Stored tracking events'),
+    last_24h: z.number().int().describe('Received in the last 24 hours'),
+  }),
+  uploads: z.object({ total: z.number().int(), bytes: z.number().int().describe('Total size of uploaded files') }),
 });
 
 /** A browser origin as browsers send it: scheme://host[:port], no path; normalized to lower case. */

@@ -5,6 +5,7 @@ import type { SiteStats } from './schema';
 /** Live counts for one site, computed from the data in one round trip. */
 export async function siteStats(siteId: string, now = new Date()): Promise<SiteStats> {
   const dayAgo = new Date(now.getTime() - 24 * 3600 * 1000);
+  const nowMs = now.getTime();
   const [row] = await rows<{
     keys_total: number;
     keys_revoked: number;
@@ -12,6 +13,17 @@ export async function siteStats(siteId: string, now = new Date()): Promise<SiteS
     requests_total: number;
     requests_24h: number;
     commands_by_status: Record<string, number> | null;
+    visitors_total: number;
+    visitors_identified: number;
+    visitors_bots: number;
+    sessions_total: number;
+    sessions_active: number;
+    sessions_24h: number;
+    sessions_bots: number;
+    events_total: number;
+    events_24h: number;
+    uploads_total: number;
+    uploads_bytes: number;
   }>(sql`
     select
       (select count(*)::int from api_keys where site_id = ${siteId}) as keys_total,
@@ -21,7 +33,18 @@ export async function siteStats(siteId: string, now = new Date()): Promise<SiteS
       (select count(*)::int from api_key_usage where site_id = ${siteId} and created_at > ${dayAgo.toISOString()}::timestamptz) as requests_24h,
       (select jsonb_object_agg(status, n) from (
          select status, count(*)::int as n from commands where site_id = ${siteId} group by status
-       ) s) as commands_by_status
+       ) s) as commands_by_status,
+      (select count(*)::int from visitors where site_id = ${siteId}) as visitors_total,
+      (select count(*)::int from visitors where site_id = ${siteId} and lead_id is not null) as visitors_identified,
+      (select count(*)::int from visitors where site_id = ${siteId} and is_bot) as visitors_bots,
+      (select count(*)::int from visitor_sessions where site_id = ${siteId}) as sessions_total,
+      (select count(*)::int from visitor_sessions where site_id = ${siteId} and status = 'active' and expires_at > ${nowMs}::bigint) as sessions_active,
+      (select count(*)::int from visitor_sessions where site_id = ${siteId} and created_at > ${nowMs - 86_400_000}::bigint) as sessions_24h,
+      (select count(*)::int from visitor_sessions where site_id = ${siteId} and is_bot) as sessions_bots,
+      (select count(*)::int from session_events where site_id = ${siteId}) as events_total,
+      (select count(*)::int from session_events where site_id = ${siteId} and received_at > ${nowMs - 86_400_000}::bigint) as events_24h,
+      (select count(*)::int from visitor_uploads where site_id = ${siteId}) as uploads_total,
+      (select coalesce(sum(size), 0)::float8 from visitor_uploads where site_id = ${siteId}) as uploads_bytes
   `);
   const byStatus = row.commands_by_status ?? {};
   return {
@@ -35,5 +58,9 @@ export async function siteStats(siteId: string, now = new Date()): Promise<SiteS
     },
     api_requests: { total: row.requests_total, last_24h: row.requests_24h },
     commands: { total: Object.values(byStatus).reduce((a, b) => a + b, 0), by_status: byStatus },
+    visitors: { total: row.visitors_total, identified: row.visitors_identified, bots: row.visitors_bots },
+    sessions: { total: row.sessions_total, active: row.sessions_active, last_24h: row.sessions_24h, bots: row.sessions_bots },
+    events: { total: row.events_total, last_24h: row.events_24h },
+    uploads: { total: row.uploads_total, bytes: Number(row.uploads_bytes) },
   };
 }

@@ -18,16 +18,26 @@ import * as r14 from '@/app/api/auth/token/route';
 import * as r15 from '@/app/api/health/route';
 import * as r16 from '@/app/api/keys/route';
 import * as r17 from '@/app/api/keys/[id]/usage/route';
-import * as r18 from '@/app/api/mcp/route';
-import * as r19 from '@/app/api/requirements/route';
-import * as r20 from '@/app/api/sites/[site_id]/origins/route';
-import * as r21 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r22 from '@/app/api/visitors/sites/route';
-import * as r23 from '@/app/sites/route';
-import * as r24 from '@/app/sites/[site_id]/route';
-import * as r25 from '@/app/sites/[site_id]/commands/route';
-import * as r26 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r27 from '@/app/sites/[site_id]/stats/route';
+import * as r18 from '@/app/api/leads/[lead_id]/sessions/route';
+import * as r19 from '@/app/api/mcp/route';
+import * as r20 from '@/app/api/requirements/route';
+import * as r21 from '@/app/api/sites/[site_id]/origins/route';
+import * as r22 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r23 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r24 from '@/app/api/visitors/identify/route';
+import * as r25 from '@/app/api/visitors/segment/route';
+import * as r26 from '@/app/api/visitors/session/route';
+import * as r27 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r28 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r29 from '@/app/api/visitors/session/end/route';
+import * as r30 from '@/app/api/visitors/sites/route';
+import * as r31 from '@/app/api/visitors/track/route';
+import * as r32 from '@/app/api/visitors/upload/route';
+import * as r33 from '@/app/sites/route';
+import * as r34 from '@/app/sites/[site_id]/route';
+import * as r35 from '@/app/sites/[site_id]/commands/route';
+import * as r36 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r37 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/tools/getFinderCategoryIds', module: r0 },
@@ -48,14 +58,24 @@ export const routeManifest: RouteManifest = [
   { path: '/api/health', module: r15 },
   { path: '/api/keys', module: r16 },
   { path: '/api/keys/{id}/usage', module: r17 },
-  { path: '/api/mcp', module: r18 },
-  { path: '/api/requirements', module: r19 },
-  { path: '/api/sites/{site_id}/origins', module: r20 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r21 },
-  { path: '/api/visitors/sites', module: r22 },
-  { path: '/sites', module: r23 },
-  { path: '/sites/{site_id}', module: r24 },
-  { path: '/sites/{site_id}/commands', module: r25 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r26 },
-  { path: '/sites/{site_id}/stats', module: r27 },
+  { path: '/api/leads/{lead_id}/sessions', module: r18 },
+  { path: '/api/mcp', module: r19 },
+  { path: '/api/requirements', module: r20 },
+  { path: '/api/sites/{site_id}/origins', module: r21 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r22 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r23 },
+  { path: '/api/visitors/identify', module: r24 },
+  { path: '/api/visitors/segment', module: r25 },
+  { path: '/api/visitors/session', module: r26 },
+  { path: '/api/visitors/session/{session_id}/end', module: r27 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r28 },
+  { path: '/api/visitors/session/end', module: r29 },
+  { path: '/api/visitors/sites', module: r30 },
+  { path: '/api/visitors/track', module: r31 },
+  { path: '/api/visitors/upload', module: r32 },
+  { path: '/sites', module: r33 },
+  { path: '/sites/{site_id}', module: r34 },
+  { path: '/sites/{site_id}/commands', module: r35 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r36 },
+  { path: '/sites/{site_id}/stats', module: r37 },
 ];

@@ -50,12 +50,18 @@ describe('POST /api/visitors/sites', () => {
 });
 
 describe('GET /api/visitors/sites', () => {
-  it('returns one site by ?id= or ?site_id=, with settings', async () => {
-    for (const q of [{ id: mine.siteId }, { site_id: mine.siteId }]) {
-      const res = await call(visitorSites, { path: '/api/visitors/sites', headers: mine.user.auth, query: q });
-      expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id: mine.siteId, name: 'Test site', settings: {} });
-    }
+  it('returns one site by ?id=, with settings', async () => {
+    const res = await call(visitorSites, { path: '/api/visitors/sites', headers: mine.user.auth, query: { id: mine.siteId } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: mine.siteId, name: 'Test site', settings: {} });
+  });
+
+  it('returns the visitors of a site by ?site_id= (paginated); both id and site_id is a 400', async () => {
+    const res = await call(visitorSites, { path: '/api/visitors/sites', headers: mine.user.auth, query: { site_id: mine.siteId } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: expect.any(Array), meta: { total: res.body.data.length, limit: 20, offset: 0, has_more: false } });
+    const both = await call(visitorSites, { path: '/api/visitors/sites', headers: mine.user.auth, query: { id: mine.siteId, site_id: mine.siteId } });
+    expect(both.status).toBe(400);
   });
 
   it("hides another user's site: 404 by ?id=, 403 by ?site_id=", async () => {

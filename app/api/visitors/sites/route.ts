@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import { ApiError } from '@/lib/http/errors';
 import { defineRoute } from '@/lib/http/define-route';
+import { paginationMeta } from '@/lib/http/schemas';
 import { createSite } from '@/lib/sites/repo';
 import { createSiteBodySchema, SiteDetailSchema, SiteSchema, visitorSitesQuerySchema } from '@/lib/sites/schema';
 import { sitesForUser } from '@/lib/sites/service';
+import { listVisitors } from '@/lib/visitors/repo';
+import { VisitorSchema } from '@/lib/visitors/schema';
 
 const tags = ['Sites'];
 const auth = { kind: 'session' } as const;
@@ -18,14 +22,23 @@ export const POST = defineRoute({
   handler: ({ principal, body }) => createSite(principal.user.id, body),
 });
 
-// GET /api/visitors/sites — the user's sites, or one of them with ?id= (or ?site_id=)
+// GET /api/visitors/sites — the user's sites, one of them with ?id=, or the visitors of one with ?site_id=
 export const GET = defineRoute({
-  summary: "List the user's sites, or get one",
-  description: 'Without a query: every site of the signed-in user. With `id` (or `site_id`): that site, with its settings.',
+  summary: "List the user's sites, get one, or list a site's visitors",
+  description:
+    'Without a query: every site of the signed-in user. With `id`: that site, with its settings. With `site_id`: the ' +
+    'visitors of that site, most recently seen first, paginated (`limit`, `offset`; `meta` {total, limit, offset, has_more}).',
   tags,
   auth,
   query: visitorSitesQuerySchema,
-  response: z.union([z.array(SiteSchema), SiteDetailSchema]),
+  response: z.union([z.array(SiteSchema), SiteDetailSchema, z.array(VisitorSchema)]),
   errors: ['NOT_FOUND'],
-  handler: ({ principal, query }) => sitesForUser(principal.user.id, query),
+  handler: async ({ principal, query, siteId, res }) => {
+    if (query.id && query.site_id) throw new ApiError('INVALID_REQUEST', 'Send either id (a site) or site_id (its visitors), not both');
+    if (!siteId) return sitesForUser(principal.user.id, query);
+    // site_id was checked against the user's sites by the tenant step (403 otherwise).
+    const { items, total } = await listVisitors(siteId, query.limit, query.offset);
+    res.meta = paginationMeta(total, query.limit, query.offset);
+    return items;
+  },
 });

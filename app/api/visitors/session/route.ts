@@ -1,0 +1,75 @@
+import { preflight } from '@/lib/http/cors';
+import { defineRoute } from '@/lib/http/define-route';
+import { visitorAuth, visitorReadAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/visitors/route-policy';
+import {
+  createSessionBodySchema,
+  CreatedSessionSchema,
+  SessionDetailSchema,
+  sessionQuerySchema,
+  UpdatedSessionSchema,
+  updateSessionBodySchema,
+} from '@/lib/visitors/schema';
+import { createSession, sessionDetail, sessionMeta, touchSession } from '@/lib/visitors/service';
+
+// POST /api/visitors/session — start a session, or reuse the fingerprint's active one at this site
+export const POST = defineRoute({
+  summary: 'Start or resume a visitor session',
+  description:
+    'Creates a session (201, `is_new_session: true`, TTL 1800 s). When the fingerprint already has an active session at this ' +
+    'site, that session is returned (200, `is_new_session: false`, fresh `last_activity_at`, renewed expiry). A fingerprint ' +
+    'whose last session expired or was closed gets a new session chained by `previous_session_id`; the visitor stays the same. ' +
+    'Device, browser and location missing from the body are filled from User-Agent, Accept-Language and edge geo headers. ' +
+    'Bot User-Agents are flagged (`is_bot`). With `consent.analytics: false` only the session itself is kept (no URLs, ' +
+    'referrer, UTM, device, browser, location, performance or custom_data). From a browser: no key, Origin must be the site domain.',
+  tags,
+  auth: visitorAuth,
+  rateLimit: VISITOR_RATE_LIMIT,
+  body: createSessionBodySchema,
+  response: CreatedSessionSchema,
+  status: 201,
+  errors: ['NOT_FOUND'],
+  handler: async ({ siteId, body, req, res, startedAt }) => {
+    const { data, isNew } = await createSession(siteId, body, req);
+    res.status = isNew ? 201 : 200;
+    res.meta = sessionMeta(startedAt);
+    return data;
+  },
+});
+
+// GET /api/visitors/session — a session with its events (closed sessions stay readable)
+export const GET = defineRoute({
+  summary: 'Get a visitor session',
+  description: 'The session and its events, oldest first. A missing or expired session is 404 `session_not_found`.',
+  tags,
+  auth: visitorReadAuth,
+  rateLimit: VISITOR_RATE_LIMIT,
+  query: sessionQuerySchema,
+  response: SessionDetailSchema,
+  errors: ['session_not_found'],
+  handler: async ({ siteId, query, res, startedAt }) => {
+    const data = await sessionDetail(siteId, query.session_id);
+    res.meta = sessionMeta(startedAt);
+    return data;
+  },
+});
+
+// PUT /api/visitors/session — activity ping: counters, current URL; renews the 30-minute expiry
+export const PUT = defineRoute({
+  summary: 'Update a visitor session',
+  description:
+    'Records activity and renews the expiry (30 minutes from now, never past 24 hours after the start). `consent` may be ' +
+    'updated here. A closed session answers 409 CONFLICT; a missing or expired one 404 `session_not_found`.',
+  tags,
+  auth: visitorAuth,
+  rateLimit: VISITOR_RATE_LIMIT,
+  body: updateSessionBodySchema,
+  response: UpdatedSessionSchema,
+  errors: ['session_not_found', 'CONFLICT'],
+  handler: async ({ siteId, body, res, startedAt }) => {
+    const data = await touchSession(siteId, body);
+    res.meta = sessionMeta(startedAt);
+    return data;
+  },
+});
+
+export const OPTIONS = preflight(['POST', 'PUT']);

@@ -1,0 +1,31 @@
+import { preflight } from '@/lib/http/cors';
+import { defineRoute } from '@/lib/http/define-route';
+import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/visitors/route-policy';
+import { TrackedEventSchema, trackBodySchema } from '@/lib/visitors/schema';
+import { sessionMeta, trackEvent } from '@/lib/visitors/service';
+
+// POST /api/visitors/track — record one event in a session (the ingestion hot path)
+export const POST = defineRoute({
+  summary: 'Track an event',
+  description:
+    'Records one event in the session and renews its expiry. The event is committed before the answer (concurrent events ' +
+    'share one commit). `event_type`: pageview, click, form_submit, scroll, custom, conversion, error, consent. With the ' +
+    "session's `consent.analytics` false only `consent` events are stored; others answer `stored: false` and only renew the " +
+    'session. A session holds at most 1,000 events: the 1,001st is 409 CONFLICT and nothing is stored. A closed session is ' +
+    '409 CONFLICT; a missing or expired one 404 `session_not_found`.',
+  tags,
+  auth: visitorAuth,
+  rateLimit: VISITOR_RATE_LIMIT,
+  body: trackBodySchema,
+  response: TrackedEventSchema,
+  status: 201,
+  errors: ['session_not_found', 'CONFLICT'],
+  handler: async ({ siteId, body, res, startedAt }) => {
+    const data = await trackEvent(siteId, body);
+    if (!data.stored) res.status = 200;
+    res.meta = sessionMeta(startedAt);
+    return data;
+  },
+});
+
+export const OPTIONS = preflight(['POST']);

@@ -1,0 +1,78 @@
+/**
+ * Batches concurrent calls into few database round trips. Up to `concurrency` batches run at
+ * once (round trips and commits overlap; Postgres itself groups concurrent WAL flushes); calls
+ * made while they run wait and go together in the next one. A new batch starts on the next turn
+ * of the event loop, so a lone call pays no added latency. Every caller gets its own result.
+ *
+ * Two uses:
+ * - group commit: concurrent writes share one transaction (one WAL flush); each caller awaits
+ *   the commit of its own batch, so nothing is acknowledged before it is durable;
+ * - batched lookups: concurrent reads share one query. A call never joins a query that was
+ *   already running when it was made, so it always sees every write committed before it
+ *   (a revoked key is refused on the very next request).
+ */
+export interface Batcher<I, O> {
+  submit(item: I): Promise<O>;
+}
+
+interface Pending<I, O> {
+  item: I;
+  resolve: (value: O) => void;
+  reject: (error: unknown) => void;
+}
+
+export function batcher<I, O>(
+  /** Handles the whole batch (one transaction or query); returns one result per item, in order. */
+  run: (items: I[]) => Promise<O[]>,
+  { maxBatch = 500, concurrency = 4 }: { maxBatch?: number; concurrency?: number } = {},
+): Batcher<I, O> {
+  let queue: Pending<I, O>[] = [];
+  let running = 0;
+  let scheduled = false;
+
+  async function runBatch(batch: Pending<I, O>[]): Promise<void> {
+    try {
+      const results = await run(batch.map((p) => p.item));
+      batch.forEach((p, i) => p.resolve(results[i]));
+    } catch (error) {
+      if (batch.length === 1) batch[0].reject(error);
+      // One bad item must not fail its neighbours: retry each alone.
+      else for (const p of batch) await run([p.item]).then(([r]) => p.resolve(r), p.reject);
+    }
+  }
+
+  function startBatches(): void {
+    scheduled = false;
+    while (queue.length && running < concurrency) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      running++;
+      void runBatch(batch).finally(() => {
+        running--;
+        schedule();
+      });
+    }
+  }
+
+  function schedule(): void {
+    if (scheduled || !queue.length || running >= concurrency) return;
+    scheduled = true;
+    setImmediate(startBatches);
+  }
+
+  return {
+    submit(item) {
+      return new Promise<O>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        schedule();
+      });
+    },
+  };
+}
+
+/** One batcher per process and name: Next may load a module more than once. */
+export function sharedBatcher<I, O>(name: string, run: (items: I[]) => Promise<O[]>): Batcher<I, O> {
+  const key = Symbol.for(`sgp.batcher.${name}`);
+  const g = globalThis as Record<symbol, Batcher<I, O> | undefined>;
+  return (g[key] ??= batcher(run));
+}

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { sharedBatcher } from '@/lib/db/batch';
+import { rows } from '@/lib/db/raw';
+import { MAX_EVENTS_PER_SESSION, SESSION_MAX_MS, SESSION_TTL_MS } from './schema';
+
+/** One tracking event on its way to the database. */
+export interface EventWrite {
+  eventId: string;
+  siteId: string;
+  sessionId: string;
+  visitorId: string | null;
+  eventType: string;
+  eventName: string | null;
+  url: string | null;
+  timestamp: number;
+  properties: Record<string, unknown> | null;
+  /** Stored even when the session's consent.analytics is false. */
+  necessary: boolean;
+  receivedAt: number;
+}
+
+export type EventOutcome =
+  /** The session is missing, expired, closed, or not this visitor's: the caller finds out which. */
+  | { status: 'refused' }
+  | { status: 'stored' | 'skipped' | 'cap'; visitorId: string; expiresAt: number };
+
+/**
+ * Writes a batch of events in ONE statement (one transaction, one commit): the sessions are
+ * locked, each event is checked against its session (live, same site and visitor, consent,
+ * the 1,000-event cap counted in arrival order), accepted events are inserted, and every
+ * session that took activity gets its expiry renewed and its counters bumped.
+ */
+async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
+  const now = Math.max(...batch.map((e) => e.receivedAt));
+  const input = JSON.stringify(
+    batch.map((e, ord) => ({
+      ord,
+      event_id: e.eventId,
+      site_id: e.siteId,
+      session_id: e.sessionId,
+      visitor_id: e.visitorId,
+      event_type: e.eventType,
+      event_name: e.eventName,
+      url: e.url,
+      ts: e.timestamp,
+      properties: e.properties,
+      necessary: e.necessary,
+      received_at: e.receivedAt,
+    })),
+  );
+  const result = await rows<{ ord: number; status: 'stored' | 'skipped' | 'cap'; visitor_id: string; expires_at: number }>(sql`
+    with input as (
+      select * from jsonb_to_recordset(${input}::jsonb) as t(
+        ord int, event_id uuid, site_id uuid, session_id uuid, visitor_id uuid, event_type text,
+        event_name text, url text, ts bigint, properties jsonb, necessary boolean, received_at bigint)
+    ),
+    live as (
+      select s.id, s.site_id, s.visitor_id, s.event_count, s.created_at,
+             coalesce((s.consent ->> 'analytics')::boolean, true) as analytics
+      from visitor_sessions s
+      where s.id in (select session_id from input) and s.status = 'active' and s.expires_at > ${now}::bigint
+      -- One lock order for every batch, so concurrent batches cannot deadlock.
+      order by s.id
+      for update
+    ),
+    valid as (
+      select i.*, l.visitor_id as session_visitor, l.created_at as session_created,
+             (i.necessary or l.analytics) as allowed,
+             l.event_count + count(*) filter (where i.necessary or l.analytics)
+               over (partition by i.session_id order by i.ord) as n
+      from input i
+      join live l on l.id = i.session_id and l.site_id = i.site_id
+      where i.visitor_id is null or i.visitor_id = l.visitor_id
+    ),
+    outcome as (
+      select *,
+             case when not allowed then 'skipped' when n <= ${MAX_EVENTS_PER_SESSION} then 'stored' else 'cap' end as status
+      from valid
+    ),
+    inserted as (
+      insert into session_events (id, site_id, session_id, visitor_id, event_type, event_name, url, "timestamp", properties, received_at)
+      select event_id, site_id, session_id, session_visitor, event_type, event_name, url, ts, properties, received_at
+      from outcome where status = 'stored'
+    ),
+    renewed as (
+      update visitor_sessions s
+      set event_count = s.event_count + a.stored,
+          page_views = s.page_views + a.pageviews,
+          last_activity_at = greatest(s.last_activity_at, a.at),
+          updated_at = a.at,
+          expires_at = least(a.at + ${SESSION_TTL_MS}, s.created_at + ${SESSION_MAX_MS})
+      from (
+        select session_id, max(received_at) as at,
+               count(*) filter (where status = 'stored') as stored,
+               count(*) filter (where status = 'stored' and event_type = 'pageview') as pageviews
+        from outcome where status <> 'cap' group by session_id
+      ) a
+      where s.id = a.session_id
+    )
+    select ord, status, session_visitor as visitor_id,
+           least(received_at + ${SESSION_TTL_MS}, session_created + ${SESSION_MAX_MS})::float8 as expires_at
+    from outcome
+  `);
+  const byOrd = new Map(result.map((r) => [Number(r.ord), r]));
+  return batch.map((_, ord) => {
+    const r = byOrd.get(ord);
+    return r ? { status: r.status, visitorId: r.visitor_id, expiresAt: Number(r.expires_at) } : { status: 'refused' };
+  });
+}
+
+// Group commit: concurrent events share one statement and one commit.
+const writer = sharedBatcher('events', writeEvents);
+
+/** Records one event; resolves once it is committed (or refused). */
+export function recordEvent(event: Omit<EventWrite, 'eventId'>): Promise<EventOutcome & { eventId: string }> {
+  const eventId = randomUUID();
+  return writer.submit({ ...event, eventId }).then((o) => ({ ...o, eventId }));
+}

@@ -1,0 +1,396 @@
+import { and, asc, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { sharedBatcher } from '@/lib/db/batch';
+import { getDb, type Db } from '@/lib/db/client';
+import { sessionEvents, visitorSegments, visitorSessions, visitors } from '@/lib/db/schema';
+import { sessionEnded, sessionNotFound } from './errors';
+import {
+  SESSION_MAX_MS,
+  SESSION_TTL_MS,
+  type CreateSessionInput,
+  type EndSessionInput,
+  type SessionEvent,
+  type SessionSummary,
+  type UpdateSessionInput,
+  type Visitor,
+} from './schema';
+
+export type SessionRow = typeof visitorSessions.$inferSelect;
+type Json = Record<string, unknown>;
+
+/** Expiry after activity at `at`: 30 minutes later, never past 24 hours after creation. */
+export const expiryAfter = (createdAt: number, at: number) => Math.min(at + SESSION_TTL_MS, createdAt + SESSION_MAX_MS);
+
+/** Whether the session still takes activity at `now`. */
+export const isLive = (row: Pick<SessionRow, 'status' | 'expiresAt'>, now: number) => row.status === 'active' && row.expiresAt > now;
+
+export const toSessionSummary = (row: SessionRow, now: number): SessionSummary => ({
+  session_id: row.id,
+  visitor_id: row.visitorId,
+  fingerprint: row.fingerprint,
+  site_id: row.siteId,
+  lead_id: row.leadId,
+  previous_session_id: row.previousSessionId,
+  status: row.status === 'active' && row.expiresAt <= now ? 'expired' : row.status,
+  url: row.url,
+  current_url: row.currentUrl,
+  referrer: row.referrer,
+  utm_source: row.utmSource,
+  utm_medium: row.utmMedium,
+  utm_campaign: row.utmCampaign,
+  utm_term: row.utmTerm,
+  utm_content: row.utmContent,
+  created_at: row.createdAt,
+  started_at: row.startedAt,
+  last_activity_at: row.lastActivityAt,
+  updated_at: row.updatedAt,
+  expires_at: row.expiresAt,
+  ended_at: row.endedAt ?? (row.status === 'active' && row.expiresAt <= now ? row.expiresAt : null),
+  duration: row.duration,
+  page_views: row.pageViews,
+  active_time: row.activeTime,
+  idle_time: row.idleTime,
+  exit_url: row.exitUrl,
+  exit_type: row.exitType,
+  device: row.device,
+  browser: row.browser,
+  location: row.location,
+  performance: row.performance,
+  consent: row.consent,
+  custom_data: row.customData,
+  lead_data: row.leadData,
+  is_bot: row.isBot,
+  event_count: row.eventCount,
+});
+
+/** What the server derived for a new session (headers, bot check) and what consent lets it keep. */
+export interface SessionStart {
+  input: CreateSessionInput;
+  now: number;
+  isBot: boolean;
+  device?: Json;
+  browser?: Json;
+  location?: Json;
+  /** consent.analytics is false: keep only what the session itself needs. */
+  analyticsAllowed: boolean;
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Started = { row: SessionRow; isNew: boolean };
+
+/**
+ * Starts a session, or renews the fingerprint's active one at this site (§3.2). Concurrent
+ * starts are grouped: one transaction (one commit) per batch, each start in turn inside it. The
+ * visitor upsert locks the visitor row, so concurrent starts for one fingerprint run one after
+ * the other and the second sees the first's session; within a batch, starts run in
+ * (site, fingerprint) order so two batches always lock visitors in the same order.
+ */
+export function startSession(siteId: string, start: SessionStart): Promise<Started> {
+  return sharedBatcher('sessionStarts', startSessions).submit({ siteId, start });
+}
+
+async function startSessions(items: { siteId: string; start: SessionStart }[]): Promise<Started[]> {
+  const db = await getDb();
+  const order = items
+    .map((item, i) => ({ item, i, sortKey: `${item.siteId}|${item.start.input.fingerprint ?? ''}` }))
+    .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : a.i - b.i));
+  return db.transaction(async (tx) => {
+    const results: Started[] = new Array(items.length);
+    for (const { item, i } of order) results[i] = await startOne(tx, item.siteId, item.start);
+    return results;
+  });
+}
+
+async function startOne(tx: Tx, siteId: string, start: SessionStart): Promise<Started> {
+  const { input, now } = start;
+  const fingerprint = input.fingerprint ?? null;
+  const [visitor] = await tx
+    .insert(visitors)
+    .values({ siteId, fingerprint, leadId: input.lead_id ?? null, isBot: start.isBot, firstSeenAt: now, lastSeenAt: now })
+    .onConflictDoUpdate({
+      target: [visitors.siteId, visitors.fingerprint],
+      set: { lastSeenAt: now, ...(input.lead_id ? { leadId: input.lead_id } : {}) },
+    })
+    // xmax = 0: the row was inserted by this statement (a first-time visitor has no sessions yet).
+    .returning({ id: visitors.id, leadId: visitors.leadId, isNew: sql<boolean>`(xmax = 0)` });
+
+  let previousSessionId: string | null = null;
+  if (fingerprint !== null && !visitor.isNew) {
+    const [open] = await tx
+      .select()
+      .from(visitorSessions)
+      .where(and(eq(visitorSessions.visitorId, visitor.id), eq(visitorSessions.status, 'active')))
+      .for('update');
+    if (open && open.expiresAt > now) {
+      const [row] = await tx
+        .update(visitorSessions)
+        .set({
+          lastActivityAt: Math.max(open.lastActivityAt, now),
+          updatedAt: now,
+          expiresAt: expiryAfter(open.createdAt, now),
+          ...(input.lead_id ? { leadId: input.lead_id } : {}),
+        })
+        .where(eq(visitorSessions.id, open.id))
+        .returning();
+      return { row, isNew: false };
+    }
+    if (open) {
+      // Idle for 30 minutes or 24 hours old: it ended when it expired.
+      await tx
+        .update(visitorSessions)
+        .set({ status: 'expired', endedAt: open.expiresAt, exitType: open.exitType ?? 'timeout', updatedAt: now })
+        .where(eq(visitorSessions.id, open.id));
+      previousSessionId = open.id;
+    } else {
+      const [last] = await tx
+        .select({ id: visitorSessions.id })
+        .from(visitorSessions)
+        .where(eq(visitorSessions.visitorId, visitor.id))
+        .orderBy(desc(visitorSessions.createdAt), desc(visitorSessions.id))
+        .limit(1);
+      previousSessionId = last?.id ?? null;
+    }
+  }
+
+  const keep = start.analyticsAllowed;
+  const [row] = await tx
+    .insert(visitorSessions)
+    .values({
+      siteId,
+      visitorId: visitor.id,
+      fingerprint,
+      leadId: input.lead_id ?? visitor.leadId ?? null,
+      previousSessionId: previousSessionId ?? input.previous_session_id ?? null,
+      url: keep ? (input.url ?? null) : null,
+      currentUrl: keep ? (input.url ?? null) : null,
+      referrer: keep ? (input.referrer ?? null) : null,
+      utmSource: keep ? (input.utm_source ?? null) : null,
+      utmMedium: keep ? (input.utm_medium ?? null) : null,
+      utmCampaign: keep ? (input.utm_campaign ?? null) : null,
+      utmTerm: keep ? (input.utm_term ?? null) : null,
+      utmContent: keep ? (input.utm_content ?? null) : null,
+      createdAt: now,
+      startedAt: Math.min(input.started_at ?? now, now),
+      lastActivityAt: now,
+      updatedAt: now,
+      expiresAt: expiryAfter(now, now),
+      duration: input.duration ?? null,
+      pageViews: input.page_views ?? 0,
+      activeTime: input.active_time ?? null,
+      idleTime: input.idle_time ?? null,
+      exitUrl: input.exit_url ?? null,
+      exitType: input.exit_type ?? null,
+      device: keep ? (start.device ?? null) : null,
+      browser: keep ? (start.browser ?? null) : null,
+      location: keep ? (start.location ?? null) : null,
+      performance: keep ? (input.performance ?? null) : null,
+      consent: input.consent ?? null,
+      customData: keep ? (input.custom_data ?? null) : null,
+      isBot: start.isBot,
+    })
+    .returning();
+  return { row, isNew: true };
+}
+
+export async function findSession(siteId: string, sessionId: string): Promise<SessionRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(visitorSessions)
+    .where(and(eq(visitorSessions.siteId, siteId), eq(visitorSessions.id, sessionId)))
+    .limit(1);
+  return row;
+}
+
+/** A session GET may show: active and unexpired, or closed by the end route. Otherwise 404. */
+export async function readableSession(siteId: string, sessionId: string, now: number): Promise<SessionRow> {
+  const row = await findSession(siteId, sessionId);
+  if (!row || !(row.status === 'closed' || isLive(row, now))) throw sessionNotFound(sessionId, siteId);
+  return row;
+}
+
+/** Why a write to this session was refused: missing/expired → 404, closed → 409. */
+export async function refusal(siteId: string, sessionId: string): Promise<Error> {
+  const row = await findSession(siteId, sessionId);
+  return row?.status === 'closed' ? sessionEnded(sessionId, siteId) : sessionNotFound(sessionId, siteId);
+}
+
+export async function listEvents(sessionId: string): Promise<SessionEvent[]> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(sessionEvents)
+    .where(eq(sessionEvents.sessionId, sessionId))
+    .orderBy(asc(sessionEvents.timestamp), asc(sessionEvents.receivedAt), asc(sessionEvents.id));
+  return rows.map((e) => ({
+    event_id: e.id,
+    event_type: e.eventType,
+    event_name: e.eventName,
+    url: e.url,
+    timestamp: e.timestamp,
+    properties: e.properties,
+  }));
+}
+
+/** PUT: activity and counters; renews expiry. Only a live session takes it. */
+export async function updateSession(siteId: string, input: UpdateSessionInput, now: number, analyticsAllowed: (row: SessionRow) => boolean): Promise<SessionRow> {
+  const db = await getDb();
+  const updated = await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(visitorSessions)
+      .where(and(eq(visitorSessions.siteId, siteId), eq(visitorSessions.id, input.session_id)))
+      .for('update');
+    if (!current || !isLive(current, now)) return undefined;
+    const activity = Math.max(current.lastActivityAt, Math.min(input.last_activity_at ?? now, now));
+    const consent = input.consent ? { ...(current.consent ?? {}), ...input.consent } : current.consent;
+    const keep = analyticsAllowed({ ...current, consent });
+    const [row] = await tx
+      .update(visitorSessions)
+      .set({
+        lastActivityAt: activity,
+        updatedAt: now,
+        expiresAt: expiryAfter(current.createdAt, now),
+        consent,
+        ...(keep && input.current_url !== undefined ? { currentUrl: input.current_url } : {}),
+        ...(input.page_views !== undefined ? { pageViews: input.page_views } : {}),
+        ...(input.active_time !== undefined ? { activeTime: input.active_time } : {}),
+        ...(input.idle_time !== undefined ? { idleTime: input.idle_time } : {}),
+        ...(keep && input.custom_data !== undefined ? { customData: input.custom_data } : {}),
+      })
+      .where(eq(visitorSessions.id, current.id))
+      .returning();
+    return row;
+  });
+  // Outside the transaction: on PGlite a query from outside it would wait for it to finish.
+  if (!updated) throw await refusal(siteId, input.session_id);
+  return updated;
+}
+
+/**
+ * Closes a live session. Ending an already closed session returns it unchanged (a page may send
+ * its end beacon twice); a missing or expired one is session_not_found.
+ */
+export async function endSession(siteId: string, sessionId: string, input: EndSessionInput, now: number): Promise<SessionRow> {
+  const db = await getDb();
+  const [row] = await db
+    .update(visitorSessions)
+    .set({
+      status: 'closed',
+      endedAt: now,
+      updatedAt: now,
+      ...(input.exit_url !== undefined ? { exitUrl: input.exit_url } : {}),
+      ...(input.exit_type !== undefined ? { exitType: input.exit_type } : {}),
+      duration: input.duration ?? sql`${now}::bigint - ${visitorSessions.createdAt}`,
+      ...(input.page_views !== undefined ? { pageViews: input.page_views } : {}),
+    })
+    .where(
+      and(
+        eq(visitorSessions.siteId, siteId),
+        eq(visitorSessions.id, sessionId),
+        eq(visitorSessions.status, 'active'),
+        sql`${visitorSessions.expiresAt} > ${now}`,
+      ),
+    )
+    .returning();
+  if (row) return row;
+  const existing = await findSession(siteId, sessionId);
+  if (existing?.status === 'closed') return existing;
+  throw sessionNotFound(sessionId, siteId);
+}
+
+/** Binds a lead of the site to a readable session and to its visitor. */
+export async function bindLead(siteId: string, sessionId: string, leadId: string, now: number, leadData?: Json): Promise<SessionRow> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(visitorSessions)
+      .set({ leadId, updatedAt: now, ...(leadData !== undefined ? { leadData } : {}) })
+      .where(
+        and(
+          eq(visitorSessions.siteId, siteId),
+          eq(visitorSessions.id, sessionId),
+          sql`(${visitorSessions.status} = 'closed' or (${visitorSessions.status} = 'active' and ${visitorSessions.expiresAt} > ${now}))`,
+        ),
+      )
+      .returning();
+    if (!row) throw sessionNotFound(sessionId, siteId);
+    await tx.update(visitors).set({ leadId }).where(and(eq(visitors.siteId, siteId), eq(visitors.id, row.visitorId)));
+    return row;
+  });
+}
+
+export interface SessionListFilter {
+  visitorId?: string;
+  leadId?: string;
+  from?: number;
+  to?: number;
+  limit: number;
+  offset: number;
+}
+
+export async function listSessions(siteId: string, f: SessionListFilter, now: number): Promise<{ items: SessionSummary[]; total: number }> {
+  const db = await getDb();
+  const where = and(
+    eq(visitorSessions.siteId, siteId),
+    f.visitorId ? eq(visitorSessions.visitorId, f.visitorId) : undefined,
+    f.leadId ? eq(visitorSessions.leadId, f.leadId) : undefined,
+    f.from !== undefined ? gte(visitorSessions.startedAt, f.from) : undefined,
+    f.to !== undefined ? lte(visitorSessions.startedAt, f.to) : undefined,
+  );
+  const [rows, [{ n }]] = await Promise.all([
+    db.select().from(visitorSessions).where(where).orderBy(desc(visitorSessions.startedAt), desc(visitorSessions.id)).limit(f.limit).offset(f.offset),
+    db.select({ n: count() }).from(visitorSessions).where(where),
+  ]);
+  return { items: rows.map((r) => toSessionSummary(r, now)), total: n };
+}
+
+export async function findVisitor(siteId: string, visitorId: string) {
+  const db = await getDb();
+  const [row] = await db.select().from(visitors).where(and(eq(visitors.siteId, siteId), eq(visitors.id, visitorId))).limit(1);
+  return row;
+}
+
+export async function listVisitors(siteId: string, limit: number, offset: number): Promise<{ items: Visitor[]; total: number }> {
+  const db = await getDb();
+  const sessionCount: SQL<number> = sql<number>`(select count(*)::int from visitor_sessions s where s.visitor_id = "visitors"."id")`;
+  const [rows, [{ n }]] = await Promise.all([
+    db
+      .select({ v: visitors, sessionCount })
+      .from(visitors)
+      .where(eq(visitors.siteId, siteId))
+      .orderBy(desc(visitors.lastSeenAt), desc(visitors.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(visitors).where(eq(visitors.siteId, siteId)),
+  ]);
+  return {
+    total: n,
+    items: rows.map(({ v, sessionCount }) => ({
+      visitor_id: v.id,
+      site_id: v.siteId,
+      fingerprint: v.fingerprint,
+      lead_id: v.leadId,
+      is_bot: v.isBot,
+      first_seen_at: v.firstSeenAt,
+      last_seen_at: v.lastSeenAt,
+      session_count: Number(sessionCount),
+    })),
+  };
+}
+
+/** Adds a visitor to a segment; adding again is harmless and keeps the first `added_at`. */
+export async function addVisitorToSegment(siteId: string, visitorId: string, segmentId: string, now: number) {
+  const db = await getDb();
+  const [inserted] = await db
+    .insert(visitorSegments)
+    .values({ siteId, visitorId, segmentId, addedAt: now })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) return { addedAt: inserted.addedAt, alreadyMember: false };
+  const [existing] = await db
+    .select()
+    .from(visitorSegments)
+    .where(and(eq(visitorSegments.visitorId, visitorId), eq(visitorSegments.segmentId, segmentId)))
+    .limit(1);
+  return { addedAt: existing.addedAt, alreadyMember: true };
+}
