@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { pickColumns } from '@/lib/db/columns';
 import { getDb } from '@/lib/db/client';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
 import { leads, leadVisitors } from '@/lib/db/schema';
@@ -67,7 +68,7 @@ type LeadColumns = Omit<Partial<typeof leads.$inferInsert>, 'id' | 'siteId' | 'c
 
 /** API field names → columns, for the fields present in `input` (null kept: it clears). */
 function columnsOf(input: Partial<Omit<UpdateLeadInput, 'site_id' | 'lead_id'>>): LeadColumns {
-  const map: Record<string, keyof LeadColumns> = {
+  return pickColumns<LeadColumns>(input, {
     name: 'name',
     email: 'email',
     status: 'status',
@@ -80,12 +81,7 @@ function columnsOf(input: Partial<Omit<UpdateLeadInput, 'site_id' | 'lead_id'>>)
     campaign_id: 'campaignId',
     assignee_id: 'assigneeId',
     lead_score: 'leadScore',
-  };
-  const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(input)) {
-    if (field in map && value !== undefined) out[map[field]] = value;
-  }
-  return out as LeadColumns;
+  });
 }
 
 function writeError(error: unknown, email: string | undefined): never {

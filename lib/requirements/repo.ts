@@ -1,4 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { pickColumns } from '@/lib/db/columns';
 import { getDb } from '@/lib/db/client';
 import { requirements } from '@/lib/db/schema';
 import { found } from '@/lib/http/errors';
@@ -22,7 +23,7 @@ const toRequirement = (row: RequirementRow): Requirement => ({
 });
 
 function columnsOf(input: Partial<Omit<UpdateRequirementInput, 'site_id' | 'requirement_id'>>): RequirementColumns {
-  const map: Record<string, keyof RequirementColumns> = {
+  return pickColumns<RequirementColumns>(input, {
     title: 'title',
     type: 'type',
     priority: 'priority',
@@ -30,10 +31,7 @@ function columnsOf(input: Partial<Omit<UpdateRequirementInput, 'site_id' | 'requ
     completion_status: 'completionStatus',
     instructions: 'instructions',
     budget: 'budget',
-  };
-  const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(input)) if (field in map && value !== undefined) out[map[field]] = value;
-  return out as RequirementColumns;
+  });
 }
 
 export async function createRequirement(siteId: string, input: CreateRequirementInput): Promise<Requirement> {

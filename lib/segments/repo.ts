@@ -1,4 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { pickColumns } from '@/lib/db/columns';
 import { getDb } from '@/lib/db/client';
 import { segments } from '@/lib/db/schema';
 import { found } from '@/lib/http/errors';
@@ -23,7 +24,7 @@ const toSegment = (row: SegmentRow): Segment => ({
 });
 
 function columnsOf(input: Partial<Omit<UpdateSegmentInput, 'site_id' | 'segment_id'>>): SegmentColumns {
-  const map: Record<string, keyof SegmentColumns> = {
+  return pickColumns<SegmentColumns>(input, {
     name: 'name',
     description: 'description',
     audience: 'audience',
@@ -32,10 +33,7 @@ function columnsOf(input: Partial<Omit<UpdateSegmentInput, 'site_id' | 'segment_
     language: 'language',
     is_active: 'isActive',
     attributes: 'attributes',
-  };
-  const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(input)) if (field in map && value !== undefined) out[map[field]] = value;
-  return out as SegmentColumns;
+  });
 }
 
 /** 404 unless the segment belongs to the site (leads may only point at their own site's segments). */
