@@ -115,14 +115,6 @@ export const requirements = pgTable('requirements', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
-export const leadVisitors = pgTable('lead_visitors', {
-  siteId: uuid('site_id').notNull(),
-  visitorId: uuid('visitor_id').notNull(),
-  leadId: uuid('lead_id').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-});
-
 export const siteOrigins = pgTable('site_origins', {
   id: uuid('id').primaryKey().defaultRandom(),
   siteId: uuid('site_id').notNull(),

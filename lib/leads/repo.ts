@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, sql, type SQL } from 'drizz
 import { pickColumns } from '@/lib/db/columns';
 import { getDb } from '@/lib/db/client';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
-import { leads, leadVisitors } from '@/lib/db/schema';
+import { leads } from '@/lib/db/schema';
 import { ApiError, found } from '@/lib/http/errors';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
 import type { CreateLeadInput, Lead, LeadSortField, LeadStatus, ListLeadsInput, UpdateLeadInput } from './schema';
@@ -203,23 +203,3 @@ export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ it
   return { items: rows.map(({ total: _total, ...row }) => toLead(row)), total };
 }
 
-/** The lead a visitor of this site is linked to, if any. */
-export async function findLeadOfVisitor(siteId: string, visitorId: string): Promise<LeadRow | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ lead: leads })
-    .from(leadVisitors)
-    .innerJoin(leads, eq(leads.id, leadVisitors.leadId))
-    .where(and(eq(leadVisitors.siteId, siteId), eq(leadVisitors.visitorId, visitorId), eq(leads.siteId, siteId)))
-    .limit(1);
-  return row?.lead;
-}
-
-/** Links a visitor of the site to one of the site's leads, replacing an earlier link. */
-export async function linkVisitorToLead(siteId: string, visitorId: string, leadId: string): Promise<void> {
-  const db = await getDb();
-  await db
-    .insert(leadVisitors)
-    .values({ siteId, visitorId, leadId })
-    .onConflictDoUpdate({ target: [leadVisitors.siteId, leadVisitors.visitorId], set: { leadId, updatedAt: new Date() } });
-}

@@ -1,22 +1,25 @@
 import { isForeignKeyViolation } from '@/lib/db/errors';
 import { found, notFound } from '@/lib/http/errors';
-import { findLead, findLeadByEmail, findLeadOfVisitor, linkVisitorToLead, toLead } from './repo';
+import { findVisitor, setVisitorLead } from '@/lib/visitors/repo';
+import { findLead, findLeadByEmail, toLead } from './repo';
 import type { IdentifyLeadInput, Lead } from './schema';
 
 /**
- * leads/identify: with `lead_id` or `email`, links the visitor to that lead of the site
- * (replacing an earlier link) and returns it; without either, returns the lead the visitor is
- * linked to. A lead of another site, or an unlinked visitor, is a 404.
+ * leads/identify: with `lead_id` or `email`, links the site's visitor to that lead of the site
+ * (replacing an earlier link; the same link the visitor-session identify routes set) and returns
+ * it; without either, returns the lead the visitor is linked to. An unknown visitor, a lead of
+ * another site, or an unlinked visitor is a 404.
  */
 export async function identifyLead(siteId: string, input: IdentifyLeadInput): Promise<{ lead: Lead; visitor_id: string }> {
   const visitorId = input.visitor_id.toLowerCase();
+  const visitor = found(await findVisitor(siteId, visitorId), 'Visitor');
   if (!input.lead_id && !input.email) {
-    const linked = await findLeadOfVisitor(siteId, visitorId);
+    const linked = visitor.leadId ? await findLead(siteId, visitor.leadId) : undefined;
     return { lead: toLead(found(linked, 'Lead for this visitor')), visitor_id: visitorId };
   }
   const lead = found(input.lead_id ? await findLead(siteId, input.lead_id) : await findLeadByEmail(siteId, input.email!), 'Lead');
   try {
-    await linkVisitorToLead(siteId, visitorId, lead.id);
+    if (!(await setVisitorLead(siteId, visitorId, lead.id))) throw notFound('Visitor');
   } catch (error) {
     // The lead was deleted between the read and the link.
     if (isForeignKeyViolation(error)) throw notFound('Lead');

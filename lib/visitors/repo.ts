@@ -350,6 +350,17 @@ export async function findVisitor(siteId: string, visitorId: string) {
   return row;
 }
 
+/** Links a visitor of the site to a lead (replacing an earlier link). False when the site has no such visitor. */
+export async function setVisitorLead(siteId: string, visitorId: string, leadId: string): Promise<boolean> {
+  const db = await getDb();
+  const updated = await db
+    .update(visitors)
+    .set({ leadId })
+    .where(and(eq(visitors.siteId, siteId), eq(visitors.id, visitorId)))
+    .returning({ id: visitors.id });
+  return updated.length > 0;
+}
+
 export async function listVisitors(siteId: string, limit: number, offset: number): Promise<{ items: Visitor[]; total: number }> {
   const db = await getDb();
   const sessionCount: SQL<number> = sql<number>`(select count(*)::int from visitor_sessions s where s.visitor_id = "visitors"."id")`;

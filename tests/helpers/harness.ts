@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { POST as signupRoute } from '@/app/api/auth/signup/route';
 import { POST as tokenRoute } from '@/app/api/auth/token/route';
 import { POST as createKeyRoute } from '@/app/api/keys/route';
+import { POST as startSessionRoute } from '@/app/api/visitors/session/route';
 import { POST as createSiteRoute } from '@/app/api/visitors/sites/route';
 import { getDb } from '@/lib/db/client';
 import type { RouteHandler } from '@/lib/http/define-route';
@@ -112,4 +113,16 @@ export async function createTenant(): Promise<Tenant> {
   await db.execute(sql`update api_keys set revoked_at = now() where id = ${revoked.id}`);
   await db.execute(sql`update api_keys set expires_at = now() - interval '1 second' where id = ${expired.id}`);
   return { user, siteId, key: key.apiKey, readKey: readKey.apiKey, revokedKey: revoked.apiKey, expiredKey: expired.apiKey };
+}
+
+/** A visitor of the tenant's site, created by starting a session through the real route. */
+export async function createVisitor(t: Pick<Tenant, 'siteId' | 'key'>): Promise<string> {
+  const res = await call(startSessionRoute, {
+    method: 'POST',
+    path: '/api/visitors/session',
+    headers: { 'x-sa-api-key': t.key },
+    body: { site_id: t.siteId, fingerprint: `fp-${randomBytes(8).toString('hex')}` },
+  });
+  if (res.status >= 300) throw new Error(`session start failed: ${JSON.stringify(res.body)}`);
+  return res.body.data.visitor_id;
 }

@@ -11,7 +11,7 @@ import { createSegmentInputSchema } from '@/lib/segments/schema';
 import type { AnyTool } from '@/lib/tools/define-tool';
 import { tools } from '@/lib/tools/registry';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
+import { createTenant, createVisitor, uniqueEmail, type Tenant } from '../../helpers/harness';
 import { startPeopleDataStandIn } from '../../helpers/people-data-standin';
 import { normalized, startMcp, viaMcp, viaRest, withoutRequestId } from '../../helpers/tools';
 
@@ -82,7 +82,7 @@ const CASES: Record<string, ToolCase> = {
     ],
   },
   identifyLead: {
-    valid: async (t) => ({ site_id: t.siteId, visitor_id: randomUUID(), lead_id: (await lead(t)).id }),
+    valid: async (t) => ({ site_id: t.siteId, visitor_id: await createVisitor(t), lead_id: (await lead(t)).id }),
     invalid: [
       ['missing visitor_id', { lead_id: randomUUID() }],
       ['visitor_id not a UUID', { visitor_id: 'v1' }],

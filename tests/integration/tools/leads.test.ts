@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findLead } from '@/lib/leads/repo';
+import { findVisitor } from '@/lib/visitors/repo';
 import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from '@/lib/tools/leads';
 import { createSegmentTool } from '@/lib/tools/segments';
 import { presenters } from '../../helpers/auth-matrix';
-import { createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
+import { createTenant, createVisitor, uniqueEmail, type Tenant } from '../../helpers/harness';
 import { viaRest } from '../../helpers/tools';
 
 let mine: Tenant;
@@ -195,7 +196,7 @@ describe('leads/update and leads/qualify', () => {
 
 describe('leads/identify', () => {
   it('links a visitor to a lead by id or email and returns the linked lead afterwards', async () => {
-    const visitor = randomUUID();
+    const visitor = await createVisitor(mine);
     const first = await newLead(mine);
     const linked = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: visitor, lead_id: first.id });
     expect(linked.status).toBe(200);
@@ -209,16 +210,27 @@ describe('leads/identify', () => {
     expect((await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: visitor })).body.lead.id).toBe(second.id);
   });
 
-  it("answers 404 for an unlinked visitor, another site's lead, or a visitor linked at another site", async () => {
-    const unlinked = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: randomUUID() });
+  it("answers 404 for an unknown or unlinked visitor, another site's lead, or another site's visitor", async () => {
+    const unknown = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: randomUUID(), lead_id: (await newLead(mine)).id });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toBe('Visitor not found');
+    const unlinked = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: await createVisitor(mine) });
     expect(unlinked.status).toBe(404);
     const foreign = await newLead(other);
-    const byId = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: randomUUID(), lead_id: foreign.id });
+    const byId = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: await createVisitor(mine), lead_id: foreign.id });
     expect(byId.status).toBe(404);
-    const byEmail = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: randomUUID(), email: foreign.email });
+    const byEmail = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: await createVisitor(mine), email: foreign.email });
     expect(byEmail.status).toBe(404);
-    const visitor = randomUUID();
-    await viaRest(identifyLeadTool, presenters.bearer(other.key), { site_id: other.siteId, visitor_id: visitor, lead_id: foreign.id });
-    expect((await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: visitor })).status).toBe(404);
+    const theirVisitor = await createVisitor(other);
+    const linkedThere = await viaRest(identifyLeadTool, presenters.bearer(other.key), { site_id: other.siteId, visitor_id: theirVisitor, lead_id: foreign.id });
+    expect(linkedThere.status).toBe(200);
+    expect((await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: theirVisitor })).status).toBe(404);
+  });
+
+  it('sets the same link the visitor-session routes read', async () => {
+    const visitor = await createVisitor(mine);
+    const lead = await newLead(mine);
+    await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: visitor, lead_id: lead.id });
+    expect((await findVisitor(mine.siteId, visitor))?.leadId).toBe(lead.id);
   });
 });
