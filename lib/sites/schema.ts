@@ -34,6 +34,9 @@ export const visitorSitesQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0).describe('With site_id: items to skip (default 0)'),
 });
 
+const countsByStatus = (what: string) =>
+  z.object({ total: z.number().int(), by_status: z.record(z.string(), z.number().int()).describe(what) });
+
 export const SiteStatsSchema = z.object({
   site_id: uuidSchema,
   generated_at: isoTimestamp,
@@ -47,10 +50,7 @@ export const SiteStatsSchema = z.object({
     total: z.number().int().describe('API-key requests recorded for the site'),
     last_24h: z.number().int(),
   }),
-  commands: z.object({
-    total: z.number().int(),
-    by_status: z.record(z.string(), z.number().int()).describe('Command count per status'),
-  }),
+  commands: countsByStatus('Command count per status'),
   visitors: z.object({
     total: z.number().int().describe('Distinct visitors (one per fingerprint)'),
     identified: z.number().int().describe('Visitors bound to a lead'),
@@ -67,6 +67,9 @@ export const SiteStatsSchema = z.object({
     last_24h: z.number().int().describe('Received in the last 24 hours'),
   }),
   uploads: z.object({ total: z.number().int(), bytes: z.number().int().describe('Total size of uploaded files') }),
+  leads: countsByStatus('Lead count per status (new, contacted, qualified, converted, lost)'),
+  segments: z.object({ total: z.number().int(), active: z.number().int().describe('Segments with is_active') }),
+  requirements: countsByStatus('Requirement count per status'),
 });
 
 /** A browser origin as browsers send it: scheme://host[:port], no path; normalized to lower case. */

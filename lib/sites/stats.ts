@@ -24,6 +24,10 @@ export async function siteStats(siteId: string, now = new Date()): Promise<SiteS
     events_24h: number;
     uploads_total: number;
     uploads_bytes: number;
+    leads_by_status: Record<string, number> | null;
+    segments_total: number;
+    segments_active: number;
+    requirements_by_status: Record<string, number> | null;
   }>(sql`
     select
       (select count(*)::int from api_keys where site_id = ${siteId}) as keys_total,
@@ -44,9 +48,20 @@ export async function siteStats(siteId: string, now = new Date()): Promise<SiteS
       (select count(*)::int from session_events where site_id = ${siteId}) as events_total,
       (select count(*)::int from session_events where site_id = ${siteId} and received_at > ${nowMs - 86_400_000}::bigint) as events_24h,
       (select count(*)::int from visitor_uploads where site_id = ${siteId}) as uploads_total,
-      (select coalesce(sum(size), 0)::float8 from visitor_uploads where site_id = ${siteId}) as uploads_bytes
+      (select coalesce(sum(size), 0)::float8 from visitor_uploads where site_id = ${siteId}) as uploads_bytes,
+      (select jsonb_object_agg(status, n) from (
+         select status, count(*)::int as n from leads where site_id = ${siteId} group by status
+       ) l) as leads_by_status,
+      (select count(*)::int from segments where site_id = ${siteId}) as segments_total,
+      (select count(*)::int from segments where site_id = ${siteId} and is_active) as segments_active,
+      (select jsonb_object_agg(status, n) from (
+         select status, count(*)::int as n from requirements where site_id = ${siteId} group by status
+       ) r) as requirements_by_status
   `);
-  const byStatus = row.commands_by_status ?? {};
+  const counted = (byStatus: Record<string, number> | null) => ({
+    total: Object.values(byStatus ?? {}).reduce((a, b) => a + b, 0),
+    by_status: byStatus ?? {},
+  });
   return {
     site_id: siteId,
     generated_at: now.toISOString(),
@@ -57,10 +72,13 @@ export async function siteStats(siteId: string, now = new Date()): Promise<SiteS
       expired: row.keys_expired,
     },
     api_requests: { total: row.requests_total, last_24h: row.requests_24h },
-    commands: { total: Object.values(byStatus).reduce((a, b) => a + b, 0), by_status: byStatus },
+    commands: counted(row.commands_by_status),
     visitors: { total: row.visitors_total, identified: row.visitors_identified, bots: row.visitors_bots },
     sessions: { total: row.sessions_total, active: row.sessions_active, last_24h: row.sessions_24h, bots: row.sessions_bots },
     events: { total: row.events_total, last_24h: row.events_24h },
     uploads: { total: row.uploads_total, bytes: Number(row.uploads_bytes) },
+    leads: counted(row.leads_by_status),
+    segments: { total: row.segments_total, active: row.segments_active },
+    requirements: counted(row.requirements_by_status),
   };
 }

@@ -4,6 +4,9 @@ import { GET as getSite } from '@/app/sites/[site_id]/route';
 import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
 import { GET as visitorSites, POST as createSiteRoute } from '@/app/api/visitors/sites/route';
 import { POST as createCommandRoute } from '@/app/sites/[site_id]/commands/route';
+import { POST as createLeadRoute } from '@/app/api/agents/tools/leads/create/route';
+import { POST as createRequirementRoute } from '@/app/api/agents/tools/requirements/create/route';
+import { POST as createSegmentRoute } from '@/app/api/agents/tools/segments/create/route';
 import { flushKeyUsage } from '@/lib/keys/usage';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
 import { call, createSite, createTenant, createUser, type Tenant } from '../../helpers/harness';
@@ -14,6 +17,11 @@ beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
 });
 const tenants = () => ({ mine, other });
+const toolRoutes: Record<string, typeof createLeadRoute> = {
+  'leads/create': createLeadRoute,
+  'segments/create': createSegmentRoute,
+  'requirements/create': createRequirementRoute,
+};
 
 describe('POST /api/visitors/sites', () => {
   it('creates a site owned by the signed-in user', async () => {
@@ -146,5 +154,32 @@ describe('GET /sites/{site_id}/stats', () => {
     // The tenant with revoked and expired keys sees them counted as such.
     const theirs = await call(getStats, { path: `/sites/${mine.siteId}/stats`, params: { site_id: mine.siteId }, headers: presenters.xApiKey(mine.key) });
     expect(theirs.body.data.api_keys).toEqual({ total: 4, active: 2, revoked: 1, expired: 1 });
+  });
+
+  it('counts the CRM records of this site by status', async () => {
+    const user = await createUser();
+    const siteId = await createSite(user);
+    const { createKey } = await import('../../helpers/harness');
+    const key = (await createKey(user, siteId)).apiKey;
+    const bearer = presenters.bearer(key);
+    const tool = (path: string, body: object) =>
+      call(toolRoutes[path], { method: 'POST', path: `/api/agents/tools/${path}`, headers: bearer, body: { site_id: siteId, ...body } });
+    await tool('leads/create', { name: 'Ann', email: 'ann@example.com' });
+    await tool('leads/create', { name: 'Bob', email: 'bob@example.com', status: 'qualified' });
+    await tool('segments/create', { name: 'SMB', is_active: false });
+    await tool('requirements/create', { title: 'Grow signups', status: 'in-progress' });
+    // Another site's records are not counted.
+    await call(toolRoutes['leads/create'], {
+      method: 'POST',
+      path: '/api/agents/tools/leads/create',
+      headers: presenters.bearer(other.key),
+      body: { site_id: other.siteId, name: 'Eve', email: 'eve@example.com' },
+    });
+    const res = await call(getStats, { path: `/sites/${siteId}/stats`, params: { site_id: siteId }, headers: presenters.xApiKey(key) });
+    expect(res.body.data).toMatchObject({
+      leads: { total: 2, by_status: { new: 1, qualified: 1 } },
+      segments: { total: 1, active: 0 },
+      requirements: { total: 1, by_status: { 'in-progress': 1 } },
+    });
   });
 });
