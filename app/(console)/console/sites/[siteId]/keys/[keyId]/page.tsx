@@ -52,7 +52,7 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ siteI
       <section className="card" aria-labelledby="daily-heading">
         <h2 id="daily-heading">Requests per day</h2>
         <p className="hint">
-          UTC days from {usage.from} to {usage.to}, newest first. Requests appear within about a second; per-request records are
+          UTC days from {usage.from} to {usage.to}, newest first; the red part of a bar is errors. Requests appear within about a second; per-request records are
           kept {usage.retention_days} days.
         </p>
         <div className="table-wrap">
