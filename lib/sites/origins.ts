@@ -25,3 +25,13 @@ export async function isOriginRegistered(origin: string): Promise<boolean> {
   const bare = new URL(normalized).host.replace(/^www\./, '');
   return anySiteHasOrigin(normalized, [bare, `www.${bare}`]);
 }
+
+/**
+ * The origins a site's domain implies (what `isOriginAllowed` accepts without an extra origin): http and
+ * https on the domain and on its `www.` twin. None for a site without a domain.
+ */
+export function impliedOrigins(domain: string | null): string[] {
+  if (!domain) return [];
+  const bare = domain.replace(/^www\./, '');
+  return [bare, `www.${bare}`].flatMap((host) => [`https://${host}`, `http://${host}`]);
+}

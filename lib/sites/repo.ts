@@ -19,13 +19,17 @@ const toSite = (row: SiteRow): Site => ({
 
 const toSiteDetail = (row: SiteRow): SiteDetail => ({ ...toSite(row), settings: row.settings });
 
-export async function createSite(ownerId: string, input: CreateSiteInput): Promise<Site> {
+/** Creates a site, with extra allowed origins (already normalized) in the same transaction. */
+export async function createSite(ownerId: string, input: CreateSiteInput, origins: string[] = []): Promise<Site> {
   const db = await getDb();
-  const [row] = await db
-    .insert(sites)
-    .values({ ownerId, name: input.name, domain: input.domain ?? null })
-    .returning();
-  return toSite(row);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(sites)
+      .values({ ownerId, name: input.name, domain: input.domain ?? null })
+      .returning();
+    if (origins.length) await tx.insert(siteOrigins).values([...new Set(origins)].map((origin) => ({ siteId: row.id, origin })));
+    return toSite(row);
+  });
 }
 
 export async function listSitesOfOwner(ownerId: string): Promise<Site[]> {

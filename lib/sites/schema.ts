@@ -103,6 +103,8 @@ export function normalizeOrigin(value: string): string | null {
 export const siteOriginPathSchema = z.strictObject({ site_id: uuidSchema.describe('Site id (UUID); a site the signed-in user owns') });
 export const siteOriginItemPathSchema = siteOriginPathSchema.extend({ origin_id: uuidSchema.describe('Allowed origin id') });
 export const addSiteOriginBodySchema = z.strictObject({ origin: originSchema });
+/** Extra allowed origins given when a site is created in the console (each checked like one added later). */
+export const siteOriginListSchema = z.array(originSchema).max(50, 'At most 50 origins at once').describe('Extra allowed origins');
 
 export const SiteOriginSchema = z.object({
   id: uuidSchema,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { absoluteTime, relativeTime } from '@/app/(console)/_lib/dates';
 import { fieldErrors, optionalText } from '@/app/(console)/_lib/forms';
+import { parseOriginLines } from '@/app/(console)/_lib/origin-lines';
+import { impliedOrigins } from '@/lib/sites/origins';
 import { createKeyBodySchema } from '@/lib/keys/schema';
 import { signupBodySchema } from '@/lib/users/schema';
 
@@ -51,5 +53,30 @@ describe('console form errors', () => {
     expect(optionalText(form, 'domain')).toBeUndefined();
     expect(optionalText(form, 'prefix')).toBe('abc');
     expect(optionalText(form, 'missing')).toBeUndefined();
+  });
+});
+
+describe('console origin lists', () => {
+  it('reads one origin per line with the API schema, normalized and without repeats', () => {
+    expect(parseOriginLines('  https://App.Example.com/ \n\nhttp://localhost:5173\r\nhttps://app.example.com')).toEqual({
+      origins: ['https://app.example.com', 'http://localhost:5173'],
+    });
+    expect(parseOriginLines('')).toEqual({ origins: [] });
+  });
+
+  it('names the first line that is not an origin', () => {
+    expect(parseOriginLines('https://ok.example.com\nhttps://ok.example.com/path')).toEqual({
+      error: '“https://ok.example.com/path”: Must be an origin such as https://app.example.com (http or https, no path)',
+    });
+  });
+
+  it('lists the origins a domain implies, with its www. twin', () => {
+    expect(impliedOrigins('www.shop.example.com')).toEqual([
+      'https://shop.example.com',
+      'http://shop.example.com',
+      'https://www.shop.example.com',
+      'http://www.shop.example.com',
+    ]);
+    expect(impliedOrigins(null)).toEqual([]);
   });
 });

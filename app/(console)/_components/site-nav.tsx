@@ -5,8 +5,8 @@ export function SiteNav({ siteId }: { siteId: string }) {
   const base = `/console/sites/${siteId}`;
   return (
     <nav aria-label="Site sections" className="tabs">
-      {SITE_SECTIONS.map(({ path, label, nested }) => (
-        <NavLink key={path} href={base + path} exact={!nested}>
+      {SITE_SECTIONS.map(({ path, label, nested, below }) => (
+        <NavLink key={path} href={base + path} exact={!nested} below={below && base + below}>
           {label}
         </NavLink>
       ))}

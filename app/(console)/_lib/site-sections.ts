@@ -1,10 +1,12 @@
 /**
- * The sections of a site's pages, in tab order. A new section (allowed origins, key usage) is a
- * page under /console/sites/[siteId]/<path> plus one entry here; `nested` marks a section with
- * pages of its own below it (its tab stays current on them).
+ * The sections of a site's pages, in tab order. A new section is a page under
+ * /console/sites/[siteId]/<path> plus one entry here; `nested` marks a section with pages of its own
+ * below it (its tab stays current on them); `below` names another folder whose pages belong to the
+ * section (a key's usage page, /keys/{id}, belongs to API keys).
  */
-export const SITE_SECTIONS: { path: string; label: string; nested?: boolean }[] = [
-  { path: '', label: 'API keys' },
+export const SITE_SECTIONS: { path: string; label: string; nested?: boolean; below?: string }[] = [
+  { path: '', label: 'API keys', below: '/keys' },
+  { path: '/origins', label: 'Allowed origins' },
   { path: '/settings', label: 'Settings', nested: true },
   { path: '/snippet', label: 'Tracking snippet' },
 ];

@@ -7,6 +7,7 @@ import { SubmitButton } from '../_components/submit-button';
 
 export function CreateSiteForm() {
   const [state, action] = useActionState(createSiteAction, {});
+  const originsError = state.errors?.origins;
   return (
     <form action={action} noValidate>
       <FormError message={state.errors?.form} />
@@ -22,6 +23,28 @@ export function CreateSiteForm() {
         defaultValue={state.values?.domain}
         error={state.errors?.domain}
       />
+      <div className="field">
+        <label htmlFor="field-origins">Other allowed origins (optional)</label>
+        <textarea
+          id="field-origins"
+          name="origins"
+          rows={2}
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder="https://app.example.com"
+          aria-invalid={originsError ? true : undefined}
+          aria-describedby={`field-origins-hint${originsError ? ' field-origins-error' : ''}`}
+          defaultValue={state.values?.origins}
+        />
+        <p className="hint" id="field-origins-hint">
+          One per line: scheme, host and port, no path. Browsers there may send tracking events too.
+        </p>
+        {originsError && (
+          <p className="error" id="field-origins-error">
+            {originsError}
+          </p>
+        )}
+      </div>
       <SubmitButton pending="Creating…">Create site</SubmitButton>
     </form>
   );

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { listKeysForUser } from '@/lib/keys/service';
 import { Time } from '../../../_components/time';
 import { requireOwnedSite } from '../../../_lib/session';
@@ -17,7 +18,9 @@ export default async function SiteKeysPage({ params }: { params: Promise<{ siteI
         <CreateKeyForm siteId={site.id} />
       </section>
       <section className="card" aria-labelledby="keys-heading">
-        <h2 id="keys-heading">API keys</h2>
+        <h2 id="keys-heading" tabIndex={-1}>
+          API keys
+        </h2>
         {keys.length === 0 ? (
           <p className="empty">No keys yet. Create one to call the API for this site.</p>
         ) : (
@@ -57,7 +60,14 @@ export default async function SiteKeysPage({ params }: { params: Promise<{ siteI
                     <td>
                       <Time iso={key.expires_at} withDate />
                     </td>
-                    <td>{key.status !== 'revoked' && <RevokeKeyButton siteId={site.id} keyId={key.id} keyName={key.name} />}</td>
+                    <td>
+                      <div className="actions">
+                        <Link href={`/console/sites/${site.id}/keys/${key.id}`}>
+                          Usage<span className="visually-hidden"> of {key.name}</span>
+                        </Link>
+                        {key.status !== 'revoked' && <RevokeKeyButton siteId={site.id} keyId={key.id} keyName={key.name} />}
+                      </div>
+                    </td>
                   </tr>
                 ))}
               </tbody>

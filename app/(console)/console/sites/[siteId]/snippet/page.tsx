@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
+import { listSiteOrigins } from '@/lib/sites/repo';
 import { CopyButton } from '../../../../_components/copy-button';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { publicOrigin, trackingSnippet } from '../../../../_lib/snippet';
@@ -8,6 +10,7 @@ export const metadata: Metadata = { title: 'Tracking snippet · Site Growth Plat
 export default async function SnippetPage({ params }: { params: Promise<{ siteId: string }> }) {
   const { site } = await requireOwnedSite((await params).siteId);
   const snippet = trackingSnippet(await publicOrigin(), site.id);
+  const extra = await listSiteOrigins(site.id);
   return (
     <section className="card" aria-labelledby="snippet-heading">
       <h2 id="snippet-heading">Tracking snippet</h2>
@@ -19,13 +22,17 @@ export default async function SnippetPage({ params }: { params: Promise<{ siteId
       <p className="hint">
         {site.domain ? (
           <>
-            Browsers on <strong>{site.domain}</strong> and <strong>{wwwTwin(site.domain)}</strong> send visitor events without an
-            API key.
+            Browsers on <strong>{site.domain}</strong> and <strong>{wwwTwin(site.domain)}</strong>
+            {extra.length > 0 && <> and {extra.length === 1 ? 'one more allowed origin' : `${extra.length} more allowed origins`}</>}{' '}
+            send visitor events without an API key.
           </>
+        ) : extra.length > 0 ? (
+          <>Browsers on this site&apos;s allowed origins send visitor events without an API key.</>
         ) : (
-          <>This site has no domain yet: browsers can only send visitor events for a site with a domain.</>
+          <>This site has no domain and no allowed origins yet: browsers cannot send visitor events for it.</>
         )}{' '}
-        Server-to-server calls use an API key; see the <a href="/docs">API reference</a>.
+        <Link href={`/console/sites/${site.id}/origins`}>Manage allowed origins</Link>. Server-to-server calls use an API key;
+        see the <a href="/docs">API reference</a>.
       </p>
     </section>
   );

@@ -1,0 +1,92 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { isUuid } from '@/lib/http/schemas';
+import { keyUsage, listKeysForUser } from '@/lib/keys/service';
+import { Time } from '../../../../../_components/time';
+import { requireOwnedSite } from '../../../../../_lib/session';
+
+export const metadata: Metadata = { title: 'Key usage · Site Growth Platform' };
+
+const DAYS = 30;
+
+/** One key's usage over the last 30 UTC days: the same keyUsage() as GET /api/keys/{id}/usage. */
+export default async function KeyUsagePage({ params }: { params: Promise<{ siteId: string; keyId: string }> }) {
+  const { siteId, keyId } = await params;
+  const { user, site } = await requireOwnedSite(siteId);
+  const key = isUuid(keyId) ? (await listKeysForUser(user, site.id)).find((k) => k.id === keyId.toLowerCase()) : undefined;
+  if (!key) notFound();
+  const usage = await keyUsage(site.id, key.id, DAYS);
+  const errors = usage.days.reduce((sum, d) => sum + d.errors, 0);
+  const peak = Math.max(1, ...usage.days.map((d) => d.requests));
+  const newestFirst = [...usage.days].reverse();
+  return (
+    <>
+      <p>
+        <Link href={`/console/sites/${site.id}`}>← All API keys</Link>
+      </p>
+      <section className="card" aria-labelledby="usage-heading">
+        <h2 id="usage-heading">
+          Usage of “{key.name}” <span className={`badge ${key.status}`}>{key.status}</span>
+        </h2>
+        <p className="sub mono">{key.display}</p>
+        <dl className="stats">
+          <div>
+            <dt>Requests, last {DAYS} days</dt>
+            <dd data-testid="usage-requests">{usage.total_requests}</dd>
+          </div>
+          <div>
+            <dt>Errors (status 400 and above)</dt>
+            <dd data-testid="usage-errors">{errors}</dd>
+          </div>
+          <div>
+            <dt>Last used</dt>
+            <dd>{usage.last_used_at ? <Time iso={usage.last_used_at} withDate /> : <span className="empty">Never</span>}</dd>
+          </div>
+          <div>
+            <dt>Last status</dt>
+            <dd data-testid="usage-last-status">{usage.last_status ?? <span className="empty">None</span>}</dd>
+          </div>
+        </dl>
+      </section>
+      <section className="card" aria-labelledby="daily-heading">
+        <h2 id="daily-heading">Requests per day</h2>
+        <p className="hint">
+          UTC days from {usage.from} to {usage.to}, newest first; the red part of a bar is errors. Requests appear within about a second; per-request records are
+          kept {usage.retention_days} days.
+        </p>
+        <div className="table-wrap">
+          <table className="usage">
+            <caption className="visually-hidden">Requests and errors per day for “{key.name}”, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">Requests</th>
+                <th scope="col">Errors</th>
+              </tr>
+            </thead>
+            <tbody>
+              {newestFirst.map((day) => (
+                <tr key={day.date} data-date={day.date}>
+                  <th scope="row">
+                    <time dateTime={day.date}>{day.date}</time>
+                  </th>
+                  <td>
+                    <span className="bar-cell">
+                      <span className="count">{day.requests}</span>
+                      <span className="bar" aria-hidden="true">
+                        <span className="fill" style={{ width: `${(day.requests / peak) * 100}%` }} />
+                        <span className="fill error" style={{ width: `${(day.errors / peak) * 100}%` }} />
+                      </span>
+                    </span>
+                  </td>
+                  <td className={day.errors ? 'error-count' : undefined}>{day.errors}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </>
+  );
+}

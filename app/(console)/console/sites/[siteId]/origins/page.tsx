@@ -1,0 +1,74 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { impliedOrigins } from '@/lib/sites/origins';
+import { listSiteOrigins } from '@/lib/sites/repo';
+import { Time } from '../../../../_components/time';
+import { requireOwnedSite } from '../../../../_lib/session';
+import { AddOriginForm } from './add-origin-form';
+import { RemoveOriginButton } from './remove-origin-button';
+
+export const metadata: Metadata = { title: 'Allowed origins · Site Growth Platform' };
+
+export default async function OriginsPage({ params }: { params: Promise<{ siteId: string }> }) {
+  const { site } = await requireOwnedSite((await params).siteId);
+  const origins = await listSiteOrigins(site.id);
+  const implied = impliedOrigins(site.domain);
+  return (
+    <>
+      <section className="card" aria-labelledby="origins-heading">
+        <h2 id="origins-heading" tabIndex={-1}>
+          Allowed origins
+        </h2>
+        <p>
+          Browsers on these origins may send visitor events for this site without an API key (the{' '}
+          <Link href={`/console/sites/${site.id}/snippet`}>tracking snippet</Link> works only there). Any other origin is
+          refused.
+        </p>
+        {implied.length + origins.length === 0 ? (
+          <p className="empty">No allowed origins: the site has no domain and no extra origins yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Allowed origins of {site.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Origin</th>
+                  <th scope="col">Allowed because</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {implied.map((origin) => (
+                  <tr key={origin} data-origin={origin}>
+                    <td className="mono">{origin}</td>
+                    <td>
+                      the site&apos;s domain <span className="sub">change it with the site</span>
+                    </td>
+                    <td />
+                  </tr>
+                ))}
+                {origins.map((o) => (
+                  <tr key={o.id} data-origin={o.origin}>
+                    <td className="mono">{o.origin}</td>
+                    <td>
+                      added <Time iso={o.created_at} />
+                    </td>
+                    <td>
+                      <RemoveOriginButton siteId={site.id} originId={o.id} origin={o.origin} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section className="card" aria-labelledby="add-origin-heading">
+        <h2 id="add-origin-heading">Add an origin</h2>
+        <AddOriginForm siteId={site.id} />
+      </section>
+    </>
+  );
+}

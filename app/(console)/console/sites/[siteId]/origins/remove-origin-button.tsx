@@ -1,0 +1,22 @@
+'use client';
+
+import { ConfirmButton } from '../../../../_components/confirm-button';
+import { removeOriginAction } from '../../../../_lib/origin-actions';
+
+/** "Remove" asks for confirmation in a modal dialog; afterwards the focus moves to the origins heading. */
+export function RemoveOriginButton({ siteId, originId, origin }: { siteId: string; originId: string; origin: string }) {
+  return (
+    <ConfirmButton
+      action={removeOriginAction.bind(null, siteId, originId)}
+      label="Remove"
+      subject={origin}
+      title={`Remove ${origin}?`}
+      confirm="Remove origin"
+      pending="Removing…"
+      focusAfter="origins-heading"
+      id={`remove-${originId}`}
+    >
+      <p>Browsers on this origin can no longer send visitor events for the site, from their next request on.</p>
+    </ConfirmButton>
+  );
+}
