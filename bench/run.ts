@@ -152,6 +152,7 @@ async function main() {
       for (const name of names) {
         for (const [i, t] of targets.entries()) {
           const scenario = perTarget[i].find((sc) => sc.name === name)!;
+          if (scenario.onlyLimiter && scenario.onlyLimiter !== t.backend) continue;
           if (round === 0) await scenario.setup?.();
           const result = await autocannon({ url: t.base + scenario.path, connections: CONNECTIONS, duration: DURATION / ROUNDS, ...scenario.request });
           const id = `${t.backend}/${scenario.name}`;
