@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Scope } from '@/lib/keys/schema';
-import { recordKeyUsage } from '@/lib/keys/usage';
+import { isInternalRequest, recordKeyUsage } from '@/lib/keys/usage';
 import type { Slot } from '@/lib/ratelimit';
 import { errorFields, log } from '@/lib/log';
 import {
@@ -197,7 +197,7 @@ export function defineRoute<
       releaseSlot();
       if (slot) req.signal?.removeEventListener('abort', releaseSlot);
     }
-    if (principal?.kind === 'apiKey') {
+    if (principal?.kind === 'apiKey' && !isInternalRequest(req)) {
       // Recorded after the response is built; written in batches off the request path.
       recordKeyUsage({
         keyId: principal.keyId,

@@ -15,7 +15,7 @@ import { authenticateApiKey, requireScope, type ApiKeyPrincipal } from '@/lib/ht
 import { REQUEST_ID_HEADER, errorResponse } from '@/lib/http/envelope';
 import { ApiError } from '@/lib/http/errors';
 import { requestIdOf } from '@/lib/http/request-id';
-import { recordKeyUsage } from '@/lib/keys/usage';
+import { markInternalRequest, recordKeyUsage } from '@/lib/keys/usage';
 import { errorFields, log } from '@/lib/log';
 import type { AnyTool } from './define-tool';
 import { tools as registry, toolByName } from './registry';
@@ -68,7 +68,9 @@ async function callTool(req: Request, requestId: string, tool: AnyTool, args: un
     if (value) headers.set(name, value);
   }
   const url = new URL(TOOL_ROUTE_PREFIX + tool.path, req.url);
-  const res = await toolRoute(tool)(new Request(url, { method: 'POST', headers, body: JSON.stringify(args ?? {}) }), {
+  // The MCP request records its own usage; the in-process tool call is not a second request.
+  const inner = markInternalRequest(new Request(url, { method: 'POST', headers, body: JSON.stringify(args ?? {}) }));
+  const res = await toolRoute(tool)(inner, {
     params: Promise.resolve({}),
   });
   const body = (await res.json()) as Record<string, unknown>;

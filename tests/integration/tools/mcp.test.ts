@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '@/lib/db/raw';
+import { flushKeyUsage } from '@/lib/keys/usage';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { GET as openapi } from '@/app/api/openapi.json/route';
 import { createLeadTool, getLeadsTool } from '@/lib/tools/leads';
@@ -102,5 +105,19 @@ describe('OpenAPI', () => {
     expect(doc.paths['/api/mcp'].post.description).toContain('createLead');
     expect(doc.paths['/api/agents/tools/leads/create'].post.responses['201']).toBeDefined();
     expect(doc.paths['/api/agents/tools/leads/create'].post.responses['409'].description).toContain('CONFLICT');
+  });
+});
+
+describe('MCP key usage', () => {
+  it('records one usage entry per MCP request, not a second one for the in-process tool call', async () => {
+    const { createKey } = await import('../../helpers/harness');
+    const { apiKey, id } = await createKey(mine.user, mine.siteId);
+    const client = await mcp.connect(presenters.bearer(apiKey));
+    await flushKeyUsage();
+    const before = await rows<{ route: string }>(sql`select route from api_key_usage where key_id = ${id}`);
+    await viaMcp(client, 'getLeads', { site_id: mine.siteId });
+    await flushKeyUsage();
+    const after = await rows<{ route: string }>(sql`select route from api_key_usage where key_id = ${id}`);
+    expect(after.slice(before.length).map((r) => r.route)).toEqual(['/api/mcp']);
   });
 });
