@@ -51,7 +51,7 @@ describe.skipIf(!base)('console, end to end', () => {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL('**/console');
-    expect(await page.getByText('No sites yet').isVisible()).toBe(true);
+    await page.getByText('No sites yet').waitFor({ state: 'visible', timeout: 10_000 });
     await screenshot(page, '03-sites-empty');
   });
 
@@ -86,7 +86,7 @@ describe.skipIf(!base)('console, end to end', () => {
     await shown.waitFor();
     apiKey = (await shown.textContent())!.trim();
     expect(apiKey).toMatch(/^key_[0-9A-Za-z]{49}$/);
-    expect(await page.getByText('you will not see it again').isVisible()).toBe(true);
+    await page.getByText('you will not see it again').waitFor({ state: 'visible', timeout: 10_000 });
     await page.getByRole('button', { name: 'Copy key' }).click();
     await page.getByText('Copied').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
@@ -170,7 +170,7 @@ describe.skipIf(!base)('console, end to end', () => {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/console');
-    expect(await page.getByRole('link', { name: /Acme Shop/ }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: /Acme Shop/ }).waitFor({ state: 'visible', timeout: 10_000 });
     await screenshot(page, '10-sites');
   });
 
@@ -183,11 +183,12 @@ describe.skipIf(!base)('console, end to end', () => {
       await page2.getByLabel('Password').fill(password);
       await page2.getByRole('button', { name: 'Create account' }).click();
       await page2.waitForURL('**/console');
-      expect(await page2.getByText('No sites yet').isVisible()).toBe(true);
+      await page2.getByText('No sites yet').waitFor({ state: 'visible', timeout: 10_000 });
       for (const path of [`/console/sites/${siteId}`, `/console/sites/${siteId}/snippet`, '/console/sites/not-a-uuid']) {
         const res = await page2.goto(`${base}${path}`);
         expect(res?.status()).toBe(404);
-        expect(await page2.getByRole('heading', { name: 'Not found' }).isVisible()).toBe(true);
+        // The not-found view may stream in after the response status: wait for it (fails after the timeout).
+        await page2.getByRole('heading', { name: 'Not found' }).waitFor({ state: 'visible', timeout: 10_000 });
         expect(await page2.content()).not.toContain('Acme Shop');
       }
       await screenshot(page2, '12-other-account-not-found');

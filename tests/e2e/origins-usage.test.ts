@@ -131,7 +131,7 @@ describe.skipIf(!base)('console: allowed origins and key usage, end to end', () 
     expect(await requests.textContent()).toBe('4');
     expect(await page.getByTestId('usage-errors').textContent()).toBe('1');
     expect(await page.getByTestId('usage-last-status').textContent()).toBe('403');
-    expect(await page.getByRole('heading', { name: /Usage of “Reporting job”/ }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: /Usage of “Reporting job”/ }).waitFor({ state: 'visible', timeout: 10_000 });
 
     const today = new Date().toISOString().slice(0, 10);
     const rows = page.locator('table.usage tbody tr');

@@ -63,7 +63,7 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.waitForURL('**/settings/company');
     expect(await page.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
-    expect(await page.getByRole('heading', { name: 'Company', level: 2 }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Company', level: 2 }).waitFor({ state: 'visible', timeout: 10_000 });
     expect(await settingsViaApi(apiKey, siteId)).toEqual({});
   });
 
