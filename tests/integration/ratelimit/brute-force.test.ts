@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POST as signupRoute } from '@/app/api/auth/signup/route';
 import { POST as tokenRoute } from '@/app/api/auth/token/route';
 import { nextAuthRoute } from '@/lib/auth/next-auth';
@@ -54,7 +54,12 @@ describe('per account', () => {
 });
 
 describe('per client IP', () => {
+  afterEach(() => vi.useRealTimers());
+
   it('allows 8 attempts per minute from one address across sign-up, token and sign-in', async () => {
+    // Pinned at the start of a minute so the attempts cannot straddle two windows.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.UTC(2026, 10, 21, 10, 0, 0));
     const ip = freshIp();
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await signup(uniqueEmail(), ip)).status);
