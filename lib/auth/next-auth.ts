@@ -1,14 +1,14 @@
 import NextAuth, { type NextAuthOptions } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { config } from '@/lib/config';
-import { clientIpFrom } from '@/lib/http/client-ip';
+import { clientIp } from '@/lib/http/client-ip';
 import { errorResponse } from '@/lib/http/envelope';
 import { ApiError } from '@/lib/http/errors';
 import { requestIdOf } from '@/lib/http/request-id';
 import { errorFields, log } from '@/lib/log';
 import { tokenBodySchema } from '@/lib/users/schema';
-import { checkCredentials } from '@/lib/users/service';
-import { admitAttempt, recordFailedAttempt } from './brute-force';
+import { checkCountingFailures } from '@/lib/users/service';
+import { admitAttempt } from './brute-force';
 import { authSecret } from './secret';
 import { sessionCookie } from './session';
 
@@ -26,9 +26,8 @@ export function authOptions(): NextAuthOptions {
         async authorize(credentials) {
           const parsed = tokenBodySchema.safeParse(credentials ?? {});
           if (!parsed.success) return null;
-          const user = await checkCredentials(parsed.data.email, parsed.data.password);
-          if (!user) await recordFailedAttempt(parsed.data.email);
-          return user ? { id: user.id, email: user.email, name: user.name } : null;
+          // The IP and account limits were checked by nextAuthRoute before next-auth ran.
+          return checkCountingFailures(parsed.data.email, parsed.data.password);
         },
       }),
     ],
@@ -61,7 +60,7 @@ export async function nextAuthRoute(req: Request, ctx: { params: Promise<{ nexta
       .catch(() => undefined);
     const email = form?.get('email');
     try {
-      await admitAttempt({ ip: clientIpFrom(req.headers.get('x-forwarded-for')), account: typeof email === 'string' ? email : '' });
+      await admitAttempt({ ip: clientIp(req), account: typeof email === 'string' ? email : '' });
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error, requestIdOf(req));
       throw error;

@@ -8,22 +8,29 @@ import { normalizeOrigin } from './schema';
  * browser-tracking routes; it never authenticates anything else.
  */
 export async function isOriginAllowed(siteId: string, origin: string): Promise<boolean> {
-  const normalized = normalizeOrigin(origin);
-  if (!normalized || normalized !== origin.replace(/\/$/, '').toLowerCase()) return false;
+  const exact = exactOrigin(origin);
+  if (!exact) return false;
   const site = await originsOfSite(siteId);
   if (!site) return false;
-  if (site.origins.includes(normalized)) return true;
-  if (!site.domain) return false;
-  const bare = (h: string) => h.replace(/^www\./, '');
-  return bare(new URL(normalized).host) === bare(site.domain);
+  if (site.origins.includes(exact)) return true;
+  const { domain } = site;
+  return domain !== null && withoutWww(new URL(exact).host) === withoutWww(domain);
 }
 
 /** Whether any site has registered this Origin (its domain, www. twin, or an extra allowed origin). */
 export async function isOriginRegistered(origin: string): Promise<boolean> {
+  const exact = exactOrigin(origin);
+  if (!exact) return false;
+  const bare = withoutWww(new URL(exact).host);
+  return anySiteHasOrigin(exact, [bare, `www.${bare}`]);
+}
+
+const withoutWww = (host: string) => host.replace(/^www\./, '');
+
+/** The Origin normalized, when it is exactly scheme://host[:port] (http or https) as browsers send it. */
+function exactOrigin(origin: string): string | null {
   const normalized = normalizeOrigin(origin);
-  if (!normalized || normalized !== origin.replace(/\/$/, '').toLowerCase()) return false;
-  const bare = new URL(normalized).host.replace(/^www\./, '');
-  return anySiteHasOrigin(normalized, [bare, `www.${bare}`]);
+  return normalized && normalized === origin.replace(/\/$/, '').toLowerCase() ? normalized : null;
 }
 
 /**
@@ -32,6 +39,6 @@ export async function isOriginRegistered(origin: string): Promise<boolean> {
  */
 export function impliedOrigins(domain: string | null): string[] {
   if (!domain) return [];
-  const bare = domain.replace(/^www\./, '');
+  const bare = withoutWww(domain);
   return [bare, `www.${bare}`].flatMap((host) => [`https://${host}`, `http://${host}`]);
 }

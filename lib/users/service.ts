@@ -32,6 +32,11 @@ export async function checkCredentials(email: string, password: string): Promise
  */
 export async function signIn(email: string, password: string, ip = 'unknown'): Promise<User | null> {
   await admitAttempt({ ip, account: email });
+  return checkCountingFailures(email, password);
+}
+
+/** checkCredentials, with a wrong password counted against the account (brute-force limits). */
+export async function checkCountingFailures(email: string, password: string): Promise<User | null> {
   const user = await checkCredentials(email, password);
   if (!user) await recordFailedAttempt(email);
   return user;

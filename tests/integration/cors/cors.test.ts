@@ -1,25 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { GET as listOrigins, POST as addOrigin } from '@/app/api/sites/[site_id]/origins/route';
 import { DELETE as removeOrigin } from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
 import { GET as listKeys } from '@/app/api/keys/route';
 import { GET as listSites } from '@/app/sites/route';
 import { preflight } from '@/lib/http/cors';
-import { defineRoute } from '@/lib/http/define-route';
-import { siteIdSchema } from '@/lib/http/schemas';
 import { presenters } from '../../helpers/auth-matrix';
+import { visitorTestRoute } from '../../helpers/visitor-test-route';
 import { call, createKey, createSite, createUser, type TestUser } from '../../helpers/harness';
 
-// Test-only routes declared like the public visitor-tracking routes.
-const track = defineRoute({
-  summary: 'test: visitor route',
-  tags: ['test'],
-  auth: { kind: 'apiKey', headers: ['x-sa-api-key'], browserOrigin: true },
-  rateLimit: 'visitor',
-  body: z.strictObject({ site_id: siteIdSchema }),
-  response: z.object({ ok: z.boolean() }),
-  handler: () => ({ ok: true }),
-});
+// Test-only: a route declared like the public visitor-tracking routes, and its preflight.
+const track = visitorTestRoute;
 const OPTIONS = preflight(['POST']);
 
 let owner: TestUser;

@@ -1,8 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
-import { defineRoute } from '@/lib/http/define-route';
-import { siteIdSchema } from '@/lib/http/schemas';
 import { presenters } from '../../helpers/auth-matrix';
+import { visitorTestRoute } from '../../helpers/visitor-test-route';
 import { call, createKey, createSite, createUser, type TestUser } from '../../helpers/harness';
 import { useRateLimits } from '../../helpers/rate-limits';
 
@@ -10,16 +8,7 @@ useRateLimits();
 
 const MINUTE = 60_000;
 
-// A test-only route declared like the visitor-session routes: X-SA-API-KEY or a registered browser Origin.
-const track = defineRoute({
-  summary: 'test: visitor route',
-  tags: ['test'],
-  auth: { kind: 'apiKey', headers: ['x-sa-api-key'], browserOrigin: true },
-  rateLimit: 'visitor',
-  body: z.strictObject({ site_id: siteIdSchema }),
-  response: z.object({ ok: z.boolean() }),
-  handler: () => ({ ok: true }),
-});
+const track = visitorTestRoute;
 
 let user: TestUser;
 let siteId: string;
