@@ -1,5 +1,5 @@
-import { config } from '@/lib/config';
-import { ApiError } from '@/lib/http/errors';
+import { config } from '@/lib/core/config';
+import { ApiError } from '@/lib/core/errors';
 import { rateLimiter } from '@/lib/ratelimit';
 import { rateLimited } from '@/lib/ratelimit/answers';
 

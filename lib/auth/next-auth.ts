@@ -1,11 +1,11 @@
 import NextAuth, { type NextAuthOptions } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 import { clientIp } from '@/lib/http/client-ip';
 import { errorResponse } from '@/lib/http/envelope';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { requestIdOf } from '@/lib/http/request-id';
-import { errorFields, log } from '@/lib/log';
+import { errorFields, log } from '@/lib/core/log';
 import { tokenBodySchema } from '@/lib/users/schema';
 import { checkCountingFailures } from '@/lib/users/service';
 import { admitAttempt } from './brute-force';

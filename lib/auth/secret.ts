@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 
 /**
  * The session signing secret: AUTH_SECRET when set; otherwise one generated on first start and

@@ -1,5 +1,5 @@
 import { decode, encode } from 'next-auth/jwt';
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 import { authSecret } from './secret';
 
 /**

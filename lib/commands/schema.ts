@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, paginationQuerySchema, uuidSchema } from '@/lib/http/schemas';
+import { isoTimestamp, paginationQuerySchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Commands are requests for work on a site. They are created with status `processing` and stay

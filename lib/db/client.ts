@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { config } from '@/lib/config';
-import { log } from '@/lib/log';
+import { config } from '@/lib/core/config';
+import { log } from '@/lib/core/log';
 import { migrate, type SqlRunner } from './migrate';
 import * as schema from './schema';
 

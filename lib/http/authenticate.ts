@@ -6,8 +6,8 @@ import { isOriginAllowed } from '@/lib/sites/origins';
 import type { PlanLimits } from '@/lib/sites/plans';
 import { findUserById } from '@/lib/users/repo';
 import type { User } from '@/lib/users/schema';
-import { ApiError } from './errors';
-import { isUuid } from './schemas';
+import { ApiError } from '@/lib/core/errors';
+import { isUuid } from '@/lib/core/schemas';
 
 /** Where a route accepts an API key. Each route group of the spec names its own header(s). */
 export type KeyHeader = 'x-api-key' | 'x-sa-api-key' | 'bearer';

@@ -1,5 +1,5 @@
-import { config } from '@/lib/config';
-import { ApiError } from './errors';
+import { config } from '@/lib/core/config';
+import { ApiError } from '@/lib/core/errors';
 
 /**
  * How a route reads its body. `json`: application/json. `beacon`: JSON that may also arrive as

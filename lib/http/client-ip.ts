@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 
 /**
  * The client address used for per-IP limits.

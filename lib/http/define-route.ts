@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Scope } from '@/lib/keys/schema';
 import { isInternalRequest, recordKeyUsage } from '@/lib/keys/usage';
 import type { Slot } from '@/lib/ratelimit';
-import { errorFields, log } from '@/lib/log';
+import { errorFields, log } from '@/lib/core/log';
 import {
   authenticateApiKey,
   authenticateOrigin,
@@ -16,7 +16,7 @@ import {
 import { readBody, type BodyType } from './body';
 import { applyCors } from './cors';
 import { REQUEST_ID_HEADER, errorResponse, jsonResponse } from './envelope';
-import { ApiError, type ErrorCode } from './errors';
+import { ApiError, type ErrorCode } from '@/lib/core/errors';
 import { enforceRateLimit, policyOf, type RateLimitPolicy } from './rate-limit';
 import { requestIdOf } from './request-id';
 import { requestedSiteIds, resolveSite } from './tenant';

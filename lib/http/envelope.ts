@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError } from '@/lib/core/errors';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteDoc, RouteHandler } from './define-route';
 import { requiredScope } from './define-route';
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from './errors';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
 import type { AuthPolicy, KeyHeader } from './authenticate';
 import { policyOf, VISITOR_LIMITS } from './rate-limit';
 

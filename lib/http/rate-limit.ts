@@ -2,7 +2,7 @@ import { rateLimiter, type LimitResult, type Slot } from '@/lib/ratelimit';
 import { rateLimited, rateLimitHeaders } from '@/lib/ratelimit/answers';
 import { PLAN_LIMITS } from '@/lib/sites/plans';
 import type { Principal } from './authenticate';
-import { ApiError } from './errors';
+import { ApiError } from '@/lib/core/errors';
 import { clientIp } from './client-ip';
 
 /**

@@ -1,7 +1,7 @@
 import { isSiteOwner } from '@/lib/sites/repo';
-import { ApiError, type ErrorCode } from './errors';
+import { ApiError, type ErrorCode } from '@/lib/core/errors';
 import type { Principal } from './authenticate';
-import { isUuid } from './schemas';
+import { isUuid } from '@/lib/core/schemas';
 
 /** `site_id` as sent in the path, query or body, before schema parsing. */
 export function requestedSiteIds(...sources: unknown[]): unknown[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KEY_PREFIX_PATTERN } from '@/lib/auth/api-key-format';
-import { isoTimestamp, siteIdSchema, uuidSchema } from '@/lib/http/schemas';
+import { isoTimestamp, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 export const SCOPES = ['read', 'write'] as const;
 export const scopeSchema = z.enum(SCOPES);

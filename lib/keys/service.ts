@@ -1,6 +1,6 @@
-import { ApiError, notFound } from '@/lib/http/errors';
+import { ApiError, notFound } from '@/lib/core/errors';
 import type { User } from '@/lib/users/schema';
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 import { createKey, keyUsageByDay, listKeys, revokeKey } from './repo';
 import type { CreateKeyInput, KeyUsage } from './schema';
 

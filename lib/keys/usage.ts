@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
 import { apiKeyUsage } from '@/lib/db/schema';
-import { errorFields, log } from '@/lib/log';
+import { errorFields, log } from '@/lib/core/log';
 
 /**
  * Key usage is recorded off the request path: entries are buffered in memory and written in

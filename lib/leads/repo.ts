@@ -3,7 +3,7 @@ import { pickColumns } from '@/lib/db/columns';
 import { getDb } from '@/lib/db/client';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
 import { leads } from '@/lib/db/schema';
-import { ApiError, found } from '@/lib/http/errors';
+import { ApiError, found } from '@/lib/core/errors';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
 import type { CreateLeadInput, Lead, LeadSortField, LeadStatus, ListLeadsInput, UpdateLeadInput } from './schema';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, optionalFields, siteIdSchema, uuidSchema } from '@/lib/http/schemas';
+import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, optionalFields, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Leads of a site. Types the spec leaves open are fixed here: `lead_score` an integer 0–100,

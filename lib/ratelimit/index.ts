@@ -1,4 +1,4 @@
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 import { MemoryRateLimiter } from './memory';
 import type { RateLimiter } from './port';
 import { UpstashRateLimiter } from './upstash';

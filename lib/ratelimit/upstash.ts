@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
-import { errorFields, log } from '@/lib/log';
+import { errorFields, log } from '@/lib/core/log';
 import type { LimitResult, LimitWindow, RateLimiter, Slot } from './port';
 
 /**

@@ -2,7 +2,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { pickColumns } from '@/lib/db/columns';
 import { getDb } from '@/lib/db/client';
 import { requirements } from '@/lib/db/schema';
-import { found } from '@/lib/http/errors';
+import { found } from '@/lib/core/errors';
 import type { CreateRequirementInput, ListRequirementsInput, Requirement, UpdateRequirementInput } from './schema';
 
 type RequirementRow = typeof requirements.$inferSelect;

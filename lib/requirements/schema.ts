@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, optionalFields, siteIdSchema, uuidSchema } from '@/lib/http/schemas';
+import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, optionalFields, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Requirements (AI goals). Enums as the spec gives them. Types the spec leaves open: `type` a

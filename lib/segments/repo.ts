@@ -2,7 +2,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { pickColumns } from '@/lib/db/columns';
 import { getDb } from '@/lib/db/client';
 import { segments } from '@/lib/db/schema';
-import { found } from '@/lib/http/errors';
+import { found } from '@/lib/core/errors';
 import type { CreateSegmentInput, ListSegmentsInput, Segment, UpdateSegmentInput } from './schema';
 
 type SegmentRow = typeof segments.$inferSelect;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, optionalFields, siteIdSchema, uuidSchema } from '@/lib/http/schemas';
+import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, optionalFields, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Segments: audiences a site targets. Types the spec leaves open: `size` an integer ≥ 0 (people

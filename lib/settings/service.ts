@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { sites } from '@/lib/db/schema';
-import { ApiError, found } from '@/lib/http/errors';
+import { ApiError, found } from '@/lib/core/errors';
 import { mergeSettings } from './merge';
 import { SettingsPatchSchema, SiteSettingsSchema, type SettingsPatch, type SiteSettings } from './schema';
 

@@ -4,7 +4,7 @@ import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { rows } from '@/lib/db/raw';
 import { siteOrigins, sites } from '@/lib/db/schema';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import type { SitePlanInput } from './plans';
 import type { CreateSiteInput, Site, SiteDetail, SiteOrigin } from './schema';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, uuidSchema } from '@/lib/http/schemas';
+import { isoTimestamp, uuidSchema } from '@/lib/core/schemas';
 
 // A host name with an optional port, e.g. `example.com`, `shop.example.co.uk`, `localhost:3000`.
 const HOST = /^(?=.{1,253}(?::\d{1,5})?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/;

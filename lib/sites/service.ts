@@ -1,4 +1,4 @@
-import { found, notFound } from '@/lib/http/errors';
+import { found, notFound } from '@/lib/core/errors';
 import { getSite, listSitesOfOwner, removeSiteOrigin } from './repo';
 
 /** Sites of a user; with `id`, just that one when the user owns it (404 otherwise). */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ApiKeyPrincipal } from '@/lib/http/authenticate';
-import type { ErrorCode } from '@/lib/http/errors';
+import type { ErrorCode } from '@/lib/core/errors';
 import type { Scope } from '@/lib/keys/schema';
 
 /** What a tool runs with: the tenant (the credential's site), the credential and the request id. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { siteIdSchema } from '@/lib/http/schemas';
+import { siteIdSchema } from '@/lib/core/schemas';
 import { FinderCategorySchema, peopleDataProvider } from '@/lib/providers/people-data';
 import { defineTool } from './define-tool';
 

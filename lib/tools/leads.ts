@@ -10,7 +10,7 @@ import {
   updateLeadInputSchema,
 } from '@/lib/leads/schema';
 import { identifyLead } from '@/lib/leads/service';
-import { paginationMeta } from '@/lib/http/schemas';
+import { paginationMeta } from '@/lib/core/schemas';
 import { defineTool } from './define-tool';
 
 export const createLeadTool = defineTool({

@@ -9,14 +9,14 @@ import {
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 import { documentedRoute } from '@/lib/http/define-route';
 import { authenticateApiKey, requireScope, type ApiKeyPrincipal } from '@/lib/http/authenticate';
 import { REQUEST_ID_HEADER, errorResponse } from '@/lib/http/envelope';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { requestIdOf } from '@/lib/http/request-id';
 import { markInternalRequest, recordKeyUsage } from '@/lib/keys/usage';
-import { errorFields, log } from '@/lib/log';
+import { errorFields, log } from '@/lib/core/log';
 import type { AnyTool } from './define-tool';
 import { tools as registry, toolByName } from './registry';
 import { TOOL_KEY_HEADERS, TOOL_ROUTE_PREFIX, toolRoute } from './route';

@@ -1,4 +1,4 @@
-import { paginationMeta } from '@/lib/http/schemas';
+import { paginationMeta } from '@/lib/core/schemas';
 import { createRequirement, listRequirements, updateRequirement } from '@/lib/requirements/repo';
 import {
   RequirementListSchema,

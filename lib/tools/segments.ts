@@ -1,4 +1,4 @@
-import { paginationMeta } from '@/lib/http/schemas';
+import { paginationMeta } from '@/lib/core/schemas';
 import { createSegment, listSegments, updateSegment } from '@/lib/segments/repo';
 import {
   SegmentListSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireScope } from '@/lib/http/authenticate';
-import { siteIdSchema } from '@/lib/http/schemas';
+import { siteIdSchema } from '@/lib/core/schemas';
 import { SettingsPatchSchema, SiteSettingsSchema } from '@/lib/settings/schema';
 import { getSettings, updateSettings } from '@/lib/settings/service';
 import { defineTool } from './define-tool';

@@ -2,7 +2,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { users } from '@/lib/db/schema';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 
 const publicColumns = { id: users.id, email: users.email, name: users.name };
 

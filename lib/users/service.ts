@@ -1,8 +1,8 @@
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '@/lib/auth/passwords';
 import { admitAttempt, guardAttempt, recordFailedAttempt } from '@/lib/auth/brute-force';
 import { issueSessionToken } from '@/lib/auth/session';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import type { SignupInput, User } from './schema';
 import { countUsers, findUserByEmail, insertUser } from './repo';
 

@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 
 /** §7: a missing or expired session; `details` names it. */
 export const sessionNotFound = (sessionId: string, siteId: string) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuerySchema, siteIdSchema, uuidSchema } from '@/lib/http/schemas';
+import { paginationQuerySchema, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /** Limits of §8. */
 export const SESSION_TTL_MS = 30 * 60 * 1000;

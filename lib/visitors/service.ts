@@ -1,5 +1,5 @@
-import { now } from '@/lib/clock';
-import { ApiError, found } from '@/lib/http/errors';
+import { now } from '@/lib/core/clock';
+import { ApiError, found } from '@/lib/core/errors';
 import { findLead, findLeadByEmail, upsertLeadByEmail } from '@/lib/leads/repo';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
 import { clientInfo, merged } from './client-info';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
 import { visitorUploads } from '@/lib/db/schema';
-import { ApiError, found } from '@/lib/http/errors';
-import { siteIdSchema, uuidSchema } from '@/lib/http/schemas';
+import { ApiError, found } from '@/lib/core/errors';
+import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 import { fileStorage } from '@/lib/providers/storage';
 import { findVisitor } from './repo';
 

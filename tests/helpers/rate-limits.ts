@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { resetConfig } from '@/lib/config';
+import { resetConfig } from '@/lib/core/config';
 
 /**
  * Switches the rate limiter on for the importing test file (the test environment runs with

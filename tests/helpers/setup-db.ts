@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { resetConfig } from '@/lib/config';
+import { resetConfig } from '@/lib/core/config';
 import { useDatabase } from '@/lib/db/client';
 import { flushKeyUsage } from '@/lib/keys/usage';
 import { openTestDatabase } from './databases';

@@ -3,7 +3,7 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { clientIpFrom } from '@/lib/http/client-ip';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { signupBodySchema, tokenBodySchema } from '@/lib/users/schema';
 import { signIn, signUp } from '@/lib/users/service';
 import { fieldErrors, optionalText, text, type FormState } from './forms';

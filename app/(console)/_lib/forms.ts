@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 
 /** What a form's server action hands back to the form: errors by field, the typed values, a result. */
 export interface FormState<R = never> {

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { createKeyBodySchema, type CreatedKey } from '@/lib/keys/schema';
-import { isUuid } from '@/lib/http/schemas';
+import { isUuid } from '@/lib/core/schemas';
 import { createKeyForUser, revokeKeyForUser } from '@/lib/keys/service';
 import { apiErrorToForm, fieldErrors, optionalText, text, type FormState } from './forms';
 import { requireOwnedSite } from './session';

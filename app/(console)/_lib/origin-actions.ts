@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { isUuid } from '@/lib/http/schemas';
+import { isUuid } from '@/lib/core/schemas';
 import { addSiteOrigin } from '@/lib/sites/repo';
 import { addSiteOriginBodySchema } from '@/lib/sites/schema';
 import { removeOrigin } from '@/lib/sites/service';

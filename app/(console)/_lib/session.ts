@@ -3,7 +3,7 @@ import { cookies } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { authOptions } from '@/lib/auth/next-auth';
 import { issueSessionToken, sessionCookie, type SessionUser } from '@/lib/auth/session';
-import { isUuid } from '@/lib/http/schemas';
+import { isUuid } from '@/lib/core/schemas';
 import { getSite } from '@/lib/sites/repo';
 import type { SiteDetail } from '@/lib/sites/schema';
 import { findUserById } from '@/lib/users/repo';

@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { replacementPatch } from '@/lib/settings/merge';
 import { updateSettings } from '@/lib/settings/service';
 import { text } from './forms';

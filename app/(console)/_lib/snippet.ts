@@ -1,5 +1,5 @@
 import { headers } from 'next/headers';
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 
 /**
  * The tracking snippet a site pastes into its pages. The markup lives here only: the snippet

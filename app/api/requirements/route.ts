@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, paginationMeta, siteIdSchema } from '@/lib/http/schemas';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, paginationMeta, siteIdSchema } from '@/lib/core/schemas';
 import { listRequirements } from '@/lib/requirements/repo';
 import { RequirementListSchema, listRequirementsFilters } from '@/lib/requirements/schema';
 import { TOOL_KEY_HEADERS } from '@/lib/tools/route';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
-import { siteIdSchema } from '@/lib/http/schemas';
+import { siteIdSchema } from '@/lib/core/schemas';
 import { SiteDetailSchema } from '@/lib/sites/schema';
 import { siteDetail } from '@/lib/sites/service';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { config } from '@/lib/config';
-import { ApiError } from '@/lib/http/errors';
+import { config } from '@/lib/core/config';
+import { ApiError } from '@/lib/core/errors';
 
 /**
  * The people-data provider behind the finder tools. One port, one HTTP adapter; without

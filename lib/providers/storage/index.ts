@@ -1,5 +1,5 @@
-import { config } from '@/lib/config';
-import { ApiError } from '@/lib/http/errors';
+import { config } from '@/lib/core/config';
+import { ApiError } from '@/lib/core/errors';
 import { localStorage } from './local';
 import type { FileStorage } from './port';
 import { supabaseStorage } from './supabase';

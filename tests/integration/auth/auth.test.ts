@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { POST as signup } from '@/app/api/auth/signup/route';
 import { POST as token } from '@/app/api/auth/token/route';
 import { GET as listSites } from '@/app/api/visitors/sites/route';
-import { resetConfig } from '@/lib/config';
+import { resetConfig } from '@/lib/core/config';
 import { rows } from '@/lib/db/raw';
 import { call, PASSWORD, uniqueEmail } from '../../helpers/harness';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { GET as health } from '@/app/api/health/route';
-import { resetConfig } from '@/lib/config';
+import { resetConfig } from '@/lib/core/config';
 import { defineRoute } from '@/lib/http/define-route';
 import { presenters } from '../../helpers/auth-matrix';
 import { call, createTenant, type Tenant } from '../../helpers/harness';

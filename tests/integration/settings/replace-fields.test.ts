@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { replacementPatch } from '@/lib/settings/merge';
 import { getSettings, updateSettings } from '@/lib/settings/service';
 import { createTenant } from '../../helpers/harness';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { resetConfig } from '@/lib/config';
+import { resetConfig } from '@/lib/core/config';
 import { getFinderCategoryIdsTool } from '@/lib/tools/finder';
 import { presenters } from '../../helpers/auth-matrix';
 import { createTenant, type Tenant } from '../../helpers/harness';

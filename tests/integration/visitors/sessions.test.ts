@@ -11,7 +11,7 @@ import { GET as getSession, OPTIONS as sessionPreflight, POST as createRoute, PU
 import { GET as visitorSites } from '@/app/api/visitors/sites/route';
 import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
-import { resetClock, setClock } from '@/lib/clock';
+import { resetClock, setClock } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
 import { upsertLeadByEmail } from '@/lib/leads/repo';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POST as createRoute } from '@/app/api/visitors/session/route';
 import { POST as uploadRoute } from '@/app/api/visitors/upload/route';
-import { config, resetConfig } from '@/lib/config';
+import { config, resetConfig } from '@/lib/core/config';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
 import { BASE, createTenant, type Tenant } from '../../helpers/harness';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { defineRoute } from '@/lib/http/define-route';
-import { paginationMeta } from '@/lib/http/schemas';
+import { paginationMeta } from '@/lib/core/schemas';
 import { createSite } from '@/lib/sites/repo';
 import { createSiteBodySchema, SiteDetailSchema, SiteSchema, visitorSitesQuerySchema } from '@/lib/sites/schema';
 import { sitesForUser } from '@/lib/sites/service';

@@ -1,4 +1,4 @@
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
 import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/visitors/route-policy';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listCommands, createCommand } from '@/lib/commands/repo';
 import { CommandSchema, createCommandBodySchema, CreatedCommandSchema, listCommandsQuerySchema } from '@/lib/commands/schema';
 import { defineRoute } from '@/lib/http/define-route';
-import { paginationMeta, siteIdSchema } from '@/lib/http/schemas';
+import { paginationMeta, siteIdSchema } from '@/lib/core/schemas';
 
 const tags = ['Commands'];
 const auth = { kind: 'apiKey', headers: ['x-api-key'] } as const;

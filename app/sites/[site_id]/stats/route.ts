@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
-import { siteIdSchema } from '@/lib/http/schemas';
+import { siteIdSchema } from '@/lib/core/schemas';
 import { SiteStatsSchema } from '@/lib/sites/schema';
 import { siteStats } from '@/lib/sites/stats';
-import { now } from '@/lib/clock';
+import { now } from '@/lib/core/clock';
 
 // GET /sites/{site_id}/stats — live counts for the site
 export const GET = defineRoute({

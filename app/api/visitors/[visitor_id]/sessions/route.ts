@@ -1,5 +1,5 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { paginationMeta } from '@/lib/http/schemas';
+import { paginationMeta } from '@/lib/core/schemas';
 import { visitorReadAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/visitors/route-policy';
 import { sessionListQuerySchema, SessionSummarySchema, visitorParamsSchema } from '@/lib/visitors/schema';
 import { sessionMeta, sessionsOfVisitor } from '@/lib/visitors/service';

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { getCommand } from '@/lib/commands/repo';
 import { CommandSchema } from '@/lib/commands/schema';
 import { defineRoute } from '@/lib/http/define-route';
-import { found } from '@/lib/http/errors';
-import { siteIdSchema, uuidSchema } from '@/lib/http/schemas';
+import { found } from '@/lib/core/errors';
+import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 // GET /sites/{site_id}/commands/{command_id} — one command of the site
 export const GET = defineRoute({

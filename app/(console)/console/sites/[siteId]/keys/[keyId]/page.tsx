@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { isUuid } from '@/lib/http/schemas';
+import { isUuid } from '@/lib/core/schemas';
 import { keyUsage, listKeysForUser } from '@/lib/keys/service';
 import { Time } from '../../../../../_components/time';
 import { requireOwnedSite } from '../../../../../_lib/session';

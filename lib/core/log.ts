@@ -1,4 +1,4 @@
-import { config } from '@/lib/config';
+import { config } from '@/lib/core/config';
 
 /** Structured logs: one JSON object per line on stdout/stderr. Never pass secrets or keys. */
 type Level = 'debug' | 'info' | 'warn' | 'error';
