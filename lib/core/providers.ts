@@ -20,10 +20,10 @@ type Factory<K extends Name> = () => ProviderMap[K];
 
 const KEY = Symbol.for('sgp.providers');
 type State = {
-  factories: Map<Name, () => unknown>;
-  built: Map<Name, unknown>;
-  overrides: Map<Name, unknown>;
-  disposers: Map<Name, (value: unknown) => unknown>;
+  factories: Map<string, () => unknown>;
+  built: Map<string, unknown>;
+  overrides: Map<string, unknown>;
+  disposers: Map<string, (value: unknown) => unknown>;
 };
 // One container per process, even when Next loads a module twice.
 const g = globalThis as { [KEY]?: State };
@@ -49,7 +49,7 @@ export function provider<K extends Name>(name: K): ProviderMap[K] {
 /** Tests: put stand-ins in slots; the returned function restores what was there. */
 export function overrideProviders(partial: Partial<ProviderMap>): () => void {
   const previous = new Map(state.overrides);
-  for (const [name, value] of Object.entries(partial) as [Name, unknown][]) state.overrides.set(name, value);
+  for (const [name, value] of Object.entries(partial)) state.overrides.set(name, value);
   return () => {
     state.overrides.clear();
     for (const [name, value] of previous) state.overrides.set(name, value);
