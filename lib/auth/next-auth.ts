@@ -1,14 +1,9 @@
-import NextAuth, { type NextAuthOptions } from 'next-auth';
+import type { NextAuthOptions } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { config } from '@/lib/core/config';
-import { clientIp } from '@/lib/http/client-ip';
-import { errorResponse } from '@/lib/http/envelope';
-import { ApiError } from '@/lib/core/errors';
-import { requestIdOf } from '@/lib/http/request-id';
 import { errorFields, log } from '@/lib/core/log';
 import { tokenBodySchema } from '@/lib/users/schema';
 import { checkCountingFailures } from '@/lib/users/service';
-import { admitAttempt } from './brute-force';
 import { authSecret } from './secret';
 import { sessionCookie } from './session';
 
@@ -44,27 +39,4 @@ export function authOptions(): NextAuthOptions {
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
     },
   };
-}
-
-const CREDENTIALS_CALLBACK = /\/api\/auth\/callback\/credentials\/?$/;
-
-/**
- * next-auth's route, with the brute-force limits of sign-up and token in front of the
- * credentials sign-in: a locked-out IP or account gets 429 RATE_LIMITED before any password check.
- */
-export async function nextAuthRoute(req: Request, ctx: { params: Promise<{ nextauth: string[] }> }): Promise<Response> {
-  if (req.method === 'POST' && CREDENTIALS_CALLBACK.test(new URL(req.url).pathname)) {
-    const form = await req
-      .clone()
-      .formData()
-      .catch(() => undefined);
-    const email = form?.get('email');
-    try {
-      await admitAttempt({ ip: clientIp(req), account: typeof email === 'string' ? email : '' });
-    } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error, requestIdOf(req));
-      throw error;
-    }
-  }
-  return NextAuth(authOptions())(req, ctx);
 }

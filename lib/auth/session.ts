@@ -1,3 +1,4 @@
+import { now } from '@/lib/core/clock';
 import { decode, encode } from 'next-auth/jwt';
 import { config } from '@/lib/core/config';
 import { authSecret } from './secret';
@@ -32,7 +33,7 @@ export async function issueSessionToken(user: SessionUser): Promise<{ token: str
     secret: authSecret(),
     maxAge,
   });
-  return { token, expiresAt: new Date(Date.now() + maxAge * 1000) };
+  return { token, expiresAt: new Date(now() + maxAge * 1000) };
 }
 
 /** The user id a session token was issued to, or null when it is invalid or expired. */

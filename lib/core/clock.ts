@@ -1,16 +1,23 @@
+import { defineProvider, provider } from './providers';
+
 /**
- * The service's notion of "now" in epoch milliseconds. Session expiry reads it through here so
- * tests can move time forward (`setClock`) instead of sleeping.
+ * The service's notion of "now", a provider slot like any outside service: session expiry, key
+ * expiry and usage records read it here, so tests move time forward with
+ * `overrideProviders({ clock: { now: () => t } })` instead of sleeping.
  */
-let current: () => number = Date.now;
-
-export const now = (): number => current();
-
-/** Tests only: replace the clock (e.g. `setClock(() => t)`); `resetClock()` restores Date.now. */
-export function setClock(clock: () => number): void {
-  current = clock;
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
 }
 
-export function resetClock(): void {
-  current = Date.now;
+declare module './providers' {
+  interface ProviderMap {
+    clock: Clock;
+  }
 }
+
+defineProvider('clock', () => ({ now: Date.now }));
+
+export const now = (): number => provider('clock').now();
+
+export const currentDate = (): Date => new Date(now());

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resetProviders } from './providers';
 
 /**
  * Every environment variable the service reads, parsed once. `.env.example` and the README
@@ -70,7 +71,8 @@ export function config(): Config {
   return cached;
 }
 
-/** Tests change the environment between suites; this drops the parsed copy. */
+/** Tests change the environment between suites; this drops the parsed copy and what was built from it. */
 export function resetConfig(): void {
   cached = undefined;
+  void resetProviders();
 }

@@ -1,25 +1,9 @@
-import { z } from 'zod';
-import type { Scope } from '@/lib/keys/schema';
-import { isInternalRequest, recordKeyUsage } from '@/lib/keys/usage';
-import type { Slot } from '@/lib/ratelimit';
-import { errorFields, log } from '@/lib/core/log';
-import {
-  authenticateApiKey,
-  authenticateOrigin,
-  authenticateSession,
-  presentedKey,
-  requireScope,
-  type AuthPolicy,
-  type Principal,
-  type PrincipalFor,
-} from './authenticate';
-import { readBody, type BodyType } from './body';
-import { applyCors } from './cors';
-import { REQUEST_ID_HEADER, errorResponse, jsonResponse } from './envelope';
-import { ApiError, type ErrorCode } from '@/lib/core/errors';
-import { enforceRateLimit, policyOf, type RateLimitPolicy } from './rate-limit';
-import { requestIdOf } from './request-id';
-import { requestedSiteIds, resolveSite } from './tenant';
+import type { z } from 'zod';
+import type { ErrorCode } from '@/lib/core/errors';
+import type { AuthPolicy, PrincipalFor } from './auth';
+import type { BodyType } from './body';
+import { authenticate, authorizeSite, begin, fail, finish, limit, parse, rawRequest, respond, adopt, type Exchange } from './pipeline';
+import { policyOf, type RateLimitPolicy } from './rate-limit';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -59,6 +43,11 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The handler validates the body itself (tool routes: `invokeTool`); it is still read with its
+   * size cap and tenant-checked, and `body` documents it.
+   */
+  rawBody?: boolean;
   /** How the body is read (default `json`); see BodyType. */
   bodyType?: BodyType;
   /** Body size cap in bytes (default MAX_BODY_BYTES); a function is read per request. */
@@ -66,7 +55,7 @@ export interface RouteDefinition<
   response: R;
   /**
    * `data` (default): `{success, data, meta?}`. `bare`: `{success, ...response}` (e.g. `{success, lead}`).
-   * `raw`: the response schema is the whole body (protocols with their own framing, e.g. MCP's JSON-RPC).
+   * `raw`: the response schema is the whole body.
    */
   envelope?: 'data' | 'bare' | 'raw';
   /** Success status (default 200). */
@@ -87,59 +76,18 @@ type Infer<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
 /** What the OpenAPI document reads of a route: its declaration without the handler. */
 export type RouteDoc = Omit<RouteDefinition, 'handler'>;
 
-type NextHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type NextContext = { params: Promise<Record<string, string | string[]>> };
+type NextHandler = (req: Request, ctx: NextContext) => Promise<Response>;
 export type RouteHandler = NextHandler & { definition: RouteDoc };
 
-/**
- * A route that speaks another protocol and handles its Request itself (e.g. the MCP server's
- * JSON-RPC); `doc` documents it in OpenAPI like any declared route.
- */
-export function documentedRoute(doc: RouteDoc, handle: NextHandler): RouteHandler {
-  return Object.assign(handle, { definition: doc });
-}
-
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** The scope a route needs: its declared scope, else read for GET/HEAD and write otherwise. */
-export function requiredScope(policy: AuthPolicy, method: string): Scope | undefined {
-  if (policy.kind !== 'apiKey') return undefined;
-  return policy.scope ?? (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
-}
-
-/** The request's raw parts, read once: path params, query and JSON body (before validation). */
-interface RawRequest {
-  params: Record<string, unknown>;
-  query: Record<string, string>;
-  body: () => Promise<unknown>;
-}
-
-async function authenticate(policy: AuthPolicy, req: Request, raw: RawRequest): Promise<Principal> {
-  if (policy.kind === 'apiKey') {
-    const origin = req.headers.get('origin');
-    if (policy.browserOrigin && origin && !presentedKey(req, policy.headers)) {
-      return authenticateOrigin(origin, requestedSiteIds(raw.params, raw.query, await raw.body()));
-    }
-    const principal = await authenticateApiKey(req, policy.headers);
-    requireScope(principal, requiredScope(policy, req.method)!);
-    return principal;
-  }
-  if (policy.kind === 'session') return authenticateSession(req);
-  return { kind: 'public' };
-}
-
-function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => ({ path: [where, ...i.path].join('.'), message: i.message }));
-  throw new ApiError('INVALID_REQUEST', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+function maxBytesOf(definition: RouteDoc): number | undefined {
+  const cap = definition.maxBodyBytes;
+  return typeof cap === 'function' ? cap() : cap;
 }
 
 /**
  * Declares one endpoint. The returned function is the Next route handler; `definition` feeds
- * the OpenAPI document. Steps, in order: request id → authenticate (+ scope) → read body →
- * tenant (`site_id` must be the credential's site) → rate limit (a concurrency slot is held until
- * the response is built or the client goes away) → validate params/query/body → handler →
- * serialize through the response schema → envelope → key usage record.
+ * the OpenAPI document. The steps are the pipeline's (./pipeline.ts), in its order.
  */
 export function defineRoute<
   A extends AuthPolicy,
@@ -148,78 +96,67 @@ export function defineRoute<
   B extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
 >(definition: RouteDefinition<A, P, Q, B, R>): RouteHandler {
-  const route = async (req: Request, nextCtx: { params: Promise<Record<string, string | string[]>> }) => {
-    const startedAt = performance.now();
-    const requestId = requestIdOf(req);
-    const url = new URL(req.url);
-    const headers = new Headers({ [REQUEST_ID_HEADER]: requestId });
-    let principal: Principal | undefined;
+  const limitPolicy = policyOf(definition.rateLimit, definition.auth.kind);
+  const route = async (req: Request, nextCtx: NextContext) => {
+    const ex = begin(req);
     let response: Response;
-    let slot: Slot | undefined;
-    // Not awaited: the response does not wait for the store to hear about the release.
-    const releaseSlot = () => void slot?.release();
     try {
-      let bodyRead: Promise<unknown> | undefined;
-      const raw: RawRequest = {
-        params: (await nextCtx?.params) ?? {},
-        query: Object.fromEntries(url.searchParams),
-        body: () => (bodyRead ??= definition.body && BODY_METHODS.has(req.method) ? readBody(req, definition.bodyType ?? 'json', maxBytesOf(definition)) : Promise.resolve(undefined)),
-      };
-      principal = await authenticate(definition.auth, req, raw);
-      if (principal.kind === 'origin') applyCors(headers, principal.origin);
-      const rawBody = await raw.body();
-      const siteId = await resolveSite(principal, requestedSiteIds(raw.params, raw.query, rawBody), definition.invalidSiteIdCode);
-      slot = await enforceRateLimit(policyOf(definition.rateLimit, definition.auth.kind), principal, req, headers);
-      if (slot) req.signal?.addEventListener('abort', releaseSlot, { once: true });
-      const res: ResponseExtras = { headers };
+      const raw = rawRequest(ex, (await nextCtx?.params) ?? {}, definition.body && { type: definition.bodyType ?? 'json', maxBytes: maxBytesOf(definition) });
+      const principal = await authenticate(ex, definition.auth, raw);
+      const siteId = await authorizeSite(ex, raw, definition.invalidSiteIdCode);
+      await limit(ex, limitPolicy);
+      const res: ResponseExtras = { headers: ex.headers };
       const ctx = {
         req,
-        requestId,
-        startedAt,
+        requestId: ex.requestId,
+        startedAt: ex.startedAt,
         principal,
         siteId,
         params: definition.params ? parse(definition.params, raw.params, 'path') : {},
         query: definition.query ? parse(definition.query, raw.query, 'query') : {},
-        body: definition.body ? parse(definition.body, rawBody ?? {}, 'body') : undefined,
+        body: !definition.body ? undefined : definition.rawBody ? await raw.body() : parse(definition.body, (await raw.body()) ?? {}, 'body'),
         res,
       } as unknown as Parameters<typeof definition.handler>[0];
       const output = definition.response.parse(await definition.handler(ctx));
-      const body =
-        definition.envelope === 'raw'
-          ? output
-          : definition.envelope === 'bare'
-          ? { success: true, ...(output as object), ...(res.meta ? { meta: res.meta } : {}) }
-          : { success: true, data: output, ...(res.meta ? { meta: res.meta } : {}) };
-      response = jsonResponse(body, res.status ?? definition.status ?? 200, headers);
+      response = respond(ex, envelope(definition.envelope, output, res.meta), res.status ?? definition.status ?? 200);
     } catch (error) {
-      response = errorResponse(toApiError(error, req, requestId), requestId, headers);
-    } finally {
-      releaseSlot();
-      if (slot) req.signal?.removeEventListener('abort', releaseSlot);
+      response = fail(ex, error);
     }
-    if (principal?.kind === 'apiKey' && !isInternalRequest(req)) {
-      // Recorded after the response is built; written in batches off the request path.
-      recordKeyUsage({
-        keyId: principal.keyId,
-        siteId: principal.siteId,
-        method: req.method,
-        route: url.pathname,
-        status: response.status,
-        at: new Date(),
-      });
-    }
-    return response;
+    return finish(ex, response);
   };
   return Object.assign(route, { definition: definition as unknown as RouteDoc });
 }
 
-function maxBytesOf(definition: RouteDefinition): number | undefined {
-  const cap = definition.maxBodyBytes;
-  return typeof cap === 'function' ? cap() : cap;
+function envelope(kind: RouteDoc['envelope'], output: unknown, meta?: Record<string, unknown>): unknown {
+  if (kind === 'raw') return output;
+  if (kind === 'bare') return { success: true, ...(output as object), ...(meta ? { meta } : {}) };
+  return { success: true, data: output, ...(meta ? { meta } : {}) };
 }
 
-function toApiError(error: unknown, req: Request, requestId: string): ApiError {
-  if (error instanceof ApiError) return error;
-  log.error('unhandled error', { request_id: requestId, method: req.method, path: new URL(req.url).pathname, ...errorFields(error) });
-  return new ApiError('SYSTEM_ERROR', 'Internal server error');
+/**
+ * An entry that speaks its own protocol over the same steps (MCP's JSON-RPC, next-auth's
+ * endpoints): request id, authentication, tenant, rate limit, error masking and usage are the
+ * pipeline's; the body is left unread for `handle`, whose Response gets the exchange's headers.
+ * `doc` documents it in OpenAPI like a declared route (its body schema is documentation only).
+ */
+export function defineProtocolRoute(
+  doc: RouteDoc,
+  handle: (ex: Exchange & { principal: NonNullable<Exchange['principal']> }, params: Record<string, unknown>) => Promise<Response>,
+): RouteHandler {
+  const limitPolicy = policyOf(doc.rateLimit, doc.auth.kind);
+  const route = async (req: Request, nextCtx: NextContext) => {
+    const ex = begin(req);
+    let response: Response;
+    try {
+      const raw = rawRequest(ex, (await nextCtx?.params) ?? {});
+      await authenticate(ex, doc.auth, raw);
+      await authorizeSite(ex, raw, doc.invalidSiteIdCode);
+      await limit(ex, limitPolicy);
+      response = adopt(ex, await handle(ex as Exchange & { principal: NonNullable<Exchange['principal']> }, raw.params));
+    } catch (error) {
+      response = fail(ex, error);
+    }
+    return finish(ex, response);
+  };
+  return Object.assign(route, { definition: doc });
 }

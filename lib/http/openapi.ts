@@ -1,41 +1,25 @@
 import { z } from 'zod';
-import type { RouteDoc, RouteHandler } from './define-route';
-import { requiredScope } from './define-route';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
-import type { AuthPolicy, KeyHeader } from './authenticate';
+import { securitySchemes, strategiesOf, type AuthPolicy } from './auth';
+import type { RouteDoc, RouteHandler } from './define-route';
 import { policyOf, VISITOR_LIMITS } from './rate-limit';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type RouteModule = Partial<Record<(typeof HTTP_METHODS)[number], RouteHandler>> & Record<string, unknown>;
 export type RouteManifest = { path: string; module: RouteModule }[];
 
-const SECURITY_SCHEMES = {
-  ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key (header names are case-insensitive: x-api-key works too)' },
-  SaApiKey: { type: 'apiKey', in: 'header', name: 'X-SA-API-KEY', description: 'API key for visitor-session routes' },
-  Bearer: { type: 'http', scheme: 'bearer', description: 'API key, or a session token on session routes' },
-  SessionCookie: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: 'Console session cookie' },
-} as const;
-
-const HEADER_SCHEME: Record<KeyHeader, keyof typeof SECURITY_SCHEMES> = {
-  'x-api-key': 'ApiKey',
-  'x-sa-api-key': 'SaApiKey',
-  bearer: 'Bearer',
-};
-
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
 
 function security(auth: AuthPolicy) {
-  if (auth.kind === 'public') return [];
-  if (auth.kind === 'session') return [{ Bearer: [] }, { SessionCookie: [] }];
-  return [...new Set(auth.headers.map((h) => HEADER_SCHEME[h]))].map((name) => ({ [name]: [] }));
+  return strategiesOf(auth).flatMap((s) => s.security(auth));
 }
 
 function errorCodesOf(def: RouteDoc): ErrorCode[] {
   const codes = new Set<ErrorCode>(['SYSTEM_ERROR', ...(def.errors ?? [])]);
   if (def.params || def.query || def.body) codes.add('INVALID_REQUEST');
   if (def.body) codes.add('PAYLOAD_TOO_LARGE');
-  if (def.auth.kind !== 'public') codes.add('UNAUTHORIZED').add('FORBIDDEN');
+  for (const strategy of strategiesOf(def.auth)) for (const code of strategy.errors) codes.add(code);
   if (def.invalidSiteIdCode) codes.add(def.invalidSiteIdCode);
   if (policyOf(def.rateLimit, def.auth.kind) !== 'none') codes.add('RATE_LIMITED');
   return [...codes];
@@ -94,14 +78,11 @@ function requestContent(def: RouteDoc) {
 }
 
 function operation(def: RouteDoc, method: string, path: string) {
-  const scope = requiredScope(def.auth, method);
-  const authNote =
-    def.auth.kind === 'apiKey'
-      ? `Requires an API key with the \`${scope}\` scope` +
-        (def.auth.browserOrigin ? ", or, from a browser, no key and an `Origin` registered as the domain of the `site_id` it names." : '.')
-      : def.auth.kind === 'session'
-        ? 'Requires a signed-in user (session token or console cookie); API keys are refused.'
-        : 'No authentication.';
+  // The primary credential first, then the alternatives a route also accepts.
+  const authNote = strategiesOf(def.auth)
+    .reverse()
+    .map((s) => s.note(def.auth, method))
+    .join(' ');
   const policy = policyOf(def.rateLimit, def.auth.kind);
   const limitNote =
     policy === 'plan'
@@ -146,7 +127,7 @@ export function buildOpenApi(manifest: RouteManifest) {
     },
     paths,
     components: {
-      securitySchemes: SECURITY_SCHEMES,
+      securitySchemes: securitySchemes(),
       schemas: {
         ErrorEnvelope: {
           type: 'object',

@@ -1,7 +1,8 @@
 import { rateLimiter, type LimitResult, type Slot } from '@/lib/ratelimit';
 import { rateLimited, rateLimitHeaders } from '@/lib/ratelimit/answers';
 import { PLAN_LIMITS } from '@/lib/sites/plans';
-import type { Principal } from './authenticate';
+import type { Principal } from '@/lib/core/principal';
+import { strategyOf } from './auth';
 import { ApiError } from '@/lib/core/errors';
 import { clientIp } from './client-ip';
 
@@ -36,11 +37,11 @@ export async function enforceRateLimit(
   const limiter = rateLimiter();
   if (!limiter || policy === 'none') return undefined;
 
+  const subject = strategyOf(principal).limitSubject(principal);
   if (policy === 'visitor') {
-    const keyBucket = principal.kind === 'apiKey' ? `key:${principal.keyId}` : principal.kind === 'origin' ? `site:${principal.siteId}` : 'public';
     const [byIp, byKey] = await Promise.all([
       limiter.limit(`visitor:ip:${clientIp(req)}`, { limit: VISITOR_LIMITS.perIp, windowMs: MINUTE }),
-      limiter.limit(`visitor:${keyBucket}`, { limit: VISITOR_LIMITS.perKey, windowMs: MINUTE }),
+      limiter.limit(`visitor:${subject.bucket}`, { limit: VISITOR_LIMITS.perKey, windowMs: MINUTE }),
     ]);
     // The headers describe the limit closest to tripping.
     const tighter = !byIp.success ? byIp : !byKey.success ? byKey : byIp.remaining <= byKey.remaining ? byIp : byKey;
@@ -50,11 +51,11 @@ export async function enforceRateLimit(
     return undefined;
   }
 
-  if (principal.kind !== 'apiKey') return undefined;
-  const limits = principal.limits ?? PLAN_LIMITS.basic;
+  if (!subject.plan) return undefined;
+  const { siteId, limits = PLAN_LIMITS.basic } = subject.plan;
   const [rate, slot] = await Promise.all([
-    limiter.limit(`plan:${principal.siteId}`, { limit: limits.perMinute, windowMs: MINUTE }),
-    limiter.acquire(`plan:${principal.siteId}`, limits.concurrent),
+    limiter.limit(`plan:${siteId}`, { limit: limits.perMinute, windowMs: MINUTE }),
+    limiter.acquire(`plan:${siteId}`, limits.concurrent),
   ]);
   setHeaders(headers, rate);
   if (!rate.success) {

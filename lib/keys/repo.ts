@@ -1,3 +1,4 @@
+import { currentDate } from '@/lib/core/clock';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { sharedBatcher } from '@/lib/db/batch';
 import { displaySuffixOf, generateApiKey, hashApiKey } from '@/lib/auth/api-key-format';
@@ -9,7 +10,7 @@ import type { CreatedKey, CreateKeyInput, KeySummary, Scope } from './schema';
 
 type KeyRow = typeof apiKeys.$inferSelect;
 
-export function keyStatus(row: Pick<KeyRow, 'revokedAt' | 'expiresAt'>, now = new Date()): KeySummary['status'] {
+export function keyStatus(row: Pick<KeyRow, 'revokedAt' | 'expiresAt'>, now = currentDate()): KeySummary['status'] {
   if (row.revokedAt) return 'revoked';
   return row.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
 }
@@ -29,7 +30,7 @@ const toSummary = (row: KeyRow, now: Date): KeySummary => ({
 });
 
 /** Creates a key; the returned `apiKey` is the only time the full key exists outside the caller. */
-export async function createKey(siteId: string, userId: string, input: CreateKeyInput, now = new Date()): Promise<CreatedKey> {
+export async function createKey(siteId: string, userId: string, input: CreateKeyInput, now = currentDate()): Promise<CreatedKey> {
   const db = await getDb();
   const apiKey = generateApiKey(input.prefix);
   const [row] = await db
@@ -58,7 +59,7 @@ export async function createKey(siteId: string, userId: string, input: CreateKey
   };
 }
 
-export async function listKeys(siteId: string, now = new Date()): Promise<KeySummary[]> {
+export async function listKeys(siteId: string, now = currentDate()): Promise<KeySummary[]> {
   const db = await getDb();
   const rows = await db.select().from(apiKeys).where(eq(apiKeys.siteId, siteId)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
   return rows.map((row) => toSummary(row, now));
@@ -69,7 +70,7 @@ export async function revokeKey(siteId: string, keyId: string): Promise<'revoked
   const db = await getDb();
   const updated = await db
     .update(apiKeys)
-    .set({ revokedAt: new Date() })
+    .set({ revokedAt: currentDate() })
     .where(and(eq(apiKeys.siteId, siteId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   if (updated.length) return 'revoked';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { KEY_PREFIX_PATTERN } from '@/lib/auth/api-key-format';
+import { SCOPES, type Scope } from '@/lib/core/principal';
 import { isoTimestamp, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
-export const SCOPES = ['read', 'write'] as const;
 export const scopeSchema = z.enum(SCOPES);
-export type Scope = z.infer<typeof scopeSchema>;
+export type { Scope };
 
 export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
 

@@ -1,3 +1,4 @@
+import { currentDate } from '@/lib/core/clock';
 import { ApiError, notFound } from '@/lib/core/errors';
 import type { User } from '@/lib/users/schema';
 import { config } from '@/lib/core/config';
@@ -33,7 +34,7 @@ const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
  * Usage of one key of the site for the console: requests per UTC day over the last `days` days
  * (today included, zero-filled), the last use and the status of the latest request.
  */
-export async function keyUsage(siteId: string, keyId: string, days = 30, now = new Date()): Promise<KeyUsage> {
+export async function keyUsage(siteId: string, keyId: string, days = 30, now = currentDate()): Promise<KeyUsage> {
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   const from = today - (days - 1) * DAY_MS;
   const stored = await keyUsageByDay(siteId, keyId, new Date(from));

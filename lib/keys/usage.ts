@@ -33,19 +33,6 @@ type State = { buffer: UsageEntry[]; timer?: NodeJS.Timeout; flushing: Promise<v
 const g = globalThis as { [KEY]?: State };
 const state: State = (g[KEY] ??= { buffer: [], flushing: Promise.resolve() });
 
-// Requests the service builds itself to run a route on behalf of a request that is recorded
-// already (an MCP tool call runs the tool's REST route in-process). A WeakSet of the very Request
-// objects: nothing a client sends can put a request in it.
-const internalRequests = new WeakSet<Request>();
-
-/** Marks a request built in-process for a caller whose own request records usage. */
-export function markInternalRequest(req: Request): Request {
-  internalRequests.add(req);
-  return req;
-}
-
-export const isInternalRequest = (req: Request) => internalRequests.has(req);
-
 export function recordKeyUsage(entry: UsageEntry): void {
   state.buffer.push(entry);
   if (state.buffer.length >= FLUSH_SIZE) void flushKeyUsage();

@@ -1,25 +1,26 @@
 import { config } from '@/lib/core/config';
 import { MemoryRateLimiter } from './memory';
+import { defineProvider, provider } from '@/lib/core/providers';
 import type { RateLimiter } from './port';
 import { UpstashRateLimiter } from './upstash';
 
 export type { LimitResult, LimitWindow, RateLimiter, Slot } from './port';
 
-let chosen: { backend: string; limiter: RateLimiter | null } | undefined;
+declare module '@/lib/core/providers' {
+  interface ProviderMap {
+    /** null when limits are switched off (`RATE_LIMIT_BACKEND=none`). */
+    rateLimiter: RateLimiter | null;
+  }
+}
+
+defineProvider('rateLimiter', () => {
+  const c = config();
+  if (c.RATE_LIMIT_BACKEND === 'none') return null;
+  if (c.RATE_LIMIT_BACKEND === 'upstash') {
+    return new UpstashRateLimiter({ url: c.UPSTASH_REDIS_REST_URL!, token: c.UPSTASH_REDIS_REST_TOKEN!, prefix: c.RATE_LIMIT_PREFIX });
+  }
+  return new MemoryRateLimiter();
+});
 
 /** The configured limiter (RATE_LIMIT_BACKEND), or null when limits are switched off (`none`). */
-export function rateLimiter(): RateLimiter | null {
-  const c = config();
-  if (chosen?.backend !== c.RATE_LIMIT_BACKEND) {
-    chosen = {
-      backend: c.RATE_LIMIT_BACKEND,
-      limiter:
-        c.RATE_LIMIT_BACKEND === 'none'
-          ? null
-          : c.RATE_LIMIT_BACKEND === 'upstash'
-            ? new UpstashRateLimiter({ url: c.UPSTASH_REDIS_REST_URL!, token: c.UPSTASH_REDIS_REST_TOKEN!, prefix: c.RATE_LIMIT_PREFIX })
-            : new MemoryRateLimiter(),
-    };
-  }
-  return chosen.limiter;
-}
+export const rateLimiter = (): RateLimiter | null => provider('rateLimiter');

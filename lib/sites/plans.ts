@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlanLimits } from '@/lib/core/principal';
 
 /**
  * A site's plan sets the rate limits of its API-key requests (spec §8). Enterprise sites carry
@@ -7,12 +8,7 @@ import { z } from 'zod';
 export const PLANS = ['basic', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export interface PlanLimits {
-  /** Requests per minute, counted per site over all its keys. */
-  perMinute: number;
-  /** Requests of the site in flight at once. */
-  concurrent: number;
-}
+export type { PlanLimits };
 
 export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, PlanLimits> = {
   basic: { perMinute: 60, concurrent: 5 },

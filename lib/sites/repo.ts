@@ -1,3 +1,4 @@
+import { currentDate } from '@/lib/core/clock';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { sharedBatcher } from '@/lib/db/batch';
 import { getDb } from '@/lib/db/client';
@@ -70,7 +71,7 @@ export async function setSitePlan(siteId: string, input: SitePlanInput): Promise
       plan: input.plan,
       rateLimitPerMinute: enterprise ? input.rate_limit_per_minute : null,
       concurrencyLimit: enterprise ? input.concurrency_limit : null,
-      updatedAt: new Date(),
+      updatedAt: currentDate(),
     })
     .where(eq(sites.id, siteId))
     .returning({ id: sites.id });

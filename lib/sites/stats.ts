@@ -1,9 +1,10 @@
+import { currentDate } from '@/lib/core/clock';
 import { sql } from 'drizzle-orm';
 import { rows } from '@/lib/db/raw';
 import type { SiteStats } from './schema';
 
 /** Live counts for one site, computed from the data in one round trip. */
-export async function siteStats(siteId: string, now = new Date()): Promise<SiteStats> {
+export async function siteStats(siteId: string, now = currentDate()): Promise<SiteStats> {
   const dayAgo = new Date(now.getTime() - 24 * 3600 * 1000);
   const nowMs = now.getTime();
   const [row] = await rows<{

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requireScope } from '@/lib/http/authenticate';
+import { requireScope } from '@/lib/core/principal';
 import { siteIdSchema } from '@/lib/core/schemas';
 import { SettingsPatchSchema, SiteSettingsSchema } from '@/lib/settings/schema';
 import { getSettings, updateSettings } from '@/lib/settings/service';

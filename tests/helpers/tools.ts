@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AnyTool } from '@/lib/tools/define-tool';
-import { mcpRoute } from '@/lib/tools/mcp';
-import { toolRoute } from '@/lib/tools/route';
+import { mcpRoute } from '@/lib/http/mcp';
+import { toolRoute } from '@/lib/http/tool-route';
 import { call, type CallResult } from './harness';
 import { serveRoutes } from './serve';
 

@@ -3,7 +3,7 @@ import { defineRoute } from '@/lib/http/define-route';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, paginationMeta, siteIdSchema } from '@/lib/core/schemas';
 import { listRequirements } from '@/lib/requirements/repo';
 import { RequirementListSchema, listRequirementsFilters } from '@/lib/requirements/schema';
-import { TOOL_KEY_HEADERS } from '@/lib/tools/route';
+import { TOOL_KEY_HEADERS } from '@/lib/http/tool-route';
 
 // GET /api/requirements?site_id= — the site's requirements (same result as the requirements/get tool)
 export const GET = defineRoute({

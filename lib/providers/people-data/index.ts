@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
+import { defineProvider, provider } from '@/lib/core/providers';
 
 /**
  * The people-data provider behind the finder tools. One port, one HTTP adapter; without
@@ -46,11 +47,19 @@ export function httpPeopleDataProvider(baseUrl: string, apiKey: string | undefin
   };
 }
 
-/** The configured provider; 503 PROVIDER_NOT_CONFIGURED when there is none. */
-export function peopleDataProvider(): PeopleDataProvider {
+declare module '@/lib/core/providers' {
+  interface ProviderMap {
+    peopleData: PeopleDataProvider;
+  }
+}
+
+defineProvider('peopleData', () => {
   const c = config();
   if (!c.PEOPLE_DATA_API_URL) {
     throw new ApiError('PROVIDER_NOT_CONFIGURED', 'No people-data provider is configured (set PEOPLE_DATA_API_URL)');
   }
   return httpPeopleDataProvider(c.PEOPLE_DATA_API_URL, c.PEOPLE_DATA_API_KEY, c.PEOPLE_DATA_TIMEOUT_MS);
-}
+});
+
+/** The configured provider; 503 PROVIDER_NOT_CONFIGURED when there is none. */
+export const peopleDataProvider = (): PeopleDataProvider => provider('peopleData');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POST as signupRoute } from '@/app/api/auth/signup/route';
 import { POST as tokenRoute } from '@/app/api/auth/token/route';
-import { nextAuthRoute } from '@/lib/auth/next-auth';
+import { nextAuthRoute } from '@/lib/http/next-auth-route';
 import { call, createUser, PASSWORD, uniqueEmail } from '../../helpers/harness';
 import { useRateLimits } from '../../helpers/rate-limits';
 

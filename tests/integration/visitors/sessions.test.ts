@@ -11,7 +11,7 @@ import { GET as getSession, OPTIONS as sessionPreflight, POST as createRoute, PU
 import { GET as visitorSites } from '@/app/api/visitors/sites/route';
 import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
-import { resetClock, setClock } from '@/lib/core/clock';
+import { overrideProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { upsertLeadByEmail } from '@/lib/leads/repo';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
@@ -23,14 +23,16 @@ beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
 });
 const tenants = () => ({ mine, other });
-afterEach(() => resetClock());
+let restoreClock = () => {};
+afterEach(() => restoreClock());
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const MIN = 60_000;
 let clock = T0;
 const useClock = (t: number) => {
   clock = t;
-  setClock(() => clock);
+  restoreClock();
+  restoreClock = overrideProviders({ clock: { now: () => clock } });
 };
 
 const key = (t: Tenant = mine) => presenters.xSaApiKey(t.key);

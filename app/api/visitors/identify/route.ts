@@ -1,6 +1,6 @@
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/visitors/route-policy';
+import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { IdentifiedSchema, identifyBodySchema } from '@/lib/visitors/schema';
 import { identifyVisitor, sessionMeta } from '@/lib/visitors/service';
 

@@ -1,7 +1,7 @@
 import { config } from '@/lib/core/config';
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/visitors/route-policy';
+import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { MULTIPART_OVERHEAD_BYTES, UPLOAD_MIME_TYPES, uploadBodySchema, UploadedFileSchema, uploadFile } from '@/lib/visitors/uploads';
 
 // POST /api/visitors/upload — store a file for a visitor or conversation (multipart)

@@ -3,7 +3,7 @@ import { defineRoute } from '@/lib/http/define-route';
 import { siteIdSchema } from '@/lib/core/schemas';
 import { SiteStatsSchema } from '@/lib/sites/schema';
 import { siteStats } from '@/lib/sites/stats';
-import { now } from '@/lib/core/clock';
+import { currentDate } from '@/lib/core/clock';
 
 // GET /sites/{site_id}/stats — live counts for the site
 export const GET = defineRoute({
@@ -13,5 +13,5 @@ export const GET = defineRoute({
   auth: { kind: 'apiKey', headers: ['x-api-key'] },
   params: z.object({ site_id: siteIdSchema }),
   response: SiteStatsSchema,
-  handler: ({ siteId }) => siteStats(siteId, new Date(now())),
+  handler: ({ siteId }) => siteStats(siteId, currentDate()),
 });

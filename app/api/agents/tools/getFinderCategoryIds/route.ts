@@ -1,5 +1,5 @@
 import { getFinderCategoryIdsTool } from '@/lib/tools/finder';
-import { toolRoute } from '@/lib/tools/route';
+import { toolRoute } from '@/lib/http/tool-route';
 
 // POST /api/agents/tools/getFinderCategoryIds — find people-search category ids
 export const POST = toolRoute(getFinderCategoryIdsTool);

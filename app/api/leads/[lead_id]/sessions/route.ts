@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
 import { paginationMeta } from '@/lib/core/schemas';
-import { visitorReadAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/visitors/route-policy';
+import { visitorReadAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { leadParamsSchema, sessionListQuerySchema, SessionSummarySchema } from '@/lib/visitors/schema';
 import { sessionMeta, sessionsOfLead } from '@/lib/visitors/service';
 

@@ -1,6 +1,6 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { paginationMeta } from '@/lib/core/schemas';
-import { visitorReadAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/visitors/route-policy';
+import { visitorReadAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { sessionListQuerySchema, SessionSummarySchema, visitorParamsSchema } from '@/lib/visitors/schema';
 import { sessionMeta, sessionsOfVisitor } from '@/lib/visitors/service';
 import { z } from 'zod';

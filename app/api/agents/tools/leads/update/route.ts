@@ -1,5 +1,5 @@
 import { updateLeadTool } from '@/lib/tools/leads';
-import { toolRoute } from '@/lib/tools/route';
+import { toolRoute } from '@/lib/http/tool-route';
 
 // POST /api/agents/tools/leads/update — update a lead
 export const POST = toolRoute(updateLeadTool);

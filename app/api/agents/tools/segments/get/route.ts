@@ -1,5 +1,5 @@
 import { getSegmentsTool } from '@/lib/tools/segments';
-import { toolRoute } from '@/lib/tools/route';
+import { toolRoute } from '@/lib/http/tool-route';
 
 // POST /api/agents/tools/segments/get — list segments
 export const POST = toolRoute(getSegmentsTool);

@@ -10,31 +10,30 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { config } from '@/lib/core/config';
-import { documentedRoute } from '@/lib/http/define-route';
-import { authenticateApiKey, requireScope, type ApiKeyPrincipal } from '@/lib/http/authenticate';
-import { REQUEST_ID_HEADER, errorResponse } from '@/lib/http/envelope';
 import { ApiError } from '@/lib/core/errors';
-import { requestIdOf } from '@/lib/http/request-id';
-import { markInternalRequest, recordKeyUsage } from '@/lib/keys/usage';
-import { errorFields, log } from '@/lib/core/log';
-import type { AnyTool } from './define-tool';
-import { tools as registry, toolByName } from './registry';
-import { TOOL_KEY_HEADERS, TOOL_ROUTE_PREFIX, toolRoute } from './route';
+import type { ApiKeyPrincipal } from '@/lib/core/principal';
+import type { AnyTool } from '@/lib/tools/define-tool';
+import { invokeTool } from '@/lib/tools/invoke';
+import { tools as registry, toolByName } from '@/lib/tools/registry';
+import { defineProtocolRoute } from './define-route';
+import { errorBody } from './envelope';
+import { maskError } from './pipeline';
+import { TOOL_KEY_HEADERS, TOOL_ROUTE_PREFIX } from './tool-route';
 
 /**
  * The MCP server (Streamable HTTP, stateless: one server and transport per HTTP request, JSON
  * responses) exposing every tool of the registry.
  *
- * Same contract as REST, by construction: a `tools/call` runs the tool's generated REST route
- * in-process with the caller's credential, so authentication, scope, the `site_id` tenant check,
- * validation, serialization and error envelopes are the very same code. Results map as:
+ * The HTTP request goes through the pipeline's steps like any route: request id, API key (read
+ * scope; Bearer or x-api-key), the site's plan rate limit with X-RateLimit-* headers, error
+ * masking, and one key-usage record per request. Each `tools/call` runs the tool through
+ * invokeTool — the same scope, `site_id` tenant check, validation and serialization as its REST
+ * route — and results map as:
  *   - success → `structuredContent` = the REST body `{success: true, ...}`; `content[0].text` = its JSON.
  *   - error   → `isError: true`; `content[0].text` = the REST error envelope
  *               `{success:false, error:{code, message, details?, request_id}}` as JSON;
- *               `_meta.status` = the HTTP status REST answers (code → status table of lib/http/errors).
+ *               `_meta.status` = the HTTP status REST answers (code → status table of lib/core/errors).
  * Protocol-level failures stay JSON-RPC errors: unknown tool → -32602 (InvalidParams).
- * The HTTP request itself needs an API key with the read scope (Bearer or x-api-key); without
- * one the answer is HTTP 401 with the REST error envelope and `WWW-Authenticate: Bearer`.
  */
 const SERVER_INFO = { name: 'site-growth-platform', version: '1.0.0' };
 
@@ -60,27 +59,23 @@ export function mcpToolOf(tool: AnyTool): McpTool {
 let listed: McpTool[] | undefined;
 const toolList = () => (listed ??= registry.map(mcpToolOf));
 
-/** Runs one tool call through the tool's REST route with the caller's credential headers. */
-async function callTool(req: Request, requestId: string, tool: AnyTool, args: unknown): Promise<CallToolResult> {
-  const headers = new Headers({ 'content-type': 'application/json', [REQUEST_ID_HEADER]: requestId });
-  for (const name of ['authorization', 'x-api-key']) {
-    const value = req.headers.get(name);
-    if (value) headers.set(name, value);
-  }
-  const url = new URL(TOOL_ROUTE_PREFIX + tool.path, req.url);
-  // The MCP request records its own usage; the in-process tool call is not a second request.
-  const inner = markInternalRequest(new Request(url, { method: 'POST', headers, body: JSON.stringify(args ?? {}) }));
-  const res = await toolRoute(tool)(inner, {
-    params: Promise.resolve({}),
-  });
-  const body = (await res.json()) as Record<string, unknown>;
-  const text = JSON.stringify(body);
-  return res.ok
-    ? { content: [{ type: 'text', text }], structuredContent: body }
-    : { isError: true, content: [{ type: 'text', text }], _meta: { status: res.status } };
+interface CallContext {
+  siteId: string;
+  principal: ApiKeyPrincipal;
+  requestId: string;
 }
 
-function mcpServer(req: Request, requestId: string): Server {
+async function callTool(ctx: CallContext, tool: AnyTool, args: unknown): Promise<CallToolResult> {
+  try {
+    const body = { success: true, ...(await invokeTool(ctx, tool, args)) };
+    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+  } catch (error) {
+    const apiError = maskError(error, ctx.requestId, { tool: tool.name });
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(apiError, ctx.requestId)) }], _meta: { status: apiError.status } };
+  }
+}
+
+function mcpServer(ctx: CallContext): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions:
@@ -90,49 +85,27 @@ function mcpServer(req: Request, requestId: string): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = toolByName(request.params.name);
     if (!tool) throw new McpError(McpErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return callTool(req, requestId, tool, request.params.arguments);
+    return callTool(ctx, tool, request.params.arguments);
   });
   return server;
 }
 
-/** POST /api/mcp: authenticate, then let a fresh stateless transport answer the JSON-RPC message. */
-export async function handleMcpRequest(req: Request): Promise<Response> {
-  const requestId = requestIdOf(req);
-  let principal: ApiKeyPrincipal | undefined;
-  let response: Response;
+/** Lets a fresh stateless transport answer one JSON-RPC message for an authenticated caller. */
+async function serveMcp(req: Request, ctx: CallContext): Promise<Response> {
+  const server = mcpServer(ctx);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: config().MAX_BODY_BYTES,
+  });
+  await server.connect(transport);
   try {
-    principal = await authenticateApiKey(req, TOOL_KEY_HEADERS);
-    requireScope(principal, 'read');
-    const server = mcpServer(req, requestId);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: config().MAX_BODY_BYTES,
-    });
-    await server.connect(transport);
-    try {
-      response = await transport.handleRequest(req);
-    } finally {
-      // Stateless: nothing outlives the request. The JSON body is complete before close.
-      void transport.close().catch(() => undefined);
-      void server.close().catch(() => undefined);
-    }
-    const headers = new Headers(response.headers);
-    headers.set(REQUEST_ID_HEADER, requestId);
-    response = new Response(response.body, { status: response.status, headers });
-  } catch (error) {
-    const apiError =
-      error instanceof ApiError
-        ? error
-        : (log.error('unhandled MCP error', { request_id: requestId, ...errorFields(error) }), new ApiError('SYSTEM_ERROR', 'Internal server error'));
-    const headers = new Headers();
-    if (apiError.code === 'UNAUTHORIZED') headers.set('www-authenticate', 'Bearer');
-    response = errorResponse(apiError, requestId, headers);
+    return await transport.handleRequest(req);
+  } finally {
+    // Stateless: nothing outlives the request. The JSON body is complete before close.
+    void transport.close().catch(() => undefined);
+    void server.close().catch(() => undefined);
   }
-  if (principal) {
-    recordKeyUsage({ keyId: principal.keyId, siteId: principal.siteId, method: req.method, route: '/api/mcp', status: response.status, at: new Date() });
-  }
-  return response;
 }
 
 const JsonRpcRequestSchema = z
@@ -154,14 +127,14 @@ const JsonRpcResponseSchema = z
   .describe('The JSON-RPC answer (JSON, not an SSE stream)');
 
 // POST /api/mcp — the MCP server; documented here like every other route.
-export const mcpRoute = documentedRoute(
+export const mcpRoute = defineProtocolRoute(
   {
     summary: 'MCP server (Streamable HTTP) exposing the tools',
     description: [
       'Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`), JSON responses. Send `Accept: application/json, text/event-stream`.',
       `Tools: ${registry.map((t) => `\`${t.name}\` (POST ${TOOL_ROUTE_PREFIX}${t.path})`).join(', ')}. Each has the input and output schema of its REST route.`,
       'A successful `tools/call` returns `structuredContent` = the REST body; a failed one returns `isError: true` with the REST error envelope as the text content and `_meta.status` = the REST HTTP status. The key is checked for each call exactly as on the REST route (scope, `site_id`).',
-      'Without a valid key the answer is HTTP 401 with the error envelope.',
+      'Without a valid key the answer is HTTP 401 with the error envelope and `WWW-Authenticate: Bearer`.',
     ].join('\n\n'),
     tags: ['Tools'],
     auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'read' },
@@ -169,5 +142,8 @@ export const mcpRoute = documentedRoute(
     response: JsonRpcResponseSchema,
     envelope: 'raw',
   },
-  (req) => handleMcpRequest(req),
+  async ({ req, requestId, principal }) => {
+    const key = principal as ApiKeyPrincipal;
+    return serveMcp(req, { siteId: key.siteId, principal: key, requestId });
+  },
 );

@@ -1,4 +1,4 @@
-import type { AuthPolicy } from '@/lib/http/authenticate';
+import type { AuthPolicy } from '@/lib/http/auth';
 
 /**
  * The auth policies of the visitor routes, declared once so the session rate limits (§8: per IP

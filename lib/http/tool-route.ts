@@ -1,5 +1,6 @@
-import { defineRoute, type RouteHandler } from '@/lib/http/define-route';
-import type { AnyTool, Tool } from './define-tool';
+import type { AnyTool, Tool } from '@/lib/tools/define-tool';
+import { invokeTool } from '@/lib/tools/invoke';
+import { defineRoute, type RouteHandler } from './define-route';
 
 /** Tool routes accept the key as `Authorization: Bearer <key>` or `x-api-key` (spec §5). */
 export const TOOL_KEY_HEADERS = ['bearer', 'x-api-key'] as const;
@@ -9,8 +10,8 @@ const handlers = new WeakMap<object, RouteHandler>();
 
 /**
  * The REST route of a tool: `POST /api/agents/tools/{tool.path}`, body = the tool's input,
- * answer `{success: true, ...output}` (201 for tools that create). Auth, tenant check,
- * validation, serialization and errors are defineRoute's, so every tool behaves alike.
+ * answer `{success: true, ...output}` (201 for tools that create). Authentication, tenant and
+ * rate limit are the pipeline's; the tool itself runs through invokeTool, as from MCP and agents.
  */
 export function toolRoute<T extends Tool<any, any>>(tool: T): RouteHandler {
   const known = handlers.get(tool);
@@ -22,11 +23,12 @@ export function toolRoute<T extends Tool<any, any>>(tool: T): RouteHandler {
     tags: ['Tools'],
     auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: t.scope },
     body: t.input,
+    rawBody: true,
     response: t.output,
     envelope: 'bare',
     status: t.creates ? 201 : 200,
     errors: t.errors,
-    handler: ({ siteId, principal, requestId, body }) => t.run({ siteId, principal, requestId }, body),
+    handler: ({ siteId, principal, requestId, body }) => invokeTool({ siteId, principal, requestId }, t, body),
   });
   handlers.set(tool, handler);
   return handler;

@@ -1,0 +1,44 @@
+import { ApiError } from './errors';
+
+/**
+ * Who is calling, as every layer sees it once a credential has been checked. The HTTP layer's
+ * auth strategies produce principals; domains (tools, agents, workflows) read them.
+ */
+export const SCOPES = ['read', 'write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** A site's request limits (its plan): per minute over all its keys, and in flight at once. */
+export interface PlanLimits {
+  perMinute: number;
+  concurrent: number;
+}
+
+export type ApiKeyPrincipal = {
+  kind: 'apiKey';
+  keyId: string;
+  siteId: string;
+  scopes: Scope[];
+  /** The site's plan limits (Basic when absent). */
+  limits?: PlanLimits;
+};
+export type SessionPrincipal = { kind: 'session'; user: { id: string; email: string; name: string | null } };
+export type OriginPrincipal = { kind: 'origin'; siteId: string; origin: string };
+export type PublicPrincipal = { kind: 'public' };
+export type Principal = ApiKeyPrincipal | OriginPrincipal | SessionPrincipal | PublicPrincipal;
+
+/**
+ * A credential bound to one site (an API key, a registered origin) acts on that site only: any
+ * other `site_id` the request names is 403.
+ */
+export function requireOwnSite(principal: { siteId: string }, requested: string[], credential = 'This API key'): string {
+  if (requested.some((id) => id !== principal.siteId)) {
+    throw new ApiError('FORBIDDEN', `${credential} does not belong to the requested site`);
+  }
+  return principal.siteId;
+}
+
+export function requireScope(principal: ApiKeyPrincipal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) {
+    throw new ApiError('FORBIDDEN', `This API key lacks the ${scope} scope`);
+  }
+}

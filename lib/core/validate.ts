@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+import { ApiError, type ErrorCode } from './errors';
+import { isUuid } from './schemas';
+
+/** Parses `value` with `schema`; a failure is 400 INVALID_REQUEST naming each field (`where.path`) in `details.issues`. */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => ({ path: [where, ...i.path].join('.'), message: i.message }));
+  throw new ApiError('INVALID_REQUEST', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+}
+
+/** The distinct `site_id`s a request names, lower-cased; one that is not a UUID is a 400 (`invalidCode`). */
+export function requestedSites(values: unknown[], invalidCode: ErrorCode = 'INVALID_REQUEST'): string[] {
+  for (const id of values) {
+    if (typeof id !== 'string' || !isUuid(id)) throw new ApiError(invalidCode, 'site_id must be a UUID');
+  }
+  return [...new Set((values as string[]).map((id) => id.toLowerCase()))];
+}

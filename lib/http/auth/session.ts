@@ -1,0 +1,42 @@
+import { isWellFormedApiKey } from '@/lib/auth/api-key-format';
+import { sessionCookieOf, verifySessionToken } from '@/lib/auth/session';
+import { ApiError } from '@/lib/core/errors';
+import type { SessionPrincipal } from '@/lib/core/principal';
+import { isSiteOwner } from '@/lib/sites/repo';
+import { findUserById } from '@/lib/users/repo';
+import { bearerOf, type AuthStrategy, type SecurityRequirement } from './strategy';
+
+/** A signed-in user: `Authorization: Bearer <SESSION_TOKEN>` or the console's session cookie. API keys are refused. */
+export const sessionStrategy: AuthStrategy<SessionPrincipal> = {
+  kind: 'session',
+  applies: () => true,
+  async authenticate(req) {
+    const bearer = bearerOf(req);
+    if (bearer && isWellFormedApiKey(bearer)) {
+      throw new ApiError('UNAUTHORIZED', 'API keys are not accepted here; sign in and use a session token');
+    }
+    const token = bearer ?? sessionCookieOf(req.headers.get('cookie'));
+    if (!token) throw new ApiError('UNAUTHORIZED', 'Sign-in required (session cookie or Authorization: Bearer <SESSION_TOKEN>)');
+    const userId = await verifySessionToken(token);
+    const user = userId ? await findUserById(userId) : undefined;
+    if (!user) throw new ApiError('UNAUTHORIZED', 'Session is invalid or has expired');
+    return { kind: 'session', user };
+  },
+  /** A session may name any site its user owns. */
+  async tenant(principal, requested) {
+    if (requested.length > 1) throw new ApiError('INVALID_REQUEST', 'Conflicting site_id values in the request');
+    const [siteId] = requested;
+    if (siteId && !(await isSiteOwner(siteId, principal.user.id))) {
+      throw new ApiError('FORBIDDEN', 'You do not have access to this site');
+    }
+    return siteId;
+  },
+  limitSubject: (principal) => ({ bucket: `user:${principal.user.id}` }),
+  schemes: {
+    Bearer: { type: 'http', scheme: 'bearer', description: 'API key, or a session token on session routes' },
+    SessionCookie: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: 'Console session cookie' },
+  },
+  security: (): SecurityRequirement[] => [{ Bearer: [] }, { SessionCookie: [] }],
+  note: () => 'Requires a signed-in user (session token or console cookie); API keys are refused.',
+  errors: ['UNAUTHORIZED', 'FORBIDDEN'],
+};

@@ -1,0 +1,113 @@
+import { currentDate } from '@/lib/core/clock';
+import type { z } from 'zod';
+import { ApiError, type ErrorCode } from '@/lib/core/errors';
+import { errorFields, log } from '@/lib/core/log';
+import type { Principal } from '@/lib/core/principal';
+import { recordKeyUsage } from '@/lib/keys/usage';
+import { strategiesOf, strategyOf, type AuthPolicy, type RawRequest } from './auth';
+import { readBody, type BodyType } from './body';
+import { applyCors } from './cors';
+import { REQUEST_ID_HEADER, errorResponse, jsonResponse } from './envelope';
+import { enforceRateLimit, type RateLimitPolicy } from './rate-limit';
+import { requestIdOf } from './request-id';
+import { requestedSiteIds, resolveSite } from './tenant';
+
+/**
+ * The steps every entry goes through — REST routes (defineRoute), the MCP server and next-auth's
+ * endpoints — in this order: begin (request id) → authenticate (+ scope) → tenant → rate limit →
+ * parse → handle → serialize/envelope → finish (release, usage record). Each step is a function of
+ * its own so an entry that frames its own protocol still runs the same ones.
+ */
+export interface Exchange {
+  req: Request;
+  url: URL;
+  requestId: string;
+  /** performance.now() when the request reached the route. */
+  startedAt: number;
+  /** Response headers every answer carries (request id, CORS, X-RateLimit-*). */
+  headers: Headers;
+  principal?: Principal;
+  /** Frees the concurrency slot the rate limit step took, if it took one. */
+  release?: () => void;
+}
+
+export function begin(req: Request): Exchange {
+  const requestId = requestIdOf(req);
+  return { req, url: new URL(req.url), requestId, startedAt: performance.now(), headers: new Headers({ [REQUEST_ID_HEADER]: requestId }) };
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The raw parts of the request; the body is read once, on first use, with its size cap. */
+export function rawRequest(ex: Exchange, params: Record<string, unknown>, body?: { type: BodyType; maxBytes?: number }): RawRequest {
+  let bodyRead: Promise<unknown> | undefined;
+  return {
+    params,
+    query: Object.fromEntries(ex.url.searchParams),
+    body: () => (bodyRead ??= body && BODY_METHODS.has(ex.req.method) ? readBody(ex.req, body.type, body.maxBytes) : Promise.resolve(undefined)),
+  };
+}
+
+/** The first strategy of the policy that applies authenticates the caller (401/403 otherwise). */
+export async function authenticate(ex: Exchange, policy: AuthPolicy, raw: RawRequest): Promise<Principal> {
+  const strategy = strategiesOf(policy).find((s) => s.applies(ex.req, policy))!;
+  const principal = await strategy.authenticate(ex.req, policy, raw);
+  ex.principal = principal;
+  if (principal.kind === 'origin') applyCors(ex.headers, principal.origin);
+  return principal;
+}
+
+/** The site the request acts on: every `site_id` it names must be one the credential may touch. */
+export async function authorizeSite(ex: Exchange, raw: RawRequest, invalidCode?: ErrorCode): Promise<string | undefined> {
+  return resolveSite(ex.principal!, requestedSiteIds(raw.params, raw.query, await raw.body()), invalidCode);
+}
+
+/** Counts the request; a concurrency slot is held until finish() or until the client goes away. */
+export async function limit(ex: Exchange, policy: RateLimitPolicy): Promise<void> {
+  const slot = await enforceRateLimit(policy, ex.principal!, ex.req, ex.headers);
+  if (!slot) return;
+  // Not awaited: the response does not wait for the store to hear about the release.
+  ex.release = () => void slot.release();
+  ex.req.signal?.addEventListener('abort', ex.release, { once: true });
+}
+
+export { parseInput as parse } from '@/lib/core/validate';
+
+/** A JSON answer with the exchange's headers. */
+export function respond(ex: Exchange, body: unknown, status: number): Response {
+  return jsonResponse(body, status, ex.headers);
+}
+
+/** Wraps a response another protocol built (MCP, next-auth) so it carries the exchange's headers. */
+export function adopt(ex: Exchange, response: Response): Response {
+  const headers = new Headers(response.headers);
+  ex.headers.forEach((value, name) => {
+    if (!headers.has(name)) headers.set(name, value);
+  });
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The error envelope; anything but an ApiError is logged with the request id and masked as SYSTEM_ERROR. */
+export function fail(ex: Exchange, error: unknown): Response {
+  return errorResponse(maskError(error, ex.requestId, { method: ex.req.method, path: ex.url.pathname }), ex.requestId, ex.headers);
+}
+
+/** An ApiError as it is; anything else logged (request id and where, never request data) and masked as SYSTEM_ERROR. */
+export function maskError(error: unknown, requestId: string, where: Record<string, string>): ApiError {
+  if (error instanceof ApiError) return error;
+  log.error('unhandled error', { request_id: requestId, ...where, ...errorFields(error) });
+  return new ApiError('SYSTEM_ERROR', 'Internal server error');
+}
+
+/** Releases the concurrency slot and records key usage (batched, off the request path). */
+export function finish(ex: Exchange, response: Response): Response {
+  if (ex.release) {
+    ex.release();
+    ex.req.signal?.removeEventListener('abort', ex.release);
+  }
+  const usage = ex.principal && strategyOf(ex.principal).usage?.(ex.principal);
+  if (usage) {
+    recordKeyUsage({ ...usage, method: ex.req.method, route: ex.url.pathname, status: response.status, at: currentDate() });
+  }
+  return response;
+}
