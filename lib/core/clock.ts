@@ -16,7 +16,8 @@ declare module './providers' {
   }
 }
 
-defineProvider('clock', () => ({ now: Date.now }));
+// Read at each call, so a test's fake Date is seen too.
+defineProvider('clock', () => ({ now: () => Date.now() }));
 
 export const now = (): number => provider('clock').now();
 

@@ -48,12 +48,17 @@ export function rawRequest(ex: Exchange, params: Record<string, unknown>, body?:
   };
 }
 
-/** The first strategy of the policy that applies authenticates the caller (401/403 otherwise). */
+/**
+ * The first strategy of the policy that applies authenticates the caller (401 otherwise), then
+ * authorizes it for the route (403). A refused but valid credential is still the caller: its
+ * usage is recorded.
+ */
 export async function authenticate(ex: Exchange, policy: AuthPolicy, raw: RawRequest): Promise<Principal> {
   const strategy = strategiesOf(policy).find((s) => s.applies(ex.req, policy))!;
   const principal = await strategy.authenticate(ex.req, policy, raw);
   ex.principal = principal;
   if (principal.kind === 'origin') applyCors(ex.headers, principal.origin);
+  strategy.authorize?.(principal, policy, ex.req.method);
   return principal;
 }
 

@@ -60,9 +60,9 @@ export const apiKeyStrategy: AuthStrategy<ApiKeyPrincipal> = {
       }
       throw error;
     });
-    requireScope(principal, requiredScope(policy, req.method)!);
     return principal;
   },
+  authorize: (principal, policy, method) => requireScope(principal, requiredScope(policy, method)!),
   tenant: async (principal, requested) => requireOwnSite(principal, requested),
   limitSubject: (principal) => ({ plan: { siteId: principal.siteId, limits: principal.limits }, bucket: `key:${principal.keyId}` }),
   usage: (principal) => ({ keyId: principal.keyId, siteId: principal.siteId }),

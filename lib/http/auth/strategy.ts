@@ -46,8 +46,10 @@ export interface AuthStrategy<P extends Principal = Principal> {
   kind: P['kind'];
   /** Whether this strategy answers this request (a route may accept several). */
   applies(req: Request, policy: AuthPolicy): boolean;
-  /** The caller, or 401 (bad credential) / 403 (valid credential lacking a scope). */
+  /** The caller, or 401 for a missing or bad credential. */
   authenticate(req: Request, policy: AuthPolicy, raw: RawRequest): Promise<P>;
+  /** 403 when the valid credential may not call this route (e.g. lacks its scope). */
+  authorize?(principal: P, policy: AuthPolicy, method: string): void;
   /** The site the request acts on, given the valid `site_id`s it names (403 for a site it may not touch). */
   tenant(principal: P, requested: string[]): Promise<string | undefined>;
   limitSubject(principal: P): LimitSubject;
