@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
+import { batcher, type Batcher } from '@/lib/db/batch';
 import { getDb } from '@/lib/db/client';
 import { apiKeyUsage } from '@/lib/db/schema';
 import { errorFields, log } from '@/lib/core/log';
@@ -8,6 +10,11 @@ import { errorFields, log } from '@/lib/core/log';
  * Key usage is recorded off the request path: entries are buffered in memory and written in
  * one transaction per flush (every second, or at 200 entries). A crash can lose at most the
  * last second of usage records; requests themselves never wait for them.
+ *
+ * Every entry is logged even when one of its neighbours cannot be: a flush goes through a
+ * batcher, which writes the entries together and, when that transaction fails (a key deleted
+ * with its site between request and flush breaks the foreign key), writes each one alone, so
+ * only the entry that cannot be stored is lost.
  *
  * Retention: rows older than KEY_USAGE_RETENTION_DAYS are deleted by the flushes themselves, at
  * most once every PRUNE_INTERVAL_MS per process and PRUNE_BATCH rows at a time (by the
@@ -29,9 +36,11 @@ const PRUNE_INTERVAL_MS = 60 * 60_000;
 const PRUNE_BATCH = 5000;
 
 const KEY = Symbol.for('sgp.keyUsage');
-type State = { buffer: UsageEntry[]; timer?: NodeJS.Timeout; flushing: Promise<void>; prunedAt?: number };
+type State = { buffer: UsageEntry[]; timer?: NodeJS.Timeout; flushing: Promise<void>; prunedAt?: number; writer?: Batcher<UsageEntry, void> };
 const g = globalThis as { [KEY]?: State };
 const state: State = (g[KEY] ??= { buffer: [], flushing: Promise.resolve() });
+// One batch at a time: flushes are already serialized, and a flush's entries share one transaction.
+const writer = (state.writer ??= batcher(writeEntries, { maxBatch: 500, concurrency: 1 }));
 
 export function recordKeyUsage(entry: UsageEntry): void {
   state.buffer.push(entry);
@@ -52,38 +61,42 @@ export function flushKeyUsage(): Promise<void> {
 }
 
 async function write(batch: UsageEntry[]): Promise<void> {
-  try {
-    const db = await getDb();
-    const lastUse = new Map<string, UsageEntry>();
-    for (const e of batch) if ((lastUse.get(e.keyId)?.at.getTime() ?? 0) <= e.at.getTime()) lastUse.set(e.keyId, e);
-    await db.transaction(async (tx) => {
-      await tx.insert(apiKeyUsage).values(
-        batch.map((e) => ({ keyId: e.keyId, siteId: e.siteId, method: e.method, route: e.route, status: e.status, createdAt: e.at })),
-      );
-      for (const [keyId, { at, status }] of lastUse) {
-        const when = at.toISOString();
-        await tx.execute(
-          sql`update api_keys set
-                last_status = case when last_used_at is null or last_used_at <= ${when}::timestamptz then ${status} else last_status end,
-                last_used_at = greatest(coalesce(last_used_at, ${when}::timestamptz), ${when}::timestamptz)
-              where id = ${keyId}`,
-        );
-      }
-    });
-    if (Date.now() - (state.prunedAt ?? 0) >= PRUNE_INTERVAL_MS) {
-      state.prunedAt = Date.now();
-      await pruneKeyUsage();
-    }
-  } catch (error) {
-    // A key deleted with its site between request and flush is the expected cause; never fatal.
-    log.warn('key usage not recorded', { entries: batch.length, ...errorFields(error) });
+  const results = await Promise.allSettled(batch.map((entry) => writer.submit(entry)));
+  const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  // A key deleted with its site between request and flush is the expected cause; never fatal.
+  if (lost.length) log.warn('key usage not recorded', { entries: lost.length, of: batch.length, ...errorFields(lost[0].reason) });
+  if (now() - (state.prunedAt ?? 0) >= PRUNE_INTERVAL_MS) {
+    state.prunedAt = now();
+    await pruneKeyUsage().catch((error) => log.warn('key usage not pruned', errorFields(error)));
   }
 }
 
-/** Deletes at most PRUNE_BATCH usage rows older than the retention period; returns how many. */
-export async function pruneKeyUsage(now = new Date()): Promise<number> {
+/** Inserts the entries and moves each key's last use forward, in one transaction. */
+async function writeEntries(entries: UsageEntry[]): Promise<void[]> {
   const db = await getDb();
-  const cutoff = new Date(now.getTime() - config().KEY_USAGE_RETENTION_DAYS * 86_400_000).toISOString();
+  const lastUse = new Map<string, UsageEntry>();
+  for (const e of entries) if ((lastUse.get(e.keyId)?.at.getTime() ?? 0) <= e.at.getTime()) lastUse.set(e.keyId, e);
+  await db.transaction(async (tx) => {
+    await tx.insert(apiKeyUsage).values(
+      entries.map((e) => ({ keyId: e.keyId, siteId: e.siteId, method: e.method, route: e.route, status: e.status, createdAt: e.at })),
+    );
+    for (const [keyId, { at, status }] of lastUse) {
+      const when = at.toISOString();
+      await tx.execute(
+        sql`update api_keys set
+              last_status = case when last_used_at is null or last_used_at <= ${when}::timestamptz then ${status} else last_status end,
+              last_used_at = greatest(coalesce(last_used_at, ${when}::timestamptz), ${when}::timestamptz)
+            where id = ${keyId}`,
+      );
+    }
+  });
+  return entries.map(() => undefined);
+}
+
+/** Deletes at most PRUNE_BATCH usage rows older than the retention period; returns how many. */
+export async function pruneKeyUsage(at = new Date(now())): Promise<number> {
+  const db = await getDb();
+  const cutoff = new Date(at.getTime() - config().KEY_USAGE_RETENTION_DAYS * 86_400_000).toISOString();
   const result = (await db.execute(
     sql`delete from api_key_usage where id in (select id from api_key_usage where created_at < ${cutoff}::timestamptz order by created_at limit ${PRUNE_BATCH})`,
   )) as unknown as { affectedRows?: number; rowCount?: number };

@@ -1,38 +1,27 @@
 import { and, asc, count, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { pickColumns } from '@/lib/db/columns';
 import { getDb } from '@/lib/db/client';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
 import { leads } from '@/lib/db/schema';
-import { ApiError, found } from '@/lib/core/errors';
+import { siteScoped } from '@/lib/db/site-scoped';
+import { ApiError } from '@/lib/core/errors';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
-import type { CreateLeadInput, Lead, LeadSortField, LeadStatus, ListLeadsInput, UpdateLeadInput } from './schema';
+import { leadResource, type CreateLeadInput, type Lead, type LeadSortField, type LeadStatus, type ListLeadsInput, type UpdateLeadInput } from './schema';
 
 export type LeadRow = typeof leads.$inferSelect;
 
-export const toLead = (row: LeadRow): Lead => ({
-  id: row.id,
-  site_id: row.siteId,
-  name: row.name,
-  email: row.email,
-  status: row.status,
-  phone: row.phone,
-  position: row.position,
-  company: row.company,
-  notes: row.notes,
-  origin: row.origin,
-  segment_id: row.segmentId,
-  campaign_id: row.campaignId,
-  assignee_id: row.assigneeId,
-  lead_score: row.leadScore,
-  created_at: row.createdAt.toISOString(),
-  updated_at: row.updatedAt.toISOString(),
-});
-
-export async function findLead(siteId: string, leadId: string): Promise<LeadRow | undefined> {
-  const db = await getDb();
-  const [row] = await db.select().from(leads).where(and(eq(leads.siteId, siteId), eq(leads.id, leadId))).limit(1);
-  return row;
+function writeError(error: unknown, input: { email?: unknown }): never {
+  if (isUniqueViolation(error)) {
+    throw new ApiError('CONFLICT', 'A lead with this email already exists for this site', { email: input.email });
+  }
+  if (isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', 'Segment not found');
+  throw error;
 }
+
+const repo = siteScoped(leads, leadResource, { writeError });
+
+export const toLead = repo.toApi;
+
+export const findLead = (siteId: string, leadId: string): Promise<LeadRow | undefined> => repo.find(siteId, leadId);
 
 export async function findLeadByEmail(siteId: string, email: string): Promise<LeadRow | undefined> {
   const db = await getDb();
@@ -64,75 +53,17 @@ export async function upsertLeadByEmail(
   return row;
 }
 
-type LeadColumns = Omit<Partial<typeof leads.$inferInsert>, 'id' | 'siteId' | 'createdAt'>;
-
-/** API field names → columns, for the fields present in `input` (null kept: it clears). */
-function columnsOf(input: Partial<Omit<UpdateLeadInput, 'site_id' | 'lead_id'>>): LeadColumns {
-  return pickColumns<LeadColumns>(input, {
-    name: 'name',
-    email: 'email',
-    status: 'status',
-    phone: 'phone',
-    position: 'position',
-    company: 'company',
-    notes: 'notes',
-    origin: 'origin',
-    segment_id: 'segmentId',
-    campaign_id: 'campaignId',
-    assignee_id: 'assigneeId',
-    lead_score: 'leadScore',
-  });
-}
-
-function writeError(error: unknown, email: string | undefined): never {
-  if (isUniqueViolation(error)) {
-    throw new ApiError('CONFLICT', 'A lead with this email already exists for this site', { email });
-  }
-  if (isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', 'Segment not found');
-  throw error;
-}
-
 export async function createLead(siteId: string, input: CreateLeadInput): Promise<Lead> {
   if (input.segment_id) await assertSegmentOfSite(siteId, input.segment_id);
-  const db = await getDb();
-  const { site_id: _site, ...fields } = input;
-  try {
-    const [row] = await db
-      .insert(leads)
-      .values({ ...columnsOf(fields), siteId, name: input.name, email: input.email })
-      .returning();
-    return toLead(row);
-  } catch (error) {
-    writeError(error, input.email);
-  }
+  return repo.create(siteId, input);
 }
 
 export async function updateLead(siteId: string, input: UpdateLeadInput): Promise<Lead> {
   if (input.segment_id) await assertSegmentOfSite(siteId, input.segment_id);
-  const db = await getDb();
-  const { site_id: _site, lead_id: leadId, ...fields } = input;
-  try {
-    const [row] = await db
-      .update(leads)
-      .set({ ...columnsOf(fields), updatedAt: new Date() })
-      .where(and(eq(leads.siteId, siteId), eq(leads.id, leadId)))
-      .returning();
-    return toLead(found(row, 'Lead'));
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    writeError(error, input.email);
-  }
+  return repo.update(siteId, input.lead_id, input);
 }
 
-export async function setLeadStatus(siteId: string, leadId: string, status: LeadStatus): Promise<Lead> {
-  const db = await getDb();
-  const [row] = await db
-    .update(leads)
-    .set({ status, updatedAt: new Date() })
-    .where(and(eq(leads.siteId, siteId), eq(leads.id, leadId)))
-    .returning();
-  return toLead(found(row, 'Lead'));
-}
+export const setLeadStatus = (siteId: string, leadId: string, status: LeadStatus): Promise<Lead> => repo.update(siteId, leadId, { status });
 
 const SORT_KEYS = {
   created_at: 'createdAt',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, optionalFields, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { defineResource, field, updateBodySchema } from '@/lib/core/resource';
+import { listBodyPagination, listResultShape, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Leads of a site. Types the spec leaves open are fixed here: `lead_score` an integer 0–100,
@@ -23,40 +24,35 @@ const emailSchema = z
   .transform((e) => e.toLowerCase())
   .describe('Email address (stored lower-case; one lead per email per site)');
 
-/** Optional lead fields shared by create and update; on update `null` clears a field. */
-const leadFields = {
-  phone: text(50, 'Phone number, free format'),
-  position: text(200, 'Job title or position'),
-  company: text(200, 'Company name'),
-  notes: text(10_000, 'Free-text notes'),
-  origin: text(200, 'Where the lead came from (e.g. website, referral, import)'),
-  segment_id: uuidSchema.describe("One of the site's segments"),
-  campaign_id: uuidSchema.describe('Campaign the lead belongs to'),
-  assignee_id: uuidSchema.describe('User the lead is assigned to'),
-  lead_score: z.number().int().min(0).max(100).describe('Lead score, an integer from 0 to 100'),
-};
+const clearable = <I extends z.ZodType, O extends z.ZodType>(column: string, input: I, out: O) =>
+  field(column, { in: input, out, create: 'optional', update: 'clearable' });
 
-const nameSchema = z.string().trim().min(1).max(200).describe('Full name');
-
-export const createLeadInputSchema = z.strictObject({
-  site_id: siteIdSchema,
-  name: nameSchema,
-  email: emailSchema,
-  status: statusSchema.default('new'),
-  ...optionalFields(leadFields),
+/** Every field of a lead, once: column, input and output (lib/core/resource.ts). */
+export const leadResource = defineResource({
+  name: 'Lead',
+  id: 'id',
+  fields: {
+    name: field('name', { in: z.string().trim().min(1).max(200).describe('Full name'), out: z.string(), create: 'required', update: 'optional' }),
+    email: field('email', { in: emailSchema, out: z.string().describe('Lower-case email'), create: 'required', update: 'optional' }),
+    status: field('status', { in: statusSchema, out: z.enum(LEAD_STATUSES), create: { default: 'new' }, update: 'optional' }),
+    phone: clearable('phone', text(50, 'Phone number, free format'), z.string().nullable()),
+    position: clearable('position', text(200, 'Job title or position'), z.string().nullable()),
+    company: clearable('company', text(200, 'Company name'), z.string().nullable()),
+    notes: clearable('notes', text(10_000, 'Free-text notes'), z.string().nullable()),
+    origin: clearable('origin', text(200, 'Where the lead came from (e.g. website, referral, import)'), z.string().nullable()),
+    segment_id: clearable('segmentId', uuidSchema.describe("One of the site's segments"), uuidSchema.nullable()),
+    campaign_id: clearable('campaignId', uuidSchema.describe('Campaign the lead belongs to'), uuidSchema.nullable()),
+    assignee_id: clearable('assigneeId', uuidSchema.describe('User the lead is assigned to'), uuidSchema.nullable()),
+    lead_score: clearable('leadScore', z.number().int().min(0).max(100).describe('Lead score, an integer from 0 to 100'), z.number().int().nullable()),
+  },
 });
 
-export const updateLeadInputSchema = z
-  .strictObject({
-    site_id: siteIdSchema,
-    lead_id: uuidSchema.describe('The lead to update'),
-    name: nameSchema.optional(),
-    email: emailSchema.optional(),
-    status: statusSchema.optional(),
-    ...clearableFields(leadFields),
-  })
-  .refine((b) => Object.keys(b).some((k) => k !== 'site_id' && k !== 'lead_id'), 'Give at least one field to change')
-  .describe('Only the given fields change; null clears an optional field');
+export const createLeadInputSchema = z.strictObject({ site_id: siteIdSchema, ...leadResource.createShape });
+
+export const updateLeadInputSchema = updateBodySchema(leadResource, 'lead_id', {
+  id: 'The lead to update',
+  description: 'Only the given fields change; null clears an optional field',
+});
 
 export const qualifyLeadInputSchema = z.strictObject({
   site_id: siteIdSchema,
@@ -89,24 +85,7 @@ export const listLeadsInputSchema = z.strictObject({
   sort_order: z.enum(['asc', 'desc']).default('desc').describe('asc or desc (default desc)'),
 });
 
-export const LeadSchema = z.object({
-  id: uuidSchema,
-  site_id: uuidSchema,
-  name: z.string(),
-  email: z.string().describe('Lower-case email'),
-  status: z.enum(LEAD_STATUSES),
-  phone: z.string().nullable(),
-  position: z.string().nullable(),
-  company: z.string().nullable(),
-  notes: z.string().nullable(),
-  origin: z.string().nullable(),
-  segment_id: uuidSchema.nullable(),
-  campaign_id: uuidSchema.nullable(),
-  assignee_id: uuidSchema.nullable(),
-  lead_score: z.number().int().nullable(),
-  created_at: isoTimestamp,
-  updated_at: isoTimestamp,
-});
+export const LeadSchema = leadResource.schema;
 
 export const LeadResultSchema = z.object({ lead: LeadSchema });
 export const IdentifiedLeadResultSchema = z.object({ lead: LeadSchema, visitor_id: uuidSchema });

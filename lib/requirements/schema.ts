@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, optionalFields, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { defineResource, field, updateBodySchema } from '@/lib/core/resource';
+import { listBodyPagination, listResultShape, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Requirements (AI goals). Enums as the spec gives them. Types the spec leaves open: `type` a
@@ -15,33 +16,45 @@ const completionSchema = z.enum(COMPLETION_STATUSES).describe(`Outcome: ${COMPLE
 const prioritySchema = z.enum(PRIORITIES).describe('high, medium or low (default medium)');
 const titleSchema = z.string().trim().min(1).max(500).describe('What is to be achieved');
 
-const clearable = {
-  type: z.string().trim().min(1).max(100).describe('Kind of work, a short label (e.g. content, research, outreach)'),
-  instructions: z
-    .string()
-    .max(20_000)
-    .describe("How to do it; states whether the work is an external deliverable or uses the service's tools"),
-  budget: z.number().int().min(0).max(2_147_483_647).describe('Token cap for the work, an integer ≥ 0'),
-};
-const enums = { priority: prioritySchema, status: statusSchema, completion_status: completionSchema };
-
-export const createRequirementInputSchema = z.strictObject({
-  site_id: siteIdSchema,
-  title: titleSchema,
-  ...optionalFields(enums),
-  ...optionalFields(clearable),
+/** Every field of a requirement, once: column, input and output (lib/core/resource.ts). */
+export const requirementResource = defineResource({
+  name: 'Requirement',
+  id: 'requirement_id',
+  fields: {
+    title: field('title', { in: titleSchema, out: z.string(), create: 'required', update: 'optional' }),
+    type: field('type', {
+      in: z.string().trim().min(1).max(100).describe('Kind of work, a short label (e.g. content, research, outreach)'),
+      out: z.string().nullable(),
+      create: 'optional',
+      update: 'clearable',
+    }),
+    priority: field('priority', { in: prioritySchema, out: z.enum(PRIORITIES), create: 'optional', update: 'optional' }),
+    status: field('status', { in: statusSchema, out: z.enum(REQUIREMENT_STATUSES), create: 'optional', update: 'optional' }),
+    completion_status: field('completionStatus', { in: completionSchema, out: z.enum(COMPLETION_STATUSES), create: 'optional', update: 'optional' }),
+    instructions: field('instructions', {
+      in: z
+        .string()
+        .max(20_000)
+        .describe("How to do it; states whether the work is an external deliverable or uses the service's tools"),
+      out: z.string().nullable(),
+      create: 'optional',
+      update: 'clearable',
+    }),
+    budget: field('budget', {
+      in: z.number().int().min(0).max(2_147_483_647).describe('Token cap for the work, an integer ≥ 0'),
+      out: z.number().int().nullable().describe('Token cap'),
+      create: 'optional',
+      update: 'clearable',
+    }),
+  },
 });
 
-export const updateRequirementInputSchema = z
-  .strictObject({
-    site_id: siteIdSchema,
-    requirement_id: uuidSchema.describe('The requirement to update'),
-    title: titleSchema.optional(),
-    ...optionalFields(enums),
-    ...clearableFields(clearable),
-  })
-  .refine((b) => Object.keys(b).some((k) => k !== 'site_id' && k !== 'requirement_id'), 'Give at least one field to change')
-  .describe('Only the given fields change; null clears type, instructions or budget');
+export const createRequirementInputSchema = z.strictObject({ site_id: siteIdSchema, ...requirementResource.createShape });
+
+export const updateRequirementInputSchema = updateBodySchema(requirementResource, 'requirement_id', {
+  id: 'The requirement to update',
+  description: 'Only the given fields change; null clears type, instructions or budget',
+});
 
 export const listRequirementsFilters = {
   requirement_id: uuidSchema.optional().describe('Only this requirement'),
@@ -56,19 +69,7 @@ export const listRequirementsInputSchema = z.strictObject({
   ...listBodyPagination,
 });
 
-export const RequirementSchema = z.object({
-  requirement_id: uuidSchema,
-  site_id: uuidSchema,
-  title: z.string(),
-  type: z.string().nullable(),
-  priority: z.enum(PRIORITIES),
-  status: z.enum(REQUIREMENT_STATUSES),
-  completion_status: z.enum(COMPLETION_STATUSES),
-  instructions: z.string().nullable(),
-  budget: z.number().int().nullable().describe('Token cap'),
-  created_at: isoTimestamp,
-  updated_at: isoTimestamp,
-});
+export const RequirementSchema = requirementResource.schema;
 
 export const RequirementResultSchema = z.object({ requirement: RequirementSchema });
 export const RequirementListSchema = z.object({ requirements: z.array(RequirementSchema), ...listResultShape });

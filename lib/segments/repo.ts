@@ -1,40 +1,11 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
-import { pickColumns } from '@/lib/db/columns';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { segments } from '@/lib/db/schema';
+import { siteScoped } from '@/lib/db/site-scoped';
 import { found } from '@/lib/core/errors';
-import type { CreateSegmentInput, ListSegmentsInput, Segment, UpdateSegmentInput } from './schema';
+import { segmentResource, type CreateSegmentInput, type ListSegmentsInput, type Segment, type UpdateSegmentInput } from './schema';
 
-type SegmentRow = typeof segments.$inferSelect;
-type SegmentColumns = Omit<Partial<typeof segments.$inferInsert>, 'id' | 'siteId' | 'createdAt'>;
-
-const toSegment = (row: SegmentRow): Segment => ({
-  segment_id: row.id,
-  site_id: row.siteId,
-  name: row.name,
-  description: row.description,
-  audience: row.audience,
-  size: row.size,
-  estimated_value: row.estimatedValue === null ? null : Number(row.estimatedValue),
-  language: row.language,
-  is_active: row.isActive,
-  attributes: row.attributes,
-  created_at: row.createdAt.toISOString(),
-  updated_at: row.updatedAt.toISOString(),
-});
-
-function columnsOf(input: Partial<Omit<UpdateSegmentInput, 'site_id' | 'segment_id'>>): SegmentColumns {
-  return pickColumns<SegmentColumns>(input, {
-    name: 'name',
-    description: 'description',
-    audience: 'audience',
-    size: 'size',
-    estimated_value: 'estimatedValue',
-    language: 'language',
-    is_active: 'isActive',
-    attributes: 'attributes',
-  });
-}
+const repo = siteScoped(segments, segmentResource);
 
 /** 404 unless the segment belongs to the site (leads may only point at their own site's segments). */
 export async function assertSegmentOfSite(siteId: string, segmentId: string): Promise<void> {
@@ -47,33 +18,13 @@ export async function assertSegmentOfSite(siteId: string, segmentId: string): Pr
   found(row, 'Segment');
 }
 
-export async function createSegment(siteId: string, input: CreateSegmentInput): Promise<Segment> {
-  const db = await getDb();
-  const { site_id: _site, ...fields } = input;
-  const [row] = await db.insert(segments).values({ ...columnsOf(fields), siteId, name: input.name }).returning();
-  return toSegment(row);
-}
+export const createSegment = (siteId: string, input: CreateSegmentInput): Promise<Segment> => repo.create(siteId, input);
 
-export async function updateSegment(siteId: string, input: UpdateSegmentInput): Promise<Segment> {
-  const db = await getDb();
-  const { site_id: _site, segment_id: segmentId, ...fields } = input;
-  const [row] = await db
-    .update(segments)
-    .set({ ...columnsOf(fields), updatedAt: new Date() })
-    .where(and(eq(segments.siteId, siteId), eq(segments.id, segmentId)))
-    .returning();
-  return toSegment(found(row, 'Segment'));
-}
+export const updateSegment = (siteId: string, input: UpdateSegmentInput): Promise<Segment> => repo.update(siteId, input.segment_id, input);
 
-export async function listSegments(siteId: string, q: ListSegmentsInput): Promise<{ items: Segment[]; total: number }> {
-  const db = await getDb();
-  const filters: (SQL | undefined)[] = [eq(segments.siteId, siteId)];
+export function listSegments(siteId: string, q: ListSegmentsInput): Promise<{ items: Segment[]; total: number }> {
+  const filters: (SQL | undefined)[] = [];
   if (q.segment_id) filters.push(eq(segments.id, q.segment_id));
   if (q.is_active !== undefined) filters.push(eq(segments.isActive, q.is_active));
-  const where = and(...filters);
-  const [rows, [{ total }]] = await Promise.all([
-    db.select().from(segments).where(where).orderBy(desc(segments.createdAt), desc(segments.id)).limit(q.limit).offset(q.offset),
-    db.select({ total: count() }).from(segments).where(where),
-  ]);
-  return { items: rows.map(toSegment), total: Number(total) };
+  return repo.list(siteId, filters, q);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, optionalFields, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { defineResource, field, updateBodySchema } from '@/lib/core/resource';
+import { listBodyPagination, listResultShape, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Segments: audiences a site targets. Types the spec leaves open: `size` an integer ≥ 0 (people
@@ -8,42 +9,66 @@ import { clearableFields, isoTimestamp, listBodyPagination, listResultShape, opt
  */
 const ATTRIBUTES_MAX_BYTES = 64 * 1024;
 
-const segmentFields = {
-  description: z.string().trim().max(10_000).describe('What the segment is'),
-  audience: z.string().trim().max(2_000).describe('Who is in it, in words'),
-  size: z.number().int().min(0).max(2_147_483_647).describe('Number of people in the segment, an integer ≥ 0'),
-  estimated_value: z.number().min(0).max(1e15).describe("Estimated value of the segment, a number ≥ 0 in the site's currency"),
-  language: z
-    .string()
-    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Must be a BCP 47 language tag such as en or es-MX')
-    .describe('Language of the segment, a BCP 47 tag (en, es-MX)'),
-  is_active: z.boolean().describe('Whether the segment is in use (default true)'),
-  attributes: z
-    .record(z.string(), z.unknown())
-    .refine((a) => JSON.stringify(a).length <= ATTRIBUTES_MAX_BYTES, 'attributes must be at most 64 KB serialized')
-    .describe('Free-form attributes (JSON object, at most 64 KB)'),
-};
-
-const nameSchema = z.string().trim().min(1).max(200).describe('Segment name');
-const { is_active, attributes, ...clearable } = segmentFields;
-
-export const createSegmentInputSchema = z.strictObject({
-  site_id: siteIdSchema,
-  name: nameSchema,
-  ...optionalFields(segmentFields),
+/** Every field of a segment, once: column, input and output (lib/core/resource.ts). */
+export const segmentResource = defineResource({
+  name: 'Segment',
+  id: 'segment_id',
+  fields: {
+    name: field('name', { in: z.string().trim().min(1).max(200).describe('Segment name'), out: z.string(), create: 'required', update: 'optional' }),
+    description: field('description', {
+      in: z.string().trim().max(10_000).describe('What the segment is'),
+      out: z.string().nullable(),
+      create: 'optional',
+      update: 'clearable',
+    }),
+    audience: field('audience', {
+      in: z.string().trim().max(2_000).describe('Who is in it, in words'),
+      out: z.string().nullable(),
+      create: 'optional',
+      update: 'clearable',
+    }),
+    size: field('size', {
+      in: z.number().int().min(0).max(2_147_483_647).describe('Number of people in the segment, an integer ≥ 0'),
+      out: z.number().int().nullable(),
+      create: 'optional',
+      update: 'clearable',
+    }),
+    estimated_value: field('estimatedValue', {
+      in: z.number().min(0).max(1e15).describe("Estimated value of the segment, a number ≥ 0 in the site's currency"),
+      out: z.number().nullable(),
+      create: 'optional',
+      update: 'clearable',
+      // numeric columns may come back as strings
+      read: (v) => (v === null ? null : Number(v)),
+    }),
+    language: field('language', {
+      in: z
+        .string()
+        .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Must be a BCP 47 language tag such as en or es-MX')
+        .describe('Language of the segment, a BCP 47 tag (en, es-MX)'),
+      out: z.string().nullable(),
+      create: 'optional',
+      update: 'clearable',
+    }),
+    is_active: field('isActive', { in: z.boolean().describe('Whether the segment is in use (default true)'), out: z.boolean(), create: 'optional', update: 'optional' }),
+    attributes: field('attributes', {
+      in: z
+        .record(z.string(), z.unknown())
+        .refine((a) => JSON.stringify(a).length <= ATTRIBUTES_MAX_BYTES, 'attributes must be at most 64 KB serialized')
+        .describe('Free-form attributes (JSON object, at most 64 KB)'),
+      out: z.record(z.string(), z.unknown()),
+      create: 'optional',
+      update: 'optional',
+    }),
+  },
 });
 
-export const updateSegmentInputSchema = z
-  .strictObject({
-    site_id: siteIdSchema,
-    segment_id: uuidSchema.describe('The segment to update'),
-    name: nameSchema.optional(),
-    ...clearableFields(clearable),
-    is_active: is_active.optional(),
-    attributes: attributes.optional(),
-  })
-  .refine((b) => Object.keys(b).some((k) => k !== 'site_id' && k !== 'segment_id'), 'Give at least one field to change')
-  .describe('Only the given fields change; null clears an optional field');
+export const createSegmentInputSchema = z.strictObject({ site_id: siteIdSchema, ...segmentResource.createShape });
+
+export const updateSegmentInputSchema = updateBodySchema(segmentResource, 'segment_id', {
+  id: 'The segment to update',
+  description: 'Only the given fields change; null clears an optional field',
+});
 
 export const listSegmentsInputSchema = z.strictObject({
   site_id: siteIdSchema,
@@ -52,20 +77,7 @@ export const listSegmentsInputSchema = z.strictObject({
   ...listBodyPagination,
 });
 
-export const SegmentSchema = z.object({
-  segment_id: uuidSchema,
-  site_id: uuidSchema,
-  name: z.string(),
-  description: z.string().nullable(),
-  audience: z.string().nullable(),
-  size: z.number().int().nullable(),
-  estimated_value: z.number().nullable(),
-  language: z.string().nullable(),
-  is_active: z.boolean(),
-  attributes: z.record(z.string(), z.unknown()),
-  created_at: isoTimestamp,
-  updated_at: isoTimestamp,
-});
+export const SegmentSchema = segmentResource.schema;
 
 export const SegmentResultSchema = z.object({ segment: SegmentSchema });
 export const SegmentListSchema = z.object({ segments: z.array(SegmentSchema), ...listResultShape });

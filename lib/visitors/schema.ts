@@ -175,13 +175,16 @@ export const trackBodySchema = z.strictObject({
     .optional(),
 });
 
-export const identifyBodySchema = z.strictObject({
-  site_id: siteIdSchema,
-  session_id: uuidSchema.describe('Session of the visitor being identified'),
-  email: z.string().trim().toLowerCase().email().max(320).describe('Email of the person (stored lower-case)'),
-  firstName: text('First name', 200).optional(),
-  lastName: text('Last name', 200).optional(),
-});
+export const identifyBodySchema = z
+  .strictObject({
+    site_id: siteIdSchema,
+    session_id: uuidSchema.describe('Session of the visitor being identified (this or visitor_id is required)').optional(),
+    visitor_id: uuidSchema.describe("Visitor being identified (this or session_id is required); with session_id it must be the session's visitor").optional(),
+    email: z.string().trim().toLowerCase().email().max(320).describe('Email of the person (stored lower-case)'),
+    firstName: text('First name', 200).optional(),
+    lastName: text('Last name', 200).optional(),
+  })
+  .refine((b) => b.session_id !== undefined || b.visitor_id !== undefined, { message: 'session_id or visitor_id is required', path: ['session_id'] });
 
 export const segmentBodySchema = z.strictObject({
   site_id: siteIdSchema,
@@ -291,7 +294,7 @@ export const TrackedEventSchema = z.object({
 export const IdentifiedSchema = z.object({
   lead_id: uuidSchema,
   visitor_id: uuidSchema,
-  session_id: uuidSchema,
+  session_id: uuidSchema.nullable().describe('The session bound to the lead; null when only visitor_id was given'),
   email: z.string(),
   name: z.string(),
   is_new_lead: z.boolean(),

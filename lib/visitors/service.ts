@@ -1,5 +1,5 @@
 import { now } from '@/lib/core/clock';
-import { ApiError, found } from '@/lib/core/errors';
+import { ApiError, found, notFound } from '@/lib/core/errors';
 import { findLead, findLeadByEmail, upsertLeadByEmail } from '@/lib/leads/repo';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
 import { clientInfo, merged } from './client-info';
@@ -16,6 +16,7 @@ import {
   listSessions,
   readableSession,
   refusal,
+  setVisitorLead,
   startSession,
   toSessionSummary,
   updateSession,
@@ -154,16 +155,39 @@ export async function trackEvent(siteId: string, input: TrackInput) {
   };
 }
 
-/** POST /api/visitors/identify: the site's lead for this email (created or updated), bound to the session and visitor. */
-export async function identifyVisitor(siteId: string, input: { session_id: string; email: string; firstName?: string; lastName?: string }) {
+/**
+ * POST /api/visitors/identify: the site's lead for this email (created or updated), bound to the
+ * visitor and, when session_id is given, to that session. Either id names the visitor; when both
+ * are given they must agree.
+ */
+export async function identifyVisitor(
+  siteId: string,
+  input: { session_id?: string; visitor_id?: string; email: string; firstName?: string; lastName?: string },
+) {
   const at = now();
-  await readableSession(siteId, input.session_id, at);
+  if (input.session_id) {
+    const session = await readableSession(siteId, input.session_id, at);
+    if (input.visitor_id && input.visitor_id !== session.visitorId) {
+      throw new ApiError('INVALID_REQUEST', "visitor_id is not this session's visitor", { session_id: session.id, visitor_id: input.visitor_id });
+    }
+  } else found(await findVisitor(siteId, input.visitor_id!), 'Visitor');
+  const { lead, isNew } = await leadForPerson(siteId, input);
+  if (input.session_id) {
+    const row = await bindLead(siteId, input.session_id, lead.id, at);
+    return { lead_id: lead.id, visitor_id: row.visitorId, session_id: row.id, email: lead.email, name: lead.name, is_new_lead: isNew };
+  }
+  // The visitor was found above; only its deletion in between can make this miss.
+  if (!(await setVisitorLead(siteId, input.visitor_id!, lead.id))) throw notFound('Visitor');
+  return { lead_id: lead.id, visitor_id: input.visitor_id!, session_id: null, email: lead.email, name: lead.name, is_new_lead: isNew };
+}
+
+/** The site's lead for this email: created, or its name updated when one is given. */
+async function leadForPerson(siteId: string, input: { email: string; firstName?: string; lastName?: string }) {
   const name = [input.firstName, input.lastName].map((s) => s?.trim()).filter(Boolean).join(' ');
   const existing = await findLeadByEmail(siteId, input.email);
   const lead =
     existing && !name ? existing : await upsertLeadByEmail(siteId, { email: input.email, name: name || input.email.split('@')[0], origin: 'visitor_identify' });
-  const row = await bindLead(siteId, input.session_id, lead.id, at);
-  return { lead_id: lead.id, visitor_id: row.visitorId, session_id: row.id, email: lead.email, name: lead.name, is_new_lead: !existing };
+  return { lead, isNew: !existing };
 }
 
 export async function addToSegment(siteId: string, input: { visitor_id: string; segment_id: string }) {

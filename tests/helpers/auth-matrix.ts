@@ -19,6 +19,8 @@ export interface AuthMatrixOptions {
   write: boolean;
   /** The request names a site (path, query or body), so foreign sites can be tried. */
   namesSite?: boolean;
+  /** Asserts the valid request's answer; default: a 2xx `{success: true}` envelope. */
+  accepted?: (res: CallResult) => void;
 }
 
 function expectError(res: CallResult, status: number, code: string) {
@@ -77,6 +79,40 @@ export function authMatrix(o: AuthMatrixOptions): void {
   it('accepts a valid key', async () => {
     const { mine } = o.tenants();
     const res = await o.send(o.present(mine.key), mine.siteId);
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    if (o.accepted) o.accepted(res);
+    else expect(res.body.success).toBe(true);
+  });
+}
+
+export interface SessionMatrixOptions {
+  /** The caller's tenant and a second, unrelated one (another user). Read lazily. */
+  tenants: () => { mine: Tenant; other: Tenant };
+  /** Performs an otherwise valid request with these headers, naming this site. */
+  send: (headers: Record<string, string>, siteId: string) => Promise<CallResult>;
+  /** The request names a site (path, query or body), so another user's site can be tried. */
+  namesSite?: boolean;
+}
+
+/** The security cases of session routes: no session, an API key in its place, another user's site. */
+export function sessionMatrix(o: SessionMatrixOptions): void {
+  it('refuses a request without a session (401)', async () => {
+    const { mine } = o.tenants();
+    expectError(await o.send({}, mine.siteId), 401, 'UNAUTHORIZED');
+  });
+  it('refuses an API key in place of a session (401)', async () => {
+    const { mine } = o.tenants();
+    for (const present of Object.values(presenters)) expectError(await o.send(present(mine.key), mine.siteId), 401, 'UNAUTHORIZED');
+  });
+  if (o.namesSite ?? true) {
+    it("refuses another user's site (403)", async () => {
+      const { mine, other } = o.tenants();
+      expectError(await o.send(mine.user.auth, other.siteId), 403, 'FORBIDDEN');
+    });
+  }
+  it('accepts the owner’s session', async () => {
+    const { mine } = o.tenants();
+    const res = await o.send(mine.user.auth, mine.siteId);
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
     expect(res.body.success).toBe(true);
   });

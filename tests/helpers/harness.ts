@@ -16,7 +16,7 @@ export interface CallOptions {
   params?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
   headers?: Record<string, string>;
-  /** JSON-encoded unless `rawBody` is given. */
+  /** JSON-encoded unless `rawBody` is given; a FormData is sent as multipart. */
   body?: unknown;
   rawBody?: string;
   /** Aborting it stands for the client going away mid-request. */
@@ -34,8 +34,9 @@ export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx:
   const url = new URL(o.path, BASE);
   for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers = new Headers(o.headers);
-  let body: string | undefined = o.rawBody;
-  if (body === undefined && o.body !== undefined) {
+  let body: string | FormData | undefined = o.rawBody;
+  if (o.body instanceof FormData) body = o.body;
+  else if (body === undefined && o.body !== undefined) {
     body = JSON.stringify(o.body);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   }

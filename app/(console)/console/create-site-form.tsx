@@ -2,8 +2,8 @@
 
 import { useActionState } from 'react';
 import { createSiteAction } from '../_lib/site-actions';
-import { Field, FormError } from '../_components/field';
-import { SubmitButton } from '../_components/submit-button';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
 
 export function CreateSiteForm() {
   const [state, action] = useActionState(createSiteAction, {});

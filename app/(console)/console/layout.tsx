@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { NavLink } from '../_components/nav-link';
+import { NavLink } from '@/components/nav-link';
 import { signOutAction } from '../_lib/auth-actions';
 import { requireUser } from '../_lib/session';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listSitesOfOwner } from '@/lib/sites/repo';
-import { Time } from '../_components/time';
+import { Time } from '@/components/time';
 import { requireUser } from '../_lib/session';
 import { CreateSiteForm } from './create-site-form';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { AuthShell } from '../_components/auth-shell';
+import { AuthShell } from '@/components/auth-shell';
 import { currentUser } from '../_lib/session';
 import { SignInForm } from './signin-form';
 

@@ -2,8 +2,8 @@
 
 import { useActionState } from 'react';
 import { signInAction } from '../_lib/auth-actions';
-import { Field, FormError } from '../_components/field';
-import { SubmitButton } from '../_components/submit-button';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
 
 export function SignInForm({ next }: { next: string }) {
   const [state, action] = useActionState(signInAction, {});

@@ -2,8 +2,8 @@
 
 import { useActionState } from 'react';
 import { signUpAction } from '../_lib/auth-actions';
-import { Field, FormError } from '../_components/field';
-import { SubmitButton } from '../_components/submit-button';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
 
 export function SignUpForm() {
   const [state, action] = useActionState(signUpAction, {});

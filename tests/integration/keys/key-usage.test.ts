@@ -4,9 +4,9 @@ import { GET as keyUsageRoute } from '@/app/api/keys/[id]/usage/route';
 import { GET as getSite } from '@/app/sites/[site_id]/route';
 import { GET as listSites } from '@/app/sites/route';
 import { getDb } from '@/lib/db/client';
-import { flushKeyUsage, pruneKeyUsage } from '@/lib/keys/usage';
+import { flushKeyUsage, pruneKeyUsage, recordKeyUsage } from '@/lib/keys/usage';
 import { presenters } from '../../helpers/auth-matrix';
-import { call, createKey, createTenant, type Tenant } from '../../helpers/harness';
+import { call, createKey, createSite, createTenant, type Tenant } from '../../helpers/harness';
 
 let mine: Tenant;
 let other: Tenant;
@@ -88,5 +88,36 @@ describe('retention', () => {
     expect(left.rows[0].n).toBe(2);
     const res = await usage(key.id, { site_id: mine.siteId, days: 90 });
     expect(res.body.data).toMatchObject({ total_requests: 2, last_status: 200 });
+  });
+});
+
+describe('batched writes', () => {
+  const usageRows = async (keyId: string) => {
+    const db = await getDb();
+    const res = (await db.execute(sql`select status from api_key_usage where key_id = ${keyId} order by status`)) as unknown as { rows: { status: number }[] };
+    return res.rows.map((r) => r.status);
+  };
+
+  it('records every other entry of a flush when one key was deleted with its site before the flush', async () => {
+    const kept = await createKey(mine.user, mine.siteId, ['read']);
+    const doomedSite = await createSite(mine.user, 'Closing down');
+    const doomed = await createKey(mine.user, doomedSite, ['read']);
+    const theirs = await createKey(other.user, other.siteId, ['read']);
+    const at = new Date();
+    const entry = (keyId: string, siteId: string, status: number) => ({ keyId, siteId, method: 'GET', route: '/sites', status, at });
+    // All in one buffer, so they are written as one batch; the doomed key sits in the middle.
+    recordKeyUsage(entry(kept.id, mine.siteId, 200));
+    recordKeyUsage(entry(doomed.id, doomedSite, 200));
+    recordKeyUsage(entry(theirs.id, other.siteId, 404));
+    recordKeyUsage(entry(kept.id, mine.siteId, 403));
+    const db = await getDb();
+    await db.execute(sql`delete from sites where id = ${doomedSite}`); // cascades to its keys
+    await flushKeyUsage();
+
+    expect(await usageRows(kept.id)).toEqual([200, 403]);
+    expect(await usageRows(theirs.id)).toEqual([404]);
+    expect(await usageRows(doomed.id)).toEqual([]);
+    const res = await usage(kept.id, { site_id: mine.siteId, days: 1 });
+    expect(res.body.data).toMatchObject({ total_requests: 2, last_status: 403, last_used_at: at.toISOString() });
   });
 });

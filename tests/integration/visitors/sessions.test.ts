@@ -461,6 +461,71 @@ describe('identify and segments', () => {
     expect(theirs.status).toBe(404);
   });
 
+  describe('POST /api/visitors/identify by visitor_id', () => {
+    const identify = (body: Record<string, unknown>, t: Tenant = mine) =>
+      call(identifyRoute, { method: 'POST', path: '/api/visitors/identify', headers: key(t), body: { site_id: t.siteId, email: `p-${fp()}@example.com`, ...body } });
+    const leadOfVisitor = async (visitorId: string) => {
+      const db = await getDb();
+      const res = (await db.execute(sql`select lead_id from visitors where id = ${visitorId}`)) as unknown as { rows: { lead_id: string | null }[] };
+      return res.rows[0]?.lead_id;
+    };
+
+    it('accepts site_id, visitor_id, session_id and the person together when the ids agree', async () => {
+      const s = (await start({ fingerprint: fp() })).body.data;
+      const res = await identify({ visitor_id: s.visitor_id, session_id: s.session_id, firstName: 'Kim' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data).toMatchObject({ visitor_id: s.visitor_id, session_id: s.session_id, name: 'Kim', is_new_lead: true });
+      expect(await leadOfVisitor(s.visitor_id)).toBe(res.body.data.lead_id);
+      expect((await read(s.session_id)).body.data.lead_id).toBe(res.body.data.lead_id);
+    });
+
+    it('binds the lead to the visitor alone when only visitor_id is given; its next session carries the lead', async () => {
+      const f = fp();
+      const s = (await start({ fingerprint: f })).body.data;
+      const res = await identify({ visitor_id: s.visitor_id });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data).toEqual({
+        lead_id: expect.any(String),
+        visitor_id: s.visitor_id,
+        session_id: null,
+        email: expect.stringMatching(/^p-.*@example\.com$/),
+        name: expect.any(String),
+        is_new_lead: true,
+      });
+      expect(await leadOfVisitor(s.visitor_id)).toBe(res.body.data.lead_id);
+      expect((await read(s.session_id)).body.data.lead_id ?? null).toBeNull();
+      await call(endByPath, { method: 'POST', path: `/api/visitors/session/${s.session_id}/end`, params: { session_id: s.session_id }, headers: key(), body: {} });
+      const next = (await start({ fingerprint: f })).body.data;
+      expect(next.visitor_id).toBe(s.visitor_id);
+      expect((await read(next.session_id)).body.data.lead_id).toBe(res.body.data.lead_id);
+    });
+
+    it('refuses ids that name different visitors (400), neither id (400), and unknown or foreign ones (404)', async () => {
+      const a = (await start({ fingerprint: fp() })).body.data;
+      const b = (await start({ fingerprint: fp() })).body.data;
+      const theirs = (await start({ fingerprint: fp() }, other)).body.data;
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      const mismatch = await identify({ session_id: a.session_id, visitor_id: b.visitor_id });
+      expect(mismatch.status).toBe(400);
+      expect(mismatch.body).toEqual({
+        success: false,
+        error: { code: 'INVALID_REQUEST', message: "visitor_id is not this session's visitor", details: { session_id: a.session_id, visitor_id: b.visitor_id }, request_id: expect.any(String) },
+      });
+      const neither = await identify({});
+      expect(neither.status).toBe(400);
+      expect(neither.body.error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('session_id or visitor_id is required') });
+      for (const visitorId of [unknown, theirs.visitor_id]) {
+        const res = await identify({ visitor_id: visitorId });
+        expect(res.status).toBe(404);
+        expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Visitor not found' });
+      }
+      expectSessionNotFound(await identify({ session_id: theirs.session_id, visitor_id: theirs.visitor_id }), theirs.session_id, mine.siteId);
+      // Nothing was written for the refused requests.
+      expect(await leadOfVisitor(a.visitor_id)).toBeNull();
+      expect(await leadOfVisitor(b.visitor_id)).toBeNull();
+    });
+  });
+
   it('POST /api/visitors/session/{id}/identify binds an existing lead of the site only', async () => {
     const s = (await start({ fingerprint: fp() })).body.data;
     const lead = await upsertLeadByEmail(mine.siteId, { email: `b-${fp()}@example.com`, name: 'B' });

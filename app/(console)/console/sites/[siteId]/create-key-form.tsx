@@ -2,9 +2,9 @@
 
 import { useActionState, useEffect, useRef, useState } from 'react';
 import type { CreatedKey } from '@/lib/keys/schema';
-import { CopyButton } from '../../../_components/copy-button';
-import { Field, FormError } from '../../../_components/field';
-import { SubmitButton } from '../../../_components/submit-button';
+import { CopyButton } from '@/components/copy-button';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
 import { createKeyAction } from '../../../_lib/key-actions';
 import type { FormState } from '../../../_lib/forms';
 

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { CopyButton } from '../../../_components/copy-button';
-import { SiteNav } from '../../../_components/site-nav';
+import { CopyButton } from '@/components/copy-button';
+import { SiteNav } from '@/components/site-nav';
 import { requireOwnedSite } from '../../../_lib/session';
 
 export default async function SiteLayout({ children, params }: { children: ReactNode; params: Promise<{ siteId: string }> }) {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listKeysForUser } from '@/lib/keys/service';
-import { Time } from '../../../_components/time';
+import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../_lib/session';
 import { CreateKeyForm } from './create-key-form';
 import { RevokeKeyButton } from './revoke-key-button';

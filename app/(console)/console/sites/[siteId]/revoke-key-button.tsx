@@ -1,6 +1,6 @@
 'use client';
 
-import { ConfirmButton } from '../../../_components/confirm-button';
+import { ConfirmButton } from '@/components/confirm-button';
 import { revokeKeyAction } from '../../../_lib/key-actions';
 
 /** "Revoke" asks for confirmation in a modal dialog; afterwards the focus moves to the keys heading. */

@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
-import { Field, FormError } from '../../../../_components/field';
-import { SubmitButton } from '../../../../_components/submit-button';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
 import type { FormState } from '../../../../_lib/forms';
 import { addOriginAction } from '../../../../_lib/origin-actions';
 

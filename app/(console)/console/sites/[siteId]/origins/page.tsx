@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { impliedOrigins } from '@/lib/sites/origins';
 import { listSiteOrigins } from '@/lib/sites/repo';
-import { Time } from '../../../../_components/time';
+import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { AddOriginForm } from './add-origin-form';
 import { RemoveOriginButton } from './remove-origin-button';

@@ -1,6 +1,6 @@
 'use client';
 
-import { ConfirmButton } from '../../../../_components/confirm-button';
+import { ConfirmButton } from '@/components/confirm-button';
 import { removeOriginAction } from '../../../../_lib/origin-actions';
 
 /** "Remove" asks for confirmation in a modal dialog; afterwards the focus moves to the origins heading. */

@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState, useEffect, useState, type ReactNode } from 'react';
-import { FormError } from '../../../../_components/field';
-import { SubmitButton } from '../../../../_components/submit-button';
+import { FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
 import { saveSettingsAction, type SettingsFormState } from '../../../../_lib/settings-actions';
 import { blankValue, fieldId, type FormValue, type ObjectNode, type SettingsField, type SettingsNode } from '../../../../_lib/settings-form';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listSiteOrigins } from '@/lib/sites/repo';
-import { CopyButton } from '../../../../_components/copy-button';
+import { CopyButton } from '@/components/copy-button';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { publicOrigin, trackingSnippet } from '../../../../_lib/snippet';
 

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { isUuid } from '@/lib/core/schemas';
 import { keyUsage, listKeysForUser } from '@/lib/keys/service';
-import { Time } from '../../../../../_components/time';
+import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../../../_lib/session';
 
 export const metadata: Metadata = { title: 'Key usage · Site Growth Platform' };

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
 import { getSettings } from '@/lib/settings/service';
-import { NavLink } from '../../../../../_components/nav-link';
+import { NavLink } from '@/components/nav-link';
 import { toFormValue } from '../../../../../_lib/settings-form';
 import { SETTINGS_GROUPS, findGroup, groupFields } from '../../../../../_lib/settings-model';
 import { requireOwnedSite } from '../../../../../_lib/session';

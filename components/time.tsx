@@ -1,4 +1,4 @@
-import { absoluteTime, relativeTime } from '../_lib/dates';
+import { absoluteTime, relativeTime } from '@/app/(console)/_lib/dates';
 
 /**
  * A relative time ("in 3 months") with the exact UTC instant as its tooltip and machine value;

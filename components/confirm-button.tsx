@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState, useRef, type ReactNode } from 'react';
-import type { FormState } from '../_lib/forms';
+import type { FormState } from '@/app/(console)/_lib/forms';
 import { FormError } from './field';
 import { SubmitButton } from './submit-button';
 

@@ -1,4 +1,4 @@
-import { SITE_SECTIONS } from '../_lib/site-sections';
+import { SITE_SECTIONS } from '@/app/(console)/_lib/site-sections';
 import { NavLink } from './nav-link';
 
 export function SiteNav({ siteId }: { siteId: string }) {

@@ -1,0 +1,77 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { now } from '@/lib/core/clock';
+import { ApiError, found } from '@/lib/core/errors';
+import type { Resource, ResourceRow } from '@/lib/core/resource';
+import { getDb } from './client';
+
+type SiteTable = PgTable & { id: PgColumn; siteId: PgColumn; createdAt: PgColumn; updatedAt: PgColumn };
+
+/**
+ * The data access every site-scoped resource shares: find, create, update and list, always
+ * filtered by the site id, with columns and API fields mapped by the resource's declaration.
+ * `writeError` maps database errors of create/update (e.g. a unique violation → CONFLICT).
+ * (`Resource<any, any>`: a resource of any fields and id key; its own types flow through R.)
+ */
+export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
+  table: T,
+  resource: R,
+  o: { writeError?: (error: unknown, input: Record<string, unknown>) => never } = {},
+) {
+  type Row = T['$inferSelect'] & ResourceRow;
+  type Api = ReturnType<R['toApi']>;
+  const toApi = (row: Row) => resource.toApi(row) as Api;
+  const ofSite = (siteId: string, id: string) => and(eq(table.siteId, siteId), eq(table.id, id));
+
+  async function writing(input: Record<string, unknown>, write: () => Promise<Row[]>): Promise<Row | undefined> {
+    try {
+      return (await write())[0];
+    } catch (error) {
+      if (error instanceof ApiError || !o.writeError) throw error;
+      o.writeError(error, input);
+    }
+  }
+
+  return {
+    toApi,
+
+    async find(siteId: string, id: string): Promise<Row | undefined> {
+      const db = await getDb();
+      const [row] = await db.select().from(table as PgTable).where(ofSite(siteId, id)).limit(1);
+      return row as Row | undefined;
+    },
+
+    /** Inserts the fields present in `input` (API names); columns left out take their defaults. */
+    async create(siteId: string, input: Record<string, unknown>): Promise<Api> {
+      const db = await getDb();
+      const row = await writing(input, async () =>
+        (await db.insert(table).values({ ...resource.columnsOf(input), siteId } as T['$inferInsert']).returning()) as Row[],
+      );
+      return toApi(row!);
+    },
+
+    /** Changes the fields present in `input` (`null` clears); 404 unless the object is the site's. */
+    async update(siteId: string, id: string, input: Record<string, unknown>): Promise<Api> {
+      const db = await getDb();
+      const row = await writing(input, async () =>
+        (await db
+          .update(table)
+          .set({ ...resource.columnsOf(input), updatedAt: new Date(now()) } as never)
+          .where(ofSite(siteId, id))
+          .returning()) as Row[],
+      );
+      return toApi(found(row, resource.name));
+    },
+
+    /** One page of the site's objects matching `filters`, newest first, with the total. */
+    async list(siteId: string, filters: (SQL | undefined)[], page: { limit: number; offset: number }): Promise<{ items: Api[]; total: number }> {
+      const db = await getDb();
+      const where = and(eq(table.siteId, siteId), ...filters);
+      const [rows, [{ total }]] = await Promise.all([
+        db.select().from(table as PgTable).where(where).orderBy(desc(table.createdAt), desc(table.id)).limit(page.limit).offset(page.offset),
+        db.select({ total: count() }).from(table as PgTable).where(where),
+      ]);
+      return { items: (rows as Row[]).map(toApi), total: Number(total) };
+    },
+  };
+}

@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeManifest } from '@/app/api/openapi.json/manifest';
+import { resetConfig } from '@/lib/core/config';
+import { HTTP_METHODS } from '@/lib/http/openapi';
+import { authMatrix, presenters, sessionMatrix } from '../../helpers/auth-matrix';
+import { call, createKey, createTenant, uniqueEmail, type CallOptions, type CallResult, type Tenant } from '../../helpers/harness';
+import { startPeopleDataStandIn } from '../../helpers/people-data-standin';
+
+/**
+ * Every API-key and session operation of the route manifest runs the shared security matrix. The
+ * registry below says how to build one valid request per operation; an operation without an
+ * entry fails this suite, so a new route cannot ship without its auth cases.
+ */
+
+type Built = Omit<CallOptions, 'method' | 'path'>;
+interface Entry {
+  /** An otherwise valid request of the caller's tenant that names `site_id` (called per attempt). */
+  request: (site_id: string) => Built | Promise<Built>;
+  /** The request names a site, so foreign sites can be tried (default true). */
+  namesSite?: boolean;
+  /** Checks the valid answer when it is not a `{success: true}` envelope. */
+  accepted?: (res: CallResult) => void;
+}
+
+let mine: Tenant;
+let other: Tenant;
+
+// Resources of the caller's site, created through the API when an entry asks for one.
+const post = async (method: string, path: string, o: Built) => {
+  const res = await call(handlerOf(method, path), { method, path: pathOf(path, o.params), ...o });
+  if (res.status >= 300) throw new Error(`fixture ${method} ${path} failed: ${JSON.stringify(res.body)}`);
+  return res.body;
+};
+const tool = (name: string, body: Record<string, unknown>) =>
+  post('POST', `/api/agents/tools/${name}`, { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, ...body } });
+const session = async (): Promise<{ session_id: string; visitor_id: string }> => {
+  const { session_id, visitor_id } = (await post('POST', '/api/visitors/session', { headers: presenters.xSaApiKey(mine.key), body: { site_id: mine.siteId } })).data;
+  return { session_id, visitor_id };
+};
+const lead = async (): Promise<string> => (await tool('leads/create', { name: 'Ada', email: uniqueEmail() })).lead.id;
+const segment = async (): Promise<string> => (await tool('segments/create', { name: 'VIP' })).segment.segment_id;
+const requirement = async (): Promise<string> => (await tool('requirements/create', { title: 'Audit' })).requirement.requirement_id;
+const command = async (): Promise<string> =>
+  (await post('POST', '/sites/{site_id}/commands', { params: { site_id: mine.siteId }, headers: presenters.xApiKey(mine.key), body: { task: 'audit' } })).data.command_id;
+const origin = async (): Promise<string> =>
+  (await post('POST', '/api/sites/{site_id}/origins', { params: { site_id: mine.siteId }, headers: mine.user.auth, body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` } })).data.id;
+const keyId = async (): Promise<string> => (await createKey(mine.user, mine.siteId, ['read'])).id;
+
+const REGISTRY: Record<string, Entry> = {
+  // API key, tool routes
+  'POST /api/agents/tools/getFinderCategoryIds': { request: (site_id) => ({ body: { site_id, query: 'software' } }) },
+  'POST /api/agents/tools/leads/create': { request: (site_id) => ({ body: { site_id, name: 'Ada', email: uniqueEmail() } }) },
+  'POST /api/agents/tools/leads/get': { request: (site_id) => ({ body: { site_id } }) },
+  'POST /api/agents/tools/leads/identify': { request: async (site_id) => ({ body: { site_id, visitor_id: (await session()).visitor_id, lead_id: await lead() } }) },
+  'POST /api/agents/tools/leads/qualify': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), status: 'qualified' } }) },
+  'POST /api/agents/tools/leads/update': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), company: 'Acme' } }) },
+  'POST /api/agents/tools/requirements/create': { request: (site_id) => ({ body: { site_id, title: 'Audit' } }) },
+  'POST /api/agents/tools/requirements/get': { request: (site_id) => ({ body: { site_id } }) },
+  'POST /api/agents/tools/requirements/update': { request: async (site_id) => ({ body: { site_id, requirement_id: await requirement(), title: 'Audit again' } }) },
+  'POST /api/agents/tools/segments/create': { request: (site_id) => ({ body: { site_id, name: 'VIP' } }) },
+  'POST /api/agents/tools/segments/get': { request: (site_id) => ({ body: { site_id } }) },
+  'POST /api/agents/tools/segments/update': { request: async (site_id) => ({ body: { site_id, segment_id: await segment(), name: 'VIP+' } }) },
+  'POST /api/agents/tools/updateSiteSettings': { request: (site_id) => ({ body: { site_id, action: 'get' } }) },
+  'GET /api/requirements': { request: (site_id) => ({ query: { site_id } }) },
+  'POST /api/mcp': {
+    namesSite: false,
+    request: () => ({ headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
+    accepted: (res) => expect(res.body.result.tools.length).toBeGreaterThan(0),
+  },
+  // API key, visitor routes
+  'GET /api/leads/{lead_id}/sessions': { request: async (site_id) => ({ params: { lead_id: await lead() }, query: { site_id } }) },
+  'GET /api/visitors/{visitor_id}/sessions': { request: async (site_id) => ({ params: { visitor_id: (await session()).visitor_id }, query: { site_id } }) },
+  'POST /api/visitors/identify': {
+    request: async (site_id) => ({ body: { site_id, ...(await session()), email: uniqueEmail(), firstName: 'Ada' } }),
+  },
+  'POST /api/visitors/segment': { request: async (site_id) => ({ body: { site_id, visitor_id: (await session()).visitor_id, segment_id: await segment() } }) },
+  'GET /api/visitors/session': { request: async (site_id) => ({ query: { site_id, session_id: (await session()).session_id } }) },
+  'POST /api/visitors/session': { request: (site_id) => ({ body: { site_id } }) },
+  'PUT /api/visitors/session': { request: async (site_id) => ({ body: { site_id, session_id: (await session()).session_id, page_views: 2 } }) },
+  'POST /api/visitors/session/{session_id}/end': { request: async (site_id) => ({ params: { session_id: (await session()).session_id }, body: { site_id } }) },
+  'POST /api/visitors/session/{session_id}/identify': {
+    request: async (site_id) => ({ params: { session_id: (await session()).session_id }, body: { site_id, lead_id: await lead() } }),
+  },
+  'POST /api/visitors/session/end': { request: async (site_id) => ({ body: { site_id, session_id: (await session()).session_id } }) },
+  'POST /api/visitors/track': { request: async (site_id) => ({ body: { site_id, session_id: (await session()).session_id, event_type: 'pageview' } }) },
+  'POST /api/visitors/upload': {
+    request: (site_id) => {
+      const form = new FormData();
+      form.append('site_id', site_id);
+      form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'a.txt');
+      return { body: form };
+    },
+  },
+  // API key, /sites group
+  'GET /sites': { namesSite: false, request: () => ({}) },
+  'GET /sites/{site_id}': { request: (site_id) => ({ params: { site_id } }) },
+  'GET /sites/{site_id}/stats': { request: (site_id) => ({ params: { site_id } }) },
+  'GET /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id }, body: { task: 'audit' } }) },
+  'GET /sites/{site_id}/commands/{command_id}': { request: async (site_id) => ({ params: { site_id, command_id: await command() } }) },
+  // Session
+  'GET /api/keys': { request: (site_id) => ({ query: { site_id } }) },
+  'POST /api/keys': { request: (site_id) => ({ body: { site_id, name: 'matrix', scopes: ['read'] } }) },
+  'DELETE /api/keys': { request: async (site_id) => ({ query: { site_id, id: await keyId() } }) },
+  'GET /api/keys/{id}/usage': { request: async (site_id) => ({ params: { id: await keyId() }, query: { site_id } }) },
+  'GET /api/sites/{site_id}/origins': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /api/sites/{site_id}/origins': { request: (site_id) => ({ params: { site_id }, body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` } }) },
+  'DELETE /api/sites/{site_id}/origins/{origin_id}': { request: async (site_id) => ({ params: { site_id, origin_id: await origin() } }) },
+  'GET /api/visitors/sites': { request: (site_id) => ({ query: { site_id } }) },
+  'POST /api/visitors/sites': { namesSite: false, request: () => ({ body: { name: 'Another site' } }) },
+};
+
+const operations = routeManifest.flatMap(({ path, module }) =>
+  HTTP_METHODS.flatMap((method) => {
+    const handler = module[method];
+    return handler?.definition ? [{ id: `${method} ${path}`, method, path, handler, auth: handler.definition.auth }] : [];
+  }),
+);
+
+function handlerOf(method: string, path: string) {
+  const op = operations.find((o) => o.id === `${method} ${path}`);
+  if (!op) throw new Error(`no route ${method} ${path} in the manifest`);
+  return op.handler;
+}
+
+/** `/sites/{site_id}` with its params filled in. */
+const pathOf = (template: string, params: Record<string, string> = {}) => template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? `{${name}}`);
+
+let standIn: Awaited<ReturnType<typeof startPeopleDataStandIn>>;
+beforeAll(async () => {
+  [mine, other] = await Promise.all([createTenant(), createTenant()]);
+  // The finder answers 503 without its provider; the local stand-in makes its valid request succeed.
+  standIn = await startPeopleDataStandIn('matrix-provider-key');
+  process.env.PEOPLE_DATA_API_URL = standIn.url;
+  process.env.PEOPLE_DATA_API_KEY = 'matrix-provider-key';
+  resetConfig();
+});
+afterAll(async () => {
+  delete process.env.PEOPLE_DATA_API_URL;
+  delete process.env.PEOPLE_DATA_API_KEY;
+  resetConfig();
+  await standIn?.close();
+});
+const tenants = () => ({ mine, other });
+
+const registryHint = 'add an entry to REGISTRY in tests/integration/http/auth-matrix.test.ts (how to build one valid request)';
+
+describe('every operation of the manifest', () => {
+  it('has a registry entry only for operations that exist', () => {
+    const known = new Set(operations.map((o) => o.id));
+    expect(Object.keys(REGISTRY).filter((id) => !known.has(id))).toEqual([]);
+  });
+});
+
+for (const op of operations) {
+  if (op.auth.kind === 'public') continue;
+  describe(op.id, () => {
+    const entry = REGISTRY[op.id];
+    if (!entry) {
+      it('has an auth-matrix entry', () => {
+        throw new Error(`${op.id} (${op.auth.kind}) has no auth-matrix entry: ${registryHint}`);
+      });
+      return;
+    }
+    const send = async (headers: Record<string, string>, siteId: string) => {
+      const built = await entry.request(siteId);
+      return call(op.handler, { method: op.method, path: pathOf(op.path, built.params), ...built, headers: { ...built.headers, ...headers } });
+    };
+    if (op.auth.kind === 'session') {
+      sessionMatrix({ tenants, send, namesSite: entry.namesSite });
+      return;
+    }
+    if (op.auth.kind !== 'apiKey') {
+      it('has a matrix for its credential kind', () => {
+        throw new Error(`${op.id}: no auth matrix for credential kind "${op.auth.kind}"`);
+      });
+      return;
+    }
+    const headers = op.auth.headers;
+    // The spec's scopes: read for GET, write otherwise, unless the route declares its own.
+    const write = (op.auth.scope ?? (op.method === 'GET' ? 'read' : 'write')) === 'write';
+    for (const header of headers) {
+      const present = presenters[header === 'bearer' ? 'bearer' : header === 'x-api-key' ? 'xApiKey' : 'xSaApiKey'];
+      describe(`key in ${header}`, () => authMatrix({ tenants, present, write, send, namesSite: entry.namesSite, accepted: entry.accepted }));
+    }
+    it(`ignores a key in a header other than ${headers.join(', ')} (401)`, async () => {
+      const unread = Object.entries({ bearer: presenters.bearer, 'x-api-key': presenters.xApiKey, 'x-sa-api-key': presenters.xSaApiKey }).filter(
+        ([h]) => !(headers as string[]).includes(h),
+      );
+      for (const [, present] of unread) {
+        const res = await send(present(mine.key), mine.siteId);
+        expect(res.status, JSON.stringify(res.body)).toBe(401);
+        expect(res.body.error.code).toBe('UNAUTHORIZED');
+      }
+    });
+  });
+}
