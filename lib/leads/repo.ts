@@ -1,3 +1,4 @@
+import { currentDate } from '@/lib/core/clock';
 import { and, asc, count, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
@@ -47,7 +48,7 @@ export async function upsertLeadByEmail(
     .values({ siteId, email: input.email.toLowerCase(), name: input.name, origin: input.origin ?? null })
     .onConflictDoUpdate({
       target: [leads.siteId, leads.email],
-      set: { name: input.name, updatedAt: new Date() },
+      set: { name: input.name, updatedAt: currentDate() },
     })
     .returning();
   return row;
