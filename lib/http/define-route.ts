@@ -3,6 +3,7 @@ import type { Scope } from '@/lib/keys/schema';
 import { isInternalRequest, recordKeyUsage } from '@/lib/keys/usage';
 import type { Slot } from '@/lib/ratelimit';
 import { errorFields, log } from '@/lib/core/log';
+import { findInputIssue } from '@/lib/core/text';
 import {
   authenticateApiKey,
   authenticateOrigin,
@@ -19,6 +20,7 @@ import { REQUEST_ID_HEADER, errorResponse, jsonResponse } from './envelope';
 import { ApiError, type ErrorCode } from '@/lib/core/errors';
 import { enforceRateLimit, policyOf, type RateLimitPolicy } from './rate-limit';
 import { requestIdOf } from './request-id';
+import { routePattern } from './route-pattern';
 import { requestedSiteIds, resolveSite } from './tenant';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -128,7 +130,9 @@ async function authenticate(policy: AuthPolicy, req: Request, raw: RawRequest): 
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
-  const result = schema.safeParse(value);
+  // Text the database cannot store (or that is not text) is refused before any schema sees it.
+  const unstorable = findInputIssue(value);
+  const result = unstorable ? { success: false as const, error: { issues: [unstorable] } } : schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({ path: [where, ...i.path].join('.'), message: i.message }));
   throw new ApiError('INVALID_REQUEST', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
@@ -158,10 +162,12 @@ export function defineRoute<
     let slot: Slot | undefined;
     // Not awaited: the response does not wait for the store to hear about the release.
     const releaseSlot = () => void slot?.release();
+    let pathParams: Record<string, string | string[]> = {};
     try {
+      pathParams = (await nextCtx?.params) ?? {};
       let bodyRead: Promise<unknown> | undefined;
       const raw: RawRequest = {
-        params: (await nextCtx?.params) ?? {},
+        params: pathParams,
         query: Object.fromEntries(url.searchParams),
         body: () => (bodyRead ??= definition.body && BODY_METHODS.has(req.method) ? readBody(req, definition.bodyType ?? 'json', maxBytesOf(definition)) : Promise.resolve(undefined)),
       };
@@ -192,7 +198,7 @@ export function defineRoute<
           : { success: true, data: output, ...(res.meta ? { meta: res.meta } : {}) };
       response = jsonResponse(body, res.status ?? definition.status ?? 200, headers);
     } catch (error) {
-      response = errorResponse(toApiError(error, req, requestId), requestId, headers);
+      response = errorResponse(toApiError(error, req, requestId, pathParams), requestId, headers);
     } finally {
       releaseSlot();
       if (slot) req.signal?.removeEventListener('abort', releaseSlot);
@@ -218,8 +224,9 @@ function maxBytesOf(definition: RouteDefinition): number | undefined {
   return typeof cap === 'function' ? cap() : cap;
 }
 
-function toApiError(error: unknown, req: Request, requestId: string): ApiError {
+function toApiError(error: unknown, req: Request, requestId: string, pathParams: Record<string, string | string[]>): ApiError {
   if (error instanceof ApiError) return error;
-  log.error('unhandled error', { request_id: requestId, method: req.method, path: new URL(req.url).pathname, ...errorFields(error) });
+  // Request data stays out of the log: the route's path pattern, not its ids; never the query or body.
+  log.error('unhandled error', { request_id: requestId, method: req.method, route: routePattern(new URL(req.url).pathname, pathParams), ...errorFields(error) });
   return new ApiError('SYSTEM_ERROR', 'Internal server error');
 }
