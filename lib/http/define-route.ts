@@ -73,6 +73,8 @@ export interface RouteDefinition<
   envelope?: 'data' | 'bare' | 'raw';
   /** Success status (default 200). */
   status?: number;
+  /** Other answers without a body the route may give, by status (OpenAPI only), e.g. 202 for a notification. */
+  otherResponses?: Record<number, string>;
   /** Error codes this route can answer with, beyond the ones every route of its auth kind has. */
   errors?: ErrorCode[];
   /** Limits applied after authentication: `plan` (default for API-key routes), `visitor`, `none` (default otherwise). */
@@ -129,7 +131,8 @@ async function authenticate(policy: AuthPolicy, req: Request, raw: RawRequest): 
   return { kind: 'public' };
 }
 
-function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+/** Validates one part of a request (`path`, `query`, `body`); 400 INVALID_REQUEST with `details.issues` otherwise. */
+export function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
   // Text the database cannot store (or that is not text) is refused before any schema sees it.
   const unstorable = findInputIssue(value);
   const result = unstorable ? { success: false as const, error: { issues: [unstorable] } } : schema.safeParse(value);

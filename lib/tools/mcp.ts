@@ -10,7 +10,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { config } from '@/lib/core/config';
-import { documentedRoute } from '@/lib/http/define-route';
+import { documentedRoute, parse } from '@/lib/http/define-route';
+import { readJsonBody } from '@/lib/http/body';
 import { authenticateApiKey, requireScope, type ApiKeyPrincipal } from '@/lib/http/authenticate';
 import { REQUEST_ID_HEADER, errorResponse } from '@/lib/http/envelope';
 import { ApiError } from '@/lib/core/errors';
@@ -95,6 +96,23 @@ function mcpServer(req: Request, requestId: string): Server {
   return server;
 }
 
+/**
+ * The request as the transport wants it: the answer is always JSON (never a stream), so a client
+ * that sent no Accept header, or `*\/*`, is served like one that listed both media types.
+ */
+function asJsonClient(req: Request): Request {
+  const headers = new Headers(req.headers);
+  headers.set('accept', 'application/json, text/event-stream');
+  headers.set('content-type', 'application/json');
+  return new Request(req.url, { method: req.method, headers });
+}
+
+/** A transport-level refusal (e.g. an unsupported protocol version header) as a 400 in the error envelope. */
+async function protocolError(response: Response): Promise<ApiError> {
+  const body = (await response.json().catch(() => undefined)) as { error?: { code?: number; message?: string } } | undefined;
+  return new ApiError('INVALID_REQUEST', body?.error?.message ?? 'Invalid MCP request', { jsonrpc_error: body?.error });
+}
+
 /** POST /api/mcp: authenticate, then let a fresh stateless transport answer the JSON-RPC message. */
 export async function handleMcpRequest(req: Request): Promise<Response> {
   const requestId = requestIdOf(req);
@@ -103,6 +121,9 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   try {
     principal = await authenticateApiKey(req, TOOL_KEY_HEADERS);
     requireScope(principal, 'read');
+    // The HTTP layer answers as every route does, in the error envelope: a JSON body under the
+    // cap, the text rule, the documented message shape. Only JSON-RPC itself answers in JSON-RPC.
+    const message = parse(JsonRpcRequestSchema, await readJsonBody(req), 'body');
     const server = mcpServer(req, requestId);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -111,7 +132,8 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
     });
     await server.connect(transport);
     try {
-      response = await transport.handleRequest(req);
+      response = await transport.handleRequest(asJsonClient(req), { parsedBody: message });
+      if (response.status >= 400 && response.status < 500) throw await protocolError(response);
     } finally {
       // Stateless: nothing outlives the request. The JSON body is complete before close.
       void transport.close().catch(() => undefined);
@@ -158,7 +180,7 @@ export const mcpRoute = documentedRoute(
   {
     summary: 'MCP server (Streamable HTTP) exposing the tools',
     description: [
-      'Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`), JSON responses. Send `Accept: application/json, text/event-stream`.',
+      'Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`), JSON responses (always JSON, whatever `Accept` says). The body is one JSON-RPC message (no batches); a body that is not JSON, not that shape, or carries text the API refuses answers 400 in the error envelope, as on every route.',
       `Tools: ${registry.map((t) => `\`${t.name}\` (POST ${TOOL_ROUTE_PREFIX}${t.path})`).join(', ')}. Each has the input and output schema of its REST route.`,
       'A successful `tools/call` returns `structuredContent` = the REST body; a failed one returns `isError: true` with the REST error envelope as the text content and `_meta.status` = the REST HTTP status. The key is checked for each call exactly as on the REST route (scope, `site_id`).',
       'Without a valid key the answer is HTTP 401 with the error envelope.',
@@ -168,6 +190,7 @@ export const mcpRoute = documentedRoute(
     body: JsonRpcRequestSchema,
     response: JsonRpcResponseSchema,
     envelope: 'raw',
+    otherResponses: { 202: 'Accepted: the message was a notification or a response (no body)' },
   },
   (req) => handleMcpRequest(req),
 );
