@@ -1,6 +1,7 @@
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { buildOpenApi, operationsOf } from '@/lib/http/openapi';
 import type { RouteHandler } from '@/lib/http/define-route';
+import type { CallOptions } from './harness';
 
 /**
  * A small, seeded request generator over the OpenAPI document (in the spirit of Schemathesis):
@@ -163,3 +164,54 @@ export function propertiesOf(s: Schema | undefined): Record<string, Schema> {
   const parts: Schema[] = s.allOf ?? s.anyOf ?? s.oneOf ?? [];
   return Object.assign({}, ...parts.map(propertiesOf));
 }
+
+export type AuthKind = 'apiKey' | 'session' | 'public';
+
+export function authOf(op: Schema): { kind: AuthKind; header: (credential: string) => Record<string, string> } {
+  const schemes = (op.security as Record<string, unknown>[]).map((s) => Object.keys(s)[0]);
+  if (schemes.length === 0) return { kind: 'public', header: () => ({}) };
+  if (schemes.includes('SessionCookie')) return { kind: 'session', header: (c) => ({ authorization: `Bearer ${c}` }) };
+  const scheme = schemes[0];
+  const header = scheme === 'SaApiKey' ? 'x-sa-api-key' : scheme === 'ApiKey' ? 'x-api-key' : 'authorization';
+  return { kind: 'apiKey', header: (c) => ({ [header]: header === 'authorization' ? `Bearer ${c}` : c }) };
+}
+
+export function bodySchemaOf(op: Schema): { type: string; schema: Schema } | undefined {
+  const content = op.requestBody?.content as Record<string, { schema: Schema }> | undefined;
+  if (!content) return undefined;
+  const type = Object.keys(content)[0];
+  return { type, schema: content[type].schema };
+}
+
+/** A multipart form from generated fields; `file` gets a small text file unless given. */
+export function formOf(fields: Record<string, Json | Blob>): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) {
+    if (v instanceof Blob) form.append(k, v, (v as File).name ?? 'a.txt');
+    else if (v !== undefined) form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+  }
+  return form;
+}
+
+/** A request meant to be valid for the tenant whose site and objects `known` names, with `credential`. */
+export function validRequest(o: Operation, r: Rng, known: Known, credential: string | undefined): Omit<CallOptions, 'method' | 'path'> {
+  const auth = authOf(o.op);
+  const params: Record<string, string> = {};
+  const query: Record<string, string> = {};
+  for (const p of o.op.parameters as Schema[]) {
+    const use = p.in === 'path' || p.required || r.chance(known[p.name] !== undefined ? 0.7 : 0.4);
+    if (!use) continue;
+    const value = generate(p.schema, r, known, p.name);
+    (p.in === 'path' ? params : query)[p.name] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  const headers = credential ? auth.header(credential) : {};
+  const body = bodySchemaOf(o.op);
+  if (!body) return { params, query, headers };
+  const value = generate(body.schema, r, known) as Record<string, Json>;
+  if (body.type === 'multipart/form-data') {
+    delete value.visitor_id;
+    return { params, query, headers, form: formOf({ ...value, file: new File(['hello'], 'notes.txt', { type: 'text/plain' }) }) };
+  }
+  return { params, query, headers, body: value };
+}
+

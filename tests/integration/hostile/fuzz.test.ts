@@ -11,12 +11,17 @@ import {
   documentedOperations,
   generate,
   propertiesOf,
+  authOf,
+  bodySchemaOf,
+  formOf,
+  validRequest,
   rng,
   seededUuid,
   wrongType,
   type Json,
   type Known,
   type Operation,
+  type AuthKind,
   type Rng,
   type Schema,
 } from '../../helpers/openapi-fuzz';
@@ -38,6 +43,7 @@ const ONLY = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : undefin
 let mine: Tenant;
 let other: Tenant;
 let known: Known;
+const validCredential = (kind: AuthKind) => (kind === 'session' ? mine.user.token : kind === 'apiKey' ? mine.key : undefined);
 
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
@@ -51,67 +57,16 @@ interface Case {
   expect?: number;
 }
 
-type AuthKind = 'apiKey' | 'session' | 'public';
-
-function authOf(op: Schema): { kind: AuthKind; header: (credential: string) => Record<string, string> } {
-  const schemes = (op.security as Record<string, unknown>[]).map((s) => Object.keys(s)[0]);
-  if (schemes.length === 0) return { kind: 'public', header: () => ({}) };
-  if (schemes.includes('SessionCookie')) return { kind: 'session', header: (c) => ({ authorization: `Bearer ${c}` }) };
-  const scheme = schemes[0];
-  const header = scheme === 'SaApiKey' ? 'x-sa-api-key' : scheme === 'ApiKey' ? 'x-api-key' : 'authorization';
-  return { kind: 'apiKey', header: (c) => ({ [header]: header === 'authorization' ? `Bearer ${c}` : c }) };
-}
-
-const validCredential = (kind: AuthKind) => (kind === 'session' ? mine.user.token : kind === 'apiKey' ? mine.key : undefined);
-
-function bodySchemaOf(op: Schema): { type: string; schema: Schema } | undefined {
-  const content = op.requestBody?.content as Record<string, { schema: Schema }> | undefined;
-  if (!content) return undefined;
-  const type = Object.keys(content)[0];
-  return { type, schema: content[type].schema };
-}
-
-/** A multipart form from generated fields; `file` gets a small text file unless given. */
-function formOf(fields: Record<string, Json | Blob>): FormData {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) {
-    if (v instanceof Blob) form.append(k, v, (v as File).name ?? 'a.txt');
-    else if (v !== undefined) form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
-  }
-  return form;
-}
-
-function validRequest(o: Operation, r: Rng, credential: string | undefined): Case['request'] {
-  const auth = authOf(o.op);
-  const params: Record<string, string> = {};
-  const query: Record<string, string> = {};
-  for (const p of o.op.parameters as Schema[]) {
-    const use = p.in === 'path' || p.required || r.chance(known[p.name] !== undefined ? 0.7 : 0.4);
-    if (!use) continue;
-    const value = generate(p.schema, r, known, p.name);
-    (p.in === 'path' ? params : query)[p.name] = typeof value === 'string' ? value : JSON.stringify(value);
-  }
-  const headers = credential ? auth.header(credential) : {};
-  const body = bodySchemaOf(o.op);
-  if (!body) return { params, query, headers };
-  const value = generate(body.schema, r, known) as Record<string, Json>;
-  if (body.type === 'multipart/form-data') {
-    delete value.visitor_id;
-    return { params, query, headers, form: formOf({ ...value, file: new File(['hello'], 'notes.txt', { type: 'text/plain' }) }) };
-  }
-  return { params, query, headers, body: value };
-}
-
 function credentialCases(o: Operation, r: Rng): Case[] {
   const auth = authOf(o.op);
   const withCredential = (name: string, credential: string, expected?: number): Case => ({
     name: `credential: ${name}`,
-    request: validRequest(o, r, credential),
+    request: validRequest(o, r, known, credential),
     expect: expected,
   });
   if (auth.kind === 'public') return [];
   const cases: Case[] = [
-    { name: 'credential: none', request: validRequest(o, r, undefined), expect: 401 },
+    { name: 'credential: none', request: validRequest(o, r, known, undefined), expect: 401 },
     withCredential('malformed', 'not-a-credential\u0001', 401),
     withCredential('other tenant', auth.kind === 'session' ? other.user.token : other.key),
   ];
@@ -133,7 +88,7 @@ const HUGE = 'x'.repeat(300_000);
 
 function mutationCases(o: Operation, r: Rng): Case[] {
   const credential = validCredential(authOf(o.op).kind);
-  const base = () => validRequest(o, r, credential);
+  const base = () => validRequest(o, r, known, credential);
   const cases: Case[] = [];
   for (const p of o.op.parameters as Schema[]) {
     const bad = [
@@ -255,7 +210,7 @@ describe('OpenAPI-driven fuzz', () => {
     for (const [index, o] of operations.entries()) {
       if (ONLY && !ONLY.test(`${o.method} ${o.path}`)) continue;
       const r = rng(SEED + index);
-      const valid: Case[] = Array.from({ length: 3 }, (_, i) => ({ name: `valid #${i + 1}`, request: validRequest(o, r, validCredential(authOf(o.op).kind)) }));
+      const valid: Case[] = Array.from({ length: 3 }, (_, i) => ({ name: `valid #${i + 1}`, request: validRequest(o, r, known, validCredential(authOf(o.op).kind)) }));
       const credentials = credentialCases(o, r);
       const cases = bounded([...valid, ...credentials, ...mutationCases(o, r)], r, valid.length + credentials.length, MAX_PER_OPERATION);
       const label = `${o.method} ${o.path}`;
