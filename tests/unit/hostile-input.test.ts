@@ -93,3 +93,14 @@ describe('route pattern', () => {
     expect(routePattern('/api/health', {})).toBe('/api/health');
   });
 });
+
+describe('console forms', () => {
+  it('refuse what the API refuses, next to the field, before the schema', async () => {
+    const { fieldErrors, safeParseForm } = await import('@/app/(console)/_lib/forms');
+    const { createSiteBodySchema } = await import('@/lib/sites/schema');
+    const refused = safeParseForm(createSiteBodySchema, { name: 'Shop\u0000' });
+    expect(refused.success).toBe(false);
+    expect(fieldErrors(refused.error!)).toEqual({ name: expect.stringContaining('NUL') });
+    expect(safeParseForm(createSiteBodySchema, { name: 'Shop\tone' }).success).toBe(true);
+  });
+});
