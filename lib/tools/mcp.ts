@@ -107,6 +107,14 @@ function asJsonClient(req: Request): Request {
   return new Request(req.url, { method: req.method, headers });
 }
 
+function withoutToolArguments(message: unknown): unknown {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return message;
+  const { params, ...rest } = message as { params?: unknown };
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return message;
+  const { arguments: _checkedByTheToolRoute, ...head } = params as Record<string, unknown>;
+  return { ...rest, params: head };
+}
+
 /** A transport-level refusal (e.g. an unsupported protocol version header) as a 400 in the error envelope. */
 async function protocolError(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => undefined)) as { error?: { code?: number; message?: string } } | undefined;
@@ -122,8 +130,10 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
     principal = await authenticateApiKey(req, TOOL_KEY_HEADERS);
     requireScope(principal, 'read');
     // The HTTP layer answers as every route does, in the error envelope: a JSON body under the
-    // cap, the text rule, the documented message shape. Only JSON-RPC itself answers in JSON-RPC.
-    const message = parse(JsonRpcRequestSchema, await readJsonBody(req), 'body');
+    // cap, the text rule, the documented message shape. A tool call's arguments are the tool
+    // route's input: that route checks them and the answer is a tool result, as over REST.
+    const message = await readJsonBody(req);
+    parse(JsonRpcRequestSchema, withoutToolArguments(message), 'body');
     const server = mcpServer(req, requestId);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -50,14 +50,16 @@ describe('text the database cannot store', () => {
     expect(res.body.requirement.title).toBe(title);
   });
 
-  it('refuses it through MCP at the edge, like any body', async () => {
+  it('refuses it in MCP tool arguments as a tool result, with the REST envelope', async () => {
     const res = await call(routeOf('POST', '/api/mcp'), {
       method: 'POST',
       path: '/api/mcp',
       headers: { ...bearer(), accept: 'application/json, text/event-stream' },
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'createRequirement', arguments: { site_id: t.siteId, title: NUL } } },
     });
-    expectRefused(res, 'body.params.arguments.title');
+    expect(res.status).toBe(200);
+    expect(res.body.result.isError).toBe(true);
+    expectRefused({ status: res.body.result._meta.status, body: JSON.parse(res.body.result.content[0].text) }, 'body.title');
   });
 
   it('refuses a JSON-RPC message carrying it, and a body that is not JSON, in the error envelope', async () => {
