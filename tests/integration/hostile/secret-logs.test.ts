@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '@/lib/core/config';
-import { getDb } from '@/lib/db/client';
+import { database, getDb, useDatabase } from '@/lib/db/client';
 import { flushKeyUsage } from '@/lib/keys/usage';
 import { call, createTenant, type Tenant } from '../../helpers/harness';
 import { authOf, bodySchemaOf, documentedOperations, formOf, rng, validRequest, type Json, type Schema } from '../../helpers/openapi-fuzz';
-import { createSiteObjects } from '../../helpers/site-objects';
+import { openTestDatabase } from '../../helpers/databases';
+import { createSiteObjects, routeOf } from '../../helpers/site-objects';
 
 /**
  * Logs never carry request data. Every table a request can write refuses the write (a trigger
@@ -113,6 +114,30 @@ describe('logs carry no request data', () => {
       expect(line).not.toContain(mine.key);
       expect(line).not.toContain(mine.user.token);
       expect(line).not.toContain('Failed query');
+    }
+  });
+
+  it('a database that went away logs no request data either', async () => {
+    const original = await database();
+    const gone = await openTestDatabase();
+    await gone.dispose();
+    useDatabase(gone.database);
+    const from = lines.length;
+    try {
+      const answers = await Promise.all([
+        call(routeOf('POST', '/api/auth/signup'), { method: 'POST', path: '/api/auth/signup', body: { email: `${SECRET}@example.com`, password: SECRET, name: SECRET } }),
+        call(routeOf('POST', '/api/visitors/sites'), { method: 'POST', path: '/api/visitors/sites', headers: mine.user.auth, body: { name: SECRET } }),
+        call(routeOf('GET', '/api/visitors/sites'), { method: 'GET', path: '/api/visitors/sites', headers: mine.user.auth, query: { id: mine.siteId } }),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual([500, 500, 500]);
+    } finally {
+      useDatabase(original);
+    }
+    const written = lines.slice(from);
+    expect(written.filter((l) => l.includes('"unhandled error"')).length).toBeGreaterThanOrEqual(3);
+    for (const line of written) {
+      expect(line).not.toContain(SECRET);
+      expect(line).not.toContain(mine.user.token);
     }
   });
 });
