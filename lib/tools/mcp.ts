@@ -107,6 +107,7 @@ function asJsonClient(req: Request): Request {
   return new Request(req.url, { method: req.method, headers });
 }
 
+/** The message without `params.arguments` (what the edge checks; the tool route checks the rest). */
 function withoutToolArguments(message: unknown): unknown {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return message;
   const { params, ...rest } = message as { params?: unknown };

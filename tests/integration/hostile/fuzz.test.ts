@@ -240,5 +240,10 @@ describe('OpenAPI-driven fuzz', () => {
     const total = Object.values(counts).reduce((n, c) => n + c.requests, 0);
     console.log(`fuzz seed ${SEED}: ${total} requests over ${operations.length} operations\n` + Object.entries(counts).map(([op, c]) => `  ${op}: ${c.requests} requests, ${c.success} 2xx`).join('\n'));
     expect(failures).toEqual([]);
+    // The generator must reach the handlers: most operations get a success from a generated request.
+    if (!ONLY) {
+      const reached = Object.values(counts).filter((c) => c.success > 0).length;
+      expect(reached, 'operations with at least one 2xx').toBeGreaterThanOrEqual(Math.floor(operations.length * 0.85));
+    }
   });
 });
