@@ -33,7 +33,8 @@ export function authOptions(): NextAuthOptions {
       warn: (code) => {
         if (code !== 'NEXTAUTH_URL') log.warn(`next-auth: ${code}`);
       },
-      debug: (code, metadata) => log.debug(`next-auth: ${code}`, { metadata }),
+      // The code only: next-auth's debug metadata holds tokens, profiles and request data.
+      debug: (code) => log.debug(`next-auth: ${code}`),
     },
     callbacks: {
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),

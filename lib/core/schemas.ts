@@ -6,6 +6,9 @@ export const isUuid = (value: string) => UUID.test(value);
 
 export const uuidSchema = z.string().regex(UUID, 'Must be a UUID').meta({ format: 'uuid' });
 export const siteIdSchema = uuidSchema.describe('Site id (UUID); must be the site of the credential');
+/** The largest value of a PostgreSQL `integer` column: integer fields stored in one are capped here. */
+export const INT4_MAX = 2_147_483_647;
+
 export const isoTimestamp = z.string().describe('ISO 8601 timestamp');
 
 export const paginationQuerySchema = z.object({

@@ -1,10 +1,16 @@
 import type { z } from 'zod';
 import { ApiError, type ErrorCode } from './errors';
 import { isUuid } from './schemas';
+import { findInputIssue } from './text';
 
-/** Parses `value` with `schema`; a failure is 400 INVALID_REQUEST naming each field (`where.path`) in `details.issues`. */
+/**
+ * Parses `value` with `schema`; a failure is 400 INVALID_REQUEST naming each field (`where.path`)
+ * in `details.issues`. Every input of every entry (routes, tools, MCP) passes here, so the text
+ * rule of ./text.ts is applied first: text the database cannot store never reaches a schema.
+ */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
-  const result = schema.safeParse(value);
+  const unstorable = findInputIssue(value);
+  const result = unstorable ? { success: false as const, error: { issues: [unstorable] } } : schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({ path: [where, ...i.path].join('.'), message: i.message }));
   throw new ApiError('INVALID_REQUEST', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { config } from '@/lib/core/config';
-import { log } from '@/lib/core/log';
+import { errorFields, log } from '@/lib/core/log';
 import { migrate, type SqlRunner } from './migrate';
 import * as schema from './schema';
 
@@ -47,7 +47,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool = new Pool({ connectionString: options.url, max: options.poolMax ?? 10 });
   // A client that is dropped by the server (restart, idle timeout) must not crash the process.
-  pool.on('error', (error) => log.error('postgres pool error', { error: error.message }));
+  pool.on('error', (error) => log.error('postgres pool error', errorFields(error)));
   const runner = (q: Pick<InstanceType<typeof Pool>, 'query'>): SqlRunner => ({
     exec: async (text) => void (await q.query(text)),
     query: async <T>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as T[],

@@ -66,6 +66,8 @@ export interface RouteDefinition<
   rateLimit?: RateLimitPolicy;
   /** Code for a `site_id` that is not a UUID (default INVALID_REQUEST). */
   invalidSiteIdCode?: ErrorCode;
+  /** OpenAPI only: other statuses the route answers without a body, with their description. */
+  otherResponses?: Record<number, string>;
   handler: (
     ctx: RouteContext<A, Infer<P>, Infer<Q>, B extends z.ZodType ? z.infer<B> : undefined>,
   ) => Promise<z.input<R>> | z.input<R>;

@@ -16,8 +16,9 @@ import type { AnyTool } from '@/lib/tools/define-tool';
 import { invokeTool } from '@/lib/tools/invoke';
 import { tools as registry, toolByName } from '@/lib/tools/registry';
 import { defineProtocolRoute } from './define-route';
+import { readJsonBody } from './body';
 import { errorBody } from './envelope';
-import { maskError } from './pipeline';
+import { maskError, parse } from './pipeline';
 import { TOOL_KEY_HEADERS, TOOL_ROUTE_PREFIX } from './tool-route';
 
 /**
@@ -90,8 +91,41 @@ function mcpServer(ctx: CallContext): Server {
   return server;
 }
 
-/** Lets a fresh stateless transport answer one JSON-RPC message for an authenticated caller. */
+/**
+ * The request as the transport wants it: the answer is always JSON (never a stream), so a client
+ * that sent no Accept header, or `*\/*`, is served like one that listed both media types.
+ */
+function asJsonClient(req: Request): Request {
+  const headers = new Headers(req.headers);
+  headers.set('accept', 'application/json, text/event-stream');
+  headers.set('content-type', 'application/json');
+  return new Request(req.url, { method: req.method, headers });
+}
+
+/** The message without `params.arguments` (what the edge checks; invokeTool checks the arguments). */
+function withoutToolArguments(message: unknown): unknown {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return message;
+  const { params, ...rest } = message as { params?: unknown };
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return message;
+  const { arguments: _checkedByInvokeTool, ...head } = params as Record<string, unknown>;
+  return { ...rest, params: head };
+}
+
+/** A transport-level refusal (e.g. an unsupported protocol version header) as a 400 in the error envelope. */
+async function protocolError(response: Response): Promise<ApiError> {
+  const body = (await response.json().catch(() => undefined)) as { error?: { code?: number; message?: string } } | undefined;
+  return new ApiError('INVALID_REQUEST', body?.error?.message ?? 'Invalid MCP request', { jsonrpc_error: body?.error });
+}
+
+/**
+ * Lets a fresh stateless transport answer one JSON-RPC message for an authenticated caller. The
+ * HTTP body is checked as on every route, answering in the error envelope: JSON under the cap,
+ * the text rule, the documented message shape. A tool call's arguments are the tool's input:
+ * invokeTool checks them and the answer is a tool result, as over REST.
+ */
 async function serveMcp(req: Request, ctx: CallContext): Promise<Response> {
+  const message = await readJsonBody(req);
+  parse(JsonRpcRequestSchema, withoutToolArguments(message), 'body');
   const server = mcpServer(ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -100,7 +134,9 @@ async function serveMcp(req: Request, ctx: CallContext): Promise<Response> {
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(req);
+    const response = await transport.handleRequest(asJsonClient(req), { parsedBody: message });
+    if (response.status >= 400 && response.status < 500) throw await protocolError(response);
+    return response;
   } finally {
     // Stateless: nothing outlives the request. The JSON body is complete before close.
     void transport.close().catch(() => undefined);
@@ -131,7 +167,7 @@ export const mcpRoute = defineProtocolRoute(
   {
     summary: 'MCP server (Streamable HTTP) exposing the tools',
     description: [
-      'Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`), JSON responses. Send `Accept: application/json, text/event-stream`.',
+      'Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`), JSON responses (always JSON, whatever `Accept` says). The body is one JSON-RPC message (no batches); a body that is not JSON, not that shape, or carries text the API refuses answers 400 in the error envelope, as on every route.',
       `Tools: ${registry.map((t) => `\`${t.name}\` (POST ${TOOL_ROUTE_PREFIX}${t.path})`).join(', ')}. Each has the input and output schema of its REST route.`,
       'A successful `tools/call` returns `structuredContent` = the REST body; a failed one returns `isError: true` with the REST error envelope as the text content and `_meta.status` = the REST HTTP status. The key is checked for each call exactly as on the REST route (scope, `site_id`).',
       'Without a valid key the answer is HTTP 401 with the error envelope and `WWW-Authenticate: Bearer`.',
@@ -141,6 +177,7 @@ export const mcpRoute = defineProtocolRoute(
     body: JsonRpcRequestSchema,
     response: JsonRpcResponseSchema,
     envelope: 'raw',
+    otherResponses: { 202: 'Accepted: the message was a notification or a response (no body)' },
   },
   async ({ req, requestId, principal }) => {
     const key = principal as ApiKeyPrincipal;

@@ -25,13 +25,27 @@ function errorCodesOf(def: RouteDoc): ErrorCode[] {
   return [...codes];
 }
 
+/**
+ * `{success: true, ...data}` as one object schema: `success` joins data's own properties, since
+ * an `allOf` with a closed (additionalProperties: false) data schema would refuse `success` itself.
+ */
+function bareEnvelope(data: Record<string, unknown>) {
+  const success = { type: 'object', properties: { success: { const: true } }, required: ['success'] };
+  if (data.type !== 'object' || !data.properties) return { allOf: [success, data] };
+  return {
+    ...data,
+    properties: { ...success.properties, ...(data.properties as object) },
+    required: ['success', ...((data.required as string[] | undefined) ?? [])],
+  };
+}
+
 function responses(def: RouteDoc) {
   const data = jsonSchema(def.response, 'output');
   const success =
     def.envelope === 'raw'
       ? data
       : def.envelope === 'bare'
-      ? { allOf: [{ type: 'object', properties: { success: { const: true } }, required: ['success'] }, data] }
+      ? bareEnvelope(data)
       : {
           type: 'object',
           properties: { success: { const: true }, data, meta: { type: 'object' } },
@@ -40,6 +54,7 @@ function responses(def: RouteDoc) {
   const out: Record<string, unknown> = {
     [String(def.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: success } } },
   };
+  for (const [status, description] of Object.entries(def.otherResponses ?? {})) out[status] = { description };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(def)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {

@@ -10,6 +10,7 @@ import { applyCors } from './cors';
 import { REQUEST_ID_HEADER, errorResponse, jsonResponse } from './envelope';
 import { enforceRateLimit, type RateLimitPolicy } from './rate-limit';
 import { requestIdOf } from './request-id';
+import { routePattern } from './route-pattern';
 import { requestedSiteIds, resolveSite } from './tenant';
 
 /**
@@ -26,6 +27,8 @@ export interface Exchange {
   startedAt: number;
   /** Response headers every answer carries (request id, CORS, X-RateLimit-*). */
   headers: Headers;
+  /** Path params, once read (logs name the route pattern, never the ids). */
+  params?: Record<string, unknown>;
   principal?: Principal;
   /** Frees the concurrency slot the rate limit step took, if it took one. */
   release?: () => void;
@@ -41,6 +44,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The raw parts of the request; the body is read once, on first use, with its size cap. */
 export function rawRequest(ex: Exchange, params: Record<string, unknown>, body?: { type: BodyType; maxBytes?: number }): RawRequest {
   let bodyRead: Promise<unknown> | undefined;
+  ex.params = params;
   return {
     params,
     query: Object.fromEntries(ex.url.searchParams),
@@ -94,7 +98,8 @@ export function adopt(ex: Exchange, response: Response): Response {
 
 /** The error envelope; anything but an ApiError is logged with the request id and masked as SYSTEM_ERROR. */
 export function fail(ex: Exchange, error: unknown): Response {
-  return errorResponse(maskError(error, ex.requestId, { method: ex.req.method, path: ex.url.pathname }), ex.requestId, ex.headers);
+  const route = routePattern(ex.url.pathname, (ex.params ?? {}) as Record<string, string | string[]>);
+  return errorResponse(maskError(error, ex.requestId, { method: ex.req.method, route }), ex.requestId, ex.headers);
 }
 
 /** An ApiError as it is; anything else logged (request id and where, never request data) and masked as SYSTEM_ERROR. */

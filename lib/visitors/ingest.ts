@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { sharedBatcher } from '@/lib/db/batch';
+import { INT4_MAX } from '@/lib/core/schemas';
 import { rows } from '@/lib/db/raw';
 import { MAX_EVENTS_PER_SESSION, SESSION_MAX_MS, SESSION_TTL_MS } from './schema';
 
@@ -86,7 +87,8 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
     renewed as (
       update visitor_sessions s
       set event_count = s.event_count + a.stored,
-          page_views = s.page_views + a.pageviews,
+          -- A client may set page_views up to the integer maximum; counting on from there must not overflow.
+          page_views = least(s.page_views::bigint + a.pageviews, ${INT4_MAX})::int,
           last_activity_at = greatest(s.last_activity_at, a.at),
           updated_at = a.at,
           expires_at = least(a.at + ${SESSION_TTL_MS}, s.created_at + ${SESSION_MAX_MS})

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuerySchema, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { INT4_MAX, paginationQuerySchema, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /** Limits of §8. */
 export const SESSION_TTL_MS = 30 * 60 * 1000;
@@ -10,6 +10,7 @@ export const API_VERSION = '1.0';
 
 const ms = (what: string) => z.number().int().min(0).describe(`${what} (epoch milliseconds)`);
 const durationMs = (what: string) => z.number().int().min(0).describe(`${what} (milliseconds)`);
+const pageViews = (what: string) => z.number().int().min(0).max(INT4_MAX).describe(what);
 const text = (what: string, max = 2048) => z.string().max(max).describe(what);
 const urlText = (what: string) => z.string().max(4096).describe(what);
 
@@ -87,7 +88,7 @@ export const createSessionBodySchema = z.strictObject({
   started_at: ms('Session start as seen by the client').optional(),
   last_activity_at: ms('Last activity as seen by the client').optional(),
   duration: durationMs('Duration so far').optional(),
-  page_views: z.number().int().min(0).describe('Page views so far').optional(),
+  page_views: pageViews('Page views so far').optional(),
   active_time: durationMs('Active time').optional(),
   idle_time: durationMs('Idle time').optional(),
   exit_url: urlText('Exit URL').optional(),
@@ -112,7 +113,7 @@ export const updateSessionBodySchema = z.strictObject({
   site_id: siteIdSchema,
   last_activity_at: ms('Last activity as seen by the client (never later than server time)').optional(),
   current_url: urlText('URL the visitor is on').optional(),
-  page_views: z.number().int().min(0).describe('Page views so far').optional(),
+  page_views: pageViews('Page views so far').optional(),
   active_time: durationMs('Active time so far').optional(),
   idle_time: durationMs('Idle time so far').optional(),
   consent: consentSchema.optional(),
@@ -124,7 +125,7 @@ const endFields = {
   exit_url: urlText('Exit URL').optional(),
   exit_type: exitTypeSchema.optional(),
   duration: durationMs('Session duration').optional(),
-  page_views: z.number().int().min(0).describe('Page views in the session').optional(),
+  page_views: pageViews('Page views in the session').optional(),
 };
 export const endSessionBodySchema = z.strictObject(endFields);
 export const endSessionByBodySchema = z.strictObject({ session_id: uuidSchema.describe('Session to close'), ...endFields });

@@ -55,6 +55,8 @@ async function requireLead(siteId: string, leadId: string) {
 
 export async function createSession(siteId: string, input: CreateSessionInput, req: Request) {
   if (input.lead_id) await requireLead(siteId, input.lead_id);
+  // A chain link to another site's (or no) session is refused like any unknown id.
+  if (input.previous_session_id) found(await findSession(siteId, input.previous_session_id), 'Previous session');
   const at = now();
   const info = clientInfo(req);
   const { row, isNew } = await startSession(siteId, {

@@ -16,9 +16,11 @@ export interface CallOptions {
   params?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
   headers?: Record<string, string>;
-  /** JSON-encoded unless `rawBody` is given; a FormData is sent as multipart. */
+  /** JSON-encoded unless `rawBody` or `form` is given; a FormData is sent as multipart. */
   body?: unknown;
   rawBody?: string;
+  /** A multipart/form-data body (the boundary header is set by the request). */
+  form?: FormData;
   /** Aborting it stands for the client going away mid-request. */
   signal?: AbortSignal;
 }
@@ -34,7 +36,7 @@ export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx:
   const url = new URL(o.path, BASE);
   for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers = new Headers(o.headers);
-  let body: string | FormData | undefined = o.rawBody;
+  let body: string | FormData | undefined = o.form ?? o.rawBody;
   if (o.body instanceof FormData) body = o.body;
   else if (body === undefined && o.body !== undefined) {
     body = JSON.stringify(o.body);

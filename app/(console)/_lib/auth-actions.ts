@@ -6,12 +6,12 @@ import { clientIpFrom } from '@/lib/http/client-ip';
 import { ApiError } from '@/lib/core/errors';
 import { signupBodySchema, tokenBodySchema } from '@/lib/users/schema';
 import { signIn, signUp } from '@/lib/users/service';
-import { fieldErrors, optionalText, text, type FormState } from './forms';
+import { fieldErrors, optionalText, safeParseForm, text, type FormState } from './forms';
 import { endSession, startSession } from './session';
 
 export async function signUpAction(_prev: FormState, form: FormData): Promise<FormState> {
   const values = { email: text(form, 'email'), name: text(form, 'name') };
-  const parsed = signupBodySchema.safeParse({
+  const parsed = safeParseForm(signupBodySchema, {
     email: values.email,
     password: text(form, 'password'),
     name: optionalText(form, 'name'),
@@ -30,7 +30,7 @@ export async function signUpAction(_prev: FormState, form: FormData): Promise<Fo
 
 export async function signInAction(_prev: FormState, form: FormData): Promise<FormState> {
   const values = { email: text(form, 'email') };
-  const parsed = tokenBodySchema.safeParse({ email: values.email, password: text(form, 'password') });
+  const parsed = safeParseForm(tokenBodySchema, { email: values.email, password: text(form, 'password') });
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
   let user;
   try {

@@ -1,5 +1,6 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
+import { findInputIssue } from '@/lib/core/text';
 
 /** What a form's server action hands back to the form: errors by field, the typed values, a result. */
 export interface FormState<R = never> {
@@ -38,4 +39,15 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 export function apiErrorToForm(error: unknown, field = 'form'): Record<string, string> {
   if (error instanceof ApiError) return { [field]: error.message };
   throw error;
+}
+
+/**
+ * `schema.safeParse(input)` after the API's text rule (lib/core/text.ts), so a form refuses what
+ * the API refuses — NUL, lone surrogates, control characters — with the same message, next to
+ * its field, before anything reaches the database.
+ */
+export function safeParseForm<T extends z.ZodType>(schema: T, input: unknown): z.ZodSafeParseResult<z.output<T>> {
+  const issue = findInputIssue(input);
+  if (!issue) return schema.safeParse(input);
+  return { success: false, error: new z.ZodError([{ code: 'custom', path: issue.path, message: issue.message, input }]) } as z.ZodSafeParseResult<z.output<T>>;
 }

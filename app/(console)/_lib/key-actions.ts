@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { createKeyBodySchema, type CreatedKey } from '@/lib/keys/schema';
 import { isUuid } from '@/lib/core/schemas';
 import { createKeyForUser, revokeKeyForUser } from '@/lib/keys/service';
-import { apiErrorToForm, fieldErrors, optionalText, text, type FormState } from './forms';
+import { apiErrorToForm, fieldErrors, optionalText, safeParseForm, text, type FormState } from './forms';
 import { requireOwnedSite } from './session';
 
 const keysPath = (siteId: string) => `/console/sites/${siteId}`;
@@ -20,7 +20,7 @@ export async function createKeyAction(siteId: string, _prev: FormState<CreatedKe
     prefix: text(form, 'prefix'),
   };
   const days = optionalText(form, 'expirationDays');
-  const parsed = createKeyBodySchema.safeParse({
+  const parsed = safeParseForm(createKeyBodySchema, {
     name: values.name,
     scopes,
     site_id: site.id,

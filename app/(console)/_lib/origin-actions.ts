@@ -5,7 +5,7 @@ import { isUuid } from '@/lib/core/schemas';
 import { addSiteOrigin } from '@/lib/sites/repo';
 import { addSiteOriginBodySchema } from '@/lib/sites/schema';
 import { removeOrigin } from '@/lib/sites/service';
-import { apiErrorToForm, fieldErrors, text, type FormState } from './forms';
+import { apiErrorToForm, fieldErrors, safeParseForm, text, type FormState } from './forms';
 import { requireOwnedSite } from './session';
 
 const originsPath = (siteId: string) => `/console/sites/${siteId}/origins`;
@@ -14,7 +14,7 @@ const originsPath = (siteId: string) => `/console/sites/${siteId}/origins`;
 export async function addOriginAction(siteId: string, _prev: FormState<string>, form: FormData): Promise<FormState<string>> {
   const { site } = await requireOwnedSite(siteId);
   const values = { origin: text(form, 'origin') };
-  const parsed = addSiteOriginBodySchema.safeParse(values);
+  const parsed = safeParseForm(addSiteOriginBodySchema, values);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
   try {
     const added = await addSiteOrigin(site.id, parsed.data.origin);

@@ -1,4 +1,5 @@
 import { siteOriginListSchema } from '@/lib/sites/schema';
+import { safeParseForm } from './forms';
 
 /**
  * A text area of origins, one per line (blank lines ignored), checked with the same schema as
@@ -9,7 +10,7 @@ export function parseOriginLines(value: string): { origins: string[] } | { error
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter(Boolean);
-  const parsed = siteOriginListSchema.safeParse(lines);
+  const parsed = safeParseForm(siteOriginListSchema, lines);
   if (parsed.success) return { origins: [...new Set(parsed.data)] };
   const issue = parsed.error.issues[0];
   const line = issue.path[0];

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { ApiError } from '@/lib/core/errors';
+import { findInputIssue } from '@/lib/core/text';
 import { replacementPatch } from '@/lib/settings/merge';
 import { updateSettings } from '@/lib/settings/service';
 import { text } from './forms';
@@ -41,6 +42,12 @@ export async function saveSettingsAction(
   const fields = groupFields(group);
   const paths = new Map<string, string>();
   const next = Object.fromEntries(fields.map(({ key, node }) => [key, fromFormValue(node, values[key], key, key, paths)]));
+  // The API's text rule (lib/core/text.ts), reported like the schema's issues: next to the field.
+  const refused = findInputIssue(next);
+  if (refused) {
+    const issues = [{ path: ['settings', ...refused.path].join('.'), message: refused.message }];
+    return { errors: settingsErrors(new ApiError('INVALID_REQUEST', refused.message, { issues }), paths) };
+  }
   const patch = (stored: Record<string, unknown>) =>
     Object.fromEntries(fields.map(({ key }) => [key, replacementPatch(stored[key], next[key])]));
 

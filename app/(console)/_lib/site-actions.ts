@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation';
 import { createSiteBodySchema } from '@/lib/sites/schema';
 import { createSite } from '@/lib/sites/repo';
-import { fieldErrors, optionalText, text, type FormState } from './forms';
+import { fieldErrors, optionalText, safeParseForm, text, type FormState } from './forms';
 import { parseOriginLines } from './origin-lines';
 import { requireUser } from './session';
 
@@ -11,7 +11,7 @@ import { requireUser } from './session';
 export async function createSiteAction(_prev: FormState, form: FormData): Promise<FormState> {
   const user = await requireUser();
   const values = { name: text(form, 'name'), domain: text(form, 'domain'), origins: text(form, 'origins') };
-  const parsed = createSiteBodySchema.safeParse({ name: values.name, domain: optionalText(form, 'domain') });
+  const parsed = safeParseForm(createSiteBodySchema, { name: values.name, domain: optionalText(form, 'domain') });
   const origins = parseOriginLines(values.origins);
   if (!parsed.success || 'error' in origins) {
     const errors = parsed.success ? {} : fieldErrors(parsed.error);

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { routeManifest } from '@/app/api/openapi.json/manifest';
+import { getDb } from '@/lib/db/client';
+import type { RouteHandler } from '@/lib/http/define-route';
+import { call, createKey, uniqueEmail, type CallOptions, type Tenant } from './harness';
+import { presenters } from './auth-matrix';
+
+/** The handler the manifest serves for `METHOD path` (path as in OpenAPI, e.g. `/sites/{site_id}`). */
+export function routeOf(method: string, path: string): RouteHandler {
+  const handler = routeManifest.find((r) => r.path === path)?.module[method];
+  if (!handler) throw new Error(`no route ${method} ${path}`);
+  return handler as RouteHandler;
+}
+
+async function created(method: string, path: string, o: Omit<CallOptions, 'method' | 'path'>): Promise<any> {
+  const res = await call(routeOf(method, path), { method, path, ...o });
+  if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/**
+ * One object of every kind a site owns, created through the real routes, by the name its id
+ * has in paths, queries and bodies (`lead_id`, `session_id`, `id` for an API key …).
+ */
+export async function createSiteObjects(t: Tenant): Promise<Record<string, string>> {
+  const key = { authorization: `Bearer ${t.key}` };
+  const lead = await created('POST', '/api/agents/tools/leads/create', { headers: key, body: { site_id: t.siteId, name: 'Ada', email: uniqueEmail() } });
+  const segment = await created('POST', '/api/agents/tools/segments/create', { headers: key, body: { site_id: t.siteId, name: 'SMB' } });
+  const requirement = await created('POST', '/api/agents/tools/requirements/create', { headers: key, body: { site_id: t.siteId, title: 'Write posts' } });
+  const command = await created('POST', '/sites/{site_id}/commands', { params: { site_id: t.siteId }, headers: presenters.xApiKey(t.key), body: { task: 'Audit' } });
+  const session = await created('POST', '/api/visitors/session', {
+    headers: presenters.xSaApiKey(t.key),
+    body: { site_id: t.siteId, fingerprint: `fp-${randomBytes(6).toString('hex')}` },
+  });
+  const origin = await created('POST', '/api/sites/{site_id}/origins', {
+    params: { site_id: t.siteId },
+    headers: t.user.auth,
+    body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` },
+  });
+  const spareKey = await createKey(t.user, t.siteId, ['read']);
+  const ids: Record<string, string> = {
+    site_id: t.siteId,
+    user_id: t.user.id,
+    lead_id: lead.lead.id,
+    segment_id: segment.segment.segment_id,
+    requirement_id: requirement.requirement.requirement_id,
+    command_id: command.data.command_id,
+    session_id: session.data.session_id,
+    previous_session_id: session.data.session_id,
+    visitor_id: session.data.visitor_id,
+    origin_id: origin.data.id,
+    id: spareKey.id,
+  };
+  for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);
+  return ids;
+}
+
+/** Tables whose rows belong to a site (by `site_id`), except the ones every request may write (key usage). */
+async function siteTables(): Promise<string[]> {
+  const db = await getDb();
+  const res = (await db.execute(sql`
+    select table_name from information_schema.columns
+    where table_schema = 'public' and column_name = 'site_id' and table_name not in ('api_keys', 'api_key_usage')
+    order by table_name`)) as unknown as { rows: { table_name: string }[] };
+  return res.rows.map((r) => r.table_name);
+}
+
+let tables: Promise<string[]> | undefined;
+
+/**
+ * A fingerprint of everything stored for these sites: every row of every site table, the site
+ * rows themselves (settings), and the number of users and sites. Equal fingerprints before and
+ * after a request mean it wrote nothing there.
+ */
+export async function siteFingerprint(siteIds: string[]): Promise<Record<string, string>> {
+  const db = await getDb();
+  const names = await (tables ??= siteTables());
+  const ids = sql.join(siteIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const parts = [
+    ...names.map((name) => sql`select ${name} as t, count(*)::text || ':' || md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from ${sql.identifier(name)} x where site_id in (${ids})`),
+    sql`select 'sites' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from sites x where id in (${ids})`,
+    sql`select 'counts' as t, (select count(*) from users)::text || '/' || (select count(*) from sites)::text as h`,
+  ];
+  const res = (await db.execute(sql.join(parts, sql` union all `))) as unknown as { rows: { t: string; h: string }[] };
+  return Object.fromEntries(res.rows.map((r) => [r.t, r.h]));
+}

@@ -1,0 +1,111 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, createTenant, type Tenant } from '../../helpers/harness';
+import { authOf, bodySchemaOf, documentedOperations, propertiesOf, rng, seededUuid, validRequest, type Operation, type Schema } from '../../helpers/openapi-fuzz';
+import { createSiteObjects, siteFingerprint } from '../../helpers/site-objects';
+
+/**
+ * The namespace rule for every operation that takes an object id (path, query or body): with
+ * the caller's own credential and site, naming another site's object answers 404 (or 403) —
+ * never a success carrying or changing that object — and the other site's data is unchanged.
+ * Id fields are found in the OpenAPI document; each must be registered below with the kind of
+ * object it names, so a new id-taking route fails here until it is covered.
+ */
+const ID_FIELDS: Record<string, string> = {
+  lead_id: 'lead_id',
+  segment_id: 'segment_id',
+  requirement_id: 'requirement_id',
+  command_id: 'command_id',
+  session_id: 'session_id',
+  previous_session_id: 'session_id',
+  visitor_id: 'visitor_id',
+  origin_id: 'origin_id',
+  user_id: 'user_id',
+  /** `id` names a key under /api/keys and a site under /api/visitors/sites. */
+  id: 'id',
+};
+const ID_BY_PATH: Record<string, string> = { '/api/visitors/sites id': 'site_id' };
+/** UUID fields that are references the API does not resolve (free labels for the caller's own systems). */
+const NOT_OBJECT_IDS = new Set(['campaign_id', 'assignee_id', 'site_id']);
+
+interface IdField {
+  where: 'path' | 'query' | 'body';
+  name: string;
+  kind: string | undefined;
+}
+
+function idFieldsOf(o: Operation): IdField[] {
+  const isId = (name: string, schema: Schema | undefined) =>
+    !NOT_OBJECT_IDS.has(name) && (name === 'id' || name.endsWith('_id')) && JSON.stringify(schema ?? {}).includes('uuid');
+  const kindOf = (name: string) => ID_BY_PATH[`${o.path} ${name}`] ?? ID_FIELDS[name];
+  const fields: IdField[] = [];
+  for (const p of o.op.parameters as Schema[]) {
+    if (isId(p.name, p.schema)) fields.push({ where: p.in, name: p.name, kind: kindOf(p.name) });
+  }
+  const body = bodySchemaOf(o.op);
+  if (body?.type === 'application/json') {
+    for (const [name, schema] of Object.entries(propertiesOf(body.schema))) if (isId(name, schema)) fields.push({ where: 'body', name, kind: kindOf(name) });
+  }
+  return fields;
+}
+
+/** A list answer with nothing in it: a filter naming another site's object finds nothing. */
+function emptyList(body: any): boolean {
+  const total = body?.total ?? body?.meta?.total;
+  return total === 0;
+}
+
+let mine: Tenant;
+let other: Tenant;
+let theirs: Record<string, string>;
+/** Everything stored for the other site (not the global user and site counts). */
+const otherSite = async () => {
+  const { counts: _global, ...rows } = await siteFingerprint([other.siteId]);
+  return rows;
+};
+
+beforeAll(async () => {
+  [mine, other] = await Promise.all([createTenant(), createTenant()]);
+  theirs = await createSiteObjects(other);
+});
+
+describe("object swap: another site's object by id", () => {
+  const cases = documentedOperations().flatMap((o) => idFieldsOf(o).map((field) => ({ o, field })));
+
+  it('finds the id-taking operations and every id field is registered', () => {
+    expect(cases.length).toBeGreaterThan(20);
+    const unregistered = cases.filter((c) => !c.field.kind).map((c) => `${c.o.method} ${c.o.path} ${c.field.where}.${c.field.name}`);
+    expect(unregistered, 'register these id fields in ID_FIELDS (or NOT_OBJECT_IDS)').toEqual([]);
+  });
+
+  it.each(cases.map((c) => [`${c.o.method} ${c.o.path} ${c.field.where}.${c.field.name}`, c] as const))('%s', { timeout: 60_000 }, async (_label, { o, field }) => {
+    const credential = authOf(o.op).kind === 'session' ? mine.user.token : mine.key;
+    const before = await otherSite();
+    let controlPassed = false;
+    for (let attempt = 0; attempt < 8 && !controlPassed; attempt++) {
+      // Fresh objects of the caller's site each attempt: the control request may change or delete them.
+      const ours = await createSiteObjects(mine);
+      const request = (ids: Record<string, string>) => {
+        const req = validRequest(o, rng(attempt * 7919 + 1), ours, credential);
+        const set = field.where === 'path' ? req.params! : field.where === 'query' ? (req.query as Record<string, string>) : (req.body as Record<string, unknown>);
+        set[field.name] = ids[field.kind!];
+        return req;
+      };
+      const swapped = await call(o.handler, { method: o.method, path: o.path, ...request(theirs) });
+      const text = JSON.stringify(swapped.body);
+      expect(swapped.status, text.slice(0, 300)).toBeLessThan(500);
+      expect(text, 'the answer carries the other site').not.toContain(other.siteId);
+      // A refusal that does not tell "exists elsewhere" from "does not exist": the same answer as for an unknown id.
+      const unknown = await call(o.handler, { method: o.method, path: o.path, ...request({ [field.kind!]: seededUuid(rng(attempt)) }) });
+      const sameAsUnknown = swapped.status >= 400 && swapped.status === unknown.status && swapped.body?.error?.code === unknown.body?.error?.code;
+      const refused = swapped.status === 404 || swapped.status === 403 || sameAsUnknown;
+      const isFilter = swapped.status === 200 && emptyList(swapped.body);
+      expect(refused || isFilter || swapped.status === 400, `another site's ${field.kind} answered ${swapped.status}: ${text.slice(0, 300)}`).toBe(true);
+      // The same request with the caller's own object must succeed, or the refusal above proves nothing.
+      const control = await call(o.handler, { method: o.method, path: o.path, ...request(ours) });
+      controlPassed = control.status < 300;
+      if (controlPassed) expect(refused || isFilter, `another site's ${field.kind} got ${swapped.status}: ${text.slice(0, 300)}`).toBe(true);
+    }
+    expect(controlPassed, 'no generated request succeeded with the caller’s own object').toBe(true);
+    expect(await otherSite(), "the other site's data changed").toEqual(before);
+  });
+});
