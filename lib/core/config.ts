@@ -49,6 +49,16 @@ const configSchema = z.object({
   SUPABASE_URL: z.string().url().optional(),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
   SUPABASE_STORAGE_BUCKET: z.string().min(1).default('uploads'),
+  // Temporal (README "Running with Temporal"). TEMPORAL_ADDRESS set → runs go to that cluster and a
+  // separate `npm run worker:temporal` process executes them.
+  TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'host:port').optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('site-growth'),
+  // Temporal Cloud: an API key (implies TLS), or mTLS with a client certificate and key (PEM files).
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  TEMPORAL_TLS: bool(false),
+  TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -64,6 +74,9 @@ export function config(): Config {
     }
     if (parsed.data.RATE_LIMIT_BACKEND === 'upstash' && !(parsed.data.UPSTASH_REDIS_REST_URL && parsed.data.UPSTASH_REDIS_REST_TOKEN)) {
       throw new Error('Invalid environment configuration: RATE_LIMIT_BACKEND=upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
+    }
+    if (Boolean(parsed.data.TEMPORAL_TLS_CERT_PATH) !== Boolean(parsed.data.TEMPORAL_TLS_KEY_PATH)) {
+      throw new Error('Invalid environment configuration: TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together');
     }
     cached = parsed.data;
   }

@@ -1,0 +1,230 @@
+import { createHash } from 'node:crypto';
+import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { z } from 'zod';
+import { ApiError, type ErrorCode } from '@/lib/core/errors';
+import { errorFields, log } from '@/lib/core/log';
+import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
+import { closeDetails, QUERY_STATUS, siteIdOf, statusOf, toRecord, type CloseDetails } from './records';
+import { connectionOptions, type TemporalSettings } from './settings';
+import { SITE_ID_ATTRIBUTE } from './site-attribute';
+
+type ExecutionInfo = temporal.api.workflow.v1.IWorkflowExecutionInfo;
+
+/** gRPC status codes the adapter tells apart. */
+const GRPC = { INVALID_ARGUMENT: 3, NOT_FOUND: 5, ALREADY_EXISTS: 6 } as const;
+
+/**
+ * The Temporal adapter of the engine port. Runs carry the typed `site_id` search attribute; the
+ * logs are a visibility query on it, and every by-id call checks it, so a site never sees or
+ * touches another site's run. Runs execute in a separate worker process
+ * (`npm run worker:temporal`) on the same task queue.
+ */
+export class TemporalEngine implements WorkflowEngine {
+  readonly kind = 'temporal' as const;
+  private readonly connection: Connection;
+  private readonly client: Client;
+
+  constructor(private readonly settings: TemporalSettings) {
+    // Lazy: the app starts (and answers clear errors) even while the cluster is unreachable.
+    this.connection = Connection.lazy(connectionOptions(settings));
+    this.client = new Client({ connection: this.connection, namespace: settings.namespace });
+  }
+
+  async start(options: StartOptions): Promise<{ workflowId: string; runId: string }> {
+    try {
+      const handle = await this.client.workflow.start(options.type, {
+        taskQueue: this.settings.taskQueue,
+        workflowId: options.workflowId,
+        args: [options.input],
+        typedSearchAttributes: [{ key: SITE_ID_ATTRIBUTE, value: options.siteId }],
+        // The input is kept in the memo too, so a page of the logs needs no history read for it.
+        memo: { input: options.input ?? null },
+        ...(options.timeoutMs ? { workflowExecutionTimeout: options.timeoutMs } : {}),
+      });
+      return { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) {
+        throw new ApiError('CONFLICT', `A run with workflowId ${options.workflowId} already exists`);
+      }
+      throw engineError('WORKFLOW_EXECUTION_ERROR', 'Could not start the workflow', error);
+    }
+  }
+
+  async list(query: ListQuery): Promise<ListPage> {
+    const visibility = visibilityQuery(query);
+    const token = readPageToken(query.pageToken, query.siteId, visibility);
+    try {
+      const [page, total] = await Promise.all([this.listPage(visibility, query.limit, token), this.count(visibility)]);
+      const records = await Promise.all(page.executions.map((info) => this.record(info)));
+      // Only hand out a token when the next page really has a run (no empty page with hasMore).
+      const more = page.nextPageToken && (await this.listPage(visibility, 1, page.nextPageToken)).executions.length > 0;
+      return {
+        records,
+        totalFound: total,
+        ...(more ? { nextPageToken: writePageToken(query.siteId, visibility, page.nextPageToken!) } : {}),
+      };
+    } catch (error) {
+      if (token && grpcCode(error) === GRPC.INVALID_ARGUMENT) throw new ApiError('INVALID_REQUEST', 'pageToken is not valid');
+      throw engineError('WORKFLOW_QUERY_ERROR', 'Could not query workflow runs', error);
+    }
+  }
+
+  async get(siteId: string, workflowId: string): Promise<WorkflowRecord | undefined> {
+    const info = await this.describe(siteId, workflowId);
+    if (!info) return undefined;
+    try {
+      return await this.record(info);
+    } catch (error) {
+      throw engineError('WORKFLOW_QUERY_ERROR', 'Could not read the workflow run', error);
+    }
+  }
+
+  async cancel(siteId: string, workflowId: string): Promise<void> {
+    await this.onRunning(siteId, workflowId, (handle) => handle.cancel());
+  }
+
+  async terminate(siteId: string, workflowId: string, reason: string): Promise<void> {
+    await this.onRunning(siteId, workflowId, (handle) => handle.terminate(reason));
+  }
+
+  async signal(siteId: string, workflowId: string, name: string, payload: unknown): Promise<void> {
+    await this.onRunning(siteId, workflowId, (handle) => handle.signal(name, payload));
+  }
+
+  async countRunning(siteId: string): Promise<number> {
+    try {
+      return await this.count(visibilityQuery({ siteId, limit: 1, status: 'RUNNING' }));
+    } catch (error) {
+      throw engineError('WORKFLOW_QUERY_ERROR', 'Could not count running workflows', error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+
+  private async listPage(query: string, pageSize: number, nextPageToken?: Uint8Array) {
+    const response = await this.client.workflowService.listWorkflowExecutions({
+      namespace: this.settings.namespace,
+      query,
+      pageSize,
+      nextPageToken: nextPageToken ?? null,
+    });
+    const next = response.nextPageToken?.length ? response.nextPageToken : undefined;
+    return { executions: response.executions ?? [], nextPageToken: next };
+  }
+
+  private async count(query: string): Promise<number> {
+    const response = await this.client.workflowService.countWorkflowExecutions({ namespace: this.settings.namespace, query });
+    return Number(response.count ?? 0);
+  }
+
+  private async record(info: ExecutionInfo): Promise<WorkflowRecord> {
+    const details = statusOf(info) === 'RUNNING' ? {} : await this.closeDetails(info);
+    return toRecord(info, details);
+  }
+
+  /** The result or failure lives in the close event only; one small history read per closed run. */
+  private async closeDetails(info: ExecutionInfo): Promise<CloseDetails> {
+    const response = await this.client.workflowService.getWorkflowExecutionHistory({
+      namespace: this.settings.namespace,
+      execution: info.execution,
+      historyEventFilterType: temporal.api.enums.v1.HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT,
+    });
+    return closeDetails(response.history?.events?.at(-1) ?? undefined);
+  }
+
+  /** The latest run with that id, when it belongs to the site; another site's run is absent. */
+  private async describe(siteId: string, workflowId: string): Promise<ExecutionInfo | undefined> {
+    try {
+      const response = await this.client.workflowService.describeWorkflowExecution({
+        namespace: this.settings.namespace,
+        execution: { workflowId },
+      });
+      const info = response.workflowExecutionInfo ?? undefined;
+      return info && siteIdOf(info) === siteId ? info : undefined;
+    } catch (error) {
+      if (grpcCode(error) === GRPC.NOT_FOUND) return undefined;
+      throw engineError('WORKFLOW_QUERY_ERROR', 'Could not read the workflow run', error);
+    }
+  }
+
+  private async onRunning(siteId: string, workflowId: string, act: (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<unknown>) {
+    const info = await this.describe(siteId, workflowId);
+    if (!info) throw new ApiError('NOT_FOUND', 'Workflow run not found');
+    if (statusOf(info) !== 'RUNNING') throw new ApiError('CONFLICT', 'The workflow run is not running');
+    try {
+      await act(this.client.workflow.getHandle(workflowId, info.execution?.runId ?? undefined));
+    } catch (error) {
+      // Closed between the check and the call.
+      if (grpcCode(error) === GRPC.NOT_FOUND) throw new ApiError('CONFLICT', 'The workflow run is not running');
+      throw engineError('WORKFLOW_EXECUTION_ERROR', 'The workflow engine refused the request', error);
+    }
+  }
+}
+
+/** Values put in a visibility query: ids and type names only, so quoting needs no escaping. */
+const queryValue = z.string().regex(/^[\w.:-]{1,200}$/);
+
+function quoted(field: string, value: string): string {
+  if (!queryValue.safeParse(value).success) throw new ApiError('INVALID_REQUEST', `Invalid ${field} filter`);
+  return `"${value}"`;
+}
+
+/** The site's runs matching the filters; runs without the site_id attribute never match. */
+export function visibilityQuery(query: Omit<ListQuery, 'pageToken'>): string {
+  const parts = [`site_id = ${quoted('site_id', query.siteId)}`];
+  if (query.status) parts.push(`ExecutionStatus = "${QUERY_STATUS[query.status]}"`);
+  if (query.type) parts.push(`WorkflowType = ${quoted('type', query.type)}`);
+  if (query.from) parts.push(`StartTime >= "${query.from.toISOString()}"`);
+  if (query.to) parts.push(`StartTime < "${query.to.toISOString()}"`);
+  return parts.join(' AND ');
+}
+
+/**
+ * The page token handed to clients wraps Temporal's own with the site and a digest of the query,
+ * base64url-encoded: a token from another site or another filter set, or garbage, is refused
+ * as INVALID_REQUEST before it reaches the cluster.
+ */
+const tokenSchema = z.object({ s: z.string(), q: z.string(), t: z.string().min(1) }).strict();
+
+function queryDigest(query: string): string {
+  return createHash('sha256').update(query).digest('base64url').slice(0, 16);
+}
+
+export function writePageToken(siteId: string, query: string, token: Uint8Array): string {
+  const body = { s: siteId, q: queryDigest(query), t: Buffer.from(token).toString('base64url') };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+export function readPageToken(pageToken: string | undefined, siteId: string, query: string): Uint8Array | undefined {
+  if (pageToken === undefined) return undefined;
+  const invalid = new ApiError('INVALID_REQUEST', 'pageToken is not valid');
+  if (!/^[\w-]{1,4096}$/.test(pageToken)) throw invalid;
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(pageToken, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  const parsed = tokenSchema.safeParse(body);
+  if (!parsed.success || parsed.data.s !== siteId || parsed.data.q !== queryDigest(query)) throw invalid;
+  return new Uint8Array(Buffer.from(parsed.data.t, 'base64url'));
+}
+
+function grpcCode(error: unknown): number | undefined {
+  if (isGrpcServiceError(error)) return error.code;
+  const cause = error instanceof Error ? error.cause : undefined;
+  return isGrpcServiceError(cause) ? cause.code : undefined;
+}
+
+/**
+ * An engine error as the API answers it. The engine's own message (e.g. an unregistered site_id
+ * attribute, an unreachable cluster) goes to the operator's log, not to the caller.
+ */
+function engineError(code: ErrorCode, what: string, error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  log.error(`temporal: ${what}`, errorFields(error));
+  return new ApiError(code, `${what}: the workflow engine is unavailable or refused the request`);
+}
