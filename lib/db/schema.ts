@@ -211,3 +211,16 @@ export const visitorUploads = pgTable('visitor_uploads', {
   storageKey: text('storage_key').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+// Idempotency keys of Temporal starts (20261123110000_temporal_start_keys.sql).
+export const temporalStartKeys = pgTable(
+  'temporal_start_keys',
+  {
+    siteId: uuid('site_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    workflowId: text('workflow_id').notNull(),
+    runId: text('run_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.idempotencyKey] })],
+);

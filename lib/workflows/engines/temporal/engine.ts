@@ -7,9 +7,13 @@ import { errorFields, log } from '@/lib/core/log';
 import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
 import { closeDetails, QUERY_STATUS, siteIdOf, statusOf, toRecord, type CloseDetails } from './records';
 import { connectionOptions, type TemporalSettings } from './settings';
+import { recordStartedRun, releaseStartKey, reserveStartKey } from './start-keys';
 import { SITE_ID_ATTRIBUTE } from './site-attribute';
 
 type ExecutionInfo = temporal.api.workflow.v1.IWorkflowExecutionInfo;
+
+/** How long `cancel` waits for a worker to close the run. */
+const CANCEL_WAIT_MS = 3_000;
 
 /** gRPC status codes the adapter tells apart. */
 const GRPC = { INVALID_ARGUMENT: 3, NOT_FOUND: 5, ALREADY_EXISTS: 6 } as const;
@@ -31,7 +35,29 @@ export class TemporalEngine implements WorkflowEngine {
     this.client = new Client({ connection: this.connection, namespace: settings.namespace });
   }
 
-  async start(options: StartOptions): Promise<{ workflowId: string; runId: string }> {
+  /**
+   * With an idempotency key, the first start reserves the key (app database) and a retry returns
+   * that run (`created: false`); a retry that finds the first start unfinished joins it under the
+   * reserved workflow id rather than starting another.
+   */
+  async start(options: StartOptions & { idempotencyKey?: string }): Promise<{ workflowId: string; runId: string; created: boolean }> {
+    const key = options.idempotencyKey;
+    if (!key) return { ...(await this.startRun(options, false)), created: true };
+    const reserved = await reserveStartKey(options.siteId, key, options.workflowId);
+    if (!reserved.own && reserved.runId) return { workflowId: reserved.workflowId, runId: reserved.runId, created: false };
+    let started: { workflowId: string; runId: string };
+    try {
+      started = await this.startRun({ ...options, workflowId: reserved.workflowId }, !reserved.own);
+    } catch (error) {
+      if (reserved.own) await releaseStartKey(options.siteId, key);
+      throw error;
+    }
+    await recordStartedRun(options.siteId, key, started.runId);
+    return { ...started, created: reserved.own };
+  }
+
+  /** `join`: a run already started under this id is the answer (running, or closed since). */
+  private async startRun(options: StartOptions, join: boolean): Promise<{ workflowId: string; runId: string }> {
     try {
       const handle = await this.client.workflow.start(options.type, {
         taskQueue: this.settings.taskQueue,
@@ -40,11 +66,16 @@ export class TemporalEngine implements WorkflowEngine {
         typedSearchAttributes: [{ key: SITE_ID_ATTRIBUTE, value: options.siteId }],
         // The input is kept in the memo too, so a page of the logs needs no history read for it.
         memo: { input: options.input ?? null },
+        // A workflow id names one run, ever.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        workflowIdConflictPolicy: join ? 'USE_EXISTING' : 'FAIL',
         ...(options.timeoutMs ? { workflowExecutionTimeout: options.timeoutMs } : {}),
       });
       return { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
+        const existing = join ? await this.describe(options.siteId, options.workflowId) : undefined;
+        if (existing?.execution?.runId) return { workflowId: options.workflowId, runId: existing.execution.runId };
         throw new ApiError('CONFLICT', `A run with workflowId ${options.workflowId} already exists`);
       }
       throw engineError('WORKFLOW_EXECUTION_ERROR', 'Could not start the workflow', error);
@@ -80,8 +111,18 @@ export class TemporalEngine implements WorkflowEngine {
     }
   }
 
+  /**
+   * Cancellation is a request the run handles at its next step; a live worker does that within
+   * moments, so the caller waits briefly to see the run CANCELLED (it stays RUNNING, cancelling,
+   * while no worker polls).
+   */
   async cancel(siteId: string, workflowId: string): Promise<void> {
     await this.onRunning(siteId, workflowId, (handle) => handle.cancel());
+    for (let waited = 0; waited < CANCEL_WAIT_MS; waited += 100) {
+      const info = await this.describe(siteId, workflowId);
+      if (!info || statusOf(info) !== 'RUNNING') return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   async terminate(siteId: string, workflowId: string, reason: string): Promise<void> {
