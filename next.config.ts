@@ -3,7 +3,7 @@ import type { NextConfig } from 'next';
 const nextConfig: NextConfig = {
   // PGlite ships a WebAssembly build of Postgres and pg has optional native bindings:
   // both are loaded by Node at run time rather than bundled.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pg-boss'],
   poweredByHeader: false,
   // Migrations are read from disk at start.
   outputFileTracingIncludes: { '/**': ['./supabase/migrations/*.sql'] },

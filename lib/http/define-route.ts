@@ -77,6 +77,10 @@ export interface RouteDefinition<
   rateLimit?: RateLimitPolicy;
   /** Code for a `site_id` that is not a UUID (default INVALID_REQUEST). */
   invalidSiteIdCode?: ErrorCode;
+  /** Codes for invalid query/body fields other than INVALID_REQUEST, by top-level field (e.g. `limit` → INVALID_LIMIT). */
+  fieldErrorCodes?: Partial<Record<string, ErrorCode>>;
+  /** Errors repeat their `code` at the top level of the body (spec §7, workflow start). */
+  topLevelErrorCode?: boolean;
   handler: (
     ctx: RouteContext<A, Infer<P>, Infer<Q>, B extends z.ZodType ? z.infer<B> : undefined>,
   ) => Promise<z.input<R>> | z.input<R>;
@@ -127,11 +131,12 @@ async function authenticate(policy: AuthPolicy, req: Request, raw: RawRequest): 
   return { kind: 'public' };
 }
 
-function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+function parse<T extends z.ZodType>(schema: T, value: unknown, where: string, fieldCodes?: Partial<Record<string, ErrorCode>>): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({ path: [where, ...i.path].join('.'), message: i.message }));
-  throw new ApiError('INVALID_REQUEST', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  const special = result.error.issues.map((i) => fieldCodes?.[String(i.path[0])]).find(Boolean);
+  throw new ApiError(special ?? 'INVALID_REQUEST', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
 }
 
 /**
@@ -179,8 +184,8 @@ export function defineRoute<
         principal,
         siteId,
         params: definition.params ? parse(definition.params, raw.params, 'path') : {},
-        query: definition.query ? parse(definition.query, raw.query, 'query') : {},
-        body: definition.body ? parse(definition.body, rawBody ?? {}, 'body') : undefined,
+        query: definition.query ? parse(definition.query, raw.query, 'query', definition.fieldErrorCodes) : {},
+        body: definition.body ? parse(definition.body, rawBody ?? {}, 'body', definition.fieldErrorCodes) : undefined,
         res,
       } as unknown as Parameters<typeof definition.handler>[0];
       const output = definition.response.parse(await definition.handler(ctx));
@@ -192,7 +197,7 @@ export function defineRoute<
           : { success: true, data: output, ...(res.meta ? { meta: res.meta } : {}) };
       response = jsonResponse(body, res.status ?? definition.status ?? 200, headers);
     } catch (error) {
-      response = errorResponse(toApiError(error, req, requestId), requestId, headers);
+      response = errorResponse(toApiError(error, req, requestId), requestId, headers, definition.topLevelErrorCode);
     } finally {
       releaseSlot();
       if (slot) req.signal?.removeEventListener('abort', releaseSlot);

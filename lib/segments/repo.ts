@@ -1,7 +1,7 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { pickColumns } from '@/lib/db/columns';
 import { getDb } from '@/lib/db/client';
-import { segments } from '@/lib/db/schema';
+import { leads, segments } from '@/lib/db/schema';
 import { found } from '@/lib/core/errors';
 import type { CreateSegmentInput, ListSegmentsInput, Segment, UpdateSegmentInput } from './schema';
 
@@ -76,4 +76,48 @@ export async function listSegments(siteId: string, q: ListSegmentsInput): Promis
     db.select({ total: count() }).from(segments).where(where),
   ]);
   return { items: rows.map(toSegment), total: Number(total) };
+}
+
+export async function findSegment(siteId: string, segmentId: string): Promise<Segment | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(segments)
+    .where(and(eq(segments.siteId, siteId), eq(segments.id, segmentId)))
+    .limit(1);
+  return row ? toSegment(row) : undefined;
+}
+
+/**
+ * Writes computed segments in one transaction: each is matched by `attributes.cluster_key` (so a
+ * rerun updates instead of duplicating), gets its size, and its leads are moved into it.
+ */
+export async function saveClusterSegments(
+  siteId: string,
+  plans: { key: string; name: string; description: string; attributes: Record<string, string>; leadIds: string[] }[],
+): Promise<{ key: string; segmentId: string; name: string; size: number; created: boolean }[]> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const out = [];
+    for (const plan of plans) {
+      const attributes = { ...plan.attributes, cluster_key: plan.key };
+      const [existing] = await tx
+        .select({ id: segments.id })
+        .from(segments)
+        .where(and(eq(segments.siteId, siteId), sql`${segments.attributes}->>'cluster_key' = ${plan.key}`))
+        .limit(1);
+      const values = { name: plan.name, description: plan.description, size: plan.leadIds.length, attributes, updatedAt: new Date() };
+      const [row] = existing
+        ? await tx.update(segments).set(values).where(and(eq(segments.siteId, siteId), eq(segments.id, existing.id))).returning()
+        : await tx.insert(segments).values({ ...values, siteId }).returning();
+      if (plan.leadIds.length) {
+        await tx
+          .update(leads)
+          .set({ segmentId: row.id, updatedAt: new Date() })
+          .where(and(eq(leads.siteId, siteId), inArray(leads.id, plan.leadIds)));
+      }
+      out.push({ key: plan.key, segmentId: row.id, name: row.name, size: plan.leadIds.length, created: !existing });
+    }
+    return out;
+  });
 }

@@ -35,3 +35,9 @@ export function planLimits(plan: string, perMinute: number | null, concurrent: n
   if (plan === 'enterprise' && perMinute && concurrent) return { perMinute, concurrent };
   return PLAN_LIMITS[plan as keyof typeof PLAN_LIMITS] ?? PLAN_LIMITS.basic;
 }
+
+/**
+ * Workflow runs a site may have RUNNING at once, by plan; a start beyond it answers 429
+ * RATE_LIMITED. Waiting runs (e.g. humanIntervention) count until they end.
+ */
+export const WORKFLOW_RUNNING_CAPS: Record<Plan, number> = { basic: 10, pro: 50, enterprise: 200 };
