@@ -35,7 +35,7 @@ describe('Temporal page token', () => {
 
   it('round-trips the cluster’s token as URL-safe text', () => {
     const token = writePageToken(site, query, inner);
-    expect(token).toMatch(/^[\w-]+$/);
+    expect(token).toMatch(/^[\w-]+\.[\w-]{22}$/);
     expect(readPageToken(token, site, query)).toEqual(inner);
     expect(readPageToken(undefined, site, query)).toBeUndefined();
   });
@@ -47,6 +47,8 @@ describe('Temporal page token', () => {
       ['!!!', site, query],
       ['', site, query],
       ['bm90IGpzb24', site, query],
+      [`${token.split('.')[0]}x.${token.split('.')[1]}`, site, query],
+      [`${token.split('.')[0]}.${'A'.repeat(22)}`, site, query],
       [Buffer.from('{"s":1}').toString('base64url'), site, query],
       [token, '00000000-0000-4000-8000-000000000000', query],
       [token, site, other],

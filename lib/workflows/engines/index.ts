@@ -1,10 +1,14 @@
 import { defineProvider, provider } from '@/lib/core/providers';
 import type { WorkflowEngine } from '../engine';
+import { config } from '@/lib/core/config';
 import { EmbeddedEngine } from './embedded';
+import { TemporalEngine } from './temporal/engine';
+import { temporalSettings } from './temporal/settings';
 
 /**
  * The workflow engine slot of the provider container. `createConfiguredEngine` is the one place
- * that picks the adapter from config: embedded (durable on the app's database) by default.
+ * that picks the adapter from config: Temporal when TEMPORAL_ADDRESS is set (runs execute in
+ * `npm run worker:temporal` processes), else embedded (durable on the app's database).
  */
 declare module '@/lib/core/providers' {
   interface ProviderMap {
@@ -13,7 +17,8 @@ declare module '@/lib/core/providers' {
 }
 
 export function createConfiguredEngine(): WorkflowEngine {
-  return new EmbeddedEngine();
+  const temporal = temporalSettings(config());
+  return temporal ? new TemporalEngine(temporal) : new EmbeddedEngine();
 }
 
 defineProvider('workflowEngine', createConfiguredEngine, (engine) => engine.close());

@@ -1,7 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
+import { authSecret } from '@/lib/auth/secret';
+import { now } from '@/lib/core/clock';
 import { ApiError, type ErrorCode } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
@@ -16,7 +18,7 @@ type ExecutionInfo = temporal.api.workflow.v1.IWorkflowExecutionInfo;
 const CANCEL_WAIT_MS = 3_000;
 
 /** gRPC status codes the adapter tells apart. */
-const GRPC = { INVALID_ARGUMENT: 3, NOT_FOUND: 5, ALREADY_EXISTS: 6 } as const;
+const GRPC = { NOT_FOUND: 5 } as const;
 
 /**
  * The Temporal adapter of the engine port. Runs carry the typed `site_id` search attribute; the
@@ -29,10 +31,18 @@ export class TemporalEngine implements WorkflowEngine {
   private readonly connection: Connection;
   private readonly client: Client;
 
-  constructor(private readonly settings: TemporalSettings) {
+  constructor(
+    private readonly settings: TemporalSettings,
+    /** Deadline of each call to the cluster, retries included: an unreachable cluster is a prompt 500. */
+    private readonly callTimeoutMs = 10_000,
+  ) {
     // Lazy: the app starts (and answers clear errors) even while the cluster is unreachable.
     this.connection = Connection.lazy(connectionOptions(settings));
     this.client = new Client({ connection: this.connection, namespace: settings.namespace });
+  }
+
+  private call<T>(fn: () => Promise<T>): Promise<T> {
+    return this.connection.withDeadline(now() + this.callTimeoutMs, fn);
   }
 
   /**
@@ -59,18 +69,20 @@ export class TemporalEngine implements WorkflowEngine {
   /** `join`: a run already started under this id is the answer (running, or closed since). */
   private async startRun(options: StartOptions, join: boolean): Promise<{ workflowId: string; runId: string }> {
     try {
-      const handle = await this.client.workflow.start(options.type, {
-        taskQueue: this.settings.taskQueue,
-        workflowId: options.workflowId,
-        args: [options.input],
-        typedSearchAttributes: [{ key: SITE_ID_ATTRIBUTE, value: options.siteId }],
-        // The input is kept in the memo too, so a page of the logs needs no history read for it.
-        memo: { input: options.input ?? null },
-        // A workflow id names one run, ever.
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        workflowIdConflictPolicy: join ? 'USE_EXISTING' : 'FAIL',
-        ...(options.timeoutMs ? { workflowExecutionTimeout: options.timeoutMs } : {}),
-      });
+      const handle = await this.call(() =>
+        this.client.workflow.start(options.type, {
+          taskQueue: this.settings.taskQueue,
+          workflowId: options.workflowId,
+          args: [options.input],
+          typedSearchAttributes: [{ key: SITE_ID_ATTRIBUTE, value: options.siteId }],
+          // The input is kept in the memo too, so a page of the logs needs no history read for it.
+          memo: { input: options.input ?? null },
+          // A workflow id names one run, ever.
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          workflowIdConflictPolicy: join ? 'USE_EXISTING' : 'FAIL',
+          ...(options.timeoutMs ? { workflowExecutionTimeout: options.timeoutMs } : {}),
+        }),
+      );
       return { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
@@ -96,7 +108,6 @@ export class TemporalEngine implements WorkflowEngine {
         ...(more ? { nextPageToken: writePageToken(query.siteId, visibility, page.nextPageToken!) } : {}),
       };
     } catch (error) {
-      if (token && grpcCode(error) === GRPC.INVALID_ARGUMENT) throw new ApiError('INVALID_REQUEST', 'pageToken is not valid');
       throw engineError('WORKFLOW_QUERY_ERROR', 'Could not query workflow runs', error);
     }
   }
@@ -146,18 +157,20 @@ export class TemporalEngine implements WorkflowEngine {
   }
 
   private async listPage(query: string, pageSize: number, nextPageToken?: Uint8Array) {
-    const response = await this.client.workflowService.listWorkflowExecutions({
-      namespace: this.settings.namespace,
-      query,
-      pageSize,
-      nextPageToken: nextPageToken ?? null,
-    });
+    const response = await this.call(() =>
+      this.client.workflowService.listWorkflowExecutions({
+        namespace: this.settings.namespace,
+        query,
+        pageSize,
+        nextPageToken: nextPageToken ?? null,
+      }),
+    );
     const next = response.nextPageToken?.length ? response.nextPageToken : undefined;
     return { executions: response.executions ?? [], nextPageToken: next };
   }
 
   private async count(query: string): Promise<number> {
-    const response = await this.client.workflowService.countWorkflowExecutions({ namespace: this.settings.namespace, query });
+    const response = await this.call(() => this.client.workflowService.countWorkflowExecutions({ namespace: this.settings.namespace, query }));
     return Number(response.count ?? 0);
   }
 
@@ -168,21 +181,25 @@ export class TemporalEngine implements WorkflowEngine {
 
   /** The result or failure lives in the close event only; one small history read per closed run. */
   private async closeDetails(info: ExecutionInfo): Promise<CloseDetails> {
-    const response = await this.client.workflowService.getWorkflowExecutionHistory({
-      namespace: this.settings.namespace,
-      execution: info.execution,
-      historyEventFilterType: temporal.api.enums.v1.HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT,
-    });
+    const response = await this.call(() =>
+      this.client.workflowService.getWorkflowExecutionHistory({
+        namespace: this.settings.namespace,
+        execution: info.execution,
+        historyEventFilterType: temporal.api.enums.v1.HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT,
+      }),
+    );
     return closeDetails(response.history?.events?.at(-1) ?? undefined);
   }
 
   /** The latest run with that id, when it belongs to the site; another site's run is absent. */
   private async describe(siteId: string, workflowId: string): Promise<ExecutionInfo | undefined> {
     try {
-      const response = await this.client.workflowService.describeWorkflowExecution({
-        namespace: this.settings.namespace,
-        execution: { workflowId },
-      });
+      const response = await this.call(() =>
+        this.client.workflowService.describeWorkflowExecution({
+          namespace: this.settings.namespace,
+          execution: { workflowId },
+        }),
+      );
       const info = response.workflowExecutionInfo ?? undefined;
       return info && siteIdOf(info) === siteId ? info : undefined;
     } catch (error) {
@@ -196,7 +213,7 @@ export class TemporalEngine implements WorkflowEngine {
     if (!info) throw new ApiError('NOT_FOUND', 'Workflow run not found');
     if (statusOf(info) !== 'RUNNING') throw new ApiError('CONFLICT', 'The workflow run is not running');
     try {
-      await act(this.client.workflow.getHandle(workflowId, info.execution?.runId ?? undefined));
+      await this.call(() => act(this.client.workflow.getHandle(workflowId, info.execution?.runId ?? undefined)));
     } catch (error) {
       // Closed between the check and the call.
       if (grpcCode(error) === GRPC.NOT_FOUND) throw new ApiError('CONFLICT', 'The workflow run is not running');
@@ -225,32 +242,36 @@ export function visibilityQuery(query: Omit<ListQuery, 'pageToken'>): string {
 
 /**
  * The page token handed to clients wraps Temporal's own with the site and a digest of the query,
- * base64url-encoded: a token from another site or another filter set, or garbage, is refused
- * as INVALID_REQUEST before it reaches the cluster.
+ * signed (HMAC with a key derived from the app secret) and base64url-encoded. Temporal answers a
+ * corrupted token of its own with an internal error, so nothing unsigned reaches it: garbage, a
+ * tampered token, or one from another site or filter set is INVALID_REQUEST.
  */
 const tokenSchema = z.object({ s: z.string(), q: z.string(), t: z.string().min(1) }).strict();
 
-function queryDigest(query: string): string {
-  return createHash('sha256').update(query).digest('base64url').slice(0, 16);
-}
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 16);
+const tokenMac = (body: string) =>
+  createHmac('sha256', `workflow-page-token:${authSecret()}`).update(body).digest('base64url').slice(0, 22);
 
 export function writePageToken(siteId: string, query: string, token: Uint8Array): string {
-  const body = { s: siteId, q: queryDigest(query), t: Buffer.from(token).toString('base64url') };
-  return Buffer.from(JSON.stringify(body)).toString('base64url');
+  const body = Buffer.from(JSON.stringify({ s: siteId, q: digest(query), t: Buffer.from(token).toString('base64url') })).toString('base64url');
+  return `${body}.${tokenMac(body)}`;
 }
 
 export function readPageToken(pageToken: string | undefined, siteId: string, query: string): Uint8Array | undefined {
   if (pageToken === undefined) return undefined;
   const invalid = new ApiError('INVALID_REQUEST', 'pageToken is not valid');
-  if (!/^[\w-]{1,4096}$/.test(pageToken)) throw invalid;
-  let body: unknown;
+  const match = /^([\w-]{1,4096})\.([\w-]{22})$/.exec(pageToken);
+  if (!match) throw invalid;
+  const [, body, mac] = match;
+  const expected = Buffer.from(tokenMac(body));
+  if (!timingSafeEqual(Buffer.from(mac), expected)) throw invalid;
+  let parsed;
   try {
-    body = JSON.parse(Buffer.from(pageToken, 'base64url').toString('utf8'));
+    parsed = tokenSchema.safeParse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
   } catch {
     throw invalid;
   }
-  const parsed = tokenSchema.safeParse(body);
-  if (!parsed.success || parsed.data.s !== siteId || parsed.data.q !== queryDigest(query)) throw invalid;
+  if (!parsed.success || parsed.data.s !== siteId || parsed.data.q !== digest(query)) throw invalid;
   return new Uint8Array(Buffer.from(parsed.data.t, 'base64url'));
 }
 

@@ -18,16 +18,18 @@ import { WorkflowFailedError, type WorkflowContext, type WorkflowDefinition } fr
 import { SITE_ID_ATTRIBUTE } from './site-attribute';
 
 /**
- * Every activity call is one step: retried with exponential backoff on transient errors, never
- * when it reports a deliberate failure (WorkflowFailedError, e.g. a service not configured).
+ * Every activity call is one step: retried with exponential backoff on transient errors (the
+ * embedded engine's defaults: 3 retries from 2 s, doubling), never when it reports a deliberate
+ * failure (WorkflowFailedError, e.g. a service not configured). Workflow code cannot read config,
+ * so on Temporal this policy is fixed here.
  */
 export const ACTIVITY_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '10 minutes',
   retry: {
-    initialInterval: '1 second',
+    initialInterval: '2 seconds',
     backoffCoefficient: 2,
     maximumInterval: '1 minute',
-    maximumAttempts: 5,
+    maximumAttempts: 4,
     nonRetryableErrorTypes: ['WorkflowFailedError'],
   },
 };
