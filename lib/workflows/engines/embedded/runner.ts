@@ -113,7 +113,14 @@ export async function executeRun(runId: string, attempt: Attempt, deps: RunnerDe
     if (typeof fn !== 'function') throw new WorkflowFailedError('UNKNOWN_ACTIVITY', `no activity named ${name}`);
     await guard();
     source = `activity:${name}`;
-    const value = roundTrip(await fn.apply(deps.activities, args));
+    // While the activity runs, keep the lease: a live worker's run is not taken over, however long the step.
+    const heartbeat = setInterval(() => void store.renewLease(runId, leaseEnd()).catch(() => undefined), (deps.leaseSeconds * 1000) / 3);
+    let value: unknown;
+    try {
+      value = roundTrip(await fn.apply(deps.activities, args));
+    } finally {
+      clearInterval(heartbeat);
+    }
     source = 'workflow';
     await store.completeStep(base(step, 'activity', name), value, date());
     return value;
