@@ -320,6 +320,16 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         expect(again.body.error.code).toBe('CONFLICT');
       });
 
+      it('terminate ends a running run at once as TERMINATED, with the reason', async () => {
+        const id = await waitingRun(mine);
+        await under.engine.terminate(mine.siteId, id, 'stopped by the operator');
+        const record = await settle(mine, id);
+        expect(record.status).toBe('TERMINATED');
+        expect(record.failure!.message).toBe('TERMINATED: stopped by the operator');
+        await under.engine.terminate(other.siteId, id, 'not yours');
+        expect((await detail(mine, id)).body.data.failure.message).toBe('TERMINATED: stopped by the operator');
+      });
+
       it('a run past its timeout ends TIMED_OUT', async () => {
         const id = await waitingRun(mine, 1);
         const record = await settle(mine, id);
