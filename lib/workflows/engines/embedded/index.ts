@@ -7,7 +7,8 @@ import { createActivities } from '../../activities-impl';
 import type { WorkflowDefinition } from '../../definition';
 import { workflowDefinitions } from '../../definitions';
 import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '../../engine';
-import { engineFailure, executeRun } from './runner';
+import { engineFailure } from '../../failure';
+import { executeRun } from './runner';
 import * as store from './store';
 
 /**
