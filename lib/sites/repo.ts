@@ -135,9 +135,9 @@ export async function anySiteHasOrigin(origin: string, domains: string[]): Promi
   return Boolean(row?.found);
 }
 
-/** The site's plan (Basic for an unknown site). */
-export async function planOfSite(siteId: string): Promise<Plan> {
+/** The site's plan and its custom concurrency (Basic for an unknown site). */
+export async function planOfSite(siteId: string): Promise<{ plan: Plan; concurrencyLimit: number | null }> {
   const db = await getDb();
-  const [row] = await db.select({ plan: sites.plan }).from(sites).where(eq(sites.id, siteId)).limit(1);
-  return row?.plan ?? 'basic';
+  const [row] = await db.select({ plan: sites.plan, concurrencyLimit: sites.concurrencyLimit }).from(sites).where(eq(sites.id, siteId)).limit(1);
+  return row ?? { plan: 'basic', concurrencyLimit: null };
 }

@@ -1,7 +1,7 @@
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { now } from '@/lib/core/clock';
-import { assignLeadsTo, leadsForBatch, markLeadsLost, type LeadRow } from '@/lib/leads/repo';
+import { assignLeadsTo, leadsForBatch, markLeadsLost, toLead, type LeadRow } from '@/lib/leads/repo';
 import { peopleDataProvider } from '@/lib/providers/people-data';
 import { findSegment, saveClusterSegments } from '@/lib/segments/repo';
 import { getSettings } from '@/lib/settings/service';
@@ -17,20 +17,10 @@ import { insertWebhookEvent } from './repo';
  * to the repo, which scopes every query by it. A required service that is missing fails the run
  * (WorkflowFailedError, not retried) with a reason naming what to configure.
  */
-const snapshot = (row: LeadRow): LeadSnapshot => ({
-  id: row.id,
-  name: row.name,
-  email: row.email,
-  status: row.status,
-  phone: row.phone,
-  position: row.position,
-  company: row.company,
-  notes: row.notes,
-  origin: row.origin,
-  segment_id: row.segmentId,
-  assignee_id: row.assigneeId,
-  lead_score: row.leadScore,
-});
+function snapshot(row: LeadRow): LeadSnapshot {
+  const { site_id: _site, campaign_id: _campaign, created_at: _created, updated_at: _updated, ...fields } = toLead(row);
+  return fields;
+}
 
 export const modelNotConfigured = () =>
   new WorkflowFailedError(

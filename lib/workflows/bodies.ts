@@ -47,7 +47,7 @@ export const webhookBody = z.strictObject({
 
 export const leadResearchBody = z.strictObject({
   ...site,
-  lead_ids: z.array(uuidSchema).min(1).max(100).optional().describe('Leads to research (default: the 20 newest `new` leads)'),
+  lead_ids: z.array(uuidSchema).min(1).max(100).optional().describe('Leads to research (default: the 20 oldest `new` leads)'),
 });
 export const leadInvalidationBody = z.strictObject({
   ...site,

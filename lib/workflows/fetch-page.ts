@@ -42,7 +42,6 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
@@ -58,7 +57,7 @@ export function isPublicAddress(address: string): boolean {
   if (family === 6 && address.toLowerCase().startsWith('::ffff:')) {
     // IPv4-mapped: judge the IPv4 address it carries.
     const v4 = address.slice(7);
-    if (isIP(v4) === 4) return !blocked.check(v4, 'ipv4');
+    return isIP(v4) === 4 ? !blocked.check(v4, 'ipv4') : false;
   }
   return !blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }

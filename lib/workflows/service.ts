@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { WORKFLOW_RUNNING_CAPS } from '@/lib/sites/plans';
+import { workflowRunningCap } from '@/lib/sites/plans';
 import { planOfSite } from '@/lib/sites/repo';
 import { catalogEntry, runTimeoutMs } from './catalog';
 import type { ListPage, WorkflowRecord } from './engine';
@@ -45,7 +45,8 @@ export async function startWorkflow(
   const input = { ...parsed.data, site_id: siteId };
   const engine = workflowEngine();
   try {
-    const cap = WORKFLOW_RUNNING_CAPS[await planOfSite(siteId)];
+    const { plan, concurrencyLimit } = await planOfSite(siteId);
+    const cap = workflowRunningCap(plan, concurrencyLimit);
     if ((await engine.countRunning(siteId)) >= cap) {
       throw new ApiError(
         'RATE_LIMITED',

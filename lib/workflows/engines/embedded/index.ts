@@ -7,7 +7,8 @@ import { createActivities } from '../../activities-impl';
 import type { WorkflowDefinition } from '../../definition';
 import { workflowDefinitions } from '../../definitions';
 import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '../../engine';
-import { engineFailure, executeRun } from './runner';
+import { engineFailure } from '../../failure';
+import { executeRun } from './runner';
 import * as store from './store';
 
 /**
@@ -61,13 +62,7 @@ export class EmbeddedEngine implements WorkflowEngine {
       });
       boss.on('error', (error) => log.error('workflow queue error', errorFields(error)));
       await boss.start();
-      await boss.createQueue(RUN_QUEUE, {
-        name: RUN_QUEUE,
-        retryLimit: this.o.retryLimit,
-        retryDelay: this.o.retryDelaySeconds,
-        retryBackoff: true,
-        expireInSeconds: this.o.leaseSeconds,
-      });
+      await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, ...this.jobOptions() });
       return boss;
     })().catch((error) => {
       this.boss = undefined;
@@ -76,9 +71,14 @@ export class EmbeddedEngine implements WorkflowEngine {
     return this.boss;
   }
 
+  /** Retries and expiry of each job (set per job, so every process's own settings apply to what it sends). */
+  private jobOptions() {
+    return { retryLimit: this.o.retryLimit, retryDelay: this.o.retryDelaySeconds, retryBackoff: true, expireInSeconds: this.o.leaseSeconds };
+  }
+
   private async wake(runId: string, at?: Date): Promise<void> {
     const boss = await this.queue();
-    await boss.send(RUN_QUEUE, { runId }, at && at.getTime() > now() ? { startAfter: at } : {});
+    await boss.send(RUN_QUEUE, { runId }, { ...this.jobOptions(), ...(at && at.getTime() > now() ? { startAfter: at } : {}) });
   }
 
   /** Starts executing runs in this process (the app's instrumentation hook, `npm run worker`, tests). */
@@ -122,7 +122,7 @@ export class EmbeddedEngine implements WorkflowEngine {
     });
     if (created) {
       try {
-        await boss.send(RUN_QUEUE, { runId: row.runId });
+        await boss.send(RUN_QUEUE, { runId: row.runId }, this.jobOptions());
       } catch (error) {
         // Without its job the run would never execute: take it back, so nothing half-started stays.
         await store.deleteRun(row.runId);

@@ -1,6 +1,6 @@
 import { now } from '@/lib/core/clock';
 import { WorkflowFailedError, type WorkflowContext, type WorkflowDefinition } from '../../definition';
-import type { WorkflowFailure } from '../../engine';
+import { engineFailure, failureOf, isWorkflowFailed } from '../../failure';
 import * as store from './store';
 
 /**
@@ -32,20 +32,6 @@ class Halt {}
 
 const date = () => new Date(now());
 const BUSY_RETRY_MS = 2_000;
-const STACK_MAX = 4_000;
-
-export function isWorkflowFailed(error: unknown): error is WorkflowFailedError {
-  return error instanceof WorkflowFailedError || (error instanceof Error && error.name === 'WorkflowFailedError');
-}
-
-export function failureOf(error: unknown, source: string): WorkflowFailure {
-  const e = error instanceof Error ? error : new Error(String(error));
-  return { message: e.message, cause: { message: e.message, source, stackTrace: (e.stack ?? '').slice(0, STACK_MAX) } };
-}
-
-export function engineFailure(message: string): WorkflowFailure {
-  return { message, cause: { message, source: 'engine', stackTrace: '' } };
-}
 
 const timedOut = (run: store.RunRow) =>
   engineFailure(`TIMED_OUT: the run did not finish by its deadline (${run.timeoutAt?.toISOString()})`);
@@ -113,7 +99,14 @@ export async function executeRun(runId: string, attempt: Attempt, deps: RunnerDe
     if (typeof fn !== 'function') throw new WorkflowFailedError('UNKNOWN_ACTIVITY', `no activity named ${name}`);
     await guard();
     source = `activity:${name}`;
-    const value = roundTrip(await fn.apply(deps.activities, args));
+    // While the activity runs, keep the lease: a live worker's run is not taken over, however long the step.
+    const heartbeat = setInterval(() => void store.renewLease(runId, leaseEnd()).catch(() => undefined), (deps.leaseSeconds * 1000) / 3);
+    let value: unknown;
+    try {
+      value = roundTrip(await fn.apply(deps.activities, args));
+    } finally {
+      clearInterval(heartbeat);
+    }
     source = 'workflow';
     await store.completeStep(base(step, 'activity', name), value, date());
     return value;

@@ -38,10 +38,8 @@ export async function insertRun(values: {
     return { row, created: true };
   } catch (error) {
     if (!values.idempotencyKey || !isUniqueViolation(error)) throw error;
-    const [row] = await db
-      .select()
-      .from(workflowRuns)
-      .where(and(eq(workflowRuns.siteId, values.siteId), eq(workflowRuns.idempotencyKey, values.idempotencyKey)));
+    // The key was used before: that run is the answer.
+    const row = await runByIdempotencyKey(values.siteId, values.idempotencyKey);
     if (!row) throw error;
     return { row, created: false };
   }
