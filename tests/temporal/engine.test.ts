@@ -149,12 +149,12 @@ describe.skipIf(!server)('Temporal engine', () => {
     });
     const record = await until(siteA, started.workflowId, closedAs('FAILED'));
     expect(record.failure?.message).toMatch(/^MODEL_NOT_CONFIGURED: /);
-    expect(record.failure?.cause).toMatchObject({ message: record.failure?.message, source: 'TypeScriptSDK' });
+    expect(record.failure?.cause).toMatchObject({ message: record.failure?.message, source: 'activity:generateText' });
     expect(record.failure?.cause?.stackTrace).toMatch(/WorkflowFailedError/);
     expect(record.result).toBeUndefined();
   });
 
-  it('cancels a waiting run (CANCELLED), counts it as running before, refuses a second cancel', async () => {
+  it('cancels a waiting run (CANCELLED), counts it as running before; a second cancel changes nothing', async () => {
     const started = await startHuman(siteA);
     await until(siteA, started.workflowId, closedAs('RUNNING'));
     await expect.poll(() => engine.countRunning(siteA), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
@@ -162,8 +162,10 @@ describe.skipIf(!server)('Temporal engine', () => {
     await engine.cancel(siteA, started.workflowId);
     const record = await until(siteA, started.workflowId, closedAs('CANCELLED'));
     expect(record.closeTime).toBeDefined();
-    expect(record.failure).toBeUndefined();
-    expect((await apiError(engine.cancel(siteA, started.workflowId))).code).toBe('CONFLICT');
+    expect(record.failure?.message).toBe('CANCELLED: the run was cancelled on request');
+    await engine.cancel(siteA, started.workflowId);
+    await engine.terminate(siteA, started.workflowId, 'too late');
+    expect(await engine.get(siteA, started.workflowId)).toEqual(record);
   });
 
   it('delivers a signal to a waiting run, which completes with it', async () => {
@@ -177,11 +179,12 @@ describe.skipIf(!server)('Temporal engine', () => {
     const toTerminate = await startHuman(siteA);
     await engine.terminate(siteA, toTerminate.workflowId, 'operator stop');
     const terminated = await until(siteA, toTerminate.workflowId, closedAs('TERMINATED'));
-    expect(terminated.failure?.message).toBe('Terminated: operator stop');
+    expect(terminated.failure?.message).toBe('TERMINATED: operator stop');
 
     const toTimeOut = await startHuman(siteA, 1_000);
     const timedOut = await until(siteA, toTimeOut.workflowId, closedAs('TIMED_OUT'));
     expect(timedOut.executionTime).toBeGreaterThanOrEqual(1_000);
+    expect(timedOut.failure?.message).toMatch(/^TIMED_OUT: /);
   });
 
   it('pages a site’s runs with opaque tokens: every run once, no empty page with a token', async () => {
@@ -232,7 +235,7 @@ describe.skipIf(!server)('Temporal engine', () => {
     await engine.terminate(site, waiting.workflowId, 'test over');
   });
 
-  it('isolates sites: another site’s run is invisible and untouchable, tokens are bound to their query', async () => {
+  it('isolates sites: another site’s run is invisible and untouched, tokens are bound to their query', async () => {
     const own = await startHuman(siteB);
     await until(siteB, own.workflowId, closedAs('RUNNING'));
     await listed(siteB, 1);
@@ -240,13 +243,10 @@ describe.skipIf(!server)('Temporal engine', () => {
     const listA = await engine.list({ siteId: siteA, limit: 100 });
     expect(listA.records.map((r) => r.workflowId)).not.toContain(own.workflowId);
     expect(await engine.get(siteA, own.workflowId)).toBeUndefined();
-    for (const attempt of [
-      () => engine.cancel(siteA, own.workflowId),
-      () => engine.terminate(siteA, own.workflowId, 'not yours'),
-      () => engine.signal(siteA, own.workflowId, HUMAN_RESPONSE_SIGNAL, 'no'),
-    ]) {
-      expect((await apiError(attempt())).code).toBe('NOT_FOUND');
-    }
+    // Acting on it as site A leaves it alone (the routes answer 404 from their own read first).
+    await engine.signal(siteA, own.workflowId, HUMAN_RESPONSE_SIGNAL, 'no');
+    await engine.cancel(siteA, own.workflowId);
+    await engine.terminate(siteA, own.workflowId, 'not yours');
     expect((await engine.get(siteB, own.workflowId))?.status).toBe('RUNNING');
 
     // A token of site A's listing is refused for site B, and for another filter of site A.

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { authSecret } from '@/lib/auth/secret';
@@ -16,6 +16,8 @@ type ExecutionInfo = temporal.api.workflow.v1.IWorkflowExecutionInfo;
 
 /** How long `cancel` waits for a worker to close the run. */
 const CANCEL_WAIT_MS = 3_000;
+/** How long an action waits for visibility to show it. */
+const VISIBILITY_WAIT_MS = 5_000;
 
 /** gRPC status codes the adapter tells apart. */
 const GRPC = { NOT_FOUND: 5 } as const;
@@ -52,7 +54,11 @@ export class TemporalEngine implements WorkflowEngine {
    */
   async start(options: StartOptions & { idempotencyKey?: string }): Promise<{ workflowId: string; runId: string; created: boolean }> {
     const key = options.idempotencyKey;
-    if (!key) return { ...(await this.startRun(options, false)), created: true };
+    if (!key) {
+      const started = await this.startRun(options, false);
+      await this.untilVisible(started, false);
+      return { ...started, created: true };
+    }
     const reserved = await reserveStartKey(options.siteId, key, options.workflowId);
     if (!reserved.own && reserved.runId) return { workflowId: reserved.workflowId, runId: reserved.runId, created: false };
     let started: { workflowId: string; runId: string };
@@ -63,6 +69,7 @@ export class TemporalEngine implements WorkflowEngine {
       throw error;
     }
     await recordStartedRun(options.siteId, key, started.runId);
+    await this.untilVisible(started, false);
     return { ...started, created: reserved.own };
   }
 
@@ -128,16 +135,18 @@ export class TemporalEngine implements WorkflowEngine {
    * while no worker polls).
    */
   async cancel(siteId: string, workflowId: string): Promise<void> {
-    await this.onRunning(siteId, workflowId, (handle) => handle.cancel());
+    const run = await this.onRunning(siteId, workflowId, (handle) => handle.cancel());
+    if (!run) return;
     for (let waited = 0; waited < CANCEL_WAIT_MS; waited += 100) {
       const info = await this.describe(siteId, workflowId);
-      if (!info || statusOf(info) !== 'RUNNING') return;
+      if (!info || statusOf(info) !== 'RUNNING') return this.untilVisible(run, true);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
   async terminate(siteId: string, workflowId: string, reason: string): Promise<void> {
-    await this.onRunning(siteId, workflowId, (handle) => handle.terminate(reason));
+    const run = await this.onRunning(siteId, workflowId, (handle) => handle.terminate(reason));
+    if (run) await this.untilVisible(run, true);
   }
 
   async signal(siteId: string, workflowId: string, name: string, payload: unknown): Promise<void> {
@@ -191,6 +200,26 @@ export class TemporalEngine implements WorkflowEngine {
     return closeDetails(response.history?.events?.at(-1) ?? undefined);
   }
 
+  /**
+   * Visibility (the logs and the running count behind the per-site cap) trails the run's own
+   * state by moments, more under load. A start, cancel or terminate returns once visibility shows
+   * its effect, so the next request sees it — bounded: past VISIBILITY_WAIT_MS it returns anyway.
+   */
+  private async untilVisible(run: { workflowId: string; runId: string }, closed: boolean): Promise<void> {
+    const query =
+      `WorkflowId = ${quoted('workflowId', run.workflowId)} AND RunId = ${quoted('runId', run.runId)}` +
+      (closed ? ' AND ExecutionStatus != "Running"' : '');
+    try {
+      for (let waited = 0; waited < VISIBILITY_WAIT_MS; waited += 50) {
+        if ((await this.count(query)) > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } catch (error) {
+      // The action itself succeeded; only the read-back failed.
+      log.warn('temporal: visibility read-back failed', errorFields(error));
+    }
+  }
+
   /** The latest run with that id, when it belongs to the site; another site's run is absent. */
   private async describe(siteId: string, workflowId: string): Promise<ExecutionInfo | undefined> {
     try {
@@ -208,18 +237,29 @@ export class TemporalEngine implements WorkflowEngine {
     }
   }
 
-  private async onRunning(siteId: string, workflowId: string, act: (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<unknown>) {
+  /**
+   * Acts on the site's run while it runs. As on the embedded engine, another site's run, an
+   * unknown id or a run that already ended is left alone without an error: callers that answer
+   * 404/409 read the run first (lib/workflows/service.ts).
+   */
+  private async onRunning(
+    siteId: string,
+    workflowId: string,
+    act: (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<unknown>,
+  ): Promise<{ workflowId: string; runId: string } | undefined> {
     const info = await this.describe(siteId, workflowId);
-    if (!info) throw new ApiError('NOT_FOUND', 'Workflow run not found');
-    if (statusOf(info) !== 'RUNNING') throw new ApiError('CONFLICT', 'The workflow run is not running');
+    const runId = info?.execution?.runId;
+    if (!info || !runId || statusOf(info) !== 'RUNNING') return undefined;
     try {
-      await this.call(() => act(this.client.workflow.getHandle(workflowId, info.execution?.runId ?? undefined)));
+      await this.call(() => act(this.client.workflow.getHandle(workflowId, runId)));
+      return { workflowId, runId };
     } catch (error) {
       // Closed between the check and the call.
-      if (grpcCode(error) === GRPC.NOT_FOUND) throw new ApiError('CONFLICT', 'The workflow run is not running');
+      if (grpcCode(error) === GRPC.NOT_FOUND || error instanceof WorkflowNotFoundError) return undefined;
       throw engineError('WORKFLOW_EXECUTION_ERROR', 'The workflow engine refused the request', error);
     }
   }
+
 }
 
 /** Values put in a visibility query: ids and type names only, so quoting needs no escaping. */

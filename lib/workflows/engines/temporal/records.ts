@@ -1,6 +1,7 @@
 import { defaultPayloadConverter } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowFailure, WorkflowRecord, WorkflowStatus } from '@/lib/workflows/engine';
+import { engineFailure } from '@/lib/workflows/failure';
 
 /** Reading Temporal's raw visibility and history messages into the records of spec §2.10. */
 type ExecutionInfo = temporal.api.workflow.v1.IWorkflowExecutionInfo;
@@ -59,6 +60,7 @@ export interface CloseDetails {
   failure?: WorkflowFailure;
 }
 
+/** Failures recorded as the embedded engine records them (`lib/workflows/failure.ts`). */
 export function closeDetails(event: HistoryEvent | undefined): CloseDetails {
   if (!event) return {};
   if (event.workflowExecutionCompletedEventAttributes) {
@@ -67,21 +69,31 @@ export function closeDetails(event: HistoryEvent | undefined): CloseDetails {
   if (event.workflowExecutionFailedEventAttributes?.failure) {
     return { failure: failureRecord(event.workflowExecutionFailedEventAttributes.failure) };
   }
+  if (event.workflowExecutionCanceledEventAttributes) return { failure: engineFailure('CANCELLED: the run was cancelled on request') };
   if (event.workflowExecutionTerminatedEventAttributes) {
-    const reason = event.workflowExecutionTerminatedEventAttributes.reason;
-    return { failure: { message: reason ? `Terminated: ${reason}` : 'Terminated' } };
+    return { failure: engineFailure(`TERMINATED: ${event.workflowExecutionTerminatedEventAttributes.reason || 'no reason given'}`) };
   }
-  if (event.workflowExecutionTimedOutEventAttributes) return { failure: { message: 'The run timed out' } };
+  if (event.workflowExecutionTimedOutEventAttributes) {
+    return { failure: engineFailure('TIMED_OUT: the run did not finish by its deadline') };
+  }
   return {};
 }
 
-/** Spec §2.10: the run's failure message, and as `cause` the innermost failure with its origin and stack. */
+/**
+ * Spec §2.10: the run's failure message, and as `cause` the innermost failure with where it was
+ * raised (`activity:<name>` when an activity failed, else `workflow`) and its stack.
+ */
 export function failureRecord(failure: temporal.api.failure.v1.IFailure): WorkflowFailure {
   let root = failure;
-  while (root.cause) root = root.cause;
+  let activity: string | undefined;
+  for (;;) {
+    activity = root.activityFailureInfo?.activityType?.name ?? activity;
+    if (!root.cause) break;
+    root = root.cause;
+  }
   return {
     message: failure.message ?? '',
-    cause: { message: root.message ?? '', source: root.source ?? '', stackTrace: root.stackTrace ?? '' },
+    cause: { message: root.message ?? '', source: activity ? `activity:${activity}` : 'workflow', stackTrace: root.stackTrace ?? '' },
   };
 }
 
