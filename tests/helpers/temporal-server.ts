@@ -37,7 +37,7 @@ export function findTemporalCli(): string | undefined {
 }
 
 export function missingCliMessage(): string {
-  return `Temporal suites skipped: no \`temporal\` CLI found (set TEMPORAL_CLI or install it with \`${INSTALL_HINT}\`). They are required under CI=true.`;
+  return `no \`temporal\` CLI found (set TEMPORAL_CLI, or install it with \`${INSTALL_HINT}\`)`;
 }
 
 function freePort(): Promise<number> {
