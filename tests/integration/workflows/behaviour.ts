@@ -53,6 +53,12 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
       restore = overrideProviders({ workflowEngine: under.engine });
       [mine, other] = await Promise.all([createTenant(), createTenant()]);
       page = http.createServer((req, res) => {
+        if (req.url === '/elsewhere') {
+          // A public-looking page that sends the fetcher inside: the redirect is checked like the URL.
+          res.writeHead(302, { location: `http://localhost:${(page.address() as AddressInfo).port}/` });
+          res.end();
+          return;
+        }
         res.setHeader('content-type', 'text/html; charset=utf-8');
         res.end(
           '<html><head><title>Acme &amp; Co — CRM for bakeries</title><meta name="description" content="Software for bakeries">' +
@@ -278,6 +284,12 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         expect(record.status).toBe('FAILED');
         expect(record.failure!.message).toMatch(/^URL_NOT_ALLOWED: localhost resolves to a non-public address/);
         expect(record.failure!.cause).toMatchObject({ source: 'activity:fetchPage' });
+      });
+
+      it('analyzeSite checks redirects like the URL itself', async () => {
+        const record = await settle(mine, await started(mine, 'analyzeSite', { url: `${pageUrl}elsewhere` }));
+        expect(record.status).toBe('FAILED');
+        expect(record.failure!.message).toMatch(/^URL_NOT_ALLOWED: localhost resolves to a non-public address/);
       });
 
       it('a workflow that needs a model FAILS with MODEL_NOT_CONFIGURED, naming the variables', async () => {
