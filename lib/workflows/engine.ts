@@ -77,6 +77,11 @@ export interface WorkflowEngine {
   terminate(siteId: string, workflowId: string, reason: string): Promise<void>;
   /** Delivers a named signal to a waiting run (e.g. humanIntervention). */
   signal(siteId: string, workflowId: string, name: string, payload: unknown): Promise<void>;
+  /**
+   * The run a start with this Idempotency-Key made, if any (optional: an engine without it still
+   * honours keys in `start`, only after the per-site cap check).
+   */
+  findByIdempotencyKey?(siteId: string, key: string): Promise<{ workflowId: string; runId: string } | undefined>;
   /** Runs of the site that are RUNNING now (per-site caps). */
   countRunning(siteId: string): Promise<number>;
   close(): Promise<void>;

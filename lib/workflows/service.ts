@@ -45,6 +45,9 @@ export async function startWorkflow(
   const input = { ...parsed.data, site_id: siteId };
   const engine = workflowEngine();
   try {
+    // A retry returns its run even when the site reached its cap since.
+    const earlier = idempotencyKey !== null ? await engine.findByIdempotencyKey?.(siteId, idempotencyKey) : undefined;
+    if (earlier) return { ...earlier, created: false };
     const { plan, concurrencyLimit } = await planOfSite(siteId);
     const cap = workflowRunningCap(plan, concurrencyLimit);
     if ((await engine.countRunning(siteId)) >= cap) {

@@ -53,6 +53,12 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
       restore = overrideProviders({ workflowEngine: under.engine });
       [mine, other] = await Promise.all([createTenant(), createTenant()]);
       page = http.createServer((req, res) => {
+        if (req.url === '/elsewhere') {
+          // A public-looking page that sends the fetcher inside: the redirect is checked like the URL.
+          res.writeHead(302, { location: `http://localhost:${(page.address() as AddressInfo).port}/` });
+          res.end();
+          return;
+        }
         res.setHeader('content-type', 'text/html; charset=utf-8');
         res.end(
           '<html><head><title>Acme &amp; Co — CRM for bakeries</title><meta name="description" content="Software for bakeries">' +
@@ -185,15 +191,20 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
       it(`caps the runs in progress per site by plan (429 RATE_LIMITED)`, async () => {
         const t = await createTenant();
         const ids = [];
-        for (let i = 0; i < 10; i++) ids.push(await waitingRun(t));
+        for (let i = 0; i < 9; i++) ids.push(await waitingRun(t));
+        const keyed = await start(t, 'humanIntervention', { site_id: t.siteId, question: 'q' }, { 'idempotency-key': 'first-of-ten' });
         const res = await start(t, 'dailyStandUp', { site_id: t.siteId });
         expect(res.status).toBe(429);
+        // A retry of a start that got its run still gets that run at the cap.
+        const retried = await start(t, 'humanIntervention', { site_id: t.siteId, question: 'q' }, { 'idempotency-key': 'first-of-ten' });
+        expect(retried.status).toBe(202);
+        expect(retried.body.workflowId).toBe(keyed.body.workflowId);
         expect(res.body.error.code).toBe('RATE_LIMITED');
         expect(res.body.error.message).toMatch(/10 workflow runs in progress/);
         expect(res.headers.get('retry-after')).toBe('10');
         expect((await cancel(t, ids[0])).status).toBe(200);
         expect((await start(t, 'dailyStandUp', { site_id: t.siteId })).status).toBe(202);
-        for (const id of ids.slice(1)) await cancel(t, id);
+        for (const id of [...ids.slice(1), keyed.body.workflowId]) await cancel(t, id);
       });
     });
 
@@ -273,6 +284,12 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         expect(record.status).toBe('FAILED');
         expect(record.failure!.message).toMatch(/^URL_NOT_ALLOWED: localhost resolves to a non-public address/);
         expect(record.failure!.cause).toMatchObject({ source: 'activity:fetchPage' });
+      });
+
+      it('analyzeSite checks redirects like the URL itself', async () => {
+        const record = await settle(mine, await started(mine, 'analyzeSite', { url: `${pageUrl}elsewhere` }));
+        expect(record.status).toBe('FAILED');
+        expect(record.failure!.message).toMatch(/^URL_NOT_ALLOWED: localhost resolves to a non-public address/);
       });
 
       it('a workflow that needs a model FAILS with MODEL_NOT_CONFIGURED, naming the variables', async () => {

@@ -156,6 +156,11 @@ export class EmbeddedEngine implements WorkflowEngine {
     await this.wake(run.runId);
   }
 
+  async findByIdempotencyKey(siteId: string, key: string) {
+    const row = await store.runByIdempotencyKey(siteId, key);
+    return row && { workflowId: row.workflowId, runId: row.runId };
+  }
+
   countRunning(siteId: string): Promise<number> {
     return store.countRunning(siteId);
   }
