@@ -121,6 +121,8 @@ describe.skipIf(!server)('Temporal engine', () => {
     const first = await start(siteA);
     expect(first.created).toBe(true);
     expect(await start(siteA)).toEqual({ workflowId: first.workflowId, runId: first.runId, created: false });
+    expect(await engine.findByIdempotencyKey(siteA, key)).toEqual({ workflowId: first.workflowId, runId: first.runId });
+    expect(await engine.findByIdempotencyKey(siteA, `${key}-unused`)).toBeUndefined();
     const otherSite = await start(siteB);
     expect(otherSite.created).toBe(true);
     expect(otherSite.workflowId).not.toBe(first.workflowId);

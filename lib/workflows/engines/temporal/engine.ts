@@ -9,7 +9,7 @@ import { errorFields, log } from '@/lib/core/log';
 import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
 import { closeDetails, QUERY_STATUS, siteIdOf, statusOf, toRecord, type CloseDetails } from './records';
 import { connectionOptions, type TemporalSettings } from './settings';
-import { recordStartedRun, releaseStartKey, reserveStartKey } from './start-keys';
+import { recordStartedRun, releaseStartKey, reserveStartKey, startedRunOfKey } from './start-keys';
 import { SITE_ID_ATTRIBUTE } from './site-attribute';
 
 type ExecutionInfo = temporal.api.workflow.v1.IWorkflowExecutionInfo;
@@ -71,6 +71,10 @@ export class TemporalEngine implements WorkflowEngine {
     await recordStartedRun(options.siteId, key, started.runId);
     await this.untilVisible(started, false);
     return { ...started, created: reserved.own };
+  }
+
+  findByIdempotencyKey(siteId: string, key: string): Promise<{ workflowId: string; runId: string } | undefined> {
+    return startedRunOfKey(siteId, key);
   }
 
   /** `join`: a run already started under this id is the answer (running, or closed since). */

@@ -44,3 +44,13 @@ export async function releaseStartKey(siteId: string, key: string): Promise<void
     .delete(temporalStartKeys)
     .where(and(eq(temporalStartKeys.siteId, siteId), eq(temporalStartKeys.idempotencyKey, key), isNull(temporalStartKeys.runId)));
 }
+
+/** The run a start with this key made, once the cluster accepted it. */
+export async function startedRunOfKey(siteId: string, key: string): Promise<{ workflowId: string; runId: string } | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ workflowId: temporalStartKeys.workflowId, runId: temporalStartKeys.runId })
+    .from(temporalStartKeys)
+    .where(and(eq(temporalStartKeys.siteId, siteId), eq(temporalStartKeys.idempotencyKey, key)));
+  return row?.runId ? { workflowId: row.workflowId, runId: row.runId } : undefined;
+}
