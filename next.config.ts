@@ -1,9 +1,10 @@
 import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
-  // PGlite ships a WebAssembly build of Postgres and pg has optional native bindings:
-  // both are loaded by Node at run time rather than bundled.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg'],
+  // PGlite ships a WebAssembly build of Postgres and pg has optional native bindings; the Temporal
+  // client loads its gRPC stack and protobuf definitions dynamically: all are loaded by Node at run
+  // time rather than bundled.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pg-boss', '@temporalio/client', '@temporalio/common', '@temporalio/proto'],
   poweredByHeader: false,
   // Migrations are read from disk at start.
   outputFileTracingIncludes: { '/**': ['./supabase/migrations/*.sql'] },

@@ -41,6 +41,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // The Temporal engine against a real dev server (tests/helpers/temporal-global-setup.ts):
+        // skipped without the `temporal` CLI, required under CI=true.
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: 'temporal',
+          include: ['tests/temporal/**/*.test.ts'],
+          globalSetup: [...shared.globalSetup, 'tests/helpers/temporal-global-setup.ts'],
+          env: { TEST_DB: 'pglite' },
+        },
+      },
       ...(postgres
         ? [
             {

@@ -126,6 +126,12 @@ export function scenarios(s: Seed): Scenario[] {
         }),
       },
     },
+    {
+      // A run is inserted and queued per request; the app's worker executes them meanwhile.
+      name: 'workflow.start',
+      path: '/api/workflow/webhook',
+      request: { method: 'POST', headers: toolHeaders(s), body: JSON.stringify({ site_id: s.siteId, type: 'INSERT', table: 'leads', record: { id: 1 } }) },
+    },
     ...ingestion(s),
   ];
 }

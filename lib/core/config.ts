@@ -50,6 +50,34 @@ const configSchema = z.object({
   SUPABASE_URL: z.string().url().optional(),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
   SUPABASE_STORAGE_BUCKET: z.string().min(1).default('uploads'),
+  // Workflows, embedded engine (README "Workflows"). The app process runs the worker unless
+  // WORKFLOW_WORKER_IN_APP=false (then run `npm run worker` separately).
+  WORKFLOW_WORKER_IN_APP: bool(true),
+  WORKFLOW_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  // How long a worker holds a run it executes before another worker may take it over (crash recovery).
+  WORKFLOW_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(300),
+  WORKFLOW_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+  // Attempts after the first when an activity fails (exponential backoff from the delay).
+  WORKFLOW_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
+  WORKFLOW_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
+  // analyzeSite's page fetch. Private, loopback and link-local addresses are refused unless their
+  // host (name or IP) is in this comma-separated operator allow-list.
+  WORKFLOW_FETCH_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  WORKFLOW_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  WORKFLOW_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
+  // Temporal (README "Running with Temporal"). TEMPORAL_ADDRESS set → runs go to that cluster and a
+  // separate `npm run worker:temporal` process executes them.
+  TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'host:port').optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('site-growth'),
+  // Temporal Cloud: an API key (implies TLS), or mTLS with a client certificate and key (PEM files).
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  TEMPORAL_TLS: bool(false),
+  TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -65,6 +93,9 @@ export function config(): Config {
     }
     if (parsed.data.RATE_LIMIT_BACKEND === 'upstash' && !(parsed.data.UPSTASH_REDIS_REST_URL && parsed.data.UPSTASH_REDIS_REST_TOKEN)) {
       throw new Error('Invalid environment configuration: RATE_LIMIT_BACKEND=upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
+    }
+    if (Boolean(parsed.data.TEMPORAL_TLS_CERT_PATH) !== Boolean(parsed.data.TEMPORAL_TLS_KEY_PATH)) {
+      throw new Error('Invalid environment configuration: TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together');
     }
     cached = parsed.data;
   }

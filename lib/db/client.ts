@@ -15,6 +15,12 @@ export interface Database {
   sql: SqlRunner;
   /** Runs `fn` on one dedicated connection (session-level locks and transactions hold). */
   session<T>(fn: (runner: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * Raw SQL for libraries that bring their own statements (the workflow job queue): with values,
+   * one parameterized statement; without, a script of any number of statements (the rows of the
+   * last one are returned).
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   close(): Promise<void>;
 }
 
@@ -40,6 +46,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db: drizzle(client, { schema }) as unknown as Db,
       sql,
       session: (fn) => fn(sql), // PGlite is a single connection
+      executeSql: async (text, values) => {
+        if (values?.length) return { rows: (await client.query(text, values)).rows };
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
       close: () => client.close(),
     };
   }
@@ -63,6 +74,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       } finally {
         client.release();
       }
+    },
+    executeSql: async (text, values) => {
+      const result = (await pool.query(text, values?.length ? values : undefined)) as unknown;
+      const last = Array.isArray(result) ? result.at(-1) : result;
+      return { rows: (last as { rows?: unknown[] } | undefined)?.rows ?? [] };
     },
     close: () => pool.end(),
   };

@@ -211,3 +211,68 @@ export const visitorUploads = pgTable('visitor_uploads', {
   storageKey: text('storage_key').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+// Workflow runs of the embedded engine (20261123100000_workflows.sql).
+export const workflowRuns = pgTable('workflow_runs', {
+  runId: uuid('run_id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  workflowId: text('workflow_id').notNull(),
+  type: text('type').notNull(),
+  status: text('status').notNull().default('RUNNING'),
+  input: jsonb('input').$type<unknown>().notNull(),
+  result: jsonb('result').$type<unknown>(),
+  failure: jsonb('failure').$type<unknown>(),
+  idempotencyKey: text('idempotency_key'),
+  startTime: ts('start_time').notNull().defaultNow(),
+  closeTime: ts('close_time'),
+  timeoutAt: ts('timeout_at'),
+  leaseUntil: ts('lease_until'),
+});
+
+export const workflowSteps = pgTable(
+  'workflow_steps',
+  {
+    runId: uuid('run_id').notNull(),
+    step: integer('step').notNull(),
+    siteId: uuid('site_id').notNull(),
+    kind: text('kind').$type<'activity' | 'sleep' | 'signal'>().notNull(),
+    name: text('name').notNull(),
+    wakeAt: ts('wake_at'),
+    completed: boolean('completed').notNull().default(false),
+    result: jsonb('result').$type<unknown>(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.step] })],
+);
+
+export const workflowSignals = pgTable('workflow_signals', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  runId: uuid('run_id').notNull(),
+  siteId: uuid('site_id').notNull(),
+  name: text('name').notNull(),
+  payload: jsonb('payload').$type<unknown>(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+  consumedStep: integer('consumed_step'),
+});
+
+export const webhookEvents = pgTable('webhook_events', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  workflowId: text('workflow_id'),
+  eventType: text('event_type'),
+  tableName: text('table_name'),
+  payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+});
+// Idempotency keys of Temporal starts (20261123110000_temporal_start_keys.sql).
+export const temporalStartKeys = pgTable(
+  'temporal_start_keys',
+  {
+    siteId: uuid('site_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    workflowId: text('workflow_id').notNull(),
+    runId: text('run_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.idempotencyKey] })],
+);

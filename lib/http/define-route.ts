@@ -66,6 +66,10 @@ export interface RouteDefinition<
   rateLimit?: RateLimitPolicy;
   /** Code for a `site_id` that is not a UUID (default INVALID_REQUEST). */
   invalidSiteIdCode?: ErrorCode;
+  /** Codes for invalid query/body fields other than INVALID_REQUEST, by top-level field (e.g. `limit` → INVALID_LIMIT). */
+  fieldErrorCodes?: Partial<Record<string, ErrorCode>>;
+  /** Errors repeat their `code` at the top level of the body (spec §7, workflow start). */
+  topLevelErrorCode?: boolean;
   /** OpenAPI only: other statuses the route answers without a body, with their description. */
   otherResponses?: Record<number, string>;
   handler: (
@@ -115,14 +119,18 @@ export function defineRoute<
         principal,
         siteId,
         params: definition.params ? parse(definition.params, raw.params, 'path') : {},
-        query: definition.query ? parse(definition.query, raw.query, 'query') : {},
-        body: !definition.body ? undefined : definition.rawBody ? await raw.body() : parse(definition.body, (await raw.body()) ?? {}, 'body'),
+        query: definition.query ? parse(definition.query, raw.query, 'query', definition.fieldErrorCodes) : {},
+        body: !definition.body
+          ? undefined
+          : definition.rawBody
+            ? await raw.body()
+            : parse(definition.body, (await raw.body()) ?? {}, 'body', definition.fieldErrorCodes),
         res,
       } as unknown as Parameters<typeof definition.handler>[0];
       const output = definition.response.parse(await definition.handler(ctx));
       response = respond(ex, envelope(definition.envelope, output, res.meta), res.status ?? definition.status ?? 200);
     } catch (error) {
-      response = fail(ex, error);
+      response = fail(ex, error, definition.topLevelErrorCode);
     }
     return finish(ex, response);
   };

@@ -7,10 +7,14 @@ export function jsonResponse(body: unknown, status: number, headers: Headers): R
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-/** `{success:false, error:{code, message, details?, request_id}}` — the one error envelope. */
-export function errorBody(error: ApiError, requestId: string) {
+/**
+ * `{success:false, error:{code, message, details?, request_id}}` — the one error envelope. With
+ * `topLevelCode` the code is repeated beside `error` (the workflow-start errors of spec §7).
+ */
+export function errorBody(error: ApiError, requestId: string, topLevelCode = false) {
   return {
     success: false as const,
+    ...(topLevelCode ? { code: error.code } : {}),
     error: {
       code: error.code,
       message: error.message,
@@ -20,8 +24,8 @@ export function errorBody(error: ApiError, requestId: string) {
   };
 }
 
-export function errorResponse(error: ApiError, requestId: string, headers = new Headers()): Response {
+export function errorResponse(error: ApiError, requestId: string, headers = new Headers(), topLevelCode = false): Response {
   headers.set(REQUEST_ID_HEADER, requestId);
   for (const [name, value] of Object.entries(error.headers ?? {})) headers.set(name, value);
-  return jsonResponse(errorBody(error, requestId), error.status, headers);
+  return jsonResponse(errorBody(error, requestId, topLevelCode), error.status, headers);
 }

@@ -21,6 +21,7 @@ function errorCodesOf(def: RouteDoc): ErrorCode[] {
   if (def.body) codes.add('PAYLOAD_TOO_LARGE');
   for (const strategy of strategiesOf(def.auth)) for (const code of strategy.errors) codes.add(code);
   if (def.invalidSiteIdCode) codes.add(def.invalidSiteIdCode);
+  for (const code of Object.values(def.fieldErrorCodes ?? {})) if (code) codes.add(code);
   if (policyOf(def.rateLimit, def.auth.kind) !== 'none') codes.add('RATE_LIMITED');
   return [...codes];
 }
@@ -149,6 +150,7 @@ export function buildOpenApi(manifest: RouteManifest) {
           required: ['success', 'error'],
           properties: {
             success: { const: false },
+            code: { type: 'string', enum: ERROR_CODES, description: 'Repeats error.code on routes that say so (workflow start)' },
             error: {
               type: 'object',
               required: ['code', 'message'],

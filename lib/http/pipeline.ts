@@ -97,9 +97,9 @@ export function adopt(ex: Exchange, response: Response): Response {
 }
 
 /** The error envelope; anything but an ApiError is logged with the request id and masked as SYSTEM_ERROR. */
-export function fail(ex: Exchange, error: unknown): Response {
+export function fail(ex: Exchange, error: unknown, topLevelCode = false): Response {
   const route = routePattern(ex.url.pathname, (ex.params ?? {}) as Record<string, string | string[]>);
-  return errorResponse(maskError(error, ex.requestId, { method: ex.req.method, route }), ex.requestId, ex.headers);
+  return errorResponse(maskError(error, ex.requestId, { method: ex.req.method, route }), ex.requestId, ex.headers, topLevelCode);
 }
 
 /** An ApiError as it is; anything else logged (request id and where, never request data) and masked as SYSTEM_ERROR. */

@@ -1,5 +1,5 @@
 import { currentDate } from '@/lib/core/clock';
-import { and, asc, count, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
 import { leads } from '@/lib/db/schema';
@@ -133,5 +133,60 @@ export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ it
   // A page past the end has no row to carry the count.
   const total = rows.length > 0 ? Number(rows[0].total) : q.offset > 0 ? await countAll() : 0;
   return { items: rows.map(({ total: _total, ...row }) => toLead(row)), total };
+}
+
+
+/** Upper bound of the leads one workflow step reads (a batch pass over a site's open leads). */
+export const LEAD_BATCH_MAX = 10_000;
+
+/** The site's leads for a batch pass (workflows): by status and/or ids, oldest first, capped. */
+export async function leadsForBatch(
+  siteId: string,
+  filter: { statuses?: LeadStatus[]; ids?: string[]; unassignedOnly?: boolean },
+): Promise<LeadRow[]> {
+  const db = await getDb();
+  const filters: (SQL | undefined)[] = [eq(leads.siteId, siteId)];
+  if (filter.statuses?.length) filters.push(inArray(leads.status, filter.statuses));
+  if (filter.ids) filters.push(filter.ids.length ? inArray(leads.id, filter.ids) : sql`false`);
+  if (filter.unassignedOnly) filters.push(isNull(leads.assigneeId));
+  return db.select().from(leads).where(and(...filters)).orderBy(asc(leads.createdAt), asc(leads.id)).limit(LEAD_BATCH_MAX);
+}
+
+/** Sets each lead to `lost` and appends its reason to the notes, in one transaction; answers how many changed. */
+export async function markLeadsLost(siteId: string, marks: { leadId: string; note: string }[]): Promise<number> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    let changed = 0;
+    for (const mark of marks) {
+      const rows = await tx
+        .update(leads)
+        .set({
+          status: 'lost',
+          notes: sql`case when coalesce(${leads.notes}, '') = '' then ${mark.note} else ${leads.notes} || E'\n' || ${mark.note} end`,
+          updatedAt: currentDate(),
+        })
+        .where(and(eq(leads.siteId, siteId), eq(leads.id, mark.leadId), sql`${leads.status} <> 'lost'`))
+        .returning({ id: leads.id });
+      changed += rows.length;
+    }
+    return changed;
+  });
+}
+
+/** Sets the assignee of each lead still unassigned, in one transaction; answers how many changed. */
+export async function assignLeadsTo(siteId: string, assignments: { leadId: string; assigneeId: string }[]): Promise<number> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    let changed = 0;
+    for (const a of assignments) {
+      const rows = await tx
+        .update(leads)
+        .set({ assigneeId: a.assigneeId, updatedAt: currentDate() })
+        .where(and(eq(leads.siteId, siteId), eq(leads.id, a.leadId), isNull(leads.assigneeId)))
+        .returning({ id: leads.id });
+      changed += rows.length;
+    }
+    return changed;
+  });
 }
 

@@ -1,6 +1,7 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { currentDate } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
-import { segments } from '@/lib/db/schema';
+import { leads, segments } from '@/lib/db/schema';
 import { siteScoped } from '@/lib/db/site-scoped';
 import { found } from '@/lib/core/errors';
 import { segmentResource, type CreateSegmentInput, type ListSegmentsInput, type Segment, type UpdateSegmentInput } from './schema';
@@ -27,4 +28,43 @@ export function listSegments(siteId: string, q: ListSegmentsInput): Promise<{ it
   if (q.segment_id) filters.push(eq(segments.id, q.segment_id));
   if (q.is_active !== undefined) filters.push(eq(segments.isActive, q.is_active));
   return repo.list(siteId, filters, q);
+}
+
+export async function findSegment(siteId: string, segmentId: string): Promise<Segment | undefined> {
+  const row = await repo.find(siteId, segmentId);
+  return row ? repo.toApi(row) : undefined;
+}
+
+/**
+ * Writes computed segments in one transaction: each is matched by `attributes.cluster_key` (so a
+ * rerun updates instead of duplicating), gets its size, and its leads are moved into it.
+ */
+export async function saveClusterSegments(
+  siteId: string,
+  plans: { key: string; name: string; description: string; attributes: Record<string, string>; leadIds: string[] }[],
+): Promise<{ key: string; segmentId: string; name: string; size: number; created: boolean }[]> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const out = [];
+    for (const plan of plans) {
+      const attributes = { ...plan.attributes, cluster_key: plan.key };
+      const [existing] = await tx
+        .select({ id: segments.id })
+        .from(segments)
+        .where(and(eq(segments.siteId, siteId), sql`${segments.attributes}->>'cluster_key' = ${plan.key}`))
+        .limit(1);
+      const values = { name: plan.name, description: plan.description, size: plan.leadIds.length, attributes, updatedAt: currentDate() };
+      const [row] = existing
+        ? await tx.update(segments).set(values).where(and(eq(segments.siteId, siteId), eq(segments.id, existing.id))).returning()
+        : await tx.insert(segments).values({ ...values, siteId }).returning();
+      if (plan.leadIds.length) {
+        await tx
+          .update(leads)
+          .set({ segmentId: row.id, updatedAt: currentDate() })
+          .where(and(eq(leads.siteId, siteId), inArray(leads.id, plan.leadIds)));
+      }
+      out.push({ key: plan.key, segmentId: row.id, name: row.name, size: plan.leadIds.length, created: !existing });
+    }
+    return out;
+  });
 }

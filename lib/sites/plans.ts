@@ -31,3 +31,15 @@ export function planLimits(plan: string, perMinute: number | null, concurrent: n
   if (plan === 'enterprise' && perMinute && concurrent) return { perMinute, concurrent };
   return PLAN_LIMITS[plan as keyof typeof PLAN_LIMITS] ?? PLAN_LIMITS.basic;
 }
+
+/**
+ * Workflow runs a site may have RUNNING at once; a start beyond it answers 429 RATE_LIMITED.
+ * Waiting runs (e.g. humanIntervention) count until they end. Enterprise: ten per concurrent
+ * request of its custom limits.
+ */
+export const WORKFLOW_RUNNING_CAPS = { basic: 10, pro: 50 } as const;
+
+export function workflowRunningCap(plan: string, concurrent: number | null): number {
+  if (plan === 'enterprise' && concurrent) return concurrent * 10;
+  return WORKFLOW_RUNNING_CAPS[plan as keyof typeof WORKFLOW_RUNNING_CAPS] ?? WORKFLOW_RUNNING_CAPS.basic;
+}

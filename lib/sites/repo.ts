@@ -6,7 +6,7 @@ import { isUniqueViolation } from '@/lib/db/errors';
 import { rows } from '@/lib/db/raw';
 import { siteOrigins, sites } from '@/lib/db/schema';
 import { ApiError } from '@/lib/core/errors';
-import type { SitePlanInput } from './plans';
+import type { Plan, SitePlanInput } from './plans';
 import type { CreateSiteInput, Site, SiteDetail, SiteOrigin } from './schema';
 
 type SiteRow = typeof sites.$inferSelect;
@@ -134,4 +134,11 @@ export async function anySiteHasOrigin(origin: string, domains: string[]): Promi
     select exists (select 1 from site_origins where origin = ${origin})
         or exists (select 1 from sites where domain in (${sql.join(domains.map((d) => sql`${d}`), sql`, `)})) as found`);
   return Boolean(row?.found);
+}
+
+/** The site's plan and its custom concurrency (Basic for an unknown site). */
+export async function planOfSite(siteId: string): Promise<{ plan: Plan; concurrencyLimit: number | null }> {
+  const db = await getDb();
+  const [row] = await db.select({ plan: sites.plan, concurrencyLimit: sites.concurrencyLimit }).from(sites).where(eq(sites.id, siteId)).limit(1);
+  return row ?? { plan: 'basic', concurrencyLimit: null };
 }

@@ -83,3 +83,40 @@ export async function siteStats(siteId: string, now = currentDate()): Promise<Si
     requirements: counted(row.requirements_by_status),
   };
 }
+
+/** Counts of the site over the last `windowHours` (dailyStandUp), in one round trip. */
+export async function recentFigures(siteId: string, windowHours: number, now: Date) {
+  const since = new Date(now.getTime() - windowHours * 3_600_000);
+  const [row] = await rows<{
+    leads_total: number;
+    leads_new: number;
+    leads_by_status: Record<string, number> | null;
+    visitors_new: number;
+    sessions: number;
+    events: number;
+    commands_by_status: Record<string, number> | null;
+  }>(sql`
+    select
+      (select count(*)::int from leads where site_id = ${siteId}) as leads_total,
+      (select count(*)::int from leads where site_id = ${siteId} and created_at > ${since.toISOString()}::timestamptz) as leads_new,
+      (select jsonb_object_agg(status, n) from (
+         select status, count(*)::int as n from leads where site_id = ${siteId} group by status
+       ) l) as leads_by_status,
+      (select count(*)::int from visitors where site_id = ${siteId} and first_seen_at > ${since.getTime()}::bigint) as visitors_new,
+      (select count(*)::int from visitor_sessions where site_id = ${siteId} and created_at > ${since.getTime()}::bigint) as sessions,
+      (select count(*)::int from session_events where site_id = ${siteId} and received_at > ${since.getTime()}::bigint) as events,
+      (select jsonb_object_agg(status, n) from (
+         select status, count(*)::int as n from commands where site_id = ${siteId} and created_at > ${since.toISOString()}::timestamptz group by status
+       ) c) as commands_by_status
+  `);
+  return {
+    window_hours: windowHours,
+    leads_total: row.leads_total,
+    leads_new: row.leads_new,
+    leads_by_status: row.leads_by_status ?? {},
+    visitors_new: row.visitors_new,
+    sessions: row.sessions,
+    events: row.events,
+    commands_by_status: row.commands_by_status ?? {},
+  };
+}

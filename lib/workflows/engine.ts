@@ -37,6 +37,11 @@ export interface StartOptions {
   input: unknown;
   /** Whole-run timeout; the run ends TIMED_OUT when it passes. */
   timeoutMs?: number;
+  /**
+   * The caller's retry key: a start with a key the site already used returns that run instead of
+   * starting another (`created: false`).
+   */
+  idempotencyKey?: string;
 }
 
 export interface ListQuery {
@@ -62,7 +67,7 @@ export interface ListPage {
 
 export interface WorkflowEngine {
   readonly kind: 'embedded' | 'temporal';
-  start(options: StartOptions): Promise<{ workflowId: string; runId: string }>;
+  start(options: StartOptions): Promise<{ workflowId: string; runId: string; created?: boolean }>;
   list(query: ListQuery): Promise<ListPage>;
   /** Another site's run is `undefined`, never returned. */
   get(siteId: string, workflowId: string): Promise<WorkflowRecord | undefined>;
@@ -72,6 +77,11 @@ export interface WorkflowEngine {
   terminate(siteId: string, workflowId: string, reason: string): Promise<void>;
   /** Delivers a named signal to a waiting run (e.g. humanIntervention). */
   signal(siteId: string, workflowId: string, name: string, payload: unknown): Promise<void>;
+  /**
+   * The run a start with this Idempotency-Key made, if any (optional: an engine without it still
+   * honours keys in `start`, only after the per-site cap check).
+   */
+  findByIdempotencyKey?(siteId: string, key: string): Promise<{ workflowId: string; runId: string } | undefined>;
   /** Runs of the site that are RUNNING now (per-site caps). */
   countRunning(siteId: string): Promise<number>;
   close(): Promise<void>;

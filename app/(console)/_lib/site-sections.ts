@@ -8,5 +8,6 @@ export const SITE_SECTIONS: { path: string; label: string; nested?: boolean; bel
   { path: '', label: 'API keys', below: '/keys' },
   { path: '/origins', label: 'Allowed origins' },
   { path: '/settings', label: 'Settings', nested: true },
+  { path: '/workflows', label: 'Workflows', nested: true },
   { path: '/snippet', label: 'Tracking snippet' },
 ];

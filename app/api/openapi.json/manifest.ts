@@ -19,25 +19,30 @@ import * as r15 from '@/app/api/health/route';
 import * as r16 from '@/app/api/keys/route';
 import * as r17 from '@/app/api/keys/[id]/usage/route';
 import * as r18 from '@/app/api/leads/[lead_id]/sessions/route';
-import * as r19 from '@/app/api/mcp/route';
-import * as r20 from '@/app/api/requirements/route';
-import * as r21 from '@/app/api/sites/[site_id]/origins/route';
-import * as r22 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r23 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r24 from '@/app/api/visitors/identify/route';
-import * as r25 from '@/app/api/visitors/segment/route';
-import * as r26 from '@/app/api/visitors/session/route';
-import * as r27 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r28 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r29 from '@/app/api/visitors/session/end/route';
-import * as r30 from '@/app/api/visitors/sites/route';
-import * as r31 from '@/app/api/visitors/track/route';
-import * as r32 from '@/app/api/visitors/upload/route';
-import * as r33 from '@/app/sites/route';
-import * as r34 from '@/app/sites/[site_id]/route';
-import * as r35 from '@/app/sites/[site_id]/commands/route';
-import * as r36 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r37 from '@/app/sites/[site_id]/stats/route';
+import * as r19 from '@/app/api/logs/workflows/route';
+import * as r20 from '@/app/api/logs/workflows/[workflowId]/route';
+import * as r21 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
+import * as r22 from '@/app/api/logs/workflows/[workflowId]/signal/route';
+import * as r23 from '@/app/api/mcp/route';
+import * as r24 from '@/app/api/requirements/route';
+import * as r25 from '@/app/api/sites/[site_id]/origins/route';
+import * as r26 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r27 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r28 from '@/app/api/visitors/identify/route';
+import * as r29 from '@/app/api/visitors/segment/route';
+import * as r30 from '@/app/api/visitors/session/route';
+import * as r31 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r32 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r33 from '@/app/api/visitors/session/end/route';
+import * as r34 from '@/app/api/visitors/sites/route';
+import * as r35 from '@/app/api/visitors/track/route';
+import * as r36 from '@/app/api/visitors/upload/route';
+import * as r37 from '@/app/api/workflow/[name]/route';
+import * as r38 from '@/app/sites/route';
+import * as r39 from '@/app/sites/[site_id]/route';
+import * as r40 from '@/app/sites/[site_id]/commands/route';
+import * as r41 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r42 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/tools/getFinderCategoryIds', module: r0 },
@@ -59,23 +64,28 @@ export const routeManifest: RouteManifest = [
   { path: '/api/keys', module: r16 },
   { path: '/api/keys/{id}/usage', module: r17 },
   { path: '/api/leads/{lead_id}/sessions', module: r18 },
-  { path: '/api/mcp', module: r19 },
-  { path: '/api/requirements', module: r20 },
-  { path: '/api/sites/{site_id}/origins', module: r21 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r22 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r23 },
-  { path: '/api/visitors/identify', module: r24 },
-  { path: '/api/visitors/segment', module: r25 },
-  { path: '/api/visitors/session', module: r26 },
-  { path: '/api/visitors/session/{session_id}/end', module: r27 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r28 },
-  { path: '/api/visitors/session/end', module: r29 },
-  { path: '/api/visitors/sites', module: r30 },
-  { path: '/api/visitors/track', module: r31 },
-  { path: '/api/visitors/upload', module: r32 },
-  { path: '/sites', module: r33 },
-  { path: '/sites/{site_id}', module: r34 },
-  { path: '/sites/{site_id}/commands', module: r35 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r36 },
-  { path: '/sites/{site_id}/stats', module: r37 },
+  { path: '/api/logs/workflows', module: r19 },
+  { path: '/api/logs/workflows/{workflowId}', module: r20 },
+  { path: '/api/logs/workflows/{workflowId}/cancel', module: r21 },
+  { path: '/api/logs/workflows/{workflowId}/signal', module: r22 },
+  { path: '/api/mcp', module: r23 },
+  { path: '/api/requirements', module: r24 },
+  { path: '/api/sites/{site_id}/origins', module: r25 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r26 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r27 },
+  { path: '/api/visitors/identify', module: r28 },
+  { path: '/api/visitors/segment', module: r29 },
+  { path: '/api/visitors/session', module: r30 },
+  { path: '/api/visitors/session/{session_id}/end', module: r31 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r32 },
+  { path: '/api/visitors/session/end', module: r33 },
+  { path: '/api/visitors/sites', module: r34 },
+  { path: '/api/visitors/track', module: r35 },
+  { path: '/api/visitors/upload', module: r36 },
+  { path: '/api/workflow/{name}', module: r37 },
+  { path: '/sites', module: r38 },
+  { path: '/sites/{site_id}', module: r39 },
+  { path: '/sites/{site_id}/commands', module: r40 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r41 },
+  { path: '/sites/{site_id}/stats', module: r42 },
 ];

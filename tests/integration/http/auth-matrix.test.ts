@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { resetConfig } from '@/lib/core/config';
+import { resetProviders } from '@/lib/core/providers';
+import { setSitePlan } from '@/lib/sites/repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
 import { authMatrix, presenters, sessionMatrix } from '../../helpers/auth-matrix';
 import { call, createKey, createTenant, uniqueEmail, type CallOptions, type CallResult, type Tenant } from '../../helpers/harness';
@@ -45,6 +47,8 @@ const command = async (): Promise<string> =>
   (await post('POST', '/sites/{site_id}/commands', { params: { site_id: mine.siteId }, headers: presenters.xApiKey(mine.key), body: { task: 'audit' } })).data.command_id;
 const origin = async (): Promise<string> =>
   (await post('POST', '/api/sites/{site_id}/origins', { params: { site_id: mine.siteId }, headers: mine.user.auth, body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` } })).data.id;
+const workflowRun = async (name = 'dailyStandUp', extra: Record<string, unknown> = {}): Promise<string> =>
+  (await post('POST', '/api/workflow/{name}', { params: { name }, headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, ...extra } })).workflowId;
 const keyId = async (): Promise<string> => (await createKey(mine.user, mine.siteId, ['read'])).id;
 
 const REGISTRY: Record<string, Entry> = {
@@ -97,6 +101,13 @@ const REGISTRY: Record<string, Entry> = {
   'GET /sites/{site_id}': { request: (site_id) => ({ params: { site_id } }) },
   'GET /sites/{site_id}/stats': { request: (site_id) => ({ params: { site_id } }) },
   'GET /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /api/workflow/{name}': { request: (site_id) => ({ params: { name: 'dailyStandUp' }, body: { site_id } }) },
+  'GET /api/logs/workflows': { request: (site_id) => ({ query: { site_id } }) },
+  'GET /api/logs/workflows/{workflowId}': { request: async (site_id) => ({ params: { workflowId: await workflowRun() }, query: { site_id } }) },
+  'POST /api/logs/workflows/{workflowId}/cancel': { request: async (site_id) => ({ params: { workflowId: await workflowRun() }, body: { site_id } }) },
+  'POST /api/logs/workflows/{workflowId}/signal': {
+    request: async (site_id) => ({ params: { workflowId: await workflowRun('humanIntervention', { question: 'Go?' }) }, body: { site_id, signal: 'humanResponse', payload: { ok: true } } }),
+  },
   'POST /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id }, body: { task: 'audit' } }) },
   'GET /sites/{site_id}/commands/{command_id}': { request: async (site_id) => ({ params: { site_id, command_id: await command() } }) },
   // Session
@@ -130,6 +141,8 @@ const pathOf = (template: string, params: Record<string, string> = {}) => templa
 let standIn: Awaited<ReturnType<typeof startPeopleDataStandIn>>;
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
+  // The matrix starts many workflow runs that no worker executes: room for them under the running cap.
+  await setSitePlan(mine.siteId, { plan: 'enterprise', rate_limit_per_minute: 10_000, concurrency_limit: 100 });
   // The finder answers 503 without its provider; the local stand-in makes its valid request succeed.
   standIn = await startPeopleDataStandIn('matrix-provider-key');
   process.env.PEOPLE_DATA_API_URL = standIn.url;
@@ -141,6 +154,8 @@ afterAll(async () => {
   delete process.env.PEOPLE_DATA_API_KEY;
   resetConfig();
   await standIn?.close();
+  // The workflow routes opened the embedded engine on this file's database.
+  await resetProviders();
 });
 const tenants = () => ({ mine, other });
 

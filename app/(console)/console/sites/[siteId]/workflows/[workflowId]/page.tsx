@@ -1,0 +1,82 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { ApiError } from '@/lib/core/errors';
+import { getWorkflowRun } from '@/lib/workflows/service';
+import { Time } from '@/components/time';
+import { requireOwnedSite } from '../../../../../_lib/session';
+import { CancelRunButton } from '../cancel-run-button';
+import { RunStatus, duration } from '../run-status';
+
+export const metadata: Metadata = { title: 'Workflow run · Site Growth Platform' };
+
+/** One run of the site: the same getWorkflowRun() as GET /api/logs/workflows/{workflowId}. */
+export default async function WorkflowRunPage({ params }: { params: Promise<{ siteId: string; workflowId: string }> }) {
+  const { siteId, workflowId } = await params;
+  const { site } = await requireOwnedSite(siteId);
+  const run = await getWorkflowRun(site.id, decodeURIComponent(workflowId)).catch((error) => {
+    if (error instanceof ApiError && error.code === 'NOT_FOUND') notFound();
+    throw error;
+  });
+  return (
+    <>
+      <p>
+        <Link href={`/console/sites/${site.id}/workflows`}>← All runs</Link>
+      </p>
+      <section className="card" aria-labelledby="run-heading">
+        <h2 id="run-heading" tabIndex={-1}>
+          {run.type} <RunStatus status={run.status} />
+        </h2>
+        <p className="sub mono">{run.workflowId}</p>
+        <dl className="stats">
+          <div>
+            <dt>Started</dt>
+            <dd>
+              <Time iso={run.startTime} withDate />
+            </dd>
+          </div>
+          <div>
+            <dt>Closed</dt>
+            <dd>{run.closeTime ? <Time iso={run.closeTime} withDate /> : <span className="empty">Still running</span>}</dd>
+          </div>
+          <div>
+            <dt>Duration</dt>
+            <dd>{duration(run.executionTime)}</dd>
+          </div>
+          <div>
+            <dt>Run ID</dt>
+            <dd className="mono sub">{run.runId}</dd>
+          </div>
+        </dl>
+        {run.status === 'RUNNING' && <CancelRunButton siteId={site.id} workflowId={run.workflowId} />}
+      </section>
+      {run.failure && (
+        <section className="card" aria-labelledby="failure-heading">
+          <h2 id="failure-heading">Failure</h2>
+          <p data-testid="run-failure">{run.failure.message}</p>
+          {run.failure.cause && (
+            <>
+              <p className="sub">Source: {run.failure.cause.source}</p>
+              {run.failure.cause.stackTrace && (
+                <details>
+                  <summary>Stack trace</summary>
+                  <pre className="json">{run.failure.cause.stackTrace}</pre>
+                </details>
+              )}
+            </>
+          )}
+        </section>
+      )}
+      <section className="card" aria-labelledby="input-heading">
+        <h2 id="input-heading">Input</h2>
+        <pre className="json" data-testid="run-input">{JSON.stringify(run.input, null, 2)}</pre>
+      </section>
+      {run.result !== undefined && (
+        <section className="card" aria-labelledby="result-heading">
+          <h2 id="result-heading">Result</h2>
+          <pre className="json" data-testid="run-result">{JSON.stringify(run.result, null, 2)}</pre>
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+'use client';
+
+import { ConfirmButton } from '@/components/confirm-button';
+import { cancelRunAction } from '../../../../_lib/workflow-actions';
+
+/** "Cancel run" asks for confirmation; afterwards the focus moves to the run's heading. */
+export function CancelRunButton({ siteId, workflowId }: { siteId: string; workflowId: string }) {
+  return (
+    <ConfirmButton
+      action={cancelRunAction.bind(null, siteId, workflowId)}
+      label="Cancel run"
+      subject={workflowId}
+      title="Cancel this run?"
+      confirm="Cancel run"
+      pending="Cancelling…"
+      focusAfter="run-heading"
+      id="cancel-run"
+    >
+      <p>The run stops at its next step and ends as CANCELLED. This cannot be undone.</p>
+    </ConfirmButton>
+  );
+}

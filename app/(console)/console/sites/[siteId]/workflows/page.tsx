@@ -1,0 +1,162 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { ApiError } from '@/lib/core/errors';
+import { WORKFLOW_TYPES } from '@/lib/workflows/catalog';
+import { WORKFLOW_STATUSES } from '@/lib/workflows/engine';
+import { listWorkflowsQuerySchema } from '@/lib/workflows/schema';
+import { listWorkflowRuns } from '@/lib/workflows/service';
+import { Time } from '@/components/time';
+import { requireOwnedSite } from '../../../../_lib/session';
+import { RunStatus, duration } from './run-status';
+
+export const metadata: Metadata = { title: 'Workflows · Site Growth Platform' };
+
+const PAGE_SIZE = 20;
+type Search = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+const isDate = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined);
+
+/**
+ * The site's workflow runs, newest first, with filters and next/previous pages: the same
+ * listWorkflowRuns() as GET /api/logs/workflows. The pages already seen travel in `trail` (their
+ * tokens, `0` for the first page), so "Previous" needs nothing stored.
+ */
+export default async function WorkflowsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
+  const { site } = await requireOwnedSite((await params).siteId);
+  const sp = await searchParams;
+  const filters = {
+    status: one(sp.status),
+    type: one(sp.type),
+    from: isDate(one(sp.from)),
+    to: isDate(one(sp.to)),
+  };
+  const token = one(sp.pageToken);
+  const trail = (one(sp.trail) ?? '').split('.').filter(Boolean);
+  const parsed = listWorkflowsQuerySchema.safeParse({
+    site_id: site.id,
+    limit: PAGE_SIZE,
+    pageToken: token,
+    status: filters.status,
+    type: filters.type,
+    from: filters.from && `${filters.from}T00:00:00Z`,
+    // "to" is inclusive of the chosen UTC day.
+    to: filters.to && new Date(Date.parse(`${filters.to}T00:00:00Z`) + 86_400_000).toISOString(),
+  });
+  let error: string | undefined;
+  let page: Awaited<ReturnType<typeof listWorkflowRuns>> | undefined;
+  if (!parsed.success) error = 'These filters are not valid.';
+  else {
+    try {
+      const { site_id: _site, ...q } = parsed.data;
+      page = await listWorkflowRuns(site.id, q);
+    } catch (e) {
+      error = e instanceof ApiError && e.code === 'INVALID_REQUEST' ? 'This page link is no longer valid; start from the first page.' : 'The runs could not be read.';
+    }
+  }
+  const base = `/console/sites/${site.id}/workflows`;
+  const link = (extra: Record<string, string | undefined>) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...filters, ...extra })) if (v) q.set(k, v);
+    const s = q.toString();
+    return s ? `${base}?${s}` : base;
+  };
+  const nextHref = page?.nextPageToken ? link({ pageToken: page.nextPageToken, trail: [...trail, token ?? '0'].join('.') }) : undefined;
+  const previous = trail.at(-1);
+  const prevHref = previous !== undefined ? link({ pageToken: previous === '0' ? undefined : previous, trail: trail.slice(0, -1).join('.') || undefined }) : undefined;
+
+  return (
+    <section className="card" aria-labelledby="runs-heading">
+      <h2 id="runs-heading">Workflow runs</h2>
+      <p className="hint">
+        Runs started with <code>POST /api/workflow/{'{name}'}</code>, newest first. Open a run for its input, result or failure; a running run can be
+        cancelled there.
+      </p>
+      <form className="filters" method="get" action={base} aria-label="Filter runs">
+        <label>
+          Status
+          <select name="status" defaultValue={filters.status ?? ''}>
+            <option value="">Any</option>
+            {WORKFLOW_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Type
+          <select name="type" defaultValue={filters.type ?? ''}>
+            <option value="">Any</option>
+            {WORKFLOW_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Started from (UTC)
+          <input type="date" name="from" defaultValue={filters.from ?? ''} />
+        </label>
+        <label>
+          Started until (UTC)
+          <input type="date" name="to" defaultValue={filters.to ?? ''} />
+        </label>
+        <button className="button small" type="submit">
+          Apply
+        </button>
+        <Link href={base}>Clear</Link>
+      </form>
+      {error ? (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      ) : page && page.records.length === 0 ? (
+        <p className="empty">No runs{Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.</p>
+      ) : (
+        page && (
+          <>
+            <p className="sub" data-testid="runs-total">
+              {page.totalFound} {page.totalFound === 1 ? 'run' : 'runs'}
+            </p>
+            <div className="table-wrap">
+              <table>
+                <caption className="visually-hidden">Workflow runs, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Type</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Started</th>
+                    <th scope="col">Closed</th>
+                    <th scope="col">Duration</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.records.map((r) => (
+                    <tr key={r.workflowId} data-workflow-id={r.workflowId}>
+                      <th scope="row">
+                        <Link href={`${base}/${encodeURIComponent(r.workflowId)}`}>{r.type}</Link>
+                      </th>
+                      <td>
+                        <RunStatus status={r.status} />
+                      </td>
+                      <td>
+                        <Time iso={r.startTime} withDate />
+                      </td>
+                      <td>{r.closeTime ? <Time iso={r.closeTime} withDate /> : <span className="empty">—</span>}</td>
+                      <td>{duration(r.executionTime)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )
+      )}
+      <nav className="pager" aria-label="Pages of runs">
+        {prevHref ? <Link href={prevHref}>← Previous page</Link> : <span />}
+        {nextHref ? <Link href={nextHref}>Next page →</Link> : <span />}
+      </nav>
+    </section>
+  );
+}

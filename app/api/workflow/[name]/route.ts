@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineRoute } from '@/lib/http/define-route';
+import { WORKFLOW_NAMES } from '@/lib/workflows/catalog';
+import { StartWorkflowResponseSchema, workflowNameParams } from '@/lib/workflows/schema';
+import { startWorkflow } from '@/lib/workflows/service';
+
+// POST /api/workflow/{name} — start a run of a catalog workflow; answers at once
+export const POST = defineRoute({
+  summary: 'Start a workflow run',
+  description:
+    `Starts a run and answers at once (\`async: true\`); follow it in GET /api/logs/workflows. Names: ${WORKFLOW_NAMES.join(', ')} ` +
+    '(bodies in the README, "Workflows"). An `Idempotency-Key` header makes retries return the same run. Errors repeat ' +
+    '`code` at the top level. A site may have a plan-dependent number of runs in progress (429 RATE_LIMITED beyond).',
+  tags: ['Workflows'],
+  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
+  params: workflowNameParams,
+  body: z.record(z.string(), z.unknown()).describe("The workflow's body: `site_id` plus its own fields"),
+  response: StartWorkflowResponseSchema,
+  envelope: 'bare',
+  status: 202,
+  invalidSiteIdCode: 'INVALID_SITE_ID',
+  topLevelErrorCode: true,
+  errors: ['INVALID_SITE_ID', 'INVALID_REQUEST', 'NOT_FOUND', 'RATE_LIMITED', 'WORKFLOW_EXECUTION_ERROR'],
+  handler: async ({ siteId, params, body, req }) => {
+    const run = await startWorkflow(siteId, params.name, body, req.headers.get('idempotency-key'));
+    return { async: true as const, workflowId: run.workflowId, runId: run.runId, status: 'RUNNING' as const };
+  },
+});

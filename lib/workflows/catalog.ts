@@ -1,0 +1,67 @@
+import type { z } from 'zod';
+import type { Activities } from './activities';
+import * as bodies from './bodies';
+import type { WorkflowDefinition } from './definition';
+import { workflowDefinitions, type WorkflowType } from './definitions';
+
+/**
+ * The workflow catalog (spec §4.7): every name `POST /api/workflow/{name}` accepts, its type name
+ * (spec §4.8), the schema of its body (which is also the run's input) and its definition.
+ */
+export interface CatalogEntry {
+  name: string;
+  type: WorkflowType;
+  group: 'CRM' | 'Marketing' | 'Ops';
+  purpose: string;
+  body: z.ZodType<Record<string, unknown>>;
+  definition: WorkflowDefinition<Activities, never>;
+  /** Whole-run timeout for an input (→ TIMED_OUT); default 1 hour. */
+  timeoutMs?: (input: Record<string, unknown>) => number;
+}
+
+const HOUR = 3_600_000;
+
+const entries: Omit<CatalogEntry, 'definition'>[] = [
+  { name: 'leadGeneration', type: 'leadGenerationWorkflow', group: 'CRM', purpose: 'Mine leads for the ICP', body: bodies.leadGenerationBody },
+  { name: 'leadFollowUp', type: 'leadFollowUpWorkflow', group: 'CRM', purpose: 'Follow up on a cold lead', body: bodies.leadFollowUpBody },
+  { name: 'leadResearch', type: 'leadResearchWorkflow', group: 'CRM', purpose: 'Research a lead set', body: bodies.leadResearchBody },
+  { name: 'enrichLead', type: 'enrichLeadWorkflow', group: 'CRM', purpose: 'Fill missing contact fields', body: bodies.enrichLeadBody },
+  { name: 'leadInvalidation', type: 'leadInvalidationWorkflow', group: 'CRM', purpose: 'Mark leads with unusable contact data as lost', body: bodies.leadInvalidationBody },
+  { name: 'assignLeads', type: 'assignLeadsWorkflow', group: 'CRM', purpose: 'Share unassigned leads between people', body: bodies.assignLeadsBody },
+  { name: 'analyzeSite', type: 'analyzeSiteWorkflow', group: 'CRM', purpose: 'Fetch a page and check it against the ICP', body: bodies.analyzeSiteBody },
+  { name: 'idealClientProfileMining', type: 'idealClientProfileMiningWorkflow', group: 'CRM', purpose: 'Build or refresh the ICP', body: bodies.idealClientProfileMiningBody },
+  { name: 'keyAccountGeneration', type: 'keyAccountGenerationWorkflow', group: 'CRM', purpose: 'Rank companies into a key-account list', body: bodies.keyAccountGenerationBody },
+  { name: 'buildSegments', type: 'buildSegmentsWorkflow', group: 'Marketing', purpose: 'Cluster leads into segments', body: bodies.buildSegmentsBody },
+  { name: 'buildSegmentsICP', type: 'buildSegmentsICPWorkflow', group: 'Marketing', purpose: 'Segments from the ICP', body: bodies.buildSegmentsICPBody },
+  { name: 'buildCampaigns', type: 'buildCampaignsWorkflow', group: 'Marketing', purpose: 'Campaigns for a segment', body: bodies.buildCampaignsBody },
+  { name: 'buildContent', type: 'buildContentWorkflow', group: 'Marketing', purpose: 'Draft content', body: bodies.buildContentBody },
+  { name: 'customerSupport', type: 'customerSupportMessageWorkflow', group: 'Ops', purpose: 'Analyze a ticket, draft a reply', body: bodies.customerSupportBody },
+  { name: 'syncEmails', type: 'syncEmailsWorkflow', group: 'Ops', purpose: 'Pull mailbox messages and route them', body: bodies.syncEmailsBody },
+  { name: 'dailyStandUp', type: 'dailyStandUpWorkflow', group: 'Ops', purpose: "The site's figures over the last day", body: bodies.dailyStandUpBody },
+  {
+    name: 'humanIntervention',
+    type: 'humanInterventionWorkflow',
+    group: 'Ops',
+    purpose: 'Pause for a human answer',
+    body: bodies.humanInterventionBody,
+    timeoutMs: (input) => Number(input.timeout_seconds) * 1000,
+  },
+  { name: 'startRobot', type: 'startRobotWorkflow', group: 'Ops', purpose: 'Start a remote-browser robot', body: bodies.startRobotBody },
+  { name: 'stopRobot', type: 'stopRobotWorkflow', group: 'Ops', purpose: 'Stop a robot', body: bodies.stopRobotBody },
+  { name: 'promptRobot', type: 'promptRobotWorkflow', group: 'Ops', purpose: 'Prompt a robot', body: bodies.promptRobotBody },
+  { name: 'webhook', type: 'webhookWorkflow', group: 'Ops', purpose: 'Record an inbound change event', body: bodies.webhookBody },
+  { name: 'agentMessage', type: 'agentMessageWorkflow', group: 'Ops', purpose: 'Push a message into an agent', body: bodies.agentMessageBody },
+];
+
+export const workflowCatalog: Record<string, CatalogEntry> = Object.fromEntries(
+  entries.map((e) => [e.name, { ...e, definition: workflowDefinitions[e.type] as WorkflowDefinition<Activities, never> }]),
+);
+
+export const WORKFLOW_NAMES = entries.map((e) => e.name);
+export const WORKFLOW_TYPES = entries.map((e) => e.type);
+
+export function catalogEntry(name: string): CatalogEntry | undefined {
+  return Object.hasOwn(workflowCatalog, name) ? workflowCatalog[name] : undefined;
+}
+
+export const runTimeoutMs = (entry: CatalogEntry, input: Record<string, unknown>) => entry.timeoutMs?.(input) ?? HOUR;

@@ -1,0 +1,96 @@
+import type { Activities } from '../activities';
+import type {
+  AgentMessageInput,
+  CustomerSupportInput,
+  DailyStandUpInput,
+  HumanInterventionInput,
+  PromptRobotInput,
+  StartRobotInput,
+  StopRobotInput,
+  SyncEmailsInput,
+  WebhookInput,
+} from '../bodies';
+import type { WorkflowContext } from '../definition';
+
+type Ctx = WorkflowContext<Activities>;
+
+/** The signal a human answers a humanIntervention run with. */
+export const HUMAN_RESPONSE_SIGNAL = 'humanResponse';
+
+/** Analyzes a support message and drafts a reply (model). */
+export async function customerSupport(ctx: Ctx, input: CustomerSupportInput) {
+  const a = ctx.activities;
+  const profile = await a.getSiteProfile(input.site_id);
+  const reply = await a.generateText(input.site_id, {
+    purpose: 'customer-support-reply',
+    system: `You are the support agent of ${profile.name}. Classify the message and draft a reply.`,
+    prompt: JSON.stringify({ customer: { name: input.name, email: input.email }, message: input.message, origin: input.origin }),
+  });
+  return { conversationId: input.conversationId, reply };
+}
+
+/** Pulls mailbox messages and routes those from known leads. */
+export async function syncEmails(ctx: Ctx, input: SyncEmailsInput) {
+  const a = ctx.activities;
+  const messages = await a.fetchMailbox(input.site_id, input.since ?? null);
+  const leads = await a.listLeads(input.site_id, {});
+  const byEmail = new Map(leads.map((l) => [l.email, l.id]));
+  const routed = messages.map((m) => ({ message_id: m.message_id, from: m.from, lead_id: byEmail.get(m.from.toLowerCase()) ?? null }));
+  return { fetched: messages.length, from_leads: routed.filter((r) => r.lead_id).length, messages: routed };
+}
+
+/** The site's figures over the window, with a line per topic. */
+export async function dailyStandUp(ctx: Ctx, input: DailyStandUpInput) {
+  const f = await ctx.activities.siteFigures(input.site_id, input.window_hours);
+  const list = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .sort(([x], [y]) => x.localeCompare(y))
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ') || 'none';
+  const summary = [
+    `Leads: ${f.leads_new} new in the last ${f.window_hours} h, ${f.leads_total} in total (${list(f.leads_by_status)}).`,
+    `Visitors: ${f.visitors_new} new, ${f.sessions} sessions, ${f.events} events.`,
+    `Commands: ${list(f.commands_by_status)}.`,
+  ];
+  return { figures: f, summary };
+}
+
+/** Pauses until a human answers (signal `humanResponse`); the run's timeout bounds the wait (→ TIMED_OUT). */
+export async function humanIntervention(ctx: Ctx, input: HumanInterventionInput) {
+  const answer = await ctx.waitForSignal<unknown>(HUMAN_RESPONSE_SIGNAL);
+  return { question: input.question, answer: answer ?? null };
+}
+
+export async function startRobot(ctx: Ctx, input: StartRobotInput) {
+  return ctx.activities.robot(input.site_id, { action: 'start', activity: input.activity });
+}
+
+export async function stopRobot(ctx: Ctx, input: StopRobotInput) {
+  return ctx.activities.robot(input.site_id, { action: 'stop', instance_id: input.instance_id });
+}
+
+export async function promptRobot(ctx: Ctx, input: PromptRobotInput) {
+  return ctx.activities.robot(input.site_id, { action: 'prompt', instance_id: input.instance_id, prompt: input.prompt });
+}
+
+/** Records an inbound change event for the site. */
+export async function webhook(ctx: Ctx, input: WebhookInput) {
+  const recorded = await ctx.activities.recordWebhookEvent(ctx.siteId, {
+    workflow_id: ctx.workflowId,
+    event_type: input.type ?? null,
+    table: input.table ?? null,
+    payload: { schema: input.schema ?? null, record: input.record ?? null, old_record: input.old_record ?? null },
+  });
+  return { event_id: recorded.event_id, type: input.type ?? null, table: input.table ?? null };
+}
+
+/** Pushes a message into an agent and returns its answer (model). */
+export async function agentMessage(ctx: Ctx, input: AgentMessageInput) {
+  const profile = await ctx.activities.getSiteProfile(input.site_id);
+  const answer = await ctx.activities.generateText(input.site_id, {
+    purpose: 'agent-message',
+    system: `You are the ${input.agent_id ?? 'CMO'} agent of ${profile.name}.`,
+    prompt: input.message,
+  });
+  return { conversation_id: input.conversation_id ?? null, answer };
+}

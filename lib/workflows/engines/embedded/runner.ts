@@ -1,0 +1,179 @@
+import { now } from '@/lib/core/clock';
+import { WorkflowFailedError, type WorkflowContext, type WorkflowDefinition } from '../../definition';
+import { engineFailure, failureOf, isWorkflowFailed } from '../../failure';
+import * as store from './store';
+
+/**
+ * Executes one run of the embedded engine, from its start or from where it stopped. Every step
+ * (activity call, timer, signal wait) gets the next index; a step already checkpointed is answered
+ * from its record, so a run resumed after a crash does not redo completed steps. A timer or a
+ * signal wait that cannot complete yet suspends the run: the job ends and the run is woken later.
+ */
+export interface RunnerDeps {
+  definitions: Record<string, WorkflowDefinition<any, any, any>>;
+  activities: object;
+  leaseSeconds: number;
+  /** Queues the run's next execution, at `at` or now. */
+  wake(runId: string, at?: Date): Promise<void>;
+}
+
+/** The attempt of the job (pg-boss metadata): activity errors are retried until the last one. */
+export interface Attempt {
+  retryCount: number;
+  retryLimit: number;
+}
+
+/** The run waits (timer, signal): its job ends, and it is woken at `wakeAt` (or by a signal). */
+class Suspend {
+  constructor(readonly wakeAt: Date | null) {}
+}
+/** The run ended under us (cancelled, terminated, timed out): stop without writing anything. */
+class Halt {}
+
+const date = () => new Date(now());
+const BUSY_RETRY_MS = 2_000;
+
+const timedOut = (run: store.RunRow) =>
+  engineFailure(`TIMED_OUT: the run did not finish by its deadline (${run.timeoutAt?.toISOString()})`);
+
+/** JSON in, JSON out: what a step returns the first time is exactly what its record replays. */
+const roundTrip = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+const unwrap = (result: unknown) => (result && typeof result === 'object' && 'value' in result ? (result as { value: unknown }).value : undefined);
+
+export async function executeRun(runId: string, attempt: Attempt, deps: RunnerDeps): Promise<void> {
+  const current = await store.runById(runId);
+  if (!current || current.status !== 'RUNNING') return;
+  if (current.timeoutAt && current.timeoutAt.getTime() <= now()) {
+    await store.closeRun(runId, 'TIMED_OUT', date(), { failure: timedOut(current) });
+    return;
+  }
+  const leaseEnd = () => new Date(now() + deps.leaseSeconds * 1000);
+  const run = await store.claimRun(runId, date(), leaseEnd());
+  if (!run) {
+    // Another worker holds the run (or held it and crashed: its lease runs out): look again later.
+    await deps.wake(runId, new Date(now() + BUSY_RETRY_MS));
+    return;
+  }
+  const definition = deps.definitions[run.type];
+  if (!definition) {
+    await store.closeRun(runId, 'FAILED', date(), { failure: engineFailure(`UNKNOWN_WORKFLOW_TYPE: no definition for ${run.type} in this worker`) });
+    return;
+  }
+
+  const steps = new Map((await store.stepsOf(runId)).map((s) => [s.step, s]));
+  let next = 0;
+  let source = 'workflow';
+  let interrupt!: (reason: Suspend | Halt) => void;
+  const interrupted = new Promise<never>((_, reject) => (interrupt = reject));
+  // Stops the definition where it stands: its pending promise is never settled.
+  const pause = (reason: Suspend | Halt): Promise<never> => {
+    interrupt(reason);
+    return new Promise<never>(() => {});
+  };
+  const base = (step: number, kind: store.StepRow['kind'], name: string) => ({ runId, step, siteId: run.siteId, kind, name });
+
+  const recorded = (step: number, kind: store.StepRow['kind'], name: string) => {
+    const s = steps.get(step);
+    if (s && (s.kind !== kind || s.name !== name)) {
+      throw new WorkflowFailedError('NON_DETERMINISTIC', `step ${step} was ${s.kind} ${s.name} and is now ${kind} ${name}`);
+    }
+    return s;
+  };
+
+  /** Before a step does anything: the run is still ours and still RUNNING, within its deadline. */
+  const guard = async () => {
+    const lease = await store.renewLease(runId, leaseEnd());
+    if (!lease) return pause(new Halt());
+    if (lease.timeoutAt && lease.timeoutAt.getTime() <= now()) {
+      await store.closeRun(runId, 'TIMED_OUT', date(), { failure: timedOut(run) });
+      return pause(new Halt());
+    }
+  };
+
+  const activity = async (name: string, args: unknown[]) => {
+    const step = next++;
+    const s = recorded(step, 'activity', name);
+    if (s?.completed) return unwrap(s.result);
+    if (args[0] !== run.siteId) throw new WorkflowFailedError('SITE_MISMATCH', `activity ${name} was called for another site`);
+    const fn = (deps.activities as Record<string, unknown>)[name];
+    if (typeof fn !== 'function') throw new WorkflowFailedError('UNKNOWN_ACTIVITY', `no activity named ${name}`);
+    await guard();
+    source = `activity:${name}`;
+    // While the activity runs, keep the lease: a live worker's run is not taken over, however long the step.
+    const heartbeat = setInterval(() => void store.renewLease(runId, leaseEnd()).catch(() => undefined), (deps.leaseSeconds * 1000) / 3);
+    let value: unknown;
+    try {
+      value = roundTrip(await fn.apply(deps.activities, args));
+    } finally {
+      clearInterval(heartbeat);
+    }
+    source = 'workflow';
+    await store.completeStep(base(step, 'activity', name), value, date());
+    return value;
+  };
+
+  const sleep = async (ms: number) => {
+    const step = next++;
+    const s = recorded(step, 'sleep', 'sleep');
+    if (s?.completed) return;
+    const wakeAt = s?.wakeAt ?? new Date(now() + Math.max(0, ms));
+    if (!s) await store.openStep({ ...base(step, 'sleep', 'sleep'), wakeAt });
+    if (wakeAt.getTime() > now()) return pause(new Suspend(wakeAt));
+    await guard();
+    await store.completeStep(base(step, 'sleep', 'sleep'), undefined, date());
+  };
+
+  const waitForSignal = async <T>(name: string, timeoutMs?: number): Promise<T | undefined> => {
+    const step = next++;
+    const s = recorded(step, 'signal', name);
+    if (s?.completed) return unwrap(s.result) as T | undefined;
+    const wakeAt = s ? s.wakeAt : timeoutMs !== undefined ? new Date(now() + Math.max(0, timeoutMs)) : null;
+    if (!s) await store.openStep({ ...base(step, 'signal', name), wakeAt });
+    await guard();
+    const signal = await store.consumeSignal(runId, name, step);
+    if (signal) {
+      const payload = roundTrip(signal.payload);
+      await store.completeStep(base(step, 'signal', name), payload, date());
+      return payload as T;
+    }
+    if (wakeAt && wakeAt.getTime() <= now()) {
+      await store.completeStep(base(step, 'signal', name), undefined, date());
+      return undefined;
+    }
+    return pause(new Suspend(wakeAt));
+  };
+
+  const ctx: WorkflowContext<unknown> = {
+    workflowId: run.workflowId,
+    siteId: run.siteId,
+    activities: new Proxy(
+      {},
+      { get: (_target, name) => (typeof name === 'string' ? (...args: unknown[]) => activity(name, args) : undefined) },
+    ),
+    sleep,
+    waitForSignal,
+  };
+
+  try {
+    const result = await Promise.race([definition(ctx, run.input), interrupted]);
+    await store.closeRun(runId, 'COMPLETED', date(), { result: roundTrip(result) });
+  } catch (error) {
+    if (error instanceof Halt) return;
+    if (error instanceof Suspend) {
+      await store.releaseLease(runId);
+      const times = [error.wakeAt, run.timeoutAt].filter((t): t is Date => t !== null).map((t) => t.getTime());
+      if (times.length) await deps.wake(runId, new Date(Math.min(...times)));
+      return;
+    }
+    if (isWorkflowFailed(error)) {
+      await store.closeRun(runId, 'FAILED', date(), { failure: failureOf(error, source) });
+      return;
+    }
+    if (attempt.retryCount < attempt.retryLimit) {
+      // The job fails and pg-boss runs it again after its backoff; completed steps replay.
+      await store.releaseLease(runId);
+      throw error;
+    }
+    await store.closeRun(runId, 'FAILED', date(), { failure: failureOf(error, source) });
+  }
+}

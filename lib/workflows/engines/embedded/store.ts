@@ -1,0 +1,259 @@
+import { and, asc, count, desc, eq, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { ApiError } from '@/lib/core/errors';
+import { getDb } from '@/lib/db/client';
+import { isUniqueViolation } from '@/lib/db/errors';
+import { workflowRuns, workflowSignals, workflowSteps } from '@/lib/db/schema';
+import type { ListPage, ListQuery, WorkflowFailure, WorkflowRecord, WorkflowStatus } from '../../engine';
+
+/** The embedded engine's tables: runs, their checkpointed steps, signals. The only code touching them. */
+export type RunRow = typeof workflowRuns.$inferSelect;
+export type StepRow = typeof workflowSteps.$inferSelect;
+
+export function toRecord(row: RunRow): WorkflowRecord {
+  return {
+    workflowId: row.workflowId,
+    runId: row.runId,
+    type: row.type,
+    status: row.status as WorkflowStatus,
+    startTime: row.startTime.toISOString(),
+    ...(row.closeTime ? { closeTime: row.closeTime.toISOString(), executionTime: row.closeTime.getTime() - row.startTime.getTime() } : {}),
+    input: row.input,
+    ...(row.result !== null && row.result !== undefined ? { result: row.result } : {}),
+    ...(row.failure ? { failure: row.failure as WorkflowFailure } : {}),
+  };
+}
+
+export async function insertRun(values: {
+  siteId: string;
+  workflowId: string;
+  type: string;
+  input: unknown;
+  idempotencyKey?: string;
+  startTime: Date;
+  timeoutAt: Date | null;
+}): Promise<{ row: RunRow; created: boolean }> {
+  const db = await getDb();
+  try {
+    const [row] = await db.insert(workflowRuns).values({ ...values, input: values.input ?? {} }).returning();
+    return { row, created: true };
+  } catch (error) {
+    if (!values.idempotencyKey || !isUniqueViolation(error)) throw error;
+    // The key was used before: that run is the answer.
+    const row = await runByIdempotencyKey(values.siteId, values.idempotencyKey);
+    if (!row) throw error;
+    return { row, created: false };
+  }
+}
+
+export async function runByIdempotencyKey(siteId: string, key: string): Promise<RunRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(workflowRuns)
+    .where(and(eq(workflowRuns.siteId, siteId), eq(workflowRuns.idempotencyKey, key)));
+  return row;
+}
+
+export async function deleteRun(runId: string): Promise<void> {
+  const db = await getDb();
+  await db.delete(workflowRuns).where(eq(workflowRuns.runId, runId));
+}
+
+export async function runOfSite(siteId: string, workflowId: string): Promise<RunRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(workflowRuns)
+    .where(and(eq(workflowRuns.siteId, siteId), eq(workflowRuns.workflowId, workflowId)));
+  return row;
+}
+
+export async function runById(runId: string): Promise<RunRow | undefined> {
+  const db = await getDb();
+  const [row] = await db.select().from(workflowRuns).where(eq(workflowRuns.runId, runId));
+  return row;
+}
+
+export async function countRunning(siteId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ n: count() })
+    .from(workflowRuns)
+    .where(and(eq(workflowRuns.siteId, siteId), eq(workflowRuns.status, 'RUNNING')));
+  return Number(row.n);
+}
+
+// Page tokens: the (start_time, workflow_id) of the last record shown, base64url JSON.
+const TOKEN_VERSION = 1;
+export function encodeToken(row: Pick<RunRow, 'startTime' | 'workflowId'>): string {
+  return Buffer.from(JSON.stringify([TOKEN_VERSION, row.startTime.toISOString(), row.workflowId])).toString('base64url');
+}
+
+function decodeToken(token: string): { startTime: Date; workflowId: string } {
+  const bad = () => new ApiError('INVALID_REQUEST', 'pageToken is not a token from a previous page');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== TOKEN_VERSION) throw bad();
+  const [, time, workflowId] = parsed;
+  const startTime = typeof time === 'string' ? new Date(time) : new Date(NaN);
+  if (Number.isNaN(startTime.getTime()) || typeof workflowId !== 'string' || workflowId.length > 300) throw bad();
+  return { startTime, workflowId };
+}
+
+/**
+ * One page of a site's runs, newest first: a keyset walk of (site_id, start_time desc,
+ * workflow_id desc) — the index of the logs — fetching one row more than asked to learn whether
+ * another page exists (so `hasMore` never announces an empty page).
+ */
+export async function listRuns(q: ListQuery): Promise<ListPage> {
+  const db = await getDb();
+  const filters: (SQL | undefined)[] = [eq(workflowRuns.siteId, q.siteId)];
+  if (q.status) filters.push(eq(workflowRuns.status, q.status));
+  if (q.type) filters.push(eq(workflowRuns.type, q.type));
+  if (q.from) filters.push(gte(workflowRuns.startTime, q.from));
+  if (q.to) filters.push(lt(workflowRuns.startTime, q.to));
+  const where = and(...filters);
+  const after = q.pageToken ? decodeToken(q.pageToken) : undefined;
+  const pageWhere = after
+    ? and(
+        where,
+        or(
+          lt(workflowRuns.startTime, after.startTime),
+          and(eq(workflowRuns.startTime, after.startTime), lt(workflowRuns.workflowId, after.workflowId)),
+        ),
+      )
+    : where;
+  const [rows, total] = await Promise.all([
+    db
+      .select()
+      .from(workflowRuns)
+      .where(pageWhere)
+      .orderBy(desc(workflowRuns.startTime), desc(workflowRuns.workflowId))
+      .limit(q.limit + 1),
+    db.select({ n: count() }).from(workflowRuns).where(where),
+  ]);
+  const page = rows.slice(0, q.limit);
+  return {
+    records: page.map(toRecord),
+    ...(rows.length > q.limit ? { nextPageToken: encodeToken(page[page.length - 1]) } : {}),
+    totalFound: Number(total[0].n),
+  };
+}
+
+/** Ends a running run (no-op when it already ended); answers whether this call ended it. */
+export async function closeRun(
+  runId: string,
+  status: Exclude<WorkflowStatus, 'RUNNING'>,
+  at: Date,
+  outcome: { result?: unknown; failure?: WorkflowFailure },
+): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(workflowRuns)
+    .set({ status, closeTime: at, result: outcome.result ?? null, failure: outcome.failure ?? null, leaseUntil: null })
+    .where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.status, 'RUNNING')))
+    .returning({ id: workflowRuns.runId });
+  return rows.length > 0;
+}
+
+export async function closeRunOfSite(
+  siteId: string,
+  workflowId: string,
+  status: 'CANCELLED' | 'TERMINATED',
+  at: Date,
+  failure: WorkflowFailure,
+): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(workflowRuns)
+    .set({ status, closeTime: at, failure, leaseUntil: null })
+    .where(and(eq(workflowRuns.siteId, siteId), eq(workflowRuns.workflowId, workflowId), eq(workflowRuns.status, 'RUNNING')))
+    .returning({ id: workflowRuns.runId });
+  return rows.length > 0;
+}
+
+/** Takes the lease of a running run nobody holds (or whose holder's lease ran out). */
+export async function claimRun(runId: string, at: Date, leaseUntil: Date): Promise<RunRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .update(workflowRuns)
+    .set({ leaseUntil })
+    .where(
+      and(
+        eq(workflowRuns.runId, runId),
+        eq(workflowRuns.status, 'RUNNING'),
+        or(isNull(workflowRuns.leaseUntil), lt(workflowRuns.leaseUntil, at)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Extends the lease of a run still RUNNING; undefined when it ended (cancelled, terminated, timed out). */
+export async function renewLease(runId: string, leaseUntil: Date): Promise<{ timeoutAt: Date | null } | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .update(workflowRuns)
+    .set({ leaseUntil })
+    .where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.status, 'RUNNING')))
+    .returning({ timeoutAt: workflowRuns.timeoutAt });
+  return row;
+}
+
+export async function releaseLease(runId: string): Promise<void> {
+  const db = await getDb();
+  await db.update(workflowRuns).set({ leaseUntil: null }).where(eq(workflowRuns.runId, runId));
+}
+
+export async function stepsOf(runId: string): Promise<StepRow[]> {
+  const db = await getDb();
+  return db.select().from(workflowSteps).where(eq(workflowSteps.runId, runId)).orderBy(asc(workflowSteps.step));
+}
+
+/** Records a step as reached (timers and signal waits: with when the wait ends). */
+export async function openStep(step: { runId: string; step: number; siteId: string; kind: StepRow['kind']; name: string; wakeAt: Date | null }): Promise<void> {
+  const db = await getDb();
+  await db.insert(workflowSteps).values({ ...step, completed: false }).onConflictDoNothing();
+}
+
+/** Checkpoints a completed step with its result (wrapped, so `undefined` survives). */
+export async function completeStep(
+  step: { runId: string; step: number; siteId: string; kind: StepRow['kind']; name: string },
+  value: unknown,
+  at: Date,
+): Promise<void> {
+  const db = await getDb();
+  const result = value === undefined ? {} : { value };
+  await db
+    .insert(workflowSteps)
+    .values({ ...step, completed: true, result, completedAt: at })
+    .onConflictDoUpdate({ target: [workflowSteps.runId, workflowSteps.step], set: { completed: true, result, completedAt: at } });
+}
+
+export async function insertSignal(runId: string, siteId: string, name: string, payload: unknown): Promise<void> {
+  const db = await getDb();
+  await db.insert(workflowSignals).values({ runId, siteId, name, payload: payload ?? null });
+}
+
+/**
+ * Hands the oldest unconsumed signal of that name to the step; undefined when none arrived. A
+ * signal this step already took (a crash between taking it and the checkpoint) is taken again.
+ */
+export async function consumeSignal(runId: string, name: string, step: number): Promise<{ payload: unknown } | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .update(workflowSignals)
+    .set({ consumedStep: step })
+    .where(
+      eq(
+        workflowSignals.id,
+        sql`(select id from workflow_signals where run_id = ${runId} and name = ${name} and (consumed_step is null or consumed_step = ${step}) order by consumed_step is null, id limit 1)`,
+      ),
+    )
+    .returning({ payload: workflowSignals.payload });
+  return row;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { workflowCatalog, WORKFLOW_NAMES } from '@/lib/workflows/catalog';
+import { clusterLeads } from '@/lib/workflows/definitions/clustering';
+import { invalidReason } from '@/lib/workflows/definitions/lead-checks';
+import { extract, isPublicAddress } from '@/lib/workflows/fetch-page';
+
+describe('workflow catalog', () => {
+  it('has every name of the spec, with the spec type names', () => {
+    expect(WORKFLOW_NAMES.sort()).toEqual(
+      [
+        'leadGeneration', 'leadFollowUp', 'leadResearch', 'enrichLead', 'leadInvalidation', 'assignLeads', 'analyzeSite',
+        'idealClientProfileMining', 'keyAccountGeneration', 'buildSegments', 'buildSegmentsICP', 'buildCampaigns', 'buildContent',
+        'customerSupport', 'syncEmails', 'dailyStandUp', 'humanIntervention', 'startRobot', 'stopRobot', 'promptRobot', 'webhook',
+        'agentMessage',
+      ].sort(),
+    );
+    expect(workflowCatalog.leadGeneration.type).toBe('leadGenerationWorkflow');
+    expect(workflowCatalog.customerSupport.type).toBe('customerSupportMessageWorkflow');
+    expect(workflowCatalog.agentMessage.type).toBe('agentMessageWorkflow');
+    for (const entry of Object.values(workflowCatalog)) expect(typeof entry.definition).toBe('function');
+  });
+
+  it('keeps the five spec bodies exactly', () => {
+    const keys = (name: string) => Object.keys((workflowCatalog[name].body as unknown as { shape: object }).shape).sort();
+    expect(keys('leadGeneration')).toEqual(['site_id']);
+    expect(keys('leadFollowUp')).toEqual(['lead_id', 'site_id']);
+    expect(keys('idealClientProfileMining')).toEqual(['site_id']);
+    expect(keys('enrichLead')).toEqual(['company_name', 'linkedin_profile', 'person_id', 'site_id', 'userId']);
+    expect(keys('customerSupport')).toHaveLength(14);
+    expect(workflowCatalog.webhook.body.safeParse({}).success).toBe(true);
+  });
+});
+
+describe('SSRF guard', () => {
+  it.each([
+    ['127.0.0.1', false], ['10.1.2.3', false], ['172.16.0.1', false], ['192.168.1.1', false], ['169.254.169.254', false],
+    ['100.64.0.1', false], ['0.0.0.0', false], ['::1', false], ['fe80::1', false], ['fd00::1', false], ['::ffff:127.0.0.1', false], ['::ffff:7f00:1', false],
+    ['93.184.216.34', true], ['2606:2800:220:1::1', true], ['::ffff:93.184.216.34', true], ['not-an-ip', false],
+  ])('%s public: %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it('extracts title, description and headings, ignoring scripts', () => {
+    const page = extract('<title> A &amp; B </title><meta content="D" name="description"><script>"<h1>x</h1>"</script><h3 class=x>T<b>!</b></h3>');
+    expect(page).toEqual({ title: 'A & B', description: 'D', headings: [{ level: 3, text: 'T !' }], links: 0 });
+  });
+});
+
+describe('lead checks and clustering', () => {
+  const lead = (id: string, email: string, origin: string | null, phone: string | null = null) =>
+    ({ id, name: 'n', email, status: 'new', phone, position: null, company: null, notes: null, origin, segment_id: null, assignee_id: null, lead_score: null }) as const;
+
+  it('names why contact data is unusable', () => {
+    expect(invalidReason(lead('1', 'ada@acme.io', null))).toBeNull();
+    expect(invalidReason(lead('1', 'ada@@acme.io', null))).toMatch(/not a valid address/);
+    expect(invalidReason(lead('1', 'ada@shop.test', null))).toMatch(/reserved/);
+    expect(invalidReason(lead('1', 'ada@mailinator.com', null))).toMatch(/disposable/);
+    expect(invalidReason(lead('1', 'ada@acme.io', null, '123'))).toMatch(/phone/);
+  });
+
+  it('clusters by normalized values, largest first, skipping small groups and missing values', () => {
+    const plans = clusterLeads(
+      [lead('a', 'a@x.io', 'Web'), lead('b', 'b@x.io', ' web'), lead('c', 'c@y.io', 'Fair'), lead('d', 'd@y.io', null), lead('e', 'e@y.io', 'fair'), lead('f', 'f@y.io', 'fair')],
+      ['origin'],
+      2,
+    );
+    expect(plans.map((p) => [p.key, p.lead_ids])).toEqual([
+      ['auto:origin=fair', ['c', 'e', 'f']],
+      ['auto:origin=web', ['a', 'b']],
+    ]);
+    expect(clusterLeads([lead('a', 'a@x.io', 'w')], ['email_domain'], 1)[0].name).toBe('Email domain: x.io');
+  });
+});
