@@ -109,15 +109,24 @@ export function configuredDatabaseOptions(): DatabaseOptions {
 // One database per process: PGlite allows a single process per data directory, and Next may
 // load this module more than once (route bundles, dev reloads), so the handle lives on globalThis.
 const KEY = Symbol.for('sgp.database');
-type Holder = { [KEY]?: Promise<Database> };
+const KIND = Symbol.for('sgp.databaseKind');
+type Holder = { [KEY]?: Promise<Database>; [KIND]?: Database['kind'] };
 const holder = globalThis as Holder;
 
 export function database(): Promise<Database> {
-  holder[KEY] ??= openMigratedDatabase(configuredDatabaseOptions()).catch((error) => {
-    holder[KEY] = undefined;
-    throw error;
-  });
+  holder[KEY] ??= openMigratedDatabase(configuredDatabaseOptions()).then(
+    (db) => ((holder[KIND] = db.kind), db),
+    (error) => {
+      holder[KEY] = undefined;
+      throw error;
+    },
+  );
   return holder[KEY];
+}
+
+/** The kind of the process database once it is open (undefined before). */
+export function openedDatabaseKind(): Database['kind'] | undefined {
+  return holder[KIND];
 }
 
 export async function getDb(): Promise<Db> {
@@ -127,4 +136,5 @@ export async function getDb(): Promise<Db> {
 /** Installs an already-open database as the process database (tests, scripts). */
 export function useDatabase(db: Database): void {
   holder[KEY] = Promise.resolve(db);
+  holder[KIND] = db.kind;
 }
