@@ -18,6 +18,8 @@
  * client address from the socket). BENCH_NEXT_START=1 adds a plain `next start` (first limiter
  * backend) that runs only `noop`, and prints the server entry's cost: its `noop` over that one's.
  * BENCH_CPU_PROFILE=<dir> makes the server entries write V8 CPU profiles there (`node --cpu-prof`).
+ * BENCH_COMPARE_DIR=<dir> adds a server from another built checkout (label `compare`; e.g. the
+ * previous commit, for a before/after in one run) that runs every scenario like the first backend.
  * Resident memory is printed at start (idle_rss_mb: no database opened yet), once the database is
  * open and the server idle again (db_idle_rss_mb), and after the load (rss_after_mb).
  */
@@ -78,15 +80,18 @@ async function rssMb(pid: number): Promise<number> {
 }
 
 const NEXT_START = process.env.BENCH_NEXT_START === '1';
+// BENCH_COMPARE_DIR=<dir>: another built checkout of the app (e.g. the previous commit), served the same way.
+const COMPARE_DIR = process.env.BENCH_COMPARE_DIR;
 // BENCH_CPU_PROFILE=<dir>: each server entry writes a V8 CPU profile there when it stops.
 const PROFILE = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
 
 /** `npm start`'s server entry, or (`plain`) Next's own `next start` for comparison. */
-function startServer(env: Record<string, string>, port = PORT, plain = false): ChildProcess {
+function startServer(env: Record<string, string>, port = PORT, plain = false, cwd = process.cwd()): ChildProcess {
   const [command, args] = plain
-    ? [path.join('node_modules', '.bin', 'next'), ['start', '-p', String(port), '-H', '127.0.0.1']]
-    : [process.execPath, [...PROFILE, 'server.mjs', '-p', String(port), '-H', '127.0.0.1']];
+    ? [path.join(cwd, 'node_modules', '.bin', 'next'), ['start', '-p', String(port), '-H', '127.0.0.1']]
+    : [process.execPath, [...PROFILE, path.join(cwd, 'server.mjs'), '-p', String(port), '-H', '127.0.0.1']];
   return spawn(command, args, {
+    cwd,
     env: { ...process.env, ...env, LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -144,8 +149,9 @@ async function main() {
     const targetSpecs = [
       ...BACKENDS.map((backend) => ({ label: backend, backend, plain: false })),
       ...(NEXT_START ? [{ label: 'next-start', backend: BACKENDS[0], plain: true }] : []),
+      ...(COMPARE_DIR ? [{ label: 'compare', backend: BACKENDS[0], plain: false, cwd: path.resolve(COMPARE_DIR) }] : []),
     ];
-    const targets = targetSpecs.map(({ label, backend, plain }, i) => {
+    const targets = targetSpecs.map(({ label, backend, plain, cwd }: { label: string; backend: string; plain: boolean; cwd?: string }, i) => {
       const dir = path.join(dataDir, label);
       cpSync(path.join(dataDir, 'seed'), dir, { recursive: true });
       const port = PORT + i;
@@ -158,6 +164,7 @@ async function main() {
         },
         port,
         plain,
+        cwd,
       );
       servers.push(child);
       return { label, backend, plain, base: `http://127.0.0.1:${port}`, child };
