@@ -13,6 +13,15 @@
  * backend), so a busy machine slows all backends alike. It adds each scenario's ratio to its
  * `none` run: the limiter's cost per request. `upstash` goes through the test REST bridge to
  * Redis at REDIS_URL (default redis://127.0.0.1:6379), with a random key prefix removed afterwards.
+ *
+ * Servers start as `npm start` starts them (`node server.mjs`, the server entry that sets the
+ * client address from the socket). BENCH_NEXT_START=1 adds a plain `next start` (first limiter
+ * backend) that runs only `noop`, and prints the server entry's cost: its `noop` over that one's.
+ * BENCH_CPU_PROFILE=<dir> makes the server entries write V8 CPU profiles there (`node --cpu-prof`).
+ * BENCH_COMPARE_DIR=<dir> adds a server from another built checkout (label `compare`; e.g. the
+ * previous commit, for a before/after in one run) that runs every scenario like the first backend.
+ * Resident memory is printed at start (idle_rss_mb: no database opened yet), once the database is
+ * open and the server idle again (db_idle_rss_mb), and after the load (rss_after_mb).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -70,8 +79,19 @@ async function rssMb(pid: number): Promise<number> {
   return Math.round(kb / 1024);
 }
 
-function startServer(env: Record<string, string>, port = PORT): ChildProcess {
-  return spawn(path.join('node_modules', '.bin', 'next'), ['start', '-p', String(port)], {
+const NEXT_START = process.env.BENCH_NEXT_START === '1';
+// BENCH_COMPARE_DIR=<dir>: another built checkout of the app (e.g. the previous commit), served the same way.
+const COMPARE_DIR = process.env.BENCH_COMPARE_DIR;
+// BENCH_CPU_PROFILE=<dir>: each server entry writes a V8 CPU profile there when it stops.
+const PROFILE = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+
+/** `npm start`'s server entry, or (`plain`) Next's own `next start` for comparison. */
+function startServer(env: Record<string, string>, port = PORT, plain = false, cwd = process.cwd()): ChildProcess {
+  const [command, args] = plain
+    ? [path.join(cwd, 'node_modules', '.bin', 'next'), ['start', '-p', String(port), '-H', '127.0.0.1']]
+    : [process.execPath, [...PROFILE, path.join(cwd, 'server.mjs'), '-p', String(port), '-H', '127.0.0.1']];
+  return spawn(command, args, {
+    cwd,
     env: { ...process.env, ...env, LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -125,8 +145,14 @@ async function main() {
 
     const dbBackend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
     console.log(`backend=${dbBackend} duration=${DURATION}s connections=${CONNECTIONS} limiters=${BACKENDS.join(',')} rounds=${ROUNDS}`);
-    const targets = BACKENDS.map((backend, i) => {
-      const dir = path.join(dataDir, backend);
+    // Each target is one server; `label` names its rows (the limiter backend, or `next-start`).
+    const targetSpecs = [
+      ...BACKENDS.map((backend) => ({ label: backend, backend, plain: false })),
+      ...(NEXT_START ? [{ label: 'next-start', backend: BACKENDS[0], plain: true }] : []),
+      ...(COMPARE_DIR ? [{ label: 'compare', backend: BACKENDS[0], plain: false, cwd: path.resolve(COMPARE_DIR) }] : []),
+    ];
+    const targets = targetSpecs.map(({ label, backend, plain, cwd }: { label: string; backend: string; plain: boolean; cwd?: string }, i) => {
+      const dir = path.join(dataDir, label);
       cpSync(path.join(dataDir, 'seed'), dir, { recursive: true });
       const port = PORT + i;
       const child = startServer(
@@ -137,12 +163,18 @@ async function main() {
           ...(bridge ? { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token } : {}),
         },
         port,
+        plain,
+        cwd,
       );
       servers.push(child);
-      return { backend, base: `http://127.0.0.1:${port}`, child };
+      return { label, backend, plain, base: `http://127.0.0.1:${port}`, child };
     });
     for (const t of targets) await waitUp(t.base);
-    for (const t of targets) console.log(`limiter=${t.backend} idle_rss_mb=${await rssMb(t.child.pid!)}`);
+    for (const t of targets) console.log(`server=${t.label} idle_rss_mb=${await rssMb(t.child.pid!)}`);
+    // One API-key request opens the database (and migrates); then the server idles for a moment.
+    for (const t of targets) await fetch(`${t.base}/sites`, { headers: { 'x-api-key': s.apiKey } }).then((r) => r.arrayBuffer());
+    await new Promise((r) => setTimeout(r, 2000));
+    for (const t of targets) console.log(`server=${t.label} db_idle_rss_mb=${await rssMb(t.child.pid!)}`);
 
     const totals = new Map<string, Row & { samples: number }>();
     // Each server gets the scenarios with its own base URL, so setups seed the data that server reads.
@@ -153,10 +185,11 @@ async function main() {
         for (const [i, t] of targets.entries()) {
           const scenario = perTarget[i].find((sc) => sc.name === name)!;
           if (scenario.onlyLimiter && scenario.onlyLimiter !== t.backend) continue;
+          if (t.plain && scenario.name !== 'noop') continue;
           if (round === 0) await scenario.setup?.();
           const result = await autocannon({ url: t.base + scenario.path, connections: CONNECTIONS, duration: DURATION / ROUNDS, ...scenario.request });
-          const id = `${t.backend}/${scenario.name}`;
-          const row = totals.get(id) ?? { backend: t.backend, name: scenario.name, rps: 0, p99: 0, errors: 0, non2xx: 0, samples: 0 };
+          const id = `${t.label}/${scenario.name}`;
+          const row = totals.get(id) ?? { backend: t.label, name: scenario.name, rps: 0, p99: 0, errors: 0, non2xx: 0, samples: 0 };
           row.rps += result.requests.average;
           row.p99 = Math.max(row.p99, result.latency.p99);
           row.errors += result.errors;
@@ -167,12 +200,13 @@ async function main() {
       }
     }
     for (const row of totals.values()) rows.push({ ...row, rps: Math.round(row.rps / row.samples) });
-    for (const t of targets) console.log(`limiter=${t.backend} rss_after_mb=${await rssMb(t.child.pid!)}`);
+    for (const t of targets) console.log(`server=${t.label} rss_after_mb=${await rssMb(t.child.pid!)}`);
 
     console.log(
-      '\nscenario'.padEnd(24) + 'limiter'.padStart(9) + 'req/s'.padStart(8) + 'ratio'.padStart(8) + 'vs none'.padStart(9) + 'p99 ms'.padStart(9) + 'non2xx'.padStart(9) + 'errors'.padStart(8),
+      '\nscenario'.padEnd(24) + 'server'.padStart(9) + 'req/s'.padStart(8) + 'ratio'.padStart(8) + 'vs none'.padStart(9) + 'p99 ms'.padStart(9) + 'non2xx'.padStart(9) + 'errors'.padStart(8),
     );
-    for (const r of rows.sort((a, b) => a.name.localeCompare(b.name) || BACKENDS.indexOf(a.backend) - BACKENDS.indexOf(b.backend))) {
+    const labels = targets.map((t) => t.label);
+    for (const r of rows.sort((a, b) => a.name.localeCompare(b.name) || labels.indexOf(a.backend) - labels.indexOf(b.backend))) {
       const noop = rows.find((x) => x.backend === r.backend && x.name === 'noop')?.rps ?? NaN;
       const none = rows.find((x) => x.backend === 'none' && x.name === r.name)?.rps;
       console.log(
@@ -186,6 +220,9 @@ async function main() {
           String(r.errors).padStart(8),
       );
     }
+    const entry = rows.find((x) => x.backend === BACKENDS[0] && x.name === 'noop')?.rps;
+    const plain = rows.find((x) => x.backend === 'next-start' && x.name === 'noop')?.rps;
+    if (entry && plain) console.log(`\nserver entry cost: noop via server.mjs / via next start = ${(entry / plain).toFixed(2)}`);
   } finally {
     await Promise.all(servers.map(stop));
     if (bridge) {

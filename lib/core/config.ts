@@ -16,6 +16,8 @@ const configSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  // Buffer cache of the embedded database (PGlite), in MB: resident memory grows with it.
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(16),
   AUTH_SECRET: z.string().min(32).optional(),
   SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(300).default(60 * 60 * 24 * 7),
   /**

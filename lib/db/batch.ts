@@ -1,3 +1,5 @@
+import { openedDatabaseKind } from './client';
+
 /**
  * Batches concurrent calls into few database round trips. Up to `concurrency` batches run at
  * once (round trips and commits overlap; Postgres itself groups concurrent WAL flushes); calls
@@ -24,8 +26,16 @@ interface Pending<I, O> {
 export function batcher<I, O>(
   /** Handles the whole batch (one transaction or query); returns one result per item, in order. */
   run: (items: I[]) => Promise<O[]>,
-  { maxBatch = 500, concurrency = 4 }: { maxBatch?: number; concurrency?: number } = {},
+  {
+    maxBatch = 500,
+    concurrency = 4,
+  }: {
+    maxBatch?: number;
+    /** Batches in flight at once; a function is asked again each time a batch could start. */
+    concurrency?: number | (() => number);
+  } = {},
 ): Batcher<I, O> {
+  const limit = typeof concurrency === 'function' ? concurrency : () => concurrency;
   let queue: Pending<I, O>[] = [];
   let running = 0;
   let scheduled = false;
@@ -43,7 +53,7 @@ export function batcher<I, O>(
 
   function startBatches(): void {
     scheduled = false;
-    while (queue.length && running < concurrency) {
+    while (queue.length && running < limit()) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       running++;
@@ -55,7 +65,7 @@ export function batcher<I, O>(
   }
 
   function schedule(): void {
-    if (scheduled || !queue.length || running >= concurrency) return;
+    if (scheduled || !queue.length || running >= limit()) return;
     scheduled = true;
     setImmediate(startBatches);
   }
@@ -70,9 +80,17 @@ export function batcher<I, O>(
   };
 }
 
+/**
+ * Batches in flight at once against the process database. Postgres runs them on separate pool
+ * connections, so round trips overlap. PGlite is one connection that runs one query at a time:
+ * batches in flight would only queue behind each other, each taken while still small, so one at a
+ * time lets the next batch gather everything that arrives meanwhile (fewer, larger statements).
+ */
+const databaseConcurrency = () => (openedDatabaseKind() === 'pglite' ? 1 : 4);
+
 /** One batcher per process and name: Next may load a module more than once. */
 export function sharedBatcher<I, O>(name: string, run: (items: I[]) => Promise<O[]>): Batcher<I, O> {
   const key = Symbol.for(`sgp.batcher.${name}`);
   const g = globalThis as Record<symbol, Batcher<I, O> | undefined>;
-  return (g[key] ??= batcher(run));
+  return (g[key] ??= batcher(run, { concurrency: databaseConcurrency }));
 }

@@ -25,7 +25,14 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  | { kind: 'pglite'; dataDir: string; /** start from a dump made by PGlite's dumpDataDir */ loadDataDir?: Blob }
+  | {
+      kind: 'pglite';
+      dataDir: string;
+      /** start from a dump made by PGlite's dumpDataDir */
+      loadDataDir?: Blob;
+      /** Postgres shared_buffers in MB (default 16; Postgres' own default, 128, is resident from the start) */
+      sharedBuffersMb?: number;
+    }
   | { kind: 'postgres'; url: string; poolMax?: number };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -36,7 +43,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (!options.dataDir.includes('://')) mkdirSync(options.dataDir, { recursive: true });
     // Extensions the migrations create (lead search uses pg_trgm) must be loaded into PGlite.
     const extensions = { pg_trgm };
-    const client = await PGlite.create(options.dataDir, { extensions, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+    // Postgres' default 128 MB of shared buffers (plus 4 MB of WAL buffers) are touched at start and
+    // stay resident in the WebAssembly memory, which never shrinks. The embedded database of one
+    // instance is small; a smaller buffer cache falls back to the OS page cache for the rest.
+    const sharedBuffersMb = options.sharedBuffersMb ?? 16;
+    const startParams = [
+      ...PGlite.defaultStartParams,
+      ...['-c', `shared_buffers=${sharedBuffersMb}MB`, '-c', `wal_buffers=${Math.max(1, Math.round(sharedBuffersMb / 16))}MB`],
+    ];
+    const client = await PGlite.create(options.dataDir, {
+      extensions,
+      startParams,
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
     const sql: SqlRunner = {
       exec: async (text) => void (await client.exec(text)),
       query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
@@ -100,21 +119,30 @@ export function configuredDatabaseOptions(): DatabaseOptions {
   const c = config();
   return c.DATABASE_URL
     ? { kind: 'postgres', url: c.DATABASE_URL, poolMax: c.DATABASE_POOL_MAX }
-    : { kind: 'pglite', dataDir: path.resolve(/*turbopackIgnore: true*/ c.DATA_DIR, 'pglite') };
+    : { kind: 'pglite', dataDir: path.resolve(/*turbopackIgnore: true*/ c.DATA_DIR, 'pglite'), sharedBuffersMb: c.PGLITE_SHARED_BUFFERS_MB };
 }
 
 // One database per process: PGlite allows a single process per data directory, and Next may
 // load this module more than once (route bundles, dev reloads), so the handle lives on globalThis.
 const KEY = Symbol.for('sgp.database');
-type Holder = { [KEY]?: Promise<Database> };
+const KIND = Symbol.for('sgp.databaseKind');
+type Holder = { [KEY]?: Promise<Database>; [KIND]?: Database['kind'] };
 const holder = globalThis as Holder;
 
 export function database(): Promise<Database> {
-  holder[KEY] ??= openMigratedDatabase(configuredDatabaseOptions()).catch((error) => {
-    holder[KEY] = undefined;
-    throw error;
-  });
+  holder[KEY] ??= openMigratedDatabase(configuredDatabaseOptions()).then(
+    (db) => ((holder[KIND] = db.kind), db),
+    (error) => {
+      holder[KEY] = undefined;
+      throw error;
+    },
+  );
   return holder[KEY];
+}
+
+/** The kind of the process database once it is open (undefined before). */
+export function openedDatabaseKind(): Database['kind'] | undefined {
+  return holder[KIND];
 }
 
 export async function getDb(): Promise<Db> {
@@ -124,4 +152,5 @@ export async function getDb(): Promise<Db> {
 /** Installs an already-open database as the process database (tests, scripts). */
 export function useDatabase(db: Database): void {
   holder[KEY] = Promise.resolve(db);
+  holder[KIND] = db.kind;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { sharedBatcher } from '@/lib/db/batch';
 import { getDb, type Db } from '@/lib/db/client';
@@ -76,45 +77,99 @@ export interface SessionStart {
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Started = { row: SessionRow; isNew: boolean };
+type VisitorRef = { id: string; leadId: string | null; isNew: boolean };
+type StartItem = { siteId: string; start: SessionStart };
 
 /**
  * Starts a session, or renews the fingerprint's active one at this site (§3.2). Concurrent
- * starts are grouped: one transaction (one commit) per batch, each start in turn inside it. The
- * visitor upsert locks the visitor row, so concurrent starts for one fingerprint run one after
- * the other and the second sees the first's session; within a batch, starts run in
- * (site, fingerprint) order so two batches always lock visitors in the same order.
+ * starts are grouped: one transaction (one commit) per batch. The visitor upsert locks the
+ * visitor row, so concurrent starts for one fingerprint run one after the other and the second
+ * sees the first's session; visitors are upserted in (site, fingerprint) order so two batches
+ * always lock them in the same order.
  */
 export function startSession(siteId: string, start: SessionStart): Promise<Started> {
   return sharedBatcher('sessionStarts', startSessions).submit({ siteId, start });
 }
 
-async function startSessions(items: { siteId: string; start: SessionStart }[]): Promise<Started[]> {
+const visitorKey = (item: StartItem) => `${item.siteId}|${item.start.input.fingerprint ?? ''}`;
+
+/**
+ * The batch in two statements whatever its size: every visitor upserted at once, then every
+ * first-time visitor's session inserted at once (nobody else can have a session of a visitor this
+ * transaction just created). Returning visitors and a fingerprint's second start in the batch
+ * need a look at their open session after the upsert (a fresh snapshot that sees what a
+ * concurrent start committed meanwhile), so they go one by one, in key order, afterwards.
+ */
+async function startSessions(items: StartItem[]): Promise<Started[]> {
   const db = await getDb();
   const order = items
-    .map((item, i) => ({ item, i, sortKey: `${item.siteId}|${item.start.input.fingerprint ?? ''}` }))
-    .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : a.i - b.i));
+    .map((item, i) => ({ item, i, key: visitorKey(item), proposedId: randomUUID() }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+  // The first start of each (site, fingerprint) takes part in the bulk upsert; a start without a
+  // fingerprint is always a new visitor of its own.
+  const seen = new Set<string>();
+  const first: typeof order = [];
+  const repeats: typeof order = [];
+  for (const o of order) {
+    if (o.item.start.input.fingerprint != null && seen.has(o.key)) repeats.push(o);
+    else (seen.add(o.key), first.push(o));
+  }
+
   return db.transaction(async (tx) => {
     const results: Started[] = new Array(items.length);
-    for (const { item, i } of order) results[i] = await startOne(tx, item.siteId, item.start);
+    const upserted = await tx
+      .insert(visitors)
+      .values(first.map(({ item: { siteId, start }, proposedId }) => visitorValues(siteId, start, proposedId)))
+      .onConflictDoUpdate({
+        target: [visitors.siteId, visitors.fingerprint],
+        // The proposed row (`excluded`) carries the start's time and lead; no lead keeps the stored one.
+        set: { lastSeenAt: sql`excluded.last_seen_at`, leadId: sql`coalesce(excluded.lead_id, ${visitors.leadId})` },
+      })
+      .returning({ id: visitors.id, siteId: visitors.siteId, fingerprint: visitors.fingerprint, leadId: visitors.leadId });
+    const byKey = new Map(upserted.filter((v) => v.fingerprint !== null).map((v) => [`${v.siteId}|${v.fingerprint}`, v]));
+    const byId = new Map(upserted.map((v) => [v.id, v]));
+    const refs = first.map((o) => {
+      const v = o.item.start.input.fingerprint == null ? byId.get(o.proposedId) : byKey.get(o.key);
+      if (!v) throw new Error('visitor upsert returned no row for a start');
+      return { o, visitor: { id: v.id, leadId: v.leadId, isNew: v.id === o.proposedId } };
+    });
+
+    const fresh = refs.filter((r) => r.visitor.isNew);
+    if (fresh.length) {
+      const inserted = await tx
+        .insert(visitorSessions)
+        .values(fresh.map(({ o, visitor }) => sessionValues(o.item.siteId, o.item.start, visitor, null)))
+        .returning();
+      const byVisitor = new Map(inserted.map((row) => [row.visitorId, row]));
+      for (const { o, visitor } of fresh) results[o.i] = { row: byVisitor.get(visitor.id)!, isNew: true };
+    }
+    for (const { o, visitor } of refs.filter((r) => !r.visitor.isNew)) results[o.i] = await continueStart(tx, o.item.siteId, o.item.start, visitor);
+    for (const o of repeats) results[o.i] = await startAgain(tx, o.item.siteId, o.item.start);
     return results;
   });
 }
 
-async function startOne(tx: Tx, siteId: string, start: SessionStart): Promise<Started> {
+function visitorValues(siteId: string, start: SessionStart, id: string): typeof visitors.$inferInsert {
   const { input, now } = start;
-  const fingerprint = input.fingerprint ?? null;
-  const [visitor] = await tx
-    .insert(visitors)
-    .values({ siteId, fingerprint, leadId: input.lead_id ?? null, isBot: start.isBot, firstSeenAt: now, lastSeenAt: now })
-    .onConflictDoUpdate({
-      target: [visitors.siteId, visitors.fingerprint],
-      set: { lastSeenAt: now, ...(input.lead_id ? { leadId: input.lead_id } : {}) },
-    })
-    // xmax = 0: the row was inserted by this statement (a first-time visitor has no sessions yet).
-    .returning({ id: visitors.id, leadId: visitors.leadId, isNew: sql<boolean>`(xmax = 0)` });
+  return { id, siteId, fingerprint: input.fingerprint ?? null, leadId: input.lead_id ?? null, isBot: start.isBot, firstSeenAt: now, lastSeenAt: now };
+}
 
+/** A fingerprint's next start in the same batch: its visitor exists now, so this renews the session the batch started. */
+async function startAgain(tx: Tx, siteId: string, start: SessionStart): Promise<Started> {
+  const { input, now } = start;
+  const [visitor] = await tx
+    .update(visitors)
+    .set({ lastSeenAt: now, ...(input.lead_id ? { leadId: input.lead_id } : {}) })
+    .where(and(eq(visitors.siteId, siteId), eq(visitors.fingerprint, input.fingerprint!)))
+    .returning({ id: visitors.id, leadId: visitors.leadId });
+  return continueStart(tx, siteId, start, { ...visitor, isNew: false });
+}
+
+/** After the visitor upsert: a returning visitor's live session is renewed, otherwise a new one starts. */
+async function continueStart(tx: Tx, siteId: string, start: SessionStart, visitor: VisitorRef): Promise<Started> {
+  const { input, now } = start;
   let previousSessionId: string | null = null;
-  if (fingerprint !== null && !visitor.isNew) {
+  if (input.fingerprint != null && !visitor.isNew) {
     const [open] = await tx
       .select()
       .from(visitorSessions)
@@ -150,45 +205,47 @@ async function startOne(tx: Tx, siteId: string, start: SessionStart): Promise<St
       previousSessionId = last?.id ?? null;
     }
   }
-
-  const keep = start.analyticsAllowed;
-  const [row] = await tx
-    .insert(visitorSessions)
-    .values({
-      siteId,
-      visitorId: visitor.id,
-      fingerprint,
-      leadId: input.lead_id ?? visitor.leadId ?? null,
-      previousSessionId: previousSessionId ?? input.previous_session_id ?? null,
-      url: keep ? (input.url ?? null) : null,
-      currentUrl: keep ? (input.url ?? null) : null,
-      referrer: keep ? (input.referrer ?? null) : null,
-      utmSource: keep ? (input.utm_source ?? null) : null,
-      utmMedium: keep ? (input.utm_medium ?? null) : null,
-      utmCampaign: keep ? (input.utm_campaign ?? null) : null,
-      utmTerm: keep ? (input.utm_term ?? null) : null,
-      utmContent: keep ? (input.utm_content ?? null) : null,
-      createdAt: now,
-      startedAt: Math.min(input.started_at ?? now, now),
-      lastActivityAt: now,
-      updatedAt: now,
-      expiresAt: expiryAfter(now, now),
-      duration: input.duration ?? null,
-      pageViews: input.page_views ?? 0,
-      activeTime: input.active_time ?? null,
-      idleTime: input.idle_time ?? null,
-      exitUrl: input.exit_url ?? null,
-      exitType: input.exit_type ?? null,
-      device: keep ? (start.device ?? null) : null,
-      browser: keep ? (start.browser ?? null) : null,
-      location: keep ? (start.location ?? null) : null,
-      performance: keep ? (input.performance ?? null) : null,
-      consent: input.consent ?? null,
-      customData: keep ? (input.custom_data ?? null) : null,
-      isBot: start.isBot,
-    })
-    .returning();
+  const [row] = await tx.insert(visitorSessions).values(sessionValues(siteId, start, visitor, previousSessionId)).returning();
   return { row, isNew: true };
+}
+
+/** The new session's row: what consent lets it keep, chained to the visitor's previous session. */
+function sessionValues(siteId: string, start: SessionStart, visitor: VisitorRef, previousSessionId: string | null): typeof visitorSessions.$inferInsert {
+  const { input, now } = start;
+  const keep = start.analyticsAllowed;
+  return {
+    siteId,
+    visitorId: visitor.id,
+    fingerprint: input.fingerprint ?? null,
+    leadId: input.lead_id ?? visitor.leadId ?? null,
+    previousSessionId: previousSessionId ?? input.previous_session_id ?? null,
+    url: keep ? (input.url ?? null) : null,
+    currentUrl: keep ? (input.url ?? null) : null,
+    referrer: keep ? (input.referrer ?? null) : null,
+    utmSource: keep ? (input.utm_source ?? null) : null,
+    utmMedium: keep ? (input.utm_medium ?? null) : null,
+    utmCampaign: keep ? (input.utm_campaign ?? null) : null,
+    utmTerm: keep ? (input.utm_term ?? null) : null,
+    utmContent: keep ? (input.utm_content ?? null) : null,
+    createdAt: now,
+    startedAt: Math.min(input.started_at ?? now, now),
+    lastActivityAt: now,
+    updatedAt: now,
+    expiresAt: expiryAfter(now, now),
+    duration: input.duration ?? null,
+    pageViews: input.page_views ?? 0,
+    activeTime: input.active_time ?? null,
+    idleTime: input.idle_time ?? null,
+    exitUrl: input.exit_url ?? null,
+    exitType: input.exit_type ?? null,
+    device: keep ? (start.device ?? null) : null,
+    browser: keep ? (start.browser ?? null) : null,
+    location: keep ? (start.location ?? null) : null,
+    performance: keep ? (input.performance ?? null) : null,
+    consent: input.consent ?? null,
+    customData: keep ? (input.custom_data ?? null) : null,
+    isBot: start.isBot,
+  };
 }
 
 export async function findSession(siteId: string, sessionId: string): Promise<SessionRow | undefined> {

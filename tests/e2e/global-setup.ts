@@ -10,7 +10,7 @@ declare module 'vitest' {
 }
 
 /**
- * Builds the app when needed and starts one `next start` for the whole e2e project.
+ * Builds the app when needed and starts one server (as `npm start` does) for the whole e2e project.
  * Without Chromium the suite is skipped locally and fails under CI=true.
  */
 export default async function setup(project: TestProject) {

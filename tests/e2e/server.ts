@@ -5,12 +5,14 @@ import path from 'node:path';
 
 /**
  * The app as a user meets it: `next build` (when the sources changed since the last build)
- * and `next start` on a fresh DATA_DIR with the embedded database. One server serves the
- * whole e2e project; its global setup starts it and hands the URL to every test file.
+ * and `npm start`'s server entry (`node server.mjs`) on a fresh DATA_DIR with the embedded
+ * database. One server serves the whole e2e project; its global setup starts it and hands the
+ * URL to every test file. Files that need other settings start their own.
  */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = path.join(ROOT, 'test-results', 'e2e');
 const NEXT_BIN = path.join(ROOT, 'node_modules', '.bin', 'next');
+const SERVER_ENTRY = path.join(ROOT, 'server.mjs');
 const SOURCES = ['app', 'lib', 'proxy.ts', 'next.config.ts', 'package.json', 'tsconfig.json', 'supabase'];
 
 function newestMtime(entry: string): number {
@@ -47,11 +49,15 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts `next start` on `port` with a fresh DATA_DIR; resolves once /api/health answers. */
-export async function startServer(port: number, env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the app as `npm start` does on `port` with a fresh DATA_DIR; resolves once /api/health
+ * answers. Its output goes to test-results/e2e/<logName>.log.
+ */
+export async function startServer(port: number, env: Record<string, string> = {}, logName = 'server'): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-e2e-'));
   mkdirSync(ARTIFACTS, { recursive: true });
-  const log = createWriteStream(path.join(ARTIFACTS, 'server.log'));
+  const logFile = `test-results/e2e/${logName}.log`;
+  const log = createWriteStream(path.join(ROOT, logFile));
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -62,7 +68,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
   };
   // The e2e app runs on its own embedded database, whatever the test run points elsewhere.
   delete childEnv.DATABASE_URL;
-  const child = spawn(NEXT_BIN, ['start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [SERVER_ENTRY, '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,7 +83,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitUntilHealthy(url, child);
+    await waitUntilHealthy(url, child, logFile);
   } catch (error) {
     await stop();
     throw error;
@@ -85,10 +91,10 @@ export async function startServer(port: number, env: Record<string, string> = {}
   return { url, dataDir, stop };
 }
 
-async function waitUntilHealthy(url: string, child: ChildProcess): Promise<void> {
+async function waitUntilHealthy(url: string, child: ChildProcess, logFile: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}; see test-results/e2e/server.log`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}; see ${logFile}`);
     try {
       if ((await fetch(`${url}/api/health`)).ok) return;
     } catch {
@@ -96,7 +102,7 @@ async function waitUntilHealthy(url: string, child: ChildProcess): Promise<void>
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`next start did not answer on ${url} within 60 s; see test-results/e2e/server.log`);
+  throw new Error(`the server did not answer on ${url} within 60 s; see ${logFile}`);
 }
 
 /** SIGTERM to the server's process group, SIGKILL if it is still there after 5 s. */

@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
+const CLIENT_CLAIMS = new Set(['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-port', 'x-forwarded-proto', 'x-real-ip', 'forwarded']);
+
 /**
  * Serves route handlers over real HTTP on 127.0.0.1 (a port in 3500–3599), forwarding each
- * request to the handler of its path exactly as Next would. For clients that need a URL
- * (the MCP client over Streamable HTTP).
+ * request to the handler of its path as the app's server entry and Next would. For clients that
+ * need a URL (the MCP client over Streamable HTTP).
  */
 export async function serveRoutes(routes: Record<string, Partial<Record<string, Handler>>>): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
@@ -20,10 +22,13 @@ export async function serveRoutes(routes: Record<string, Partial<Record<string, 
         res.writeHead(routes[url.pathname] ? 405 : 404).end();
         return;
       }
+      // As `npm start` (server.mjs) with TRUST_PROXY=0: the client address is the socket's, and
+      // forwarding headers the client sent are not passed on.
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        if (value !== undefined && !CLIENT_CLAIMS.has(name)) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
+      if (req.socket.remoteAddress) headers.set('x-forwarded-for', req.socket.remoteAddress);
       const response = await handler(
         new Request(url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }),
         { params: Promise.resolve({}) },

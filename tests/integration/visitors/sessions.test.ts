@@ -111,6 +111,44 @@ describe('POST /api/visitors/session', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
   });
 
+  it('gives each of many concurrent starts its own right answer: new, returning, repeated and fingerprint-less visitors', async () => {
+    const returning = fp();
+    const expired = fp();
+    const fresh = fp();
+    useClock(T0);
+    const old = (await start({ fingerprint: expired })).body.data;
+    useClock(T0 + 31 * MIN);
+    const live = (await start({ fingerprint: returning })).body.data;
+    const lead = await upsertLeadByEmail(mine.siteId, { email: `${fresh}@example.com`, name: 'Batch lead', origin: 'test' });
+    const results = await Promise.all([
+      start({ fingerprint: fresh }),
+      start({ fingerprint: returning }),
+      start({}),
+      start({ fingerprint: expired }),
+      start({ fingerprint: fresh, lead_id: lead.id }),
+      start({}),
+      start({ fingerprint: returning }),
+    ]);
+    const data = results.map((r) => r.body.data);
+    // The new fingerprint: one session, started by one of its two starts and reused by the other.
+    expect([results[0].status, results[4].status].sort()).toEqual([200, 201]);
+    expect(data[4]).toMatchObject({ session_id: data[0].session_id, visitor_id: data[0].visitor_id });
+    expect([data[0].is_new_session, data[4].is_new_session].sort()).toEqual([false, true]);
+    // The returning visitor's live session is renewed by both of its starts.
+    expect([results[1].status, results[6].status]).toEqual([200, 200]);
+    expect([data[1].session_id, data[6].session_id]).toEqual([live.session_id, live.session_id]);
+    // The expired one gets a new session chained to the old, same visitor.
+    expect(results[3].status).toBe(201);
+    expect(data[3]).toMatchObject({ visitor_id: old.visitor_id, previous_session_id: old.session_id, is_new_session: true });
+    // Without a fingerprint every start is a visitor of its own.
+    expect([results[2].status, results[5].status]).toEqual([201, 201]);
+    expect(new Set([data[2].visitor_id, data[5].visitor_id, data[0].visitor_id, live.visitor_id]).size).toBe(4);
+    // Whichever came first, the start with a lead bound it to the session.
+    const db = await getDb();
+    const stored = await db.execute(sql`select lead_id from visitor_sessions where id = ${data[0].session_id}`);
+    expect((stored as unknown as { rows: { lead_id: string }[] }).rows[0].lead_id).toBe(lead.id);
+  });
+
   it('never reuses a session across sites, even for the same fingerprint', async () => {
     const f = fp();
     const a = (await start({ fingerprint: f })).body.data;

@@ -1,0 +1,87 @@
+/**
+ * The production server: `npm start` / `npm run serve` (`node server.mjs [-p PORT] [-H HOST]`).
+ *
+ * Next's own request handler behind a plain node:http server, so that the client address the
+ * app reads (X-Forwarded-For, lib/http/client-ip.ts) is one the client cannot choose. `next start`
+ * copies the socket address into X-Forwarded-For only when the request has none, so a client that
+ * reaches it directly picks its own per-IP rate-limit bucket by sending the header.
+ *
+ * - TRUST_PROXY=0 (default: nothing in front of the app): every forwarding header is the client's
+ *   own claim. X-Forwarded-For becomes the socket address; X-Real-IP, Forwarded and the other
+ *   X-Forwarded-* headers are dropped (Next then derives host, port and protocol itself).
+ * - TRUST_PROXY=N: the N proxies in front wrote the right end of X-Forwarded-For; it is passed on
+ *   as they wrote it (the N-th entry from the right is the client). The socket address is then the
+ *   nearest proxy, not the client, so it is used only when no proxy header arrived at all.
+ *
+ * Plain JavaScript on purpose: production runs it with `node`, without a TypeScript loader.
+ * `npm run dev` stays `next dev` (development only; it keeps Next's own header handling).
+ */
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const CLIENT_CLAIMS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-port', 'x-forwarded-proto', 'x-real-ip', 'forwarded'];
+
+/** TRUST_PROXY as lib/core/config.ts parses it (an integer 0–10, default 0); this file runs before the app's config. */
+function trustedHopsFrom(value) {
+  if (value === undefined || value === '') return 0;
+  const hops = Number(value);
+  if (!Number.isInteger(hops) || hops < 0 || hops > 10) throw new Error(`Invalid environment configuration: TRUST_PROXY: expected an integer 0–10, got "${value}"`);
+  return hops;
+}
+
+/** Makes the request's forwarding headers say what the socket and TRUST_PROXY allow them to say. */
+function pinClientAddress(req, trustedHops) {
+  if (trustedHops > 0 && req.headers['x-forwarded-for']) return;
+  if (trustedHops === 0) for (const name of CLIENT_CLAIMS) delete req.headers[name];
+  const address = req.socket.remoteAddress;
+  if (address) req.headers['x-forwarded-for'] = address;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
+    strict: true,
+  });
+  const port = Number(values.port ?? process.env.PORT ?? 3000);
+  const hostname = values.hostname; // undefined: every interface, as `next start`
+  const trustedHops = trustedHopsFrom(process.env.TRUST_PROXY);
+  process.env.NODE_ENV ??= 'production';
+
+  const { default: next } = await import('next');
+  const app = next({ dev: false, dir: fileURLToPath(new URL('.', import.meta.url)), hostname: hostname ?? 'localhost', port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+
+  const server = http.createServer((req, res) => {
+    pinClientAddress(req, trustedHops);
+    handle(req, res).catch((error) => {
+      console.error(`Failed to handle request for ${req.url}`, error);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  });
+  server.on('error', (error) => {
+    console.error('Failed to start server', error);
+    process.exit(1);
+  });
+  server.listen(port, hostname, () => {
+    console.log(`Listening on http://${hostname ?? 'localhost'}:${port} (TRUST_PROXY=${trustedHops})`);
+  });
+
+  // Same exit codes as `next start` (128 + signal number).
+  const stop = (signal, code) =>
+    process.once(signal, async () => {
+      server.close();
+      server.closeIdleConnections();
+      await app.close().catch((error) => console.error(error));
+      process.exit(code);
+    });
+  stop('SIGINT', 130);
+  stop('SIGTERM', 143);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
