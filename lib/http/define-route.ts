@@ -66,9 +66,14 @@ export interface RouteDefinition<
   rateLimit?: RateLimitPolicy;
   /** Code for a `site_id` that is not a UUID (default INVALID_REQUEST). */
   invalidSiteIdCode?: ErrorCode;
+  /**
+   * Returns the answer to serialize through `response`, or a Response of its own for an answer in
+   * another media type the client asked for (a server-sent event stream); that Response gets the
+   * exchange's headers like any other.
+   */
   handler: (
     ctx: RouteContext<A, Infer<P>, Infer<Q>, B extends z.ZodType ? z.infer<B> : undefined>,
-  ) => Promise<z.input<R>> | z.input<R>;
+  ) => Promise<z.input<R> | Response> | z.input<R> | Response;
 }
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
@@ -117,8 +122,11 @@ export function defineRoute<
         body: !definition.body ? undefined : definition.rawBody ? await raw.body() : parse(definition.body, (await raw.body()) ?? {}, 'body'),
         res,
       } as unknown as Parameters<typeof definition.handler>[0];
-      const output = definition.response.parse(await definition.handler(ctx));
-      response = respond(ex, envelope(definition.envelope, output, res.meta), res.status ?? definition.status ?? 200);
+      const answer = await definition.handler(ctx);
+      response =
+        answer instanceof Response
+          ? adopt(ex, answer)
+          : respond(ex, envelope(definition.envelope, definition.response.parse(answer), res.meta), res.status ?? definition.status ?? 200);
     } catch (error) {
       response = fail(ex, error);
     }
