@@ -65,6 +65,23 @@ function modelFailure(error: unknown): CommandError {
   return { code: 'MODEL_ERROR', message: 'The model call failed' };
 }
 
+/**
+ * A call the model made that never reached a tool: one it was not offered (a read-only key's
+ * agent calling a write tool) or with arguments that are not JSON. The model is told, and the
+ * attempt is recorded like any call.
+ */
+function refusedCall(part: { toolName: string; input: unknown; error: unknown }, tools: Record<string, unknown> | undefined): ToolCall {
+  const offered = Boolean(tools && part.toolName in tools);
+  return {
+    name: part.toolName,
+    arguments: part.input ?? null,
+    result: null,
+    error: offered
+      ? { code: 'INVALID_REQUEST', message: clip(part.error instanceof Error ? part.error.message : 'Invalid tool arguments') }
+      : { code: 'TOOL_NOT_OFFERED', message: `${part.toolName} is not one of the tools this agent is offered` },
+  };
+}
+
 async function promptFor(row: CommandRow): Promise<{ system: string; messages: ModelMessage[]; conversationId: string }> {
   const siteId = row.siteId;
   const conversationId = row.conversationId ?? (await attachConversation(siteId, row, commandTurn(row), currentDate()));
@@ -101,14 +118,17 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
       requestId: row.id,
     };
     const timeout = AbortSignal.timeout(model.timeoutMs);
+    const tools = role.usesTools ? siteToolSet(ctx, (call) => toolCalls.push(call)) : undefined;
     const result = streamText({
       model: model.model,
       system,
       messages,
-      tools: role.usesTools ? siteToolSet(ctx, (call) => toolCalls.push(call)) : undefined,
+      tools,
       stopWhen: stepCountIs(model.maxSteps),
       maxRetries: model.maxRetries,
       abortSignal: AbortSignal.any([timeout, lease.signal]),
+      // Errors arrive as stream parts below and are recorded on the command, not printed.
+      onError: () => undefined,
     });
     let reply = '';
     let failure: unknown;
@@ -118,6 +138,7 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
           reply += part.text;
           listener?.onText?.(part.text);
         } else if (part.type === 'finish') usage = usageOf(part.totalUsage);
+        else if (part.type === 'tool-error') toolCalls.push(refusedCall(part, tools));
         else if (part.type === 'error') failure ??= part.error;
         else if (part.type === 'abort') failure ??= new Error('aborted');
       }

@@ -84,19 +84,25 @@ export async function claimCommand(siteId: string, commandId: string, now: Date,
  */
 export async function claimNextCommand(now: Date, leaseUntil: Date): Promise<CommandRow | undefined> {
   const db = await getDb();
-  const next = db
-    .select({ id: commands.id })
-    .from(commands)
-    .where(eq(commands.status, 'pending'))
-    .orderBy(commands.createdAt)
-    .limit(1)
-    .for('update', { skipLocked: true });
-  const [row] = await db
-    .update(commands)
-    .set({ status: 'running', leaseUntil, startedAt: now, updatedAt: now })
-    .where(and(inArray(commands.id, next), eq(commands.status, 'pending')))
-    .returning();
-  return row;
+  // Select then update in one transaction: the row lock taken by the select is the claim, and
+  // exactly one row is claimed (an `update … where id in (select … limit 1)` may be planned to
+  // claim several).
+  return db.transaction(async (tx) => {
+    const [next] = await tx
+      .select({ id: commands.id })
+      .from(commands)
+      .where(eq(commands.status, 'pending'))
+      .orderBy(commands.createdAt)
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!next) return undefined;
+    const [row] = await tx
+      .update(commands)
+      .set({ status: 'running', leaseUntil, startedAt: now, updatedAt: now })
+      .where(eq(commands.id, next.id))
+      .returning();
+    return row;
+  });
 }
 
 /** Extends the lease of a running command; false when it is no longer running (cancelled, or failed as interrupted). */

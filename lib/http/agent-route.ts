@@ -7,6 +7,8 @@ import { TOOL_KEY_HEADERS } from './tool-route';
 
 const STREAMING = `
 
+**Keys.** Any key of the site (\`read\` scope at least). With the \`write\` scope the agent is offered every tool of the site; with \`read\` only, the read tools only.
+
 **Asynchronous.** The answer is 202 with the command at once; poll \`GET /sites/{site_id}/commands/{command_id}\` (or read the conversation) for the reply, tool calls and token usage. Status: \`pending\` → \`running\` → \`completed\` | \`failed\` (or \`cancelled\`).
 
 **Streaming.** With \`Accept: text/event-stream\` the answer is 200 with server-sent events instead: \`accepted\` (\`{command_id, conversation_id, status}\`), \`delta\` (\`{text}\`, the reply as it is written), then \`done\` (the command as the detail route shows it, completed or failed). The command and the conversation are recorded exactly as for a polled request.
@@ -14,8 +16,10 @@ const STREAMING = `
 Without a configured model (LLM_BASE_URL, LLM_MODEL) the answer is 503 MODEL_NOT_CONFIGURED and nothing is recorded.`;
 
 /**
- * An agent's route: `POST /api/agents/...` with an API key (Bearer or x-api-key, write scope),
- * a strict body, answered 202 with the queued command, or streamed as server-sent events.
+ * An agent's route: `POST /api/agents/...` with an API key (Bearer or x-api-key), a strict body,
+ * answered 202 with the queued command, or streamed as server-sent events. A read-only key may
+ * talk to an agent (a support chat on a public page holds one); the agent it gets is offered the
+ * read tools only, so it cannot change the site's records.
  */
 export function agentRoute<B extends z.ZodType<{ site_id: string }>>(o: {
   summary: string;
@@ -27,7 +31,7 @@ export function agentRoute<B extends z.ZodType<{ site_id: string }>>(o: {
     summary: o.summary,
     description: o.description + STREAMING,
     tags: ['Agents'],
-    auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'write' },
+    auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'read' },
     body: o.body,
     response: AgentAcceptedSchema,
     status: 202,
