@@ -27,7 +27,15 @@ declare module '@/lib/core/providers' {
 /** How often an idle worker looks for commands another process queued. */
 const IDLE_POLL_MS = 2_000;
 
-type WorkerState = { stopping: boolean; active: Set<Promise<void>>; wake?: () => void; loop?: Promise<void> };
+type WorkerState = {
+  stopping: boolean;
+  active: Set<Promise<void>>;
+  /** Set by a wake-up that came while the worker was not asleep, so it is not lost. */
+  kicked: boolean;
+  wake: () => void;
+  sleeping?: () => void;
+  loop?: Promise<void>;
+};
 const KEY = Symbol.for('sgp.commandWorker');
 const g = globalThis as { [KEY]?: WorkerState };
 
@@ -40,13 +48,14 @@ function track(state: WorkerState, row: CommandRow): void {
     .catch((error) => log.error('command run failed', { command_id: row.id, ...errorFields(error) }))
     .finally(() => {
       state.active.delete(run);
-      state.wake?.();
+      state.wake();
     });
   state.active.add(run);
 }
 
 async function workLoop(state: WorkerState): Promise<void> {
   while (!state.stopping) {
+    state.kicked = false;
     try {
       await failExpiredLeases(currentDate());
       while (!state.stopping && state.active.size < config().COMMAND_CONCURRENCY) {
@@ -57,23 +66,31 @@ async function workLoop(state: WorkerState): Promise<void> {
     } catch (error) {
       log.error('command worker pass failed', errorFields(error));
     }
-    if (state.stopping) break;
+    if (state.stopping || state.kicked) continue;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, IDLE_POLL_MS);
       timer.unref?.();
-      state.wake = () => {
+      state.sleeping = () => {
         clearTimeout(timer);
         resolve();
       };
     });
-    state.wake = undefined;
+    state.sleeping = undefined;
   }
 }
 
 /** Starts the in-process worker (once per process). */
 export function startCommandWorker(): void {
   if (g[KEY] && !g[KEY].stopping) return;
-  const state: WorkerState = { stopping: false, active: new Set() };
+  const state: WorkerState = {
+    stopping: false,
+    active: new Set(),
+    kicked: false,
+    wake: () => {
+      state.kicked = true;
+      state.sleeping?.();
+    },
+  };
   g[KEY] = state;
   state.loop = workLoop(state);
 }
@@ -83,7 +100,7 @@ export async function stopCommandWorker(): Promise<void> {
   const state = g[KEY];
   if (!state) return;
   state.stopping = true;
-  state.wake?.();
+  state.wake();
   await state.loop;
   await Promise.all(state.active);
   g[KEY] = undefined;
@@ -111,9 +128,19 @@ defineProvider('commandDispatcher', () => ({
     // The row is already queued; the worker of this process picks it up now rather than at its next poll.
     if (!config().COMMAND_WORKER) return;
     startCommandWorker();
-    g[KEY]?.wake?.();
+    g[KEY]?.wake();
   },
 }));
 
 /** Hands a created (pending) command to whoever runs commands outside the request. */
 export const dispatchCommand = (siteId: string, commandId: string): Promise<void> => provider('commandDispatcher').dispatch(siteId, commandId);
+
+/**
+ * At server start (instrumentation): with a configured model and the worker switched on, start
+ * the worker, which first fails the commands a previous process left running. Without a model no
+ * command can be created, so there is nothing to run.
+ */
+export function bootCommandWorker(): void {
+  const c = config();
+  if (c.COMMAND_WORKER && c.LLM_BASE_URL && c.LLM_MODEL) startCommandWorker();
+}

@@ -44,7 +44,8 @@ import * as r40 from '@/app/sites/route';
 import * as r41 from '@/app/sites/[site_id]/route';
 import * as r42 from '@/app/sites/[site_id]/commands/route';
 import * as r43 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r44 from '@/app/sites/[site_id]/stats/route';
+import * as r44 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r45 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -91,5 +92,6 @@ export const routeManifest: RouteManifest = [
   { path: '/sites/{site_id}', module: r41 },
   { path: '/sites/{site_id}/commands', module: r42 },
   { path: '/sites/{site_id}/commands/{command_id}', module: r43 },
-  { path: '/sites/{site_id}/stats', module: r44 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r44 },
+  { path: '/sites/{site_id}/stats', module: r45 },
 ];

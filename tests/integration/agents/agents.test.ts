@@ -9,13 +9,14 @@ import { GET as getConversation } from '@/app/api/agents/conversations/[conversa
 import { GET as listConversations } from '@/app/api/agents/conversations/route';
 import { POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
+import { POST as cancelCommand } from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
 import { executeCommand } from '@/lib/agents/execute';
 import { drainCommands } from '@/lib/agents/queue';
 import { getDb } from '@/lib/db/client';
 import { listLeads } from '@/lib/leads/repo';
 import { updateSettings } from '@/lib/settings/service';
 import { tools } from '@/lib/tools/registry';
-import { presenters } from '../../helpers/auth-matrix';
+import { authMatrix, presenters } from '../../helpers/auth-matrix';
 import { call, createTenant, type Tenant } from '../../helpers/harness';
 import { USAGE, startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
 
@@ -390,6 +391,31 @@ describe('site commands run by the CMO agent', () => {
     expect(await executeCommand(mine.siteId, res.body.data.command_id)).toBe('running');
     expect(standIn.requests).toHaveLength(0);
     await db.execute(sql`update commands set status = 'cancelled' where id = ${res.body.data.command_id}`);
+  });
+});
+
+describe('POST /sites/{site_id}/commands/{command_id}/cancel', () => {
+  const cancel = (headers: Record<string, string>, t: Tenant, commandId: string) =>
+    call(cancelCommand, { method: 'POST', path: `/sites/${t.siteId}/commands/${commandId}/cancel`, params: { site_id: t.siteId, command_id: commandId }, headers });
+  let target: string;
+  beforeAll(async () => {
+    target = (await message(mine.key, { site_id: mine.siteId, message: 'to cancel' })).body.data.command_id;
+  });
+  authMatrix({ tenants: () => ({ mine, other }), present: presenters.xApiKey, write: true, send: (h, siteId) => call(cancelCommand, { method: 'POST', path: 'x', params: { site_id: siteId, command_id: target }, headers: h }) });
+
+  it('a cancelled pending command never runs; a finished one is left as it is; another site\'s is 404', async () => {
+    const res = await message(mine.key, { site_id: mine.siteId, message: 'never mind' });
+    const cancelled = await cancel(presenters.xApiKey(mine.key), mine, res.body.data.command_id);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'cancelled', finished_at: expect.any(String) });
+    await drainCommands();
+    expect(standIn.requests.some((r) => r.messages.some((m) => textOf(m) === 'never mind'))).toBe(false);
+    const done = await message(mine.key, { site_id: mine.siteId, message: 'finish me' });
+    await drainCommands();
+    expect((await cancel(presenters.xApiKey(mine.key), mine, done.body.data.command_id)).body.data.status).toBe('completed');
+    const theirs = await message(other.key, { site_id: other.siteId, message: 'theirs' });
+    expect((await cancel(presenters.xApiKey(mine.key), mine, theirs.body.data.command_id)).status).toBe(404);
+    await drainCommands();
   });
 });
 
