@@ -5,6 +5,7 @@ import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { claimCommand, failCommand, findCommand, renewLease, type CommandRow } from '@/lib/commands/repo';
 import { FINISHED_STATUSES, type AgentRole, type CommandError, type CommandStatus, type TokenUsage, type ToolCall } from '@/lib/commands/schema';
+import { keyStatusOf } from '@/lib/keys/repo';
 import { findLead, toLead } from '@/lib/leads/repo';
 import { agentModel } from '@/lib/providers/llm';
 import { getSettings } from '@/lib/settings/service';
@@ -110,6 +111,12 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
   let usage: TokenUsage | null = null;
   try {
     const model = agentModel();
+    // The agent acts with the key that asked: a key revoked (or expired) since then no longer acts.
+    const keyState = row.keyId ? await keyStatusOf(siteId, row.keyId) : 'active';
+    if (keyState !== 'active') {
+      await failCommand(siteId, row.id, { code: 'UNAUTHORIZED', message: `The API key that created this command is ${keyState ?? 'deleted'}` }, currentDate());
+      return;
+    }
     const role = ROLES[row.agent as AgentRole];
     const { system, messages, conversationId } = await promptFor(row);
     const ctx = {

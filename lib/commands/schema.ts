@@ -65,7 +65,7 @@ export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 export const CommandErrorSchema = z.object({
   code: z
     .string()
-    .describe('MODEL_ERROR (the model endpoint failed or refused), TIMEOUT (LLM_TIMEOUT_MS passed), INTERRUPTED (the process running it stopped), MODEL_NOT_CONFIGURED, SYSTEM_ERROR'),
+    .describe('MODEL_ERROR (the model endpoint failed or refused), TIMEOUT (LLM_TIMEOUT_MS passed), INTERRUPTED (the process running it stopped), UNAUTHORIZED (the key that created it was revoked or expired before it ran), MODEL_NOT_CONFIGURED, SYSTEM_ERROR'),
   message: z.string(),
 });
 export type CommandError = z.infer<typeof CommandErrorSchema>;

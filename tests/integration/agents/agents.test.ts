@@ -17,7 +17,7 @@ import { listLeads } from '@/lib/leads/repo';
 import { updateSettings } from '@/lib/settings/service';
 import { tools } from '@/lib/tools/registry';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
+import { call, createKey, createTenant, type Tenant } from '../../helpers/harness';
 import { USAGE, startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
 
 let mine: Tenant;
@@ -380,6 +380,16 @@ describe('site commands run by the CMO agent', () => {
     await db.execute(sql`update commands set status = 'running', lease_until = now() - interval '1 second', started_at = now() where id = ${res.body.data.command_id}`);
     expect(await drainCommands()).toBe(0);
     expect(await detail(mine, res.body.data.command_id)).toMatchObject({ status: 'failed', error: { code: 'INTERRUPTED', message: expect.stringContaining('interrupted') } });
+    expect(standIn.requests).toHaveLength(0);
+  });
+
+  it('a command whose key was revoked before it ran fails without calling the model', async () => {
+    const key = await createKey(mine.user, mine.siteId, ['read', 'write']);
+    const res = await message(key.apiKey, { site_id: mine.siteId, message: 'after revocation' });
+    const db = await getDb();
+    await db.execute(sql`update api_keys set revoked_at = now() where id = ${key.id}`);
+    await drainCommands();
+    expect(await detail(mine, res.body.data.command_id)).toMatchObject({ status: 'failed', error: { code: 'UNAUTHORIZED', message: expect.stringContaining('revoked') } });
     expect(standIn.requests).toHaveLength(0);
   });
 
