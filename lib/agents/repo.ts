@@ -30,6 +30,8 @@ const toMessage = (row: MessageRow): ConversationMessage => ({
   created_at: row.createdAt.toISOString(),
 });
 
+const titleOf = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 120);
+
 export interface OpenCommand {
   agent: AgentRole;
   /** Continue this conversation of the site (404 when it is not one); a new one otherwise. */
@@ -38,6 +40,8 @@ export interface OpenCommand {
   visitorId?: string;
   /** The user's turn as the agent reads it. */
   userContent: string;
+  /** Title of a new conversation (default: the start of the user's turn). */
+  title?: string;
   task: string;
   description: string;
   parameters: Record<string, unknown>;
@@ -74,7 +78,7 @@ export async function openCommand(siteId: string, o: OpenCommand): Promise<{ com
         .values({
           siteId,
           agent: o.agent,
-          title: o.userContent.replace(/\s+/g, ' ').trim().slice(0, 120),
+          title: titleOf(o.title ?? o.userContent),
           leadId: o.leadId ?? null,
           visitorId: o.visitorId ?? null,
           createdAt: o.now,
@@ -114,7 +118,7 @@ export async function attachConversation(siteId: string, command: CommandRow, us
   return db.transaction(async (tx) => {
     const [created] = await tx
       .insert(conversations)
-      .values({ siteId, agent: command.agent, title: userContent.replace(/\s+/g, ' ').trim().slice(0, 120), createdAt: now, updatedAt: now })
+      .values({ siteId, agent: command.agent, title: titleOf(userContent), createdAt: now, updatedAt: now })
       .returning({ id: conversations.id });
     await tx.insert(conversationMessages).values({ siteId, conversationId: created.id, commandId: command.id, role: 'user', content: userContent, createdAt: now });
     await tx.update(commands).set({ conversationId: created.id }).where(and(eq(commands.siteId, siteId), eq(commands.id, command.id)));

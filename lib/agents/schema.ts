@@ -13,8 +13,10 @@ const conversationRefs = {
   conversation_id: uuidSchema
     .optional()
     .describe("Continue this conversation of the site with the same agent (its earlier messages are the agent's context); omit to start a new one"),
-  lead_id: uuidSchema.optional().describe("One of the site's leads the conversation is about; its details are given to the agent"),
-  visitor_id: uuidSchema.optional().describe('The site visitor the conversation is with'),
+  lead_id: uuidSchema
+    .optional()
+    .describe("One of the site's leads the conversation is about; its details are given to the agent (set when a conversation starts; a continued one keeps its own)"),
+  visitor_id: uuidSchema.optional().describe('The site visitor the conversation is with (set when a conversation starts)'),
 };
 
 export const agentMessageBodySchema = z.strictObject({
@@ -59,7 +61,7 @@ export const ConversationSchema = z.object({
   conversation_id: uuidSchema,
   site_id: uuidSchema,
   agent: z.enum(AGENT_ROLES),
-  title: z.string().describe('The start of the first message'),
+  title: z.string().describe("The start of the first message (an email's sender and subject, an edit's instruction, a command's task)"),
   lead_id: uuidSchema.nullable(),
   visitor_id: uuidSchema.nullable(),
   created_at: isoTimestamp,

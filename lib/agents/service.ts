@@ -20,6 +20,8 @@ export interface AgentRequest {
   visitorId?: string;
   /** The user's turn as the agent reads it. */
   userContent: string;
+  /** Title of a new conversation (default: the start of the user's turn). */
+  title?: string;
   task: string;
   parameters: Record<string, unknown>;
 }
@@ -42,6 +44,7 @@ export const emailReplyRequest = (body: EmailReplyBody): AgentRequest => ({
   leadId: body.lead_id,
   visitorId: body.visitor_id,
   userContent: emailTurn(body),
+  title: `Email from ${body.from}${body.subject ? `: ${body.subject}` : ''}`,
   task: 'email reply',
   parameters: withoutSite(body),
 });
@@ -50,6 +53,7 @@ export const contentEditRequest = (body: ContentEditorBody): AgentRequest => ({
   agent: 'copywriter',
   conversationId: body.conversation_id,
   userContent: contentEditTurn(body),
+  title: `Edit: ${body.instruction}`,
   task: 'content edit',
   parameters: withoutSite(body),
 });
@@ -107,4 +111,4 @@ export async function startStreamedRequest(
 
 /** `POST /sites/{site_id}/commands`: the CMO agent carries the command out (task, description, parameters as its instruction). */
 export const submitSiteCommand = (caller: ApiKeyPrincipal, body: CreateCommandInput) =>
-  open(caller, { agent: 'cmo', userContent: commandTurn(body), task: body.task, description: body.description, parameters: body.parameters }, false);
+  open(caller, { agent: 'cmo', userContent: commandTurn(body), title: body.task, task: body.task, description: body.description, parameters: body.parameters }, false);

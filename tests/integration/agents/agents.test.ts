@@ -234,6 +234,7 @@ describe('agent messages', () => {
     const command = await detail(mine, res.body.data.command_id);
     expect(command).toMatchObject({ agent: 'email', task: 'email reply', status: 'completed', reply: 'Hi Bob, yes — we ship to Spain.' });
     const conversation = await call(getConversation, { path: 'x', params: { conversation_id: command.conversation_id }, query: { site_id: mine.siteId }, headers: presenters.bearer(mine.key) });
+    expect(conversation.body.data.title).toBe('Email from bob@example.com: Shipping');
     expect(conversation.body.data.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Hi Bob, yes — we ship to Spain.' });
   });
 
@@ -330,6 +331,26 @@ describe('streaming (Accept: text/event-stream)', () => {
     expect(polled).toEqual(done.data);
     // It ran in the request: nothing is left for the queue.
     expect(await drainCommands()).toBe(0);
+  });
+
+  it('a client that goes away mid-stream does not stop the command: it completes and is recorded', async () => {
+    standIn.queue({ delayMs: 300, then: { text: 'Finished without you.' } });
+    const req = new Request('http://localhost:3000/api/agents/cmo/message', {
+      method: 'POST',
+      headers: { ...presenters.bearer(mine.key), 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ site_id: mine.siteId, message: 'Leaving early' }),
+    });
+    const res = await cmoMessage(req, { params: Promise.resolve({}) });
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const commandId = JSON.parse(/^data: (.*)$/m.exec(first)![1]).command_id;
+    await reader.cancel();
+    let command = await detail(mine, commandId);
+    for (let i = 0; i < 200 && command.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      command = await detail(mine, commandId);
+    }
+    expect(command).toMatchObject({ status: 'completed', reply: 'Finished without you.' });
   });
 
   it('a refused streaming request answers the JSON error envelope', async () => {
