@@ -3,7 +3,9 @@
  * runs them lives in the Node.js server process (never in the edge runtime, never at build).
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { bootCommandWorker } = await import('@/lib/agents/queue');
-  bootCommandWorker();
+  // The documented form: the bundler drops this branch from the edge build.
+  if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const { bootCommandWorker } = await import('./lib/agents/queue');
+    bootCommandWorker();
+  }
 }
