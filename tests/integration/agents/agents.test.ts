@@ -434,6 +434,30 @@ describe('POST /sites/{site_id}/commands/{command_id}/cancel', () => {
   });
   authMatrix({ tenants: () => ({ mine, other }), present: presenters.xApiKey, write: true, send: (h, siteId) => call(cancelCommand, { method: 'POST', path: 'x', params: { site_id: siteId, command_id: target }, headers: h }) });
 
+  it('a running command that is cancelled stops at its next lease renewal and records no reply', async () => {
+    restore();
+    restore = useStandIn(standIn, { COMMAND_LEASE_MS: '5000' });
+    try {
+      standIn.queue({ delayMs: 8_000, then: { text: 'too late' } });
+      const res = await message(mine.key, { site_id: mine.siteId, message: 'long job' });
+      const commandId = res.body.data.command_id;
+      const started = performance.now();
+      const running = executeCommand(mine.siteId, commandId);
+      while ((await detail(mine, commandId)).status !== 'running') await new Promise((r) => setTimeout(r, 10));
+      expect((await cancel(presenters.xApiKey(mine.key), mine, commandId)).body.data.status).toBe('cancelled');
+      expect(await running).toBe('cancelled');
+      // Renewal every COMMAND_LEASE_MS / 3: stopped well before the model would have answered.
+      expect(performance.now() - started).toBeLessThan(5_000);
+      const command = await detail(mine, commandId);
+      expect(command).toMatchObject({ status: 'cancelled', reply: null });
+      const conversation = await call(getConversation, { path: 'x', params: { conversation_id: command.conversation_id }, query: { site_id: mine.siteId }, headers: presenters.bearer(mine.key) });
+      expect(conversation.body.data.messages.map((m: { role: string }) => m.role)).toEqual(['user']);
+    } finally {
+      restore();
+      restore = useStandIn(standIn);
+    }
+  });
+
   it('a cancelled pending command never runs; a finished one is left as it is; another site\'s is 404', async () => {
     const res = await message(mine.key, { site_id: mine.siteId, message: 'never mind' });
     const cancelled = await cancel(presenters.xApiKey(mine.key), mine, res.body.data.command_id);
