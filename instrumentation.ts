@@ -1,10 +1,14 @@
 /**
- * Next calls `register` once when a server instance starts. The workflow worker runs inside the
- * app's Node process (not the edge runtime, not during `next build`); `npm run worker` runs it
- * as its own process instead (WORKFLOW_WORKER_IN_APP=false).
+ * Next calls `register` once when a server instance starts, in the Node.js server process only
+ * (never in the edge runtime, never during `next build`). It starts the workers that live in the
+ * app process: the workflow worker (unless WORKFLOW_WORKER_IN_APP=false, when `npm run worker`
+ * runs it as its own process) and the worker that runs queued agent commands.
  */
-export async function register() {
-  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
-  const { runWorkerInApp } = await import('./lib/workflows/worker');
-  runWorkerInApp();
+export async function register(): Promise<void> {
+  // The documented form: the bundler drops this branch from the edge build.
+  if (process.env.NEXT_RUNTIME === 'nodejs' && process.env.NEXT_PHASE !== 'phase-production-build') {
+    const [{ runWorkerInApp }, { bootCommandWorker }] = await Promise.all([import('./lib/workflows/worker'), import('./lib/agents/queue')]);
+    runWorkerInApp();
+    bootCommandWorker();
+  }
 }

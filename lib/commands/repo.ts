@@ -1,37 +1,48 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { commands } from '@/lib/db/schema';
-import type { Command, CommandStatus, CreateCommandInput } from './schema';
+import {
+  PROCESSING,
+  type AgentRole,
+  type Command,
+  type CommandError,
+  type CommandStatus,
+  type TokenUsage,
+  type ToolCall,
+} from './schema';
 
-type CommandRow = typeof commands.$inferSelect;
+export type CommandRow = typeof commands.$inferSelect;
 
-const toCommand = (row: CommandRow): Command => ({
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const toCommand = (row: CommandRow): Command => ({
   command_id: row.id,
   site_id: row.siteId,
+  agent: row.agent as AgentRole,
+  conversation_id: row.conversationId,
   task: row.task,
   description: row.description,
   parameters: row.parameters,
   status: row.status as CommandStatus,
-  result: row.result ?? null,
+  reply: row.reply,
+  tool_calls: row.toolCalls as ToolCall[],
+  usage: (row.usage as TokenUsage | null) ?? null,
+  error: row.error ?? null,
   created_at: row.createdAt.toISOString(),
+  started_at: iso(row.startedAt),
+  finished_at: iso(row.finishedAt),
   updated_at: row.updatedAt.toISOString(),
 });
 
-export async function createCommand(siteId: string, input: CreateCommandInput): Promise<Command> {
-  const db = await getDb();
-  const [row] = await db
-    .insert(commands)
-    .values({ siteId, task: input.task, description: input.description, parameters: input.parameters })
-    .returning();
-  return toCommand(row);
-}
+const statusFilter = (status: CommandStatus | typeof PROCESSING) =>
+  status === PROCESSING ? inArray(commands.status, ['pending', 'running']) : eq(commands.status, status);
 
 export async function listCommands(
   siteId: string,
-  filter: { limit: number; offset: number; status?: CommandStatus },
+  filter: { limit: number; offset: number; status?: CommandStatus | typeof PROCESSING },
 ): Promise<{ items: Command[]; total: number }> {
   const db = await getDb();
-  const where = and(eq(commands.siteId, siteId), filter.status ? eq(commands.status, filter.status) : undefined);
+  const where = and(eq(commands.siteId, siteId), filter.status ? statusFilter(filter.status) : undefined);
   const [rows, [{ n }]] = await Promise.all([
     db.select().from(commands).where(where).orderBy(desc(commands.createdAt), desc(commands.id)).limit(filter.limit).offset(filter.offset),
     db.select({ n: count() }).from(commands).where(where),
@@ -39,12 +50,130 @@ export async function listCommands(
   return { items: rows.map(toCommand), total: n };
 }
 
-export async function getCommand(siteId: string, commandId: string): Promise<Command | undefined> {
+export async function findCommand(siteId: string, commandId: string): Promise<CommandRow | undefined> {
   const db = await getDb();
   const [row] = await db
     .select()
     .from(commands)
     .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId)))
     .limit(1);
+  return row;
+}
+
+export async function getCommand(siteId: string, commandId: string): Promise<Command | undefined> {
+  const row = await findCommand(siteId, commandId);
   return row && toCommand(row);
+}
+
+// ——— The queue: state transitions, each one conditional on the state it leaves ———
+
+/** Claims one pending command of the site for this process: `running` with a lease until `leaseUntil`. */
+export async function claimCommand(siteId: string, commandId: string, now: Date, leaseUntil: Date): Promise<CommandRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .update(commands)
+    .set({ status: 'running', leaseUntil, startedAt: now, updatedAt: now })
+    .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId), eq(commands.status, 'pending')))
+    .returning();
+  return row;
+}
+
+/**
+ * Claims the oldest pending command of any site. `skip locked` lets several workers (processes)
+ * claim side by side without waiting on each other or taking the same row.
+ */
+export async function claimNextCommand(now: Date, leaseUntil: Date): Promise<CommandRow | undefined> {
+  const db = await getDb();
+  // Select then update in one transaction: the row lock taken by the select is the claim, and
+  // exactly one row is claimed (an `update … where id in (select … limit 1)` may be planned to
+  // claim several).
+  return db.transaction(async (tx) => {
+    const [next] = await tx
+      .select({ id: commands.id })
+      .from(commands)
+      .where(eq(commands.status, 'pending'))
+      .orderBy(commands.createdAt)
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!next) return undefined;
+    const [row] = await tx
+      .update(commands)
+      .set({ status: 'running', leaseUntil, startedAt: now, updatedAt: now })
+      .where(eq(commands.id, next.id))
+      .returning();
+    return row;
+  });
+}
+
+/** Extends the lease of a running command; false when it is no longer running (cancelled, or failed as interrupted). */
+export async function renewLease(siteId: string, commandId: string, leaseUntil: Date): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(commands)
+    .set({ leaseUntil })
+    .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId), eq(commands.status, 'running')))
+    .returning({ id: commands.id });
+  return rows.length > 0;
+}
+
+/** Records a failure of a command that has not finished; false when it had already finished. */
+export async function failCommand(
+  siteId: string,
+  commandId: string,
+  error: CommandError,
+  now: Date,
+  partial: { toolCalls?: ToolCall[]; usage?: TokenUsage | null } = {},
+): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(commands)
+    .set({
+      status: 'failed',
+      error,
+      leaseUntil: null,
+      finishedAt: now,
+      updatedAt: now,
+      ...(partial.toolCalls ? { toolCalls: partial.toolCalls } : {}),
+      ...(partial.usage ? { usage: partial.usage } : {}),
+    })
+    .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId), inArray(commands.status, ['pending', 'running'])))
+    .returning({ id: commands.id });
+  return rows.length > 0;
+}
+
+/** Cancels a command that has not finished; undefined when there is no such command of the site. */
+export async function cancelCommand(siteId: string, commandId: string, now: Date): Promise<CommandRow | undefined> {
+  const db = await getDb();
+  await db
+    .update(commands)
+    .set({ status: 'cancelled', leaseUntil: null, finishedAt: now, updatedAt: now })
+    .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId), inArray(commands.status, ['pending', 'running'])));
+  return findCommand(siteId, commandId);
+}
+
+/**
+ * Running commands whose lease ran out belong to a process that stopped (crash, restart): they
+ * become `failed` with code INTERRUPTED rather than staying `running` forever.
+ */
+export async function failExpiredLeases(now: Date): Promise<number> {
+  const db = await getDb();
+  const rows = await db
+    .update(commands)
+    .set({
+      status: 'failed',
+      error: { code: 'INTERRUPTED', message: 'interrupted: the process running this command stopped before it finished' },
+      leaseUntil: null,
+      finishedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(commands.status, 'running'), lt(commands.leaseUntil, now)))
+    .returning({ id: commands.id });
+  return rows.length;
+}
+
+/** Whether any command is waiting (the worker sleeps when none is). */
+export async function hasPendingCommands(): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db.select({ one: sql<number>`1` }).from(commands).where(eq(commands.status, 'pending')).limit(1);
+  return Boolean(row);
 }

@@ -80,6 +80,18 @@ const configSchema = z.object({
   TEMPORAL_TLS: bool(false),
   TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
   TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
+  // Language model of the agents: any OpenAI-compatible chat-completions endpoint. Without
+  // LLM_BASE_URL and LLM_MODEL every agent route answers 503 MODEL_NOT_CONFIGURED.
+  LLM_BASE_URL: z.string().url().optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  LLM_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(8),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  // The in-process worker that runs queued agent commands (off: something else drains the queue).
+  COMMAND_WORKER: bool(true),
+  COMMAND_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  COMMAND_LEASE_MS: z.coerce.number().int().min(5_000).max(3_600_000).default(60_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   WORKFLOW_QUERY_ERROR: 500,
   PROVIDER_ERROR: 502,
   PROVIDER_NOT_CONFIGURED: 503,
+  MODEL_NOT_CONFIGURED: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

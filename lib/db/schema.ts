@@ -61,10 +61,43 @@ export const commands = pgTable('commands', {
   task: text('task').notNull(),
   description: text('description').notNull(),
   parameters: jsonb('parameters').$type<Record<string, unknown>>().notNull().default({}),
-  status: text('status').notNull().default('processing'),
-  result: jsonb('result'),
+  status: text('status').notNull().default('pending'),
+  agent: text('agent').notNull().default('cmo'),
+  conversationId: uuid('conversation_id'),
+  keyId: uuid('key_id'),
+  keyScopes: text('key_scopes').array().notNull().default([]),
+  reply: text('reply'),
+  toolCalls: jsonb('tool_calls').$type<unknown[]>().notNull().default([]),
+  usage: jsonb('usage').$type<Record<string, number | null>>(),
+  error: jsonb('error').$type<{ code: string; message: string }>(),
+  leaseUntil: ts('lease_until'),
+  startedAt: ts('started_at'),
+  finishedAt: ts('finished_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const conversations = pgTable('conversations', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  agent: text('agent').notNull(),
+  title: text('title').notNull(),
+  leadId: uuid('lead_id'),
+  visitorId: uuid('visitor_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const conversationMessages = pgTable('conversation_messages', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+  siteId: uuid('site_id').notNull(),
+  conversationId: uuid('conversation_id').notNull(),
+  commandId: uuid('command_id'),
+  role: text('role').$type<'user' | 'assistant'>().notNull(),
+  content: text('content').notNull(),
+  toolCalls: jsonb('tool_calls').$type<unknown[]>().notNull().default([]),
+  createdAt: ts('created_at').notNull().defaultNow(),
 });
 
 export const segments = pgTable('segments', {

@@ -72,9 +72,14 @@ export interface RouteDefinition<
   topLevelErrorCode?: boolean;
   /** OpenAPI only: other statuses the route answers without a body, with their description. */
   otherResponses?: Record<number, string>;
+  /**
+   * Returns the answer to serialize through `response`, or a Response of its own for an answer in
+   * another media type the client asked for (a server-sent event stream); that Response gets the
+   * exchange's headers like any other.
+   */
   handler: (
     ctx: RouteContext<A, Infer<P>, Infer<Q>, B extends z.ZodType ? z.infer<B> : undefined>,
-  ) => Promise<z.input<R>> | z.input<R>;
+  ) => Promise<z.input<R> | Response> | z.input<R> | Response;
 }
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
@@ -127,8 +132,11 @@ export function defineRoute<
             : parse(definition.body, (await raw.body()) ?? {}, 'body', definition.fieldErrorCodes),
         res,
       } as unknown as Parameters<typeof definition.handler>[0];
-      const output = definition.response.parse(await definition.handler(ctx));
-      response = respond(ex, envelope(definition.envelope, output, res.meta), res.status ?? definition.status ?? 200);
+      const answer = await definition.handler(ctx);
+      response =
+        answer instanceof Response
+          ? adopt(ex, answer)
+          : respond(ex, envelope(definition.envelope, definition.response.parse(answer), res.meta), res.status ?? definition.status ?? 200);
     } catch (error) {
       response = fail(ex, error, definition.topLevelErrorCode);
     }

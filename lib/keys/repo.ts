@@ -65,6 +65,17 @@ export async function listKeys(siteId: string, now = currentDate()): Promise<Key
   return rows.map((row) => toSummary(row, now));
 }
 
+/** The status of one key of the site now; undefined when the site has no such key. */
+export async function keyStatusOf(siteId: string, keyId: string, now = currentDate()): Promise<KeySummary['status'] | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ revokedAt: apiKeys.revokedAt, expiresAt: apiKeys.expiresAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.siteId, siteId), eq(apiKeys.id, keyId)))
+    .limit(1);
+  return row && keyStatus(row, now);
+}
+
 /** Revokes a key of the site. Returns false when the site has no such key. */
 export async function revokeKey(siteId: string, keyId: string): Promise<'revoked' | 'already_revoked' | false> {
   const db = await getDb();

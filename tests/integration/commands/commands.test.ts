@@ -1,13 +1,24 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as listCommands, POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
+import { drainCommands } from '@/lib/agents/queue';
 import { call, createKey, createSite, createTenant, createUser, type Tenant } from '../../helpers/harness';
+import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
 
 let mine: Tenant;
 let other: Tenant;
+let standIn: LlmStandIn;
+let restore: () => void;
 beforeAll(async () => {
+  // Commands are carried out by the CMO agent: its model is a local stand-in.
+  standIn = await startLlmStandIn();
+  restore = useStandIn(standIn);
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
+});
+afterAll(async () => {
+  restore();
+  await standIn.close();
 });
 const tenants = () => ({ mine, other });
 const path = (siteId: string) => `/sites/${siteId}/commands`;
@@ -17,7 +28,7 @@ const post = (headers: Record<string, string>, siteId: string, body: unknown) =>
 describe('POST /sites/{site_id}/commands', () => {
   authMatrix({ tenants, present: presenters.xApiKey, write: true, send: (h, s) => post(h, s, { task: 'audit', description: 'd' }) });
 
-  it('creates a command in status processing', async () => {
+  it('creates a command answered `processing`; it is pending until the CMO agent runs it', async () => {
     const res = await post(presenters.xApiKey(mine.key), mine.siteId, { task: 'Audit landing page', description: 'SEO pass', parameters: { url: 'https://example.com' } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ success: true, data: { command_id: expect.any(String), status: 'processing', created_at: expect.any(String) } });
@@ -32,8 +43,12 @@ describe('POST /sites/{site_id}/commands', () => {
       task: 'Audit landing page',
       description: 'SEO pass',
       parameters: { url: 'https://example.com' },
-      status: 'processing',
-      result: null,
+      agent: 'cmo',
+      status: 'pending',
+      reply: null,
+      tool_calls: [],
+      usage: null,
+      error: null,
     });
   });
 
@@ -61,6 +76,12 @@ describe('GET /sites/{site_id}/commands', () => {
     expect(page.body.meta).toEqual({ total: 5, limit: 2, offset: 1, has_more: true });
     const done = await call(listCommands, { path: path(siteId), params: { site_id: siteId }, headers: key, query: { status: 'completed' } });
     expect(done.body.meta.total).toBe(0);
+    const queued = await call(listCommands, { path: path(siteId), params: { site_id: siteId }, headers: key, query: { status: 'processing' } });
+    expect(queued.body.meta.total).toBe(5);
+    await drainCommands();
+    const finished = await call(listCommands, { path: path(siteId), params: { site_id: siteId }, headers: key, query: { status: 'completed' } });
+    expect(finished.body.meta.total).toBeGreaterThanOrEqual(5);
+    expect(finished.body.data.filter((c: { site_id: string }) => c.site_id !== siteId)).toEqual([]);
     for (const query of [{ limit: 0 }, { limit: 101 }, { offset: -1 }, { status: 'weird' }]) {
       const bad = await call(listCommands, { path: path(siteId), params: { site_id: siteId }, headers: key, query });
       expect(bad.status).toBe(400);

@@ -10,6 +10,7 @@ import { POST as createSegmentRoute } from '@/app/api/agents/tools/segments/crea
 import { flushKeyUsage } from '@/lib/keys/usage';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
 import { call, createSite, createTenant, createUser, type Tenant } from '../../helpers/harness';
+import { startLlmStandIn, useStandIn } from '../../helpers/llm-standin';
 
 let mine: Tenant;
 let other: Tenant;
@@ -139,8 +140,17 @@ describe('GET /sites/{site_id}/stats', () => {
     const { createKey } = await import('../../helpers/harness');
     const key = (await createKey(user, siteId)).apiKey;
     const headers = presenters.xApiKey(key);
-    for (let i = 0; i < 3; i++) {
-      await call(createCommandRoute, { method: 'POST', path: `/sites/${siteId}/commands`, params: { site_id: siteId }, headers, body: { task: `t${i}` } });
+    // Commands are carried out by the CMO agent: they need a model (a local stand-in); none runs here.
+    const standIn = await startLlmStandIn();
+    const restore = useStandIn(standIn);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const created = await call(createCommandRoute, { method: 'POST', path: `/sites/${siteId}/commands`, params: { site_id: siteId }, headers, body: { task: `t${i}` } });
+        expect(created.status).toBe(201);
+      }
+    } finally {
+      restore();
+      await standIn.close();
     }
     await flushKeyUsage();
     const res = await call(getStats, { path: `/sites/${siteId}/stats`, params: { site_id: siteId }, headers });
@@ -149,7 +159,7 @@ describe('GET /sites/{site_id}/stats', () => {
       site_id: siteId,
       api_keys: { total: 1, active: 1, revoked: 0, expired: 0 },
       api_requests: { total: 3, last_24h: 3 },
-      commands: { total: 3, by_status: { processing: 3 } },
+      commands: { total: 3, by_status: { pending: 3 } },
     });
     // The tenant with revoked and expired keys sees them counted as such.
     const theirs = await call(getStats, { path: `/sites/${mine.siteId}/stats`, params: { site_id: mine.siteId }, headers: presenters.xApiKey(mine.key) });

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { getConversation } from '@/lib/agents/repo';
+import { ConversationDetailSchema, getConversationQuerySchema } from '@/lib/agents/schema';
+import { found } from '@/lib/core/errors';
+import { uuidSchema } from '@/lib/core/schemas';
+import { defineRoute } from '@/lib/http/define-route';
+import { TOOL_KEY_HEADERS } from '@/lib/http/tool-route';
+
+// GET /api/agents/conversations/{conversation_id} — one conversation with its messages
+export const GET = defineRoute({
+  summary: 'Get an agent conversation',
+  description: "The conversation and its messages, oldest first (role, content, the agent's tool calls, command, time). Another site's conversation is a 404.",
+  tags: ['Agents'],
+  auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'read' },
+  params: z.object({ conversation_id: uuidSchema }),
+  query: getConversationQuerySchema,
+  response: ConversationDetailSchema,
+  errors: ['NOT_FOUND'],
+  handler: async ({ siteId, params }) => found(await getConversation(siteId, params.conversation_id), 'Conversation'),
+});

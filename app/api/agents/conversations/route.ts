@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { listConversations } from '@/lib/agents/repo';
+import { ConversationSchema, listConversationsQuerySchema } from '@/lib/agents/schema';
+import { paginationMeta } from '@/lib/core/schemas';
+import { defineRoute } from '@/lib/http/define-route';
+import { TOOL_KEY_HEADERS } from '@/lib/http/tool-route';
+
+// GET /api/agents/conversations — the site's agent conversations, latest activity first
+export const GET = defineRoute({
+  summary: 'List agent conversations',
+  description: 'Conversations of the site with its agents, most recently active first; `agent` filters by role. `meta` carries total/limit/offset/has_more.',
+  tags: ['Agents'],
+  auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'read' },
+  query: listConversationsQuerySchema,
+  response: z.array(ConversationSchema),
+  handler: async ({ siteId, query, res }) => {
+    const { items, total } = await listConversations(siteId, query);
+    res.meta = paginationMeta(total, query.limit, query.offset);
+    return items;
+  },
+});

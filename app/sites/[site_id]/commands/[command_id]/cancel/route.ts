@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { cancelCommand, toCommand } from '@/lib/commands/repo';
+import { CommandSchema } from '@/lib/commands/schema';
+import { currentDate } from '@/lib/core/clock';
+import { found } from '@/lib/core/errors';
+import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { defineRoute } from '@/lib/http/define-route';
+
+// POST /sites/{site_id}/commands/{command_id}/cancel — stop a command that has not finished
+export const POST = defineRoute({
+  summary: 'Cancel a command',
+  description:
+    'A pending command becomes `cancelled` and never runs; a running one becomes `cancelled` at once and its agent stops at its next lease renewal (its reply, if any, is not recorded). A finished command is returned unchanged.',
+  tags: ['Commands'],
+  auth: { kind: 'apiKey', headers: ['x-api-key'], scope: 'write' },
+  params: z.object({ site_id: siteIdSchema, command_id: uuidSchema }),
+  response: CommandSchema,
+  errors: ['NOT_FOUND'],
+  handler: async ({ siteId, params }) => toCommand(found(await cancelCommand(siteId, params.command_id, currentDate()), 'Command')),
+});

@@ -1,0 +1,114 @@
+import { found } from '@/lib/core/errors';
+import { currentDate } from '@/lib/core/clock';
+import type { ApiKeyPrincipal } from '@/lib/core/principal';
+import { findCommand, getCommand } from '@/lib/commands/repo';
+import type { AgentRole, Command, CreateCommandInput } from '@/lib/commands/schema';
+import { findLead } from '@/lib/leads/repo';
+import { agentModel } from '@/lib/providers/llm';
+import { findVisitor } from '@/lib/visitors/repo';
+import { leaseEnd, runClaimed, type ReplyListener } from './execute';
+import { dispatchCommand } from './queue';
+import { openCommand } from './repo';
+import type { AgentMessageBody, ContentEditorBody, EmailReplyBody } from './schema';
+import { commandTurn, contentEditTurn, emailTurn } from './turns';
+
+/** One request to an agent, whatever route it came from. */
+export interface AgentRequest {
+  agent: AgentRole;
+  conversationId?: string;
+  leadId?: string;
+  visitorId?: string;
+  /** The user's turn as the agent reads it. */
+  userContent: string;
+  /** Title of a new conversation (default: the start of the user's turn). */
+  title?: string;
+  task: string;
+  parameters: Record<string, unknown>;
+}
+
+const withoutSite = <T extends { site_id: string }>({ site_id: _site, ...rest }: T) => rest as Record<string, unknown>;
+
+export const messageRequest = (agent: AgentRole, body: AgentMessageBody): AgentRequest => ({
+  agent,
+  conversationId: body.conversation_id,
+  leadId: body.lead_id,
+  visitorId: body.visitor_id,
+  userContent: body.message,
+  task: 'message',
+  parameters: withoutSite(body),
+});
+
+export const emailReplyRequest = (body: EmailReplyBody): AgentRequest => ({
+  agent: 'email',
+  conversationId: body.conversation_id,
+  leadId: body.lead_id,
+  visitorId: body.visitor_id,
+  userContent: emailTurn(body),
+  title: `Email from ${body.from}${body.subject ? `: ${body.subject}` : ''}`,
+  task: 'email reply',
+  parameters: withoutSite(body),
+});
+
+export const contentEditRequest = (body: ContentEditorBody): AgentRequest => ({
+  agent: 'copywriter',
+  conversationId: body.conversation_id,
+  userContent: contentEditTurn(body),
+  title: `Edit: ${body.instruction}`,
+  task: 'content edit',
+  parameters: withoutSite(body),
+});
+
+/** What a submitted request answers: the command to poll (or being streamed) and its conversation. */
+export interface Submitted {
+  command_id: string;
+  conversation_id: string;
+  status: 'pending' | 'running';
+  site_id: string;
+  created_at: string;
+}
+
+async function open(caller: ApiKeyPrincipal, r: AgentRequest & { description: string }, claim: boolean): Promise<Submitted> {
+  // No model, no command: nothing is written that could never run.
+  agentModel();
+  const siteId = caller.siteId;
+  if (r.leadId) found(await findLead(siteId, r.leadId), 'Lead');
+  if (r.visitorId) found(await findVisitor(siteId, r.visitorId), 'Visitor');
+  const { command, conversationId } = await openCommand(siteId, {
+    ...r,
+    keyId: caller.keyId,
+    keyScopes: caller.scopes,
+    now: currentDate(),
+    leaseUntil: claim ? leaseEnd() : undefined,
+  });
+  if (!claim) await dispatchCommand(siteId, command.id);
+  return { command_id: command.id, conversation_id: conversationId, status: claim ? 'running' : 'pending', site_id: siteId, created_at: command.createdAt.toISOString() };
+}
+
+const describe = (r: AgentRequest) => ({ ...r, description: r.userContent.slice(0, 10_000) });
+
+/** Queues the request for its agent: answered at once, run outside the request. */
+export const submitAgentRequest = (caller: ApiKeyPrincipal, r: AgentRequest): Promise<Submitted> => open(caller, describe(r), false);
+
+/**
+ * Claims the request for this process and returns a function that runs it, telling `listener`
+ * the reply as it is written; the command is recorded exactly as a queued one (and finishes even
+ * when the listener has gone away).
+ */
+export async function startStreamedRequest(
+  caller: ApiKeyPrincipal,
+  r: AgentRequest,
+): Promise<{ submitted: Submitted; run(listener: ReplyListener): Promise<Command | undefined> }> {
+  const submitted = await open(caller, describe(r), true);
+  return {
+    submitted,
+    run: async (listener) => {
+      const row = await findCommand(submitted.site_id, submitted.command_id);
+      if (row) await runClaimed(row, listener);
+      return getCommand(submitted.site_id, submitted.command_id);
+    },
+  };
+}
+
+/** `POST /sites/{site_id}/commands`: the CMO agent carries the command out (task, description, parameters as its instruction). */
+export const submitSiteCommand = (caller: ApiKeyPrincipal, body: CreateCommandInput) =>
+  open(caller, { agent: 'cmo', userContent: commandTurn(body), title: body.task, task: body.task, description: body.description, parameters: body.parameters }, false);

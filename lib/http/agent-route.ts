@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import { AgentAcceptedSchema } from '@/lib/agents/schema';
+import { startStreamedRequest, submitAgentRequest, type AgentRequest } from '@/lib/agents/service';
+import { defineRoute, type RouteHandler } from './define-route';
+import { acceptsEventStream, eventStreamResponse } from './sse';
+import { TOOL_KEY_HEADERS } from './tool-route';
+
+const STREAMING = `
+
+**Keys.** Any key of the site (\`read\` scope at least). With the \`write\` scope the agent is offered every tool of the site; with \`read\` only, the read tools only.
+
+**Asynchronous.** The answer is 202 with the command at once; poll \`GET /sites/{site_id}/commands/{command_id}\` (or read the conversation) for the reply, tool calls and token usage. Status: \`pending\` → \`running\` → \`completed\` | \`failed\` (or \`cancelled\`).
+
+**Streaming.** With \`Accept: text/event-stream\` the answer is 200 with server-sent events instead: \`accepted\` (\`{command_id, conversation_id, status}\`), \`delta\` (\`{text}\`, the reply as it is written), then \`done\` (the command as the detail route shows it, completed or failed). The command and the conversation are recorded exactly as for a polled request.
+
+Without a configured model (LLM_BASE_URL, LLM_MODEL) the answer is 503 MODEL_NOT_CONFIGURED and nothing is recorded.`;
+
+/**
+ * An agent's route: `POST /api/agents/...` with an API key (Bearer or x-api-key), a strict body,
+ * answered 202 with the queued command, or streamed as server-sent events. A read-only key may
+ * talk to an agent (a support chat on a public page holds one); the agent it gets is offered the
+ * read tools only, so it cannot change the site's records.
+ */
+export function agentRoute<B extends z.ZodType<{ site_id: string }>>(o: {
+  summary: string;
+  description: string;
+  body: B;
+  request: (body: z.infer<B>) => AgentRequest;
+}): RouteHandler {
+  return defineRoute({
+    summary: o.summary,
+    description: o.description + STREAMING,
+    tags: ['Agents'],
+    auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'read' },
+    body: o.body,
+    response: AgentAcceptedSchema,
+    status: 202,
+    errors: ['NOT_FOUND', 'MODEL_NOT_CONFIGURED'],
+    handler: async ({ req, principal, body }) => {
+      const request = o.request(body as z.infer<B>);
+      if (!acceptsEventStream(req)) {
+        const { command_id, conversation_id, status } = await submitAgentRequest(principal, request);
+        return { command_id, conversation_id, status };
+      }
+      const { submitted, run } = await startStreamedRequest(principal, request);
+      return eventStreamResponse(200, async (sink) => {
+        sink.send('accepted', { command_id: submitted.command_id, conversation_id: submitted.conversation_id, status: submitted.status });
+        const command = await run({ onText: (text) => sink.send('delta', { text }) });
+        sink.send('done', command);
+      });
+    },
+  });
+}
