@@ -26,7 +26,7 @@ export const agentMessageBodySchema = z.strictObject({
 
 export const emailReplyBodySchema = z.strictObject({
   ...conversationRefs,
-  from: z.string().trim().max(320).pipe(z.email('Must be a valid email address')).describe('Sender address of the inbound email'),
+  from: z.email('Must be a valid email address').max(320).describe('Sender address of the inbound email'),
   from_name: z.string().trim().max(200).optional().describe('Sender display name'),
   subject: z.string().trim().max(998).default('').describe('Subject of the inbound email'),
   text: z.string().trim().min(1).max(50_000).describe('Plain-text body of the inbound email (quoted history may be included)'),

@@ -70,6 +70,8 @@ export interface RouteDefinition<
   fieldErrorCodes?: Partial<Record<string, ErrorCode>>;
   /** Errors repeat their `code` at the top level of the body (spec §7, workflow start). */
   topLevelErrorCode?: boolean;
+  /** Other success statuses the handler sets through `res.status`, with the same body, and what each means. */
+  alsoSucceeds?: Record<number, string>;
   /** OpenAPI only: other statuses the route answers without a body, with their description. */
   otherResponses?: Record<number, string>;
   /**

@@ -55,6 +55,7 @@ function responses(def: RouteDoc) {
   const out: Record<string, unknown> = {
     [String(def.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: success } } },
   };
+  for (const [status, description] of Object.entries(def.alsoSucceeds ?? {})) out[status] = { description, content: { 'application/json': { schema: success } } };
   for (const [status, description] of Object.entries(def.otherResponses ?? {})) out[status] = { description };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(def)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);

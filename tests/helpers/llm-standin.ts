@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
 import { resetConfig } from '@/lib/core/config';
 import { listenInTestRange } from './serve';
 
@@ -144,4 +145,18 @@ export function useStandIn(standIn: LlmStandIn, extra: Record<string, string> = 
     for (const k of Object.keys(vars)) delete process.env[k];
     resetConfig();
   };
+}
+
+/** The importing test file runs with a model: the stand-in, answering by echo, for every test in it. */
+export function useModelForFile(): void {
+  let standIn: LlmStandIn | undefined;
+  let restore: (() => void) | undefined;
+  beforeAll(async () => {
+    standIn = await startLlmStandIn();
+    restore = useStandIn(standIn);
+  });
+  afterAll(async () => {
+    restore?.();
+    await standIn?.close();
+  });
 }

@@ -194,8 +194,11 @@ export function formOf(fields: Record<string, Json | Blob>): FormData {
 }
 
 /** A request meant to be valid for the tenant whose site and objects `known` names, with `credential`. */
-export function validRequest(o: Operation, r: Rng, known: Known, credential: string | undefined): Omit<CallOptions, 'method' | 'path'> {
+export function validRequest(o: Operation, r: Rng, allKnown: Known, credential: string | undefined): Omit<CallOptions, 'method' | 'path'> {
   const auth = authOf(o.op);
+  // Ids known under `<path> <field>` belong to that operation only (e.g. an agent's own conversation).
+  const known: Known = { ...allKnown };
+  for (const [name, value] of Object.entries(allKnown)) if (name.startsWith(`${o.path} `)) known[name.slice(o.path.length + 1)] = value;
   const params: Record<string, string> = {};
   const query: Record<string, string> = {};
   for (const p of o.op.parameters as Schema[]) {

@@ -19,8 +19,17 @@ async function created(method: string, path: string, o: Omit<CallOptions, 'metho
   return res.body;
 }
 
+const AGENT_MESSAGES: Record<string, Record<string, string>> = {
+  '/api/agents/cmo/message': { message: 'Hello' },
+  '/api/agents/sales/message': { message: 'Hello' },
+  '/api/agents/customerSupport/message': { message: 'Hello' },
+  '/api/agents/email/reply': { from: 'ada@example.com', subject: 'Hello', text: 'Hello' },
+  '/api/agents/copywriter/content-editor': { content: 'Hello', instruction: 'Shorter' },
+};
+
 /**
- * One object of every kind a site owns, created through the real routes, by the name its id
+ * One object of every kind a site owns (agent messages and commands need a model: the file runs
+ * with `useModelForFile()` of ./llm-standin), created through the real routes, by the name its id
  * has in paths, queries and bodies (`lead_id`, `session_id`, `id` for an API key …).
  */
 export async function createSiteObjects(t: Tenant): Promise<Record<string, string>> {
@@ -38,6 +47,12 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: t.user.auth,
     body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` },
   });
+  // A conversation belongs to one agent: one per agent route, under `<path> conversation_id`.
+  const agentConversations: Record<string, string> = {};
+  for (const [path, body] of Object.entries(AGENT_MESSAGES)) {
+    const started = await created('POST', path, { headers: key, body: { site_id: t.siteId, ...body } });
+    agentConversations[`${path} conversation_id`] = started.data.conversation_id;
+  }
   const spareKey = await createKey(t.user, t.siteId, ['read']);
   const ids: Record<string, string> = {
     site_id: t.siteId,
@@ -46,6 +61,8 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     segment_id: segment.segment.segment_id,
     requirement_id: requirement.requirement.requirement_id,
     command_id: command.data.command_id,
+    conversation_id: agentConversations['/api/agents/cmo/message conversation_id'],
+    ...agentConversations,
     session_id: session.data.session_id,
     previous_session_id: session.data.session_id,
     visitor_id: session.data.visitor_id,

@@ -26,6 +26,9 @@ import {
   type Schema,
 } from '../../helpers/openapi-fuzz';
 import { createSiteObjects, siteFingerprint } from '../../helpers/site-objects';
+import { useModelForFile } from '../../helpers/llm-standin';
+
+useModelForFile();
 
 /**
  * Every operation of the OpenAPI document, called in-process with generated requests: valid

@@ -2,6 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, type Tenant } from '../../helpers/harness';
 import { authOf, bodySchemaOf, documentedOperations, propertiesOf, rng, seededUuid, validRequest, type Operation, type Schema } from '../../helpers/openapi-fuzz';
 import { createSiteObjects, siteFingerprint } from '../../helpers/site-objects';
+import { useModelForFile } from '../../helpers/llm-standin';
+
+useModelForFile();
 
 /**
  * The namespace rule for every operation that takes an object id (path, query or body): with
@@ -15,6 +18,7 @@ const ID_FIELDS: Record<string, string> = {
   segment_id: 'segment_id',
   requirement_id: 'requirement_id',
   command_id: 'command_id',
+  conversation_id: 'conversation_id',
   session_id: 'session_id',
   previous_session_id: 'session_id',
   visitor_id: 'visitor_id',
@@ -23,7 +27,13 @@ const ID_FIELDS: Record<string, string> = {
   /** `id` names a key under /api/keys and a site under /api/visitors/sites. */
   id: 'id',
 };
-const ID_BY_PATH: Record<string, string> = { '/api/visitors/sites id': 'site_id' };
+const ID_BY_PATH: Record<string, string> = {
+  '/api/visitors/sites id': 'site_id',
+  // A conversation continues with the agent that holds it.
+  ...Object.fromEntries(
+    ['sales/message', 'customerSupport/message', 'email/reply', 'copywriter/content-editor'].map((p) => [`/api/agents/${p} conversation_id`, `/api/agents/${p} conversation_id`]),
+  ),
+};
 /** UUID fields that are references the API does not resolve (free labels for the caller's own systems). */
 const NOT_OBJECT_IDS = new Set(['campaign_id', 'assignee_id', 'site_id']);
 

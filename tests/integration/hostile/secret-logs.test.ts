@@ -7,6 +7,9 @@ import { call, createTenant, type Tenant } from '../../helpers/harness';
 import { authOf, bodySchemaOf, documentedOperations, formOf, rng, validRequest, type Json, type Schema } from '../../helpers/openapi-fuzz';
 import { openTestDatabase } from '../../helpers/databases';
 import { createSiteObjects, routeOf } from '../../helpers/site-objects';
+import { useModelForFile } from '../../helpers/llm-standin';
+
+useModelForFile();
 
 /**
  * Logs never carry request data. Every table a request can write refuses the write (a trigger
@@ -53,13 +56,14 @@ beforeAll(async () => {
     begin
       for t in select table_name from information_schema.tables
                where table_schema = 'public' and table_type = 'BASE TABLE'
-                 and table_name not in ('api_keys', 'api_key_usage', 'commands') and table_name not like '%migration%'
+                 and table_name not in ('api_keys', 'api_key_usage', 'commands', 'conversations') and table_name not like '%migration%'
       loop
         execute format('create trigger refuse_write before insert or update on %I for each row execute function refuse_write()', t);
       end loop;
     end $$`));
   await db.execute(sql.raw(`
-    -- Commands fail on a check constraint instead: Postgres puts the failing row in the error's detail.
+    -- Commands (and the conversation a command opens first) fail on a check constraint instead:
+    -- Postgres puts the failing row in the error's detail.
     alter table commands add constraint refuse_secret check (task not like 'sgpsecret%') not valid;`));
   process.env.LOG_LEVEL = 'debug';
   resetConfig();

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, type Tenant } from '../../helpers/harness';
 import { createSiteObjects, routeOf, siteFingerprint } from '../../helpers/site-objects';
+import { useModelForFile } from '../../helpers/llm-standin';
+
+useModelForFile();
 
 /**
  * The text rule at the edge (lib/core/text.ts): strings PostgreSQL cannot store, lone

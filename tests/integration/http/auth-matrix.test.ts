@@ -7,6 +7,7 @@ import { setSitePlan } from '@/lib/sites/repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
 import { authMatrix, presenters, sessionMatrix } from '../../helpers/auth-matrix';
 import { call, createKey, createTenant, uniqueEmail, type CallOptions, type CallResult, type Tenant } from '../../helpers/harness';
+import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
 import { startPeopleDataStandIn } from '../../helpers/people-data-standin';
 
 /**
@@ -25,6 +26,8 @@ interface Entry {
   accepted?: (res: CallResult) => void;
 }
 
+let llm: LlmStandIn;
+let restoreLlm: (() => void) | undefined;
 let mine: Tenant;
 let other: Tenant;
 
@@ -49,6 +52,8 @@ const origin = async (): Promise<string> =>
   (await post('POST', '/api/sites/{site_id}/origins', { params: { site_id: mine.siteId }, headers: mine.user.auth, body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` } })).data.id;
 const workflowRun = async (name = 'dailyStandUp', extra: Record<string, unknown> = {}): Promise<string> =>
   (await post('POST', '/api/workflow/{name}', { params: { name }, headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, ...extra } })).workflowId;
+const conversation = async (): Promise<string> =>
+  (await post('POST', '/api/agents/cmo/message', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, message: 'hi' } })).data.conversation_id;
 const keyId = async (): Promise<string> => (await createKey(mine.user, mine.siteId, ['read'])).id;
 
 const REGISTRY: Record<string, Entry> = {
@@ -108,6 +113,14 @@ const REGISTRY: Record<string, Entry> = {
   'POST /api/logs/workflows/{workflowId}/signal': {
     request: async (site_id) => ({ params: { workflowId: await workflowRun('humanIntervention', { question: 'Go?' }) }, body: { site_id, signal: 'humanResponse', payload: { ok: true } } }),
   },
+  'POST /api/agents/cmo/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
+  'POST /api/agents/sales/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
+  'POST /api/agents/customerSupport/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
+  'POST /api/agents/email/reply': { request: (site_id) => ({ body: { site_id, from: 'a@example.com', subject: 's', text: 'hello' } }) },
+  'POST /api/agents/copywriter/content-editor': { request: (site_id) => ({ body: { site_id, content: 'hello', instruction: 'shorter' } }) },
+  'GET /api/agents/conversations': { request: (site_id) => ({ query: { site_id } }) },
+  'GET /api/agents/conversations/{conversation_id}': { request: async (site_id) => ({ params: { conversation_id: await conversation() }, query: { site_id } }) },
+  'POST /sites/{site_id}/commands/{command_id}/cancel': { request: async (site_id) => ({ params: { site_id, command_id: await command() } }) },
   'POST /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id }, body: { task: 'audit' } }) },
   'GET /sites/{site_id}/commands/{command_id}': { request: async (site_id) => ({ params: { site_id, command_id: await command() } }) },
   // Session
@@ -144,6 +157,9 @@ beforeAll(async () => {
   // The matrix starts many workflow runs that no worker executes: room for them under the running cap.
   await setSitePlan(mine.siteId, { plan: 'enterprise', rate_limit_per_minute: 10_000, concurrency_limit: 100 });
   // The finder answers 503 without its provider; the local stand-in makes its valid request succeed.
+  // Agent routes and commands need a model: the local OpenAI-compatible stand-in (no worker runs them here).
+  llm = await startLlmStandIn();
+  restoreLlm = useStandIn(llm);
   standIn = await startPeopleDataStandIn('matrix-provider-key');
   process.env.PEOPLE_DATA_API_URL = standIn.url;
   process.env.PEOPLE_DATA_API_KEY = 'matrix-provider-key';
@@ -154,6 +170,8 @@ afterAll(async () => {
   delete process.env.PEOPLE_DATA_API_KEY;
   resetConfig();
   await standIn?.close();
+  restoreLlm?.();
+  await llm?.close();
   // The workflow routes opened the embedded engine on this file's database.
   await resetProviders();
 });

@@ -27,6 +27,7 @@ export const POST = defineRoute({
   body: createSessionBodySchema,
   response: CreatedSessionSchema,
   status: 201,
+  alsoSucceeds: { 200: 'An open session of the same visitor was reused' },
   errors: ['NOT_FOUND'],
   handler: async ({ siteId, body, req, res, startedAt }) => {
     const { data, isNew } = await createSession(siteId, body, req);
