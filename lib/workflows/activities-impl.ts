@@ -1,3 +1,5 @@
+import { generateText } from 'ai';
+import { agentModel, type AgentModel } from '@/lib/providers/llm';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { now } from '@/lib/core/clock';
@@ -72,9 +74,23 @@ export function createActivities(): Activities {
       const c = config();
       return fetchPageSummary(url, { allowedHosts: c.WORKFLOW_FETCH_ALLOWED_HOSTS, timeoutMs: c.WORKFLOW_FETCH_TIMEOUT_MS, maxBytes: c.WORKFLOW_FETCH_MAX_BYTES });
     },
-    async generateText() {
-      // The model port is not part of this build; every step that needs it fails the run honestly.
-      throw modelNotConfigured();
+    async generateText(_siteId, request) {
+      // The agents' model port; without a configured model the run fails, never made up.
+      let llm: AgentModel;
+      try {
+        llm = agentModel();
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'MODEL_NOT_CONFIGURED') throw modelNotConfigured();
+        throw error;
+      }
+      const { text } = await generateText({
+        model: llm.model,
+        system: request.system,
+        prompt: request.prompt,
+        maxRetries: llm.maxRetries,
+        abortSignal: AbortSignal.timeout(llm.timeoutMs),
+      });
+      return text;
     },
     async searchPeopleCategories(_siteId, query) {
       try {

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
+import { POST as startRoute } from '@/app/api/workflow/[name]/route';
+import { overrideProviders } from '@/lib/core/providers';
+import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
+import type { WorkflowRecord } from '@/lib/workflows/engine';
+import { presenters } from '../../helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '../../helpers/harness';
+import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
+import { applyWorkflowTestEnv } from './behaviour';
+
+/** Workflow steps that need a model run on the agents' model port (here the local OpenAI-compatible stand-in). */
+let engine: EmbeddedEngine;
+let standIn: LlmStandIn;
+let restoreModel: () => void;
+let restoreEngine: () => void;
+let mine: Tenant;
+beforeAll(async () => {
+  applyWorkflowTestEnv();
+  standIn = await startLlmStandIn();
+  restoreModel = useStandIn(standIn);
+  engine = new EmbeddedEngine();
+  await engine.startWorker();
+  restoreEngine = overrideProviders({ workflowEngine: engine });
+  mine = await createTenant();
+});
+afterAll(async () => {
+  restoreEngine?.();
+  await engine?.close();
+  restoreModel?.();
+  await standIn?.close();
+});
+
+async function settle(workflowId: string): Promise<WorkflowRecord> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const res = await call(getRunRoute, { path: `/api/logs/workflows/${workflowId}`, params: { workflowId }, headers: presenters.bearer(mine.key), query: { site_id: mine.siteId } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    if (res.body.data.status !== 'RUNNING') return res.body.data;
+    if (Date.now() > deadline) throw new Error(`run ${workflowId} still running`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('workflows with a configured model', () => {
+  it('agentMessage completes with the model answer, asked with the site in its system prompt', async () => {
+    standIn.queue({ text: 'Post twice a week on LinkedIn.' });
+    const res = await call(startRoute, {
+      method: 'POST',
+      path: '/api/workflow/agentMessage',
+      params: { name: 'agentMessage' },
+      headers: presenters.bearer(mine.key),
+      body: { site_id: mine.siteId, message: 'How often should we post?' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const run = await settle(res.body.workflowId);
+    expect(run).toMatchObject({ status: 'COMPLETED', type: 'agentMessageWorkflow', result: { answer: 'Post twice a week on LinkedIn.' } });
+    const asked = standIn.requests.at(-1)!;
+    expect(textOf(asked.messages.find((m) => m.role === 'user'))).toContain('How often should we post?');
+    expect(textOf(asked.messages.find((m) => m.role === 'system'))).toContain('Test site');
+  });
+
+  it('a model that keeps failing fails the run with its reason, after the step retries', async () => {
+    standIn.queue({ status: 500, message: 'overloaded' }, { status: 500, message: 'overloaded' }, { status: 500, message: 'overloaded' }, { status: 500, message: 'overloaded' });
+    const res = await call(startRoute, {
+      method: 'POST',
+      path: '/api/workflow/agentMessage',
+      params: { name: 'agentMessage' },
+      headers: presenters.bearer(mine.key),
+      body: { site_id: mine.siteId, message: 'Hello?' },
+    });
+    const run = await settle(res.body.workflowId);
+    expect(run.status).toBe('FAILED');
+    expect(run.failure?.message).toMatch(/overloaded/);
+  });
+});
