@@ -8,23 +8,12 @@ import { agentModel } from '@/lib/providers/llm';
 import { findVisitor } from '@/lib/visitors/repo';
 import { leaseEnd, runClaimed, type ReplyListener } from './execute';
 import { dispatchCommand } from './queue';
-import { openCommand } from './repo';
+import { openCommand, type OpenCommand } from './repo';
 import type { AgentMessageBody, ContentEditorBody, EmailReplyBody } from './schema';
 import { commandTurn, contentEditTurn, emailTurn } from './turns';
 
-/** One request to an agent, whatever route it came from. */
-export interface AgentRequest {
-  agent: AgentRole;
-  conversationId?: string;
-  leadId?: string;
-  visitorId?: string;
-  /** The user's turn as the agent reads it. */
-  userContent: string;
-  /** Title of a new conversation (default: the start of the user's turn). */
-  title?: string;
-  task: string;
-  parameters: Record<string, unknown>;
-}
+/** One request to an agent, whatever route it came from: the command to open, less what the credential and clock give. */
+export type AgentRequest = Pick<OpenCommand, 'agent' | 'conversationId' | 'leadId' | 'visitorId' | 'userContent' | 'title' | 'task' | 'parameters'>;
 
 const withoutSite = <T extends { site_id: string }>({ site_id: _site, ...rest }: T) => rest as Record<string, unknown>;
 
