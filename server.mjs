@@ -61,6 +61,10 @@ async function main() {
       res.end();
     });
   });
+  // Idle keep-alive sockets outlive the 60 s idle timeout of common load balancers and clients'
+  // pools, so a reused connection is not closed under a request on its way in (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.on('error', (error) => {
     console.error('Failed to start server', error);
     process.exit(1);

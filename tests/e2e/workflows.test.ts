@@ -5,13 +5,21 @@ import { launchBrowser, screenshot } from './browser';
 
 const base = inject('e2eBaseUrl');
 
+/** One API call; a 429 (the site's Basic plan allows 60 requests a minute) waits its Retry-After and tries again. */
 async function api(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
-  const res = await fetch(`${base}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { 'content-type': 'application/json', ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: res.status, body: await res.json() };
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${base}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { 'content-type': 'application/json', ...init.headers },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    if (res.status === 429 && attempt < 3) {
+      await res.arrayBuffer();
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? '1') * 1000));
+      continue;
+    }
+    return { status: res.status, body: await res.json() };
+  }
 }
 
 describe.skipIf(!base)('console: workflow runs, end to end', () => {
@@ -34,7 +42,7 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
     for (let i = 0; i < 100; i++) {
       const status = await statusOf(workflowId);
       if (status !== 'RUNNING') return status;
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 500));
     }
     throw new Error(`${workflowId} did not end`);
   }
@@ -63,7 +71,7 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
     runs.waiting = await start('humanIntervention', { question: 'Ship it?' });
     expect(await settled(runs.standUp)).toBe('COMPLETED');
     expect(await settled(runs.model)).toBe('FAILED');
-  });
+  }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
