@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { POST as salesMessage } from '@/app/api/agents/sales/message/route';
 import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
@@ -6,21 +6,13 @@ import { GET as listConversations } from '@/app/api/agents/conversations/route';
 import { drainCommands } from '@/lib/agents/queue';
 import { presenters } from '../../helpers/auth-matrix';
 import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
+import { textOf, useModelForFile } from '../../helpers/llm-standin';
 
+const standIn = useModelForFile();
 let mine: Tenant;
 let other: Tenant;
-let standIn: LlmStandIn;
-let restore: () => void;
 beforeAll(async () => {
-  standIn = await startLlmStandIn();
-  restore = useStandIn(standIn);
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
-});
-afterEach(() => standIn.reset());
-afterAll(async () => {
-  restore();
-  await standIn.close();
 });
 
 const send = (handler: typeof cmoMessage, t: Tenant, body: Record<string, unknown>) =>

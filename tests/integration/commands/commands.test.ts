@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as listCommands, POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
 import { drainCommands } from '@/lib/agents/queue';
 import { call, createKey, createSite, createTenant, createUser, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
+import { useModelForFile } from '../../helpers/llm-standin';
 
+// Commands are carried out by the CMO agent: its model is a local stand-in.
+useModelForFile();
 let mine: Tenant;
 let other: Tenant;
-let standIn: LlmStandIn;
-let restore: () => void;
 beforeAll(async () => {
-  // Commands are carried out by the CMO agent: its model is a local stand-in.
-  standIn = await startLlmStandIn();
-  restore = useStandIn(standIn);
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
-});
-afterAll(async () => {
-  restore();
-  await standIn.close();
 });
 const tenants = () => ({ mine, other });
 const path = (siteId: string) => `/sites/${siteId}/commands`;
