@@ -24,7 +24,19 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
+/**
+ * Marks ApiErrors process-wide. A production build can hold this module more than once (route
+ * bundles, the instrumentation bundle), and a provider built by one copy may throw into code of
+ * another: `instanceof ApiError` checks the mark, not the class copy.
+ */
+const API_ERROR = Symbol.for('sgp.ApiError');
+
 export class ApiError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [API_ERROR]?: true })[API_ERROR] === true;
+  }
+
+  readonly [API_ERROR] = true as const;
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
