@@ -18,7 +18,7 @@ import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { getCommand } from '@/lib/commands/repo';
 import { openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
 import { call, createTenant } from '../tests/helpers/harness';
-import { startLlmStandIn, useStandIn } from '../tests/helpers/llm-standin';
+import { startLlmStandIn, useStandIn } from '../tests/helpers/llm-server';
 import { applyTestEnv } from '../tests/helpers/test-env';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100);
