@@ -2,13 +2,14 @@
  * Next calls `register` once when a server instance starts, in the Node.js server process only
  * (never in the edge runtime, never during `next build`). It starts the workers that live in the
  * app process: the workflow worker (unless WORKFLOW_WORKER_IN_APP=false, when `npm run worker`
- * runs it as its own process) and the worker that runs queued agent commands.
+ * runs it as its own process; agent commands run on it) and the sweep that records commands left
+ * running by a process that died as interrupted.
  */
 export async function register(): Promise<void> {
   // The documented form: the bundler drops this branch from the edge build.
   if (process.env.NEXT_RUNTIME === 'nodejs' && process.env.NEXT_PHASE !== 'phase-production-build') {
-    const [{ runWorkerInApp }, { bootCommandWorker }] = await Promise.all([import('./lib/workflows/worker'), import('./lib/agents/queue')]);
+    const [{ runWorkerInApp }, { sweepInterruptedCommands }] = await Promise.all([import('./lib/workflows/worker'), import('./lib/agents/execute')]);
     runWorkerInApp();
-    bootCommandWorker();
+    sweepInterruptedCommands();
   }
 }

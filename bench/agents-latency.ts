@@ -1,6 +1,6 @@
 /**
  * Agent command latency: the time from `POST /api/agents/cmo/message` (202) to the command read
- * back as `completed`, through the real route, the database queue, the in-process worker, the AI
+ * back as `completed`, through the real route, a run of the embedded workflow engine, the AI
  * SDK and a local OpenAI-compatible stand-in model that answers at once (so the figure is the
  * service's own overhead). Messages are sent one after another; the reader polls the command
  * every 2 ms. Prints p50/p95/max over BENCH_MESSAGES (default 100) after 5 warm-up messages.
@@ -12,11 +12,13 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
-import { stopCommandWorker } from '@/lib/agents/queue';
+import { engineDispatcher } from '@/lib/agents/dispatch';
+import { overrideProviders } from '@/lib/core/providers';
+import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { getCommand } from '@/lib/commands/repo';
 import { openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
 import { call, createTenant } from '../tests/helpers/harness';
-import { startLlmStandIn, useStandIn } from '../tests/helpers/llm-standin';
+import { startLlmStandIn, useStandIn } from '../tests/helpers/llm-server';
 import { applyTestEnv } from '../tests/helpers/test-env';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100);
@@ -36,7 +38,7 @@ async function admin(sql: string) {
 async function main() {
   applyTestEnv();
   const standIn = await startLlmStandIn();
-  useStandIn(standIn, { COMMAND_WORKER: 'true' });
+  useStandIn(standIn, { WORKFLOW_POLL_SECONDS: '0.5' });
   let database: Database;
   let dbName: string | undefined;
   if (ADMIN_URL) {
@@ -49,6 +51,10 @@ async function main() {
     database = await openMigratedDatabase({ kind: 'pglite', dataDir: 'memory://' });
   }
   useDatabase(database);
+  // As the server runs them: each command a run on the embedded engine, whose worker is this process.
+  const engine = new EmbeddedEngine();
+  await engine.startWorker();
+  overrideProviders({ workflowEngine: engine, commandDispatcher: engineDispatcher });
   try {
     const tenant = await createTenant();
     const times: number[] = [];
@@ -73,7 +79,7 @@ async function main() {
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
     console.log(`${database.kind}: message → completed command over ${times.length} messages: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
   } finally {
-    await stopCommandWorker();
+    await engine.close();
     await database.close();
     await standIn.close();
     if (dbName) await admin(`drop database if exists ${dbName} with (force)`);

@@ -3,7 +3,7 @@ import { currentDate, now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { claimCommand, failCommand, findCommand, renewLease, type CommandRow } from '@/lib/commands/repo';
+import { claimCommand, claimNextCommand, failCommand, failExpiredLeases, findCommand, renewLease, type CommandRow } from '@/lib/commands/repo';
 import { FINISHED_STATUSES, type AgentRole, type CommandError, type CommandStatus, type TokenUsage, type ToolCall } from '@/lib/commands/schema';
 import { keyStatusOf } from '@/lib/keys/repo';
 import { findLead, toLead } from '@/lib/leads/repo';
@@ -24,8 +24,8 @@ export const leaseEnd = (): Date => new Date(now() + config().COMMAND_LEASE_MS);
 
 /**
  * Runs one command to its end. Idempotent: a command that has finished (or that another worker
- * holds) is not run again. The only way a command is executed — by the queue's worker, by a
- * workflow engine, or in the request that streams its reply.
+ * holds) is not run again. The only way a command is executed — by its workflow run, or in the
+ * request that streams its reply.
  */
 export async function executeCommand(siteId: string, commandId: string, listener?: ReplyListener): Promise<CommandStatus | undefined> {
   const row = await findCommand(siteId, commandId);
@@ -33,6 +33,49 @@ export async function executeCommand(siteId: string, commandId: string, listener
   const claimed = await claimCommand(siteId, commandId, currentDate(), leaseEnd());
   if (claimed) await runClaimed(claimed, listener);
   return (await findCommand(siteId, commandId))?.status as CommandStatus | undefined;
+}
+
+/**
+ * A command's step on the workflow engine: runs it (once) and answers how it ended. A command
+ * left `running` by a process that died is recorded as failed/INTERRUPTED rather than run again —
+ * its tool calls may already have acted. `running` comes back only while another live process
+ * holds it.
+ */
+export async function carryOutCommand(siteId: string, commandId: string): Promise<{ status: CommandStatus; error?: CommandError }> {
+  await failExpiredLeases(currentDate(), { siteId, commandId });
+  await executeCommand(siteId, commandId);
+  const row = await findCommand(siteId, commandId);
+  if (!row) return { status: 'failed', error: { code: 'NOT_FOUND', message: 'The command no longer exists' } };
+  return { status: row.status as CommandStatus, ...(row.error ? { error: row.error as CommandError } : {}) };
+}
+
+/**
+ * Runs every pending command now, in this call, until none is left (tests and scripts use it
+ * where no workflow worker runs). Returns how many ran.
+ */
+export async function drainCommands(concurrency = 1): Promise<number> {
+  await failExpiredLeases(currentDate());
+  let ran = 0;
+  const lane = async () => {
+    for (let row = await claimNextCommand(currentDate(), leaseEnd()); row; row = await claimNextCommand(currentDate(), leaseEnd())) {
+      await runClaimed(row);
+      ran++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  return ran;
+}
+
+/**
+ * Records as failed/INTERRUPTED the running commands whose process died — a streamed command
+ * has no run that would notice (the server calls this at start and every lease period).
+ */
+export function sweepInterruptedCommands(): () => void {
+  const sweep = () => failExpiredLeases(currentDate()).catch((error) => log.error('command sweep failed', errorFields(error)));
+  void sweep();
+  const timer = setInterval(sweep, config().COMMAND_LEASE_MS);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }
 
 /** Keeps the lease of a running command; the signal fires when the command stopped being ours (cancelled, or failed as interrupted). */

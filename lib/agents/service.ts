@@ -1,13 +1,14 @@
-import { found } from '@/lib/core/errors';
+import { ApiError, found } from '@/lib/core/errors';
+import { errorFields, log } from '@/lib/core/log';
 import { currentDate } from '@/lib/core/clock';
 import type { ApiKeyPrincipal } from '@/lib/core/principal';
-import { findCommand, getCommand } from '@/lib/commands/repo';
+import { failCommand, findCommand, getCommand } from '@/lib/commands/repo';
 import type { AgentRole, Command, CreateCommandInput } from '@/lib/commands/schema';
 import { findLead } from '@/lib/leads/repo';
 import { agentModel } from '@/lib/providers/llm';
 import { findVisitor } from '@/lib/visitors/repo';
 import { leaseEnd, runClaimed, type ReplyListener } from './execute';
-import { dispatchCommand } from './queue';
+import { dispatchCommand } from './dispatch';
 import { openCommand, type OpenCommand } from './repo';
 import type { AgentMessageBody, ContentEditorBody, EmailReplyBody } from './schema';
 import { commandTurn, contentEditTurn, emailTurn } from './turns';
@@ -69,7 +70,16 @@ async function open(caller: ApiKeyPrincipal, r: AgentRequest & { description: st
     now: currentDate(),
     leaseUntil: claim ? leaseEnd() : undefined,
   });
-  if (!claim) await dispatchCommand(siteId, command.id);
+  if (!claim) {
+    try {
+      await dispatchCommand(siteId, command.id);
+    } catch (error) {
+      // A command that no run will carry out is recorded as failed, not left pending.
+      log.error('command dispatch failed', { site_id: siteId, command_id: command.id, ...errorFields(error) });
+      await failCommand(siteId, command.id, { code: 'WORKFLOW_EXECUTION_ERROR', message: 'The command could not be handed to the workflow engine' }, currentDate());
+      throw new ApiError('WORKFLOW_EXECUTION_ERROR', 'The command could not be started; it is recorded as failed');
+    }
+  }
   return { command_id: command.id, conversation_id: conversationId, status: claim ? 'running' : 'pending', site_id: siteId, created_at: command.createdAt.toISOString() };
 }
 

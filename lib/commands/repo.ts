@@ -155,7 +155,7 @@ export async function cancelCommand(siteId: string, commandId: string, now: Date
  * Running commands whose lease ran out belong to a process that stopped (crash, restart): they
  * become `failed` with code INTERRUPTED rather than staying `running` forever.
  */
-export async function failExpiredLeases(now: Date): Promise<number> {
+export async function failExpiredLeases(now: Date, only?: { siteId: string; commandId: string }): Promise<number> {
   const db = await getDb();
   const rows = await db
     .update(commands)
@@ -166,14 +166,13 @@ export async function failExpiredLeases(now: Date): Promise<number> {
       finishedAt: now,
       updatedAt: now,
     })
-    .where(and(eq(commands.status, 'running'), lt(commands.leaseUntil, now)))
+    .where(
+      and(
+        eq(commands.status, 'running'),
+        lt(commands.leaseUntil, now),
+        only ? and(eq(commands.siteId, only.siteId), eq(commands.id, only.commandId)) : undefined,
+      ),
+    )
     .returning({ id: commands.id });
   return rows.length;
-}
-
-/** Whether any command is waiting (the worker sleeps when none is). */
-export async function hasPendingCommands(): Promise<boolean> {
-  const db = await getDb();
-  const [row] = await db.select({ one: sql<number>`1` }).from(commands).where(eq(commands.status, 'pending')).limit(1);
-  return Boolean(row);
 }

@@ -88,9 +88,6 @@ const configSchema = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   LLM_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(8),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
-  // The in-process worker that runs queued agent commands (off: something else drains the queue).
-  COMMAND_WORKER: bool(true),
-  COMMAND_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   COMMAND_LEASE_MS: z.coerce.number().int().min(5_000).max(3_600_000).default(60_000),
 });
 

@@ -35,7 +35,7 @@ export function agentRoute<B extends z.ZodType<{ site_id: string }>>(o: {
     body: o.body,
     response: AgentAcceptedSchema,
     status: 202,
-    errors: ['NOT_FOUND', 'MODEL_NOT_CONFIGURED'],
+    errors: ['NOT_FOUND', 'MODEL_NOT_CONFIGURED', 'WORKFLOW_EXECUTION_ERROR'],
     handler: async ({ req, principal, body }) => {
       const request = o.request(body as z.infer<B>);
       if (!acceptsEventStream(req)) {

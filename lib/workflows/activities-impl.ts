@@ -3,6 +3,7 @@ import { agentModel, type AgentModel } from '@/lib/providers/llm';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { now } from '@/lib/core/clock';
+import { carryOutCommand } from '@/lib/agents/execute';
 import { assignLeadsTo, leadsForBatch, markLeadsLost, toLead, type LeadRow } from '@/lib/leads/repo';
 import { peopleDataProvider } from '@/lib/providers/people-data';
 import { findSegment, saveClusterSegments } from '@/lib/segments/repo';
@@ -74,6 +75,7 @@ export function createActivities(): Activities {
       const c = config();
       return fetchPageSummary(url, { allowedHosts: c.WORKFLOW_FETCH_ALLOWED_HOSTS, timeoutMs: c.WORKFLOW_FETCH_TIMEOUT_MS, maxBytes: c.WORKFLOW_FETCH_MAX_BYTES });
     },
+    runAgentCommand: (siteId, commandId) => carryOutCommand(siteId, commandId),
     async generateText(_siteId, request) {
       // The agents' model port; without a configured model the run fails, never made up.
       let llm: AgentModel;

@@ -77,6 +77,12 @@ export interface TextRequest {
   prompt: string;
 }
 
+/** How a command ended (`running` when another process holds it). */
+export interface AgentCommandOutcome {
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+  error?: { code: string; message: string };
+}
+
 export interface EmailMessage {
   to: string;
   subject: string;
@@ -108,6 +114,12 @@ export interface Activities {
     siteId: string,
     event: { workflow_id: string; event_type: string | null; table: string | null; payload: Record<string, unknown> },
   ): Promise<{ event_id: string }>;
+  // Agents
+  /**
+   * Runs an agent command to its end (once: a finished command is not run again, one left running
+   * by a process that died is recorded as failed/INTERRUPTED) and answers how it ended.
+   */
+  runAgentCommand(siteId: string, commandId: string): Promise<AgentCommandOutcome>;
   // The web (SSRF-guarded)
   fetchPage(siteId: string, url: string): Promise<PageSummary>;
   // Outside services: each fails the run with a *_NOT_CONFIGURED reason when absent.

@@ -60,6 +60,12 @@ export const workflowCatalog: Record<string, CatalogEntry> = Object.fromEntries(
 export const WORKFLOW_NAMES = entries.map((e) => e.name);
 export const WORKFLOW_TYPES = entries.map((e) => e.type);
 
+/** The run of an agent command: not in the catalog (started only when a command is created), listed with the others. */
+export const COMMAND_RUN_TYPE = 'agentCommandWorkflow' satisfies WorkflowType;
+
+/** Every type a site's runs can have. */
+export const RUN_TYPES: WorkflowType[] = [...WORKFLOW_TYPES, COMMAND_RUN_TYPE];
+
 export function catalogEntry(name: string): CatalogEntry | undefined {
   return Object.hasOwn(workflowCatalog, name) ? workflowCatalog[name] : undefined;
 }

@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { workflowRunningCap } from '@/lib/sites/plans';
 import { planOfSite } from '@/lib/sites/repo';
-import { catalogEntry, runTimeoutMs } from './catalog';
+import { catalogEntry, COMMAND_RUN_TYPE, runTimeoutMs } from './catalog';
 import type { ListPage, WorkflowRecord } from './engine';
 import { workflowEngine } from './engines';
 import type { ListWorkflowsQuery } from './schema';
@@ -19,6 +19,9 @@ const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLo
 export function newWorkflowId(name: string, siteId: string): string {
   return `${kebab(name)}-${siteId}-${now()}-${randomBytes(4).toString('hex')}`;
 }
+
+/** A command's run ends TIMED_OUT after this (the model call itself is bounded by LLM_TIMEOUT_MS). */
+const COMMAND_RUN_TIMEOUT_MS = 3_600_000;
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
@@ -72,6 +75,21 @@ export async function startWorkflow(
     log.error('workflow start failed', { site_id: siteId, workflow: name, ...errorFields(error) });
     throw new ApiError('WORKFLOW_EXECUTION_ERROR', 'The workflow could not be started');
   }
+}
+
+/**
+ * Starts the run that carries out an agent command (`agentCommandWorkflow`, not in the catalog: it
+ * has no body of its own and is started only when a command is created, outside the per-site cap
+ * of catalog runs — a command in progress does count as a run in progress for that cap).
+ */
+export async function startCommandRun(siteId: string, commandId: string): Promise<{ workflowId: string; runId: string }> {
+  return workflowEngine().start({
+    siteId,
+    type: COMMAND_RUN_TYPE,
+    workflowId: newWorkflowId('agentCommand', siteId),
+    input: { command_id: commandId },
+    timeoutMs: COMMAND_RUN_TIMEOUT_MS,
+  });
 }
 
 async function query<T>(what: string, siteId: string, fn: () => Promise<T>): Promise<T> {

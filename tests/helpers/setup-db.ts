@@ -1,5 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
+import type {} from '@/lib/agents/dispatch';
 import { resetConfig } from '@/lib/core/config';
+import { overrideProviders } from '@/lib/core/providers';
 import { useDatabase } from '@/lib/db/client';
 import { flushKeyUsage } from '@/lib/keys/usage';
 import { openTestDatabase } from './databases';
@@ -7,6 +9,9 @@ import { applyTestEnv } from './test-env';
 
 applyTestEnv();
 resetConfig();
+// Created agent commands stay pending until a suite runs them (drainCommands); the suites of the
+// engine dispatcher put it back (tests/integration/agents/worker.test.ts).
+overrideProviders({ commandDispatcher: { dispatch: async () => undefined } });
 
 let dispose: (() => Promise<void>) | undefined;
 

@@ -10,6 +10,4 @@ export function applyTestEnv(): void {
   // Suites of other areas make bursts of API-key calls on one site; the rate-limit suites
   // switch the limiter on themselves (tests/helpers/rate-limits.ts).
   process.env.RATE_LIMIT_BACKEND ??= 'none';
-  // Agent commands run when a suite drains the queue (drainCommands), never in the background.
-  process.env.COMMAND_WORKER ??= 'false';
 }

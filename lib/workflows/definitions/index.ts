@@ -1,5 +1,6 @@
 import type { Activities } from '../activities';
 import type { WorkflowDefinition } from '../definition';
+import * as commands from './commands';
 import * as crm from './crm';
 import * as marketing from './marketing';
 import * as ops from './ops';
@@ -31,6 +32,7 @@ export const workflowDefinitions = {
   promptRobotWorkflow: ops.promptRobot,
   webhookWorkflow: ops.webhook,
   agentMessageWorkflow: ops.agentMessage,
+  agentCommandWorkflow: commands.agentCommand,
 } satisfies Record<string, WorkflowDefinition<Activities, never>>;
 
 export type WorkflowType = keyof typeof workflowDefinitions;

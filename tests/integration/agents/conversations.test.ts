@@ -3,7 +3,7 @@ import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { POST as salesMessage } from '@/app/api/agents/sales/message/route';
 import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
 import { GET as listConversations } from '@/app/api/agents/conversations/route';
-import { drainCommands } from '@/lib/agents/queue';
+import { drainCommands } from '@/lib/agents/execute';
 import { presenters } from '../../helpers/auth-matrix';
 import { call, createTenant, type Tenant } from '../../helpers/harness';
 import { textOf, useModelForFile } from '../../helpers/llm-standin';

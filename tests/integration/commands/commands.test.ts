@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as listCommands, POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { drainCommands } from '@/lib/agents/queue';
+import { drainCommands } from '@/lib/agents/execute';
 import { call, createKey, createSite, createTenant, createUser, type Tenant } from '../../helpers/harness';
 import { useModelForFile } from '../../helpers/llm-standin';
 

@@ -7,7 +7,10 @@ import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route'
 import { POST as cancelRoute } from '@/app/api/logs/workflows/[workflowId]/cancel/route';
 import { POST as signalRoute } from '@/app/api/logs/workflows/[workflowId]/signal/route';
 import { GET as logsRoute } from '@/app/api/logs/workflows/route';
+import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { POST as startRoute } from '@/app/api/workflow/[name]/route';
+import { engineDispatcher } from '@/lib/agents/dispatch';
+import { getCommand } from '@/lib/commands/repo';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
@@ -16,6 +19,7 @@ import { createLead } from '@/lib/leads/repo';
 import type { WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
 import { call, createTenant, type CallResult, type Tenant } from '../../helpers/harness';
+import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
 
 /**
  * The behaviour every workflow engine must show through the API. An engine's test file calls
@@ -448,6 +452,62 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
           write: false,
           send: (headers, siteId) => call(logsRoute, { path: '/api/logs/workflows', headers, query: { site_id: siteId } }),
         });
+      });
+    });
+
+    describe('agent commands', () => {
+      let standIn: LlmStandIn;
+      let restoreCommands: Array<() => void> = [];
+      beforeAll(async () => {
+        standIn = await startLlmStandIn();
+        restoreCommands = [useStandIn(standIn), overrideProviders({ commandDispatcher: engineDispatcher })];
+      });
+      afterAll(async () => {
+        for (const r of restoreCommands.reverse()) r();
+        await standIn?.close();
+      });
+
+      const message = (text: string) =>
+        call(cmoMessage, { method: 'POST', path: '/api/agents/cmo/message', headers: auth(mine), body: { site_id: mine.siteId, message: text } });
+      async function commandRun(commandId: string): Promise<WorkflowRecord> {
+        const res = await logs(mine, { type: 'agentCommandWorkflow', limit: 100 });
+        const run = (res.body.workflows as WorkflowRecord[]).find((r) => (r.input as { command_id?: string }).command_id === commandId);
+        expect(run, `no run for command ${commandId}`).toBeDefined();
+        return settle(mine, run!.workflowId);
+      }
+      async function finished(commandId: string) {
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          const command = await getCommand(mine.siteId, commandId);
+          if (command && ['completed', 'failed', 'cancelled'].includes(command.status)) return command;
+          if (Date.now() > deadline) throw new Error(`command ${commandId} still ${command?.status}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+
+      it('each command is carried out by a run of agentCommandWorkflow, several at a time', async () => {
+        standIn.script = (req) => ({ text: `Reply to ${textOf(req.messages.at(-1))}` });
+        const sent = await Promise.all(['one', 'two', 'three'].map(message));
+        expect(sent.map((r) => r.status)).toEqual([202, 202, 202]);
+        const ids = sent.map((r) => r.body.data.command_id as string);
+        expect((await Promise.all(ids.map(finished))).map((c) => [c.status, c.reply])).toEqual([
+          ['completed', 'Reply to one'],
+          ['completed', 'Reply to two'],
+          ['completed', 'Reply to three'],
+        ]);
+        for (const id of ids) {
+          expect(await commandRun(id)).toMatchObject({ type: 'agentCommandWorkflow', status: 'COMPLETED', input: { command_id: id }, result: { command_id: id, status: 'completed' } });
+        }
+      });
+
+      it("a failed command ends its run FAILED with the command's code and message", async () => {
+        standIn.script = () => ({ status: 400, message: 'context too long' });
+        const id = (await message('fail please')).body.data.command_id as string;
+        expect(await finished(id)).toMatchObject({ status: 'failed', error: { code: 'MODEL_ERROR' } });
+        const run = await commandRun(id);
+        expect(run.status).toBe('FAILED');
+        expect(run.failure?.message).toContain('MODEL_ERROR');
+        expect(run.failure?.message).toContain('context too long');
       });
     });
   });

@@ -20,7 +20,7 @@ export const POST = defineRoute({
   body: createCommandBodySchema,
   response: CreatedCommandSchema,
   status: 201,
-  errors: ['MODEL_NOT_CONFIGURED'],
+  errors: ['MODEL_NOT_CONFIGURED', 'WORKFLOW_EXECUTION_ERROR'],
   handler: async ({ principal, body }) => {
     const submitted = await submitSiteCommand(principal, body);
     return { command_id: submitted.command_id, status: PROCESSING, created_at: submitted.created_at };

@@ -35,6 +35,7 @@ export class EmbeddedEngine implements WorkflowEngine {
   readonly kind = 'embedded' as const;
   private boss?: Promise<PgBoss>;
   private working = false;
+  private readonly workers: string[] = [];
   private closed = false;
   private readonly o: Required<EmbeddedEngineOptions>;
 
@@ -93,7 +94,7 @@ export class EmbeddedEngine implements WorkflowEngine {
       wake: (runId: string, at?: Date) => this.wake(runId, at),
     };
     for (let i = 0; i < this.o.concurrency; i++) {
-      await boss.work<{ runId: string }>(
+      const workerId = await boss.work<{ runId: string }>(
         RUN_QUEUE,
         { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: this.o.pollSeconds },
         async ([job]) => {
@@ -105,7 +106,15 @@ export class EmbeddedEngine implements WorkflowEngine {
           }
         },
       );
+      this.workers.push(workerId);
     }
+  }
+
+  /** A run started in a process that works the queue begins now rather than at the next poll. */
+  private async notifyWorkers(): Promise<void> {
+    if (this.workers.length === 0) return;
+    const boss = await this.queue();
+    for (const id of this.workers) boss.notifyWorker(id);
   }
 
   async start(options: StartOptions) {
@@ -128,6 +137,7 @@ export class EmbeddedEngine implements WorkflowEngine {
         await store.deleteRun(row.runId);
         throw error;
       }
+      await this.notifyWorkers();
     }
     return { workflowId: row.workflowId, runId: row.runId, created };
   }
@@ -169,6 +179,7 @@ export class EmbeddedEngine implements WorkflowEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.workers.length = 0;
     const boss = await this.boss?.catch(() => undefined);
     await boss?.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
   }

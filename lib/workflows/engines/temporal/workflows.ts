@@ -28,3 +28,4 @@ export const stopRobotWorkflow = temporalWorkflow(definitions.stopRobotWorkflow)
 export const promptRobotWorkflow = temporalWorkflow(definitions.promptRobotWorkflow);
 export const webhookWorkflow = temporalWorkflow(definitions.webhookWorkflow);
 export const agentMessageWorkflow = temporalWorkflow(definitions.agentMessageWorkflow);
+export const agentCommandWorkflow = temporalWorkflow(definitions.agentCommandWorkflow);

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ApiError } from '@/lib/core/errors';
-import { WORKFLOW_TYPES } from '@/lib/workflows/catalog';
+import { RUN_TYPES } from '@/lib/workflows/catalog';
 import { WORKFLOW_STATUSES } from '@/lib/workflows/engine';
 import { listWorkflowsQuerySchema } from '@/lib/workflows/schema';
 import { listWorkflowRuns } from '@/lib/workflows/service';
@@ -87,7 +87,7 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
           Type
           <select name="type" defaultValue={filters.type ?? ''}>
             <option value="">Any</option>
-            {WORKFLOW_TYPES.map((t) => (
+            {RUN_TYPES.map((t) => (
               <option key={t} value={t}>
                 {t}
               </option>
