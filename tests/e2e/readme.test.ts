@@ -1,0 +1,71 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { ARTIFACTS, ROOT } from './server';
+
+const base = inject('e2eBaseUrl');
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const MARKER = '<!-- walkthrough -->';
+const BASE_LINE = 'B=http://localhost:3000';
+
+/** The bash blocks the README marks as the walk-through, in order, exactly as written. */
+function walkthroughBlocks(): string[] {
+  const blocks: string[] = [];
+  const pattern = new RegExp(`${MARKER}\\n\`\`\`bash\\n([\\s\\S]*?)\\n\`\`\`\\n`, 'g');
+  for (const match of README.matchAll(pattern)) blocks.push(match[1]);
+  return blocks;
+}
+
+describe('README', () => {
+  it('points only inside the repository (no link to files beside the clone)', () => {
+    expect(README).not.toMatch(/\]\(\.\.\//);
+    expect(README).not.toMatch(/`\.\.\/[^`]*`/);
+    expect(README).toContain('**`/docs`**');
+  });
+
+  it('marks every walk-through block it promises', () => {
+    const blocks = walkthroughBlocks();
+    expect(README.split(MARKER).length - 1, 'each marker is followed by a bash block').toBe(blocks.length);
+    const all = blocks.join('\n');
+    for (const route of ['/api/auth/signup', '/api/visitors/session', '/api/visitors/track', '/end', '/api/agents/tools/leads/create', '/api/mcp', 'tools/call', '-X PATCH', '-X DELETE']) {
+      expect(all, route).toContain(route);
+    }
+  });
+
+  describe.skipIf(!base)('walk-through, run verbatim against the built app', () => {
+    it('every command works as written', () => {
+      const blocks = walkthroughBlocks();
+      expect(blocks[0]).toContain(BASE_LINE);
+      // Only the base URL changes; every request's status is reported on stderr by a curl wrapper.
+      const script = [
+        'set -euo pipefail',
+        `curl() { command curl --write-out '%{stderr}HTTP %{http_code} %{url_effective}\\n' "$@"; }`,
+        ...blocks.map((block) => block.replace(BASE_LINE, `B=${base}`)),
+      ].join('\n');
+      const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+      writeFileSync(path.join(ARTIFACTS, 'readme-walkthrough.log'), `$ bash (README walk-through)\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
+      const requests = run.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('HTTP '))
+        .map((l) => {
+          const [, status, url] = l.split(' ');
+          return { status: Number(status), path: new URL(url).pathname };
+        });
+      expect(run.status, run.stderr).toBe(0);
+      // The last call shows the deleted site's key refused; every other one succeeds.
+      expect(requests.at(-1)).toEqual({ status: 401, path: '/sites' });
+      expect(requests.slice(0, -1).filter((r) => r.status >= 400)).toEqual([]);
+      expect(requests.length).toBeGreaterThanOrEqual(17);
+
+      const out = run.stdout;
+      expect(out).toContain('"success":true');
+      expect(out, 'the session read back has its events').toMatch(/"event_type":"pageview"[\s\S]*"event_name":"add_to_cart"/);
+      expect(out, 'a session started by curl itself is a bot').toMatch(/\ntrue\n/);
+      expect(out, 'the tool route created the lead').toContain('"email":"grace@example.com"');
+      expect(out, 'MCP lists the tools').toMatch(/createLead .*getLeads/);
+      expect(out, 'MCP tools/call answers the REST body').toContain('"structuredContent"');
+      expect(out, 'the site was deleted').toMatch(/"removed":\{"api_keys":1,/);
+    });
+  });
+});
