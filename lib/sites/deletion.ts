@@ -16,19 +16,22 @@ function checkConfirmation(site: Site, confirm: string): void {
   }
 }
 
-/** Terminates every RUNNING workflow run of the site through the engine (Temporal runs live outside our database). */
+/**
+ * Terminates every RUNNING workflow run of the site through the engine (Temporal runs live outside
+ * our database). The runs are listed first, page by page, then terminated one by one: terminating
+ * while paging would shift the pages under the cursor.
+ */
 async function terminateRunningRuns(siteId: string): Promise<number> {
   const engine = workflowEngine();
-  let terminated = 0;
-  for (;;) {
-    const page = await engine.list({ siteId, limit: PAGE, status: 'RUNNING' });
-    for (const run of page.records) {
-      await engine.terminate(siteId, run.workflowId, 'the site was deleted');
-      terminated++;
-    }
-    // Terminated runs leave the RUNNING filter, so the first page is read again until it is empty.
-    if (page.records.length < PAGE) return terminated;
-  }
+  const running = new Set<string>();
+  let pageToken: string | undefined;
+  do {
+    const page = await engine.list({ siteId, limit: PAGE, status: 'RUNNING', pageToken });
+    for (const run of page.records) running.add(run.workflowId);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  for (const workflowId of running) await engine.terminate(siteId, workflowId, 'the site was deleted');
+  return running.size;
 }
 
 /**

@@ -1,8 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
-import { ARTIFACTS, ROOT } from './server';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-standin';
+import { listenInTestRange } from '../helpers/serve';
+import { ARTIFACTS, ROOT, startServer, type RunningServer } from './server';
 
 const base = inject('e2eBaseUrl');
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -34,6 +37,21 @@ describe('README', () => {
   });
 
   describe.skipIf(!base)('walk-through, run verbatim against the built app', () => {
+    // The walk-through queues a command, which needs a model: a server of its own, pointed at the local stand-in.
+    let llm: LlmStandIn;
+    let server: RunningServer;
+    beforeAll(async () => {
+      llm = await startLlmStandIn();
+      const probe = http.createServer();
+      const port = await listenInTestRange(probe);
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+      server = await startServer(port, { LLM_BASE_URL: llm.url, LLM_API_KEY: 'standin-key', LLM_MODEL: 'stand-in-model' }, 'server-readme');
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await llm?.close();
+    });
+
     it('every command works as written', () => {
       const blocks = walkthroughBlocks();
       expect(blocks[0]).toContain(BASE_LINE);
@@ -41,9 +59,9 @@ describe('README', () => {
       const script = [
         'set -euo pipefail',
         `curl() { command curl --write-out '%{stderr}HTTP %{http_code} %{url_effective}\\n' "$@"; }`,
-        ...blocks.map((block) => block.replace(BASE_LINE, `B=${base}`)),
+        ...blocks.map((block) => block.replace(BASE_LINE, `B=${server.url}`)),
       ].join('\n');
-      const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+      const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000, env: process.env });
       writeFileSync(path.join(ARTIFACTS, 'readme-walkthrough.log'), `$ bash (README walk-through)\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
       const requests = run.stderr
         .split('\n')

@@ -61,12 +61,12 @@ describe('PATCH /api/sites/{site_id}', () => {
   });
 
   it.each([
-    [{}, 'no field'],
-    [{ name: '' }, 'empty name'],
-    [{ name: 'x'.repeat(201) }, 'name too long'],
-    [{ domain: 'https://shop.example.com/' }, 'domain with scheme'],
-    [{ name: 'x', owner_id: '00000000-0000-4000-8000-000000000000' }, 'unknown field'],
-  ])('refuses %j (%s) with 400 and changes nothing', async (body, _why) => {
+    ['no field', {}],
+    ['an empty name', { name: '' }],
+    ['a name over 200 characters', { name: 'x'.repeat(201) }],
+    ['a domain with a scheme', { domain: 'https://shop.example.com/' }],
+    ['an unknown field', { name: 'x', owner_id: '00000000-0000-4000-8000-000000000000' }],
+  ])('refuses %s with 400 and changes nothing', async (_why, body) => {
     const t = await createTenant();
     const before = await siteFingerprint([t.siteId]);
     const res = await patch(t, t.siteId, body);
