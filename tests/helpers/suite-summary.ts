@@ -54,7 +54,7 @@ function outcomeOf(modules: TestModule[]): Outcome {
   return outcome;
 }
 
-export function summarize(modules: readonly TestModule[], env: NodeJS.ProcessEnv = process.env): string[] {
+export function summarize(modules: readonly TestModule[], env: Record<string, string | undefined> = process.env): string[] {
   const lines = ['', 'Suites that need the machine:'];
   for (const suite of SUITES) {
     const mine = modules.filter((m) => suite.matches(m));
