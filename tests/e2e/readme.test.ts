@@ -52,7 +52,7 @@ describe('README', () => {
       await llm?.close();
     });
 
-    it('every command works as written', () => {
+    it('every command works as written', { timeout: 300_000 }, () => {
       const blocks = walkthroughBlocks();
       expect(blocks[0]).toContain(BASE_LINE);
       // Only the base URL changes; every request's status is reported on stderr by a curl wrapper.
@@ -61,7 +61,7 @@ describe('README', () => {
         `curl() { command curl --write-out '%{stderr}HTTP %{http_code} %{url_effective}\\n' "$@"; }`,
         ...blocks.map((block) => block.replace(BASE_LINE, `B=${server.url}`)),
       ].join('\n');
-      const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000, env: process.env });
+      const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 240_000, env: process.env });
       writeFileSync(path.join(ARTIFACTS, 'readme-walkthrough.log'), `$ bash (README walk-through)\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
       const requests = run.stderr
         .split('\n')
@@ -79,9 +79,9 @@ describe('README', () => {
       const out = run.stdout;
       expect(out).toContain('"success":true');
       expect(out, 'the session read back has its events').toMatch(/"event_type":"pageview"[\s\S]*"event_name":"add_to_cart"/);
-      expect(out, 'a session started by curl itself is a bot').toMatch(/\ntrue\n/);
+      expect(out, 'a session started by curl itself is a bot').toMatch(/(^|[}\n])true\n/);
       expect(out, 'the tool route created the lead').toContain('"email":"grace@example.com"');
-      expect(out, 'MCP lists the tools').toMatch(/createLead .*getLeads/);
+      expect(out, 'MCP lists the tools').toMatch(/(^|[\s}])createLead( |.* )getLeads( |\n)|getLeads( |.* )createLead( |\n)/);
       expect(out, 'MCP tools/call answers the REST body').toContain('"structuredContent"');
       expect(out, 'the site was deleted').toMatch(/"removed":\{"api_keys":1,/);
     });
