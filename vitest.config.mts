@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SuiteSummaryReporter from './tests/helpers/suite-summary';
 
 /**
  * The e2e project drives the built app in Chromium over HTTP (tests/e2e/server.ts).
@@ -22,6 +23,8 @@ if (process.env.CI === 'true' && !postgres) {
 export default defineConfig({
   resolve: { alias },
   test: {
+    // After the usual output: which machine-dependent suites ran or were skipped, and how to enable them.
+    reporters: ['default', new SuiteSummaryReporter()],
     projects: [
       { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
       {

@@ -22,6 +22,8 @@ interface Operation {
 }
 interface OpenApi {
   info: { title: string; description: string };
+  /** Group order (the document's top-level tags). */
+  tags?: { name: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, { type: string; name?: string; in?: string; scheme?: string }> };
 }
@@ -29,6 +31,15 @@ interface Entry {
   method: string;
   path: string;
   op: Operation;
+}
+
+/**
+ * Descriptions are written with `code` spans (the document's Markdown subset): shown as code, never
+ * as literal backticks. Text only, no HTML from the document is ever rendered.
+ */
+export function Prose({ text, className, inline = false }: { text: string; className?: string; inline?: boolean }) {
+  const parts = text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
+  return inline ? <span className={className}>{parts}</span> : <p className={className}>{parts}</p>;
 }
 
 /** An example value from a JSON schema: enough for a starting body in the request editor. */
@@ -105,7 +116,7 @@ function OperationCard({ entry, credential }: { entry: Entry; credential: string
         <span className={styles.summary}>{op.summary}</span>
       </summary>
       <div className={styles.body}>
-        {op.description && <p className={styles.description}>{op.description}</p>}
+        {op.description && <Prose className={styles.description} text={op.description} />}
         {op.parameters.length > 0 && (
           <fieldset className={styles.fields}>
             <legend>Parameters</legend>
@@ -114,7 +125,7 @@ function OperationCard({ entry, credential }: { entry: Entry; credential: string
                 <span>
                   {p.name} <small>({p.in}{p.required ? ', required' : ''})</small>
                 </span>
-                <input value={values[p.name] ?? ''} onChange={(e) => setValues({ ...values, [p.name]: e.target.value })} placeholder={p.description} />
+                <input value={values[p.name] ?? ''} onChange={(e) => setValues({ ...values, [p.name]: e.target.value })} placeholder={p.description?.replaceAll('`', '')} />
               </label>
             ))}
           </fieldset>
@@ -136,7 +147,7 @@ function OperationCard({ entry, credential }: { entry: Entry; credential: string
           <ul>
             {Object.entries(op.responses).map(([status, r]) => (
               <li key={status}>
-                <strong>{status}</strong> {r.description}
+                <strong>{status}</strong> <Prose inline text={r.description} />
               </li>
             ))}
           </ul>
@@ -180,14 +191,17 @@ export function ApiReference() {
         map.set(tag, [...(map.get(tag) ?? []), { method: method.toUpperCase(), path, op }]);
       }
     }
-    return map;
+    // Groups in the document's order (Auth first); a tag it does not list goes last.
+    const order = (doc.tags ?? []).map((t) => t.name);
+    const rank = (tag: string) => (order.includes(tag) ? order.indexOf(tag) : order.length);
+    return new Map([...map].sort(([a], [b]) => rank(a) - rank(b)));
   }, [doc, filter]);
 
   if (error) return <p role="alert">Could not load the API document: {error}</p>;
   if (!doc) return <p>Loading…</p>;
   return (
     <>
-      <p className={styles.description}>{doc.info.description}</p>
+      <Prose className={styles.description} text={doc.info.description} />
       <div className={styles.toolbar}>
         <label>
           <span>Credential (API key or session token)</span>

@@ -9,6 +9,9 @@ export default function DocsPage() {
   return (
     <main className={styles.page}>
       <header className={styles.header}>
+        <nav aria-label="Back">
+          <a href="/console">← Back to the console</a>
+        </nav>
         <h1>API reference</h1>
         <p>
           Generated from the route declarations. Raw document: <a href="/api/openapi.json">/api/openapi.json</a>. Paste a

@@ -126,11 +126,26 @@ export function operationsOf(manifest: RouteManifest) {
   );
 }
 
+/**
+ * The order a reader meets the groups in: first how to get a credential, then the site and its keys,
+ * then the data routes. Tags not listed here follow alphabetically, before `Meta`.
+ */
+export const TAG_ORDER = ['Auth', 'Sites', 'API keys', 'Allowed origins', 'Visitor sessions', 'Commands', 'Tools', 'Agents', 'Workflows'];
+
+export function orderedTags(used: Iterable<string>): string[] {
+  const all = new Set(used);
+  const known = TAG_ORDER.filter((t) => all.has(t));
+  const rest = [...all].filter((t) => !TAG_ORDER.includes(t) && t !== 'Meta').sort((a, b) => a.localeCompare(b));
+  return [...known, ...rest, ...(all.has('Meta') ? ['Meta'] : [])];
+}
+
 export function buildOpenApi(manifest: RouteManifest) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const used = new Set<string>();
   for (const { path, method, definition } of operationsOf(manifest)) {
     if (!definition) continue;
     (paths[path] ??= {})[method.toLowerCase()] = operation(definition, method, path);
+    for (const tag of definition.tags) used.add(tag);
   }
   return {
     openapi: '3.1.0',
@@ -142,6 +157,7 @@ export function buildOpenApi(manifest: RouteManifest) {
         'Errors use `{success:false, error:{code, message, details?, request_id}}`. Paginated lists put ' +
         '`{total, limit, offset, has_more}` in `meta`.',
     },
+    tags: orderedTags(used).map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: securitySchemes(),

@@ -15,7 +15,8 @@ const hexColor = (what: string) =>
   z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Must be a hex color such as #1a2b3c').describe(what);
 const currency = z.string().regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 code such as USD').describe('ISO 4217 currency code (USD, EUR)');
 const isoDate = z.iso.date().describe('Date, YYYY-MM-DD');
-const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Must be HH:MM (24-hour)').describe('Time of day, HH:MM (24-hour)');
+/** A time of day; the console edits it with a time input. */
+export const timeOfDaySchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Must be HH:MM (24-hour)').describe('Time of day, HH:MM (24-hour)');
 
 export const BRAND_ARCHETYPES = [
   'innocent', 'everyman', 'hero', 'outlaw', 'explorer', 'creator',
@@ -287,8 +288,8 @@ export const SiteSettingsSchema = z
             z.enum(DAYS),
             z.strictObject({
               closed: z.boolean().optional().describe('Closed all day'),
-              open: time.optional(),
-              close: time.optional(),
+              open: timeOfDaySchema.optional(),
+              close: timeOfDaySchema.optional(),
             }),
           )
           .describe('Opening hours per weekday'),

@@ -4,10 +4,10 @@ import { sharedBatcher } from '@/lib/db/batch';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { rows } from '@/lib/db/raw';
-import { siteOrigins, sites } from '@/lib/db/schema';
+import { siteOrigins, sites, visitorUploads } from '@/lib/db/schema';
 import { ApiError } from '@/lib/core/errors';
 import type { Plan, SitePlanInput } from './plans';
-import type { CreateSiteInput, Site, SiteDetail, SiteOrigin } from './schema';
+import type { CreateSiteInput, DeletedSite, Site, SiteDetail, SiteOrigin, UpdateSiteInput } from './schema';
 
 type SiteRow = typeof sites.$inferSelect;
 
@@ -48,6 +48,52 @@ export async function getSite(siteId: string, ownerId?: string): Promise<SiteDet
     .where(and(eq(sites.id, siteId), ownerId ? eq(sites.ownerId, ownerId) : undefined))
     .limit(1);
   return row && toSiteDetail(row);
+}
+
+/** Changes the site's name and/or domain (`domain: null` clears it); undefined when the site does not exist. */
+export async function updateSite(siteId: string, input: UpdateSiteInput): Promise<Site | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .update(sites)
+    .set({
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.domain !== undefined ? { domain: input.domain } : {}),
+      updatedAt: currentDate(),
+    })
+    .where(eq(sites.id, siteId))
+    .returning();
+  return row && toSite(row);
+}
+
+export type RemovedRows = Omit<DeletedSite['removed'], 'workflow_runs_terminated' | 'files'>;
+
+/**
+ * Deletes the site row under a row lock, after `check(site)` accepted it; every table holding the
+ * site's data goes with it by `on delete cascade`. Returns what went (counted in the same
+ * transaction) and the storage keys of its uploaded files, which the caller removes after the
+ * commit; undefined when the site does not exist.
+ */
+export async function deleteSiteRows(
+  siteId: string,
+  check: (site: Site) => void,
+): Promise<{ site: Site; removed: RemovedRows; storageKeys: string[] } | undefined> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(sites).where(eq(sites.id, siteId)).for('update');
+    if (!row) return undefined;
+    const site = toSite(row);
+    check(site);
+    const counted = (await tx.execute(sql`
+      select (select count(*) from api_keys where site_id = ${siteId})::int as api_keys,
+             (select count(*) from visitors where site_id = ${siteId})::int as visitors,
+             (select count(*) from visitor_sessions where site_id = ${siteId})::int as visitor_sessions,
+             (select count(*) from leads where site_id = ${siteId})::int as leads,
+             (select count(*) from commands where site_id = ${siteId})::int as commands,
+             (select count(*) from workflow_runs where site_id = ${siteId})::int as workflow_runs`)) as unknown as { rows: RemovedRows[] };
+    const files = await tx.select({ key: visitorUploads.storageKey }).from(visitorUploads).where(eq(visitorUploads.siteId, siteId));
+    await tx.delete(sites).where(eq(sites.id, siteId));
+    return { site, removed: counted.rows[0], storageKeys: files.map((f) => f.key) };
+  });
 }
 
 /** True when the user owns the site. */

@@ -11,9 +11,47 @@ export const domainSchema = z
   .regex(HOST, 'Must be a host name such as example.com (no scheme or path)')
   .describe('Host name of the site, e.g. example.com (no scheme, no path)');
 
+const siteNameSchema = z.string().trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters').describe('Site name');
+
 export const createSiteBodySchema = z.strictObject({
-  name: z.string().trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters').describe('Site name'),
+  name: siteNameSchema,
   domain: domainSchema.optional(),
+});
+
+/** Changes a site's name and/or domain; `domain: null` removes the domain. At least one field. */
+export const updateSiteBodySchema = z
+  .strictObject({
+    name: siteNameSchema.optional(),
+    domain: domainSchema.nullable().optional().describe('Host name of the site, e.g. example.com; null removes it'),
+  })
+  .refine((body) => body.name !== undefined || body.domain !== undefined, { message: 'Send name, domain or both' });
+
+/** The typed confirmation a site deletion needs: the site's current name, exactly as stored. */
+export const deleteSiteBodySchema = z.strictObject({
+  confirm: z
+    .string()
+    .max(200)
+    .describe("The site's current name, typed out (e.g. \"My shop\"): guards against deleting the wrong site"),
+});
+
+export const sitePathSchema = z.strictObject({ site_id: uuidSchema.describe('Site id (UUID); a site the signed-in user owns') });
+
+export const DeletedSiteSchema = z.object({
+  id: uuidSchema,
+  name: z.string(),
+  deleted_at: isoTimestamp,
+  removed: z
+    .object({
+      api_keys: z.number().int().describe('API keys deleted: they are refused (401) from this moment'),
+      visitors: z.number().int(),
+      visitor_sessions: z.number().int(),
+      leads: z.number().int(),
+      commands: z.number().int().describe('Commands deleted; one still running finds its site gone and stops'),
+      workflow_runs: z.number().int().describe('Workflow runs deleted (their records and checkpoints)'),
+      workflow_runs_terminated: z.number().int().describe('Runs that were RUNNING and were terminated through the engine first'),
+      files: z.number().int().describe('Uploaded files removed from storage'),
+    })
+    .describe('What went with the site'),
 });
 
 export const SiteSchema = z.object({
@@ -100,7 +138,7 @@ export function normalizeOrigin(value: string): string | null {
   }
 }
 
-export const siteOriginPathSchema = z.strictObject({ site_id: uuidSchema.describe('Site id (UUID); a site the signed-in user owns') });
+export const siteOriginPathSchema = sitePathSchema;
 export const siteOriginItemPathSchema = siteOriginPathSchema.extend({ origin_id: uuidSchema.describe('Allowed origin id') });
 export const addSiteOriginBodySchema = z.strictObject({ origin: originSchema });
 /** Extra allowed origins given when a site is created in the console (each checked like one added later). */
@@ -114,6 +152,8 @@ export const SiteOriginSchema = z.object({
 
 export type SiteOrigin = z.infer<typeof SiteOriginSchema>;
 export type CreateSiteInput = z.infer<typeof createSiteBodySchema>;
+export type UpdateSiteInput = z.infer<typeof updateSiteBodySchema>;
+export type DeletedSite = z.infer<typeof DeletedSiteSchema>;
 export type Site = z.infer<typeof SiteSchema>;
 export type SiteDetail = z.infer<typeof SiteDetailSchema>;
 export type SiteStats = z.infer<typeof SiteStatsSchema>;

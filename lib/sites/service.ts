@@ -1,5 +1,6 @@
 import { found, notFound } from '@/lib/core/errors';
-import { getSite, listSitesOfOwner, removeSiteOrigin } from './repo';
+import { getSite, listSitesOfOwner, removeSiteOrigin, updateSite } from './repo';
+import type { UpdateSiteInput } from './schema';
 
 /** Sites of a user; with `id`, just that one when the user owns it (404 otherwise). */
 export async function sitesForUser(userId: string, query: { id?: string }) {
@@ -14,4 +15,8 @@ export async function siteDetail(siteId: string) {
 export async function removeOrigin(siteId: string, originId: string) {
   if (!(await removeSiteOrigin(siteId, originId))) throw notFound('Allowed origin');
   return { message: 'Origin removed' };
+}
+
+export async function updateSiteOf(siteId: string, input: UpdateSiteInput) {
+  return found(await updateSite(siteId, input), 'Site');
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 export const emailSchema = z
   .string()
   .trim()
+  .min(1, 'Email is required')
   .max(254)
   .pipe(z.email({ message: 'Must be a valid email address' }))
   .transform((e) => e.toLowerCase())

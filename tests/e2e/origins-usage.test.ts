@@ -47,7 +47,7 @@ describe.skipIf(!base)('console: allowed origins and key usage, end to end', () 
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.locator('#field-origins-error').waitFor();
     expect(await page.locator('#field-origins-error').textContent()).toBe(
-      '“https://app.example.com/checkout”: Must be an origin such as https://app.example.com (http or https, no path)',
+      'Line 1 “https://app.example.com/checkout”: Must be an origin such as https://app.example.com (http or https, no path)',
     );
     expect(await origins.getAttribute('aria-invalid')).toBe('true');
     expect(await origins.inputValue()).toBe('https://app.example.com/checkout');

@@ -38,6 +38,11 @@ describe('console form errors', () => {
     });
   });
 
+  it('says an empty email is required, not invalid', () => {
+    const parsed = signupBodySchema.safeParse({ email: '  ', password: 'long enough password' });
+    expect(fieldErrors(parsed.error!)).toEqual({ email: 'Email is required' });
+  });
+
   it('uses the schema messages people see in the sign-up form', () => {
     const parsed = signupBodySchema.safeParse({ email: 'nope', password: 'short' });
     expect(fieldErrors(parsed.error!)).toEqual({
@@ -64,9 +69,10 @@ describe('console origin lists', () => {
     expect(parseOriginLines('')).toEqual({ origins: [] });
   });
 
-  it('names the first line that is not an origin', () => {
-    expect(parseOriginLines('https://ok.example.com\nhttps://ok.example.com/path')).toEqual({
-      error: '“https://ok.example.com/path”: Must be an origin such as https://app.example.com (http or https, no path)',
+  it('names every line that is not an origin, by its line number', () => {
+    const reason = 'Must be an origin such as https://app.example.com (http or https, no path)';
+    expect(parseOriginLines('https://ok.example.com\nhttps://ok.example.com/path\n\nftp://files.example.com\nhttps://fine.example.com')).toEqual({
+      error: `Line 2 “https://ok.example.com/path”: ${reason}\nLine 4 “ftp://files.example.com”: ${reason}`,
     });
   });
 

@@ -14,10 +14,10 @@ const sample = {
   },
   swot: { strengths: ['Fast'] },
   products: [{ name: 'Widget', price: 19.5, currency: 'EUR' }],
-  marketing_channels: [{ name: 'Ads', active: false }],
+  marketing_channels: [{ name: 'Ads', active: true }, { name: 'Print' }],
   marketing_budget: { total: 1000, allocation: { ads: 600, seo: 400 } },
   channels: { email: { enabled: true, address: 'hi@example.com' } },
-  business_hours: { days: { monday: { open: '09:00', close: '17:00' } } },
+  business_hours: { days: { monday: { open: '09:00', close: '17:00' }, sunday: { closed: true } } },
   office_locations: [{ city: 'Madrid', is_headquarters: true }],
   team_roles: [{ title: 'Seller', count: 3 }],
 };
@@ -43,6 +43,19 @@ describe('settings editor model', () => {
   it('shows stored settings and saves them back unchanged', () => {
     const settings = SiteSettingsSchema.parse(sample);
     expect(roundTrip(settings)).toEqual(settings);
+  });
+
+  it('edits yes/no fields with a checkbox: an optional one left unticked is not set', () => {
+    const [hours] = groupFields(SETTINGS_GROUPS.find((g) => g.fields.includes('business_hours' as never))!).filter((f) => f.key === 'business_hours');
+    const day = hours.node.kind === 'object' ? hours.node.fields.find((f) => f.key === 'days')!.node : undefined;
+    const monday = day?.kind === 'map' ? day.value : undefined;
+    expect(monday?.kind === 'object' && monday.fields.map((f) => [f.key, f.node.kind === 'text' ? f.node.input : f.node.kind])).toEqual([
+      ['closed', 'boolean'],
+      ['open', 'time'],
+      ['close', 'time'],
+    ]);
+    const stored = SiteSettingsSchema.parse({ business_hours: { days: { monday: { closed: false, open: '09:00' }, sunday: { closed: true } } } });
+    expect(roundTrip(stored)).toEqual({ business_hours: { days: { monday: { open: '09:00' }, sunday: { closed: true } } } });
   });
 
   it('derives labels, hints, limits and choices from the schema', () => {

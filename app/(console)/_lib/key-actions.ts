@@ -30,7 +30,8 @@ export async function createKeyAction(siteId: string, _prev: FormState<CreatedKe
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
   const created = await createKeyForUser(user, site.id, parsed.data);
   revalidatePath(keysPath(site.id));
-  return { result: created };
+  // The next key usually shares the prefix, scopes and expiry: only the name starts empty again.
+  return { result: created, values: { ...values, name: '' } };
 }
 
 export async function revokeKeyAction(siteId: string, keyId: string, _prev: FormState, _form: FormData): Promise<FormState> {

@@ -14,7 +14,7 @@ interface Base {
   required: boolean;
 }
 export type SettingsNode =
-  | (Base & { kind: 'text'; input: 'text' | 'url' | 'email' | 'date'; multiline: boolean; maxLength?: number })
+  | (Base & { kind: 'text'; input: 'text' | 'url' | 'email' | 'date' | 'time'; multiline: boolean; maxLength?: number })
   | (Base & { kind: 'number'; integer: boolean; min?: number })
   | (Base & { kind: 'boolean' })
   | (Base & { kind: 'choice'; options: string[] })
@@ -42,8 +42,8 @@ export function toFormValue(node: SettingsNode, value: unknown): FormValue {
     case 'number':
       return typeof value === 'number' ? String(value) : '';
     case 'boolean':
-      // A required yes/no is a checkbox; an optional one a select with "not set".
-      return node.required ? value === true : typeof value === 'boolean' ? String(value) : '';
+      // A yes/no is a checkbox: ticked is true; unticked is false when required, else not set.
+      return value === true;
     case 'strings':
       return Array.isArray(value) ? value.map(String) : [];
     case 'object':
@@ -90,7 +90,7 @@ function convert(node: SettingsNode, value: unknown, path: string, formPath: str
       return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text;
     case 'boolean':
       if (node.required) return value === true;
-      return text === 'true' ? true : text === 'false' ? false : undefined;
+      return value === true ? true : undefined;
     case 'strings': {
       const items = Array.isArray(value) ? value : [];
       const out: string[] = [];

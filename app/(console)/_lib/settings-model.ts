@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SiteSettingsSchema, type SiteSettings } from '@/lib/settings/schema';
+import { SiteSettingsSchema, timeOfDaySchema, type SiteSettings } from '@/lib/settings/schema';
 import type { ObjectNode, SettingsField, SettingsNode } from './settings-form';
 
 /**
@@ -77,9 +77,11 @@ export function describe(key: string, schema: z.ZodType, required = false): Sett
   const format = (inner as { format?: unknown }).format;
   if (inner instanceof z.ZodString || (typeof format === 'string' && format in INPUTS)) {
     const maxLength = (inner as z.ZodString).maxLength ?? undefined;
-    const input = (typeof format === 'string' && INPUTS[format]) || 'text';
+    const input = inner === timeOfDaySchema ? 'time' : (typeof format === 'string' && INPUTS[format]) || 'text';
+    // A time input shows its own format: "HH:MM (24-hour)" under each one would only repeat it.
+    const { hint: _hint, ...plain } = common;
     return {
-      ...common,
+      ...(input === 'time' ? plain : common),
       kind: 'text',
       input,
       multiline: input === 'text' && (maxLength ?? 0) >= 1_000,

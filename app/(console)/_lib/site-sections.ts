@@ -10,4 +10,5 @@ export const SITE_SECTIONS: { path: string; label: string; nested?: boolean; bel
   { path: '/settings', label: 'Settings', nested: true },
   { path: '/workflows', label: 'Workflows', nested: true },
   { path: '/snippet', label: 'Tracking snippet' },
+  { path: '/general', label: 'General' },
 ];

@@ -7,12 +7,18 @@ import { CreateSiteForm } from './create-site-form';
 
 export const metadata: Metadata = { title: 'Sites · Site Growth Platform' };
 
-export default async function SitesPage() {
+export default async function SitesPage({ searchParams }: { searchParams: Promise<{ deleted?: string | string[] }> }) {
   const user = await requireUser();
   const sites = await listSitesOfOwner(user.id);
+  const { deleted } = await searchParams;
   return (
     <>
       <h1>Sites</h1>
+      {typeof deleted === 'string' && (
+        <p className="notice" role="status">
+          Site “{deleted}” and all its data were deleted.
+        </p>
+      )}
       <div className="grid-2">
         <section className="card" aria-labelledby="sites-heading">
           <h2 id="sites-heading">Your sites</h2>
@@ -23,7 +29,7 @@ export default async function SitesPage() {
               {sites.map((site) => (
                 <li key={site.id}>
                   <Link href={`/console/sites/${site.id}`}>
-                    <span className="name">{site.name}</span>
+                    <span className="name wrap">{site.name}</span>
                     <span className="sub">
                       {site.domain ?? 'No domain'} · created <Time iso={site.created_at} />
                     </span>

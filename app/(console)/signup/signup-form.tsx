@@ -4,11 +4,14 @@ import { useActionState } from 'react';
 import { signUpAction } from '../_lib/auth-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
+import { useKeepTyped } from '@/components/keep-typed';
 
 export function SignUpForm() {
   const [state, action] = useActionState(signUpAction, {});
+  // A refused sign-up (an email already used, a short password) keeps the password typed.
+  const keep = useKeepTyped(state);
   return (
-    <form action={action} noValidate>
+    <form action={action} noValidate {...keep}>
       <FormError message={state.errors?.form} />
       <Field name="name" label="Name (optional)" type="text" autoComplete="name" defaultValue={state.values?.name} error={state.errors?.name} />
       <Field name="email" label="Email" type="email" autoComplete="email" required defaultValue={state.values?.email} error={state.errors?.email} />
@@ -19,6 +22,7 @@ export function SignUpForm() {
         autoComplete="new-password"
         required
         minLength={10}
+        data-keep
         hint="At least 10 characters."
         error={state.errors?.password}
       />

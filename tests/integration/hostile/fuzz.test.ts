@@ -50,7 +50,12 @@ const validCredential = (kind: AuthKind) => (kind === 'session' ? mine.user.toke
 
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
-  known = await createSiteObjects(mine);
+  known = {
+    ...(await createSiteObjects(mine)),
+    // A confirmation that never matches: deleting the caller's site would end the run for every later
+    // operation (the deletion itself is covered by tests/integration/sites/update-delete.test.ts).
+    '/api/sites/{site_id} confirm': 'a name no site has',
+  };
 });
 
 interface Case {

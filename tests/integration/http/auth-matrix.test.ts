@@ -6,7 +6,7 @@ import { resetProviders } from '@/lib/core/providers';
 import { setSitePlan } from '@/lib/sites/repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
 import { authMatrix, presenters, sessionMatrix } from '../../helpers/auth-matrix';
-import { call, createKey, createTenant, uniqueEmail, type CallOptions, type CallResult, type Tenant } from '../../helpers/harness';
+import { call, createKey, createSite, createTenant, uniqueEmail, type CallOptions, type CallResult, type Tenant } from '../../helpers/harness';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
 import { startPeopleDataStandIn } from '../../helpers/people-data-standin';
 
@@ -131,6 +131,14 @@ const REGISTRY: Record<string, Entry> = {
   'GET /api/sites/{site_id}/origins': { request: (site_id) => ({ params: { site_id } }) },
   'POST /api/sites/{site_id}/origins': { request: (site_id) => ({ params: { site_id }, body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` } }) },
   'DELETE /api/sites/{site_id}/origins/{origin_id}': { request: async (site_id) => ({ params: { site_id, origin_id: await origin() } }) },
+  'PATCH /api/sites/{site_id}': { request: (site_id) => ({ params: { site_id }, body: { name: 'Test site' } }) },
+  // The owner's case deletes a site made for it, so the caller's own site stays for the other operations.
+  'DELETE /api/sites/{site_id}': {
+    request: async (site_id) =>
+      site_id === mine.siteId
+        ? { params: { site_id: await createSite(mine.user, 'Doomed site') }, body: { confirm: 'Doomed site' } }
+        : { params: { site_id }, body: { confirm: 'Test site' } },
+  },
   'GET /api/visitors/sites': { request: (site_id) => ({ query: { site_id } }) },
   'POST /api/visitors/sites': { namesSite: false, request: () => ({ body: { name: 'Another site' } }) },
 };

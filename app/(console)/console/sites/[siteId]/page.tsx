@@ -25,7 +25,7 @@ export default async function SiteKeysPage({ params }: { params: Promise<{ siteI
           <p className="empty">No keys yet. Create one to call the API for this site.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">API keys of {site.name}</caption>
               <thead>
                 <tr>
@@ -33,22 +33,20 @@ export default async function SiteKeysPage({ params }: { params: Promise<{ siteI
                   <th scope="col">Status</th>
                   <th scope="col">Last used</th>
                   <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
                 {keys.map((key) => (
                   <tr key={key.id} data-key-id={key.id}>
-                    <td>
-                      <strong>{key.name}</strong>
+                    <td data-label="Name">
+                      <strong className="wrap">{key.name}</strong>
                       <span className="sub mono">{key.display}</span>
                       <span className="sub">
                         {key.scopes.join(', ')} · created <Time iso={key.created_at} />
                       </span>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <span className={`badge ${key.status}`}>{key.status}</span>
                       {key.revoked_at && (
                         <span className="sub">
@@ -56,11 +54,15 @@ export default async function SiteKeysPage({ params }: { params: Promise<{ siteI
                         </span>
                       )}
                     </td>
-                    <td>{key.last_used_at ? <Time iso={key.last_used_at} withDate /> : <span className="empty">Never</span>}</td>
-                    <td>
-                      <Time iso={key.expires_at} withDate />
+                    <td data-label="Last used">{key.last_used_at ? <Time iso={key.last_used_at} withDate /> : <span className="empty">Never</span>}</td>
+                    <td data-label="Expires">
+                      {key.status === 'revoked' ? (
+                        <span className="empty">— (revoked)</span>
+                      ) : (
+                        <Time iso={key.expires_at} withDate />
+                      )}
                     </td>
-                    <td>
+                    <td data-label="Actions">
                       <div className="actions">
                         <Link href={`/console/sites/${site.id}/keys/${key.id}`}>
                           Usage<span className="visually-hidden"> of {key.name}</span>

@@ -28,34 +28,41 @@ export default async function OriginsPage({ params }: { params: Promise<{ siteId
           <p className="empty">No allowed origins: the site has no domain and no extra origins yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Allowed origins of {site.name}</caption>
               <thead>
                 <tr>
                   <th scope="col">Origin</th>
                   <th scope="col">Allowed because</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
                 {implied.map((origin) => (
                   <tr key={origin} data-origin={origin}>
-                    <td className="mono">{origin}</td>
-                    <td>
-                      the site&apos;s domain <span className="sub">change it with the site</span>
+                    <td className="mono" data-label="Origin">
+                      {origin}
                     </td>
-                    <td />
+                    <td data-label="Allowed because">
+                      the site&apos;s domain{' '}
+                      <span className="sub">
+                        change it under <Link href={`/console/sites/${site.id}/general`}>General</Link>
+                      </span>
+                    </td>
+                    <td data-label="Actions">
+                      <span className="empty">—</span>
+                    </td>
                   </tr>
                 ))}
                 {origins.map((o) => (
                   <tr key={o.id} data-origin={o.origin}>
-                    <td className="mono">{o.origin}</td>
-                    <td>
+                    <td className="mono" data-label="Origin">
+                      {o.origin}
+                    </td>
+                    <td data-label="Allowed because">
                       added <Time iso={o.created_at} />
                     </td>
-                    <td>
+                    <td data-label="Actions">
                       <RemoveOriginButton siteId={site.id} originId={o.id} origin={o.origin} />
                     </td>
                   </tr>

@@ -147,7 +147,7 @@ function Leaf({ node, path, value, ctx, label, hideLabel = false }: { node: Sett
   const common = { id, 'aria-invalid': invalid, 'aria-describedby': describedBy(path, node, ctx) };
   const text = label ?? node.label;
   let input: ReactNode;
-  if (node.kind === 'boolean' && node.required) {
+  if (node.kind === 'boolean') {
     return (
       <div className="field check">
         <label>
@@ -158,8 +158,8 @@ function Leaf({ node, path, value, ctx, label, hideLabel = false }: { node: Sett
       </div>
     );
   }
-  if (node.kind === 'boolean' || node.kind === 'choice') {
-    const options = node.kind === 'choice' ? node.options.map((o) => [o, humanizeKey(o)]) : [['true', 'Yes'], ['false', 'No']];
+  if (node.kind === 'choice') {
+    const options = node.options.map((o) => [o, humanizeKey(o)]);
     input = (
       <select {...common} value={str(value)} onChange={(e) => ctx.set(path, e.target.value)}>
         <option value="">— not set —</option>
@@ -264,15 +264,16 @@ function useList(path: string, value: FormValue | undefined, ctx: Ctx, blank: ()
 function ListShell({ node, path, ctx, count, children, onAdd }: { node: SettingsNode & { itemLabel: string; maxItems?: number }; path: string; ctx: Ctx; count: number; children: ReactNode; onAdd(): void }) {
   const full = node.maxItems !== undefined && count >= node.maxItems;
   return (
-    <fieldset className="group list" id={fieldId(path)} aria-describedby={describedBy(path, node, ctx)}>
+    // An empty list is one compact line (its name and the add button), not a box saying "None yet".
+    <fieldset className={count === 0 ? 'group list empty-list' : 'group list'} id={fieldId(path)} aria-describedby={describedBy(path, node, ctx)}>
       <legend>{node.label}</legend>
       <Hint path={path} node={node} />
       <ErrorText path={path} ctx={ctx} />
-      {count === 0 && <p className="empty">None yet.</p>}
-      {children}
+      {count > 0 && children}
       <button type="button" className="button small" id={`${fieldId(path)}-add`} onClick={onAdd} disabled={full} aria-label={`Add to ${node.label}`}>
         + Add {node.itemLabel.toLowerCase()}
       </button>
+      {count === 0 && <span className="visually-hidden"> (empty)</span>}
     </fieldset>
   );
 }

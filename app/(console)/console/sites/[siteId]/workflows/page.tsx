@@ -120,7 +120,7 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
               {page.totalFound} {page.totalFound === 1 ? 'run' : 'runs'}
             </p>
             <div className="table-wrap">
-              <table>
+              <table className="stack">
                 <caption className="visually-hidden">Workflow runs, newest first</caption>
                 <thead>
                   <tr>
@@ -137,14 +137,14 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
                       <th scope="row">
                         <Link href={`${base}/${encodeURIComponent(r.workflowId)}`}>{r.type}</Link>
                       </th>
-                      <td>
+                      <td data-label="Status">
                         <RunStatus status={r.status} />
                       </td>
-                      <td>
+                      <td data-label="Started">
                         <Time iso={r.startTime} withDate />
                       </td>
-                      <td>{r.closeTime ? <Time iso={r.closeTime} withDate /> : <span className="empty">—</span>}</td>
-                      <td>{duration(r.executionTime)}</td>
+                      <td data-label="Closed">{r.closeTime ? <Time iso={r.closeTime} withDate /> : <span className="empty">—</span>}</td>
+                      <td data-label="Duration">{duration(r.executionTime)}</td>
                     </tr>
                   ))}
                 </tbody>

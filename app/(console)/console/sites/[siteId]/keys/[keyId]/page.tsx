@@ -29,7 +29,7 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ siteI
         <h2 id="usage-heading">
           Usage of “{key.name}” <span className={`badge ${key.status}`}>{key.status}</span>
         </h2>
-        <p className="sub mono">{key.display}</p>
+        <p className="sub mono wrap">{key.display}</p>
         <dl className="stats">
           <div>
             <dt>Requests, last {DAYS} days</dt>
@@ -73,14 +73,17 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ siteI
                   </th>
                   <td>
                     <span className="bar-cell">
-                      <span className="count">{day.requests}</span>
-                      <span className="bar" aria-hidden="true">
-                        <span className="fill" style={{ width: `${(day.requests / peak) * 100}%` }} />
-                        <span className="fill error" style={{ width: `${(day.errors / peak) * 100}%` }} />
-                      </span>
+                      <span className={day.requests ? 'count' : 'count empty'}>{day.requests}</span>
+                      {/* A day without requests draws no bar at all: only days with traffic stand out. */}
+                      {day.requests > 0 && (
+                        <span className="bar" aria-hidden="true">
+                          <span className="fill" style={{ width: `${(day.requests / peak) * 100}%` }} />
+                          <span className="fill error" style={{ width: `${(day.errors / peak) * 100}%` }} />
+                        </span>
+                      )}
                     </span>
                   </td>
-                  <td className={day.errors ? 'error-count' : undefined}>{day.errors}</td>
+                  <td className={day.errors ? 'error-count' : 'empty'}>{day.errors}</td>
                 </tr>
               ))}
             </tbody>

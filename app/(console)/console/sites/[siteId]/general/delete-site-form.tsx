@@ -1,0 +1,31 @@
+'use client';
+
+import { useActionState } from 'react';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
+import type { FormState } from '../../../../_lib/forms';
+import { deleteSiteAction } from '../../../../_lib/site-actions';
+
+/** The typed confirmation: the button deletes only when the site's name was typed exactly. */
+export function DeleteSiteForm({ siteId, name }: { siteId: string; name: string }) {
+  const [state, action] = useActionState(deleteSiteAction.bind(null, siteId), {} as FormState);
+  return (
+    <form action={action} noValidate>
+      <FormError message={state.errors?.form} />
+      <Field
+        name="confirm"
+        label={`Type the site's name, “${name}”, to confirm`}
+        type="text"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+        defaultValue={state.values?.confirm}
+        error={state.errors?.confirm}
+      />
+      <SubmitButton pending="Deleting…" className="button danger">
+        Delete this site
+      </SubmitButton>
+    </form>
+  );
+}

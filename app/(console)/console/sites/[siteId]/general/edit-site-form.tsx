@@ -1,0 +1,34 @@
+'use client';
+
+import { useActionState } from 'react';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
+import type { FormState } from '../../../../_lib/forms';
+import { updateSiteAction } from '../../../../_lib/site-actions';
+
+export function EditSiteForm({ siteId, name, domain }: { siteId: string; name: string; domain: string | null }) {
+  const [state, action] = useActionState(updateSiteAction.bind(null, siteId), {} as FormState<string>);
+  // The form shows what was typed after an error, and the stored values after a save.
+  const values = state.values ?? { name, domain: domain ?? '' };
+  return (
+    <form action={action} noValidate>
+      <FormError message={state.errors?.form} />
+      <Field name="name" label="Name" type="text" required maxLength={200} defaultValue={values.name} error={state.errors?.name} />
+      <Field
+        name="domain"
+        label="Domain"
+        type="text"
+        placeholder="example.com"
+        autoCapitalize="none"
+        spellCheck={false}
+        hint="Host name only, no https:// or path. Leave empty to remove it. Browsers on this domain (and its www. twin) may send tracking events without a key."
+        defaultValue={values.domain}
+        error={state.errors?.domain}
+      />
+      <p role="status" className="status">
+        {state.result}
+      </p>
+      <SubmitButton pending="Saving…">Save</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+import type { Reporter, TestModule } from 'vitest/node';
+
+/**
+ * Prints, after every run, which of the suites that need something from the machine ran and which
+ * were skipped, and how to enable a skipped one. A suite counts as run when at least one of its
+ * tests passed or failed (not only skipped). Under CI=true those suites fail instead of skipping,
+ * so the table then only confirms they ran.
+ */
+interface Suite {
+  name: string;
+  needs: string;
+  enable: string;
+  matches(module: TestModule): boolean;
+}
+
+const SUITES: Suite[] = [
+  {
+    name: 'Integration on Postgres',
+    needs: 'TEST_DATABASE_URL',
+    enable: 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm test (each file creates and drops its own database)',
+    matches: (m) => m.project.name === 'postgres',
+  },
+  {
+    name: 'Shared rate limiter (Redis)',
+    needs: 'a Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379)',
+    enable: 'start Redis (e.g. `redis-server`) or set TEST_REDIS_URL',
+    matches: (m) => m.moduleId.includes('upstash-shared'),
+  },
+  {
+    name: 'End to end (Chromium)',
+    needs: 'Chromium at CHROMIUM_PATH (default /usr/bin/chromium)',
+    enable: '`apt-get install -y chromium` or set CHROMIUM_PATH (no browser is ever downloaded)',
+    matches: (m) => m.project.name === 'e2e',
+  },
+  {
+    name: 'Temporal engine',
+    needs: 'the `temporal` CLI on PATH or at TEMPORAL_CLI',
+    enable: 'install the Temporal CLI (https://docs.temporal.io/cli) or set TEMPORAL_CLI',
+    matches: (m) => m.project.name === 'temporal',
+  },
+];
+
+type Outcome = { ran: number; skipped: number };
+
+function outcomeOf(modules: TestModule[]): Outcome {
+  const outcome = { ran: 0, skipped: 0 };
+  for (const module of modules) {
+    for (const test of module.children.allTests()) {
+      const state = test.result().state;
+      if (state === 'passed' || state === 'failed') outcome.ran++;
+      else outcome.skipped++;
+    }
+  }
+  return outcome;
+}
+
+export function summarize(modules: readonly TestModule[], env: Record<string, string | undefined> = process.env): string[] {
+  const lines = ['', 'Suites that need the machine:'];
+  for (const suite of SUITES) {
+    const mine = modules.filter((m) => suite.matches(m));
+    // Without TEST_DATABASE_URL the postgres project does not exist: it is skipped when the integration suites ran.
+    if (suite.name.includes('Postgres') && !env.TEST_DATABASE_URL && modules.some((m) => m.project.name === 'pglite')) {
+      lines.push(`  SKIPPED  ${suite.name} — needs ${suite.needs}; to enable: ${suite.enable}`);
+      continue;
+    }
+    if (mine.length === 0) {
+      lines.push(`  -        ${suite.name} — not part of this run`);
+      continue;
+    }
+    const { ran, skipped } = outcomeOf(mine);
+    lines.push(
+      ran > 0
+        ? `  RAN      ${suite.name} — ${ran} test${ran === 1 ? '' : 's'}${skipped ? ` (${skipped} skipped)` : ''}`
+        : `  SKIPPED  ${suite.name} — needs ${suite.needs}; to enable: ${suite.enable}`,
+    );
+  }
+  if (env.CI !== 'true') lines.push('  (with CI=true a missing requirement fails the run instead of skipping)');
+  return lines;
+}
+
+export default class SuiteSummaryReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>) {
+    console.log(summarize(modules).join('\n'));
+  }
+}
