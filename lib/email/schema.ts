@@ -7,6 +7,7 @@ export const emailAddressSchema = z
   .max(320)
   .pipe(z.email('Must be a valid email address'))
   .transform((e) => e.toLowerCase())
+  .meta({ format: 'email' })
   .describe('Email address (compared lower-case)');
 
 /** A header line: no line breaks (they would start a new header). */

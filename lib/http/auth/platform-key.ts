@@ -6,13 +6,14 @@ import { requireOwnSite, type Capability, type PlatformKeyPrincipal } from '@/li
 import { appSchemaName, findPlatformKeyByHash, insertAuditEntry } from '@/lib/platform/repo';
 import { bearerOf, type AuthPolicy, type AuthStrategy } from './strategy';
 
-const capabilitiesOf = (policy: AuthPolicy): readonly Capability[] => (policy.kind === 'platformKey' ? policy.capabilities : []);
+const capabilitiesOf = (policy: AuthPolicy): readonly Capability[] | 'any' => (policy.kind === 'platformKey' ? policy.capabilities : []);
 const bearerChallenge = { 'www-authenticate': 'Bearer' };
 const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message, undefined, bearerChallenge);
 
-/** The capability a call is recorded under: the first of the route's the key holds, else the first it needed. */
+/** The capability a call is recorded under: the first of the route's the key holds, else the first it needed; none for `any`. */
 function capabilityUsed(principal: PlatformKeyPrincipal, policy: AuthPolicy): Capability | null {
   const needed = capabilitiesOf(policy);
+  if (needed === 'any') return null;
   return needed.find((c) => principal.capabilities.includes(c)) ?? needed[0] ?? null;
 }
 
@@ -48,7 +49,7 @@ export const platformKeyStrategy: AuthStrategy<PlatformKeyPrincipal> = {
   authorize(principal, policy) {
     if (principal.status !== 'active') throw unauthorized(`Platform key has ${principal.status === 'revoked' ? 'been revoked' : 'expired'}`);
     const needed = capabilitiesOf(policy);
-    if (!needed.some((c) => principal.capabilities.includes(c))) {
+    if (needed !== 'any' && !needed.some((c) => principal.capabilities.includes(c))) {
       throw new ApiError('FORBIDDEN', `This platform key lacks the ${needed.join(' or ')} capability`, { required: needed });
     }
   },
@@ -76,6 +77,9 @@ export const platformKeyStrategy: AuthStrategy<PlatformKeyPrincipal> = {
     PlatformKey: { type: 'http', scheme: 'bearer', description: `Platform key of a generated app (${PLATFORM_KEY_PREFIX}_…), with capability scopes` },
   },
   security: () => [{ PlatformKey: [] }],
-  note: (policy) => `Requires a platform key with the ${capabilitiesOf(policy).map((c) => `\`${c}\``).join(' or ')} capability.`,
+  note: (policy) => {
+    const needed = capabilitiesOf(policy);
+    return needed === 'any' ? 'Requires a platform key (any capability).' : `Requires a platform key with the ${needed.map((c) => `\`${c}\``).join(' or ')} capability.`;
+  },
   errors: ['UNAUTHORIZED', 'FORBIDDEN'],
 };

@@ -20,8 +20,8 @@ export type AuthPolicy =
     }
   | {
       kind: 'platformKey';
-      /** The capabilities that open the route: the key needs one of them. */
-      capabilities: readonly Capability[];
+      /** The capabilities that open the route (the key needs one of them), or `any` (introspection). */
+      capabilities: readonly Capability[] | 'any';
     };
 
 /** The request's raw parts, read once: path params, query and body (before validation). */

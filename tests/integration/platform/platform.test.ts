@@ -273,13 +273,13 @@ describe('audit log', () => {
     expect(res.status).toBe(200);
     const entries = res.body.data.map((e: Record<string, unknown>) => [e.method, e.route, e.capability, e.status, e.error_code]);
     expect(entries.reverse()).toEqual([
-      ['GET', '/api/platform/me', 'leads.read', 200, null],
+      ['GET', '/api/platform/me', null, 200, null],
       ['GET', '/api/platform/leads', 'leads.read', 200, null],
       ['GET', '/api/platform/leads', 'leads.read', 429, 'RATE_LIMITED'],
       ['POST', '/api/platform/leads', 'leads.write', 403, 'FORBIDDEN'],
       ['POST', '/api/platform/leads', 'leads.write', 400, 'INVALID_REQUEST'],
-      ['GET', '/api/platform/me', 'leads.read', 401, 'UNAUTHORIZED'],
-      ['GET', '/api/platform/me', 'leads.read', 401, 'UNAUTHORIZED'],
+      ['GET', '/api/platform/me', null, 401, 'UNAUTHORIZED'],
+      ['GET', '/api/platform/me', null, 401, 'UNAUTHORIZED'],
     ]);
     expect(res.body.meta).toMatchObject({ total: 7 });
     expect(res.body.data[0]).toMatchObject({ app_id: fx.appId, request_id: expect.any(String) });

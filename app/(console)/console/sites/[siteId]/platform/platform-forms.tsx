@@ -14,7 +14,7 @@ export function CreateAppForm({ siteId }: { siteId: string }) {
   return (
     <form action={action} noValidate>
       <FormError message={state.errors?.form} />
-      <Field name="name" label="App name" type="text" required maxLength={100} placeholder="Booking app" defaultValue={state.values?.name} error={state.errors?.name} />
+      <Field name="name" id="field-app-name" label="App name" type="text" required maxLength={100} placeholder="Booking app" defaultValue={state.values?.name} error={state.errors?.name} />
       <p role="status" className="status">
         {state.result && (
           <>
@@ -81,7 +81,7 @@ export function CreatePlatformKeyForm({
             </select>
             {state.errors?.app_id && <p className="error">{state.errors.app_id}</p>}
           </div>
-          <Field name="name" label="Name" type="text" required maxLength={100} placeholder="Production" defaultValue={state.values?.name} error={state.errors?.name} />
+          <Field name="name" id="field-key-name" label="Name" type="text" required maxLength={100} placeholder="Production" defaultValue={state.values?.name} error={state.errors?.name} />
           <Field
             name="expirationDays"
             label="Expires after (days)"
