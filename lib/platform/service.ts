@@ -126,7 +126,14 @@ export async function sendEmailForApp(p: PlatformKeyPrincipal, input: SendEmailI
   );
 }
 
-/** Runs `work` on `units` of the quota; the units come back when it fails. */
+/**
+ * Runs `work` on `units` of the app's daily quota of `capability` (429 when they do not fit); the
+ * units come back when it fails. Every platform operation that counts goes through here.
+ */
+export function withQuota<T>(p: PlatformKeyPrincipal, capability: Capability, units: number, work: () => Promise<T>): Promise<T> {
+  return withUnits(ownerOf(p), capability, units, work);
+}
+
 async function withUnits<T>(owner: QuotaOwner, capability: Capability, units: number, work: () => Promise<T>): Promise<T> {
   const { day } = await consumeQuota(owner, capability, units);
   try {
