@@ -56,9 +56,6 @@ export function isWellFormedPlatformKey(key: string): boolean {
   return PLATFORM_KEY_PATTERN.test(key) && checks(key);
 }
 
-/** Whether a presented credential looks like a platform key at all (its prefix), checked or not. */
-export const looksLikePlatformKey = (key: string): boolean => key.startsWith(`${PLATFORM_KEY_PREFIX}_`);
-
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export const displaySuffixOf = (key: string) => key.slice(-4);
