@@ -23,13 +23,15 @@ describe.skipIf(!base)('console: platform apps, keys, audit log and email, end t
   beforeAll(async () => {
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  });
+    // The machine running the suite may be busy: waits are for the page, not a measure of speed.
+    page.setDefaultTimeout(90_000);
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
   });
 
-  it('creates an app and a platform key shown once; the key opens the platform API over HTTP', async () => {
+  it('creates an app and a platform key shown once; the key opens the platform API over HTTP', { timeout: 300_000 }, async () => {
     await page.goto(`${base}/signup`);
     await page.getByLabel('Email').fill(`e2e-platform-${randomBytes(4).toString('hex')}@example.com`);
     await page.getByLabel('Password').fill('a long enough password');
@@ -67,7 +69,7 @@ describe.skipIf(!base)('console: platform apps, keys, audit log and email, end t
     expect(await audit.first().textContent()).toContain('403');
   });
 
-  it('verifies an owner address with the code from the outbox; a test-only key then sends to it', async () => {
+  it('verifies an owner address with the code from the outbox; a test-only key then sends to it', { timeout: 300_000 }, async () => {
     await page.getByRole('link', { name: 'Email' }).click();
     await page.waitForURL('**/email');
     await page.getByLabel('Your address').fill(address);
@@ -92,7 +94,7 @@ describe.skipIf(!base)('console: platform apps, keys, audit log and email, end t
     await screenshot(page, '41-email-outbox');
   });
 
-  it('revokes the key: the next platform call is 401', async () => {
+  it('revokes the key: the next platform call is 401', { timeout: 300_000 }, async () => {
     await page.getByRole('link', { name: 'Platform apps' }).click();
     await page.waitForURL('**/platform');
     await page.getByRole('button', { name: 'Revoke Production' }).click();
