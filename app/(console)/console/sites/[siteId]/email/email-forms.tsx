@@ -20,7 +20,7 @@ export function AddRecipientForm({ siteId }: { siteId: string }) {
         maxLength={320}
         defaultValue={state.values?.email}
         error={state.errors?.email}
-        hint="A code is mailed to it; enter the code below to verify the address."
+        hint="A code is mailed to it; enter it in the address's row to verify the address."
       />
       <p role="status" className="status">
         {state.result && <>Code sent to {state.result}.</>}
