@@ -89,6 +89,29 @@ const configSchema = z.object({
   LLM_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(8),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   COMMAND_LEASE_MS: z.coerce.number().int().min(5_000).max(3_600_000).default(60_000),
+  // Transactional email (README "Transactional email"). Without SMTP_URL messages go to the embedded
+  // outbox (the site owner reads them in the console; nothing leaves the machine).
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'smtp://[user:pass@]host[:port] or smtps://…')
+    .optional(),
+  EMAIL_FROM: z.string().trim().min(3).max(320).default('Site Growth <no-reply@localhost>'),
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+  // Per-capability daily quotas of the platform API, per app: JSON object overriding the defaults,
+  // e.g. {"email.send":200,"leads.write":1000}.
+  PLATFORM_DAILY_QUOTAS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return {};
+      try {
+        const parsed = z.record(z.string(), z.number().int().min(0).max(100_000_000)).parse(JSON.parse(v));
+        return parsed;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of capability → non-negative integer' });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Config = z.infer<typeof configSchema>;

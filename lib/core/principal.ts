@@ -22,9 +22,32 @@ export type ApiKeyPrincipal = {
   limits?: PlanLimits;
 };
 export type SessionPrincipal = { kind: 'session'; user: { id: string; email: string; name: string | null } };
+/**
+ * What a platform key may do: capability scopes instead of read/write. A generated app gets a
+ * key with the capabilities it needs, nothing more.
+ */
+export const CAPABILITIES = ['leads.read', 'leads.write', 'tracking.event.write', 'email.send', 'email.send.test-only', 'db.migrate'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** A platform key: bound to one site and one generated app (tenant schema `app_<short id>`). */
+export type PlatformKeyPrincipal = {
+  kind: 'platformKey';
+  keyId: string;
+  siteId: string;
+  appId: string;
+  /** The app's tenant schema, `app_<short id>`. */
+  appSchema: string;
+  capabilities: Capability[];
+  /**
+   * A revoked or expired key is still recognised (its calls go to the app's audit log), then
+   * refused with 401 before anything else runs: routes only ever see `active`.
+   */
+  status: 'active' | 'revoked' | 'expired';
+  limits?: PlanLimits;
+};
 export type OriginPrincipal = { kind: 'origin'; siteId: string; origin: string };
 export type PublicPrincipal = { kind: 'public' };
-export type Principal = ApiKeyPrincipal | OriginPrincipal | SessionPrincipal | PublicPrincipal;
+export type Principal = ApiKeyPrincipal | PlatformKeyPrincipal | OriginPrincipal | SessionPrincipal | PublicPrincipal;
 
 /**
  * A credential bound to one site (an API key, a registered origin) acts on that site only: any

@@ -3,7 +3,7 @@
  * describes the tables to the query layer. `tests/integration/db/schema-mirror.test.ts` checks
  * that every column declared here exists in the migrated database.
  */
-import { bigint, boolean, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -309,3 +309,80 @@ export const temporalStartKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.siteId, t.idempotencyKey] })],
 );
+
+// Platform API and transactional email (20261123124000_platform.sql).
+export const platformApps = pgTable('platform_apps', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  name: text('name').notNull(),
+  shortId: text('short_id').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const platformKeys = pgTable('platform_keys', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  appId: uuid('app_id').notNull(),
+  userId: uuid('user_id').notNull(),
+  name: text('name').notNull(),
+  keyHash: text('key_hash').notNull(),
+  displaySuffix: text('display_suffix').notNull(),
+  capabilities: text('capabilities').array().notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  revokedAt: ts('revoked_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const platformQuotaUsage = pgTable(
+  'platform_quota_usage',
+  {
+    siteId: uuid('site_id').notNull(),
+    appId: uuid('app_id').notNull(),
+    capability: text('capability').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    used: integer('used').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.appId, t.capability, t.day] })],
+);
+
+export const platformAuditLog = pgTable('platform_audit_log', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  siteId: uuid('site_id').notNull(),
+  appId: uuid('app_id').notNull(),
+  keyId: uuid('key_id').notNull(),
+  requestId: text('request_id').notNull(),
+  method: text('method').notNull(),
+  route: text('route').notNull(),
+  capability: text('capability'),
+  status: integer('status').notNull(),
+  errorCode: text('error_code'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const emailRecipients = pgTable('email_recipients', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  email: text('email').notNull(),
+  codeHash: text('code_hash'),
+  codeExpiresAt: ts('code_expires_at'),
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  codesSent: integer('codes_sent').notNull().default(0),
+  lastSentAt: ts('last_sent_at'),
+  verifiedAt: ts('verified_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const emailMessages = pgTable('email_messages', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  appId: uuid('app_id'),
+  transport: text('transport').$type<'outbox' | 'smtp'>().notNull(),
+  status: text('status').$type<'stored' | 'sent' | 'failed'>().notNull(),
+  fromAddress: text('from_address').notNull(),
+  toAddresses: text('to_addresses').array().notNull(),
+  subject: text('subject').notNull(),
+  textBody: text('text_body'),
+  htmlBody: text('html_body'),
+  providerMessageId: text('provider_message_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

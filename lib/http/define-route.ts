@@ -21,7 +21,7 @@ export interface RouteContext<A extends AuthPolicy, P, Q, B> {
   startedAt: number;
   principal: PrincipalFor<A>;
   /** The tenant: the API key's site, or the site a session user named and owns. */
-  siteId: A extends { kind: 'apiKey' } ? string : string | undefined;
+  siteId: A extends { kind: 'apiKey' } | { kind: 'platformKey' } ? string : string | undefined;
   params: P;
   query: Q;
   body: B;

@@ -30,6 +30,10 @@ export interface Exchange {
   /** Path params, once read (logs name the route pattern, never the ids). */
   params?: Record<string, unknown>;
   principal?: Principal;
+  /** The route's auth policy, once authentication began (audit trails name the capability). */
+  policy?: AuthPolicy;
+  /** The code of the error answer, when the answer is one. */
+  errorCode?: ErrorCode;
   /** Frees the concurrency slot the rate limit step took, if it took one. */
   release?: () => void;
 }
@@ -59,6 +63,7 @@ export function rawRequest(ex: Exchange, params: Record<string, unknown>, body?:
  */
 export async function authenticate(ex: Exchange, policy: AuthPolicy, raw: RawRequest): Promise<Principal> {
   const strategy = strategiesOf(policy).find((s) => s.applies(ex.req, policy))!;
+  ex.policy = policy;
   const principal = await strategy.authenticate(ex.req, policy, raw);
   ex.principal = principal;
   if (principal.kind === 'origin') applyCors(ex.headers, principal.origin);
@@ -99,7 +104,9 @@ export function adopt(ex: Exchange, response: Response): Response {
 /** The error envelope; anything but an ApiError is logged with the request id and masked as SYSTEM_ERROR. */
 export function fail(ex: Exchange, error: unknown, topLevelCode = false): Response {
   const route = routePattern(ex.url.pathname, (ex.params ?? {}) as Record<string, string | string[]>);
-  return errorResponse(maskError(error, ex.requestId, { method: ex.req.method, route }), ex.requestId, ex.headers, topLevelCode);
+  const answer = maskError(error, ex.requestId, { method: ex.req.method, route });
+  ex.errorCode = answer.code;
+  return errorResponse(answer, ex.requestId, ex.headers, topLevelCode);
 }
 
 /** An ApiError as it is; anything else logged (request id and where, never request data) and masked as SYSTEM_ERROR. */
@@ -109,15 +116,30 @@ export function maskError(error: unknown, requestId: string, where: Record<strin
   return new ApiError('SYSTEM_ERROR', 'Internal server error');
 }
 
-/** Releases the concurrency slot and records key usage (batched, off the request path). */
-export function finish(ex: Exchange, response: Response): Response {
+/**
+ * Releases the concurrency slot, records key usage (batched, off the request path) and, for a
+ * credential that keeps an audit trail, writes the call to it before the answer leaves.
+ */
+export async function finish(ex: Exchange, response: Response): Promise<Response> {
   if (ex.release) {
     ex.release();
     ex.req.signal?.removeEventListener('abort', ex.release);
   }
-  const usage = ex.principal && strategyOf(ex.principal).usage?.(ex.principal);
+  if (!ex.principal) return response;
+  const strategy = strategyOf(ex.principal);
+  const usage = strategy.usage?.(ex.principal);
   if (usage) {
     recordKeyUsage({ ...usage, method: ex.req.method, route: ex.url.pathname, status: response.status, at: currentDate() });
+  }
+  if (strategy.audit && ex.policy) {
+    await strategy.audit(ex.principal, {
+      policy: ex.policy,
+      requestId: ex.requestId,
+      method: ex.req.method,
+      route: ex.url.pathname,
+      status: response.status,
+      errorCode: ex.errorCode ?? null,
+    });
   }
   return response;
 }

@@ -8,7 +8,7 @@ import { clientIp } from './client-ip';
 
 /**
  * Which limits a route applies (the `rateLimit` of its declaration):
- * - `plan` (default for API-key routes): the site's plan, counted per site over all its keys —
+ * - `plan` (default for API-key and platform-key routes): the site's plan, counted per site over all its keys —
  *   requests per minute and requests in flight.
  * - `visitor` (visitor-session routes): 60 requests/min per client IP and 1,000/min per API key
  *   (keyless browser calls count per site instead of per key).
@@ -20,7 +20,7 @@ export const VISITOR_LIMITS = { perIp: 60, perKey: 1000 } as const;
 const MINUTE = 60_000;
 
 export function policyOf(declared: RateLimitPolicy | undefined, authKind: string): RateLimitPolicy {
-  return declared ?? (authKind === 'apiKey' ? 'plan' : 'none');
+  return declared ?? (authKind === 'apiKey' || authKind === 'platformKey' ? 'plan' : 'none');
 }
 
 /**

@@ -1,6 +1,8 @@
 import { expect, it } from 'vitest';
-import { generateApiKey } from '@/lib/auth/api-key-format';
+import { generateApiKey, generatePlatformKey } from '@/lib/auth/api-key-format';
+import type { Capability } from '@/lib/core/principal';
 import type { CallResult, Tenant } from './harness';
+import type { PlatformFixture } from './platform';
 
 export type KeyPresenter = (key: string) => Record<string, string>;
 export const presenters = {
@@ -113,6 +115,90 @@ export function sessionMatrix(o: SessionMatrixOptions): void {
   it('accepts the owner’s session', async () => {
     const { mine } = o.tenants();
     const res = await o.send(mine.user.auth, mine.siteId);
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    expect(res.body.success).toBe(true);
+  });
+}
+
+export interface PlatformTenant {
+  tenant: Tenant;
+  platform: PlatformFixture;
+}
+
+export interface PlatformMatrixOptions {
+  /** The caller (a site with an app and platform keys) and a second, unrelated one. Read lazily. */
+  tenants: () => { mine: PlatformTenant; other: PlatformTenant };
+  /** Performs an otherwise valid request with these headers, naming this site. */
+  send: (headers: Record<string, string>, siteId: string) => Promise<CallResult>;
+  /** The capabilities that open the route (any of them), or `any`. */
+  capabilities: readonly Capability[] | 'any';
+  /** The request can name a site (`site_id` in its query or body), so foreign sites can be tried. */
+  namesSite?: boolean;
+  /** A request of the caller naming the other site's object instead of its own, and the status it must get. */
+  foreignObject?: { send: (headers: Record<string, string>) => Promise<CallResult>; status: number };
+}
+
+/**
+ * The security cases of platform routes: no key, malformed, unknown, revoked, expired; an API key
+ * or a session token in place of a platform key; a key lacking the route's capabilities (403);
+ * another site's key or `site_id` (403); another site's object (404).
+ */
+export function platformKeyMatrix(o: PlatformMatrixOptions): void {
+  const bearer = presenters.bearer;
+  it('refuses a request without a key (401)', async () => {
+    const { mine } = o.tenants();
+    expectError(await o.send({}, mine.tenant.siteId), 401, 'UNAUTHORIZED');
+  });
+  it('refuses a malformed key (401)', async () => {
+    const { mine } = o.tenants();
+    const key = mine.platform.key;
+    expectError(await o.send(bearer('sgp_pk_not-a-key'), mine.tenant.siteId), 401, 'UNAUTHORIZED');
+    expectError(await o.send(bearer(key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A')), mine.tenant.siteId), 401, 'UNAUTHORIZED');
+  });
+  it('refuses an unknown, well-formed key (401)', async () => {
+    const { mine } = o.tenants();
+    expectError(await o.send(bearer(generatePlatformKey()), mine.tenant.siteId), 401, 'UNAUTHORIZED');
+  });
+  it('refuses a revoked and an expired key (401)', async () => {
+    const { mine } = o.tenants();
+    expectError(await o.send(bearer(mine.platform.revokedKey), mine.tenant.siteId), 401, 'UNAUTHORIZED');
+    expectError(await o.send(bearer(mine.platform.expiredKey), mine.tenant.siteId), 401, 'UNAUTHORIZED');
+  });
+  it('refuses an API key or a session token in place of a platform key (401)', async () => {
+    const { mine } = o.tenants();
+    for (const present of Object.values(presenters)) expectError(await o.send(present(mine.tenant.key), mine.tenant.siteId), 401, 'UNAUTHORIZED');
+    expectError(await o.send(mine.tenant.user.auth, mine.tenant.siteId), 401, 'UNAUTHORIZED');
+    // A platform key in a header the platform API does not read.
+    expectError(await o.send({ 'x-api-key': mine.platform.key }, mine.tenant.siteId), 401, 'UNAUTHORIZED');
+  });
+  const needed = o.capabilities;
+  if (needed !== 'any') {
+    it(`refuses a key without ${needed.join(' or ')} (403)`, async () => {
+      const { mine } = o.tenants();
+      expectError(await o.send(bearer(await mine.platform.keyWithout(needed)), mine.tenant.siteId), 403, 'FORBIDDEN');
+    });
+  }
+  if (o.namesSite ?? true) {
+    it("refuses another site's key for this site (403)", async () => {
+      const { mine, other } = o.tenants();
+      expectError(await o.send(bearer(other.platform.key), mine.tenant.siteId), 403, 'FORBIDDEN');
+    });
+    it("refuses this key naming another site's site_id (403)", async () => {
+      const { mine, other } = o.tenants();
+      expectError(await o.send(bearer(mine.platform.key), other.tenant.siteId), 403, 'FORBIDDEN');
+    });
+  }
+  if (o.foreignObject) {
+    const foreign = o.foreignObject;
+    it(`answers ${foreign.status} for another site's object`, async () => {
+      const { mine } = o.tenants();
+      const res = await foreign.send(bearer(mine.platform.key));
+      expect(res.status, JSON.stringify(res.body)).toBe(foreign.status);
+    });
+  }
+  it('accepts a valid key', async () => {
+    const { mine } = o.tenants();
+    const res = await o.send(bearer(mine.platform.key), mine.tenant.siteId);
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
     expect(res.body.success).toBe(true);
   });

@@ -165,12 +165,13 @@ export function propertiesOf(s: Schema | undefined): Record<string, Schema> {
   return Object.assign({}, ...parts.map(propertiesOf));
 }
 
-export type AuthKind = 'apiKey' | 'session' | 'public';
+export type AuthKind = 'apiKey' | 'platformKey' | 'session' | 'public';
 
 export function authOf(op: Schema): { kind: AuthKind; header: (credential: string) => Record<string, string> } {
   const schemes = (op.security as Record<string, unknown>[]).map((s) => Object.keys(s)[0]);
   if (schemes.length === 0) return { kind: 'public', header: () => ({}) };
   if (schemes.includes('SessionCookie')) return { kind: 'session', header: (c) => ({ authorization: `Bearer ${c}` }) };
+  if (schemes.includes('PlatformKey')) return { kind: 'platformKey', header: (c) => ({ authorization: `Bearer ${c}` }) };
   const scheme = schemes[0];
   const header = scheme === 'SaApiKey' ? 'x-sa-api-key' : scheme === 'ApiKey' ? 'x-api-key' : 'authorization';
   return { kind: 'apiKey', header: (c) => ({ [header]: header === 'authorization' ? `Bearer ${c}` : c }) };

@@ -5,6 +5,7 @@ import { getDb } from '@/lib/db/client';
 import type { RouteHandler } from '@/lib/http/define-route';
 import { call, createKey, uniqueEmail, type CallOptions, type Tenant } from './harness';
 import { presenters } from './auth-matrix';
+import { createApp, createPlatformKey } from './platform';
 
 /** The handler the manifest serves for `METHOD path` (path as in OpenAPI, e.g. `/sites/{site_id}`). */
 export function routeOf(method: string, path: string): RouteHandler {
@@ -54,6 +55,14 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     agentConversations[`${path} conversation_id`] = started.data.conversation_id;
   }
   const spareKey = await createKey(t.user, t.siteId, ['read']);
+  // A generated app with a platform key holding every capability (the credential of platform routes),
+  // a spare platform key, and a pending test recipient with the code mailed to it (read from the outbox).
+  const app = await createApp(t);
+  const [platform, sparePlatformKey] = await Promise.all([createPlatformKey(t, app.id), createPlatformKey(t, app.id, ['leads.read'])]);
+  const recipientEmail = uniqueEmail();
+  const recipient = await created('POST', '/api/sites/{site_id}/email-recipients', { params: { site_id: t.siteId }, headers: t.user.auth, body: { email: recipientEmail } });
+  const outbox = await created('GET', '/api/sites/{site_id}/emails', { params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: 100 } });
+  const code = /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(outbox.data.find((m: { to: string[] }) => m.to[0] === recipientEmail).text)![1];
   const ids: Record<string, string> = {
     site_id: t.siteId,
     user_id: t.user.id,
@@ -68,22 +77,34 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     visitor_id: session.data.visitor_id,
     origin_id: origin.data.id,
     id: spareKey.id,
+    app_id: app.id,
+    key_id: sparePlatformKey.id,
+    recipient_id: recipient.data.id,
+    '/api/sites/{site_id}/email-recipients/{recipient_id}/verify code': code,
+    /** Not an id: the platform key of the site's app, for the platform routes. */
+    platform_key: platform.platformKey,
   };
   for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);
   return ids;
 }
 
-/** Tables whose rows belong to a site (by `site_id`), except the ones every request may write (key usage). */
+/**
+ * Tables whose rows belong to a site (by `site_id`), except the ones every request may write: key
+ * usage, and the platform API's audit log and quota counters (refused calls are recorded there by design).
+ */
 async function siteTables(): Promise<string[]> {
   const db = await getDb();
   const res = (await db.execute(sql`
     select table_name from information_schema.columns
-    where table_schema = 'public' and column_name = 'site_id' and table_name not in ('api_keys', 'api_key_usage')
+    where table_schema = 'public' and column_name = 'site_id' and table_name not in ('api_keys', 'api_key_usage', 'platform_audit_log', 'platform_quota_usage')
     order by table_name`)) as unknown as { rows: { table_name: string }[] };
   return res.rows.map((r) => r.table_name);
 }
 
 let tables: Promise<string[]> | undefined;
+
+/** Columns that count refused requests by design (a wrong verification code counts an attempt). */
+const COUNTERS_OF_REFUSALS: Record<string, string> = { email_recipients: 'failed_attempts' };
 
 /**
  * A fingerprint of everything stored for these sites: every row of every site table, the site
@@ -95,7 +116,10 @@ export async function siteFingerprint(siteIds: string[]): Promise<Record<string,
   const names = await (tables ??= siteTables());
   const ids = sql.join(siteIds.map((id) => sql`${id}::uuid`), sql`, `);
   const parts = [
-    ...names.map((name) => sql`select ${name} as t, count(*)::text || ':' || md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from ${sql.identifier(name)} x where site_id in (${ids})`),
+    ...names.map((name) => {
+      const row = COUNTERS_OF_REFUSALS[name] ? sql`(to_jsonb(x) - ${COUNTERS_OF_REFUSALS[name]}::text)::text` : sql`x::text`;
+      return sql`select ${name} as t, count(*)::text || ':' || md5(coalesce(string_agg(${row}, '|' order by ${row}), '')) as h from ${sql.identifier(name)} x where site_id in (${ids})`;
+    }),
     sql`select 'sites' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from sites x where id in (${ids})`,
     sql`select 'counts' as t, (select count(*) from users)::text || '/' || (select count(*) from sites)::text as h`,
   ];

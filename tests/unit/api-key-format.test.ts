@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, hashApiKey, isWellFormedApiKey } from '@/lib/auth/api-key-format';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, generatePlatformKey, isWellFormedPlatformKey } from '@/lib/auth/api-key-format';
 import { hashPassword, verifyPassword } from '@/lib/auth/passwords';
 
 describe('API key format', () => {
@@ -39,5 +39,24 @@ describe('password hashing', () => {
     expect(await verifyPassword('correct horse battery', a)).toBe(true);
     expect(await verifyPassword('correct horse batterx', a)).toBe(false);
     expect(await verifyPassword('anything', 'garbage')).toBe(false);
+  });
+});
+
+describe('platform key format', () => {
+  it('is the key format under a prefix no API key can have', () => {
+    const key = generatePlatformKey();
+    expect(key).toMatch(/^sgp_pk_[0-9A-Za-z]{49}$/);
+    expect(isWellFormedPlatformKey(key)).toBe(true);
+    expect(isWellFormedApiKey(key)).toBe(false);
+    // Not even an API key made with the closest prefixes passes as a platform key.
+    for (const prefix of ['sgp', 'sgppk', 'pk']) expect(isWellFormedPlatformKey(generateApiKey(prefix))).toBe(false);
+  });
+
+  it('refuses a changed character (check) and other lengths', () => {
+    const key = generatePlatformKey();
+    const typo = key.slice(0, 10) + (key[10] === 'a' ? 'b' : 'a') + key.slice(11);
+    expect(isWellFormedPlatformKey(typo)).toBe(false);
+    expect(isWellFormedPlatformKey(key + 'x')).toBe(false);
+    expect(isWellFormedPlatformKey(key.slice(0, -1))).toBe(false);
   });
 });

@@ -10,5 +10,7 @@ export const SITE_SECTIONS: { path: string; label: string; nested?: boolean; bel
   { path: '/settings', label: 'Settings', nested: true },
   { path: '/workflows', label: 'Workflows', nested: true },
   { path: '/snippet', label: 'Tracking snippet' },
+  { path: '/platform', label: 'Platform apps' },
+  { path: '/email', label: 'Email' },
   { path: '/general', label: 'General' },
 ];

@@ -31,27 +31,39 @@ import * as r27 from '@/app/api/logs/workflows/[workflowId]/route';
 import * as r28 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
 import * as r29 from '@/app/api/logs/workflows/[workflowId]/signal/route';
 import * as r30 from '@/app/api/mcp/route';
-import * as r31 from '@/app/api/requirements/route';
-import * as r32 from '@/app/api/sites/[site_id]/route';
-import * as r33 from '@/app/api/sites/[site_id]/origins/route';
-import * as r34 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r35 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r36 from '@/app/api/visitors/identify/route';
-import * as r37 from '@/app/api/visitors/segment/route';
-import * as r38 from '@/app/api/visitors/session/route';
-import * as r39 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r40 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r41 from '@/app/api/visitors/session/end/route';
-import * as r42 from '@/app/api/visitors/sites/route';
-import * as r43 from '@/app/api/visitors/track/route';
-import * as r44 from '@/app/api/visitors/upload/route';
-import * as r45 from '@/app/api/workflow/[name]/route';
-import * as r46 from '@/app/sites/route';
-import * as r47 from '@/app/sites/[site_id]/route';
-import * as r48 from '@/app/sites/[site_id]/commands/route';
-import * as r49 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r50 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r51 from '@/app/sites/[site_id]/stats/route';
+import * as r31 from '@/app/api/platform/email/send/route';
+import * as r32 from '@/app/api/platform/leads/route';
+import * as r33 from '@/app/api/platform/me/route';
+import * as r34 from '@/app/api/platform/tracking/event/route';
+import * as r35 from '@/app/api/requirements/route';
+import * as r36 from '@/app/api/sites/[site_id]/route';
+import * as r37 from '@/app/api/sites/[site_id]/email-recipients/route';
+import * as r38 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
+import * as r39 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
+import * as r40 from '@/app/api/sites/[site_id]/emails/route';
+import * as r41 from '@/app/api/sites/[site_id]/origins/route';
+import * as r42 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r43 from '@/app/api/sites/[site_id]/platform-apps/route';
+import * as r44 from '@/app/api/sites/[site_id]/platform-audit/route';
+import * as r45 from '@/app/api/sites/[site_id]/platform-keys/route';
+import * as r46 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
+import * as r47 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r48 from '@/app/api/visitors/identify/route';
+import * as r49 from '@/app/api/visitors/segment/route';
+import * as r50 from '@/app/api/visitors/session/route';
+import * as r51 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r52 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r53 from '@/app/api/visitors/session/end/route';
+import * as r54 from '@/app/api/visitors/sites/route';
+import * as r55 from '@/app/api/visitors/track/route';
+import * as r56 from '@/app/api/visitors/upload/route';
+import * as r57 from '@/app/api/workflow/[name]/route';
+import * as r58 from '@/app/sites/route';
+import * as r59 from '@/app/sites/[site_id]/route';
+import * as r60 from '@/app/sites/[site_id]/commands/route';
+import * as r61 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r62 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r63 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -85,25 +97,37 @@ export const routeManifest: RouteManifest = [
   { path: '/api/logs/workflows/{workflowId}/cancel', module: r28 },
   { path: '/api/logs/workflows/{workflowId}/signal', module: r29 },
   { path: '/api/mcp', module: r30 },
-  { path: '/api/requirements', module: r31 },
-  { path: '/api/sites/{site_id}', module: r32 },
-  { path: '/api/sites/{site_id}/origins', module: r33 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r34 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r35 },
-  { path: '/api/visitors/identify', module: r36 },
-  { path: '/api/visitors/segment', module: r37 },
-  { path: '/api/visitors/session', module: r38 },
-  { path: '/api/visitors/session/{session_id}/end', module: r39 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r40 },
-  { path: '/api/visitors/session/end', module: r41 },
-  { path: '/api/visitors/sites', module: r42 },
-  { path: '/api/visitors/track', module: r43 },
-  { path: '/api/visitors/upload', module: r44 },
-  { path: '/api/workflow/{name}', module: r45 },
-  { path: '/sites', module: r46 },
-  { path: '/sites/{site_id}', module: r47 },
-  { path: '/sites/{site_id}/commands', module: r48 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r49 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r50 },
-  { path: '/sites/{site_id}/stats', module: r51 },
+  { path: '/api/platform/email/send', module: r31 },
+  { path: '/api/platform/leads', module: r32 },
+  { path: '/api/platform/me', module: r33 },
+  { path: '/api/platform/tracking/event', module: r34 },
+  { path: '/api/requirements', module: r35 },
+  { path: '/api/sites/{site_id}', module: r36 },
+  { path: '/api/sites/{site_id}/email-recipients', module: r37 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r38 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r39 },
+  { path: '/api/sites/{site_id}/emails', module: r40 },
+  { path: '/api/sites/{site_id}/origins', module: r41 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r42 },
+  { path: '/api/sites/{site_id}/platform-apps', module: r43 },
+  { path: '/api/sites/{site_id}/platform-audit', module: r44 },
+  { path: '/api/sites/{site_id}/platform-keys', module: r45 },
+  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r46 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r47 },
+  { path: '/api/visitors/identify', module: r48 },
+  { path: '/api/visitors/segment', module: r49 },
+  { path: '/api/visitors/session', module: r50 },
+  { path: '/api/visitors/session/{session_id}/end', module: r51 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r52 },
+  { path: '/api/visitors/session/end', module: r53 },
+  { path: '/api/visitors/sites', module: r54 },
+  { path: '/api/visitors/track', module: r55 },
+  { path: '/api/visitors/upload', module: r56 },
+  { path: '/api/workflow/{name}', module: r57 },
+  { path: '/sites', module: r58 },
+  { path: '/sites/{site_id}', module: r59 },
+  { path: '/sites/{site_id}/commands', module: r60 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r61 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r62 },
+  { path: '/sites/{site_id}/stats', module: r63 },
 ];

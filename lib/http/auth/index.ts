@@ -1,11 +1,12 @@
 import type { Principal } from '@/lib/core/principal';
 import { apiKeyStrategy } from './api-key';
 import { originStrategy } from './origin';
+import { platformKeyStrategy } from './platform-key';
 import { publicStrategy } from './public';
 import { sessionStrategy } from './session';
 import type { AuthPolicy, AuthStrategy } from './strategy';
 
-export type { AuthPolicy, AuthStrategy, KeyHeader, LimitSubject, RawRequest } from './strategy';
+export type { AuditedCall, AuthPolicy, AuthStrategy, KeyHeader, LimitSubject, RawRequest } from './strategy';
 
 /** Every credential kind, by the principal kind it produces. A new kind is one file and one line here. */
 const STRATEGIES: { [K in Principal['kind']]: AuthStrategy<Extract<Principal, { kind: K }>> } = {
@@ -13,6 +14,7 @@ const STRATEGIES: { [K in Principal['kind']]: AuthStrategy<Extract<Principal, { 
   session: sessionStrategy,
   apiKey: apiKeyStrategy,
   origin: originStrategy,
+  platformKey: platformKeyStrategy,
 };
 
 /** The strategies a route's policy accepts, in the order they are tried. */
@@ -35,6 +37,8 @@ export type PrincipalFor<A extends AuthPolicy> = A extends { kind: 'apiKey'; bro
   ? Extract<Principal, { kind: 'apiKey' | 'origin' }>
   : A extends { kind: 'apiKey' }
     ? Extract<Principal, { kind: 'apiKey' }>
+    : A extends { kind: 'platformKey' }
+      ? Extract<Principal, { kind: 'platformKey' }>
     : A extends { kind: 'session' }
       ? Extract<Principal, { kind: 'session' }>
       : Extract<Principal, { kind: 'public' }>;

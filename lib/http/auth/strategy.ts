@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@/lib/core/errors';
-import type { PlanLimits, Principal, Scope } from '@/lib/core/principal';
+import type { Capability, PlanLimits, Principal, Scope } from '@/lib/core/principal';
 
 /** Where a route accepts an API key. Each route group of the spec names its own header(s). */
 export type KeyHeader = 'x-api-key' | 'x-sa-api-key' | 'bearer';
@@ -17,6 +17,11 @@ export type AuthPolicy =
        * for the `site_id` it names is accepted for that site (and gets CORS headers).
        */
       browserOrigin?: boolean;
+    }
+  | {
+      kind: 'platformKey';
+      /** The capabilities that open the route (the key needs one of them), or `any` (introspection). */
+      capabilities: readonly Capability[] | 'any';
     };
 
 /** The request's raw parts, read once: path params, query and body (before validation). */
@@ -32,6 +37,16 @@ export interface LimitSubject {
   plan?: { siteId: string; limits?: PlanLimits };
   /** The per-credential bucket of the visitor limits. */
   bucket: string;
+}
+
+/** What the audit trail keeps of a finished request: never its params, query or body. */
+export interface AuditedCall {
+  policy: AuthPolicy;
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  errorCode: string | null;
 }
 
 export type SecurityRequirement = Record<string, string[]>;
@@ -55,6 +70,11 @@ export interface AuthStrategy<P extends Principal = Principal> {
   limitSubject(principal: P): LimitSubject;
   /** The key whose usage log records the request, if any. */
   usage?(principal: P): { keyId: string; siteId: string } | undefined;
+  /**
+   * Writes the finished request to the credential's own audit trail (platform keys), refused
+   * requests included; awaited before the answer leaves.
+   */
+  audit?(principal: P, call: AuditedCall): Promise<void>;
   /** OpenAPI: the security schemes it defines, the requirement of a route, and its sentence for the docs. */
   schemes: Record<string, Record<string, string>>;
   security(policy: AuthPolicy): SecurityRequirement[];

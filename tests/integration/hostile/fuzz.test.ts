@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '@/lib/auth/api-key-format';
+import { generateApiKey, generatePlatformKey } from '@/lib/auth/api-key-format';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
 import { call, createTenant, type CallOptions, type Tenant } from '../../helpers/harness';
 import {
@@ -26,6 +26,7 @@ import {
   type Schema,
 } from '../../helpers/openapi-fuzz';
 import { createSiteObjects, siteFingerprint } from '../../helpers/site-objects';
+import { createApp, createPlatformKey } from '../../helpers/platform';
 import { useModelForFile } from '../../helpers/llm-standin';
 
 useModelForFile();
@@ -46,7 +47,9 @@ const ONLY = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : undefin
 let mine: Tenant;
 let other: Tenant;
 let known: Known;
-const validCredential = (kind: AuthKind) => (kind === 'session' ? mine.user.token : kind === 'apiKey' ? mine.key : undefined);
+let otherPlatformKey: string;
+const validCredential = (kind: AuthKind) =>
+  kind === 'session' ? mine.user.token : kind === 'apiKey' ? mine.key : kind === 'platformKey' ? known.platform_key : undefined;
 
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
@@ -56,6 +59,7 @@ beforeAll(async () => {
     // operation (the deletion itself is covered by tests/integration/sites/update-delete.test.ts).
     '/api/sites/{site_id} confirm': 'a name no site has',
   };
+  otherPlatformKey = (await createPlatformKey(other, (await createApp(other)).id)).platformKey;
 });
 
 interface Case {
@@ -76,9 +80,15 @@ function credentialCases(o: Operation, r: Rng): Case[] {
   const cases: Case[] = [
     { name: 'credential: none', request: validRequest(o, r, known, undefined), expect: 401 },
     withCredential('malformed', 'not-a-credential\u0001', 401),
-    withCredential('other tenant', auth.kind === 'session' ? other.user.token : other.key),
+    withCredential('other tenant', auth.kind === 'session' ? other.user.token : auth.kind === 'platformKey' ? otherPlatformKey : other.key),
   ];
-  if (auth.kind === 'apiKey') {
+  if (auth.kind === 'platformKey') {
+    cases.push(
+      withCredential('unknown platform key', generatePlatformKey(), 401),
+      withCredential('API key for a platform key', mine.key, 401),
+      withCredential('session token for a platform key', mine.user.token, 401),
+    );
+  } else if (auth.kind === 'apiKey') {
     cases.push(
       withCredential('unknown key', generateApiKey('key'), 401),
       withCredential('revoked key', mine.revokedKey, 401),
@@ -89,6 +99,7 @@ function credentialCases(o: Operation, r: Rng): Case[] {
   } else {
     cases.push(withCredential('API key for a session', mine.key, 401));
   }
+  if (auth.kind !== 'platformKey') cases.push(withCredential('platform key', known.platform_key, 401));
   return cases;
 }
 

@@ -23,6 +23,10 @@ const ID_FIELDS: Record<string, string> = {
   previous_session_id: 'session_id',
   visitor_id: 'visitor_id',
   origin_id: 'origin_id',
+  app_id: 'app_id',
+  /** A platform key (under /api/sites/{site_id}/platform-keys). */
+  key_id: 'key_id',
+  recipient_id: 'recipient_id',
   user_id: 'user_id',
   /** `id` names a key under /api/keys and a site under /api/visitors/sites. */
   id: 'id',
@@ -88,12 +92,13 @@ describe("object swap: another site's object by id", () => {
   });
 
   it.each(cases.map((c) => [`${c.o.method} ${c.o.path} ${c.field.where}.${c.field.name}`, c] as const))('%s', { timeout: 60_000 }, async (_label, { o, field }) => {
-    const credential = authOf(o.op).kind === 'session' ? mine.user.token : mine.key;
+    const kind = authOf(o.op).kind;
     const before = await otherSite();
     let controlPassed = false;
     for (let attempt = 0; attempt < 8 && !controlPassed; attempt++) {
       // Fresh objects of the caller's site each attempt: the control request may change or delete them.
       const ours = await createSiteObjects(mine);
+      const credential = kind === 'session' ? mine.user.token : kind === 'platformKey' ? ours.platform_key : mine.key;
       const request = (ids: Record<string, string>) => {
         const req = validRequest(o, rng(attempt * 7919 + 1), ours, credential);
         const set = field.where === 'path' ? req.params! : field.where === 'query' ? (req.query as Record<string, string>) : (req.body as Record<string, unknown>);

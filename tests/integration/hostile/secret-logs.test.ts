@@ -85,7 +85,8 @@ describe('logs carry no request data', () => {
   it('a failing write of every operation logs its SQL state and table, never the secret, key or token', { timeout: 120_000 }, async () => {
     const statuses: string[] = [];
     for (const [index, o] of documentedOperations().entries()) {
-      const credential = authOf(o.op).kind === 'session' ? mine.user.token : authOf(o.op).kind === 'apiKey' ? mine.key : undefined;
+      const kind = authOf(o.op).kind;
+      const credential = kind === 'session' ? mine.user.token : kind === 'apiKey' ? mine.key : kind === 'platformKey' ? known.platform_key : undefined;
       const req = validRequest(o, rng(index), known, credential);
       for (const p of o.op.parameters as Schema[]) {
         if (p.in === 'query' && req.query && p.name in req.query) (req.query as Record<string, string>)[p.name] = String(inject(p.schema, req.query[p.name] as string));
@@ -116,6 +117,7 @@ describe('logs carry no request data', () => {
     for (const line of lines) {
       expect(line).not.toContain(SECRET);
       expect(line).not.toContain(mine.key);
+      expect(line).not.toContain(known.platform_key);
       expect(line).not.toContain(mine.user.token);
       expect(line).not.toContain('Failed query');
     }

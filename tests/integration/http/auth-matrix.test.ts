@@ -5,7 +5,8 @@ import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
 import { setSitePlan } from '@/lib/sites/repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
-import { authMatrix, presenters, sessionMatrix } from '../../helpers/auth-matrix';
+import { authMatrix, platformKeyMatrix, presenters, sessionMatrix, type PlatformTenant } from '../../helpers/auth-matrix';
+import { createPlatformFixture, createPlatformKey } from '../../helpers/platform';
 import { call, createKey, createSite, createTenant, uniqueEmail, type CallOptions, type CallResult, type Tenant } from '../../helpers/harness';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
 import { startPeopleDataStandIn } from '../../helpers/people-data-standin';
@@ -24,12 +25,16 @@ interface Entry {
   namesSite?: boolean;
   /** Checks the valid answer when it is not a `{success: true}` envelope. */
   accepted?: (res: CallResult) => void;
+  /** Platform routes: a request naming the other site's object, and the status it must get. */
+  foreign?: { request: () => Built | Promise<Built>; status: number };
 }
 
 let llm: LlmStandIn;
 let restoreLlm: (() => void) | undefined;
 let mine: Tenant;
 let other: Tenant;
+let platformMine: PlatformTenant;
+let platformOther: PlatformTenant;
 
 // Resources of the caller's site, created through the API when an entry asks for one.
 const post = async (method: string, path: string, o: Built) => {
@@ -55,6 +60,17 @@ const workflowRun = async (name = 'dailyStandUp', extra: Record<string, unknown>
 const conversation = async (): Promise<string> =>
   (await post('POST', '/api/agents/cmo/message', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, message: 'hi' } })).data.conversation_id;
 const keyId = async (): Promise<string> => (await createKey(mine.user, mine.siteId, ['read'])).id;
+const platformKeyId = async (): Promise<string> => (await createPlatformKey(mine, platformMine.platform.appId, ['leads.read'])).id;
+const otherSession = async (): Promise<string> =>
+  (await post('POST', '/api/visitors/session', { headers: presenters.xSaApiKey(other.key), body: { site_id: other.siteId } })).data.session_id;
+/** A pending test recipient of the caller's site and the code mailed to it (read from the outbox). */
+const pendingRecipient = async (): Promise<{ id: string; code: string }> => {
+  const email = uniqueEmail();
+  const { id } = (await post('POST', '/api/sites/{site_id}/email-recipients', { params: { site_id: mine.siteId }, headers: mine.user.auth, body: { email } })).data;
+  const log = await post('GET', '/api/sites/{site_id}/emails', { params: { site_id: mine.siteId }, headers: mine.user.auth, query: { limit: 100 } });
+  const mail = log.data.find((m: { to: string[] }) => m.to[0] === email);
+  return { id, code: /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(mail.text)![1] };
+};
 
 const REGISTRY: Record<string, Entry> = {
   // API key, tool routes
@@ -140,6 +156,35 @@ const REGISTRY: Record<string, Entry> = {
         : { params: { site_id }, body: { confirm: 'Test site' } },
   },
   'GET /api/visitors/sites': { request: (site_id) => ({ query: { site_id } }) },
+  'GET /api/sites/{site_id}/platform-apps': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /api/sites/{site_id}/platform-apps': { request: (site_id) => ({ params: { site_id }, body: { name: 'matrix app' } }) },
+  'GET /api/sites/{site_id}/platform-keys': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /api/sites/{site_id}/platform-keys': {
+    request: (site_id) => ({ params: { site_id }, body: { app_id: platformMine.platform.appId, name: 'matrix', capabilities: ['leads.read'] } }),
+  },
+  'DELETE /api/sites/{site_id}/platform-keys/{key_id}': { request: async (site_id) => ({ params: { site_id, key_id: await platformKeyId() } }) },
+  'GET /api/sites/{site_id}/platform-audit': { request: (site_id) => ({ params: { site_id } }) },
+  'GET /api/sites/{site_id}/emails': { request: (site_id) => ({ params: { site_id } }) },
+  'GET /api/sites/{site_id}/email-recipients': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /api/sites/{site_id}/email-recipients': { request: (site_id) => ({ params: { site_id }, body: { email: uniqueEmail() } }) },
+  'DELETE /api/sites/{site_id}/email-recipients/{recipient_id}': {
+    request: async (site_id) => ({ params: { site_id, recipient_id: (await pendingRecipient()).id } }),
+  },
+  'POST /api/sites/{site_id}/email-recipients/{recipient_id}/verify': {
+    request: async (site_id) => {
+      const { id, code } = await pendingRecipient();
+      return { params: { site_id, recipient_id: id }, body: { code } };
+    },
+  },
+  // Platform key
+  'GET /api/platform/me': { namesSite: false, request: () => ({}) },
+  'GET /api/platform/leads': { request: (site_id) => ({ query: { site_id } }) },
+  'POST /api/platform/leads': { request: (site_id) => ({ body: { site_id, leads: [{ name: 'Ada', email: uniqueEmail() }] } }) },
+  'POST /api/platform/tracking/event': {
+    request: async (site_id) => ({ body: { site_id, session_id: (await session()).session_id, event_type: 'custom' } }),
+    foreign: { request: async () => ({ body: { session_id: await otherSession(), event_type: 'custom' } }), status: 404 },
+  },
+  'POST /api/platform/email/send': { request: (site_id) => ({ body: { site_id, to: [uniqueEmail()], subject: 'Hello', text: 'Hello' } }) },
   'POST /api/visitors/sites': { namesSite: false, request: () => ({ body: { name: 'Another site' } }) },
 };
 
@@ -162,6 +207,9 @@ const pathOf = (template: string, params: Record<string, string> = {}) => templa
 let standIn: Awaited<ReturnType<typeof startPeopleDataStandIn>>;
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
+  const [mineApp, otherApp] = await Promise.all([createPlatformFixture(mine), createPlatformFixture(other)]);
+  platformMine = { tenant: mine, platform: mineApp };
+  platformOther = { tenant: other, platform: otherApp };
   // The matrix starts many workflow runs that no worker executes: room for them under the running cap.
   await setSitePlan(mine.siteId, { plan: 'enterprise', rate_limit_per_minute: 10_000, concurrency_limit: 100 });
   // The finder answers 503 without its provider; the local stand-in makes its valid request succeed.
@@ -184,6 +232,7 @@ afterAll(async () => {
   await resetProviders();
 });
 const tenants = () => ({ mine, other });
+const platformTenants = () => ({ mine: platformMine, other: platformOther });
 
 const registryHint = 'add an entry to REGISTRY in tests/integration/http/auth-matrix.test.ts (how to build one valid request)';
 
@@ -208,6 +257,31 @@ for (const op of operations) {
       const built = await entry.request(siteId);
       return call(op.handler, { method: op.method, path: pathOf(op.path, built.params), ...built, headers: { ...built.headers, ...headers } });
     };
+    if (op.auth.kind === 'platformKey') {
+      const foreign = entry.foreign;
+      platformKeyMatrix({
+        tenants: platformTenants,
+        send,
+        capabilities: op.auth.capabilities,
+        namesSite: entry.namesSite,
+        foreignObject: foreign && {
+          status: foreign.status,
+          send: async (headers) => {
+            const built = await foreign.request();
+            return call(op.handler, { method: op.method, path: pathOf(op.path, built.params), ...built, headers: { ...built.headers, ...headers } });
+          },
+        },
+      });
+      return;
+    }
+    // A platform key opens the platform API only: every other route refuses it in any header.
+    it('refuses a platform key (401)', async () => {
+      for (const present of Object.values(presenters)) {
+        const res = await send(present(platformMine.platform.key), mine.siteId);
+        expect(res.status, JSON.stringify(res.body)).toBe(401);
+        expect(res.body.error.code).toBe('UNAUTHORIZED');
+      }
+    });
     if (op.auth.kind === 'session') {
       sessionMatrix({ tenants, send, namesSite: entry.namesSite });
       return;

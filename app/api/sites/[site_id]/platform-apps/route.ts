@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { defineRoute } from '@/lib/http/define-route';
+import { AppSchema, createAppBodySchema, sitePathSchema } from '@/lib/platform/schema';
+import { createApp, listApps } from '@/lib/platform/service';
+
+const tags = ['Platform apps and keys'];
+const auth = { kind: 'session' } as const;
+
+// GET /api/sites/{site_id}/platform-apps — the site's generated apps
+export const GET = defineRoute({
+  summary: 'List platform apps of a site',
+  tags,
+  auth,
+  params: sitePathSchema,
+  response: z.array(AppSchema),
+  handler: ({ siteId }) => listApps(siteId!),
+});
+
+// POST /api/sites/{site_id}/platform-apps — register a generated app (its tenant schema is app_<short_id>)
+export const POST = defineRoute({
+  summary: 'Create a platform app',
+  description: 'A generated application of the site. Its short id (16 lower-case base32 characters) is chosen once; its tenant schema is `app_<short_id>`.',
+  tags,
+  auth,
+  params: sitePathSchema,
+  body: createAppBodySchema,
+  response: AppSchema,
+  status: 201,
+  handler: ({ siteId, body }) => createApp(siteId!, body.name),
+});

@@ -1,0 +1,115 @@
+import { createHash, randomInt } from 'node:crypto';
+import { config } from '@/lib/core/config';
+import { currentDate } from '@/lib/core/clock';
+import { ApiError, found, notFound } from '@/lib/core/errors';
+import { emailTransport, type OutgoingEmail } from '@/lib/providers/email';
+import { getSite } from '@/lib/sites/repo';
+import { attemptCode, deleteRecipient, findRecipient, insertMessage, issueCode, listMessages, listRecipientRows, toRecipient, verifiedAmong } from './repo';
+import type { Recipient, SentEmail } from './schema';
+
+/**
+ * Sends one message through the configured transport and records it in the site's email log.
+ * Outbox (no SMTP_URL): the whole message is kept for the owner to read; nothing leaves the
+ * machine. SMTP: the message is handed to the server and only its envelope is kept (a body may
+ * hold a reset link or a code that has no business staying in a log). A refused delivery is
+ * recorded as `failed` and answered 502 PROVIDER_ERROR.
+ */
+export async function sendEmail(
+  siteId: string,
+  appId: string | null,
+  message: Omit<OutgoingEmail, 'from'>,
+): Promise<SentEmail> {
+  const transport = emailTransport();
+  const outgoing: OutgoingEmail = { ...message, from: config().EMAIL_FROM };
+  const envelope = { appId, transport: transport.kind, fromAddress: outgoing.from, toAddresses: outgoing.to, subject: outgoing.subject };
+  if (transport.kind === 'outbox') {
+    await transport.deliver(outgoing);
+    return sent(await insertMessage(siteId, { ...envelope, status: 'stored', textBody: outgoing.text ?? null, htmlBody: outgoing.html ?? null }));
+  }
+  let providerMessageId: string | null;
+  try {
+    ({ providerMessageId } = await transport.deliver(outgoing));
+  } catch (error) {
+    await insertMessage(siteId, { ...envelope, status: 'failed' });
+    throw error;
+  }
+  return sent(await insertMessage(siteId, { ...envelope, status: 'sent', providerMessageId }));
+}
+
+const sent = (m: Awaited<ReturnType<typeof insertMessage>>): SentEmail => ({
+  id: m.id,
+  transport: m.transport,
+  status: m.status,
+  to: m.to,
+  provider_message_id: m.provider_message_id,
+  created_at: m.created_at,
+});
+
+export const emailLog = listMessages;
+
+/** The addresses of `to` that are not verified recipients of the site. */
+export async function unverifiedRecipients(siteId: string, to: string[]): Promise<string[]> {
+  const verified = await verifiedAmong(siteId, to);
+  return to.filter((address) => !verified.has(address));
+}
+
+// ——— Verification of the owner's addresses ———
+
+/** Codes: 8 characters of an alphabet without look-alikes (40 bits), shown as XXXX-XXXX. */
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTVWXYZ23456789';
+const CODE_LENGTH = 8;
+export const CODE_TTL_MS = 24 * 60 * 60_000;
+export const CODE_MAX_ATTEMPTS = 5;
+export const CODE_MIN_GAP_MS = 60_000;
+
+const newCode = () => Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+const codeHashOf = (siteId: string, email: string, code: string) => createHash('sha256').update(`${siteId}\n${email}\n${code}`).digest('hex');
+
+export async function listRecipients(siteId: string): Promise<Recipient[]> {
+  return (await listRecipientRows(siteId)).map(toRecipient);
+}
+
+/**
+ * Adds an address of the owner (or sends it a new code) and mails it a verification code through
+ * the email port. A verified address → 409; another code within a minute of the last → 429.
+ */
+export async function addRecipient(siteId: string, email: string): Promise<Recipient> {
+  const code = newCode();
+  const expiresAt = new Date(currentDate().getTime() + CODE_TTL_MS);
+  const issued = await issueCode(siteId, email, codeHashOf(siteId, email, code), expiresAt, CODE_MIN_GAP_MS);
+  if ('refused' in issued) {
+    if (issued.refused === 'verified') throw new ApiError('CONFLICT', 'This address is already verified');
+    throw new ApiError('RATE_LIMITED', 'A code was sent less than a minute ago; wait before asking for another', { retry_after: 60 }, { 'retry-after': '60' });
+  }
+  const site = found(await getSite(siteId), 'Site');
+  const siteName = site.name.replace(/\s+/g, ' ').trim();
+  const shown = `${code.slice(0, 4)}-${code.slice(4)}`;
+  await sendEmail(siteId, null, {
+    to: [email],
+    subject: `Your verification code for ${siteName}: ${shown}`,
+    text:
+      `Enter this code in the console of ${siteName} to let its generated apps send test email to this address:\n\n` +
+      `    ${shown}\n\nThe code is valid for 24 hours. If you did not ask for it, ignore this message.\n`,
+  });
+  return toRecipient(issued.row);
+}
+
+export async function verifyRecipient(siteId: string, id: string, code: string): Promise<Recipient> {
+  const row = found(await findRecipient(siteId, id), 'Recipient');
+  if (row.verifiedAt) return toRecipient(row);
+  if (!row.codeHash || !row.codeExpiresAt || row.codeExpiresAt.getTime() <= currentDate().getTime()) {
+    throw new ApiError('INVALID_REQUEST', 'No valid code is pending for this address; ask for a new one');
+  }
+  if (row.failedAttempts >= CODE_MAX_ATTEMPTS) {
+    throw new ApiError('INVALID_REQUEST', 'Too many wrong codes; ask for a new one');
+  }
+  const after = await attemptCode(siteId, id, codeHashOf(siteId, row.email, code), CODE_MAX_ATTEMPTS);
+  if (!after) throw notFound('Recipient');
+  if (!after.verifiedAt) throw new ApiError('INVALID_REQUEST', 'Wrong or expired code', { attempts_left: Math.max(0, CODE_MAX_ATTEMPTS - after.failedAttempts) });
+  return toRecipient(after);
+}
+
+export async function removeRecipient(siteId: string, id: string): Promise<{ message: string }> {
+  if (!(await deleteRecipient(siteId, id))) throw notFound('Recipient');
+  return { message: 'Recipient removed' };
+}
