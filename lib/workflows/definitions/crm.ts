@@ -132,7 +132,8 @@ type MiningStatus = 'completed' | 'exhausted' | 'out_of_credits';
  * people-data provider from where the query stopped, skips people the site already considered,
  * finds a work email when the search result has none, and creates leads (segment and origin
  * from the role query) until the query's `total_targets`. Progress is written after each page.
- * When the site's credits run out the run ends cleanly, reporting `out_of_credits`.
+ * When the site's credits run out the run ends cleanly, reporting `out_of_credits`. (A run that
+ * fails keeps the query `mining` with `last_workflow_id` naming it; the next run resumes from `next_page`.)
  */
 export async function idealClientProfileMining(ctx: Ctx, input: IdealClientProfileMiningInput) {
   const a = ctx.activities;
@@ -160,49 +161,44 @@ async function mineRoleQuery(ctx: Ctx, siteId: string, target: MiningTarget) {
   let unrecordedPages = 0;
   if (total >= target.total_targets) return { role_query_id: target.id, status, ...tally, total_leads: total, total_targets: target.total_targets };
   await a.recordMiningProgress(siteId, target.id, { status: 'mining', workflow_id: ctx.workflowId });
-  try {
-    pages: while (total < target.total_targets) {
-      if (page > MINING_MAX_PAGE) {
-        status = 'exhausted';
-        break;
-      }
-      const found = await a.searchPeoplePage(siteId, { query: target.query, page, workflow_id: ctx.workflowId });
-      if (found.outcome === 'insufficient_credits') {
-        status = 'out_of_credits';
-        break;
-      }
-      tally.pages_fetched += 1;
-      unrecordedPages += 1;
-      if (found.people.length === 0) {
-        status = 'exhausted';
-        break;
-      }
-      const unseen = new Set(await a.unseenPeople(siteId, found.people.map((p) => p.person_id)));
-      for (const person of found.people) {
-        if (!unseen.delete(person.person_id)) continue;
-        let email = person.email;
-        if (!email) {
-          const lookup = await a.findWorkEmail(siteId, { person_id: person.person_id, workflow_id: ctx.workflowId });
-          if (lookup.outcome === 'insufficient_credits') {
-            status = 'out_of_credits';
-            break pages;
-          }
-          email = lookup.email;
-        }
-        const saved = await a.saveMinedLead(siteId, target.id, { ...person, email, query_name: target.name });
-        if (saved.outcome === 'lead') tally.leads_created += 1;
-        if (saved.outcome === 'duplicate') tally.duplicates += 1;
-        if (saved.outcome === 'no_email') tally.without_email += 1;
-        total = saved.leads_created;
-        if (total >= saved.total_targets) break pages;
-      }
-      page += 1;
-      await a.recordMiningProgress(siteId, target.id, { next_page: page, pages_fetched: unrecordedPages });
-      unrecordedPages = 0;
+  pages: while (total < target.total_targets) {
+    if (page > MINING_MAX_PAGE) {
+      status = 'exhausted';
+      break;
     }
-  } catch (error) {
-    await a.recordMiningProgress(siteId, target.id, { status: 'failed', pages_fetched: unrecordedPages });
-    throw error;
+    const found = await a.searchPeoplePage(siteId, { query: target.query, page, workflow_id: ctx.workflowId });
+    if (found.outcome === 'insufficient_credits') {
+      status = 'out_of_credits';
+      break;
+    }
+    tally.pages_fetched += 1;
+    unrecordedPages += 1;
+    if (found.people.length === 0) {
+      status = 'exhausted';
+      break;
+    }
+    const unseen = new Set(await a.unseenPeople(siteId, found.people.map((p) => p.person_id)));
+    for (const person of found.people) {
+      if (!unseen.delete(person.person_id)) continue;
+      let email = person.email;
+      if (!email) {
+        const lookup = await a.findWorkEmail(siteId, { person_id: person.person_id, workflow_id: ctx.workflowId });
+        if (lookup.outcome === 'insufficient_credits') {
+          status = 'out_of_credits';
+          break pages;
+        }
+        email = lookup.email;
+      }
+      const saved = await a.saveMinedLead(siteId, target.id, { ...person, email, query_name: target.name });
+      if (saved.outcome === 'lead') tally.leads_created += 1;
+      if (saved.outcome === 'duplicate') tally.duplicates += 1;
+      if (saved.outcome === 'no_email') tally.without_email += 1;
+      total = saved.leads_created;
+      if (total >= saved.total_targets) break pages;
+    }
+    page += 1;
+    await a.recordMiningProgress(siteId, target.id, { next_page: page, pages_fetched: unrecordedPages });
+    unrecordedPages = 0;
   }
   await a.recordMiningProgress(siteId, target.id, { status, pages_fetched: unrecordedPages });
   return { role_query_id: target.id, status, ...tally, total_leads: total, total_targets: target.total_targets };
