@@ -334,7 +334,7 @@ export const finderCreditLedger = pgTable('finder_credit_ledger', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
-export type RoleQueryStatus = 'pending' | 'mining' | 'completed' | 'exhausted' | 'out_of_credits' | 'failed';
+export type RoleQueryStatus = 'pending' | 'mining' | 'completed' | 'exhausted' | 'out_of_credits';
 
 export const finderRoleQueries = pgTable('finder_role_queries', {
   id: uuid('id').primaryKey().defaultRandom(),

@@ -83,7 +83,7 @@ export async function upsertRoleQuery(
           name: input.name,
           totalTargets: input.total_targets,
           // A higher target reopens a finished query; anything else keeps its state.
-          status: sql`case when ${finderRoleQueries.leadsCreated} < ${input.total_targets} and ${finderRoleQueries.status} in ('completed', 'out_of_credits', 'failed') then 'pending' else ${finderRoleQueries.status} end`,
+          status: sql`case when ${finderRoleQueries.leadsCreated} < ${input.total_targets} and ${finderRoleQueries.status} in ('completed', 'out_of_credits') then 'pending' else ${finderRoleQueries.status} end`,
           updatedAt: at,
         },
       })

@@ -145,7 +145,7 @@ export const RoleQuerySchema = z.object({
   leads_created: z.number().int().describe('Leads mining created so far'),
   pages_fetched: z.number().int(),
   next_page: z.number().int().describe('The provider page mining continues from'),
-  status: z.enum(['pending', 'mining', 'completed', 'exhausted', 'out_of_credits', 'failed']),
+  status: z.enum(['pending', 'mining', 'completed', 'exhausted', 'out_of_credits']),
   segment_ids: z.array(uuidSchema).describe('Linked segments, most recent first (mined leads go to the first)'),
   last_workflow_id: z.string().nullable(),
   created_at: z.string(),

@@ -155,6 +155,6 @@ export interface Activities {
   recordMiningProgress(
     siteId: string,
     roleQueryId: string,
-    progress: { status?: 'mining' | 'completed' | 'exhausted' | 'out_of_credits' | 'failed' | 'pending'; next_page?: number; pages_fetched?: number; workflow_id?: string },
+    progress: { status?: 'mining' | 'completed' | 'exhausted' | 'out_of_credits' | 'pending'; next_page?: number; pages_fetched?: number; workflow_id?: string },
   ): Promise<void>;
 }

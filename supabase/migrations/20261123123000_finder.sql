@@ -53,7 +53,7 @@ create table if not exists finder_role_queries (
   pages_fetched integer not null default 0,
   next_page integer not null default 1,
   status text not null default 'pending'
-    check (status in ('pending', 'mining', 'completed', 'exhausted', 'out_of_credits', 'failed')),
+    check (status in ('pending', 'mining', 'completed', 'exhausted', 'out_of_credits')),
   last_workflow_id text,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),

@@ -171,6 +171,27 @@ describe('idealClientProfileMining', () => {
     expect(await roleQuery(poor.siteId, res.body.data.role_query.id)).toMatchObject({ status: 'out_of_credits', leadsCreated: expected });
   });
 
+  it('two runs racing on one role query still create exactly total_targets leads', async () => {
+    const r = await createTenant();
+    await grantCredits(r.siteId, 1000);
+    const first = await createQuery(r, { name: 'Managers', total_targets: 12, query: { role_title: 'manager' } });
+    const start = () =>
+      call(startRoute, {
+        method: 'POST',
+        path: '/api/workflow/idealClientProfileMining',
+        params: { name: 'idealClientProfileMining' },
+        headers: auth(r),
+        body: { site_id: r.siteId, role_query_id: first.body.data.role_query.id },
+      });
+    const [a, b] = await Promise.all([start(), start()]);
+    const runs = await Promise.all([first.body.data.run_ids[0], a.body.workflowId, b.body.workflowId].map((id) => settle(r, id)));
+    expect(runs.map((run) => run.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
+    const found = await minedLeads(r.siteId);
+    expect(found).toHaveLength(12);
+    expect(new Set(found.map((l) => l.email)).size).toBe(12);
+    expect(await roleQuery(r.siteId, first.body.data.role_query.id)).toMatchObject({ leadsCreated: 12, status: 'completed' });
+  });
+
   it("fails a run naming another site's role query (ROLE_QUERY_NOT_FOUND), touching nothing", async () => {
     const intruder = await createTenant();
     const res = await call(startRoute, {

@@ -13,7 +13,6 @@ const STATUS_LABEL: Record<string, string> = {
   completed: 'Target reached',
   exhausted: 'No more people',
   out_of_credits: 'Out of credits',
-  failed: 'Failed',
 };
 
 /**
