@@ -31,10 +31,18 @@ const configSchema = z.object({
   OPEN_SIGNUP: bool(true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
-  // People-data provider behind the finder tools (getFinderCategoryIds). Unset → 503 PROVIDER_NOT_CONFIGURED.
+  // People-data provider behind the finder (a Forager-compatible HTTP API). Unset → 503 PROVIDER_NOT_CONFIGURED.
+  // PEOPLE_DATA_API_URL is the older name of PEOPLE_DATA_BASE_URL (read when the new one is unset).
+  PEOPLE_DATA_BASE_URL: z.string().url().optional(),
   PEOPLE_DATA_API_URL: z.string().url().optional(),
   PEOPLE_DATA_API_KEY: z.string().min(1).optional(),
   PEOPLE_DATA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // Finder credits: the monthly spend cap of a site without its own (operator script), in credits; 0 = none.
+  FINDER_MONTHLY_CAP: z.coerce.number().int().min(0).default(10_000),
+  // Venue search behind the searchRegionVenues tool. Unset → 503 PROVIDER_NOT_CONFIGURED.
+  VENUES_API_URL: z.string().url().optional(),
+  VENUES_API_KEY: z.string().min(1).optional(),
+  VENUES_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   // Rate limits (README "Rate limits, CORS and key usage"). `none` switches every limit off:
   // a benchmark baseline, never for production.
   RATE_LIMIT_BACKEND: z.enum(['memory', 'upstash', 'none']).default('memory'),

@@ -386,3 +386,69 @@ export const emailMessages = pgTable('email_messages', {
   providerMessageId: text('provider_message_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+// Finder: credits, role queries and mined people (20261123123000_finder.sql).
+export const finderCreditAccounts = pgTable('finder_credit_accounts', {
+  siteId: uuid('site_id').primaryKey(),
+  balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+  monthlyCap: bigint('monthly_cap', { mode: 'number' }),
+  periodMonth: text('period_month').notNull().default(''),
+  periodSpent: bigint('period_spent', { mode: 'number' }).notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const finderCreditLedger = pgTable('finder_credit_ledger', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  kind: text('kind').$type<'grant' | 'charge' | 'refund'>().notNull(),
+  callType: text('call_type'),
+  amount: bigint('amount', { mode: 'number' }).notNull(),
+  balanceAfter: bigint('balance_after', { mode: 'number' }).notNull(),
+  refundOf: uuid('refund_of'),
+  workflowId: text('workflow_id'),
+  note: text('note'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export type RoleQueryStatus = 'pending' | 'mining' | 'completed' | 'exhausted' | 'out_of_credits';
+
+export const finderRoleQueries = pgTable('finder_role_queries', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  name: text('name').notNull(),
+  query: jsonb('query').$type<Record<string, unknown>>().notNull(),
+  queryHash: text('query_hash').notNull(),
+  totalTargets: integer('total_targets').notNull(),
+  leadsCreated: integer('leads_created').notNull().default(0),
+  pagesFetched: integer('pages_fetched').notNull().default(0),
+  nextPage: integer('next_page').notNull().default(1),
+  status: text('status').$type<RoleQueryStatus>().notNull().default('pending'),
+  lastWorkflowId: text('last_workflow_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const finderRoleQuerySegments = pgTable(
+  'finder_role_query_segments',
+  {
+    siteId: uuid('site_id').notNull(),
+    roleQueryId: uuid('role_query_id').notNull(),
+    segmentId: uuid('segment_id').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.roleQueryId, t.segmentId] })],
+);
+
+export const finderMinedPeople = pgTable(
+  'finder_mined_people',
+  {
+    siteId: uuid('site_id').notNull(),
+    personId: text('person_id').notNull(),
+    roleQueryId: uuid('role_query_id'),
+    leadId: uuid('lead_id'),
+    outcome: text('outcome').$type<'lead' | 'duplicate' | 'no_email'>().notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.personId] })],
+);

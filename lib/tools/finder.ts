@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { siteIdSchema } from '@/lib/core/schemas';
 import { FinderCategorySchema, peopleDataProvider } from '@/lib/providers/people-data';
+import { countPeople, searchVenues } from '@/lib/finder/calls';
+import { createQueryBodySchema, CreateQueryResponseSchema, searchQuerySchema, TotalsResponseSchema, venueSearchInput, VenueSearchResponseSchema } from '@/lib/finder/schema';
+import { createRoleQuery } from '@/lib/finder/service';
 import { defineTool } from './define-tool';
 
 export const getFinderCategoryIdsTool = defineTool({
@@ -17,4 +20,44 @@ export const getFinderCategoryIdsTool = defineTool({
   output: z.object({ query: z.string(), results: z.array(FinderCategorySchema) }),
   errors: ['PROVIDER_NOT_CONFIGURED', 'PROVIDER_ERROR'],
   run: async (_ctx, { query }) => ({ query, results: await peopleDataProvider().searchCategoryIds(query) }),
+});
+
+export const analyzeICPTotalCountTool = defineTool({
+  name: 'analyzeICPTotalCount',
+  path: 'analyzeICPTotalCount',
+  title: 'Count the people an ICP search finds',
+  description:
+    "Counts, at the people-data provider, the people matching a search (the provider's parameters, e.g. role_title, person_locations, organization_industries) — to size an ideal-client profile before mining it. Costs 1 finder credit, charged only when the provider answers; 402 INSUFFICIENT_CREDITS when the site's balance or monthly cap cannot cover it.",
+  scope: 'write',
+  input: z.strictObject({ site_id: siteIdSchema, query: searchQuerySchema }),
+  output: TotalsResponseSchema,
+  errors: ['INSUFFICIENT_CREDITS', 'PROVIDER_NOT_CONFIGURED', 'PROVIDER_ERROR', 'RATE_LIMITED'],
+  run: (ctx, { query }) => countPeople(ctx.siteId, query),
+});
+
+export const createIcpMiningTool = defineTool({
+  name: 'createIcpMining',
+  path: 'createIcpMining',
+  title: 'Mine leads for an ICP search',
+  description:
+    "Saves a role query (deduplicated by its normalised query within the site), links `segment_id` if given, and starts an idealClientProfileMining run that creates up to `total_targets` new leads from the people-data provider, paid from the site's finder credits (it stops when they run out). Same as POST /api/finder/person_role_search/createQuery.",
+  scope: 'write',
+  input: createQueryBodySchema,
+  output: CreateQueryResponseSchema,
+  creates: true,
+  errors: ['NOT_FOUND', 'RATE_LIMITED', 'WORKFLOW_EXECUTION_ERROR'],
+  run: (ctx, body) => createRoleQuery(ctx.siteId, body),
+});
+
+export const searchRegionVenuesTool = defineTool({
+  name: 'searchRegionVenues',
+  path: 'searchRegionVenues',
+  title: 'Find venues in a region',
+  description:
+    'Searches the venue provider for places of a kind (`query`, e.g. "coworking") in a region (e.g. "Madrid, Spain"): names, addresses, websites, phones. Costs 1 finder credit, charged only when the provider answers. 503 PROVIDER_NOT_CONFIGURED when no venue provider is configured.',
+  scope: 'write',
+  input: venueSearchInput,
+  output: VenueSearchResponseSchema,
+  errors: ['INSUFFICIENT_CREDITS', 'PROVIDER_NOT_CONFIGURED', 'PROVIDER_ERROR', 'RATE_LIMITED'],
+  run: (ctx, input) => searchVenues(ctx.siteId, input),
 });

@@ -1,5 +1,5 @@
 import type { AnyTool } from './define-tool';
-import { getFinderCategoryIdsTool } from './finder';
+import { analyzeICPTotalCountTool, createIcpMiningTool, getFinderCategoryIdsTool, searchRegionVenuesTool } from './finder';
 import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from './leads';
 import { createRequirementTool, getRequirementsTool, updateRequirementTool } from './requirements';
 import { createSegmentTool, getSegmentsTool, updateSegmentTool } from './segments';
@@ -20,6 +20,9 @@ export const tools: readonly AnyTool[] = [
   updateRequirementTool,
   updateSiteSettingsTool,
   getFinderCategoryIdsTool,
+  analyzeICPTotalCountTool,
+  createIcpMiningTool,
+  searchRegionVenuesTool,
 ] as unknown as AnyTool[];
 
 export const toolByName = (name: string): AnyTool | undefined => tools.find((t) => t.name === name);

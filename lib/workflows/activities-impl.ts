@@ -6,11 +6,13 @@ import { now } from '@/lib/core/clock';
 import { carryOutCommand } from '@/lib/agents/execute';
 import { assignLeadsTo, leadsForBatch, markLeadsLost, toLead, type LeadRow } from '@/lib/leads/repo';
 import { peopleDataProvider } from '@/lib/providers/people-data';
+import { lookupContacts, searchPeople } from '@/lib/finder/calls';
+import { findRoleQuery, listRoleQueries, recordRoleQueryProgress, saveMinedPerson, unseenPeople } from '@/lib/finder/repo';
 import { findSegment, saveClusterSegments } from '@/lib/segments/repo';
 import { getSettings } from '@/lib/settings/service';
 import { getSite } from '@/lib/sites/repo';
 import { recentFigures } from '@/lib/sites/stats';
-import type { Activities, LeadSnapshot } from './activities';
+import type { Activities, LeadSnapshot, MiningTarget, PaidAnswer } from './activities';
 import { WorkflowFailedError } from './definition';
 import { fetchPageSummary } from './fetch-page';
 import { insertWebhookEvent } from './repo';
@@ -36,6 +38,25 @@ function fromProvider(error: unknown): never {
   if (error instanceof ApiError && error.code === 'PROVIDER_NOT_CONFIGURED') throw new WorkflowFailedError(error.code, error.message);
   throw error;
 }
+
+/** A paid finder call: out of credits is an answer (mining stops cleanly); other provider errors as above. */
+async function paid<T extends object>(call: () => Promise<T>): Promise<PaidAnswer<T>> {
+  try {
+    return { outcome: 'ok', ...(await call()) };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'INSUFFICIENT_CREDITS') return { outcome: 'insufficient_credits', message: error.message };
+    fromProvider(error);
+  }
+}
+
+const toTarget = (q: { id: string; name: string; query: Record<string, unknown>; total_targets: number; leads_created: number; next_page: number }): MiningTarget => ({
+  id: q.id,
+  name: q.name,
+  query: q.query,
+  total_targets: q.total_targets,
+  leads_created: q.leads_created,
+  next_page: q.next_page,
+});
 
 export function createActivities(): Activities {
   return {
@@ -101,6 +122,52 @@ export function createActivities(): Activities {
         fromProvider(error);
       }
     },
+    async miningTargets(siteId, roleQueryId) {
+      if (roleQueryId) {
+        const q = await findRoleQuery(siteId, roleQueryId);
+        if (!q) throw new WorkflowFailedError('ROLE_QUERY_NOT_FOUND', `Role query ${roleQueryId} does not exist on this site`);
+        return [toTarget(q)];
+      }
+      return (await listRoleQueries(siteId, { unfinishedOnly: true })).map(toTarget);
+    },
+    searchPeoplePage: (siteId, request) =>
+      paid(async () => {
+        const found = await searchPeople(siteId, request.query, request.page, { workflowId: request.workflow_id });
+        return {
+          total: found.total,
+          people: found.people.map((p) => ({
+            person_id: p.person_id,
+            full_name: p.full_name,
+            role_title: p.role_title,
+            company: p.company?.name ?? null,
+            linkedin_url: p.linkedin_url,
+            email: p.email,
+          })),
+        };
+      }),
+    findWorkEmail: (siteId, request) =>
+      paid(async () => {
+        const found = await lookupContacts(siteId, request.person_id, 'work_emails', { workflowId: request.workflow_id });
+        return { email: found.contacts.find((c) => c.status !== 'invalid')?.value ?? null };
+      }),
+    unseenPeople: (siteId, personIds) => unseenPeople(siteId, personIds),
+    saveMinedLead: (siteId, roleQueryId, person) =>
+      saveMinedPerson(siteId, roleQueryId, {
+        person_id: person.person_id,
+        email: person.email,
+        name: person.full_name,
+        position: person.role_title,
+        company: person.company,
+        origin: 'finder',
+        notes: [`Found by the people search "${person.query_name}" (provider person ${person.person_id})`, person.linkedin_url].filter(Boolean).join('\n'),
+      }),
+    recordMiningProgress: (siteId, roleQueryId, p) =>
+      recordRoleQueryProgress(siteId, roleQueryId, {
+        ...(p.status ? { status: p.status } : {}),
+        ...(p.next_page !== undefined ? { nextPage: p.next_page } : {}),
+        ...(p.pages_fetched ? { pagesFetched: p.pages_fetched } : {}),
+        ...(p.workflow_id ? { workflowId: p.workflow_id } : {}),
+      }),
     async sendEmail() {
       throw new WorkflowFailedError('EMAIL_NOT_CONFIGURED', 'no email provider is configured for this deployment, so no message can be sent');
     },

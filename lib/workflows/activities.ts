@@ -96,6 +96,29 @@ export interface RobotCommand {
   prompt?: string;
 }
 
+/** A role query as mining sees it. */
+export interface MiningTarget {
+  id: string;
+  name: string;
+  query: Record<string, unknown>;
+  total_targets: number;
+  leads_created: number;
+  next_page: number;
+}
+
+/** A person the provider found, as mining needs it. */
+export interface FoundPerson {
+  person_id: string;
+  full_name: string;
+  role_title: string | null;
+  company: string | null;
+  linkedin_url: string | null;
+  email: string | null;
+}
+
+/** A paid finder call either answers or says the site's credits ran out (the run stops cleanly). */
+export type PaidAnswer<T> = ({ outcome: 'ok' } & T) | { outcome: 'insufficient_credits'; message: string };
+
 export interface Activities {
   // Site data
   getSiteProfile(siteId: string): Promise<SiteProfile>;
@@ -128,4 +151,22 @@ export interface Activities {
   sendEmail(siteId: string, message: EmailMessage): Promise<{ message_id: string }>;
   fetchMailbox(siteId: string, sinceIso: string | null): Promise<{ message_id: string; from: string; subject: string; text: string }[]>;
   robot(siteId: string, command: RobotCommand): Promise<Record<string, unknown>>;
+  // Finder mining: role queries, paid provider calls (charged to the site's credits, attributed to the run), leads.
+  /** The role query `roleQueryId` (fails the run when the site has none), or every unfinished one of the site. */
+  miningTargets(siteId: string, roleQueryId: string | null): Promise<MiningTarget[]>;
+  searchPeoplePage(siteId: string, request: { query: Record<string, unknown>; page: number; workflow_id: string }): Promise<PaidAnswer<{ people: FoundPerson[]; total: number | null }>>;
+  findWorkEmail(siteId: string, request: { person_id: string; workflow_id: string }): Promise<PaidAnswer<{ email: string | null }>>;
+  /** Of these provider person ids, those the site never considered. */
+  unseenPeople(siteId: string, personIds: string[]): Promise<string[]>;
+  /** Creates the lead (segment and origin from the role query) unless the target is reached or the email is the site's already. */
+  saveMinedLead(
+    siteId: string,
+    roleQueryId: string,
+    person: FoundPerson & { query_name: string },
+  ): Promise<{ outcome: 'lead' | 'duplicate' | 'no_email' | 'target_reached' | 'seen'; lead_id: string | null; leads_created: number; total_targets: number }>;
+  recordMiningProgress(
+    siteId: string,
+    roleQueryId: string,
+    progress: { status?: 'mining' | 'completed' | 'exhausted' | 'out_of_credits' | 'pending'; next_page?: number; pages_fetched?: number; workflow_id?: string },
+  ): Promise<void>;
 }

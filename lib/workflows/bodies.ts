@@ -12,7 +12,13 @@ const LEAD_STATUS = z.enum(['new', 'contacted', 'qualified', 'converted', 'lost'
 
 export const leadGenerationBody = z.strictObject({ ...site });
 export const leadFollowUpBody = z.strictObject({ ...site, lead_id: uuidSchema.describe('The lead to follow up on') });
-export const idealClientProfileMiningBody = z.strictObject({ ...site });
+export const idealClientProfileMiningBody = z.strictObject({
+  ...site,
+  role_query_id: uuidSchema
+    .optional()
+    .describe("A role query of the site to mine (POST /api/finder/person_role_search/createQuery); default every unfinished one"),
+});
+export type IdealClientProfileMiningInput = z.infer<typeof idealClientProfileMiningBody>;
 export const enrichLeadBody = z.strictObject({
   linkedin_profile: str('LinkedIn profile URL of the person'),
   person_id: str('Provider id of the person'),

@@ -20,11 +20,11 @@ describe('workflow catalog', () => {
     for (const entry of Object.values(workflowCatalog)) expect(typeof entry.definition).toBe('function');
   });
 
-  it('keeps the five spec bodies exactly', () => {
+  it('keeps the five spec bodies (idealClientProfileMining adds an optional role_query_id)', () => {
     const keys = (name: string) => Object.keys((workflowCatalog[name].body as unknown as { shape: object }).shape).sort();
     expect(keys('leadGeneration')).toEqual(['site_id']);
     expect(keys('leadFollowUp')).toEqual(['lead_id', 'site_id']);
-    expect(keys('idealClientProfileMining')).toEqual(['site_id']);
+    expect(keys('idealClientProfileMining')).toEqual(['role_query_id', 'site_id']);
     expect(keys('enrichLead')).toEqual(['company_name', 'linkedin_profile', 'person_id', 'site_id', 'userId']);
     expect(keys('customerSupport')).toHaveLength(14);
     expect(workflowCatalog.webhook.body.safeParse({}).success).toBe(true);

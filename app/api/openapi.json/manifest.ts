@@ -7,63 +7,73 @@ import * as r3 from '@/app/api/agents/copywriter/content-editor/route';
 import * as r4 from '@/app/api/agents/customerSupport/message/route';
 import * as r5 from '@/app/api/agents/email/reply/route';
 import * as r6 from '@/app/api/agents/sales/message/route';
-import * as r7 from '@/app/api/agents/tools/getFinderCategoryIds/route';
-import * as r8 from '@/app/api/agents/tools/leads/create/route';
-import * as r9 from '@/app/api/agents/tools/leads/get/route';
-import * as r10 from '@/app/api/agents/tools/leads/identify/route';
-import * as r11 from '@/app/api/agents/tools/leads/qualify/route';
-import * as r12 from '@/app/api/agents/tools/leads/update/route';
-import * as r13 from '@/app/api/agents/tools/requirements/create/route';
-import * as r14 from '@/app/api/agents/tools/requirements/get/route';
-import * as r15 from '@/app/api/agents/tools/requirements/update/route';
-import * as r16 from '@/app/api/agents/tools/segments/create/route';
-import * as r17 from '@/app/api/agents/tools/segments/get/route';
-import * as r18 from '@/app/api/agents/tools/segments/update/route';
-import * as r19 from '@/app/api/agents/tools/updateSiteSettings/route';
-import * as r20 from '@/app/api/auth/signup/route';
-import * as r21 from '@/app/api/auth/token/route';
-import * as r22 from '@/app/api/health/route';
-import * as r23 from '@/app/api/keys/route';
-import * as r24 from '@/app/api/keys/[id]/usage/route';
-import * as r25 from '@/app/api/leads/[lead_id]/sessions/route';
-import * as r26 from '@/app/api/logs/workflows/route';
-import * as r27 from '@/app/api/logs/workflows/[workflowId]/route';
-import * as r28 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
-import * as r29 from '@/app/api/logs/workflows/[workflowId]/signal/route';
-import * as r30 from '@/app/api/mcp/route';
-import * as r31 from '@/app/api/platform/email/send/route';
-import * as r32 from '@/app/api/platform/leads/route';
-import * as r33 from '@/app/api/platform/me/route';
-import * as r34 from '@/app/api/platform/tracking/event/route';
-import * as r35 from '@/app/api/requirements/route';
-import * as r36 from '@/app/api/sites/[site_id]/route';
-import * as r37 from '@/app/api/sites/[site_id]/email-recipients/route';
-import * as r38 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
-import * as r39 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
-import * as r40 from '@/app/api/sites/[site_id]/emails/route';
-import * as r41 from '@/app/api/sites/[site_id]/origins/route';
-import * as r42 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r43 from '@/app/api/sites/[site_id]/platform-apps/route';
-import * as r44 from '@/app/api/sites/[site_id]/platform-audit/route';
-import * as r45 from '@/app/api/sites/[site_id]/platform-keys/route';
-import * as r46 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
-import * as r47 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r48 from '@/app/api/visitors/identify/route';
-import * as r49 from '@/app/api/visitors/segment/route';
-import * as r50 from '@/app/api/visitors/session/route';
-import * as r51 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r52 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r53 from '@/app/api/visitors/session/end/route';
-import * as r54 from '@/app/api/visitors/sites/route';
-import * as r55 from '@/app/api/visitors/track/route';
-import * as r56 from '@/app/api/visitors/upload/route';
-import * as r57 from '@/app/api/workflow/[name]/route';
-import * as r58 from '@/app/sites/route';
-import * as r59 from '@/app/sites/[site_id]/route';
-import * as r60 from '@/app/sites/[site_id]/commands/route';
-import * as r61 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r62 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r63 from '@/app/sites/[site_id]/stats/route';
+import * as r7 from '@/app/api/agents/tools/analyzeICPTotalCount/route';
+import * as r8 from '@/app/api/agents/tools/createIcpMining/route';
+import * as r9 from '@/app/api/agents/tools/getFinderCategoryIds/route';
+import * as r10 from '@/app/api/agents/tools/leads/create/route';
+import * as r11 from '@/app/api/agents/tools/leads/get/route';
+import * as r12 from '@/app/api/agents/tools/leads/identify/route';
+import * as r13 from '@/app/api/agents/tools/leads/qualify/route';
+import * as r14 from '@/app/api/agents/tools/leads/update/route';
+import * as r15 from '@/app/api/agents/tools/requirements/create/route';
+import * as r16 from '@/app/api/agents/tools/requirements/get/route';
+import * as r17 from '@/app/api/agents/tools/requirements/update/route';
+import * as r18 from '@/app/api/agents/tools/searchRegionVenues/route';
+import * as r19 from '@/app/api/agents/tools/segments/create/route';
+import * as r20 from '@/app/api/agents/tools/segments/get/route';
+import * as r21 from '@/app/api/agents/tools/segments/update/route';
+import * as r22 from '@/app/api/agents/tools/updateSiteSettings/route';
+import * as r23 from '@/app/api/auth/signup/route';
+import * as r24 from '@/app/api/auth/token/route';
+import * as r25 from '@/app/api/finder/autocomplete/[category]/route';
+import * as r26 from '@/app/api/finder/credits/route';
+import * as r27 from '@/app/api/finder/icp/route';
+import * as r28 from '@/app/api/finder/person_contacts_lookup/route';
+import * as r29 from '@/app/api/finder/person_role_search/route';
+import * as r30 from '@/app/api/finder/person_role_search/createQuery/route';
+import * as r31 from '@/app/api/finder/person_role_search/totals/route';
+import * as r32 from '@/app/api/health/route';
+import * as r33 from '@/app/api/keys/route';
+import * as r34 from '@/app/api/keys/[id]/usage/route';
+import * as r35 from '@/app/api/leads/[lead_id]/sessions/route';
+import * as r36 from '@/app/api/logs/workflows/route';
+import * as r37 from '@/app/api/logs/workflows/[workflowId]/route';
+import * as r38 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
+import * as r39 from '@/app/api/logs/workflows/[workflowId]/signal/route';
+import * as r40 from '@/app/api/mcp/route';
+import * as r41 from '@/app/api/platform/email/send/route';
+import * as r42 from '@/app/api/platform/leads/route';
+import * as r43 from '@/app/api/platform/me/route';
+import * as r44 from '@/app/api/platform/tracking/event/route';
+import * as r45 from '@/app/api/requirements/route';
+import * as r46 from '@/app/api/sites/[site_id]/route';
+import * as r47 from '@/app/api/sites/[site_id]/email-recipients/route';
+import * as r48 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
+import * as r49 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
+import * as r50 from '@/app/api/sites/[site_id]/emails/route';
+import * as r51 from '@/app/api/sites/[site_id]/origins/route';
+import * as r52 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r53 from '@/app/api/sites/[site_id]/platform-apps/route';
+import * as r54 from '@/app/api/sites/[site_id]/platform-audit/route';
+import * as r55 from '@/app/api/sites/[site_id]/platform-keys/route';
+import * as r56 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
+import * as r57 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r58 from '@/app/api/visitors/identify/route';
+import * as r59 from '@/app/api/visitors/segment/route';
+import * as r60 from '@/app/api/visitors/session/route';
+import * as r61 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r62 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r63 from '@/app/api/visitors/session/end/route';
+import * as r64 from '@/app/api/visitors/sites/route';
+import * as r65 from '@/app/api/visitors/track/route';
+import * as r66 from '@/app/api/visitors/upload/route';
+import * as r67 from '@/app/api/workflow/[name]/route';
+import * as r68 from '@/app/sites/route';
+import * as r69 from '@/app/sites/[site_id]/route';
+import * as r70 from '@/app/sites/[site_id]/commands/route';
+import * as r71 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r72 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r73 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -73,61 +83,71 @@ export const routeManifest: RouteManifest = [
   { path: '/api/agents/customerSupport/message', module: r4 },
   { path: '/api/agents/email/reply', module: r5 },
   { path: '/api/agents/sales/message', module: r6 },
-  { path: '/api/agents/tools/getFinderCategoryIds', module: r7 },
-  { path: '/api/agents/tools/leads/create', module: r8 },
-  { path: '/api/agents/tools/leads/get', module: r9 },
-  { path: '/api/agents/tools/leads/identify', module: r10 },
-  { path: '/api/agents/tools/leads/qualify', module: r11 },
-  { path: '/api/agents/tools/leads/update', module: r12 },
-  { path: '/api/agents/tools/requirements/create', module: r13 },
-  { path: '/api/agents/tools/requirements/get', module: r14 },
-  { path: '/api/agents/tools/requirements/update', module: r15 },
-  { path: '/api/agents/tools/segments/create', module: r16 },
-  { path: '/api/agents/tools/segments/get', module: r17 },
-  { path: '/api/agents/tools/segments/update', module: r18 },
-  { path: '/api/agents/tools/updateSiteSettings', module: r19 },
-  { path: '/api/auth/signup', module: r20 },
-  { path: '/api/auth/token', module: r21 },
-  { path: '/api/health', module: r22 },
-  { path: '/api/keys', module: r23 },
-  { path: '/api/keys/{id}/usage', module: r24 },
-  { path: '/api/leads/{lead_id}/sessions', module: r25 },
-  { path: '/api/logs/workflows', module: r26 },
-  { path: '/api/logs/workflows/{workflowId}', module: r27 },
-  { path: '/api/logs/workflows/{workflowId}/cancel', module: r28 },
-  { path: '/api/logs/workflows/{workflowId}/signal', module: r29 },
-  { path: '/api/mcp', module: r30 },
-  { path: '/api/platform/email/send', module: r31 },
-  { path: '/api/platform/leads', module: r32 },
-  { path: '/api/platform/me', module: r33 },
-  { path: '/api/platform/tracking/event', module: r34 },
-  { path: '/api/requirements', module: r35 },
-  { path: '/api/sites/{site_id}', module: r36 },
-  { path: '/api/sites/{site_id}/email-recipients', module: r37 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r38 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r39 },
-  { path: '/api/sites/{site_id}/emails', module: r40 },
-  { path: '/api/sites/{site_id}/origins', module: r41 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r42 },
-  { path: '/api/sites/{site_id}/platform-apps', module: r43 },
-  { path: '/api/sites/{site_id}/platform-audit', module: r44 },
-  { path: '/api/sites/{site_id}/platform-keys', module: r45 },
-  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r46 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r47 },
-  { path: '/api/visitors/identify', module: r48 },
-  { path: '/api/visitors/segment', module: r49 },
-  { path: '/api/visitors/session', module: r50 },
-  { path: '/api/visitors/session/{session_id}/end', module: r51 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r52 },
-  { path: '/api/visitors/session/end', module: r53 },
-  { path: '/api/visitors/sites', module: r54 },
-  { path: '/api/visitors/track', module: r55 },
-  { path: '/api/visitors/upload', module: r56 },
-  { path: '/api/workflow/{name}', module: r57 },
-  { path: '/sites', module: r58 },
-  { path: '/sites/{site_id}', module: r59 },
-  { path: '/sites/{site_id}/commands', module: r60 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r61 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r62 },
-  { path: '/sites/{site_id}/stats', module: r63 },
+  { path: '/api/agents/tools/analyzeICPTotalCount', module: r7 },
+  { path: '/api/agents/tools/createIcpMining', module: r8 },
+  { path: '/api/agents/tools/getFinderCategoryIds', module: r9 },
+  { path: '/api/agents/tools/leads/create', module: r10 },
+  { path: '/api/agents/tools/leads/get', module: r11 },
+  { path: '/api/agents/tools/leads/identify', module: r12 },
+  { path: '/api/agents/tools/leads/qualify', module: r13 },
+  { path: '/api/agents/tools/leads/update', module: r14 },
+  { path: '/api/agents/tools/requirements/create', module: r15 },
+  { path: '/api/agents/tools/requirements/get', module: r16 },
+  { path: '/api/agents/tools/requirements/update', module: r17 },
+  { path: '/api/agents/tools/searchRegionVenues', module: r18 },
+  { path: '/api/agents/tools/segments/create', module: r19 },
+  { path: '/api/agents/tools/segments/get', module: r20 },
+  { path: '/api/agents/tools/segments/update', module: r21 },
+  { path: '/api/agents/tools/updateSiteSettings', module: r22 },
+  { path: '/api/auth/signup', module: r23 },
+  { path: '/api/auth/token', module: r24 },
+  { path: '/api/finder/autocomplete/{category}', module: r25 },
+  { path: '/api/finder/credits', module: r26 },
+  { path: '/api/finder/icp', module: r27 },
+  { path: '/api/finder/person_contacts_lookup', module: r28 },
+  { path: '/api/finder/person_role_search', module: r29 },
+  { path: '/api/finder/person_role_search/createQuery', module: r30 },
+  { path: '/api/finder/person_role_search/totals', module: r31 },
+  { path: '/api/health', module: r32 },
+  { path: '/api/keys', module: r33 },
+  { path: '/api/keys/{id}/usage', module: r34 },
+  { path: '/api/leads/{lead_id}/sessions', module: r35 },
+  { path: '/api/logs/workflows', module: r36 },
+  { path: '/api/logs/workflows/{workflowId}', module: r37 },
+  { path: '/api/logs/workflows/{workflowId}/cancel', module: r38 },
+  { path: '/api/logs/workflows/{workflowId}/signal', module: r39 },
+  { path: '/api/mcp', module: r40 },
+  { path: '/api/platform/email/send', module: r41 },
+  { path: '/api/platform/leads', module: r42 },
+  { path: '/api/platform/me', module: r43 },
+  { path: '/api/platform/tracking/event', module: r44 },
+  { path: '/api/requirements', module: r45 },
+  { path: '/api/sites/{site_id}', module: r46 },
+  { path: '/api/sites/{site_id}/email-recipients', module: r47 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r48 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r49 },
+  { path: '/api/sites/{site_id}/emails', module: r50 },
+  { path: '/api/sites/{site_id}/origins', module: r51 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r52 },
+  { path: '/api/sites/{site_id}/platform-apps', module: r53 },
+  { path: '/api/sites/{site_id}/platform-audit', module: r54 },
+  { path: '/api/sites/{site_id}/platform-keys', module: r55 },
+  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r56 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r57 },
+  { path: '/api/visitors/identify', module: r58 },
+  { path: '/api/visitors/segment', module: r59 },
+  { path: '/api/visitors/session', module: r60 },
+  { path: '/api/visitors/session/{session_id}/end', module: r61 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r62 },
+  { path: '/api/visitors/session/end', module: r63 },
+  { path: '/api/visitors/sites', module: r64 },
+  { path: '/api/visitors/track', module: r65 },
+  { path: '/api/visitors/upload', module: r66 },
+  { path: '/api/workflow/{name}', module: r67 },
+  { path: '/sites', module: r68 },
+  { path: '/sites/{site_id}', module: r69 },
+  { path: '/sites/{site_id}/commands', module: r70 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r71 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r72 },
+  { path: '/sites/{site_id}/stats', module: r73 },
 ];

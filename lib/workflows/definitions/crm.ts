@@ -1,8 +1,9 @@
-import type { Activities, LeadSnapshot } from '../activities';
+import type { Activities, LeadSnapshot, MiningTarget } from '../activities';
 import type {
   AnalyzeSiteInput,
   AssignLeadsInput,
   EnrichLeadInput,
+  IdealClientProfileMiningInput,
   KeyAccountGenerationInput,
   LeadFollowUpInput,
   LeadInvalidationInput,
@@ -121,17 +122,86 @@ function stringsOf(value: unknown): string[] {
   return [];
 }
 
-/** Builds or refreshes the ideal client profile from the site's profile and its best leads. */
-export async function idealClientProfileMining(ctx: Ctx, input: { site_id: string }) {
+/** Pages a run may fetch per role query (the provider serves at most 500). */
+const MINING_MAX_PAGE = 500;
+
+type MiningStatus = 'completed' | 'exhausted' | 'out_of_credits';
+
+/**
+ * Mines leads for the site's role queries (one, or every unfinished one): pages through the
+ * people-data provider from where the query stopped, skips people the site already considered,
+ * finds a work email when the search result has none, and creates leads (segment and origin
+ * from the role query) until the query's `total_targets`. Progress is written after each page.
+ * When the site's credits run out the run ends cleanly, reporting `out_of_credits`. (A run that
+ * fails keeps the query `mining` with `last_workflow_id` naming it; the next run resumes from `next_page`.)
+ */
+export async function idealClientProfileMining(ctx: Ctx, input: IdealClientProfileMiningInput) {
   const a = ctx.activities;
-  const profile = await a.getSiteProfile(input.site_id);
-  const best = await a.listLeads(input.site_id, { statuses: ['qualified', 'converted'] });
-  const icp = await a.generateText(input.site_id, {
-    purpose: 'ideal-client-profile',
-    system: 'You describe the ideal client profile of a business: industries, company sizes, roles, pains.',
-    prompt: JSON.stringify({ profile, best_leads: best.slice(0, 50).map((l) => ({ position: l.position, company: l.company })) }),
-  });
-  return { icp, based_on_leads: best.length };
+  const targets = await a.miningTargets(input.site_id, input.role_query_id ?? null);
+  const results: Awaited<ReturnType<typeof mineRoleQuery>>[] = [];
+  for (const target of targets) {
+    const result = await mineRoleQuery(ctx, input.site_id, target);
+    results.push(result);
+    if (result.status === 'out_of_credits') break;
+  }
+  const outOfCredits = results.some((r) => r.status === 'out_of_credits');
+  return {
+    role_queries: results,
+    leads_created: results.reduce((n, r) => n + r.leads_created, 0),
+    stopped_reason: outOfCredits ? ('insufficient_credits' as const) : null,
+  };
+}
+
+async function mineRoleQuery(ctx: Ctx, siteId: string, target: MiningTarget) {
+  const a = ctx.activities;
+  const tally = { leads_created: 0, duplicates: 0, without_email: 0, pages_fetched: 0 };
+  let total = target.leads_created;
+  let page = target.next_page;
+  let status: MiningStatus = 'completed';
+  let unrecordedPages = 0;
+  if (total >= target.total_targets) return { role_query_id: target.id, status, ...tally, total_leads: total, total_targets: target.total_targets };
+  await a.recordMiningProgress(siteId, target.id, { status: 'mining', workflow_id: ctx.workflowId });
+  pages: while (total < target.total_targets) {
+    if (page > MINING_MAX_PAGE) {
+      status = 'exhausted';
+      break;
+    }
+    const found = await a.searchPeoplePage(siteId, { query: target.query, page, workflow_id: ctx.workflowId });
+    if (found.outcome === 'insufficient_credits') {
+      status = 'out_of_credits';
+      break;
+    }
+    tally.pages_fetched += 1;
+    unrecordedPages += 1;
+    if (found.people.length === 0) {
+      status = 'exhausted';
+      break;
+    }
+    const unseen = new Set(await a.unseenPeople(siteId, found.people.map((p) => p.person_id)));
+    for (const person of found.people) {
+      if (!unseen.delete(person.person_id)) continue;
+      let email = person.email;
+      if (!email) {
+        const lookup = await a.findWorkEmail(siteId, { person_id: person.person_id, workflow_id: ctx.workflowId });
+        if (lookup.outcome === 'insufficient_credits') {
+          status = 'out_of_credits';
+          break pages;
+        }
+        email = lookup.email;
+      }
+      const saved = await a.saveMinedLead(siteId, target.id, { ...person, email, query_name: target.name });
+      if (saved.outcome === 'lead') tally.leads_created += 1;
+      if (saved.outcome === 'duplicate') tally.duplicates += 1;
+      if (saved.outcome === 'no_email') tally.without_email += 1;
+      total = saved.leads_created;
+      if (total >= saved.total_targets) break pages;
+    }
+    page += 1;
+    await a.recordMiningProgress(siteId, target.id, { next_page: page, pages_fetched: unrecordedPages });
+    unrecordedPages = 0;
+  }
+  await a.recordMiningProgress(siteId, target.id, { status, pages_fetched: unrecordedPages });
+  return { role_query_id: target.id, status, ...tally, total_leads: total, total_targets: target.total_targets };
 }
 
 /** Ranks the companies of the site's open leads into a key-account list (lead count, scores, progress). */

@@ -1,8 +1,10 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, generatePlatformKey } from '@/lib/auth/api-key-format';
+import { resetConfig } from '@/lib/core/config';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
+import { grantCredits } from '@/lib/finder/credits';
 import { call, createTenant, type CallOptions, type Tenant } from '../../helpers/harness';
 import {
   HOSTILE_STRINGS,
@@ -28,6 +30,7 @@ import {
 import { createSiteObjects, siteFingerprint } from '../../helpers/site-objects';
 import { createApp, createPlatformKey } from '../../helpers/platform';
 import { useModelForFile } from '../../helpers/llm-standin';
+import { startPeopleDataStandIn, startVenuesStandIn } from '../../helpers/people-data-standin';
 
 useModelForFile();
 
@@ -51,6 +54,7 @@ let otherPlatformKey: string;
 const validCredential = (kind: AuthKind) =>
   kind === 'session' ? mine.user.token : kind === 'apiKey' ? mine.key : kind === 'platformKey' ? known.platform_key : undefined;
 
+let providers: { close(): Promise<void> }[] = [];
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
   known = {
@@ -60,6 +64,17 @@ beforeAll(async () => {
     '/api/sites/{site_id} confirm': 'a name no site has',
   };
   otherPlatformKey = (await createPlatformKey(other, (await createApp(other)).id)).platformKey;
+  // The finder's providers are local stand-ins, and the caller's site has credits to spend.
+  const [people, venues] = await Promise.all([startPeopleDataStandIn('fuzz-provider-key'), startVenuesStandIn('fuzz-venues-key')]);
+  providers = [people, venues];
+  Object.assign(process.env, { PEOPLE_DATA_BASE_URL: people.url, PEOPLE_DATA_API_KEY: 'fuzz-provider-key', VENUES_API_URL: venues.url, VENUES_API_KEY: 'fuzz-venues-key' });
+  resetConfig();
+  await grantCredits(mine.siteId, 1_000_000);
+});
+afterAll(async () => {
+  for (const name of ['PEOPLE_DATA_BASE_URL', 'PEOPLE_DATA_API_KEY', 'VENUES_API_URL', 'VENUES_API_KEY']) delete process.env[name];
+  resetConfig();
+  await Promise.all(providers.map((p) => p.close()));
 });
 
 interface Case {

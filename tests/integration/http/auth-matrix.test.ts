@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
+import { grantCredits } from '@/lib/finder/credits';
 import { setSitePlan } from '@/lib/sites/repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
 import { authMatrix, platformKeyMatrix, presenters, sessionMatrix, type PlatformTenant } from '../../helpers/auth-matrix';
 import { createPlatformFixture, createPlatformKey } from '../../helpers/platform';
 import { call, createKey, createSite, createTenant, uniqueEmail, type CallOptions, type CallResult, type Tenant } from '../../helpers/harness';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
-import { startPeopleDataStandIn } from '../../helpers/people-data-standin';
+import { startPeopleDataStandIn, startVenuesStandIn } from '../../helpers/people-data-standin';
 
 /**
  * Every API-key and session operation of the route manifest runs the shared security matrix. The
@@ -75,6 +76,20 @@ const pendingRecipient = async (): Promise<{ id: string; code: string }> => {
 const REGISTRY: Record<string, Entry> = {
   // API key, tool routes
   'POST /api/agents/tools/getFinderCategoryIds': { request: (site_id) => ({ body: { site_id, query: 'software' } }) },
+  'POST /api/agents/tools/analyzeICPTotalCount': { request: (site_id) => ({ body: { site_id, query: { role_title: 'sales' } } }) },
+  'POST /api/agents/tools/createIcpMining': {
+    request: (site_id) => ({ body: { site_id, name: 'Sales heads', total_targets: 3, query: { role_title: `sales ${randomBytes(4).toString('hex')}` } } }),
+  },
+  'POST /api/agents/tools/searchRegionVenues': { request: (site_id) => ({ body: { site_id, region: 'Madrid, Spain', query: 'coworking' } }) },
+  'POST /api/finder/person_role_search': { request: (site_id) => ({ body: { site_id, role_title: 'sales', page: 1 } }) },
+  'POST /api/finder/person_role_search/totals': { request: (site_id) => ({ body: { site_id, role_title: 'sales' } }) },
+  'POST /api/finder/person_role_search/createQuery': {
+    request: (site_id) => ({ body: { site_id, name: 'Sales heads', total_targets: 3, query: { role_title: `sales ${randomBytes(4).toString('hex')}` } } }),
+  },
+  'GET /api/finder/autocomplete/{category}': { request: (site_id) => ({ params: { category: 'industry' }, query: { site_id, q: 'soft' } }) },
+  'POST /api/finder/icp': { request: (site_id) => ({ body: { site_id, organization_industries: ['ind_4'] } }) },
+  'POST /api/finder/person_contacts_lookup': { request: (site_id) => ({ body: { site_id, person_id: 'p1', type: 'work_emails' } }) },
+  'GET /api/finder/credits': { request: (site_id) => ({ query: { site_id } }) },
   'POST /api/agents/tools/leads/create': { request: (site_id) => ({ body: { site_id, name: 'Ada', email: uniqueEmail() } }) },
   'POST /api/agents/tools/leads/get': { request: (site_id) => ({ body: { site_id } }) },
   'POST /api/agents/tools/leads/identify': { request: async (site_id) => ({ body: { site_id, visitor_id: (await session()).visitor_id, lead_id: await lead() } }) },
@@ -205,6 +220,7 @@ function handlerOf(method: string, path: string) {
 const pathOf = (template: string, params: Record<string, string> = {}) => template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? `{${name}}`);
 
 let standIn: Awaited<ReturnType<typeof startPeopleDataStandIn>>;
+let venues: Awaited<ReturnType<typeof startVenuesStandIn>>;
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
   const [mineApp, otherApp] = await Promise.all([createPlatformFixture(mine), createPlatformFixture(other)]);
@@ -217,15 +233,23 @@ beforeAll(async () => {
   llm = await startLlmStandIn();
   restoreLlm = useStandIn(llm);
   standIn = await startPeopleDataStandIn('matrix-provider-key');
+  venues = await startVenuesStandIn('matrix-venues-key');
   process.env.PEOPLE_DATA_API_URL = standIn.url;
   process.env.PEOPLE_DATA_API_KEY = 'matrix-provider-key';
+  process.env.VENUES_API_URL = venues.url;
+  process.env.VENUES_API_KEY = 'matrix-venues-key';
   resetConfig();
+  // Paid finder calls need credits.
+  await grantCredits(mine.siteId, 100_000);
 });
 afterAll(async () => {
   delete process.env.PEOPLE_DATA_API_URL;
   delete process.env.PEOPLE_DATA_API_KEY;
+  delete process.env.VENUES_API_URL;
+  delete process.env.VENUES_API_KEY;
   resetConfig();
   await standIn?.close();
+  await venues?.close();
   restoreLlm?.();
   await llm?.close();
   // The workflow routes opened the embedded engine on this file's database.
