@@ -92,6 +92,14 @@ const configSchema = z.object({
   COMMAND_WORKER: bool(true),
   COMMAND_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   COMMAND_LEASE_MS: z.coerce.number().int().min(5_000).max(3_600_000).default(60_000),
+  // Secure tokens (README "Secure tokens"): master keys that wrap each secret's data key, as
+  // `v2:<base64 of 32 bytes>,v1:<base64>` — the first is current, the others still decrypt. Unset:
+  // the embedded database uses a key file generated under DATA_DIR; with DATABASE_URL the routes
+  // answer 503 PROVIDER_NOT_CONFIGURED.
+  SECRETS_MASTER_KEY: z.string().min(1).optional(),
+  // Decrypts allowed per minute, per API key and per site (stricter than any plan).
+  SECRETS_DECRYPT_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  SECRETS_DECRYPT_PER_SITE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(40),
 });
 
 export type Config = z.infer<typeof configSchema>;

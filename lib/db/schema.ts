@@ -309,3 +309,32 @@ export const temporalStartKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.siteId, t.idempotencyKey] })],
 );
+
+export const secureTokens = pgTable('secure_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  type: text('type').notNull(),
+  identifier: text('identifier').notNull(),
+  iv: text('iv').notNull(),
+  ciphertext: text('ciphertext').notNull(),
+  tag: text('tag').notNull(),
+  wrappedKey: text('wrapped_key').notNull(),
+  keyId: text('key_id').notNull(),
+  keyVersion: integer('key_version').notNull(),
+  createdBy: uuid('created_by'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  lastUsedAt: ts('last_used_at'),
+});
+
+export const secureTokenAudit = pgTable('secure_token_audit', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  tokenId: uuid('token_id'),
+  identifier: text('identifier'),
+  action: text('action').$type<'create' | 'delete' | 'decrypt'>().notNull(),
+  outcome: text('outcome').$type<'ok' | 'not_found' | 'rate_limited' | 'integrity_failure' | 'key_unavailable'>().notNull(),
+  apiKeyId: uuid('api_key_id'),
+  userId: uuid('user_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

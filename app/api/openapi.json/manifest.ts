@@ -32,25 +32,28 @@ import * as r28 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
 import * as r29 from '@/app/api/logs/workflows/[workflowId]/signal/route';
 import * as r30 from '@/app/api/mcp/route';
 import * as r31 from '@/app/api/requirements/route';
-import * as r32 from '@/app/api/sites/[site_id]/origins/route';
-import * as r33 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r34 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r35 from '@/app/api/visitors/identify/route';
-import * as r36 from '@/app/api/visitors/segment/route';
-import * as r37 from '@/app/api/visitors/session/route';
-import * as r38 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r39 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r40 from '@/app/api/visitors/session/end/route';
-import * as r41 from '@/app/api/visitors/sites/route';
-import * as r42 from '@/app/api/visitors/track/route';
-import * as r43 from '@/app/api/visitors/upload/route';
-import * as r44 from '@/app/api/workflow/[name]/route';
-import * as r45 from '@/app/sites/route';
-import * as r46 from '@/app/sites/[site_id]/route';
-import * as r47 from '@/app/sites/[site_id]/commands/route';
-import * as r48 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r49 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r50 from '@/app/sites/[site_id]/stats/route';
+import * as r32 from '@/app/api/secure-tokens/route';
+import * as r33 from '@/app/api/secure-tokens/[id]/decrypt/route';
+import * as r34 from '@/app/api/secure-tokens/audit/route';
+import * as r35 from '@/app/api/sites/[site_id]/origins/route';
+import * as r36 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r37 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r38 from '@/app/api/visitors/identify/route';
+import * as r39 from '@/app/api/visitors/segment/route';
+import * as r40 from '@/app/api/visitors/session/route';
+import * as r41 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r42 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r43 from '@/app/api/visitors/session/end/route';
+import * as r44 from '@/app/api/visitors/sites/route';
+import * as r45 from '@/app/api/visitors/track/route';
+import * as r46 from '@/app/api/visitors/upload/route';
+import * as r47 from '@/app/api/workflow/[name]/route';
+import * as r48 from '@/app/sites/route';
+import * as r49 from '@/app/sites/[site_id]/route';
+import * as r50 from '@/app/sites/[site_id]/commands/route';
+import * as r51 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r52 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r53 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -85,23 +88,26 @@ export const routeManifest: RouteManifest = [
   { path: '/api/logs/workflows/{workflowId}/signal', module: r29 },
   { path: '/api/mcp', module: r30 },
   { path: '/api/requirements', module: r31 },
-  { path: '/api/sites/{site_id}/origins', module: r32 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r33 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r34 },
-  { path: '/api/visitors/identify', module: r35 },
-  { path: '/api/visitors/segment', module: r36 },
-  { path: '/api/visitors/session', module: r37 },
-  { path: '/api/visitors/session/{session_id}/end', module: r38 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r39 },
-  { path: '/api/visitors/session/end', module: r40 },
-  { path: '/api/visitors/sites', module: r41 },
-  { path: '/api/visitors/track', module: r42 },
-  { path: '/api/visitors/upload', module: r43 },
-  { path: '/api/workflow/{name}', module: r44 },
-  { path: '/sites', module: r45 },
-  { path: '/sites/{site_id}', module: r46 },
-  { path: '/sites/{site_id}/commands', module: r47 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r48 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r49 },
-  { path: '/sites/{site_id}/stats', module: r50 },
+  { path: '/api/secure-tokens', module: r32 },
+  { path: '/api/secure-tokens/{id}/decrypt', module: r33 },
+  { path: '/api/secure-tokens/audit', module: r34 },
+  { path: '/api/sites/{site_id}/origins', module: r35 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r36 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r37 },
+  { path: '/api/visitors/identify', module: r38 },
+  { path: '/api/visitors/segment', module: r39 },
+  { path: '/api/visitors/session', module: r40 },
+  { path: '/api/visitors/session/{session_id}/end', module: r41 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r42 },
+  { path: '/api/visitors/session/end', module: r43 },
+  { path: '/api/visitors/sites', module: r44 },
+  { path: '/api/visitors/track', module: r45 },
+  { path: '/api/visitors/upload', module: r46 },
+  { path: '/api/workflow/{name}', module: r47 },
+  { path: '/sites', module: r48 },
+  { path: '/sites/{site_id}', module: r49 },
+  { path: '/sites/{site_id}/commands', module: r50 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r51 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r52 },
+  { path: '/sites/{site_id}/stats', module: r53 },
 ];
