@@ -338,3 +338,20 @@ export const secureTokenAudit = pgTable('secure_token_audit', {
   userId: uuid('user_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+export const appSchemas = pgTable('app_schemas', {
+  name: text('name').primaryKey(),
+  siteId: uuid('site_id').notNull(),
+  roleName: text('role_name').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const appSchemaMigrations = pgTable('app_schema_migrations', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  appSchema: text('app_schema').notNull(),
+  name: text('name').notNull(),
+  checksum: text('checksum').notNull(),
+  statements: integer('statements').notNull(),
+  appliedAt: ts('applied_at').notNull().defaultNow(),
+});
