@@ -54,6 +54,10 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     agentConversations[`${path} conversation_id`] = started.data.conversation_id;
   }
   const spareKey = await createKey(t.user, t.siteId, ['read']);
+  const secureToken = await created('POST', '/api/secure-tokens', {
+    headers: presenters.xApiKey(t.key),
+    body: { site_id: t.siteId, type: 'api_key', identifier: `token-${randomBytes(4).toString('hex')}`, value: 'site-object-secret' },
+  });
   const ids: Record<string, string> = {
     site_id: t.siteId,
     user_id: t.user.id,
@@ -68,6 +72,9 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     visitor_id: session.data.visitor_id,
     origin_id: origin.data.id,
     id: spareKey.id,
+    // `id` of the secure-token routes names a secret.
+    '/api/secure-tokens id': secureToken.data.id,
+    '/api/secure-tokens/{id}/decrypt id': secureToken.data.id,
   };
   for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);
   return ids;
