@@ -80,12 +80,15 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
   return ids;
 }
 
-/** Tables whose rows belong to a site (by `site_id`), except the ones every request may write (key usage). */
+/**
+ * Tables whose rows belong to a site (by `site_id`), except the logs a refused request writes on
+ * purpose: key usage, and the secure-token audit (refused decrypts are recorded).
+ */
 async function siteTables(): Promise<string[]> {
   const db = await getDb();
   const res = (await db.execute(sql`
     select table_name from information_schema.columns
-    where table_schema = 'public' and column_name = 'site_id' and table_name not in ('api_keys', 'api_key_usage')
+    where table_schema = 'public' and column_name = 'site_id' and table_name not in ('api_keys', 'api_key_usage', 'secure_token_audit')
     order by table_name`)) as unknown as { rows: { table_name: string }[] };
   return res.rows.map((r) => r.table_name);
 }
