@@ -170,6 +170,9 @@ class StatementChecker {
       case 'RoleSpec':
         if (node.roletype !== 'ROLESPEC_PUBLIC') this.refuse('role', 'Policies apply TO PUBLIC only (no named or current role)', location);
         break;
+      case 'RangeTableSample':
+        this.refuse('statement-not-allowed', 'TABLESAMPLE is not allowed', location);
+        break;
       case 'CurrentOfExpr':
         this.refuse('statement-not-allowed', 'Cursors are not allowed', location);
         break;

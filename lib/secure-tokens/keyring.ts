@@ -97,7 +97,7 @@ defineProvider('secretsKeyring', () => {
     try {
       return keyringOf(parseMasterKeys(c.SECRETS_MASTER_KEY), 'env');
     } catch (error) {
-      throw new Error(`Invalid environment configuration: SECRETS_MASTER_KEY: ${(error as Error).message}`);
+      throw new MasterKeyFormatError(`SECRETS_MASTER_KEY is invalid: ${(error as Error).message}`);
     }
   }
   if (c.DATABASE_URL) return null;

@@ -7,7 +7,7 @@ import { paginationMeta } from '@/lib/core/schemas';
 import { rateLimiter } from '@/lib/ratelimit';
 import { rateLimited } from '@/lib/ratelimit/answers';
 import { decryptSecret, encryptSecret, MasterKeyUnavailableError, SecretIntegrityError } from './envelope';
-import { secretsKeyring, type Keyring } from './keyring';
+import { MasterKeyFormatError, secretsKeyring, type Keyring } from './keyring';
 import {
   deleteSecureToken,
   findSecureToken,
@@ -27,7 +27,14 @@ const actorOf = (caller: Caller): Actor => (caller.kind === 'apiKey' ? { apiKeyI
 
 /** The master keys, or 503 when none is configured (an external database without SECRETS_MASTER_KEY). */
 function keyring(): Keyring {
-  const ring = secretsKeyring();
+  let ring: Keyring | null;
+  try {
+    ring = secretsKeyring();
+  } catch (error) {
+    // The message names the entry's position and version, never its content.
+    if (error instanceof MasterKeyFormatError) throw new ApiError('PROVIDER_NOT_CONFIGURED', error.message);
+    throw error;
+  }
   if (!ring) throw new ApiError('PROVIDER_NOT_CONFIGURED', 'Secure tokens need SECRETS_MASTER_KEY when DATABASE_URL is set');
   return ring;
 }

@@ -80,6 +80,9 @@ export const ESCAPES: string[] = [
   "create view v with (security_invoker = true) as select 'public.api_keys'::regclass as r",
   'create policy p2 on notes using (exists (select 1 from public.api_keys))',
   'create policy p2 on notes using (exists (select 1 from pg_catalog.pg_user))',
+  'create view v with (security_invoker = true) as select * from notes tablesample public.sampler (10)',
+  "create view v with (security_invoker = true) as select * from generate_series(1, 10)",
+  "create table x (a text default current_setting('data_directory') collate public.c); " + "alter table x enable row level security; create policy x_p on x using (true);",
   // Functions and SECURITY DEFINER
   'create function f() returns int language sql security definer as $$ select 1 $$',
   'create function f() returns int language sql as $$ select 1 $$',
