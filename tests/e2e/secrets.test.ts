@@ -22,13 +22,15 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    // The first console page compiles nothing but opens the database: room for a busy machine.
+    page.setDefaultTimeout(90_000);
   });
 
   afterAll(async () => {
     await browser?.close();
   });
 
-  it('stores a secret and lists it without its value', async () => {
+  it('stores a secret and lists it without its value', { timeout: 240_000 }, async () => {
     await page.goto(`${base}/signup`);
     await page.getByLabel('Email').fill(`e2e-secrets-${randomBytes(4).toString('hex')}@example.com`);
     await page.getByLabel('Password').fill('a long enough password');
@@ -67,7 +69,7 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
     await screenshot(page, '40-secrets-list');
   });
 
-  it('a server decrypts it with a write key; the read shows in the activity', async () => {
+  it('a server decrypts it with a write key; the read shows in the activity', { timeout: 180_000 }, async () => {
     const id = (await page.locator('tr[data-secret="stripe.live"] td.mono').nth(1).textContent())!.trim();
     const res = await fetch(`${base}/api/secure-tokens/${id}/decrypt`, {
       method: 'POST',
@@ -82,7 +84,7 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
     expect(await page.locator('tr[data-secret="stripe.live"]').textContent()).not.toContain('never');
   });
 
-  it('deletes it after confirmation', async () => {
+  it('deletes it after confirmation', { timeout: 180_000 }, async () => {
     await page.getByRole('button', { name: 'Delete stripe.live' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
