@@ -42,6 +42,7 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
     siteId = new URL(page.url()).pathname.split('/').pop()!;
 
     await page.getByLabel('Name', { exact: true }).fill('Integration server');
+    await page.getByLabel('write', { exact: true }).check();
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByTestId('new-api-key').waitFor();
     apiKey = (await page.getByTestId('new-api-key').textContent())!.trim();
@@ -55,7 +56,7 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
     await page.getByLabel('Value').fill(value);
     await page.getByRole('button', { name: 'Store secret' }).click();
     await page.locator('tr[data-secret="stripe.live"]').waitFor();
-    expect(await page.getByRole('status').first().textContent()).toContain('Stored stripe.live');
+    expect(await page.locator('section[aria-labelledby="add-secret-heading"] [role="status"]').textContent()).toContain('Stored stripe.live');
     expect(await page.getByLabel('Value').inputValue()).toBe('');
     expect(await page.content()).not.toContain(value);
 
