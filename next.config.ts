@@ -2,9 +2,9 @@ import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
   // PGlite ships a WebAssembly build of Postgres and pg has optional native bindings; the Temporal
-  // client loads its gRPC stack and protobuf definitions dynamically: all are loaded by Node at run
-  // time rather than bundled.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pg-boss', '@temporalio/client', '@temporalio/common', '@temporalio/proto'],
+  // client loads its gRPC stack and protobuf definitions dynamically; libpg-query loads the
+  // PostgreSQL parser's WebAssembly next to it: all are loaded by Node at run time rather than bundled.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pg-boss', '@temporalio/client', '@temporalio/common', '@temporalio/proto', 'libpg-query'],
   poweredByHeader: false,
   // Migrations are read from disk at start.
   outputFileTracingIncludes: { '/**': ['./supabase/migrations/*.sql'] },

@@ -120,6 +120,14 @@ const configSchema = z.object({
         return z.NEVER;
       }
     }),
+  // Secure tokens (README "Secure tokens"): master keys that wrap each secret's data key, as
+  // `v2:<base64 of 32 bytes>,v1:<base64>` — the first is current, the others still decrypt. Unset:
+  // the embedded database uses a key file generated under DATA_DIR; with DATABASE_URL the routes
+  // answer 503 PROVIDER_NOT_CONFIGURED.
+  SECRETS_MASTER_KEY: z.string().min(1).optional(),
+  // Decrypts allowed per minute, per API key and per site (stricter than any plan).
+  SECRETS_DECRYPT_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  SECRETS_DECRYPT_PER_SITE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(40),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -452,3 +452,49 @@ export const finderMinedPeople = pgTable(
   },
   (t) => [primaryKey({ columns: [t.siteId, t.personId] })],
 );
+
+export const secureTokens = pgTable('secure_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  type: text('type').notNull(),
+  identifier: text('identifier').notNull(),
+  iv: text('iv').notNull(),
+  ciphertext: text('ciphertext').notNull(),
+  tag: text('tag').notNull(),
+  wrappedKey: text('wrapped_key').notNull(),
+  keyId: text('key_id').notNull(),
+  keyVersion: integer('key_version').notNull(),
+  createdBy: uuid('created_by'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  lastUsedAt: ts('last_used_at'),
+});
+
+export const secureTokenAudit = pgTable('secure_token_audit', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  tokenId: uuid('token_id'),
+  identifier: text('identifier'),
+  action: text('action').$type<'create' | 'delete' | 'decrypt'>().notNull(),
+  outcome: text('outcome').$type<'ok' | 'not_found' | 'rate_limited' | 'integrity_failure' | 'key_unavailable'>().notNull(),
+  apiKeyId: uuid('api_key_id'),
+  userId: uuid('user_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const appSchemas = pgTable('app_schemas', {
+  name: text('name').primaryKey(),
+  siteId: uuid('site_id').notNull(),
+  roleName: text('role_name').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const appSchemaMigrations = pgTable('app_schema_migrations', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  appSchema: text('app_schema').notNull(),
+  name: text('name').notNull(),
+  checksum: text('checksum').notNull(),
+  statements: integer('statements').notNull(),
+  appliedAt: ts('applied_at').notNull().defaultNow(),
+});

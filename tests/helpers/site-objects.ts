@@ -63,6 +63,10 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
   const recipient = await created('POST', '/api/sites/{site_id}/email-recipients', { params: { site_id: t.siteId }, headers: t.user.auth, body: { email: recipientEmail } });
   const outbox = await created('GET', '/api/sites/{site_id}/emails', { params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: 100 } });
   const code = /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(outbox.data.find((m: { to: string[] }) => m.to[0] === recipientEmail).text)![1];
+  const secureToken = await created('POST', '/api/secure-tokens', {
+    headers: presenters.xApiKey(t.key),
+    body: { site_id: t.siteId, type: 'api_key', identifier: `token-${randomBytes(4).toString('hex')}`, value: 'site-object-secret' },
+  });
   const ids: Record<string, string> = {
     site_id: t.siteId,
     user_id: t.user.id,
@@ -83,20 +87,23 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     '/api/sites/{site_id}/email-recipients/{recipient_id}/verify code': code,
     /** Not an id: the platform key of the site's app, for the platform routes. */
     platform_key: platform.platformKey,
+    // `id` of the secure-token routes names a secret.
+    '/api/secure-tokens id': secureToken.data.id,
+    '/api/secure-tokens/{id}/decrypt id': secureToken.data.id,
   };
   for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);
   return ids;
 }
 
 /**
- * Tables whose rows belong to a site (by `site_id`), except the ones every request may write: key
- * usage, and the platform API's audit log and quota counters (refused calls are recorded there by design).
+ * Tables whose rows belong to a site (by `site_id`), except the logs a refused request writes on
+ * purpose: key usage, the platform API's audit log and quota counters, and the secure-token audit.
  */
 async function siteTables(): Promise<string[]> {
   const db = await getDb();
   const res = (await db.execute(sql`
     select table_name from information_schema.columns
-    where table_schema = 'public' and column_name = 'site_id' and table_name not in ('api_keys', 'api_key_usage', 'platform_audit_log', 'platform_quota_usage')
+    where table_schema = 'public' and column_name = 'site_id' and table_name not in ('api_keys', 'api_key_usage', 'platform_audit_log', 'platform_quota_usage', 'secure_token_audit')
     order by table_name`)) as unknown as { rows: { table_name: string }[] };
   return res.rows.map((r) => r.table_name);
 }

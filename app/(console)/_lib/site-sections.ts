@@ -7,6 +7,7 @@
 export const SITE_SECTIONS: { path: string; label: string; nested?: boolean; below?: string }[] = [
   { path: '', label: 'API keys', below: '/keys' },
   { path: '/origins', label: 'Allowed origins' },
+  { path: '/secrets', label: 'Secrets' },
   { path: '/settings', label: 'Settings', nested: true },
   { path: '/workflows', label: 'Workflows', nested: true },
   { path: '/finder', label: 'Finder' },

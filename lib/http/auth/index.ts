@@ -1,5 +1,5 @@
 import type { Principal } from '@/lib/core/principal';
-import { apiKeyStrategy } from './api-key';
+import { apiKeyStrategy, presentedKey } from './api-key';
 import { originStrategy } from './origin';
 import { platformKeyStrategy } from './platform-key';
 import { publicStrategy } from './public';
@@ -20,6 +20,11 @@ const STRATEGIES: { [K in Principal['kind']]: AuthStrategy<Extract<Principal, { 
 /** The strategies a route's policy accepts, in the order they are tried. */
 export function strategiesOf(policy: AuthPolicy): AuthStrategy[] {
   const primary = STRATEGIES[policy.kind] as AuthStrategy;
+  if (policy.kind === 'apiKey' && policy.session) {
+    // A key in the route's headers decides; without one the caller must be a signed-in owner.
+    const keyed = { ...apiKeyStrategy, applies: (req: Request) => presentedKey(req, policy.headers) !== null } as AuthStrategy;
+    return [keyed, sessionStrategy as AuthStrategy];
+  }
   return policy.kind === 'apiKey' && policy.browserOrigin ? [originStrategy as AuthStrategy, primary] : [primary];
 }
 
@@ -35,7 +40,9 @@ export function securitySchemes(): Record<string, Record<string, string>> {
 /** What a route's principal type is, by its policy. */
 export type PrincipalFor<A extends AuthPolicy> = A extends { kind: 'apiKey'; browserOrigin: true }
   ? Extract<Principal, { kind: 'apiKey' | 'origin' }>
-  : A extends { kind: 'apiKey' }
+  : A extends { kind: 'apiKey'; session: true }
+    ? Extract<Principal, { kind: 'apiKey' | 'session' }>
+    : A extends { kind: 'apiKey' }
     ? Extract<Principal, { kind: 'apiKey' }>
     : A extends { kind: 'platformKey' }
       ? Extract<Principal, { kind: 'platformKey' }>

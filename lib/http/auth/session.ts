@@ -10,10 +10,13 @@ import { bearerOf, type AuthStrategy, type SecurityRequirement } from './strateg
 export const sessionStrategy: AuthStrategy<SessionPrincipal> = {
   kind: 'session',
   applies: () => true,
-  async authenticate(req) {
+  async authenticate(req, policy) {
     const bearer = bearerOf(req);
     if (bearer && isWellFormedApiKey(bearer)) {
-      throw new ApiError('UNAUTHORIZED', 'API keys are not accepted here; sign in and use a session token');
+      throw new ApiError(
+        'UNAUTHORIZED',
+        policy.kind === 'apiKey' ? 'Send the API key in the X-API-Key header' : 'API keys are not accepted here; sign in and use a session token',
+      );
     }
     const token = bearer ?? sessionCookieOf(req.headers.get('cookie'));
     if (!token) throw new ApiError('UNAUTHORIZED', 'Sign-in required (session cookie or Authorization: Bearer <SESSION_TOKEN>)');
@@ -37,6 +40,9 @@ export const sessionStrategy: AuthStrategy<SessionPrincipal> = {
     SessionCookie: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: 'Console session cookie' },
   },
   security: (): SecurityRequirement[] => [{ Bearer: [] }, { SessionCookie: [] }],
-  note: () => 'Requires a signed-in user (session token or console cookie); API keys are refused.',
+  note: (policy) =>
+    policy.kind === 'apiKey'
+      ? 'Without a key: a signed-in user who owns the site (session token or console cookie).'
+      : 'Requires a signed-in user (session token or console cookie); API keys are refused.',
   errors: ['UNAUTHORIZED', 'FORBIDDEN'],
 };

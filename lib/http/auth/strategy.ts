@@ -17,6 +17,11 @@ export type AuthPolicy =
        * for the `site_id` it names is accepted for that site (and gets CORS headers).
        */
       browserOrigin?: boolean;
+      /**
+       * Also accepts the site owner's session (console) when no key is sent in `headers`: the
+       * owner manages from the console what servers use with a key.
+       */
+      session?: boolean;
     }
   | {
       kind: 'platformKey';

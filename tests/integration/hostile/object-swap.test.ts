@@ -33,6 +33,8 @@ const ID_FIELDS: Record<string, string> = {
 };
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',
+  '/api/secure-tokens id': '/api/secure-tokens id',
+  '/api/secure-tokens/{id}/decrypt id': '/api/secure-tokens/{id}/decrypt id',
   // A conversation continues with the agent that holds it.
   ...Object.fromEntries(
     ['sales/message', 'customerSupport/message', 'email/reply', 'copywriter/content-editor'].map((p) => [`/api/agents/${p} conversation_id`, `/api/agents/${p} conversation_id`]),

@@ -72,6 +72,8 @@ const pendingRecipient = async (): Promise<{ id: string; code: string }> => {
   const mail = log.data.find((m: { to: string[] }) => m.to[0] === email);
   return { id, code: /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(mail.text)![1] };
 };
+const secureToken = async (): Promise<string> =>
+  (await post('POST', '/api/secure-tokens', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, type: 'api_key', identifier: `matrix-${randomBytes(4).toString('hex')}`, value: 's3cret' } })).data.id;
 
 const REGISTRY: Record<string, Entry> = {
   // API key, tool routes
@@ -154,7 +156,13 @@ const REGISTRY: Record<string, Entry> = {
   'POST /sites/{site_id}/commands/{command_id}/cancel': { request: async (site_id) => ({ params: { site_id, command_id: await command() } }) },
   'POST /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id }, body: { task: 'audit' } }) },
   'GET /sites/{site_id}/commands/{command_id}': { request: async (site_id) => ({ params: { site_id, command_id: await command() } }) },
+  // API key (x-api-key) or the owner's session
+  'POST /api/secure-tokens': { request: (site_id) => ({ body: { site_id, type: 'api_key', identifier: `matrix-${randomBytes(4).toString('hex')}`, value: 's3cret' } }) },
+  'GET /api/secure-tokens': { request: (site_id) => ({ query: { site_id } }) },
+  'DELETE /api/secure-tokens': { request: async (site_id) => ({ query: { site_id, id: await secureToken() } }) },
+  'POST /api/secure-tokens/{id}/decrypt': { request: async (site_id) => ({ params: { id: await secureToken() }, body: { site_id } }) },
   // Session
+  'GET /api/secure-tokens/audit': { request: (site_id) => ({ query: { site_id } }) },
   'GET /api/keys': { request: (site_id) => ({ query: { site_id } }) },
   'POST /api/keys': { request: (site_id) => ({ body: { site_id, name: 'matrix', scopes: ['read'] } }) },
   'DELETE /api/keys': { request: async (site_id) => ({ query: { site_id, id: await keyId() } }) },
@@ -322,6 +330,10 @@ for (const op of operations) {
     for (const header of headers) {
       const present = presenters[header === 'bearer' ? 'bearer' : header === 'x-api-key' ? 'xApiKey' : 'xSaApiKey'];
       describe(`key in ${header}`, () => authMatrix({ tenants, present, write, send, namesSite: entry.namesSite, accepted: entry.accepted }));
+    }
+    if (op.auth.session) {
+      const keyPresenters = headers.map((h) => presenters[h === 'bearer' ? 'bearer' : h === 'x-api-key' ? 'xApiKey' : 'xSaApiKey']);
+      describe("the site owner's session", () => sessionMatrix({ tenants, send, namesSite: entry.namesSite, keyPresenters }));
     }
     it(`ignores a key in a header other than ${headers.join(', ')} (401)`, async () => {
       const unread = Object.entries({ bearer: presenters.bearer, 'x-api-key': presenters.xApiKey, 'x-sa-api-key': presenters.xSaApiKey }).filter(

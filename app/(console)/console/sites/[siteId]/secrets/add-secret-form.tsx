@@ -1,0 +1,57 @@
+'use client';
+
+import { useActionState } from 'react';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
+import type { FormState } from '../../../../_lib/forms';
+import { addSecretAction } from '../../../../_lib/secret-actions';
+
+export function AddSecretForm({ siteId }: { siteId: string }) {
+  const [state, action] = useActionState(addSecretAction.bind(null, siteId), {} as FormState<string>);
+  return (
+    <form action={action} noValidate>
+      <FormError message={state.errors?.form} />
+      <Field
+        name="identifier"
+        label="Identifier"
+        type="text"
+        autoCapitalize="none"
+        spellCheck={false}
+        maxLength={200}
+        placeholder="stripe.live"
+        hint="Tells the secret apart within the site; servers decrypt it by its id."
+        defaultValue={state.values?.identifier}
+        error={state.errors?.identifier}
+      />
+      <Field
+        name="type"
+        label="Type"
+        type="text"
+        autoCapitalize="none"
+        spellCheck={false}
+        maxLength={50}
+        placeholder="api_key"
+        hint="Lowercase, e.g. api_key, oauth_token, password, webhook_secret."
+        defaultValue={state.values?.type ?? 'api_key'}
+        error={state.errors?.type}
+      />
+      <Field
+        name="value"
+        label="Value"
+        type="password"
+        autoComplete="off"
+        spellCheck={false}
+        hint="Encrypted before it is stored. It is never shown again here; servers read it with a write key."
+        error={state.errors?.value}
+      />
+      <p role="status" className="status">
+        {state.result && (
+          <>
+            Stored <span className="mono">{state.result}</span>.
+          </>
+        )}
+      </p>
+      <SubmitButton pending="Storing…">Store secret</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,22 @@
+'use client';
+
+import { ConfirmButton } from '@/components/confirm-button';
+import { deleteSecretAction } from '../../../../_lib/secret-actions';
+
+/** "Delete" asks for confirmation in a modal dialog; afterwards the focus moves to the secrets heading. */
+export function DeleteSecretButton({ siteId, tokenId, identifier }: { siteId: string; tokenId: string; identifier: string }) {
+  return (
+    <ConfirmButton
+      action={deleteSecretAction.bind(null, siteId, tokenId)}
+      label="Delete"
+      subject={identifier}
+      title={`Delete ${identifier}?`}
+      confirm="Delete secret"
+      pending="Deleting…"
+      focusAfter="secrets-heading"
+      id={`delete-${tokenId}`}
+    >
+      <p>Servers can no longer decrypt it, from their next request on. This cannot be undone.</p>
+    </ConfirmButton>
+  );
+}

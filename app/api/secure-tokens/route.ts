@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { defineRoute } from '@/lib/http/define-route';
+import {
+  createSecureTokenBodySchema,
+  deleteSecureTokenQuerySchema,
+  DeletedSecureTokenSchema,
+  listSecureTokensQuerySchema,
+  SecureTokenSchema,
+} from '@/lib/secure-tokens/schema';
+import { createSecureToken, listSiteSecureTokens, removeSecureToken } from '@/lib/secure-tokens/service';
+
+const tags = ['Secure tokens'];
+// A server with a write key of the site, or its owner in the console.
+const auth = { kind: 'apiKey', headers: ['x-api-key'], scope: 'write', session: true } as const;
+
+// POST /api/secure-tokens — store a secret for the site, encrypted; the value is never returned here
+export const POST = defineRoute({
+  summary: 'Store a secret',
+  description: 'Encrypts the value (AES-256-GCM, a data key per secret wrapped by the master key). Answers its metadata only.',
+  tags,
+  auth,
+  body: createSecureTokenBodySchema,
+  response: SecureTokenSchema,
+  status: 201,
+  errors: ['CONFLICT', 'PROVIDER_NOT_CONFIGURED'],
+  handler: ({ principal, siteId, body }) => createSecureToken(siteId, principal, body),
+});
+
+// GET /api/secure-tokens — the site's secrets: metadata only, never values
+export const GET = defineRoute({
+  summary: 'List secrets of a site (metadata only)',
+  tags,
+  auth,
+  query: listSecureTokensQuerySchema,
+  response: z.array(SecureTokenSchema),
+  handler: async ({ siteId, query, res }) => {
+    const { items, meta } = await listSiteSecureTokens(siteId, query);
+    res.meta = meta;
+    return items;
+  },
+});
+
+// DELETE /api/secure-tokens — delete one of the site's secrets
+export const DELETE = defineRoute({
+  summary: 'Delete a secret',
+  tags,
+  auth,
+  query: deleteSecureTokenQuerySchema,
+  response: DeletedSecureTokenSchema,
+  envelope: 'bare',
+  errors: ['NOT_FOUND'],
+  handler: ({ principal, siteId, query }) => removeSecureToken(siteId, principal, query.id),
+});

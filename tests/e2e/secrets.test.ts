@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, screenshot } from './browser';
+
+const base = inject('e2eBaseUrl');
+
+const activeElementId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? null);
+
+/**
+ * The Secrets page on a fresh server with no master key configured (the embedded default: a key
+ * file under DATA_DIR): store, list without values, decrypt from a server with a write key,
+ * audit, delete.
+ */
+describe.skipIf(!base)('console: secrets, end to end', () => {
+  let browser: Browser;
+  let page: Page;
+  let siteId = '';
+  let apiKey = '';
+  const value = `sk_live_${randomBytes(12).toString('hex')}`;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    // The first console page compiles nothing but opens the database: room for a busy machine.
+    page.setDefaultTimeout(90_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('stores a secret and lists it without its value', { timeout: 240_000 }, async () => {
+    await page.goto(`${base}/signup`);
+    await page.getByLabel('Email').fill(`e2e-secrets-${randomBytes(4).toString('hex')}@example.com`);
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/console');
+    await page.getByLabel('Name').fill('Secret Shop');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await page.waitForURL('**/console/sites/*');
+    siteId = new URL(page.url()).pathname.split('/').pop()!;
+
+    await page.getByLabel('Name', { exact: true }).fill('Integration server');
+    await page.getByLabel('write', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByTestId('new-api-key').waitFor();
+    apiKey = (await page.getByTestId('new-api-key').textContent())!.trim();
+
+    await page.getByRole('link', { name: 'Secrets' }).click();
+    await page.waitForURL('**/secrets');
+    expect(await page.getByRole('link', { name: 'Secrets' }).getAttribute('aria-current')).toBe('page');
+    expect(await page.locator('.empty').first().textContent()).toContain('No secrets stored');
+
+    await page.getByLabel('Identifier').fill('stripe.live');
+    await page.getByLabel('Value').fill(value);
+    await page.getByRole('button', { name: 'Store secret' }).click();
+    await page.locator('tr[data-secret="stripe.live"]').waitFor();
+    expect(await page.locator('section[aria-labelledby="add-secret-heading"] [role="status"]').textContent()).toContain('Stored stripe.live');
+    expect(await page.getByLabel('Value').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(value);
+
+    // The same identifier again: the error is next to the field, the value is not sent back.
+    await page.getByLabel('Identifier').fill('stripe.live');
+    await page.getByLabel('Value').fill('another');
+    await page.getByRole('button', { name: 'Store secret' }).click();
+    await page.locator('#field-identifier-error').waitFor();
+    expect(await page.locator('#field-identifier-error').textContent()).toContain('already exists');
+    expect(await page.getByLabel('Value').inputValue()).toBe('');
+    await screenshot(page, '40-secrets-list');
+  });
+
+  it('a server decrypts it with a write key; the read shows in the activity', { timeout: 180_000 }, async () => {
+    const id = (await page.locator('tr[data-secret="stripe.live"] td.mono').nth(1).textContent())!.trim();
+    const res = await fetch(`${base}/api/secure-tokens/${id}/decrypt`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: siteId }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, data: { id, type: 'api_key', identifier: 'stripe.live', value } });
+    await page.reload();
+    const activity = page.locator('section[aria-labelledby="secret-audit-heading"] tbody tr');
+    expect(await activity.first().textContent()).toContain('decrypt');
+    expect(await page.locator('tr[data-secret="stripe.live"]').textContent()).not.toContain('never');
+  });
+
+  it('deletes it after confirmation', { timeout: 180_000 }, async () => {
+    await page.getByRole('button', { name: 'Delete stripe.live' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Delete secret' }).click();
+    await page.locator('tr[data-secret="stripe.live"]').waitFor({ state: 'detached' });
+    expect(await activeElementId(page)).toBe('secrets-heading');
+  });
+});
