@@ -182,12 +182,6 @@ export async function platformIdentity(siteId: string, keyId: string) {
   return row && { key: toKeySummary(row.key), app: toApp(row.app), site: row.site };
 }
 
-/** Whether a schema of this name exists in the database. */
-export async function schemaExists(name: string): Promise<boolean> {
-  const [row] = await rows<{ exists: boolean }>(sql`select exists (select 1 from pg_namespace where nspname = ${name}) as exists`);
-  return Boolean(row?.exists);
-}
-
 // ——— Audit log ———
 
 export interface AuditWrite {

@@ -116,6 +116,7 @@ export const PlatformMeSchema = z.object({
   schema: z.object({
     name: z.string().describe('Tenant schema of the app, app_<short_id>'),
     exists: z.boolean().describe('Whether the schema has been created (by the first applied migration)'),
+    applied: z.number().int().describe('Migrations applied to it (POST /api/platform/db/migrations)'),
   }),
   quotas: z
     .array(
@@ -169,3 +170,17 @@ export const LeadBatchResultSchema = z.object({
 export type LeadBatchResult = z.infer<typeof LeadBatchResultSchema>;
 
 export const platformTrackBodySchema = trackBodySchema.extend({ site_id: siteIdSchema.optional() });
+
+export const appMigrationBodySchema = z.strictObject({
+  site_id: siteIdSchema.optional(),
+  name: z.string().min(1).max(128).describe("The migration's name, unique per app: 1–128 letters, digits, _ . - (e.g. 0001_create_orders)"),
+  sql: z.string().min(1).describe('The SQL (at most 256 KB, 200 statements), linted and applied in one transaction'),
+});
+export type AppMigrationBody = z.infer<typeof appMigrationBodySchema>;
+
+export const AppMigrationResultSchema = z.object({
+  status: z.enum(['applied', 'already_applied']).describe('`already_applied`: the same name with the same SQL was applied before'),
+  name: z.string(),
+  checksum: z.string().describe('SHA-256 of the SQL, hex'),
+  statements: z.number().int().describe('Statements applied'),
+});

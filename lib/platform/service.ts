@@ -1,3 +1,4 @@
+import { applyAppMigration, appSchemaStatus } from '@/lib/app-schema/apply';
 import { ApiError, found, notFound } from '@/lib/core/errors';
 import { paginationMeta } from '@/lib/core/schemas';
 import type { Capability, PlatformKeyPrincipal } from '@/lib/core/principal';
@@ -14,9 +15,8 @@ import {
   listPlatformKeys,
   platformIdentity,
   revokePlatformKey,
-  schemaExists,
 } from './repo';
-import type { CreatePlatformKeyInput, LeadBatchResult, PlatformLeadItem, PlatformMe } from './schema';
+import type { AppMigrationBody, CreatePlatformKeyInput, LeadBatchResult, PlatformLeadItem, PlatformMe } from './schema';
 
 // ——— Owner side (session routes and console) ———
 
@@ -51,12 +51,12 @@ const ownerOf = (p: PlatformKeyPrincipal): QuotaOwner => ({ siteId: p.siteId, ap
 /** GET /api/platform/me: the key, its site and app, the app's schema and today's quotas. */
 export async function introspect(p: PlatformKeyPrincipal): Promise<PlatformMe> {
   const identity = found(await platformIdentity(p.siteId, p.keyId), 'Platform key');
-  const [exists, quotas] = await Promise.all([schemaExists(p.appSchema), quotaStatus(ownerOf(p), p.capabilities)]);
+  const [schema, quotas] = await Promise.all([appSchemaStatus(p.siteId, p.appSchema), quotaStatus(ownerOf(p), p.capabilities)]);
   return {
     key: { id: identity.key.id, name: identity.key.name, display: identity.key.display, expires_at: identity.key.expires_at, capabilities: identity.key.capabilities },
     site: identity.site,
     app: { id: identity.app.id, name: identity.app.name, short_id: identity.app.short_id },
-    schema: { name: identity.app.schema, exists },
+    schema: { name: identity.app.schema, ...schema },
     quotas,
   };
 }
@@ -130,6 +130,13 @@ export async function sendEmailForApp(p: PlatformKeyPrincipal, input: SendEmailI
  * Runs `work` on `units` of the app's daily quota of `capability` (429 when they do not fit); the
  * units come back when it fails. Every platform operation that counts goes through here.
  */
+/**
+ * POST /api/platform/db/migrations: lints and applies the migration to the key's own app schema
+ * (never one the body names); one unit of `db.migrate`, given back when it is refused or fails.
+ */
+export const migrateAppSchema = (p: PlatformKeyPrincipal, body: AppMigrationBody) =>
+  withQuota(p, 'db.migrate', 1, () => applyAppMigration({ siteId: p.siteId, appSchema: p.appSchema, name: body.name, sql: body.sql }));
+
 export function withQuota<T>(p: PlatformKeyPrincipal, capability: Capability, units: number, work: () => Promise<T>): Promise<T> {
   return withUnits(ownerOf(p), capability, units, work);
 }

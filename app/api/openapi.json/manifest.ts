@@ -41,42 +41,43 @@ import * as r37 from '@/app/api/logs/workflows/[workflowId]/route';
 import * as r38 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
 import * as r39 from '@/app/api/logs/workflows/[workflowId]/signal/route';
 import * as r40 from '@/app/api/mcp/route';
-import * as r41 from '@/app/api/platform/email/send/route';
-import * as r42 from '@/app/api/platform/leads/route';
-import * as r43 from '@/app/api/platform/me/route';
-import * as r44 from '@/app/api/platform/tracking/event/route';
-import * as r45 from '@/app/api/requirements/route';
-import * as r46 from '@/app/api/secure-tokens/route';
-import * as r47 from '@/app/api/secure-tokens/[id]/decrypt/route';
-import * as r48 from '@/app/api/secure-tokens/audit/route';
-import * as r49 from '@/app/api/sites/[site_id]/route';
-import * as r50 from '@/app/api/sites/[site_id]/email-recipients/route';
-import * as r51 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
-import * as r52 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
-import * as r53 from '@/app/api/sites/[site_id]/emails/route';
-import * as r54 from '@/app/api/sites/[site_id]/origins/route';
-import * as r55 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r56 from '@/app/api/sites/[site_id]/platform-apps/route';
-import * as r57 from '@/app/api/sites/[site_id]/platform-audit/route';
-import * as r58 from '@/app/api/sites/[site_id]/platform-keys/route';
-import * as r59 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
-import * as r60 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r61 from '@/app/api/visitors/identify/route';
-import * as r62 from '@/app/api/visitors/segment/route';
-import * as r63 from '@/app/api/visitors/session/route';
-import * as r64 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r65 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r66 from '@/app/api/visitors/session/end/route';
-import * as r67 from '@/app/api/visitors/sites/route';
-import * as r68 from '@/app/api/visitors/track/route';
-import * as r69 from '@/app/api/visitors/upload/route';
-import * as r70 from '@/app/api/workflow/[name]/route';
-import * as r71 from '@/app/sites/route';
-import * as r72 from '@/app/sites/[site_id]/route';
-import * as r73 from '@/app/sites/[site_id]/commands/route';
-import * as r74 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r75 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r76 from '@/app/sites/[site_id]/stats/route';
+import * as r41 from '@/app/api/platform/db/migrations/route';
+import * as r42 from '@/app/api/platform/email/send/route';
+import * as r43 from '@/app/api/platform/leads/route';
+import * as r44 from '@/app/api/platform/me/route';
+import * as r45 from '@/app/api/platform/tracking/event/route';
+import * as r46 from '@/app/api/requirements/route';
+import * as r47 from '@/app/api/secure-tokens/route';
+import * as r48 from '@/app/api/secure-tokens/[id]/decrypt/route';
+import * as r49 from '@/app/api/secure-tokens/audit/route';
+import * as r50 from '@/app/api/sites/[site_id]/route';
+import * as r51 from '@/app/api/sites/[site_id]/email-recipients/route';
+import * as r52 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
+import * as r53 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
+import * as r54 from '@/app/api/sites/[site_id]/emails/route';
+import * as r55 from '@/app/api/sites/[site_id]/origins/route';
+import * as r56 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r57 from '@/app/api/sites/[site_id]/platform-apps/route';
+import * as r58 from '@/app/api/sites/[site_id]/platform-audit/route';
+import * as r59 from '@/app/api/sites/[site_id]/platform-keys/route';
+import * as r60 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
+import * as r61 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r62 from '@/app/api/visitors/identify/route';
+import * as r63 from '@/app/api/visitors/segment/route';
+import * as r64 from '@/app/api/visitors/session/route';
+import * as r65 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r66 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r67 from '@/app/api/visitors/session/end/route';
+import * as r68 from '@/app/api/visitors/sites/route';
+import * as r69 from '@/app/api/visitors/track/route';
+import * as r70 from '@/app/api/visitors/upload/route';
+import * as r71 from '@/app/api/workflow/[name]/route';
+import * as r72 from '@/app/sites/route';
+import * as r73 from '@/app/sites/[site_id]/route';
+import * as r74 from '@/app/sites/[site_id]/commands/route';
+import * as r75 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r76 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r77 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -120,40 +121,41 @@ export const routeManifest: RouteManifest = [
   { path: '/api/logs/workflows/{workflowId}/cancel', module: r38 },
   { path: '/api/logs/workflows/{workflowId}/signal', module: r39 },
   { path: '/api/mcp', module: r40 },
-  { path: '/api/platform/email/send', module: r41 },
-  { path: '/api/platform/leads', module: r42 },
-  { path: '/api/platform/me', module: r43 },
-  { path: '/api/platform/tracking/event', module: r44 },
-  { path: '/api/requirements', module: r45 },
-  { path: '/api/secure-tokens', module: r46 },
-  { path: '/api/secure-tokens/{id}/decrypt', module: r47 },
-  { path: '/api/secure-tokens/audit', module: r48 },
-  { path: '/api/sites/{site_id}', module: r49 },
-  { path: '/api/sites/{site_id}/email-recipients', module: r50 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r51 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r52 },
-  { path: '/api/sites/{site_id}/emails', module: r53 },
-  { path: '/api/sites/{site_id}/origins', module: r54 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r55 },
-  { path: '/api/sites/{site_id}/platform-apps', module: r56 },
-  { path: '/api/sites/{site_id}/platform-audit', module: r57 },
-  { path: '/api/sites/{site_id}/platform-keys', module: r58 },
-  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r59 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r60 },
-  { path: '/api/visitors/identify', module: r61 },
-  { path: '/api/visitors/segment', module: r62 },
-  { path: '/api/visitors/session', module: r63 },
-  { path: '/api/visitors/session/{session_id}/end', module: r64 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r65 },
-  { path: '/api/visitors/session/end', module: r66 },
-  { path: '/api/visitors/sites', module: r67 },
-  { path: '/api/visitors/track', module: r68 },
-  { path: '/api/visitors/upload', module: r69 },
-  { path: '/api/workflow/{name}', module: r70 },
-  { path: '/sites', module: r71 },
-  { path: '/sites/{site_id}', module: r72 },
-  { path: '/sites/{site_id}/commands', module: r73 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r74 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r75 },
-  { path: '/sites/{site_id}/stats', module: r76 },
+  { path: '/api/platform/db/migrations', module: r41 },
+  { path: '/api/platform/email/send', module: r42 },
+  { path: '/api/platform/leads', module: r43 },
+  { path: '/api/platform/me', module: r44 },
+  { path: '/api/platform/tracking/event', module: r45 },
+  { path: '/api/requirements', module: r46 },
+  { path: '/api/secure-tokens', module: r47 },
+  { path: '/api/secure-tokens/{id}/decrypt', module: r48 },
+  { path: '/api/secure-tokens/audit', module: r49 },
+  { path: '/api/sites/{site_id}', module: r50 },
+  { path: '/api/sites/{site_id}/email-recipients', module: r51 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r52 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r53 },
+  { path: '/api/sites/{site_id}/emails', module: r54 },
+  { path: '/api/sites/{site_id}/origins', module: r55 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r56 },
+  { path: '/api/sites/{site_id}/platform-apps', module: r57 },
+  { path: '/api/sites/{site_id}/platform-audit', module: r58 },
+  { path: '/api/sites/{site_id}/platform-keys', module: r59 },
+  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r60 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r61 },
+  { path: '/api/visitors/identify', module: r62 },
+  { path: '/api/visitors/segment', module: r63 },
+  { path: '/api/visitors/session', module: r64 },
+  { path: '/api/visitors/session/{session_id}/end', module: r65 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r66 },
+  { path: '/api/visitors/session/end', module: r67 },
+  { path: '/api/visitors/sites', module: r68 },
+  { path: '/api/visitors/track', module: r69 },
+  { path: '/api/visitors/upload', module: r70 },
+  { path: '/api/workflow/{name}', module: r71 },
+  { path: '/sites', module: r72 },
+  { path: '/sites/{site_id}', module: r73 },
+  { path: '/sites/{site_id}/commands', module: r74 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r75 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r76 },
+  { path: '/sites/{site_id}/stats', module: r77 },
 ];

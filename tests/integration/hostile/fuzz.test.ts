@@ -62,6 +62,10 @@ beforeAll(async () => {
     // A confirmation that never matches: deleting the caller's site would end the run for every later
     // operation (the deletion itself is covered by tests/integration/sites/update-delete.test.ts).
     '/api/sites/{site_id} confirm': 'a name no site has',
+    // A migration the rules accept (the same one each time: applied once, then already applied).
+    '/api/platform/db/migrations name': '0001_fuzz_notes',
+    '/api/platform/db/migrations sql':
+      'create table notes (id int primary key); alter table notes enable row level security; create policy notes_all on notes to public using (true);',
   };
   otherPlatformKey = (await createPlatformKey(other, (await createApp(other)).id)).platformKey;
   // The finder's providers are local stand-ins, and the caller's site has credits to spend.

@@ -207,6 +207,12 @@ const REGISTRY: Record<string, Entry> = {
     request: async (site_id) => ({ body: { site_id, session_id: (await session()).session_id, event_type: 'custom' } }),
     foreign: { request: async () => ({ body: { session_id: await otherSession(), event_type: 'custom' } }), status: 404 },
   },
+  'POST /api/platform/db/migrations': {
+    request: (site_id) => {
+      const t = `t_${randomBytes(4).toString('hex')}`;
+      return { body: { site_id, name: `m_${t}`, sql: `create table ${t} (id int primary key); alter table ${t} enable row level security; create policy ${t}_all on ${t} to public using (true);` } };
+    },
+  },
   'POST /api/platform/email/send': { request: (site_id) => ({ body: { site_id, to: [uniqueEmail()], subject: 'Hello', text: 'Hello' } }) },
   'POST /api/visitors/sites': { namesSite: false, request: () => ({ body: { name: 'Another site' } }) },
 };
