@@ -75,6 +75,23 @@ const configSchema = z.object({
   WORKFLOW_FETCH_ALLOWED_HOSTS: hostList,
   WORKFLOW_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   WORKFLOW_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
+  // Webhook deliveries (README "Events and webhooks"). The delivery worker runs in the app process and
+  // in `npm run worker` unless WEBHOOK_WORKER=false.
+  WEBHOOK_WORKER: bool(true),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  // A delivery held longer than this by a worker that died is sent again (same webhook-id).
+  WEBHOOK_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  // Response bytes read (and kept with the attempt) per delivery.
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).max(65_536).default(2048),
+  // Seconds before each retry (±20 % jitter); after the last one the delivery fails and its endpoint
+  // is marked failing. Default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27.5 h in all).
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'comma-separated seconds')
+    .default('5,300,1800,7200,18000,36000,36000')
+    .transform((v) => v.split(',').map(Number)),
   // Temporal (README "Running with Temporal"). TEMPORAL_ADDRESS set → runs go to that cluster and a
   // separate `npm run worker:temporal` process executes them.
   TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'host:port').optional(),

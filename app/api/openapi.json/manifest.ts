@@ -22,35 +22,43 @@ import * as r18 from '@/app/api/agents/tools/segments/update/route';
 import * as r19 from '@/app/api/agents/tools/updateSiteSettings/route';
 import * as r20 from '@/app/api/auth/signup/route';
 import * as r21 from '@/app/api/auth/token/route';
-import * as r22 from '@/app/api/health/route';
-import * as r23 from '@/app/api/keys/route';
-import * as r24 from '@/app/api/keys/[id]/usage/route';
-import * as r25 from '@/app/api/leads/[lead_id]/sessions/route';
-import * as r26 from '@/app/api/logs/workflows/route';
-import * as r27 from '@/app/api/logs/workflows/[workflowId]/route';
-import * as r28 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
-import * as r29 from '@/app/api/logs/workflows/[workflowId]/signal/route';
-import * as r30 from '@/app/api/mcp/route';
-import * as r31 from '@/app/api/requirements/route';
-import * as r32 from '@/app/api/sites/[site_id]/origins/route';
-import * as r33 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r34 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r35 from '@/app/api/visitors/identify/route';
-import * as r36 from '@/app/api/visitors/segment/route';
-import * as r37 from '@/app/api/visitors/session/route';
-import * as r38 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r39 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r40 from '@/app/api/visitors/session/end/route';
-import * as r41 from '@/app/api/visitors/sites/route';
-import * as r42 from '@/app/api/visitors/track/route';
-import * as r43 from '@/app/api/visitors/upload/route';
-import * as r44 from '@/app/api/workflow/[name]/route';
-import * as r45 from '@/app/sites/route';
-import * as r46 from '@/app/sites/[site_id]/route';
-import * as r47 from '@/app/sites/[site_id]/commands/route';
-import * as r48 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r49 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r50 from '@/app/sites/[site_id]/stats/route';
+import * as r22 from '@/app/api/event-subscriptions/route';
+import * as r23 from '@/app/api/health/route';
+import * as r24 from '@/app/api/keys/route';
+import * as r25 from '@/app/api/keys/[id]/usage/route';
+import * as r26 from '@/app/api/leads/[lead_id]/sessions/route';
+import * as r27 from '@/app/api/logs/workflows/route';
+import * as r28 from '@/app/api/logs/workflows/[workflowId]/route';
+import * as r29 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
+import * as r30 from '@/app/api/logs/workflows/[workflowId]/signal/route';
+import * as r31 from '@/app/api/mcp/route';
+import * as r32 from '@/app/api/requirements/route';
+import * as r33 from '@/app/api/sites/[site_id]/origins/route';
+import * as r34 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r35 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r36 from '@/app/api/visitors/identify/route';
+import * as r37 from '@/app/api/visitors/segment/route';
+import * as r38 from '@/app/api/visitors/session/route';
+import * as r39 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r40 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r41 from '@/app/api/visitors/session/end/route';
+import * as r42 from '@/app/api/visitors/sites/route';
+import * as r43 from '@/app/api/visitors/track/route';
+import * as r44 from '@/app/api/visitors/upload/route';
+import * as r45 from '@/app/api/webhooks/route';
+import * as r46 from '@/app/api/webhooks/[id]/ping/route';
+import * as r47 from '@/app/api/webhooks/[id]/rotate/route';
+import * as r48 from '@/app/api/webhooks/deliveries/route';
+import * as r49 from '@/app/api/webhooks/deliveries/[id]/route';
+import * as r50 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
+import * as r51 from '@/app/api/workflow/[name]/route';
+import * as r52 from '@/app/api/workflow/webhook/route';
+import * as r53 from '@/app/sites/route';
+import * as r54 from '@/app/sites/[site_id]/route';
+import * as r55 from '@/app/sites/[site_id]/commands/route';
+import * as r56 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r57 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r58 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -75,33 +83,41 @@ export const routeManifest: RouteManifest = [
   { path: '/api/agents/tools/updateSiteSettings', module: r19 },
   { path: '/api/auth/signup', module: r20 },
   { path: '/api/auth/token', module: r21 },
-  { path: '/api/health', module: r22 },
-  { path: '/api/keys', module: r23 },
-  { path: '/api/keys/{id}/usage', module: r24 },
-  { path: '/api/leads/{lead_id}/sessions', module: r25 },
-  { path: '/api/logs/workflows', module: r26 },
-  { path: '/api/logs/workflows/{workflowId}', module: r27 },
-  { path: '/api/logs/workflows/{workflowId}/cancel', module: r28 },
-  { path: '/api/logs/workflows/{workflowId}/signal', module: r29 },
-  { path: '/api/mcp', module: r30 },
-  { path: '/api/requirements', module: r31 },
-  { path: '/api/sites/{site_id}/origins', module: r32 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r33 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r34 },
-  { path: '/api/visitors/identify', module: r35 },
-  { path: '/api/visitors/segment', module: r36 },
-  { path: '/api/visitors/session', module: r37 },
-  { path: '/api/visitors/session/{session_id}/end', module: r38 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r39 },
-  { path: '/api/visitors/session/end', module: r40 },
-  { path: '/api/visitors/sites', module: r41 },
-  { path: '/api/visitors/track', module: r42 },
-  { path: '/api/visitors/upload', module: r43 },
-  { path: '/api/workflow/{name}', module: r44 },
-  { path: '/sites', module: r45 },
-  { path: '/sites/{site_id}', module: r46 },
-  { path: '/sites/{site_id}/commands', module: r47 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r48 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r49 },
-  { path: '/sites/{site_id}/stats', module: r50 },
+  { path: '/api/event-subscriptions', module: r22 },
+  { path: '/api/health', module: r23 },
+  { path: '/api/keys', module: r24 },
+  { path: '/api/keys/{id}/usage', module: r25 },
+  { path: '/api/leads/{lead_id}/sessions', module: r26 },
+  { path: '/api/logs/workflows', module: r27 },
+  { path: '/api/logs/workflows/{workflowId}', module: r28 },
+  { path: '/api/logs/workflows/{workflowId}/cancel', module: r29 },
+  { path: '/api/logs/workflows/{workflowId}/signal', module: r30 },
+  { path: '/api/mcp', module: r31 },
+  { path: '/api/requirements', module: r32 },
+  { path: '/api/sites/{site_id}/origins', module: r33 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r34 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r35 },
+  { path: '/api/visitors/identify', module: r36 },
+  { path: '/api/visitors/segment', module: r37 },
+  { path: '/api/visitors/session', module: r38 },
+  { path: '/api/visitors/session/{session_id}/end', module: r39 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r40 },
+  { path: '/api/visitors/session/end', module: r41 },
+  { path: '/api/visitors/sites', module: r42 },
+  { path: '/api/visitors/track', module: r43 },
+  { path: '/api/visitors/upload', module: r44 },
+  { path: '/api/webhooks', module: r45 },
+  { path: '/api/webhooks/{id}/ping', module: r46 },
+  { path: '/api/webhooks/{id}/rotate', module: r47 },
+  { path: '/api/webhooks/deliveries', module: r48 },
+  { path: '/api/webhooks/deliveries/{id}', module: r49 },
+  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r50 },
+  { path: '/api/workflow/{name}', module: r51 },
+  { path: '/api/workflow/webhook', module: r52 },
+  { path: '/sites', module: r53 },
+  { path: '/sites/{site_id}', module: r54 },
+  { path: '/sites/{site_id}/commands', module: r55 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r56 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r57 },
+  { path: '/sites/{site_id}/stats', module: r58 },
 ];
