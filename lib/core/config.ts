@@ -79,7 +79,8 @@ const configSchema = z.object({
   // in `npm run worker` unless WEBHOOK_WORKER=false.
   WEBHOOK_WORKER: bool(true),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
-  // A delivery held longer than this by a worker that died is sent again (same webhook-id).
+  // A delivery held longer than this by a worker that died is sent again (same webhook-id); at least
+  // WEBHOOK_TIMEOUT_MS + 5 s, so a delivery still in flight is never taken.
   WEBHOOK_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1000),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),

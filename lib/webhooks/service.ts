@@ -10,7 +10,7 @@ import type { ChangeEvent, Endpoint } from './schema';
 import { encryptSecret, generateSigningSecret } from './secret';
 
 /** Endpoints, deliveries and inbound subscriptions of one site (the routes and the console). */
-export const MAX_ENDPOINTS_PER_SITE = 20;
+export const MAX_ENDPOINTS_PER_SITE = 50;
 export const DEFAULT_GRACE_SECONDS = 24 * 3600;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

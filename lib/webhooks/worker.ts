@@ -15,6 +15,9 @@ type WorkerState = { stopping: boolean; active: Set<Promise<void>>; kicked: bool
 const KEY = Symbol.for('sgp.webhookWorker');
 const g = globalThis as { [KEY]?: WorkerState };
 
+/** Longer than one attempt can take (its timeout, then recording it), so nobody takes a delivery still in flight. */
+const leaseMs = () => Math.max(config().WEBHOOK_LEASE_SECONDS * 1000, config().WEBHOOK_TIMEOUT_MS + 5000);
+
 function track(state: WorkerState, claimed: ClaimedDelivery): void {
   const run = attemptDelivery(claimed)
     .then(() => undefined)
@@ -32,7 +35,7 @@ async function workLoop(state: WorkerState): Promise<void> {
     try {
       const c = config();
       while (!state.stopping && state.active.size < c.WEBHOOK_CONCURRENCY) {
-        const claimed = await claimDueDelivery(currentDate(), new Date(now() + c.WEBHOOK_LEASE_SECONDS * 1000));
+        const claimed = await claimDueDelivery(currentDate(), new Date(now() + leaseMs()));
         if (!claimed) break;
         track(state, claimed);
       }

@@ -54,6 +54,13 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     agentConversations[`${path} conversation_id`] = started.data.conversation_id;
   }
   const spareKey = await createKey(t.user, t.siteId, ['read']);
+  // A webhook endpoint at a public address (no worker delivers in these suites), a delivery (its ping) and an inbound subscription.
+  const endpoint = await created('POST', '/api/webhooks', { headers: key, body: { site_id: t.siteId, url: 'https://93.184.216.34/hook', events: ['lead.created'] } });
+  const ping = await created('POST', '/api/webhooks/{id}/ping', { params: { id: endpoint.data.id }, headers: key, body: { site_id: t.siteId } });
+  const subscription = await created('POST', '/api/event-subscriptions', {
+    headers: key,
+    body: { site_id: t.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' },
+  });
   const ids: Record<string, string> = {
     site_id: t.siteId,
     user_id: t.user.id,
@@ -68,6 +75,9 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     visitor_id: session.data.visitor_id,
     origin_id: origin.data.id,
     id: spareKey.id,
+    webhook_endpoint_id: endpoint.data.id,
+    webhook_delivery_id: ping.data.delivery_id,
+    event_subscription_id: subscription.data.id,
   };
   for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);
   return ids;
