@@ -108,6 +108,11 @@ export interface Activities {
     siteId: string,
     event: { workflow_id: string; event_type: string | null; table: string | null; payload: Record<string, unknown> },
   ): Promise<{ event_id: string }>;
+  /**
+   * The end of a run, as a webhook event (workflow.completed/failed/cancelled). The Temporal
+   * engine's last step; the embedded engine records it in the transaction that closes the run.
+   */
+  recordRunEnd(siteId: string, end: RunEnd): Promise<void>;
   // The web (SSRF-guarded)
   fetchPage(siteId: string, url: string): Promise<PageSummary>;
   // Outside services: each fails the run with a *_NOT_CONFIGURED reason when absent.
@@ -116,4 +121,14 @@ export interface Activities {
   sendEmail(siteId: string, message: EmailMessage): Promise<{ message_id: string }>;
   fetchMailbox(siteId: string, sinceIso: string | null): Promise<{ message_id: string; from: string; subject: string; text: string }[]>;
   robot(siteId: string, command: RobotCommand): Promise<Record<string, unknown>>;
+}
+
+export interface RunEnd {
+  workflow_id: string;
+  run_id: string;
+  workflow_type: string;
+  status: 'COMPLETED' | 'FAILED' | 'CANCELLED';
+  start_time: string;
+  result?: unknown;
+  failure?: { message: string };
 }

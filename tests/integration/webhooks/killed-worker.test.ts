@@ -42,7 +42,7 @@ function worker(env: Record<string, string>) {
   });
   const line = (pattern: RegExp) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker never printed ${pattern}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`worker never printed ${pattern}`)), 150_000);
       const check = () => {
         const hit = lines.map((l) => l.match(pattern)).find(Boolean);
         if (hit) {
@@ -88,12 +88,12 @@ describe('webhook delivery: a worker killed mid-delivery', () => {
     try {
       const first = worker({ ...env, SEED_URL: receiver.url('/hook') });
       const eventId = (await first.line(/^event (\S+)$/))[1];
-      const [held] = await receiver.waitFor('/hook', 1);
+      const [held] = await receiver.waitFor('/hook', 1, 90_000);
       expect(held.headers['webhook-id']).toBe(eventId);
       await kill(first.child);
 
       worker(env);
-      const got = await receiver.waitFor('/hook', 2, 30_000);
+      const got = await receiver.waitFor('/hook', 2, 90_000);
       expect(got.map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId]);
       expect(JSON.parse(got[1].body)).toMatchObject({ id: eventId, type: 'lead.created' });
       // Delivered: no third request follows.
@@ -103,5 +103,5 @@ describe('webhook delivery: a worker killed mid-delivery', () => {
       for (const child of children.splice(0)) await kill(child);
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });
