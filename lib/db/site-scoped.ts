@@ -48,12 +48,16 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
     /** Inserts the fields present in `input` (API names); columns left out take their defaults. */
     async create(siteId: string, input: Record<string, unknown>): Promise<Api> {
       const db = await getDb();
+      const insert = async (q: Db) => (await q.insert(table).values({ ...resource.columnsOf(input), siteId } as T['$inferInsert']).returning()) as Row[];
+      const onWrite = o.onWrite;
       const row = await writing(input, () =>
-        db.transaction(async (tx) => {
-          const rows = (await tx.insert(table).values({ ...resource.columnsOf(input), siteId } as T['$inferInsert']).returning()) as Row[];
-          if (o.onWrite) await o.onWrite(tx as unknown as Db, 'created', siteId, toApi(rows[0]));
-          return rows;
-        }),
+        onWrite
+          ? db.transaction(async (tx) => {
+              const rows = await insert(tx as unknown as Db);
+              await onWrite(tx as unknown as Db, 'created', siteId, toApi(rows[0]));
+              return rows;
+            })
+          : insert(db),
       );
       return toApi(row!);
     },
@@ -61,16 +65,21 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
     /** Changes the fields present in `input` (`null` clears); 404 unless the object is the site's. */
     async update(siteId: string, id: string, input: Record<string, unknown>): Promise<Api> {
       const db = await getDb();
+      const update = async (q: Db) =>
+        (await q
+          .update(table)
+          .set({ ...resource.columnsOf(input), updatedAt: new Date(now()) } as never)
+          .where(ofSite(siteId, id))
+          .returning()) as Row[];
+      const onWrite = o.onWrite;
       const row = await writing(input, () =>
-        db.transaction(async (tx) => {
-          const rows = (await tx
-            .update(table)
-            .set({ ...resource.columnsOf(input), updatedAt: new Date(now()) } as never)
-            .where(ofSite(siteId, id))
-            .returning()) as Row[];
-          if (o.onWrite && rows[0]) await o.onWrite(tx as unknown as Db, 'updated', siteId, toApi(rows[0]));
-          return rows;
-        }),
+        onWrite
+          ? db.transaction(async (tx) => {
+              const rows = await update(tx as unknown as Db);
+              if (rows[0]) await onWrite(tx as unknown as Db, 'updated', siteId, toApi(rows[0]));
+              return rows;
+            })
+          : update(db),
       );
       return toApi(found(row, resource.name));
     },

@@ -27,7 +27,7 @@ function worker(env: Record<string, string>) {
       WEBHOOK_LEASE_SECONDS: '2',
       WEBHOOK_POLL_MS: '100',
       // The lease is at least the timeout + 5 s: the second worker takes the delivery over after that.
-      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_TIMEOUT_MS: '5000',
       LOG_LEVEL: 'silent',
       ...env,
     },
@@ -42,7 +42,7 @@ function worker(env: Record<string, string>) {
   });
   const line = (pattern: RegExp) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker never printed ${pattern}`)), 150_000);
+      const timer = setTimeout(() => reject(new Error(`worker never printed ${pattern}`)), 240_000);
       const check = () => {
         const hit = lines.map((l) => l.match(pattern)).find(Boolean);
         if (hit) {
@@ -103,5 +103,5 @@ describe('webhook delivery: a worker killed mid-delivery', () => {
       for (const child of children.splice(0)) await kill(child);
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 300_000);
+  }, 480_000);
 });
