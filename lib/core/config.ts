@@ -11,6 +11,11 @@ const bool = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
 
+const hostList = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(',').map((h) => h.trim().replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase()).filter(Boolean));
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATA_DIR: z.string().default('.data'),
@@ -70,14 +75,32 @@ const configSchema = z.object({
   // Attempts after the first when an activity fails (exponential backoff from the delay).
   WORKFLOW_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   WORKFLOW_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
-  // analyzeSite's page fetch. Private, loopback and link-local addresses are refused unless their
-  // host (name or IP) is in this comma-separated operator allow-list.
-  WORKFLOW_FETCH_ALLOWED_HOSTS: z
-    .string()
-    .optional()
-    .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  // The SSRF guard (lib/net/guard.ts) refuses private, loopback, link-local and other non-public
+  // addresses on every outbound request unless the host (name or IP) is in this comma-separated
+  // operator allow-list: local development and tests only (e.g. 127.0.0.1).
+  OUTBOUND_ALLOW_HOSTS: hostList,
+  // Older name of the same allow-list (still honoured; both lists apply).
+  WORKFLOW_FETCH_ALLOWED_HOSTS: hostList,
   WORKFLOW_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   WORKFLOW_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
+  // Webhook deliveries (README "Events and webhooks"). The delivery worker runs in the app process and
+  // in `npm run worker` unless WEBHOOK_WORKER=false.
+  WEBHOOK_WORKER: bool(true),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  // A delivery held longer than this by a worker that died is sent again (same webhook-id); at least
+  // WEBHOOK_TIMEOUT_MS + 5 s, so a delivery still in flight is never taken.
+  WEBHOOK_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  // Response bytes read (and kept with the attempt) per delivery.
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).max(65_536).default(2048),
+  // Seconds before each retry (±20 % jitter); after the last one the delivery fails and its endpoint
+  // is marked failing. Default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27.5 h in all).
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'comma-separated seconds')
+    .default('5,300,1800,7200,18000,36000,36000')
+    .transform((v) => v.split(',').map(Number)),
   // Temporal (README "Running with Temporal"). TEMPORAL_ADDRESS set → runs go to that cluster and a
   // separate `npm run worker:temporal` process executes them.
   TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'host:port').optional(),

@@ -498,3 +498,66 @@ export const appSchemaMigrations = pgTable('app_schema_migrations', {
   statements: integer('statements').notNull(),
   appliedAt: ts('applied_at').notNull().defaultNow(),
 });
+
+// Events and webhooks (20261123121000_webhooks.sql).
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  url: text('url').notNull(),
+  description: text('description'),
+  events: text('events').array().notNull(),
+  active: boolean('active').notNull().default(true),
+  secretEncrypted: text('secret_encrypted').notNull(),
+  previousSecretEncrypted: text('previous_secret_encrypted'),
+  previousSecretExpiresAt: ts('previous_secret_expires_at'),
+  status: text('status').$type<'healthy' | 'failing'>().notNull().default('healthy'),
+  failingSince: ts('failing_since'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export const outboundEvents = pgTable('outbound_events', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  type: text('type').notNull(),
+  data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  dedupeKey: text('dedupe_key'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+export const webhookDeliveries = pgTable('webhook_deliveries', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  eventId: uuid('event_id').notNull(),
+  endpointId: uuid('endpoint_id').notNull(),
+  status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: ts('next_attempt_at'),
+  leaseUntil: ts('lease_until'),
+  lastStatusCode: integer('last_status_code'),
+  lastError: text('last_error'),
+  deliveredAt: ts('delivered_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export const webhookAttempts = pgTable('webhook_attempts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  deliveryId: uuid('delivery_id').notNull(),
+  attempt: integer('attempt').notNull(),
+  startedAt: ts('started_at').notNull(),
+  durationMs: integer('duration_ms').notNull(),
+  statusCode: integer('status_code'),
+  error: text('error'),
+  responseBody: text('response_body'),
+});
+export const eventSubscriptions = pgTable('event_subscriptions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  tableName: text('table_name').notNull(),
+  eventTypes: text('event_types').array().notNull(),
+  workflow: text('workflow').notNull(),
+  input: jsonb('input').$type<Record<string, unknown>>().notNull().default({}),
+  recordFields: jsonb('record_fields').$type<Record<string, string>>().notNull().default({}),
+  active: boolean('active').notNull().default(true),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

@@ -3,7 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { now } from '@/lib/core/clock';
 import { ApiError, found } from '@/lib/core/errors';
 import type { Resource, ResourceRow } from '@/lib/core/resource';
-import { getDb } from './client';
+import { getDb, type Db } from './client';
 
 type SiteTable = PgTable & { id: PgColumn; siteId: PgColumn; createdAt: PgColumn; updatedAt: PgColumn };
 
@@ -16,7 +16,11 @@ type SiteTable = PgTable & { id: PgColumn; siteId: PgColumn; createdAt: PgColumn
 export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
   table: T,
   resource: R,
-  o: { writeError?: (error: unknown, input: Record<string, unknown>) => never } = {},
+  o: {
+    writeError?: (error: unknown, input: Record<string, unknown>) => never;
+    /** Runs in the transaction of each create/update (e.g. the outbox row of a webhook event). */
+    onWrite?: (tx: Db, change: 'created' | 'updated', siteId: string, object: ReturnType<R['toApi']>) => Promise<void>;
+  } = {},
 ) {
   type Row = T['$inferSelect'] & ResourceRow;
   type Api = ReturnType<R['toApi']>;
@@ -44,8 +48,16 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
     /** Inserts the fields present in `input` (API names); columns left out take their defaults. */
     async create(siteId: string, input: Record<string, unknown>): Promise<Api> {
       const db = await getDb();
-      const row = await writing(input, async () =>
-        (await db.insert(table).values({ ...resource.columnsOf(input), siteId } as T['$inferInsert']).returning()) as Row[],
+      const insert = async (q: Db) => (await q.insert(table).values({ ...resource.columnsOf(input), siteId } as T['$inferInsert']).returning()) as Row[];
+      const onWrite = o.onWrite;
+      const row = await writing(input, () =>
+        onWrite
+          ? db.transaction(async (tx) => {
+              const rows = await insert(tx as unknown as Db);
+              await onWrite(tx as unknown as Db, 'created', siteId, toApi(rows[0]));
+              return rows;
+            })
+          : insert(db),
       );
       return toApi(row!);
     },
@@ -53,12 +65,21 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
     /** Changes the fields present in `input` (`null` clears); 404 unless the object is the site's. */
     async update(siteId: string, id: string, input: Record<string, unknown>): Promise<Api> {
       const db = await getDb();
-      const row = await writing(input, async () =>
-        (await db
+      const update = async (q: Db) =>
+        (await q
           .update(table)
           .set({ ...resource.columnsOf(input), updatedAt: new Date(now()) } as never)
           .where(ofSite(siteId, id))
-          .returning()) as Row[],
+          .returning()) as Row[];
+      const onWrite = o.onWrite;
+      const row = await writing(input, () =>
+        onWrite
+          ? db.transaction(async (tx) => {
+              const rows = await update(tx as unknown as Db);
+              if (rows[0]) await onWrite(tx as unknown as Db, 'updated', siteId, toApi(rows[0]));
+              return rows;
+            })
+          : update(db),
       );
       return toApi(found(row, resource.name));
     },

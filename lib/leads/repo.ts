@@ -1,6 +1,7 @@
 import { currentDate } from '@/lib/core/clock';
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { getDb } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
+import { recordEvent } from '@/lib/webhooks/events';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
 import { leads } from '@/lib/db/schema';
 import { siteScoped } from '@/lib/db/site-scoped';
@@ -18,7 +19,11 @@ function writeError(error: unknown, input: { email?: unknown }): never {
   throw error;
 }
 
-const repo = siteScoped(leads, leadResource, { writeError });
+/** lead.created / lead.updated webhook events, written in the transaction of the change. */
+const leadEvent = (tx: Db, change: 'created' | 'updated', siteId: string, lead: Lead) =>
+  recordEvent(tx, siteId, change === 'created' ? 'lead.created' : 'lead.updated', { lead }).then(() => undefined);
+
+const repo = siteScoped(leads, leadResource, { writeError, onWrite: leadEvent });
 
 export const toLead = repo.toApi;
 
@@ -43,15 +48,19 @@ export async function upsertLeadByEmail(
   input: { email: string; name: string; origin?: string | null },
 ): Promise<LeadRow> {
   const db = await getDb();
-  const [row] = await db
-    .insert(leads)
-    .values({ siteId, email: input.email.toLowerCase(), name: input.name, origin: input.origin ?? null })
-    .onConflictDoUpdate({
-      target: [leads.siteId, leads.email],
-      set: { name: input.name, updatedAt: currentDate() },
-    })
-    .returning();
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(leads)
+      .values({ siteId, email: input.email.toLowerCase(), name: input.name, origin: input.origin ?? null })
+      .onConflictDoUpdate({
+        target: [leads.siteId, leads.email],
+        set: { name: input.name, updatedAt: currentDate() },
+      })
+      .returning({ ...getTableColumns(leads), inserted: sql<boolean>`(xmax = 0)` });
+    const { inserted, ...lead } = row;
+    await leadEvent(tx as unknown as Db, inserted ? 'created' : 'updated', siteId, toLead(lead));
+    return lead;
+  });
 }
 
 export async function createLead(siteId: string, input: CreateLeadInput): Promise<Lead> {
@@ -166,7 +175,8 @@ export async function markLeadsLost(siteId: string, marks: { leadId: string; not
           updatedAt: currentDate(),
         })
         .where(and(eq(leads.siteId, siteId), eq(leads.id, mark.leadId), sql`${leads.status} <> 'lost'`))
-        .returning({ id: leads.id });
+        .returning();
+      for (const row of rows) await leadEvent(tx as unknown as Db, 'updated', siteId, toLead(row));
       changed += rows.length;
     }
     return changed;
@@ -183,7 +193,8 @@ export async function assignLeadsTo(siteId: string, assignments: { leadId: strin
         .update(leads)
         .set({ assigneeId: a.assigneeId, updatedAt: currentDate() })
         .where(and(eq(leads.siteId, siteId), eq(leads.id, a.leadId), isNull(leads.assigneeId)))
-        .returning({ id: leads.id });
+        .returning();
+      for (const row of rows) await leadEvent(tx as unknown as Db, 'updated', siteId, toLead(row));
       changed += rows.length;
     }
     return changed;

@@ -4,6 +4,7 @@ import { sharedBatcher } from '@/lib/db/batch';
 import { getDb, type Db } from '@/lib/db/client';
 import { sessionEvents, visitorSegments, visitorSessions, visitors } from '@/lib/db/schema';
 import { sessionEnded, sessionNotFound } from './errors';
+import { recordEvent } from '@/lib/webhooks/events';
 import {
   SESSION_MAX_MS,
   SESSION_TTL_MS,
@@ -329,7 +330,9 @@ export async function updateSession(siteId: string, input: UpdateSessionInput, n
  */
 export async function endSession(siteId: string, sessionId: string, input: EndSessionInput, now: number): Promise<SessionRow> {
   const db = await getDb();
-  const [row] = await db
+  // The session.ended webhook event is written in the same transaction.
+  const row = await db.transaction(async (tx) => {
+    const [ended] = await tx
     .update(visitorSessions)
     .set({
       status: 'closed',
@@ -349,6 +352,19 @@ export async function endSession(siteId: string, sessionId: string, input: EndSe
       ),
     )
     .returning();
+    if (ended) {
+      await recordEvent(tx as unknown as Db, siteId, 'session.ended', {
+        session_id: ended.id,
+        visitor_id: ended.visitorId,
+        lead_id: ended.leadId ?? null,
+        ended_at: new Date(Number(ended.endedAt)).toISOString(),
+        duration: ended.duration === null ? null : Number(ended.duration),
+        page_views: ended.pageViews ?? null,
+        exit_type: ended.exitType ?? null,
+      });
+    }
+    return ended;
+  });
   if (row) return row;
   const existing = await findSession(siteId, sessionId);
   if (existing?.status === 'closed') return existing;

@@ -16,6 +16,8 @@ import type { Activities, LeadSnapshot, MiningTarget, PaidAnswer } from './activ
 import { WorkflowFailedError } from './definition';
 import { fetchPageSummary } from './fetch-page';
 import { insertWebhookEvent } from './repo';
+import { recordRunEnd } from './run-events';
+import { getDb, type Db } from '@/lib/db/client';
 
 /**
  * The activities over our repos and providers. Each takes the run's site id first and passes it
@@ -92,9 +94,29 @@ export function createActivities(): Activities {
       const id = await insertWebhookEvent(siteId, { workflowId: event.workflow_id, eventType: event.event_type, tableName: event.table, payload: event.payload });
       return { event_id: id };
     },
+    async recordRunEnd(siteId, end) {
+      const db = await getDb();
+      await db.transaction((tx) =>
+        recordRunEnd(
+          tx as unknown as Db,
+          {
+            workflowId: end.workflow_id,
+            runId: end.run_id,
+            type: end.workflow_type,
+            status: end.status,
+            startTime: end.start_time,
+            closeTime: new Date(now()).toISOString(),
+            input: null,
+            ...(end.result !== undefined ? { result: end.result } : {}),
+            ...(end.failure ? { failure: { message: end.failure.message } } : {}),
+          },
+          siteId,
+        ),
+      );
+    },
     fetchPage(_siteId, url) {
       const c = config();
-      return fetchPageSummary(url, { allowedHosts: c.WORKFLOW_FETCH_ALLOWED_HOSTS, timeoutMs: c.WORKFLOW_FETCH_TIMEOUT_MS, maxBytes: c.WORKFLOW_FETCH_MAX_BYTES });
+      return fetchPageSummary(url, { timeoutMs: c.WORKFLOW_FETCH_TIMEOUT_MS, maxBytes: c.WORKFLOW_FETCH_MAX_BYTES });
     },
     runAgentCommand: (siteId, commandId) => carryOutCommand(siteId, commandId),
     async generateText(_siteId, request) {

@@ -143,6 +143,11 @@ export interface Activities {
    * by a process that died is recorded as failed/INTERRUPTED) and answers how it ended.
    */
   runAgentCommand(siteId: string, commandId: string): Promise<AgentCommandOutcome>;
+  /**
+   * The end of a run, as a webhook event (workflow.completed/failed/cancelled). The Temporal
+   * engine's last step; the embedded engine records it in the transaction that closes the run.
+   */
+  recordRunEnd(siteId: string, end: RunEnd): Promise<void>;
   // The web (SSRF-guarded)
   fetchPage(siteId: string, url: string): Promise<PageSummary>;
   // Outside services: each fails the run with a *_NOT_CONFIGURED reason when absent.
@@ -169,4 +174,14 @@ export interface Activities {
     roleQueryId: string,
     progress: { status?: 'mining' | 'completed' | 'exhausted' | 'out_of_credits' | 'pending'; next_page?: number; pages_fetched?: number; workflow_id?: string },
   ): Promise<void>;
+}
+
+export interface RunEnd {
+  workflow_id: string;
+  run_id: string;
+  workflow_type: string;
+  status: 'COMPLETED' | 'FAILED' | 'CANCELLED';
+  start_time: string;
+  result?: unknown;
+  failure?: { message: string };
 }

@@ -67,6 +67,19 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: presenters.xApiKey(t.key),
     body: { site_id: t.siteId, type: 'api_key', identifier: `token-${randomBytes(4).toString('hex')}`, value: 'site-object-secret' },
   });
+  // A webhook endpoint at a public address (no worker delivers in these suites), a delivery (its ping) and an inbound subscription.
+  // A site has a capped number of endpoints: two per site, reused by every call — the oldest for the
+  // routes that read or ping one, the other for DELETE (created again once deleted).
+  const existing = ((await created('GET', '/api/webhooks', { headers: key, query: { site_id: t.siteId } })).data as { id: string }[]).reverse();
+  const newEndpoint = () =>
+    created('POST', '/api/webhooks', { headers: key, body: { site_id: t.siteId, url: 'https://93.184.216.34/hook', events: ['lead.created'] } });
+  const endpoint = existing[0] ? { data: existing[0] } : await newEndpoint();
+  const deletable = existing[1] ? { data: existing[1] } : await newEndpoint();
+  const ping = await created('POST', '/api/webhooks/{id}/ping', { params: { id: endpoint.data.id }, headers: key, body: { site_id: t.siteId } });
+  const subscription = await created('POST', '/api/event-subscriptions', {
+    headers: key,
+    body: { site_id: t.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' },
+  });
   const ids: Record<string, string> = {
     site_id: t.siteId,
     user_id: t.user.id,
@@ -90,6 +103,19 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     // `id` of the secure-token routes names a secret.
     '/api/secure-tokens id': secureToken.data.id,
     '/api/secure-tokens/{id}/decrypt id': secureToken.data.id,
+    webhook_endpoint_id: endpoint.data.id,
+    webhook_delivery_id: ping.data.delivery_id,
+    event_subscription_id: subscription.data.id,
+    endpoint_id: endpoint.data.id,
+    // `id` of the webhook routes names their own objects; values that only these routes take.
+    '/api/webhooks id': deletable.data.id,
+    '/api/webhooks/{id}/ping id': endpoint.data.id,
+    '/api/webhooks/{id}/rotate id': endpoint.data.id,
+    '/api/webhooks/deliveries/{id} id': ping.data.delivery_id,
+    '/api/webhooks/deliveries/{id}/redeliver id': ping.data.delivery_id,
+    '/api/event-subscriptions id': subscription.data.id,
+    '/api/webhooks url': 'https://93.184.216.34/hook',
+    '/api/event-subscriptions workflow': 'dailyStandUp',
   };
   for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);
   return ids;

@@ -30,11 +30,18 @@ const ID_FIELDS: Record<string, string> = {
   user_id: 'user_id',
   /** `id` names a key under /api/keys and a site under /api/visitors/sites. */
   id: 'id',
+  endpoint_id: 'webhook_endpoint_id',
 };
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',
   '/api/secure-tokens id': '/api/secure-tokens id',
   '/api/secure-tokens/{id}/decrypt id': '/api/secure-tokens/{id}/decrypt id',
+  '/api/webhooks id': 'webhook_endpoint_id',
+  '/api/webhooks/{id}/ping id': 'webhook_endpoint_id',
+  '/api/webhooks/{id}/rotate id': 'webhook_endpoint_id',
+  '/api/webhooks/deliveries/{id} id': 'webhook_delivery_id',
+  '/api/webhooks/deliveries/{id}/redeliver id': 'webhook_delivery_id',
+  '/api/event-subscriptions id': 'event_subscription_id',
   // A conversation continues with the agent that holds it.
   ...Object.fromEntries(
     ['sales/message', 'customerSupport/message', 'email/reply', 'copywriter/content-editor'].map((p) => [`/api/agents/${p} conversation_id`, `/api/agents/${p} conversation_id`]),

@@ -74,6 +74,15 @@ const pendingRecipient = async (): Promise<{ id: string; code: string }> => {
 };
 const secureToken = async (): Promise<string> =>
   (await post('POST', '/api/secure-tokens', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, type: 'api_key', identifier: `matrix-${randomBytes(4).toString('hex')}`, value: 's3cret' } })).data.id;
+const newEndpoint = async (): Promise<string> =>
+  (await post('POST', '/api/webhooks', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, url: 'https://93.184.216.34/hook', events: ['lead.created'] } })).data.id;
+// One endpoint serves every entry that only reads or pings it (a site has a capped number).
+let sharedEndpoint: Promise<string> | undefined;
+const endpoint = (): Promise<string> => (sharedEndpoint ??= newEndpoint());
+const delivery = async (): Promise<string> =>
+  (await post('POST', '/api/webhooks/{id}/ping', { params: { id: await endpoint() }, headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId } })).data.delivery_id;
+const subscription = async (): Promise<string> =>
+  (await post('POST', '/api/event-subscriptions', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' } })).data.id;
 
 const REGISTRY: Record<string, Entry> = {
   // API key, tool routes
@@ -147,6 +156,19 @@ const REGISTRY: Record<string, Entry> = {
     request: async (site_id) => ({ params: { workflowId: await workflowRun('humanIntervention', { question: 'Go?' }) }, body: { site_id, signal: 'humanResponse', payload: { ok: true } } }),
   },
   'POST /api/agents/cmo/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
+  // API key, webhooks and inbound change events
+  'POST /api/webhooks': { request: (site_id) => ({ body: { site_id, url: 'https://93.184.216.34/hook', events: ['workflow.completed'] } }) },
+  'GET /api/webhooks': { request: (site_id) => ({ query: { site_id } }) },
+  'DELETE /api/webhooks': { request: async (site_id) => ({ query: { site_id, id: await newEndpoint() } }) },
+  'POST /api/webhooks/{id}/ping': { request: async (site_id) => ({ params: { id: await endpoint() }, body: { site_id } }) },
+  'POST /api/webhooks/{id}/rotate': { request: async (site_id) => ({ params: { id: await endpoint() }, body: { site_id } }) },
+  'GET /api/webhooks/deliveries': { request: (site_id) => ({ query: { site_id } }) },
+  'GET /api/webhooks/deliveries/{id}': { request: async (site_id) => ({ params: { id: await delivery() }, query: { site_id } }) },
+  'POST /api/webhooks/deliveries/{id}/redeliver': { request: async (site_id) => ({ params: { id: await delivery() }, body: { site_id } }) },
+  'POST /api/event-subscriptions': { request: (site_id) => ({ body: { site_id, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' } }) },
+  'GET /api/event-subscriptions': { request: (site_id) => ({ query: { site_id } }) },
+  'DELETE /api/event-subscriptions': { request: async (site_id) => ({ query: { site_id, id: await subscription() } }) },
+  'POST /api/workflow/webhook': { request: (site_id) => ({ body: { site_id, type: 'INSERT', table: 'leads', record: { site_id } } }) },
   'POST /api/agents/sales/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
   'POST /api/agents/customerSupport/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
   'POST /api/agents/email/reply': { request: (site_id) => ({ body: { site_id, from: 'a@example.com', subject: 's', text: 'hello' } }) },

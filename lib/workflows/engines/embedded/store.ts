@@ -4,6 +4,7 @@ import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { workflowRuns, workflowSignals, workflowSteps } from '@/lib/db/schema';
 import type { ListPage, ListQuery, WorkflowFailure, WorkflowRecord, WorkflowStatus } from '../../engine';
+import { recordRunEnd } from '../../run-events';
 
 /** The embedded engine's tables: runs, their checkpointed steps, signals. The only code touching them. */
 export type RunRow = typeof workflowRuns.$inferSelect;
@@ -144,7 +145,10 @@ export async function listRuns(q: ListQuery): Promise<ListPage> {
   };
 }
 
-/** Ends a running run (no-op when it already ended); answers whether this call ended it. */
+/**
+ * Ends a running run (no-op when it already ended); answers whether this call ended it. The
+ * `workflow.*` webhook event is written in the same transaction (lib/webhooks/events.ts).
+ */
 export async function closeRun(
   runId: string,
   status: Exclude<WorkflowStatus, 'RUNNING'>,
@@ -152,12 +156,15 @@ export async function closeRun(
   outcome: { result?: unknown; failure?: WorkflowFailure },
 ): Promise<boolean> {
   const db = await getDb();
-  const rows = await db
-    .update(workflowRuns)
-    .set({ status, closeTime: at, result: outcome.result ?? null, failure: outcome.failure ?? null, leaseUntil: null })
-    .where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.status, 'RUNNING')))
-    .returning({ id: workflowRuns.runId });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(workflowRuns)
+      .set({ status, closeTime: at, result: outcome.result ?? null, failure: outcome.failure ?? null, leaseUntil: null })
+      .where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.status, 'RUNNING')))
+      .returning();
+    if (row) await recordRunEnd(tx, toRecord(row), row.siteId);
+    return Boolean(row);
+  });
 }
 
 export async function closeRunOfSite(
@@ -168,12 +175,15 @@ export async function closeRunOfSite(
   failure: WorkflowFailure,
 ): Promise<boolean> {
   const db = await getDb();
-  const rows = await db
-    .update(workflowRuns)
-    .set({ status, closeTime: at, failure, leaseUntil: null })
-    .where(and(eq(workflowRuns.siteId, siteId), eq(workflowRuns.workflowId, workflowId), eq(workflowRuns.status, 'RUNNING')))
-    .returning({ id: workflowRuns.runId });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(workflowRuns)
+      .set({ status, closeTime: at, failure, leaseUntil: null })
+      .where(and(eq(workflowRuns.siteId, siteId), eq(workflowRuns.workflowId, workflowId), eq(workflowRuns.status, 'RUNNING')))
+      .returning();
+    if (row) await recordRunEnd(tx, toRecord(row), row.siteId);
+    return Boolean(row);
+  });
 }
 
 /** Takes the lease of a running run nobody holds (or whose holder's lease ran out). */

@@ -5,6 +5,7 @@
  */
 import {
   ApplicationFailure,
+  CancellationScope,
   condition,
   defineSignal,
   isCancellation,
@@ -14,6 +15,7 @@ import {
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
+import type { Activities, RunEnd } from '@/lib/workflows/activities';
 import { WorkflowFailedError, type WorkflowContext, type WorkflowDefinition } from '@/lib/workflows/definition';
 import { SITE_ID_ATTRIBUTE } from './site-attribute';
 
@@ -41,18 +43,38 @@ export function temporalWorkflow<A, I, O>(definition: WorkflowDefinition<A, I, O
     const info = workflowInfo();
     const siteId = info.typedSearchAttributes.get(SITE_ID_ATTRIBUTE);
     if (!siteId) throw ApplicationFailure.nonRetryable('The run has no site_id search attribute', 'MissingSiteId');
+    const activities = proxyActivities(ACTIVITY_OPTIONS);
     const ctx: WorkflowContext<A> = {
       workflowId: info.workflowId,
       siteId,
-      activities: proxyActivities(ACTIVITY_OPTIONS) as unknown as A,
+      activities: activities as unknown as A,
       sleep: (ms) => sleep(ms),
       waitForSignal: signalInbox(),
     };
+    // The run's end becomes a webhook event (lib/workflows/run-events.ts) in a last activity step,
+    // retried until it lands; runs terminated or timed out by the cluster run no code and send none.
+    const recordEnd = (end: Pick<RunEnd, 'status' | 'result' | 'failure'>) =>
+      (activities as unknown as Pick<Activities, 'recordRunEnd'>).recordRunEnd(siteId, {
+        workflow_id: info.workflowId,
+        run_id: info.runId,
+        workflow_type: info.workflowType,
+        start_time: info.runStartTime.toISOString(),
+        ...end,
+      });
+    let result: O;
     try {
-      return await definition(ctx, input);
+      result = await definition(ctx, input);
     } catch (error) {
-      throw runFailure(error);
+      if (isCancellation(error)) {
+        await CancellationScope.nonCancellable(() => recordEnd({ status: 'CANCELLED', failure: { message: 'CANCELLED: the run was cancelled on request' } }));
+        throw error;
+      }
+      const failure = runFailure(error);
+      await recordEnd({ status: 'FAILED', failure: { message: failure instanceof Error ? failure.message : String(failure) } });
+      throw failure;
     }
+    await recordEnd({ status: 'COMPLETED', result });
+    return result;
   };
 }
 

@@ -1,0 +1,37 @@
+'use client';
+
+import { useActionState } from 'react';
+import { ConfirmButton } from '@/components/confirm-button';
+import { SubmitButton } from '@/components/submit-button';
+import type { FormState } from '../../../../_lib/forms';
+import { deleteEndpointAction, pingEndpointAction } from '../../../../_lib/webhook-actions';
+
+/** "Send a ping" queues a webhook.ping to this endpoint; the delivery shows below once attempted. */
+export function PingButton({ siteId, endpointId }: { siteId: string; endpointId: string }) {
+  const [state, action] = useActionState(pingEndpointAction.bind(null, siteId, endpointId), {} as FormState<string>);
+  return (
+    <form action={action} className="inline">
+      <SubmitButton pending="Sending…">Send a ping</SubmitButton>
+      <span role="status" className="status">
+        {state.result ? 'Ping queued.' : (state.errors?.form ?? '')}
+      </span>
+    </form>
+  );
+}
+
+export function DeleteEndpointButton({ siteId, endpointId, url }: { siteId: string; endpointId: string; url: string }) {
+  return (
+    <ConfirmButton
+      action={deleteEndpointAction.bind(null, siteId, endpointId)}
+      label="Delete"
+      subject={url}
+      title={`Delete the endpoint ${url}?`}
+      confirm="Delete endpoint"
+      pending="Deleting…"
+      focusAfter="webhooks-heading"
+      id={`delete-${endpointId}`}
+    >
+      <p>No more events are sent to it; its pending deliveries are dropped.</p>
+    </ConfirmButton>
+  );
+}

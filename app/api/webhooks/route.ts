@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { defineRoute } from '@/lib/http/define-route';
+import { createEndpointBodySchema, CreatedEndpointSchema, DeletedSchema, EndpointSchema, endpointQuerySchema, siteQuerySchema } from '@/lib/webhooks/schema';
+import { createEndpoint, deleteEndpoint, listEndpoints } from '@/lib/webhooks/service';
+
+const tags = ['Webhooks'];
+const headers = ['bearer', 'x-api-key'] as const;
+
+// POST /api/webhooks — register an endpoint for the site's events; the signing secret is returned once
+export const POST = defineRoute({
+  summary: 'Create a webhook endpoint',
+  description:
+    'Events are POSTed as `{id, type, created_at, site_id, data}`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, ' +
+    '`webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the returned `whsec_` secret). The URL must be https and ' +
+    'resolve to a public address. README "Events and webhooks".',
+  tags,
+  auth: { kind: 'apiKey', headers: [...headers], scope: 'write' },
+  body: createEndpointBodySchema,
+  response: CreatedEndpointSchema,
+  status: 201,
+  errors: ['CONFLICT'],
+  handler: ({ siteId, body }) => createEndpoint(siteId, body),
+});
+
+// GET /api/webhooks — the site's endpoints (never their secrets)
+export const GET = defineRoute({
+  summary: 'List webhook endpoints',
+  tags,
+  auth: { kind: 'apiKey', headers: [...headers], scope: 'read' },
+  query: siteQuerySchema,
+  response: z.array(EndpointSchema),
+  handler: ({ siteId }) => listEndpoints(siteId),
+});
+
+// DELETE /api/webhooks — remove an endpoint and its deliveries
+export const DELETE = defineRoute({
+  summary: 'Delete a webhook endpoint',
+  tags,
+  auth: { kind: 'apiKey', headers: [...headers], scope: 'write' },
+  query: endpointQuerySchema,
+  response: DeletedSchema,
+  errors: ['NOT_FOUND'],
+  handler: ({ siteId, query }) => deleteEndpoint(siteId, query.id),
+});

@@ -1,0 +1,72 @@
+import { and, arrayContains, eq } from 'drizzle-orm';
+import type { Db } from '@/lib/db/client';
+import { outboundEvents, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
+import { currentDate } from '@/lib/core/clock';
+
+/**
+ * The outbox. `recordEvent` is called inside the transaction that makes the change: it writes the
+ * event and one pending delivery per active endpoint of the site that subscribed to its type, so
+ * the event exists exactly when the change does. The delivery worker sends them afterwards.
+ */
+export const EVENT_TYPES = [
+  'workflow.completed',
+  'workflow.failed',
+  'workflow.cancelled',
+  'lead.created',
+  'lead.updated',
+  'session.ended',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Sent only to the endpoint it tests (POST /api/webhooks/{id}/ping); never subscribed to. */
+export const PING_EVENT = 'webhook.ping';
+
+const listeners = new Set<() => void>();
+
+/** The delivery worker of this process listens, to send new events without waiting for its next poll. */
+export function onEventRecorded(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function announce(): void {
+  // After the caller's transaction has most likely committed; the worker's poll catches the rest.
+  if (listeners.size) setTimeout(() => listeners.forEach((l) => l()), 20).unref?.();
+}
+
+/**
+ * Writes an event and its deliveries with `tx` (the caller's transaction). With a dedupe key, a
+ * second call for the same thing records nothing. Answers the event id, or undefined when no
+ * endpoint wants the event (nothing is written then).
+ */
+export async function recordEvent(tx: Db, siteId: string, type: EventType, data: Record<string, unknown>, dedupeKey?: string): Promise<string | undefined> {
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.active, true), arrayContains(webhookEndpoints.events, [type])));
+  if (endpoints.length === 0) return undefined;
+  const [event] = await tx
+    .insert(outboundEvents)
+    .values({ siteId, type, data, dedupeKey: dedupeKey ?? null })
+    .onConflictDoNothing()
+    .returning({ id: outboundEvents.id });
+  if (!event) return undefined;
+  const at = currentDate();
+  await tx.insert(webhookDeliveries).values(endpoints.map((e) => ({ siteId, eventId: event.id, endpointId: e.id, nextAttemptAt: at })));
+  announce();
+  return event.id;
+}
+
+/** A ping: an event of its own, delivered to that one endpoint. */
+export async function recordPing(tx: Db, siteId: string, endpointId: string): Promise<{ eventId: string; deliveryId: string }> {
+  const [event] = await tx
+    .insert(outboundEvents)
+    .values({ siteId, type: PING_EVENT, data: { endpoint_id: endpointId, message: 'This is a test event.' } })
+    .returning({ id: outboundEvents.id });
+  const [delivery] = await tx
+    .insert(webhookDeliveries)
+    .values({ siteId, eventId: event.id, endpointId, nextAttemptAt: currentDate() })
+    .returning({ id: webhookDeliveries.id });
+  announce();
+  return { eventId: event.id, deliveryId: delivery.id };
+}

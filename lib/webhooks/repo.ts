@@ -1,0 +1,228 @@
+import { and, desc, eq, isNull, lt, lte, or, sql, arrayContains } from 'drizzle-orm';
+import { currentDate } from '@/lib/core/clock';
+import { getDb } from '@/lib/db/client';
+import { eventSubscriptions, outboundEvents, webhookAttempts, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
+
+/** The only code touching the webhook tables. Site id first; another site's id finds nothing. */
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+export type EventRow = typeof outboundEvents.$inferSelect;
+export type SubscriptionRow = typeof eventSubscriptions.$inferSelect;
+
+export async function insertEndpoint(
+  siteId: string,
+  values: { url: string; description: string | null; events: string[]; active: boolean; secretEncrypted: string },
+): Promise<EndpointRow> {
+  const db = await getDb();
+  const [row] = await db.insert(webhookEndpoints).values({ siteId, ...values }).returning();
+  return row;
+}
+
+export async function listEndpoints(siteId: string): Promise<EndpointRow[]> {
+  const db = await getDb();
+  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.siteId, siteId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)).limit(100);
+}
+
+export async function countEndpoints(siteId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(eq(webhookEndpoints.siteId, siteId));
+  return Number(row.n);
+}
+
+export async function findEndpoint(siteId: string, id: string): Promise<EndpointRow | undefined> {
+  const db = await getDb();
+  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id)));
+  return row;
+}
+
+export async function deleteEndpoint(siteId: string, id: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id))).returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
+
+export async function rotateEndpointSecret(siteId: string, id: string, secretEncrypted: string, previousUntil: Date | null): Promise<EndpointRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      previousSecretEncrypted: previousUntil ? webhookEndpoints.secretEncrypted : null,
+      previousSecretExpiresAt: previousUntil,
+      secretEncrypted,
+      updatedAt: currentDate(),
+    })
+    .where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id)))
+    .returning();
+  return row;
+}
+
+export async function updateEndpoint(siteId: string, id: string, set: { active?: boolean; events?: string[] }): Promise<EndpointRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ ...set, updatedAt: currentDate() })
+    .where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id)))
+    .returning();
+  return row;
+}
+
+export interface DeliveryListItem {
+  delivery: DeliveryRow;
+  eventType: string;
+}
+
+/** The site's most recent deliveries (of one endpoint when given), newest first. */
+export async function listDeliveries(siteId: string, q: { endpointId?: string; limit: number }): Promise<DeliveryListItem[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ delivery: webhookDeliveries, eventType: outboundEvents.type })
+    .from(webhookDeliveries)
+    .innerJoin(outboundEvents, eq(outboundEvents.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookDeliveries.siteId, siteId), q.endpointId ? eq(webhookDeliveries.endpointId, q.endpointId) : undefined))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(q.limit);
+  return rows;
+}
+
+export async function findDelivery(siteId: string, id: string): Promise<DeliveryListItem | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ delivery: webhookDeliveries, eventType: outboundEvents.type })
+    .from(webhookDeliveries)
+    .innerJoin(outboundEvents, eq(outboundEvents.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookDeliveries.siteId, siteId), eq(webhookDeliveries.id, id)));
+  return row;
+}
+
+export async function attemptsOf(siteId: string, deliveryId: string): Promise<AttemptRow[]> {
+  const db = await getDb();
+  return db
+    .select()
+    .from(webhookAttempts)
+    .where(and(eq(webhookAttempts.siteId, siteId), eq(webhookAttempts.deliveryId, deliveryId)))
+    .orderBy(webhookAttempts.attempt);
+}
+
+/** A new delivery of the same event to the same endpoint (same webhook-id), due now. */
+export async function requeueDelivery(siteId: string, delivery: DeliveryRow): Promise<DeliveryRow> {
+  const db = await getDb();
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({ siteId, eventId: delivery.eventId, endpointId: delivery.endpointId, nextAttemptAt: currentDate() })
+    .returning();
+  return row;
+}
+
+export interface ClaimedDelivery {
+  delivery: DeliveryRow;
+  event: EventRow;
+  endpoint: EndpointRow;
+}
+
+/**
+ * Takes the lease of the oldest due delivery nobody holds (or whose holder's lease ran out: that
+ * worker died mid-delivery, the event is sent again). Select then update in one transaction: the
+ * row lock is the claim.
+ */
+export async function claimDueDelivery(now: Date, leaseUntil: Date): Promise<ClaimedDelivery | undefined> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [next] = await tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.status, 'pending'),
+          lte(webhookDeliveries.nextAttemptAt, now),
+          or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, now)),
+        ),
+      )
+      .orderBy(webhookDeliveries.nextAttemptAt)
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!next) return undefined;
+    const [delivery] = await tx.update(webhookDeliveries).set({ leaseUntil, updatedAt: now }).where(eq(webhookDeliveries.id, next.id)).returning();
+    const [event] = await tx.select().from(outboundEvents).where(eq(outboundEvents.id, delivery.eventId));
+    const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId));
+    return { delivery, event, endpoint };
+  });
+}
+
+export type AttemptOutcome = { status: 'succeeded' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'failed' };
+
+/** Records one attempt and its consequence on the delivery and the endpoint's health, together. */
+export async function finishAttempt(
+  claimed: ClaimedDelivery,
+  attempt: { startedAt: Date; durationMs: number; statusCode: number | null; error: string | null; responseBody: string | null },
+  outcome: AttemptOutcome,
+): Promise<void> {
+  const db = await getDb();
+  const { delivery } = claimed;
+  const at = currentDate();
+  await db.transaction(async (tx) => {
+    await tx.insert(webhookAttempts).values({ siteId: delivery.siteId, deliveryId: delivery.id, attempt: delivery.attempts + 1, ...attempt });
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        status: outcome.status,
+        attempts: delivery.attempts + 1,
+        nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
+        leaseUntil: null,
+        lastStatusCode: attempt.statusCode,
+        lastError: attempt.error,
+        deliveredAt: outcome.status === 'succeeded' ? at : null,
+        updatedAt: at,
+      })
+      .where(eq(webhookDeliveries.id, delivery.id));
+    if (outcome.status === 'succeeded') {
+      await tx
+        .update(webhookEndpoints)
+        .set({ status: 'healthy', failingSince: null })
+        .where(and(eq(webhookEndpoints.id, delivery.endpointId), eq(webhookEndpoints.status, 'failing')));
+    } else if (outcome.status === 'failed') {
+      await tx
+        .update(webhookEndpoints)
+        .set({ status: 'failing', failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at.toISOString()}::timestamptz)` })
+        .where(eq(webhookEndpoints.id, delivery.endpointId));
+    }
+  });
+}
+
+// Inbound subscriptions.
+
+export async function insertSubscription(
+  siteId: string,
+  values: { tableName: string; eventTypes: string[]; workflow: string; input: Record<string, unknown>; recordFields: Record<string, string>; active: boolean },
+): Promise<SubscriptionRow> {
+  const db = await getDb();
+  const [row] = await db.insert(eventSubscriptions).values({ siteId, ...values }).returning();
+  return row;
+}
+
+export async function listSubscriptions(siteId: string): Promise<SubscriptionRow[]> {
+  const db = await getDb();
+  return db.select().from(eventSubscriptions).where(eq(eventSubscriptions.siteId, siteId)).orderBy(desc(eventSubscriptions.createdAt), desc(eventSubscriptions.id)).limit(100);
+}
+
+export async function deleteSubscription(siteId: string, id: string): Promise<SubscriptionRow | undefined> {
+  const db = await getDb();
+  const [row] = await db.delete(eventSubscriptions).where(and(eq(eventSubscriptions.siteId, siteId), eq(eventSubscriptions.id, id))).returning();
+  return row;
+}
+
+export async function activeSubscriptions(siteId: string, table: string, type: string): Promise<SubscriptionRow[]> {
+  const db = await getDb();
+  return db
+    .select()
+    .from(eventSubscriptions)
+    .where(
+      and(
+        eq(eventSubscriptions.siteId, siteId),
+        eq(eventSubscriptions.active, true),
+        eq(eventSubscriptions.tableName, table),
+        arrayContains(eventSubscriptions.eventTypes, [type]),
+      ),
+    )
+    .orderBy(eventSubscriptions.createdAt);
+}

@@ -1,0 +1,217 @@
+import { now } from '@/lib/core/clock';
+import { ApiError } from '@/lib/core/errors';
+import { getDb } from '@/lib/db/client';
+import { checkOutboundUrl, isAllowListedHost, OutboundFailedError, OutboundRefusedError } from '@/lib/net/guard';
+import { catalogEntry } from '@/lib/workflows/catalog';
+import { startWorkflow } from '@/lib/workflows/service';
+import { recordPing } from './events';
+import * as repo from './repo';
+import type { ChangeEvent, Endpoint } from './schema';
+import { encryptSecret, generateSigningSecret } from './secret';
+
+/** Endpoints, deliveries and inbound subscriptions of one site (the routes and the console). */
+export const MAX_ENDPOINTS_PER_SITE = 50;
+export const DEFAULT_GRACE_SECONDS = 24 * 3600;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toEndpoint(row: repo.EndpointRow): Endpoint {
+  return {
+    id: row.id,
+    site_id: row.siteId,
+    url: row.url,
+    description: row.description,
+    events: row.events,
+    active: row.active,
+    status: row.status,
+    failing_since: iso(row.failingSince),
+    previous_secret_expires_at: row.previousSecretExpiresAt && row.previousSecretExpiresAt.getTime() > now() ? row.previousSecretExpiresAt.toISOString() : null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** https to a public address; http only to a host in OUTBOUND_ALLOW_HOSTS (development, tests). */
+async function checkEndpointUrl(raw: string): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ApiError('INVALID_REQUEST', 'url is not a URL');
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isAllowListedHost(url.hostname))) {
+    throw new ApiError('INVALID_REQUEST', 'url must be https (http only to a host the operator allows)');
+  }
+  try {
+    return (await checkOutboundUrl(url)).url.toString();
+  } catch (error) {
+    if (error instanceof OutboundRefusedError || error instanceof OutboundFailedError) throw new ApiError('INVALID_REQUEST', `url refused: ${error.message}`);
+    throw error;
+  }
+}
+
+export async function createEndpoint(
+  siteId: string,
+  input: { url: string; events: string[]; description?: string; active?: boolean },
+): Promise<Endpoint & { secret: string }> {
+  const url = await checkEndpointUrl(input.url);
+  if ((await repo.countEndpoints(siteId)) >= MAX_ENDPOINTS_PER_SITE) {
+    throw new ApiError('CONFLICT', `A site has at most ${MAX_ENDPOINTS_PER_SITE} webhook endpoints`);
+  }
+  const secret = generateSigningSecret();
+  const row = await repo.insertEndpoint(siteId, {
+    url,
+    description: input.description ?? null,
+    events: [...new Set(input.events)],
+    active: input.active ?? true,
+    secretEncrypted: encryptSecret(secret),
+  });
+  return { ...toEndpoint(row), secret };
+}
+
+export const listEndpoints = async (siteId: string): Promise<Endpoint[]> => (await repo.listEndpoints(siteId)).map(toEndpoint);
+
+export async function deleteEndpoint(siteId: string, id: string): Promise<{ id: string; deleted: true }> {
+  if (!(await repo.deleteEndpoint(siteId, id))) throw new ApiError('NOT_FOUND', 'Webhook endpoint not found');
+  return { id, deleted: true };
+}
+
+/** A new secret, shown once; the old one keeps signing too for `graceSeconds` (Standard Webhooks allows several signatures). */
+export async function rotateEndpointSecret(siteId: string, id: string, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<Endpoint & { secret: string }> {
+  const secret = generateSigningSecret();
+  const row = await repo.rotateEndpointSecret(siteId, id, encryptSecret(secret), graceSeconds > 0 ? new Date(now() + graceSeconds * 1000) : null);
+  if (!row) throw new ApiError('NOT_FOUND', 'Webhook endpoint not found');
+  return { ...toEndpoint(row), secret };
+}
+
+/** Sends a `webhook.ping` event to this endpoint only (asynchronously, like any delivery). */
+export async function pingEndpoint(siteId: string, id: string): Promise<{ event_id: string; delivery_id: string }> {
+  if (!(await repo.findEndpoint(siteId, id))) throw new ApiError('NOT_FOUND', 'Webhook endpoint not found');
+  const db = await getDb();
+  const ping = await db.transaction((tx) => recordPing(tx as never, siteId, id));
+  return { event_id: ping.eventId, delivery_id: ping.deliveryId };
+}
+
+function toDelivery({ delivery, eventType }: repo.DeliveryListItem) {
+  return {
+    id: delivery.id,
+    event_id: delivery.eventId,
+    event_type: eventType,
+    endpoint_id: delivery.endpointId,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    next_attempt_at: iso(delivery.nextAttemptAt),
+    last_status_code: delivery.lastStatusCode,
+    last_error: delivery.lastError,
+    delivered_at: iso(delivery.deliveredAt),
+    created_at: delivery.createdAt.toISOString(),
+  };
+}
+
+export async function listDeliveries(siteId: string, q: { endpoint_id?: string; limit: number }) {
+  if (q.endpoint_id && !(await repo.findEndpoint(siteId, q.endpoint_id))) throw new ApiError('NOT_FOUND', 'Webhook endpoint not found');
+  return (await repo.listDeliveries(siteId, { endpointId: q.endpoint_id, limit: q.limit })).map(toDelivery);
+}
+
+export async function getDelivery(siteId: string, id: string) {
+  const found = await repo.findDelivery(siteId, id);
+  if (!found) throw new ApiError('NOT_FOUND', 'Delivery not found');
+  const attempts = await repo.attemptsOf(siteId, id);
+  return {
+    ...toDelivery(found),
+    attempt_log: attempts.map((a) => ({
+      attempt: a.attempt,
+      started_at: a.startedAt.toISOString(),
+      duration_ms: a.durationMs,
+      status_code: a.statusCode,
+      error: a.error,
+      response_body: a.responseBody,
+    })),
+  };
+}
+
+/** Sends the event again to the same endpoint, as a new delivery with a fresh retry schedule and the same webhook-id. */
+export async function redeliver(siteId: string, id: string) {
+  const found = await repo.findDelivery(siteId, id);
+  if (!found) throw new ApiError('NOT_FOUND', 'Delivery not found');
+  const row = await repo.requeueDelivery(siteId, found.delivery);
+  return toDelivery({ delivery: row, eventType: found.eventType });
+}
+
+// Inbound change events.
+
+function toSubscription(row: repo.SubscriptionRow) {
+  return {
+    id: row.id,
+    site_id: row.siteId,
+    table: row.tableName,
+    event_types: row.eventTypes,
+    workflow: row.workflow,
+    input: row.input,
+    record_fields: row.recordFields,
+    active: row.active,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export async function createSubscription(
+  siteId: string,
+  input: { table: string; event_types: string[]; workflow: string; input?: Record<string, unknown>; record_fields?: Record<string, string>; active?: boolean },
+) {
+  const entry = catalogEntry(input.workflow);
+  if (!entry) throw new ApiError('INVALID_REQUEST', `Unknown workflow: ${input.workflow}`);
+  // The webhook workflow records every inbound event already; starting it from a subscription would record twice.
+  if (entry.name === 'webhook') throw new ApiError('INVALID_REQUEST', 'The webhook workflow records every inbound event already; subscribe another workflow');
+  if ('site_id' in (input.input ?? {}) || 'site_id' in (input.record_fields ?? {})) {
+    throw new ApiError('INVALID_REQUEST', 'site_id is always the subscription’s site; leave it out of input and record_fields');
+  }
+  const row = await repo.insertSubscription(siteId, {
+    tableName: input.table,
+    eventTypes: [...new Set(input.event_types)],
+    workflow: entry.name,
+    input: input.input ?? {},
+    recordFields: input.record_fields ?? {},
+    active: input.active ?? true,
+  });
+  return toSubscription(row);
+}
+
+export const listSubscriptions = async (siteId: string) => (await repo.listSubscriptions(siteId)).map(toSubscription);
+
+export async function deleteSubscription(siteId: string, id: string): Promise<{ id: string; deleted: true }> {
+  if (!(await repo.deleteSubscription(siteId, id))) throw new ApiError('NOT_FOUND', 'Subscription not found');
+  return { id, deleted: true };
+}
+
+const sameSite = (value: unknown, siteId: string) => value === undefined || value === null || (typeof value === 'string' && value.toLowerCase() === siteId);
+
+/**
+ * An inbound database change event: refused when its record (or old record) names another site;
+ * recorded by a run of the `webhook` workflow; then every active subscription of the site for
+ * that table and change type starts its workflow, with a body of the subscription's fixed
+ * `input`, the mapped record fields and the site id. A run that cannot start (its body does not
+ * fit the workflow, the site's running cap) is reported per subscription; the others still start.
+ */
+export async function receiveChangeEvent(siteId: string, event: ChangeEvent) {
+  if (!sameSite(event.record?.site_id, siteId) || !sameSite(event.old_record?.site_id, siteId)) {
+    throw new ApiError('FORBIDDEN', 'The changed record belongs to another site');
+  }
+  const recorded = await startWorkflow(siteId, 'webhook', { ...event, site_id: siteId }, null);
+  const dispatched: { subscription_id: string; workflow: string; workflowId?: string; error?: { code: string; message: string } }[] = [];
+  if (event.type && event.table) {
+    const row = event.record ?? event.old_record ?? {};
+    for (const sub of await repo.activeSubscriptions(siteId, event.table, event.type)) {
+      const body: Record<string, unknown> = { ...sub.input };
+      for (const [field, column] of Object.entries(sub.recordFields)) if (row[column] !== undefined) body[field] = row[column];
+      body.site_id = siteId;
+      try {
+        const run = await startWorkflow(siteId, sub.workflow, body, null);
+        dispatched.push({ subscription_id: sub.id, workflow: sub.workflow, workflowId: run.workflowId });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        dispatched.push({ subscription_id: sub.id, workflow: sub.workflow, error: { code: error.code, message: error.message } });
+      }
+    }
+  }
+  return { async: true as const, event_workflow_id: recorded.workflowId, dispatched };
+}
