@@ -92,6 +92,23 @@ const configSchema = z.object({
   COMMAND_WORKER: bool(true),
   COMMAND_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   COMMAND_LEASE_MS: z.coerce.number().int().min(5_000).max(3_600_000).default(60_000),
+  // Robots (README "Instances and robots"). `local` drives the machine's Chromium (never downloaded);
+  // ROBOTS_CDP_URL set → any browser reachable over the Chrome DevTools Protocol instead; `none` → 503.
+  ROBOTS_PROVIDER: z.enum(['local', 'cdp', 'none']).optional(),
+  ROBOTS_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  ROBOTS_CDP_URL: z.string().url().optional(),
+  // Running browsers (contexts) at once: per site and for the whole process.
+  ROBOTS_MAX_PER_SITE: z.coerce.number().int().min(1).max(100).default(2),
+  ROBOTS_MAX_TOTAL: z.coerce.number().int().min(1).max(500).default(8),
+  ROBOTS_ACTION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
+  // How often running instances past their timeout are looked for and stopped.
+  ROBOTS_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  // Hosts (names or IPs, comma-separated) a robot's browser may reach although they resolve to
+  // private, loopback or link-local addresses. Everything else non-public is refused.
+  OUTBOUND_ALLOW_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -23,34 +23,46 @@ import * as r19 from '@/app/api/agents/tools/updateSiteSettings/route';
 import * as r20 from '@/app/api/auth/signup/route';
 import * as r21 from '@/app/api/auth/token/route';
 import * as r22 from '@/app/api/health/route';
-import * as r23 from '@/app/api/keys/route';
-import * as r24 from '@/app/api/keys/[id]/usage/route';
-import * as r25 from '@/app/api/leads/[lead_id]/sessions/route';
-import * as r26 from '@/app/api/logs/workflows/route';
-import * as r27 from '@/app/api/logs/workflows/[workflowId]/route';
-import * as r28 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
-import * as r29 from '@/app/api/logs/workflows/[workflowId]/signal/route';
-import * as r30 from '@/app/api/mcp/route';
-import * as r31 from '@/app/api/requirements/route';
-import * as r32 from '@/app/api/sites/[site_id]/origins/route';
-import * as r33 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r34 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r35 from '@/app/api/visitors/identify/route';
-import * as r36 from '@/app/api/visitors/segment/route';
-import * as r37 from '@/app/api/visitors/session/route';
-import * as r38 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r39 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r40 from '@/app/api/visitors/session/end/route';
-import * as r41 from '@/app/api/visitors/sites/route';
-import * as r42 from '@/app/api/visitors/track/route';
-import * as r43 from '@/app/api/visitors/upload/route';
-import * as r44 from '@/app/api/workflow/[name]/route';
-import * as r45 from '@/app/sites/route';
-import * as r46 from '@/app/sites/[site_id]/route';
-import * as r47 from '@/app/sites/[site_id]/commands/route';
-import * as r48 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r49 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r50 from '@/app/sites/[site_id]/stats/route';
+import * as r23 from '@/app/api/instances/route';
+import * as r24 from '@/app/api/instances/[id]/route';
+import * as r25 from '@/app/api/instances/[id]/logs/route';
+import * as r26 from '@/app/api/instances/[id]/plans/route';
+import * as r27 from '@/app/api/instances/[id]/screenshot/route';
+import * as r28 from '@/app/api/keys/route';
+import * as r29 from '@/app/api/keys/[id]/usage/route';
+import * as r30 from '@/app/api/leads/[lead_id]/sessions/route';
+import * as r31 from '@/app/api/logs/workflows/route';
+import * as r32 from '@/app/api/logs/workflows/[workflowId]/route';
+import * as r33 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
+import * as r34 from '@/app/api/logs/workflows/[workflowId]/signal/route';
+import * as r35 from '@/app/api/mcp/route';
+import * as r36 from '@/app/api/requirements/route';
+import * as r37 from '@/app/api/robots/instance/route';
+import * as r38 from '@/app/api/robots/instance/act/route';
+import * as r39 from '@/app/api/robots/instance/assistant/route';
+import * as r40 from '@/app/api/robots/instance/delete/route';
+import * as r41 from '@/app/api/robots/instance/pause/route';
+import * as r42 from '@/app/api/robots/instance/resume/route';
+import * as r43 from '@/app/api/robots/instance/stop/route';
+import * as r44 from '@/app/api/sites/[site_id]/origins/route';
+import * as r45 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r46 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r47 from '@/app/api/visitors/identify/route';
+import * as r48 from '@/app/api/visitors/segment/route';
+import * as r49 from '@/app/api/visitors/session/route';
+import * as r50 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r51 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r52 from '@/app/api/visitors/session/end/route';
+import * as r53 from '@/app/api/visitors/sites/route';
+import * as r54 from '@/app/api/visitors/track/route';
+import * as r55 from '@/app/api/visitors/upload/route';
+import * as r56 from '@/app/api/workflow/[name]/route';
+import * as r57 from '@/app/sites/route';
+import * as r58 from '@/app/sites/[site_id]/route';
+import * as r59 from '@/app/sites/[site_id]/commands/route';
+import * as r60 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r61 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r62 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -76,32 +88,44 @@ export const routeManifest: RouteManifest = [
   { path: '/api/auth/signup', module: r20 },
   { path: '/api/auth/token', module: r21 },
   { path: '/api/health', module: r22 },
-  { path: '/api/keys', module: r23 },
-  { path: '/api/keys/{id}/usage', module: r24 },
-  { path: '/api/leads/{lead_id}/sessions', module: r25 },
-  { path: '/api/logs/workflows', module: r26 },
-  { path: '/api/logs/workflows/{workflowId}', module: r27 },
-  { path: '/api/logs/workflows/{workflowId}/cancel', module: r28 },
-  { path: '/api/logs/workflows/{workflowId}/signal', module: r29 },
-  { path: '/api/mcp', module: r30 },
-  { path: '/api/requirements', module: r31 },
-  { path: '/api/sites/{site_id}/origins', module: r32 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r33 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r34 },
-  { path: '/api/visitors/identify', module: r35 },
-  { path: '/api/visitors/segment', module: r36 },
-  { path: '/api/visitors/session', module: r37 },
-  { path: '/api/visitors/session/{session_id}/end', module: r38 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r39 },
-  { path: '/api/visitors/session/end', module: r40 },
-  { path: '/api/visitors/sites', module: r41 },
-  { path: '/api/visitors/track', module: r42 },
-  { path: '/api/visitors/upload', module: r43 },
-  { path: '/api/workflow/{name}', module: r44 },
-  { path: '/sites', module: r45 },
-  { path: '/sites/{site_id}', module: r46 },
-  { path: '/sites/{site_id}/commands', module: r47 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r48 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r49 },
-  { path: '/sites/{site_id}/stats', module: r50 },
+  { path: '/api/instances', module: r23 },
+  { path: '/api/instances/{id}', module: r24 },
+  { path: '/api/instances/{id}/logs', module: r25 },
+  { path: '/api/instances/{id}/plans', module: r26 },
+  { path: '/api/instances/{id}/screenshot', module: r27 },
+  { path: '/api/keys', module: r28 },
+  { path: '/api/keys/{id}/usage', module: r29 },
+  { path: '/api/leads/{lead_id}/sessions', module: r30 },
+  { path: '/api/logs/workflows', module: r31 },
+  { path: '/api/logs/workflows/{workflowId}', module: r32 },
+  { path: '/api/logs/workflows/{workflowId}/cancel', module: r33 },
+  { path: '/api/logs/workflows/{workflowId}/signal', module: r34 },
+  { path: '/api/mcp', module: r35 },
+  { path: '/api/requirements', module: r36 },
+  { path: '/api/robots/instance', module: r37 },
+  { path: '/api/robots/instance/act', module: r38 },
+  { path: '/api/robots/instance/assistant', module: r39 },
+  { path: '/api/robots/instance/delete', module: r40 },
+  { path: '/api/robots/instance/pause', module: r41 },
+  { path: '/api/robots/instance/resume', module: r42 },
+  { path: '/api/robots/instance/stop', module: r43 },
+  { path: '/api/sites/{site_id}/origins', module: r44 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r45 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r46 },
+  { path: '/api/visitors/identify', module: r47 },
+  { path: '/api/visitors/segment', module: r48 },
+  { path: '/api/visitors/session', module: r49 },
+  { path: '/api/visitors/session/{session_id}/end', module: r50 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r51 },
+  { path: '/api/visitors/session/end', module: r52 },
+  { path: '/api/visitors/sites', module: r53 },
+  { path: '/api/visitors/track', module: r54 },
+  { path: '/api/visitors/upload', module: r55 },
+  { path: '/api/workflow/{name}', module: r56 },
+  { path: '/sites', module: r57 },
+  { path: '/sites/{site_id}', module: r58 },
+  { path: '/sites/{site_id}/commands', module: r59 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r60 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r61 },
+  { path: '/sites/{site_id}/stats', module: r62 },
 ];
