@@ -16,7 +16,8 @@ import { TIMEOUT_HOURS } from './schema';
  * instance cannot both act; the browser work follows, and the final status is written after it.
  */
 const HOUR_MS = 3_600_000;
-const stateKeyOf = (siteId: string, id: string) => `${siteId}/instances/${id}/state.json`;
+// Storage keys are written once: each pause saves under a new key and drops the previous one.
+const stateKeyOf = (siteId: string, id: string) => `${siteId}/instances/${id}/state-${crypto.randomUUID()}.json`;
 export const screenshotKeyOf = (siteId: string, id: string, logId: string) => `${siteId}/instances/${id}/screenshots/${logId}.png`;
 
 export async function loadInstance(siteId: string, id: string): Promise<InstanceRow> {
@@ -153,6 +154,7 @@ export async function pauseInstance(siteId: string, id: string): Promise<Instanc
     await fileStorage().put(key, new TextEncoder().encode(JSON.stringify(state)), 'application/json');
     await session.close();
     const paused = await updateInstanceRow(siteId, id, { status: 'paused', stateKey: key, currentUrl: state.url, expiresAt: null });
+    if (row.stateKey) await fileStorage().remove(row.stateKey).catch(() => undefined);
     await systemLog(siteId, id, 'Browser paused; its state was saved', { url: state.url });
     return found(paused, 'Instance');
   } catch (error) {

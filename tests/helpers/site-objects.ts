@@ -53,6 +53,13 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     const started = await created('POST', path, { headers: key, body: { site_id: t.siteId, ...body } });
     agentConversations[`${path} conversation_id`] = started.data.conversation_id;
   }
+  // A robot instance (a record: no browser is started) with one log entry.
+  const instance = await created('POST', '/api/instances', { headers: key, body: { site_id: t.siteId, user_id: t.user.id, name: 'Robot' } });
+  const instanceLog = await created('POST', '/api/instances/{id}/logs', {
+    params: { id: instance.data.id },
+    headers: key,
+    body: { log_type: 'system', message: 'Created for the test' },
+  });
   const spareKey = await createKey(t.user, t.siteId, ['read']);
   const ids: Record<string, string> = {
     site_id: t.siteId,
@@ -67,6 +74,8 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     previous_session_id: session.data.session_id,
     visitor_id: session.data.visitor_id,
     origin_id: origin.data.id,
+    instance_id: instance.data.id,
+    log_id: instanceLog.data.id,
     id: spareKey.id,
   };
   for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);

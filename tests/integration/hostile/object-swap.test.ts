@@ -23,19 +23,23 @@ const ID_FIELDS: Record<string, string> = {
   previous_session_id: 'session_id',
   visitor_id: 'visitor_id',
   origin_id: 'origin_id',
+  instance_id: 'instance_id',
+  log_id: 'log_id',
   user_id: 'user_id',
   /** `id` names a key under /api/keys and a site under /api/visitors/sites. */
   id: 'id',
 };
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',
+  // Instances are named `id` in their paths.
+  ...Object.fromEntries(['', '/logs', '/plans', '/screenshot'].map((p) => [`/api/instances/{id}${p} id`, 'instance_id'])),
   // A conversation continues with the agent that holds it.
   ...Object.fromEntries(
     ['sales/message', 'customerSupport/message', 'email/reply', 'copywriter/content-editor'].map((p) => [`/api/agents/${p} conversation_id`, `/api/agents/${p} conversation_id`]),
   ),
 };
 /** UUID fields that are references the API does not resolve (free labels for the caller's own systems). */
-const NOT_OBJECT_IDS = new Set(['campaign_id', 'assignee_id', 'site_id']);
+const NOT_OBJECT_IDS = new Set(['campaign_id', 'assignee_id', 'site_id', 'agent_id']);
 
 interface IdField {
   where: 'path' | 'query' | 'body';

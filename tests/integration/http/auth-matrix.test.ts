@@ -55,6 +55,21 @@ const workflowRun = async (name = 'dailyStandUp', extra: Record<string, unknown>
 const conversation = async (): Promise<string> =>
   (await post('POST', '/api/agents/cmo/message', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, message: 'hi' } })).data.conversation_id;
 const keyId = async (): Promise<string> => (await createKey(mine.user, mine.siteId, ['read'])).id;
+// Robot instances: a record per request (no browser), or one running instance shared by the
+// requests that need a browser (resumed when a valid call paused it).
+const instance = async (): Promise<string> =>
+  (await post('POST', '/api/instances', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, user_id: mine.user.id, name: 'Matrix' } })).data.id;
+let runningId: string | undefined;
+const runningInstance = async (): Promise<string> => {
+  const robot = (path: string, body: Record<string, unknown>) => post('POST', path, { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, ...body } });
+  if (!runningId) {
+    runningId = (await robot('/api/robots/instance', { activity: 'Matrix robot' })).data.instance.id as string;
+    await robot('/api/robots/instance/act', { instance_id: runningId, message: 'snap', actions: [{ type: 'screenshot' }] });
+  }
+  const { status } = (await post('GET', '/api/instances/{id}', { params: { id: runningId }, headers: presenters.xApiKey(mine.key) })).data;
+  if (status !== 'running') await robot('/api/robots/instance/resume', { instance_id: runningId });
+  return runningId;
+};
 
 const REGISTRY: Record<string, Entry> = {
   // API key, tool routes
@@ -123,6 +138,23 @@ const REGISTRY: Record<string, Entry> = {
   'POST /sites/{site_id}/commands/{command_id}/cancel': { request: async (site_id) => ({ params: { site_id, command_id: await command() } }) },
   'POST /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id }, body: { task: 'audit' } }) },
   'GET /sites/{site_id}/commands/{command_id}': { request: async (site_id) => ({ params: { site_id, command_id: await command() } }) },
+  'GET /api/instances': { request: (site_id) => ({ query: { site_id } }) },
+  'POST /api/instances': { request: (site_id) => ({ body: { site_id, user_id: mine.user.id, name: 'Matrix' } }) },
+  'GET /api/instances/{id}': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
+  'PUT /api/instances/{id}': { request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, name: 'Renamed' } }) },
+  'DELETE /api/instances/{id}': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
+  'GET /api/instances/{id}/logs': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
+  'POST /api/instances/{id}/logs': { request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, log_type: 'system', message: 'hello' } }) },
+  'GET /api/instances/{id}/plans': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
+  'POST /api/instances/{id}/plans': { request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, title: 'Plan', plan_type: 'task' } }) },
+  'GET /api/instances/{id}/screenshot': { request: async (site_id) => ({ params: { id: await runningInstance() }, query: { site_id } }) },
+  'POST /api/robots/instance': { request: async (site_id) => ({ body: { site_id, activity: 'Look around', instance_id: await runningInstance() } }) },
+  'POST /api/robots/instance/act': { request: async (site_id) => ({ body: { site_id, instance_id: await runningInstance(), message: 'snap', actions: [{ type: 'screenshot' }] } }) },
+  'POST /api/robots/instance/pause': { request: async (site_id) => ({ body: { site_id, instance_id: await runningInstance() } }) },
+  'POST /api/robots/instance/resume': { request: async (site_id) => ({ body: { site_id, instance_id: await instance(), timeout_hours: 0.5 } }) },
+  'POST /api/robots/instance/stop': { request: async (site_id) => ({ body: { site_id, instance_id: await instance() } }) },
+  'POST /api/robots/instance/delete': { request: async (site_id) => ({ body: { site_id, instance_id: await instance() } }) },
+  'POST /api/robots/instance/assistant': { request: (site_id) => ({ body: { site_id, message: 'Look around' } }) },
   // Session
   'GET /api/keys': { request: (site_id) => ({ query: { site_id } }) },
   'POST /api/keys': { request: (site_id) => ({ body: { site_id, name: 'matrix', scopes: ['read'] } }) },
@@ -163,11 +195,14 @@ beforeAll(async () => {
   standIn = await startPeopleDataStandIn('matrix-provider-key');
   process.env.PEOPLE_DATA_API_URL = standIn.url;
   process.env.PEOPLE_DATA_API_KEY = 'matrix-provider-key';
+  // Robot routes start real browsers: room for the valid calls of every robot operation.
+  process.env.ROBOTS_MAX_PER_SITE = '20';
   resetConfig();
 });
 afterAll(async () => {
   delete process.env.PEOPLE_DATA_API_URL;
   delete process.env.PEOPLE_DATA_API_KEY;
+  delete process.env.ROBOTS_MAX_PER_SITE;
   resetConfig();
   await standIn?.close();
   restoreLlm?.();
