@@ -12,4 +12,6 @@ export function applyTestEnv(): void {
   process.env.RATE_LIMIT_BACKEND ??= 'none';
   // Agent commands run when a suite drains the queue (drainCommands), never in the background.
   process.env.COMMAND_WORKER ??= 'false';
+  // Suites that call every route start real robot browsers on one site; the robot suite sets its own caps.
+  process.env.ROBOTS_MAX_PER_SITE ??= '20';
 }

@@ -32,7 +32,11 @@ const ID_FIELDS: Record<string, string> = {
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',
   // Instances are named `id` in their paths.
-  ...Object.fromEntries(['', '/logs', '/plans', '/screenshot'].map((p) => [`/api/instances/{id}${p} id`, 'instance_id'])),
+  ...Object.fromEntries(['', '/logs', '/plans'].map((p) => [`/api/instances/{id}${p} id`, `/api/instances/{id}${p} id`])),
+  // Routes that need a running browser take the site's running robot.
+  ...Object.fromEntries(
+    ['/api/instances/{id}/screenshot id', '/api/instances/{id}/screenshot log_id', '/api/robots/instance/act instance_id', '/api/robots/instance/pause instance_id'].map((k) => [k, k]),
+  ),
   // A conversation continues with the agent that holds it.
   ...Object.fromEntries(
     ['sales/message', 'customerSupport/message', 'email/reply', 'copywriter/content-editor'].map((p) => [`/api/agents/${p} conversation_id`, `/api/agents/${p} conversation_id`]),

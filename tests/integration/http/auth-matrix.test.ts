@@ -195,14 +195,11 @@ beforeAll(async () => {
   standIn = await startPeopleDataStandIn('matrix-provider-key');
   process.env.PEOPLE_DATA_API_URL = standIn.url;
   process.env.PEOPLE_DATA_API_KEY = 'matrix-provider-key';
-  // Robot routes start real browsers: room for the valid calls of every robot operation.
-  process.env.ROBOTS_MAX_PER_SITE = '20';
   resetConfig();
 });
 afterAll(async () => {
   delete process.env.PEOPLE_DATA_API_URL;
   delete process.env.PEOPLE_DATA_API_KEY;
-  delete process.env.ROBOTS_MAX_PER_SITE;
   resetConfig();
   await standIn?.close();
   restoreLlm?.();
