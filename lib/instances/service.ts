@@ -41,8 +41,13 @@ export async function updateInstance(siteId: string, id: string, input: UpdateIn
   if (status && status !== row.status && !operation) {
     throw new ApiError('CONFLICT', `An instance cannot be set to ${status}; use running, paused or stopped`, { status: row.status });
   }
+  // The operation first: when it is refused (409, 429, 503) nothing of the request is written.
+  if (operation === 'start') await startInstance(siteId, id, { label: 'resume' });
+  if (operation === 'pause') await pauseInstance(siteId, id);
+  if (operation === 'stop') await stopInstance(siteId, id);
   if (Object.keys(fields).length > 0) {
-    if (BUSY_STATUSES.includes(row.status)) throw new ApiError('CONFLICT', `The instance is ${row.status}; try again when it has finished`, { status: row.status });
+    const current = operation ? await loadInstance(siteId, id) : row;
+    if (BUSY_STATUSES.includes(current.status)) throw new ApiError('CONFLICT', `The instance is ${current.status}; try again when it has finished`, { status: current.status });
     await updateInstanceRow(siteId, id, {
       ...(fields.name !== undefined ? { name: fields.name } : {}),
       ...(fields.agent_id !== undefined ? { agentId: fields.agent_id } : {}),
@@ -50,9 +55,6 @@ export async function updateInstance(siteId: string, id: string, input: UpdateIn
       ...(fields.environment_variables !== undefined ? { environmentVariablesSealed: sealEnvVars(fields.environment_variables) } : {}),
     });
   }
-  if (operation === 'start') await startInstance(siteId, id, { label: 'resume' });
-  if (operation === 'pause') await pauseInstance(siteId, id);
-  if (operation === 'stop') await stopInstance(siteId, id);
   return getInstance(siteId, id);
 }
 

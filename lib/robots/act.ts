@@ -149,14 +149,22 @@ async function perform(siteId: string, row: InstanceRow, session: BrowserSession
 const planStatusOf = (steps: PlanStep[]): PlanStatus =>
   steps.length > 0 && steps.every((s) => s.status === 'completed') ? 'completed' : steps.some((s) => s.status !== 'pending') ? 'in_progress' : 'pending';
 
-/** The plan act works on: the open one, or a new one for the activity (a new activity regenerates it). */
-async function currentPlan(siteId: string, row: InstanceRow, activity: string | undefined, message: string): Promise<{ plan: PlanRow; fresh: boolean }> {
+/**
+ * The plan act works on: the open one, or a new one for the activity (a new activity regenerates
+ * it). Read first, written by `commitPlan` once the new steps are known, so a refused request
+ * (no model, an unreadable model answer) changes nothing.
+ */
+async function choosePlan(siteId: string, row: InstanceRow, activity: string | undefined, message: string) {
   const open = await openPlan(siteId, row.id);
-  if (open && (!activity || activity === open.title)) return { plan: open, fresh: false };
-  if (open) await updatePlanRow(siteId, open.id, { status: 'cancelled' });
-  const title = (activity ?? row.activity ?? message).slice(0, 200);
+  if (open && (!activity || activity === open.title)) return { open, fresh: false, title: open.title, steps: [...(open.steps as PlanStep[])] };
+  return { open, fresh: true, title: (activity ?? row.activity ?? message).slice(0, 200), steps: [] as PlanStep[] };
+}
+
+async function commitPlan(siteId: string, row: InstanceRow, chosen: Awaited<ReturnType<typeof choosePlan>>, activity: string | undefined, message: string): Promise<PlanRow> {
+  if (!chosen.fresh) return chosen.open!;
+  if (chosen.open) await updatePlanRow(siteId, chosen.open.id, { status: 'cancelled' });
   if (activity) await updateInstanceRow(siteId, row.id, { activity });
-  return { plan: await insertPlan(siteId, row.id, { title, planType: 'task', status: 'pending', instructions: activity ?? row.activity ?? message }), fresh: true };
+  return insertPlan(siteId, row.id, { title: chosen.title, planType: 'task', status: 'pending', instructions: activity ?? row.activity ?? message });
 }
 
 export async function actOnInstance(
@@ -169,30 +177,24 @@ export async function actOnInstance(
   const tools = o.tools ?? ACTION_TYPES;
   // Without explicit actions a model plans: checked before anything changes.
   if (!body.actions) agentModel();
-  const { plan, fresh } = await currentPlan(siteId, row, body.activity, body.message);
-  let steps = [...(plan.steps as PlanStep[])];
+  const chosen = await choosePlan(siteId, row, body.activity, body.message);
+  let steps = chosen.steps;
   if (body.step_status) {
     const current = steps.findIndex((s) => s.status === 'in_progress' || s.status === 'failed');
     if (current >= 0) steps[current] = { ...steps[current], status: body.step_status };
   }
-  let mode: Mode = fresh && body.activity ? 'regenerate' : 'continue';
+  let mode: Mode = chosen.fresh && body.activity ? 'regenerate' : 'continue';
   if (body.actions) {
     steps.push(...body.actions.map((a, i) => newStep(steps.length + i, describeAction(a), a)));
   } else {
-    const planned = await askModel(session, {
-      activity: plan.title,
-      steps,
-      message: body.message,
-      context: body.context,
-      systemPrompt: o.systemPrompt,
-      tools,
-    });
+    const planned = await askModel(session, { activity: chosen.title, steps, message: body.message, context: body.context, systemPrompt: o.systemPrompt, tools });
     if (mode !== 'regenerate') mode = planned.mode;
     if (planned.mode === 'regenerate') steps = [];
     if (planned.mode === 'modify') steps = steps.filter((s) => s.status !== 'pending' && s.status !== 'failed');
     steps.push(...planned.steps.map((s, i) => newStep(steps.length + i, s.description, s.action)));
     steps = steps.map((s, index) => ({ ...s, index }));
   }
+  const plan = await commitPlan(siteId, row, chosen, body.activity, body.message);
   await insertLog(siteId, row.id, { logType: 'user_action', message: body.message.slice(0, 10_000), details: { plan_id: plan.id, mode, ...(body.step_status ? { step_status: body.step_status } : {}) } });
 
   const executed: PlanStep[] = [];

@@ -9,5 +9,6 @@ export const SITE_SECTIONS: { path: string; label: string; nested?: boolean; bel
   { path: '/origins', label: 'Allowed origins' },
   { path: '/settings', label: 'Settings', nested: true },
   { path: '/workflows', label: 'Workflows', nested: true },
+  { path: '/instances', label: 'Instances', nested: true },
   { path: '/snippet', label: 'Tracking snippet' },
 ];
