@@ -2,8 +2,8 @@
  * Robot instances on the machine's Chromium (local provider), through the real routes on
  * embedded PGlite: the time to create an instance (POST /api/robots/instance: record, browser
  * context, plan), to pause it and to resume it (state restored, page reopened), and the memory a
- * running instance costs — the resident memory (RSS) of every Chromium process this process
- * started, before and after BENCH_INSTANCES (default 5) instances run on one page each.
+ * running instance costs — the memory of every Chromium process this process started (PSS:
+ * shared pages split between processes; RSS summed over processes counts them in each), before and after BENCH_INSTANCES (default 5) instances run on one page each.
  * Prints p50/max over BENCH_ROUNDS (default 10) rounds after one warm-up (which launches the browser).
  *
  *   npx tsx bench/robots.ts
@@ -26,10 +26,11 @@ import { applyTestEnv } from '../tests/helpers/test-env';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 5);
 
-const rssKb = (pids: number[]) =>
+/** Memory of the processes in kB: `Rss` (shared pages counted in every process) and `Pss` (shared pages split between them). */
+const memoryKb = (pids: number[], field: 'Rss' | 'Pss') =>
   pids.reduce((sum, pid) => {
     try {
-      return sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      return sum + Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
     } catch {
       return sum;
     }
@@ -85,7 +86,7 @@ async function main() {
   // Memory: one idle instance keeps the browser up; then INSTANCES more, each on the form page.
   const base = await post(instanceRoute, '/api/robots/instance', { site_id: t.siteId, activity: 'Baseline' });
   await new Promise((r) => setTimeout(r, 1000));
-  const before = rssKb(chromiumChildren());
+  const before = { rss: memoryKb(chromiumChildren(), 'Rss'), pss: memoryKb(chromiumChildren(), 'Pss') };
   const ids: string[] = [];
   for (let i = 0; i < INSTANCES; i++) {
     const { instance } = await post(instanceRoute, '/api/robots/instance', { site_id: t.siteId, activity: `Memory ${i}` });
@@ -93,8 +94,12 @@ async function main() {
     ids.push(instance.id);
   }
   await new Promise((r) => setTimeout(r, 1000));
-  const after = rssKb(chromiumChildren());
-  console.log(`memory: ${((after - before) / 1024 / INSTANCES).toFixed(1)} MB RSS per running instance (${INSTANCES} instances; browser with one instance ${(before / 1024).toFixed(0)} MB)`);
+  const after = { rss: memoryKb(chromiumChildren(), 'Rss'), pss: memoryKb(chromiumChildren(), 'Pss') };
+  const per = (k: 'rss' | 'pss') => ((after[k] - before[k]) / 1024 / INSTANCES).toFixed(1);
+  console.log(
+    `memory per running instance (${INSTANCES} instances on a small page): PSS +${per('pss')} MB, RSS sum +${per('rss')} MB ` +
+      `(browser with one instance: PSS ${(before.pss / 1024).toFixed(0)} MB, RSS sum ${(before.rss / 1024).toFixed(0)} MB)`,
+  );
   for (const id of [...ids, base.instance.id]) await post(deleteRoute, '/api/robots/instance/delete', { instance_id: id });
   stopSweeper();
   await resetProviders();
