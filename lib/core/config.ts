@@ -11,6 +11,11 @@ const bool = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
 
+const hostList = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(',').map((h) => h.trim().replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase()).filter(Boolean));
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATA_DIR: z.string().default('.data'),
@@ -62,12 +67,12 @@ const configSchema = z.object({
   // Attempts after the first when an activity fails (exponential backoff from the delay).
   WORKFLOW_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   WORKFLOW_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
-  // analyzeSite's page fetch. Private, loopback and link-local addresses are refused unless their
-  // host (name or IP) is in this comma-separated operator allow-list.
-  WORKFLOW_FETCH_ALLOWED_HOSTS: z
-    .string()
-    .optional()
-    .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  // The SSRF guard (lib/net/guard.ts) refuses private, loopback, link-local and other non-public
+  // addresses on every outbound request unless the host (name or IP) is in this comma-separated
+  // operator allow-list: local development and tests only (e.g. 127.0.0.1).
+  OUTBOUND_ALLOW_HOSTS: hostList,
+  // Older name of the same allow-list (still honoured; both lists apply).
+  WORKFLOW_FETCH_ALLOWED_HOSTS: hostList,
   WORKFLOW_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   WORKFLOW_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
   // Temporal (README "Running with Temporal"). TEMPORAL_ADDRESS set → runs go to that cluster and a

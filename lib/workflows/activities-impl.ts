@@ -73,7 +73,7 @@ export function createActivities(): Activities {
     },
     fetchPage(_siteId, url) {
       const c = config();
-      return fetchPageSummary(url, { allowedHosts: c.WORKFLOW_FETCH_ALLOWED_HOSTS, timeoutMs: c.WORKFLOW_FETCH_TIMEOUT_MS, maxBytes: c.WORKFLOW_FETCH_MAX_BYTES });
+      return fetchPageSummary(url, { timeoutMs: c.WORKFLOW_FETCH_TIMEOUT_MS, maxBytes: c.WORKFLOW_FETCH_MAX_BYTES });
     },
     async generateText(_siteId, request) {
       // The agents' model port; without a configured model the run fails, never made up.
