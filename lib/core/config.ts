@@ -108,12 +108,6 @@ const configSchema = z.object({
   ROBOTS_ACTION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
   // How often running instances past their timeout are looked for and stopped.
   ROBOTS_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(30),
-  // Hosts (names or IPs, comma-separated) a robot's browser may reach although they resolve to
-  // private, loopback or link-local addresses. Everything else non-public is refused.
-  OUTBOUND_ALLOW_HOSTS: z
-    .string()
-    .optional()
-    .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,36 +1,16 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { config } from '@/lib/core/config';
-import { isPublicAddress } from '@/lib/workflows/fetch-page';
+import { checkOutboundUrl } from '@/lib/net/guard';
 
 /**
- * The outbound guard of robot browsers: every request of an instance's browser context passes
- * here first (lib/providers/robots intercepts them). http(s) to a host whose every address is
- * public, or to a host in OUTBOUND_ALLOW_HOSTS; `data:`/`blob:`/`about:` stay inside the page;
- * anything else (file:, chrome:, private, loopback and link-local addresses, credentials in the
- * URL) is refused. Answers are cached for a few seconds per host.
+ * The SSRF guard applied to a robot's browser: every request of an instance's browser context
+ * passes here first (lib/providers/robots intercepts them). http(s), and ws(s) checked as
+ * http(s), go through `checkOutboundUrl`; `data:`/`blob:`/`about:` stay inside the page; any
+ * other scheme (file:, chrome: …) is refused. Answers are cached for a few seconds per origin,
+ * since a page makes many requests to the same hosts.
  */
 const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'about:']);
-const WEB_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:']);
+const SOCKET_SCHEMES: Record<string, string> = { 'ws:': 'http:', 'wss:': 'https:' };
 const CACHE_MS = 5_000;
-const cache = new Map<string, { ok: boolean; until: number }>();
-
-async function hostIsPublic(host: string): Promise<boolean> {
-  if (config().OUTBOUND_ALLOW_HOSTS.includes(host)) return true;
-  if (isIP(host)) return isPublicAddress(host);
-  const hit = cache.get(host);
-  if (hit && hit.until > Date.now()) return hit.ok;
-  let ok = false;
-  try {
-    const addresses = await lookup(host, { all: true, verbatim: true });
-    ok = addresses.length > 0 && addresses.every((a) => isPublicAddress(a.address));
-  } catch {
-    ok = false;
-  }
-  if (cache.size > 1000) cache.clear();
-  cache.set(host, { ok, until: Date.now() + CACHE_MS });
-  return ok;
-}
+const cache = new Map<string, { refusal: string | null; until: number }>();
 
 /** Why a URL is refused, or null when a robot's browser may request it. */
 export async function refusalOf(raw: string): Promise<string | null> {
@@ -41,10 +21,20 @@ export async function refusalOf(raw: string): Promise<string | null> {
     return 'not a valid URL';
   }
   if (LOCAL_SCHEMES.has(url.protocol)) return null;
-  if (!WEB_SCHEMES.has(url.protocol)) return `${url.protocol} URLs are not opened`;
-  if (url.username || url.password) return 'URLs with credentials are not opened';
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return (await hostIsPublic(host)) ? null : `${host} is not a public address (an operator may allow it in OUTBOUND_ALLOW_HOSTS)`;
+  if (SOCKET_SCHEMES[url.protocol]) url = new URL(raw.replace(/^wss?:/, SOCKET_SCHEMES[url.protocol]));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${url.protocol} URLs are not opened`;
+  const key = `${url.protocol}//${url.username}:${url.password}@${url.host}`;
+  const hit = cache.get(key);
+  if (hit && hit.until > Date.now()) return hit.refusal;
+  let refusal: string | null = null;
+  try {
+    await checkOutboundUrl(url);
+  } catch (error) {
+    refusal = error instanceof Error ? error.message : 'refused';
+  }
+  if (cache.size > 1000) cache.clear();
+  cache.set(key, { refusal, until: Date.now() + CACHE_MS });
+  return refusal;
 }
 
 export const allowRequest = async (url: string): Promise<boolean> => (await refusalOf(url)) === null;

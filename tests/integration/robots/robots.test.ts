@@ -176,7 +176,7 @@ describe('local provider: the life of a robot', () => {
       ],
     });
     expect(res.body.data.executed[0]).toMatchObject({ status: 'failed' });
-    expect(res.body.data.executed[0].error).toMatch(/not a public address/);
+    expect(res.body.data.executed[0].error).toMatch(/non-public address/);
     const probe = await act(instance.id, {
       message: 'probe',
       actions: [{ type: 'navigate', url: `${pages.url}/probe?target=${encodeURIComponent(target)}` }, { type: 'wait', selector: '#probe:text("blocked")' }, { type: 'extract', selector: '#probe' }],
