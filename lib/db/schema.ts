@@ -311,8 +311,7 @@ export const temporalStartKeys = pgTable(
 );
 
 // Remote instances, their logs and plans (20261123122000_instances.sql).
-export const INSTANCE_STATUSES = ['uninstantiated', 'pending', 'starting', 'running', 'paused', 'stopping', 'stopped', 'error'] as const;
-export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];
+type InstanceStatus = 'uninstantiated' | 'pending' | 'starting' | 'running' | 'paused' | 'stopping' | 'stopped' | 'error';
 
 export const remoteInstances = pgTable('remote_instances', {
   id: uuid('id').primaryKey().defaultRandom(),

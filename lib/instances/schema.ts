@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INSTANCE_STATUSES } from '@/lib/db/schema';
+import type { remoteInstances } from '@/lib/db/schema';
 import { isoTimestamp, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
@@ -7,8 +7,12 @@ import { isoTimestamp, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, siteIdSchema, uuidSch
  * here: the complete status list (a state machine, ./states.ts), the allowed log and plan values,
  * the bounds of every field. Environment variables are secrets: stored sealed, shown by name only.
  */
-export { INSTANCE_STATUSES };
-export type { InstanceStatus } from '@/lib/db/schema';
+export const INSTANCE_STATUSES = ['uninstantiated', 'pending', 'starting', 'running', 'paused', 'stopping', 'stopped', 'error'] as const;
+export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];
+// The column's type and this list are the same set.
+type StoredStatus = (typeof remoteInstances.$inferSelect)['status'];
+const _sameStatuses: [StoredStatus, InstanceStatus] extends [InstanceStatus, StoredStatus] ? true : never = true;
+void _sameStatuses;
 
 export const INSTANCE_TYPES = ['browser', 'ubuntu', 'windows'] as const;
 /** Statuses an instance may be created with; the others are reached through operations. */
