@@ -60,6 +60,10 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: key,
     body: { log_type: 'system', message: 'Created for the test' },
   });
+  // Routes that delete an instance get one of their own, so the others keep theirs.
+  const [disposable, disposableToo] = await Promise.all(
+    [1, 2].map(() => created('POST', '/api/instances', { headers: key, body: { site_id: t.siteId, user_id: t.user.id, name: 'Disposable robot' } })),
+  );
   const robot = await runningRobot(t);
   const spareKey = await createKey(t.user, t.siteId, ['read']);
   const ids: Record<string, string> = {
@@ -78,7 +82,9 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     instance_id: instance.data.id,
     log_id: instanceLog.data.id,
     // Instances are `id` in their paths; the routes that need a running browser (and a screenshot) get one.
-    ...Object.fromEntries(['', '/logs', '/plans'].map((p) => [`/api/instances/{id}${p} id`, instance.data.id])),
+    ...Object.fromEntries(['/logs', '/plans'].map((p) => [`/api/instances/{id}${p} id`, instance.data.id])),
+    '/api/instances/{id} id': disposable.data.id,
+    '/api/robots/instance/delete instance_id': disposableToo.data.id,
     '/api/instances/{id}/screenshot id': robot.instanceId,
     '/api/instances/{id}/screenshot log_id': robot.logId,
     '/api/robots/instance/act instance_id': robot.instanceId,
