@@ -151,6 +151,17 @@ const configSchema = z.object({
   // Decrypts allowed per minute, per API key and per site (stricter than any plan).
   SECRETS_DECRYPT_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   SECRETS_DECRYPT_PER_SITE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(40),
+  // Robots (README "Instances and robots"). `local` drives the machine's Chromium (never downloaded);
+  // ROBOTS_CDP_URL set → any browser reachable over the Chrome DevTools Protocol instead; `none` → 503.
+  ROBOTS_PROVIDER: z.enum(['local', 'cdp', 'none']).optional(),
+  ROBOTS_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  ROBOTS_CDP_URL: z.string().url().optional(),
+  // Running browsers (contexts) at once: per site and for the whole process.
+  ROBOTS_MAX_PER_SITE: z.coerce.number().int().min(1).max(100).default(2),
+  ROBOTS_MAX_TOTAL: z.coerce.number().int().min(1).max(500).default(8),
+  ROBOTS_ACTION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
+  // How often running instances past their timeout are looked for and stopped.
+  ROBOTS_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(30),
 });
 
 export type Config = z.infer<typeof configSchema>;

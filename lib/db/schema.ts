@@ -561,3 +561,54 @@ export const eventSubscriptions = pgTable('event_subscriptions', {
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+// Remote instances, their logs and plans (20261123122000_instances.sql).
+type InstanceStatus = 'uninstantiated' | 'pending' | 'starting' | 'running' | 'paused' | 'stopping' | 'stopped' | 'error';
+
+export const remoteInstances = pgTable('remote_instances', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  userId: uuid('user_id').notNull(),
+  name: text('name').notNull(),
+  instanceType: text('instance_type').$type<'browser' | 'ubuntu' | 'windows'>().notNull().default('browser'),
+  status: text('status').$type<InstanceStatus>().notNull().default('uninstantiated'),
+  agentId: uuid('agent_id'),
+  configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull().default({}),
+  environmentVariablesSealed: text('environment_variables_sealed'),
+  activity: text('activity'),
+  currentUrl: text('current_url'),
+  stateKey: text('state_key'),
+  screenshotKey: text('screenshot_key'),
+  timeoutHours: numeric('timeout_hours', { precision: 6, scale: 2, mode: 'number' }).notNull().default(1),
+  startedAt: ts('started_at'),
+  expiresAt: ts('expires_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const instanceLogs = pgTable('instance_logs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  instanceId: uuid('instance_id').notNull(),
+  logType: text('log_type').notNull(),
+  level: text('level').notNull().default('info'),
+  message: text('message').notNull(),
+  details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  screenshotKey: text('screenshot_key'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const instancePlans = pgTable('instance_plans', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  instanceId: uuid('instance_id').notNull(),
+  title: text('title').notNull(),
+  description: text('description'),
+  planType: text('plan_type').notNull(),
+  status: text('status').notNull().default('pending'),
+  priority: integer('priority').notNull().default(0),
+  instructions: text('instructions'),
+  steps: jsonb('steps').$type<unknown[]>().notNull().default([]),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

@@ -107,6 +107,13 @@ export async function isSiteOwner(siteId: string, userId: string): Promise<boole
   return Boolean(row);
 }
 
+/** The user who owns the site (undefined when there is no such site). */
+export async function siteOwnerId(siteId: string): Promise<string | undefined> {
+  const db = await getDb();
+  const [row] = await db.select({ ownerId: sites.ownerId }).from(sites).where(eq(sites.id, siteId)).limit(1);
+  return row?.ownerId;
+}
+
 /** Sets a site's plan (operators only: `npm run site:plan`). Returns false when the site does not exist. */
 export async function setSitePlan(siteId: string, input: SitePlanInput): Promise<boolean> {
   const db = await getDb();

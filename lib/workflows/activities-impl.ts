@@ -11,6 +11,7 @@ import { findRoleQuery, listRoleQueries, recordRoleQueryProgress, saveMinedPerso
 import { findSegment, saveClusterSegments } from '@/lib/segments/repo';
 import { getSettings } from '@/lib/settings/service';
 import { getSite } from '@/lib/sites/repo';
+import { runRobotCommand } from '@/lib/robots/service';
 import { recentFigures } from '@/lib/sites/stats';
 import type { Activities, LeadSnapshot, MiningTarget, PaidAnswer } from './activities';
 import { WorkflowFailedError } from './definition';
@@ -196,8 +197,14 @@ export function createActivities(): Activities {
     async fetchMailbox() {
       throw new WorkflowFailedError('EMAIL_NOT_CONFIGURED', 'no mailbox provider is configured for this deployment, so no messages can be pulled');
     },
-    async robot() {
-      throw new WorkflowFailedError('ROBOTS_NOT_CONFIGURED', 'no remote-browser robot provider is configured for this deployment');
+    async robot(siteId, command) {
+      // Browser actions are not repeated on a retry: every error of the operation ends the run.
+      try {
+        return await runRobotCommand(siteId, command);
+      } catch (error) {
+        if (error instanceof ApiError) throw new WorkflowFailedError(error.code, error.message);
+        throw new WorkflowFailedError('ROBOT_FAILED', error instanceof Error ? error.message : 'the robot operation failed');
+      }
     },
   };
 }

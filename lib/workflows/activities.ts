@@ -89,12 +89,11 @@ export interface EmailMessage {
   text: string;
 }
 
-export interface RobotCommand {
-  action: 'start' | 'stop' | 'prompt';
-  instance_id?: string;
-  activity?: string;
-  prompt?: string;
-}
+/** A robot workflow's step: start a robot for an activity, stop one, or prompt one (model-planned browser actions). */
+export type RobotCommand =
+  | { action: 'start'; activity: string }
+  | { action: 'stop'; instance_id: string }
+  | { action: 'prompt'; instance_id: string; prompt: string; system_prompt?: string; tools?: string[] };
 
 /** A role query as mining sees it. */
 export interface MiningTarget {

@@ -113,11 +113,17 @@ export const startRobotBody = z.strictObject({
   ...site,
   activity: z.string().min(3).max(500).describe('What the robot should do'),
 });
-export const stopRobotBody = z.strictObject({ ...site, instance_id: z.string().min(1).max(200).describe('Robot instance to stop') });
+export const stopRobotBody = z.strictObject({ ...site, instance_id: uuidSchema.describe('Robot instance to stop') });
 export const promptRobotBody = z.strictObject({
   ...site,
-  instance_id: z.string().min(1).max(200).describe('Robot instance to prompt'),
-  prompt: z.string().min(1).max(5000).describe('Instruction for the robot'),
+  instance_id: uuidSchema.describe('Robot instance to prompt (started or resumed when it is not running)'),
+  prompt: z.string().min(1).max(10_000).describe('Instruction for the robot: a model plans browser actions and the robot performs them'),
+  system_prompt: z.string().max(10_000).optional().describe('Extra instructions for the model'),
+  tools: z
+    .array(z.enum(['navigate', 'click', 'type', 'wait', 'extract', 'screenshot']))
+    .min(1)
+    .optional()
+    .describe('Browser actions the model may plan (default all)'),
 });
 export const agentMessageBody = z.strictObject({
   ...site,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import type {} from '@/lib/agents/dispatch';
 import { resetConfig } from '@/lib/core/config';
-import { overrideProviders } from '@/lib/core/providers';
+import { overrideProviders, resetProviders } from '@/lib/core/providers';
+import { stopSweeper } from '@/lib/robots/lifecycle';
 import { useDatabase } from '@/lib/db/client';
 import { flushKeyUsage } from '@/lib/keys/usage';
 import { openTestDatabase } from './databases';
@@ -10,7 +11,7 @@ import { applyTestEnv } from './test-env';
 applyTestEnv();
 resetConfig();
 // Created agent commands stay pending until a suite runs them (drainCommands); the suites of the
-// engine dispatcher put it back (tests/integration/agents/worker.test.ts).
+// engine dispatcher put it back (tests/integration/agents/dispatch.test.ts, the workflow behaviour suite).
 overrideProviders({ commandDispatcher: { dispatch: async () => undefined } });
 
 let dispose: (() => Promise<void>) | undefined;
@@ -23,5 +24,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await flushKeyUsage();
+  // Built providers are dropped while the database is still open: robot browsers close, engines stop.
+  stopSweeper();
+  await resetProviders();
   await dispose?.();
 });

@@ -54,6 +54,18 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     const started = await created('POST', path, { headers: key, body: { site_id: t.siteId, ...body } });
     agentConversations[`${path} conversation_id`] = started.data.conversation_id;
   }
+  // A robot instance (a record: no browser is started) with one log entry.
+  const instance = await created('POST', '/api/instances', { headers: key, body: { site_id: t.siteId, user_id: t.user.id, name: 'Robot' } });
+  const instanceLog = await created('POST', '/api/instances/{id}/logs', {
+    params: { id: instance.data.id },
+    headers: key,
+    body: { log_type: 'system', message: 'Created for the test' },
+  });
+  // Routes that delete an instance get one of their own, so the others keep theirs.
+  const [disposable, disposableToo] = await Promise.all(
+    [1, 2].map(() => created('POST', '/api/instances', { headers: key, body: { site_id: t.siteId, user_id: t.user.id, name: 'Disposable robot' } })),
+  );
+  const robot = await runningRobot(t);
   const spareKey = await createKey(t.user, t.siteId, ['read']);
   // A generated app with a platform key holding every capability (the credential of platform routes),
   // a spare platform key, and a pending test recipient with the code mailed to it (read from the outbox).
@@ -93,6 +105,16 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     previous_session_id: session.data.session_id,
     visitor_id: session.data.visitor_id,
     origin_id: origin.data.id,
+    instance_id: instance.data.id,
+    log_id: instanceLog.data.id,
+    // Instances are `id` in their paths; the routes that need a running browser (and a screenshot) get one.
+    ...Object.fromEntries(['/logs', '/plans'].map((p) => [`/api/instances/{id}${p} id`, instance.data.id])),
+    '/api/instances/{id} id': disposable.data.id,
+    '/api/robots/instance/delete instance_id': disposableToo.data.id,
+    '/api/instances/{id}/screenshot id': robot.instanceId,
+    '/api/instances/{id}/screenshot log_id': robot.logId,
+    '/api/robots/instance/act instance_id': robot.instanceId,
+    '/api/robots/instance/pause instance_id': robot.instanceId,
     id: spareKey.id,
     app_id: app.id,
     key_id: sparePlatformKey.id,
@@ -119,6 +141,30 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
   };
   for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);
   return ids;
+}
+
+/**
+ * One running robot per site (a real browser context), with a screenshot: started once, resumed
+ * when a request paused or stopped it, started again when one deleted it.
+ */
+const robots = new Map<string, { instanceId: string; logId: string }>();
+async function runningRobot(t: Tenant): Promise<{ instanceId: string; logId: string }> {
+  const key = { authorization: `Bearer ${t.key}` };
+  const known = robots.get(t.siteId);
+  if (known) {
+    const res = await call(routeOf('GET', '/api/instances/{id}'), { path: `/api/instances/${known.instanceId}`, params: { id: known.instanceId }, headers: key });
+    if (res.status === 200 && res.body.data.status === 'running') return known;
+    if (res.status === 200) {
+      await created('POST', '/api/robots/instance/resume', { headers: key, body: { instance_id: known.instanceId } });
+      return known;
+    }
+  }
+  const started = await created('POST', '/api/robots/instance', { headers: key, body: { site_id: t.siteId, activity: 'Test robot' } });
+  const instanceId = started.data.instance.id;
+  const acted = await created('POST', '/api/robots/instance/act', { headers: key, body: { instance_id: instanceId, message: 'snap', actions: [{ type: 'screenshot' }] } });
+  const robot = { instanceId, logId: acted.data.executed[0].log_id };
+  robots.set(t.siteId, robot);
+  return robot;
 }
 
 /**

@@ -10,4 +10,6 @@ export function applyTestEnv(): void {
   // Suites of other areas make bursts of API-key calls on one site; the rate-limit suites
   // switch the limiter on themselves (tests/helpers/rate-limits.ts).
   process.env.RATE_LIMIT_BACKEND ??= 'none';
+  // Suites that call every route start real robot browsers on one site; the robot suite sets its own caps.
+  process.env.ROBOTS_MAX_PER_SITE ??= '20';
 }

@@ -12,6 +12,7 @@ export const SITE_SECTIONS: { path: string; label: string; nested?: boolean; bel
   { path: '/workflows', label: 'Workflows', nested: true },
   { path: '/finder', label: 'Finder' },
   { path: '/webhooks', label: 'Webhooks' },
+  { path: '/instances', label: 'Instances', nested: true },
   { path: '/snippet', label: 'Tracking snippet' },
   { path: '/platform', label: 'Platform apps' },
   { path: '/email', label: 'Email' },

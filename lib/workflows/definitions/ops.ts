@@ -61,16 +61,25 @@ export async function humanIntervention(ctx: Ctx, input: HumanInterventionInput)
   return { question: input.question, answer: answer ?? null };
 }
 
+/** Creates a robot instance, starts its browser and plans the activity (robot provider). */
 export async function startRobot(ctx: Ctx, input: StartRobotInput) {
   return ctx.activities.robot(input.site_id, { action: 'start', activity: input.activity });
 }
 
+/** Stops a robot's browser. */
 export async function stopRobot(ctx: Ctx, input: StopRobotInput) {
   return ctx.activities.robot(input.site_id, { action: 'stop', instance_id: input.instance_id });
 }
 
+/** Runs a prompt on a robot: the model plans browser actions, the robot performs and records them. */
 export async function promptRobot(ctx: Ctx, input: PromptRobotInput) {
-  return ctx.activities.robot(input.site_id, { action: 'prompt', instance_id: input.instance_id, prompt: input.prompt });
+  return ctx.activities.robot(input.site_id, {
+    action: 'prompt',
+    instance_id: input.instance_id,
+    prompt: input.prompt,
+    ...(input.system_prompt ? { system_prompt: input.system_prompt } : {}),
+    ...(input.tools ? { tools: input.tools } : {}),
+  });
 }
 
 /** Records an inbound change event for the site. */

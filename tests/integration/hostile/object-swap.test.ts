@@ -27,6 +27,8 @@ const ID_FIELDS: Record<string, string> = {
   /** A platform key (under /api/sites/{site_id}/platform-keys). */
   key_id: 'key_id',
   recipient_id: 'recipient_id',
+  instance_id: 'instance_id',
+  log_id: 'log_id',
   user_id: 'user_id',
   /** `id` names a key under /api/keys and a site under /api/visitors/sites. */
   id: 'id',
@@ -42,13 +44,19 @@ const ID_BY_PATH: Record<string, string> = {
   '/api/webhooks/deliveries/{id} id': 'webhook_delivery_id',
   '/api/webhooks/deliveries/{id}/redeliver id': 'webhook_delivery_id',
   '/api/event-subscriptions id': 'event_subscription_id',
+  // Instances are named `id` in their paths.
+  ...Object.fromEntries(['', '/logs', '/plans'].map((p) => [`/api/instances/{id}${p} id`, `/api/instances/{id}${p} id`])),
+  // Routes that need a running browser take the site's running robot.
+  ...Object.fromEntries(
+    ['/api/instances/{id}/screenshot id', '/api/instances/{id}/screenshot log_id', '/api/robots/instance/act instance_id', '/api/robots/instance/pause instance_id'].map((k) => [k, k]),
+  ),
   // A conversation continues with the agent that holds it.
   ...Object.fromEntries(
     ['sales/message', 'customerSupport/message', 'email/reply', 'copywriter/content-editor'].map((p) => [`/api/agents/${p} conversation_id`, `/api/agents/${p} conversation_id`]),
   ),
 };
 /** UUID fields that are references the API does not resolve (free labels for the caller's own systems). */
-const NOT_OBJECT_IDS = new Set(['campaign_id', 'assignee_id', 'site_id']);
+const NOT_OBJECT_IDS = new Set(['campaign_id', 'assignee_id', 'site_id', 'agent_id']);
 
 interface IdField {
   where: 'path' | 'query' | 'body';

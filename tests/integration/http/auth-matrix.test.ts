@@ -83,6 +83,21 @@ const delivery = async (): Promise<string> =>
   (await post('POST', '/api/webhooks/{id}/ping', { params: { id: await endpoint() }, headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId } })).data.delivery_id;
 const subscription = async (): Promise<string> =>
   (await post('POST', '/api/event-subscriptions', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' } })).data.id;
+// Robot instances: a record per request (no browser), or one running instance shared by the
+// requests that need a browser (resumed when a valid call paused it).
+const instance = async (): Promise<string> =>
+  (await post('POST', '/api/instances', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, user_id: mine.user.id, name: 'Matrix' } })).data.id;
+let runningId: string | undefined;
+const runningInstance = async (): Promise<string> => {
+  const robot = (path: string, body: Record<string, unknown>) => post('POST', path, { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, ...body } });
+  if (!runningId) {
+    runningId = (await robot('/api/robots/instance', { activity: 'Matrix robot' })).data.instance.id as string;
+    await robot('/api/robots/instance/act', { instance_id: runningId, message: 'snap', actions: [{ type: 'screenshot' }] });
+  }
+  const { status } = (await post('GET', '/api/instances/{id}', { params: { id: runningId }, headers: presenters.xApiKey(mine.key) })).data;
+  if (status !== 'running') await robot('/api/robots/instance/resume', { instance_id: runningId });
+  return runningId;
+};
 
 const REGISTRY: Record<string, Entry> = {
   // API key, tool routes
@@ -183,6 +198,23 @@ const REGISTRY: Record<string, Entry> = {
   'GET /api/secure-tokens': { request: (site_id) => ({ query: { site_id } }) },
   'DELETE /api/secure-tokens': { request: async (site_id) => ({ query: { site_id, id: await secureToken() } }) },
   'POST /api/secure-tokens/{id}/decrypt': { request: async (site_id) => ({ params: { id: await secureToken() }, body: { site_id } }) },
+  'GET /api/instances': { request: (site_id) => ({ query: { site_id } }) },
+  'POST /api/instances': { request: (site_id) => ({ body: { site_id, user_id: mine.user.id, name: 'Matrix' } }) },
+  'GET /api/instances/{id}': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
+  'PUT /api/instances/{id}': { request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, name: 'Renamed' } }) },
+  'DELETE /api/instances/{id}': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
+  'GET /api/instances/{id}/logs': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
+  'POST /api/instances/{id}/logs': { request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, log_type: 'system', message: 'hello' } }) },
+  'GET /api/instances/{id}/plans': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
+  'POST /api/instances/{id}/plans': { request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, title: 'Plan', plan_type: 'task' } }) },
+  'GET /api/instances/{id}/screenshot': { request: async (site_id) => ({ params: { id: await runningInstance() }, query: { site_id } }) },
+  'POST /api/robots/instance': { request: async (site_id) => ({ body: { site_id, activity: 'Look around', instance_id: await runningInstance() } }) },
+  'POST /api/robots/instance/act': { request: async (site_id) => ({ body: { site_id, instance_id: await runningInstance(), message: 'snap', actions: [{ type: 'screenshot' }] } }) },
+  'POST /api/robots/instance/pause': { request: async (site_id) => ({ body: { site_id, instance_id: await runningInstance() } }) },
+  'POST /api/robots/instance/resume': { request: async (site_id) => ({ body: { site_id, instance_id: await instance(), timeout_hours: 0.5 } }) },
+  'POST /api/robots/instance/stop': { request: async (site_id) => ({ body: { site_id, instance_id: await instance() } }) },
+  'POST /api/robots/instance/delete': { request: async (site_id) => ({ body: { site_id, instance_id: await instance() } }) },
+  'POST /api/robots/instance/assistant': { request: (site_id) => ({ body: { site_id, message: 'Look around' } }) },
   // Session
   'GET /api/secure-tokens/audit': { request: (site_id) => ({ query: { site_id } }) },
   'GET /api/keys': { request: (site_id) => ({ query: { site_id } }) },

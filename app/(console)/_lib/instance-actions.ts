@@ -1,0 +1,23 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { pauseInstance, startInstance, stopInstance } from '@/lib/robots/lifecycle';
+import { apiErrorToForm, type FormState } from './forms';
+import { requireOwnedSite } from './session';
+
+export type InstanceOperation = 'pause' | 'resume' | 'stop';
+
+/** Pause, resume or stop an instance of the signed-in user's site: the same operations as the robot routes. */
+export async function instanceAction(siteId: string, instanceId: string, operation: InstanceOperation, _prev: FormState, _form: FormData): Promise<FormState> {
+  const { site } = await requireOwnedSite(siteId);
+  try {
+    if (operation === 'pause') await pauseInstance(site.id, instanceId);
+    else if (operation === 'resume') await startInstance(site.id, instanceId, { label: 'resume' });
+    else await stopInstance(site.id, instanceId);
+  } catch (error) {
+    return { errors: apiErrorToForm(error) };
+  }
+  revalidatePath(`/console/sites/${site.id}/instances`);
+  revalidatePath(`/console/sites/${site.id}/instances/${instanceId}`);
+  return {};
+}

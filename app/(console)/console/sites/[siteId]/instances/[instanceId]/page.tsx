@@ -1,0 +1,127 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { Time } from '@/components/time';
+import { isUuid } from '@/lib/core/schemas';
+import { findInstance, listLogs, listPlans, toInstance } from '@/lib/instances/repo';
+import { screenshotOf } from '@/lib/instances/service';
+import { requireOwnedSite } from '../../../../../_lib/session';
+import { InstanceButtons } from '../instance-buttons';
+
+export const metadata: Metadata = { title: 'Instance · Site Growth Platform' };
+export const dynamic = 'force-dynamic';
+
+export default async function InstancePage({ params }: { params: Promise<{ siteId: string; instanceId: string }> }) {
+  const { siteId, instanceId } = await params;
+  const { site } = await requireOwnedSite(siteId);
+  const row = isUuid(instanceId) ? await findInstance(site.id, instanceId) : undefined;
+  if (!row) notFound();
+  const instance = toInstance(row);
+  const [logs, plans, screenshot] = await Promise.all([
+    listLogs(site.id, instance.id, { limit: 50, offset: 0 }),
+    listPlans(site.id, instance.id, { limit: 20, offset: 0 }),
+    instance.screenshot_url ? screenshotOf(site.id, instance.id).catch(() => undefined) : undefined,
+  ]);
+  return (
+    <>
+      <p>
+        <Link href={`/console/sites/${site.id}/instances`}>All instances</Link>
+      </p>
+      <section className="card" aria-labelledby="instance-heading">
+        <h2 id="instance-heading" tabIndex={-1}>
+          {instance.name}
+        </h2>
+        <dl className="stats">
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <span className={`badge ${instance.status}`} data-testid="instance-status">
+                {instance.status}
+              </span>
+            </dd>
+          </div>
+          <div>
+            <dt>Activity</dt>
+            <dd>{instance.activity ?? <span className="empty">None</span>}</dd>
+          </div>
+          <div>
+            <dt>Page</dt>
+            <dd className="mono">{instance.current_url ?? <span className="empty">None</span>}</dd>
+          </div>
+          <div>
+            <dt>Stops at</dt>
+            <dd>{instance.expires_at ? <Time iso={instance.expires_at} withDate /> : <span className="empty">—</span>}</dd>
+          </div>
+        </dl>
+        <InstanceButtons siteId={site.id} instanceId={instance.id} name={instance.name} status={instance.status} focusAfter="instance-heading" />
+      </section>
+      <section className="card" aria-labelledby="screenshot-heading">
+        <h2 id="screenshot-heading">Latest screenshot</h2>
+        {screenshot ? (
+          // eslint-disable-next-line @next/next/no-img-element -- a data URL of the stored PNG
+          <img className="screenshot" src={`data:image/png;base64,${Buffer.from(screenshot).toString('base64')}`} alt={`The page of ${instance.name} at its latest action`} />
+        ) : (
+          <p className="empty">No screenshot yet.</p>
+        )}
+      </section>
+      <section className="card" aria-labelledby="plans-heading">
+        <h2 id="plans-heading">Plans</h2>
+        {plans.items.length === 0 ? (
+          <p className="empty">No plans yet.</p>
+        ) : (
+          plans.items.map((plan) => (
+            <article key={plan.id} className="plan" data-plan-id={plan.id}>
+              <h3>
+                {plan.title} <span className={`badge ${plan.status}`}>{plan.status}</span>
+              </h3>
+              {plan.steps.length > 0 && (
+                <ol>
+                  {plan.steps.map((step) => (
+                    <li key={step.index}>
+                      {step.description} <span className={`badge ${step.status}`}>{step.status}</span>
+                      {step.output && <span className="sub mono">{step.output.slice(0, 200)}</span>}
+                      {step.error && <span className="sub">{step.error}</span>}
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </article>
+          ))
+        )}
+      </section>
+      <section className="card" aria-labelledby="logs-heading">
+        <h2 id="logs-heading">Logs</h2>
+        {logs.items.length === 0 ? (
+          <p className="empty">No log entries yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Latest log entries of {instance.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Message</th>
+                </tr>
+              </thead>
+              <tbody>
+                {logs.items.map((entry) => (
+                  <tr key={entry.id}>
+                    <td>
+                      <Time iso={entry.created_at} withDate />
+                    </td>
+                    <td>
+                      {entry.log_type}
+                      <span className={`badge ${entry.level}`}>{entry.level}</span>
+                    </td>
+                    <td>{entry.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Time } from '@/components/time';
+import { listInstances } from '@/lib/instances/repo';
+import { requireOwnedSite } from '../../../../_lib/session';
+import { InstanceButtons } from './instance-buttons';
+
+export const metadata: Metadata = { title: 'Instances · Site Growth Platform' };
+export const dynamic = 'force-dynamic';
+
+export default async function InstancesPage({ params }: { params: Promise<{ siteId: string }> }) {
+  const { site } = await requireOwnedSite((await params).siteId);
+  const { items, total } = await listInstances(site.id, { limit: 100, offset: 0 });
+  return (
+    <section className="card" aria-labelledby="instances-heading">
+      <h2 id="instances-heading" tabIndex={-1}>
+        Instances
+      </h2>
+      <p className="hint">
+        Browsers your robots drive (POST /api/robots/instance). {total > items.length ? `The newest ${items.length} of ${total}.` : null}
+      </p>
+      {items.length === 0 ? (
+        <p className="empty">No instances yet. Create a robot through the API to see it here.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Instances of {site.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Status</th>
+                <th scope="col">Page</th>
+                <th scope="col">Stops at</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((instance) => (
+                <tr key={instance.id} data-instance-id={instance.id}>
+                  <td>
+                    <Link href={`/console/sites/${site.id}/instances/${instance.id}`}>
+                      <strong>{instance.name}</strong>
+                    </Link>
+                    <span className="sub">
+                      {instance.instance_type} · created <Time iso={instance.created_at} />
+                    </span>
+                  </td>
+                  <td>
+                    <span className={`badge ${instance.status}`}>{instance.status}</span>
+                  </td>
+                  <td>{instance.current_url ? <span className="sub mono">{instance.current_url}</span> : <span className="empty">None</span>}</td>
+                  <td>{instance.expires_at ? <Time iso={instance.expires_at} withDate /> : <span className="empty">—</span>}</td>
+                  <td>
+                    <InstanceButtons siteId={site.id} instanceId={instance.id} name={instance.name} status={instance.status} focusAfter="instances-heading" />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { paginationMeta } from '@/lib/core/schemas';
+import { defineRoute } from '@/lib/http/define-route';
+import { INSTANCE_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { listLogs } from '@/lib/instances/repo';
+import { createLogBodySchema, InstanceLogSchema, instanceParamsSchema, listLogsQuerySchema } from '@/lib/instances/schema';
+import { addLog } from '@/lib/instances/service';
+import { loadInstance } from '@/lib/robots/lifecycle';
+
+// GET /api/instances/{id}/logs — the instance's log, newest first
+export const GET = defineRoute({
+  summary: 'List the logs of an instance',
+  description: 'Newest first; filter by `log_type` and `level`; `limit` (default 50) and `offset` page. Robot actions carry a `screenshot_url`.',
+  tags,
+  auth,
+  params: instanceParamsSchema,
+  query: listLogsQuerySchema,
+  response: z.array(InstanceLogSchema),
+  errors: ['NOT_FOUND'],
+  handler: async ({ siteId, params, query, res }) => {
+    await loadInstance(siteId, params.id);
+    const { items, total } = await listLogs(siteId, params.id, query);
+    res.meta = paginationMeta(total, query.limit, query.offset);
+    return items;
+  },
+});
+
+// POST /api/instances/{id}/logs — add an entry to the instance's log
+export const POST = defineRoute({
+  summary: 'Add a log entry to an instance',
+  tags,
+  auth,
+  params: instanceParamsSchema,
+  body: createLogBodySchema,
+  response: InstanceLogSchema,
+  status: 201,
+  errors: ['NOT_FOUND'],
+  handler: ({ siteId, params, body }) => addLog(siteId, params.id, body),
+});

@@ -1,0 +1,19 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { ROBOT_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { DeletedInstanceSchema, instanceIdBodySchema } from '@/lib/robots/schema';
+import { deleteInstance } from '@/lib/robots/lifecycle';
+
+// POST /api/robots/instance/delete — stop the browser and delete the instance
+export const POST = defineRoute({
+  summary: 'Delete a robot instance',
+  description: 'Closes its browser if it runs and deletes the record with its logs, plans, screenshots and saved state (as DELETE /api/instances/{id}).',
+  tags,
+  auth,
+  body: instanceIdBodySchema,
+  response: DeletedInstanceSchema,
+  errors: ['NOT_FOUND', 'CONFLICT'],
+  handler: async ({ siteId, body }) => {
+    await deleteInstance(siteId, body.instance_id);
+    return { id: body.instance_id, deleted: true as const };
+  },
+});

@@ -1,0 +1,17 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { ROBOT_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { toInstance } from '@/lib/instances/repo';
+import { instanceIdBodySchema, InstanceResultSchema } from '@/lib/robots/schema';
+import { pauseInstance } from '@/lib/robots/lifecycle';
+
+// POST /api/robots/instance/pause — save the browser's state and close it
+export const POST = defineRoute({
+  summary: 'Pause a robot instance',
+  description: 'Saves cookies, storage and the current URL (file storage) and closes the browser: status `paused`. Only a running instance can pause (409 otherwise).',
+  tags,
+  auth,
+  body: instanceIdBodySchema,
+  response: InstanceResultSchema,
+  errors: ['NOT_FOUND', 'CONFLICT', 'PROVIDER_ERROR'],
+  handler: async ({ siteId, body }) => ({ instance: toInstance(await pauseInstance(siteId, body.instance_id)) }),
+});

@@ -1,0 +1,17 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { ROBOT_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { toInstance } from '@/lib/instances/repo';
+import { instanceIdBodySchema, InstanceResultSchema } from '@/lib/robots/schema';
+import { stopInstance } from '@/lib/robots/lifecycle';
+
+// POST /api/robots/instance/stop — close the browser for good
+export const POST = defineRoute({
+  summary: 'Stop a robot instance',
+  description: 'Closes the browser and drops any saved state: status `stopped` (a later resume starts a fresh browser). 409 when it is stopped already or an operation is under way.',
+  tags,
+  auth,
+  body: instanceIdBodySchema,
+  response: InstanceResultSchema,
+  errors: ['NOT_FOUND', 'CONFLICT'],
+  handler: async ({ siteId, body }) => ({ instance: toInstance(await stopInstance(siteId, body.instance_id)) }),
+});

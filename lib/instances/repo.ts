@@ -1,0 +1,254 @@
+import { and, count, desc, eq, inArray, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { currentDate } from '@/lib/core/clock';
+import { getDb } from '@/lib/db/client';
+import { instanceLogs, instancePlans, remoteInstances } from '@/lib/db/schema';
+import { envVarNames } from './env-vars';
+import type {
+  Instance,
+  InstanceLog,
+  InstancePlan,
+  InstanceStatus,
+  ListInstancesQuery,
+  ListLogsQuery,
+  ListPlansQuery,
+  PlanStep,
+} from './schema';
+import { BUSY_STATUSES } from './states';
+
+/** The only code that touches instances, their logs and plans; every call is scoped by the site id. */
+export type InstanceRow = typeof remoteInstances.$inferSelect;
+export type LogRow = typeof instanceLogs.$inferSelect;
+export type PlanRow = typeof instancePlans.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const screenshotUrl = (instanceId: string, logId?: string) => `/api/instances/${instanceId}/screenshot${logId ? `?log_id=${logId}` : ''}`;
+
+export function toInstance(row: InstanceRow): Instance {
+  return {
+    id: row.id,
+    site_id: row.siteId,
+    user_id: row.userId,
+    name: row.name,
+    instance_type: row.instanceType,
+    status: row.status,
+    agent_id: row.agentId,
+    configuration: row.configuration,
+    environment_variables: envVarNames(row.environmentVariablesSealed),
+    activity: row.activity,
+    current_url: row.currentUrl,
+    timeout_hours: Number(row.timeoutHours),
+    started_at: iso(row.startedAt),
+    expires_at: iso(row.expiresAt),
+    screenshot_url: row.screenshotKey ? screenshotUrl(row.id) : null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export function toLog(row: LogRow): InstanceLog {
+  return {
+    id: row.id,
+    instance_id: row.instanceId,
+    site_id: row.siteId,
+    log_type: row.logType as InstanceLog['log_type'],
+    level: row.level as InstanceLog['level'],
+    message: row.message,
+    details: row.details,
+    screenshot_url: row.screenshotKey ? screenshotUrl(row.instanceId, row.id) : null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function toPlan(row: PlanRow): InstancePlan {
+  return {
+    id: row.id,
+    instance_id: row.instanceId,
+    site_id: row.siteId,
+    title: row.title,
+    description: row.description,
+    plan_type: row.planType as InstancePlan['plan_type'],
+    status: row.status as InstancePlan['status'],
+    priority: row.priority,
+    instructions: row.instructions,
+    steps: row.steps as PlanStep[],
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+const ofSite = (siteId: string, id: string) => and(eq(remoteInstances.siteId, siteId), eq(remoteInstances.id, id));
+
+export async function insertInstance(siteId: string, values: Omit<typeof remoteInstances.$inferInsert, 'siteId'>): Promise<InstanceRow> {
+  const db = await getDb();
+  const [row] = await db.insert(remoteInstances).values({ ...values, siteId }).returning();
+  return row;
+}
+
+export async function findInstance(siteId: string, id: string): Promise<InstanceRow | undefined> {
+  const db = await getDb();
+  const [row] = await db.select().from(remoteInstances).where(ofSite(siteId, id)).limit(1);
+  return row;
+}
+
+export async function listInstances(siteId: string, q: Omit<ListInstancesQuery, 'site_id'>): Promise<{ items: Instance[]; total: number }> {
+  const db = await getDb();
+  const filters: (SQL | undefined)[] = [eq(remoteInstances.siteId, siteId)];
+  if (q.status) filters.push(eq(remoteInstances.status, q.status));
+  if (q.instance_type) filters.push(eq(remoteInstances.instanceType, q.instance_type));
+  const where = and(...filters);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(remoteInstances).where(where).orderBy(desc(remoteInstances.createdAt), desc(remoteInstances.id)).limit(q.limit).offset(q.offset),
+    db.select({ total: count() }).from(remoteInstances).where(where),
+  ]);
+  return { items: rows.map(toInstance), total: Number(total) };
+}
+
+/** Changes columns of the site's instance; `onlyIn` makes it conditional on the current status. */
+export async function updateInstanceRow(
+  siteId: string,
+  id: string,
+  set: Partial<typeof remoteInstances.$inferInsert>,
+  onlyIn?: readonly InstanceStatus[],
+): Promise<InstanceRow | undefined> {
+  const db = await getDb();
+  const where = onlyIn ? and(ofSite(siteId, id), inArray(remoteInstances.status, [...onlyIn])) : ofSite(siteId, id);
+  const [row] = await db.update(remoteInstances).set({ ...set, updatedAt: currentDate() }).where(where).returning();
+  return row;
+}
+
+/** Removes the record unless an operation is under way on it; answers whether it did. */
+export async function deleteInstanceRow(siteId: string, id: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .delete(remoteInstances)
+    .where(and(ofSite(siteId, id), notInArray(remoteInstances.status, [...BUSY_STATUSES])))
+    .returning({ id: remoteInstances.id });
+  return rows.length > 0;
+}
+
+/** Running instances of every site whose timeout has passed (the expiry sweep), oldest first. */
+export async function expiredInstances(at: Date, max = 100): Promise<{ id: string; siteId: string }[]> {
+  const db = await getDb();
+  return db
+    .select({ id: remoteInstances.id, siteId: remoteInstances.siteId })
+    .from(remoteInstances)
+    .where(and(eq(remoteInstances.status, 'running'), lte(remoteInstances.expiresAt, at)))
+    .orderBy(remoteInstances.expiresAt)
+    .limit(max);
+}
+
+// Logs
+
+export async function insertLog(
+  siteId: string,
+  instanceId: string,
+  values: { logType: string; level?: string; message: string; details?: Record<string, unknown>; screenshotKey?: string | null; id?: string },
+): Promise<LogRow> {
+  const db = await getDb();
+  const [row] = await db.insert(instanceLogs).values({ ...values, siteId, instanceId }).returning();
+  return row;
+}
+
+export async function findLog(siteId: string, instanceId: string, logId: string): Promise<LogRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(instanceLogs)
+    .where(and(eq(instanceLogs.siteId, siteId), eq(instanceLogs.instanceId, instanceId), eq(instanceLogs.id, logId)))
+    .limit(1);
+  return row;
+}
+
+export async function listLogs(siteId: string, instanceId: string, q: Omit<ListLogsQuery, 'site_id'>): Promise<{ items: InstanceLog[]; total: number }> {
+  const db = await getDb();
+  const filters: (SQL | undefined)[] = [eq(instanceLogs.siteId, siteId), eq(instanceLogs.instanceId, instanceId)];
+  if (q.log_type) filters.push(eq(instanceLogs.logType, q.log_type));
+  if (q.level) filters.push(eq(instanceLogs.level, q.level));
+  const where = and(...filters);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(instanceLogs).where(where).orderBy(desc(instanceLogs.createdAt), desc(instanceLogs.id)).limit(q.limit).offset(q.offset),
+    db.select({ total: count() }).from(instanceLogs).where(where),
+  ]);
+  return { items: rows.map(toLog), total: Number(total) };
+}
+
+/** Storage keys of every screenshot and saved state of an instance (removed with it). */
+export async function storedKeysOf(siteId: string, instanceId: string): Promise<string[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ key: instanceLogs.screenshotKey })
+    .from(instanceLogs)
+    .where(and(eq(instanceLogs.siteId, siteId), eq(instanceLogs.instanceId, instanceId), sql`${instanceLogs.screenshotKey} is not null`));
+  return rows.map((r) => r.key!);
+}
+
+// Plans
+
+export async function insertPlan(
+  siteId: string,
+  instanceId: string,
+  values: Omit<typeof instancePlans.$inferInsert, 'siteId' | 'instanceId'>,
+): Promise<PlanRow> {
+  const db = await getDb();
+  const [row] = await db.insert(instancePlans).values({ ...values, siteId, instanceId }).returning();
+  return row;
+}
+
+export async function updatePlanRow(siteId: string, planId: string, set: Partial<typeof instancePlans.$inferInsert>): Promise<PlanRow> {
+  const db = await getDb();
+  const [row] = await db
+    .update(instancePlans)
+    .set({ ...set, updatedAt: currentDate() })
+    .where(and(eq(instancePlans.siteId, siteId), eq(instancePlans.id, planId)))
+    .returning();
+  return row;
+}
+
+/** The robot plan being worked on: the newest task plan of the instance that is not finished. */
+export async function openPlan(siteId: string, instanceId: string): Promise<PlanRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(instancePlans)
+    .where(
+      and(
+        eq(instancePlans.siteId, siteId),
+        eq(instancePlans.instanceId, instanceId),
+        eq(instancePlans.planType, 'task'),
+        inArray(instancePlans.status, ['pending', 'in_progress']),
+      ),
+    )
+    .orderBy(desc(instancePlans.createdAt), desc(instancePlans.id))
+    .limit(1);
+  return row;
+}
+
+export async function listPlans(siteId: string, instanceId: string, q: Omit<ListPlansQuery, 'site_id'>): Promise<{ items: InstancePlan[]; total: number }> {
+  const db = await getDb();
+  const filters: (SQL | undefined)[] = [eq(instancePlans.siteId, siteId), eq(instancePlans.instanceId, instanceId)];
+  if (q.status) filters.push(eq(instancePlans.status, q.status));
+  if (q.plan_type) filters.push(eq(instancePlans.planType, q.plan_type));
+  const where = and(...filters);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(instancePlans)
+      .where(where)
+      .orderBy(desc(instancePlans.priority), desc(instancePlans.createdAt), desc(instancePlans.id))
+      .limit(q.limit)
+      .offset(q.offset),
+    db.select({ total: count() }).from(instancePlans).where(where),
+  ]);
+  return { items: rows.map(toPlan), total: Number(total) };
+}
+
+/** Log entries of the instance written at or after `after`, oldest first (a stream's next batch; it skips the ids it sent). */
+export async function logsAfter(siteId: string, instanceId: string, after: Date, max = 100): Promise<LogRow[]> {
+  const db = await getDb();
+  return db
+    .select()
+    .from(instanceLogs)
+    .where(and(eq(instanceLogs.siteId, siteId), eq(instanceLogs.instanceId, instanceId), sql`${instanceLogs.createdAt} >= ${after.toISOString()}::timestamptz`))
+    .orderBy(instanceLogs.createdAt, instanceLogs.id)
+    .limit(max);
+}

@@ -1,0 +1,210 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ApiError } from '@/lib/core/errors';
+import { errorFields, log } from '@/lib/core/log';
+import type { BrowserAction, BrowserSession, OpenOptions, RobotProvider, SavedBrowserState } from './port';
+
+/**
+ * Both robot adapters over Playwright: one shared browser (a local Chromium process, or one CDP
+ * connection) and a browser context per instance, so instances share nothing (cookies, storage,
+ * cache). Every request a context makes passes `allowRequest` first; service workers are blocked
+ * so none escapes it. The browser is closed when the last context has been idle for a minute.
+ */
+export type PlaywrightRobotsOptions = { perSite: number; total: number; actionTimeoutMs: number } & (
+  | { kind: 'local'; executablePath: string }
+  | { kind: 'cdp'; endpoint: string }
+);
+
+/** Flags of the local Chromium: headless, no sandbox (containers), nothing phoning home. */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const VIEWPORT = { width: 1280, height: 800 };
+const BROWSER_IDLE_MS = 60_000;
+const EXTRACT_MAX_CHARS = 10_000;
+
+export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
+  const sessions = new Map<string, BrowserSession>();
+  /** Slots taken by sessions being opened, so concurrent opens cannot pass the caps together. */
+  const reserved = new Map<string, number>();
+  let browser: Promise<Browser> | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  const count = (siteId?: string) =>
+    siteId === undefined
+      ? sessions.size + [...reserved.values()].reduce((a, b) => a + b, 0)
+      : [...sessions.values()].filter((s) => s.siteId === siteId).length + (reserved.get(siteId) ?? 0);
+
+  function connect(): Promise<Browser> {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = undefined;
+    if (!browser) {
+      const started = (
+        o.kind === 'local'
+          ? chromium.launch({ executablePath: o.executablePath, headless: true, args: CHROMIUM_ARGS })
+          : chromium.connectOverCDP(o.endpoint, { timeout: 15_000 })
+      ).then((b) => {
+        b.on('disconnected', () => {
+          if (browser === started) browser = undefined;
+          sessions.clear();
+        });
+        return b;
+      });
+      browser = started;
+      started.catch(() => {
+        if (browser === started) browser = undefined;
+      });
+    }
+    return browser;
+  }
+
+  async function closeBrowser(): Promise<void> {
+    const current = browser;
+    browser = undefined;
+    if (!current) return;
+    try {
+      await (await current).close();
+    } catch {
+      // already gone
+    }
+  }
+
+  function idleCheck() {
+    if (sessions.size > 0 || count() > 0 || idleTimer) return;
+    idleTimer = setTimeout(() => {
+      idleTimer = undefined;
+      if (sessions.size === 0 && count() === 0) void closeBrowser();
+    }, BROWSER_IDLE_MS);
+    idleTimer.unref();
+  }
+
+  function reserve(siteId: string): () => void {
+    if (count(siteId) >= o.perSite) {
+      throw new ApiError('RATE_LIMITED', `This site already runs ${o.perSite} robot browsers, the most allowed; pause or stop one first`, { running_limit: o.perSite, retry_after: 60 }, { 'retry-after': '60' });
+    }
+    if (count() >= o.total) {
+      throw new ApiError('RATE_LIMITED', 'The service runs as many robot browsers as it allows; try again later', { retry_after: 60 }, { 'retry-after': '60' });
+    }
+    reserved.set(siteId, (reserved.get(siteId) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const n = (reserved.get(siteId) ?? 1) - 1;
+      if (n > 0) reserved.set(siteId, n);
+      else reserved.delete(siteId);
+    };
+  }
+
+  async function open(opts: OpenOptions): Promise<BrowserSession> {
+    if (sessions.has(opts.instanceId)) throw new ApiError('CONFLICT', 'This instance already has a running browser');
+    const release = reserve(opts.siteId);
+    let context: BrowserContext | undefined;
+    try {
+      let b: Browser;
+      try {
+        b = await connect();
+      } catch (error) {
+        log.error('robot browser unavailable', { kind: o.kind, ...errorFields(error) });
+        throw new ApiError('PROVIDER_NOT_CONFIGURED', `The robot browser (${o.kind}) could not be started or reached`);
+      }
+      context = await b.newContext({
+        viewport: VIEWPORT,
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        ...(opts.state?.storageState ? { storageState: opts.state.storageState as never } : {}),
+      });
+      await context.route('**/*', async (route) => {
+        if (await opts.allowRequest(route.request().url())) await route.continue();
+        else await route.abort('blockedbyclient');
+      });
+      await context.routeWebSocket(/.*/, async (ws) => {
+        if (await opts.allowRequest(ws.url())) ws.connectToServer();
+        else await ws.close({ code: 1008, reason: 'refused' });
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(o.actionTimeoutMs);
+      page.setDefaultNavigationTimeout(o.actionTimeoutMs);
+      if (opts.state?.url && /^https?:/.test(opts.state.url)) {
+        await page.goto(opts.state.url, { waitUntil: 'load' }).catch(() => undefined);
+      }
+      const session = browserSession(opts, context, page, o.actionTimeoutMs, () => {
+        if (sessions.get(opts.instanceId) === session) sessions.delete(opts.instanceId);
+        idleCheck();
+      });
+      sessions.set(opts.instanceId, session);
+      return session;
+    } catch (error) {
+      await context?.close().catch(() => undefined);
+      throw error;
+    } finally {
+      release();
+      idleCheck();
+    }
+  }
+
+  return {
+    kind: o.kind,
+    open,
+    session: (instanceId) => sessions.get(instanceId),
+    running: (siteId) => [...sessions.values()].filter((s) => siteId === undefined || s.siteId === siteId).length,
+    async shutdown() {
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = undefined;
+      await Promise.all([...sessions.values()].map((s) => s.close()));
+      sessions.clear();
+      await closeBrowser();
+    },
+  };
+}
+
+function browserSession(opts: OpenOptions, context: BrowserContext, page: Page, timeout: number, onClose: () => void): BrowserSession {
+  let closed = false;
+  const settle = () => page.waitForLoadState('load', { timeout }).catch(() => undefined);
+  return {
+    siteId: opts.siteId,
+    instanceId: opts.instanceId,
+    async perform(action: BrowserAction) {
+      switch (action.type) {
+        case 'navigate':
+          await page.goto(action.url, { waitUntil: 'load' });
+          return { output: null };
+        case 'click':
+          await page.locator(action.selector).first().click();
+          await settle();
+          return { output: null };
+        case 'type': {
+          const field = page.locator(action.selector).first();
+          await field.fill(action.text);
+          if (action.submit) {
+            await field.press('Enter');
+            await settle();
+          }
+          return { output: null };
+        }
+        case 'wait':
+          await page.locator(action.selector).first().waitFor({ state: 'visible' });
+          return { output: null };
+        case 'extract': {
+          const text = await page.locator(action.selector ?? 'body').first().innerText();
+          return { output: text.slice(0, EXTRACT_MAX_CHARS) };
+        }
+        case 'screenshot':
+          return { output: null };
+      }
+    },
+    url: () => page.url(),
+    async describe(maxChars) {
+      const [title, text] = await Promise.all([page.title().catch(() => ''), page.locator('body').innerText({ timeout }).catch(() => '')]);
+      return { title, url: page.url(), text: text.slice(0, maxChars) };
+    },
+    screenshot: async () => new Uint8Array(await page.screenshot({ type: 'png' })),
+    async save(): Promise<SavedBrowserState> {
+      const url = page.url();
+      return { storageState: await context.storageState(), url: /^https?:/.test(url) ? url : null };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      onClose();
+      await context.close().catch(() => undefined);
+    },
+  };
+}
