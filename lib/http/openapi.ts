@@ -130,7 +130,25 @@ export function operationsOf(manifest: RouteManifest) {
  * The order a reader meets the groups in: first how to get a credential, then the site and its keys,
  * then the data routes. Tags not listed here follow alphabetically, before `Meta`.
  */
-export const TAG_ORDER = ['Auth', 'Sites', 'API keys', 'Allowed origins', 'Visitor sessions', 'Commands', 'Tools', 'Agents', 'Workflows'];
+export const TAG_ORDER = [
+  'Auth',
+  'Sites',
+  'API keys',
+  'Allowed origins',
+  'Visitor sessions',
+  'Commands',
+  'Tools',
+  'Agents',
+  'Workflows',
+  'Webhooks',
+  'Instances',
+  'Robots',
+  'Finder',
+  'Secure tokens',
+  'Platform apps and keys',
+  'Platform API',
+  'Email',
+];
 
 export function orderedTags(used: Iterable<string>): string[] {
   const all = new Set(used);

@@ -1,10 +1,10 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { authSecret } from '@/lib/auth/secret';
+import { createHmac, randomBytes } from 'node:crypto';
+import { seal, unseal } from '@/lib/auth/seal';
 
 /**
  * Endpoint signing secrets (Standard Webhooks): `whsec_<base64 of 24 random bytes>`, shown once.
- * We must sign with them later, so they are stored encrypted (AES-256-GCM under a key derived
- * from the server secret), never hashed and never in clear.
+ * We must sign with them later, so they are stored sealed (lib/auth/seal.ts), never hashed and
+ * never in clear.
  */
 export const SECRET_PREFIX = 'whsec_';
 
@@ -12,22 +12,9 @@ export function generateSigningSecret(): string {
   return SECRET_PREFIX + randomBytes(24).toString('base64');
 }
 
-const key = () => Buffer.from(hkdfSync('sha256', authSecret(), 'sgp-webhook-secrets', 'aes-256-gcm', 32));
+export const encryptSecret = (secret: string): string => seal('webhook-signing-secret', secret);
 
-export function encryptSecret(secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key(), iv);
-  const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
-}
-
-export function decryptSecret(stored: string): string {
-  const [version, iv, tag, data] = stored.split('.');
-  if (version !== 'v1') throw new Error('Unknown secret encryption version');
-  const decipher = createDecipheriv('aes-256-gcm', key(), Buffer.from(iv, 'base64url'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
-}
+export const decryptSecret = (stored: string): string => unseal('webhook-signing-secret', stored);
 
 /** `v1,<base64 HMAC-SHA256>` of `${id}.${timestamp}.${body}` with the secret's key bytes. */
 export function signPayload(secret: string, id: string, timestamp: number, body: string): string {
