@@ -58,7 +58,7 @@ export default async function EmailPage({ params }: { params: Promise<{ siteId: 
           <p className="empty">No addresses yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Test recipients of {site.name}</caption>
               <thead>
                 <tr>
@@ -72,8 +72,8 @@ export default async function EmailPage({ params }: { params: Promise<{ siteId: 
               <tbody>
                 {recipients.map((r) => (
                   <tr key={r.id} data-recipient={r.email}>
-                    <td>{r.email}</td>
-                    <td>
+                    <td data-label="Address">{r.email}</td>
+                    <td data-label="Status">
                       {r.verified ? (
                         <>
                           verified <Time iso={r.verified_at!} />
@@ -82,7 +82,7 @@ export default async function EmailPage({ params }: { params: Promise<{ siteId: 
                         <VerifyRecipientForm siteId={site.id} recipientId={r.id} email={r.email} />
                       )}
                     </td>
-                    <td>
+                    <td data-label="Actions">
                       <RemoveRecipientButton siteId={site.id} recipientId={r.id} email={r.email} />
                     </td>
                   </tr>

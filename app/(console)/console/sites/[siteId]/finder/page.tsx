@@ -44,7 +44,7 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
           </p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Role queries and their mining progress</caption>
               <thead>
                 <tr>
@@ -60,19 +60,19 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
                 {queries.map((q) => (
                   <tr key={q.id}>
                     <th scope="row">{q.name}</th>
-                    <td>
+                    <td data-label="Name">
                       {q.leads_created} / {q.total_targets}
                     </td>
-                    <td>{STATUS_LABEL[q.status] ?? q.status}</td>
-                    <td>{q.pages_fetched}</td>
-                    <td>
+                    <td data-label="Leads">{STATUS_LABEL[q.status] ?? q.status}</td>
+                    <td data-label="Status">{q.pages_fetched}</td>
+                    <td data-label="Pages">
                       {q.last_workflow_id ? (
                         <Link href={`/console/sites/${site.id}/workflows/${encodeURIComponent(q.last_workflow_id)}`}>Open run</Link>
                       ) : (
                         <span className="empty">—</span>
                       )}
                     </td>
-                    <td>
+                    <td data-label="Last run">
                       <Time iso={q.updated_at} />
                     </td>
                   </tr>
@@ -88,7 +88,7 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
           <p className="empty">No credits granted or spent yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Grants, charges and refunds, newest first</caption>
               <thead>
                 <tr>
@@ -102,13 +102,13 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
               <tbody>
                 {credits.ledger.map((e) => (
                   <tr key={e.id}>
-                    <td>
+                    <td data-label="When">
                       <Time iso={e.created_at} />
                     </td>
-                    <td>{e.kind}</td>
-                    <td>{e.call_type ?? <span className="empty">—</span>}</td>
-                    <td>{e.amount > 0 ? `+${e.amount}` : e.amount}</td>
-                    <td>{e.balance_after}</td>
+                    <td data-label="Kind">{e.kind}</td>
+                    <td data-label="Call">{e.call_type ?? <span className="empty">—</span>}</td>
+                    <td data-label="Credits">{e.amount > 0 ? `+${e.amount}` : e.amount}</td>
+                    <td data-label="Balance after">{e.balance_after}</td>
                   </tr>
                 ))}
               </tbody>

@@ -23,7 +23,7 @@ export default async function InstancesPage({ params }: { params: Promise<{ site
         <p className="empty">No instances yet. Create a robot through the API to see it here.</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table className="stack">
             <caption className="visually-hidden">Instances of {site.name}</caption>
             <thead>
               <tr>
@@ -39,7 +39,7 @@ export default async function InstancesPage({ params }: { params: Promise<{ site
             <tbody>
               {items.map((instance) => (
                 <tr key={instance.id} data-instance-id={instance.id}>
-                  <td>
+                  <td data-label="Name">
                     <Link href={`/console/sites/${site.id}/instances/${instance.id}`}>
                       <strong>{instance.name}</strong>
                     </Link>
@@ -47,12 +47,12 @@ export default async function InstancesPage({ params }: { params: Promise<{ site
                       {instance.instance_type} · created <Time iso={instance.created_at} />
                     </span>
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <span className={`badge ${instance.status}`}>{instance.status}</span>
                   </td>
-                  <td>{instance.current_url ? <span className="sub mono">{instance.current_url}</span> : <span className="empty">None</span>}</td>
-                  <td>{instance.expires_at ? <Time iso={instance.expires_at} withDate /> : <span className="empty">—</span>}</td>
-                  <td>
+                  <td data-label="Page">{instance.current_url ? <span className="sub mono">{instance.current_url}</span> : <span className="empty">None</span>}</td>
+                  <td data-label="Stops at">{instance.expires_at ? <Time iso={instance.expires_at} withDate /> : <span className="empty">—</span>}</td>
+                  <td data-label="Actions">
                     <InstanceButtons siteId={site.id} instanceId={instance.id} name={instance.name} status={instance.status} focusAfter="instances-heading" />
                   </td>
                 </tr>

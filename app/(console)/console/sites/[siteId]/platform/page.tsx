@@ -26,7 +26,7 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
           <p className="empty">No apps yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Platform apps of {site.name}</caption>
               <thead>
                 <tr>
@@ -38,9 +38,9 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
               <tbody>
                 {apps.map((a) => (
                   <tr key={a.id}>
-                    <td>{a.name}</td>
-                    <td className="mono">{a.schema}</td>
-                    <td>
+                    <td data-label="Name">{a.name}</td>
+                    <td data-label="Schema" className="mono">{a.schema}</td>
+                    <td data-label="Created">
                       <Time iso={a.created_at} />
                     </td>
                   </tr>
@@ -60,7 +60,7 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
           <p className="empty">No platform keys yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Platform keys of {site.name}</caption>
               <thead>
                 <tr>
@@ -78,15 +78,15 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
               <tbody>
                 {keys.map((k) => (
                   <tr key={k.id} data-platform-key={k.id}>
-                    <td>{k.name}</td>
-                    <td>{appName.get(k.app_id)}</td>
-                    <td className="mono">{k.display}</td>
-                    <td className="mono">{k.capabilities.join(', ')}</td>
-                    <td>{k.status}</td>
-                    <td>
+                    <td data-label="Name">{k.name}</td>
+                    <td data-label="App">{appName.get(k.app_id)}</td>
+                    <td data-label="Key" className="mono">{k.display}</td>
+                    <td data-label="Capabilities" className="mono">{k.capabilities.join(', ')}</td>
+                    <td data-label="Status">{k.status}</td>
+                    <td data-label="Expires">
                       <Time iso={k.expires_at} />
                     </td>
-                    <td>{k.status === 'active' && <RevokePlatformKeyButton siteId={site.id} keyId={k.id} name={k.name} />}</td>
+                    <td data-label="Actions">{k.status === 'active' && <RevokePlatformKeyButton siteId={site.id} keyId={k.id} name={k.name} />}</td>
                   </tr>
                 ))}
               </tbody>
@@ -122,7 +122,7 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
           <p className="empty">No platform calls yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Platform API calls of {site.name}</caption>
               <thead>
                 <tr>
@@ -136,15 +136,15 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
               <tbody>
                 {audit.items.map((e) => (
                   <tr key={e.id}>
-                    <td>
+                    <td data-label="When">
                       <Time iso={e.created_at} />
                     </td>
-                    <td>{appName.get(e.app_id)}</td>
-                    <td className="mono">
+                    <td data-label="App">{appName.get(e.app_id)}</td>
+                    <td data-label="Call" className="mono">
                       {e.method} {e.route}
                     </td>
-                    <td className="mono">{e.capability}</td>
-                    <td>
+                    <td data-label="Capability" className="mono">{e.capability}</td>
+                    <td data-label="Status">
                       {e.status}
                       {e.error_code && <span className="sub"> {e.error_code}</span>}
                     </td>

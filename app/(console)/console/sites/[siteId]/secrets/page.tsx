@@ -36,7 +36,7 @@ export default async function SecretsPage({ params }: { params: Promise<{ siteId
           <p className="empty">No secrets stored for this site.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Secrets of {site.name}</caption>
               <thead>
                 <tr>
@@ -54,15 +54,15 @@ export default async function SecretsPage({ params }: { params: Promise<{ siteId
               <tbody>
                 {secrets.map((s) => (
                   <tr key={s.id} data-secret={s.identifier}>
-                    <td className="mono">{s.identifier}</td>
-                    <td>{s.type}</td>
-                    <td className="mono">{s.id}</td>
-                    <td>
+                    <td data-label="Identifier" className="mono">{s.identifier}</td>
+                    <td data-label="Type">{s.type}</td>
+                    <td data-label="Id" className="mono">{s.id}</td>
+                    <td data-label="Created">
                       <Time iso={s.created_at} />
                     </td>
-                    <td>{s.last_used_at ? <Time iso={s.last_used_at} /> : 'never'}</td>
-                    <td>v{s.key_version}</td>
-                    <td>
+                    <td data-label="Last used">{s.last_used_at ? <Time iso={s.last_used_at} /> : 'never'}</td>
+                    <td data-label="Key version">v{s.key_version}</td>
+                    <td data-label="Actions">
                       <DeleteSecretButton siteId={site.id} tokenId={s.id} identifier={s.identifier} />
                     </td>
                   </tr>
@@ -83,7 +83,7 @@ export default async function SecretsPage({ params }: { params: Promise<{ siteId
           <p className="empty">Nothing yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Latest reads, additions and deletions of secrets</caption>
               <thead>
                 <tr>
@@ -97,13 +97,13 @@ export default async function SecretsPage({ params }: { params: Promise<{ siteId
               <tbody>
                 {audit.map((a) => (
                   <tr key={a.id}>
-                    <td>
+                    <td data-label="When">
                       <Time iso={a.created_at} />
                     </td>
-                    <td>{a.action}</td>
-                    <td className="mono">{a.identifier ?? a.token_id}</td>
-                    <td>{OUTCOME_LABEL[a.outcome] ?? a.outcome}</td>
-                    <td className="mono">{a.api_key_id ? `key ${a.api_key_id.slice(0, 8)}…` : 'console'}</td>
+                    <td data-label="Action">{a.action}</td>
+                    <td data-label="Secret" className="mono">{a.identifier ?? a.token_id}</td>
+                    <td data-label="Outcome">{OUTCOME_LABEL[a.outcome] ?? a.outcome}</td>
+                    <td data-label="By" className="mono">{a.api_key_id ? `key ${a.api_key_id.slice(0, 8)}…` : 'console'}</td>
                   </tr>
                 ))}
               </tbody>

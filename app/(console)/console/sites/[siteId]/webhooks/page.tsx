@@ -26,7 +26,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ siteI
           <p className="empty">No endpoints yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Webhook endpoints of {site.name}</caption>
               <thead>
                 <tr>
@@ -42,12 +42,12 @@ export default async function WebhooksPage({ params }: { params: Promise<{ siteI
               <tbody>
                 {endpoints.map((e) => (
                   <tr key={e.id} data-endpoint={e.url}>
-                    <td className="mono">
+                    <td data-label="URL" className="mono">
                       {e.url}
                       {e.description && <span className="sub">{e.description}</span>}
                     </td>
-                    <td className="mono">{e.events.join(', ')}</td>
-                    <td>
+                    <td data-label="Events" className="mono">{e.events.join(', ')}</td>
+                    <td data-label="Status">
                       {!e.active ? 'inactive' : e.status === 'failing' ? 'failing' : 'healthy'}
                       {e.failing_since && (
                         <span className="sub">
@@ -55,10 +55,10 @@ export default async function WebhooksPage({ params }: { params: Promise<{ siteI
                         </span>
                       )}
                     </td>
-                    <td>
+                    <td data-label="Created">
                       <Time iso={e.created_at} />
                     </td>
-                    <td>
+                    <td data-label="Actions">
                       <PingButton siteId={site.id} endpointId={e.id} />
                       <DeleteEndpointButton siteId={site.id} endpointId={e.id} url={e.url} />
                     </td>
@@ -75,7 +75,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ siteI
           <p className="empty">No deliveries yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">The 20 most recent deliveries</caption>
               <thead>
                 <tr>
@@ -90,12 +90,12 @@ export default async function WebhooksPage({ params }: { params: Promise<{ siteI
               <tbody>
                 {deliveries.map((d) => (
                   <tr key={d.id} data-delivery={d.id}>
-                    <td className="mono">
+                    <td data-label="Event" className="mono">
                       {d.event_type}
                       <span className="sub">{d.event_id}</span>
                     </td>
-                    <td className="mono">{urlOf.get(d.endpoint_id) ?? d.endpoint_id}</td>
-                    <td>
+                    <td data-label="Endpoint" className="mono">{urlOf.get(d.endpoint_id) ?? d.endpoint_id}</td>
+                    <td data-label="Status">
                       {d.status}
                       {d.next_attempt_at && d.status === 'pending' && (
                         <span className="sub">
@@ -103,9 +103,9 @@ export default async function WebhooksPage({ params }: { params: Promise<{ siteI
                         </span>
                       )}
                     </td>
-                    <td>{d.attempts}</td>
-                    <td>{d.last_status_code ?? d.last_error ?? '—'}</td>
-                    <td>
+                    <td data-label="Attempts">{d.attempts}</td>
+                    <td data-label="Last answer">{d.last_status_code ?? d.last_error ?? '—'}</td>
+                    <td data-label="Created">
                       <Time iso={d.created_at} />
                     </td>
                   </tr>

@@ -95,7 +95,7 @@ export default async function InstancePage({ params }: { params: Promise<{ siteI
           <p className="empty">No log entries yet.</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <caption className="visually-hidden">Latest log entries of {instance.name}</caption>
               <thead>
                 <tr>
@@ -107,14 +107,14 @@ export default async function InstancePage({ params }: { params: Promise<{ siteI
               <tbody>
                 {logs.items.map((entry) => (
                   <tr key={entry.id}>
-                    <td>
+                    <td data-label="Time">
                       <Time iso={entry.created_at} withDate />
                     </td>
-                    <td>
+                    <td data-label="Type">
                       {entry.log_type}
                       <span className={`badge ${entry.level}`}>{entry.level}</span>
                     </td>
-                    <td>{entry.message}</td>
+                    <td data-label="Message">{entry.message}</td>
                   </tr>
                 ))}
               </tbody>
