@@ -57,6 +57,12 @@ const validCredential = (kind: AuthKind) =>
 let providers: { close(): Promise<void> }[] = [];
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
+  // The finder's providers are local stand-ins, and the caller's site has credits to spend.
+  const [people, venues] = await Promise.all([startPeopleDataStandIn('fuzz-provider-key'), startVenuesStandIn('fuzz-venues-key')]);
+  providers = [people, venues];
+  Object.assign(process.env, { PEOPLE_DATA_BASE_URL: people.url, PEOPLE_DATA_API_KEY: 'fuzz-provider-key', VENUES_API_URL: venues.url, VENUES_API_KEY: 'fuzz-venues-key' });
+  // Before the site's objects: a configuration change drops built providers, robot browsers included.
+  resetConfig();
   known = {
     ...(await createSiteObjects(mine)),
     // A confirmation that never matches: deleting the caller's site would end the run for every later
@@ -68,11 +74,6 @@ beforeAll(async () => {
       'create table notes (id int primary key); alter table notes enable row level security; create policy notes_all on notes to public using (true);',
   };
   otherPlatformKey = (await createPlatformKey(other, (await createApp(other)).id)).platformKey;
-  // The finder's providers are local stand-ins, and the caller's site has credits to spend.
-  const [people, venues] = await Promise.all([startPeopleDataStandIn('fuzz-provider-key'), startVenuesStandIn('fuzz-venues-key')]);
-  providers = [people, venues];
-  Object.assign(process.env, { PEOPLE_DATA_BASE_URL: people.url, PEOPLE_DATA_API_KEY: 'fuzz-provider-key', VENUES_API_URL: venues.url, VENUES_API_KEY: 'fuzz-venues-key' });
-  resetConfig();
   await grantCredits(mine.siteId, 1_000_000);
 });
 afterAll(async () => {
