@@ -3,7 +3,6 @@ import { agentModel, type AgentModel } from '@/lib/providers/llm';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { now } from '@/lib/core/clock';
-import { carryOutCommand } from '@/lib/agents/execute';
 import { assignLeadsTo, leadsForBatch, markLeadsLost, toLead, type LeadRow } from '@/lib/leads/repo';
 import { peopleDataProvider } from '@/lib/providers/people-data';
 import { lookupContacts, searchPeople } from '@/lib/finder/calls';
@@ -119,7 +118,8 @@ export function createActivities(): Activities {
       const c = config();
       return fetchPageSummary(url, { timeoutMs: c.WORKFLOW_FETCH_TIMEOUT_MS, maxBytes: c.WORKFLOW_FETCH_MAX_BYTES });
     },
-    runAgentCommand: (siteId, commandId) => carryOutCommand(siteId, commandId),
+    // Loaded on first use: the agents reach the tool registry, whose finder tools start workflows (an import cycle).
+    runAgentCommand: async (siteId, commandId) => (await import('@/lib/agents/execute')).carryOutCommand(siteId, commandId),
     async generateText(_siteId, request) {
       // The agents' model port; without a configured model the run fails, never made up.
       let llm: AgentModel;

@@ -34,7 +34,8 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
   const start = async (name: string, body: Record<string, unknown> = {}) => {
     const res = await api(`/api/workflow/${name}`, { method: 'POST', headers: { 'x-api-key': key }, body: { site_id: siteId, ...body } });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    return res.body.workflowId as string;
+    // The inbound change-event route answers with the run that records the event.
+    return (res.body.workflowId ?? res.body.event_workflow_id) as string;
   };
   const statusOf = async (workflowId: string) =>
     (await api(`/api/logs/workflows/${workflowId}?site_id=${siteId}`, { headers: { 'x-api-key': key } })).body.data.status as string;
@@ -63,7 +64,7 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
     // cap of 10 runs in progress.
     for (let batch = 0; batch < 3; batch++) {
       const started = [];
-      for (let i = batch * 7; i < batch * 7 + 7; i++) started.push(await start('webhook', { type: `E${i}` }));
+      for (let i = batch * 7; i < batch * 7 + 7; i++) started.push(await start('webhook', { type: 'INSERT', table: `table_${i}` }));
       for (const id of started) expect(await settled(id)).toBe('COMPLETED');
     }
     runs.standUp = await start('dailyStandUp');
