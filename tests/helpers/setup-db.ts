@@ -2,8 +2,8 @@ import { afterAll, beforeAll } from 'vitest';
 import type {} from '@/lib/agents/dispatch';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders, resetProviders } from '@/lib/core/providers';
-import { stopSweeper } from '@/lib/robots/lifecycle';
 import { useDatabase } from '@/lib/db/client';
+import { closeQueueClient } from '@/lib/jobs/queue';
 import { flushKeyUsage } from '@/lib/keys/usage';
 import { openTestDatabase } from './databases';
 import { applyTestEnv } from './test-env';
@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await flushKeyUsage();
   // Built providers are dropped while the database is still open: robot browsers close, engines stop.
-  stopSweeper();
   await resetProviders();
+  await closeQueueClient();
   await dispose?.();
 });
