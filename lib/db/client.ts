@@ -177,12 +177,38 @@ export function useEmbeddedHost(socketDir: string): void {
 const KEY = Symbol.for('sgp.database');
 const KIND = Symbol.for('sgp.databaseKind');
 const HOST = Symbol.for('sgp.embeddedHost');
-type Holder = { [KEY]?: Promise<Database>; [KIND]?: Database['kind']; [HOST]?: string };
+const HOOKS = Symbol.for('sgp.databaseHooks');
+const OPEN = Symbol.for('sgp.databaseOpen');
+type Holder = {
+  [KEY]?: Promise<Database>;
+  [KIND]?: Database['kind'];
+  [HOST]?: string;
+  [HOOKS]?: ((db: Database) => Promise<unknown>)[];
+  [OPEN]?: Database;
+};
 const holder = globalThis as Holder;
+
+/**
+ * Work that must be done once the process database is open and before anyone uses it: the job
+ * queue's client starts (and creates its schema), so that a job can later be written inside any
+ * transaction. A hook registered after the database opened runs at once.
+ */
+export function onDatabaseOpened(hook: (db: Database) => Promise<unknown>): void {
+  (holder[HOOKS] ??= []).push(hook);
+  if (holder[OPEN]) void hook(holder[OPEN]).catch((error) => log.error('database open hook failed', errorFields(error)));
+}
+
+async function opened(db: Database): Promise<Database> {
+  holder[KIND] = db.kind;
+  holder[OPEN] = db;
+  // A hook that fails (the database went away) leaves the database usable for what still works.
+  for (const hook of holder[HOOKS] ?? []) await hook(db).catch((error) => log.error('database open hook failed', errorFields(error)));
+  return db;
+}
 
 export function database(): Promise<Database> {
   holder[KEY] ??= openMigratedDatabase(configuredDatabaseOptions()).then(
-    (db) => ((holder[KIND] = db.kind), db),
+    (db) => opened(db),
     (error) => {
       holder[KEY] = undefined;
       throw error;
@@ -201,9 +227,10 @@ export async function getDb(): Promise<Db> {
 }
 
 /** Installs an already-open database as the process database (tests, scripts). */
-export function useDatabase(db: Database): void {
-  holder[KEY] = Promise.resolve(db);
+export function useDatabase(db: Database): Promise<Database> {
+  holder[KEY] = opened(db);
   holder[KIND] = db.kind;
+  return holder[KEY];
 }
 
 /**

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import { errorFields, log } from '@/lib/core/log';
-import { database, executorOf, type Db } from '@/lib/db/client';
+import { database, executorOf, onDatabaseOpened, type Database, type Db } from '@/lib/db/client';
 import { JOB_SCHEMA, optionsOf, type JobOptions, type JobQueue } from './define';
 
 /**
@@ -27,8 +27,8 @@ const g = globalThis as { [KEY]?: State };
 const state: State = (g[KEY] ??= { queues: new Map(), listeners: new Set() });
 
 /** A pg-boss instance on the process database; `work` adds the worker's duties (maintenance, schedules). */
-export async function newQueueClient(work?: { maintenanceIntervalSeconds: number }): Promise<PgBoss> {
-  const db = await database();
+export async function newQueueClient(work?: { maintenanceIntervalSeconds: number }, on?: Database): Promise<PgBoss> {
+  const db = on ?? (await database());
   const boss = new PgBoss({
     db: { executeSql: (text, values) => db.executeSql(text, values) },
     schema: JOB_SCHEMA,
@@ -41,14 +41,16 @@ export async function newQueueClient(work?: { maintenanceIntervalSeconds: number
   return boss;
 }
 
-/** This process's sending client. */
-export function queueClient(): Promise<PgBoss> {
-  state.client ??= newQueueClient().catch((error) => {
+/** This process's sending client (started when the database opens, so a job can be written inside any transaction). */
+export function queueClient(on?: Database): Promise<PgBoss> {
+  state.client ??= newQueueClient(undefined, on).catch((error) => {
     state.client = undefined;
     throw error;
   });
   return state.client;
 }
+
+onDatabaseOpened((db) => queueClient(db));
 
 export const queueSettings = (options: Required<JobOptions>) => ({
   retryLimit: options.retryLimit,
@@ -75,10 +77,20 @@ export function ensureQueue(queue: JobQueue<unknown>, extra: { deadLetter?: stri
   return ready;
 }
 
+/**
+ * Inside a transaction nothing else may wait on the database (PGlite is one connection): a queue
+ * this process has not created yet is created with the transaction itself (idempotent).
+ */
+async function queueReady(queue: JobQueue<unknown>, tx?: Db): Promise<void> {
+  if (!tx) return ensureQueue(queue);
+  if (state.queues.has(queue.name)) return;
+  await executorOf(tx).executeSql(`select ${JOB_SCHEMA}.create_queue($1, $2::json)`, [queue.name, JSON.stringify(queueSettings(optionsOf(queue)))]);
+}
+
 /** Queues one job; answers its id (null when a singleton window already holds one). */
 export async function enqueue<D>(queue: JobQueue<D>, data: D, o: EnqueueOptions = {}): Promise<string | null> {
   const boss = await queueClient();
-  await ensureQueue(queue);
+  await queueReady(queue, o.tx);
   const id = await boss.send(queue.name, (data ?? {}) as object, {
     ...(o.startAfter ? { startAfter: o.startAfter } : {}),
     ...(o.singletonKey ? { singletonKey: o.singletonKey } : {}),
@@ -93,7 +105,7 @@ export async function enqueue<D>(queue: JobQueue<D>, data: D, o: EnqueueOptions 
 export async function enqueueAll<D>(queue: JobQueue<D>, items: { data: D; startAfter?: Date; singletonKey?: string; singletonSeconds?: number }[], o: { tx?: Db } = {}): Promise<void> {
   if (items.length === 0) return;
   const boss = await queueClient();
-  await ensureQueue(queue);
+  await queueReady(queue, o.tx);
   await boss.insert(
     items.map((i) => ({
       name: queue.name,

@@ -9,7 +9,7 @@ export const deliveryQueue = defineQueue<{ deliveryId: string }>('webhook-delive
   const c = config();
   return {
     // An attempt lasts at most its timeout, then is recorded; the expiry is renewed while it runs.
-    expireInSeconds: Math.ceil(c.WEBHOOK_TIMEOUT_MS / 1000) + 20,
+    expireInSeconds: Math.ceil(c.WEBHOOK_TIMEOUT_MS / 1000) + 5,
     // Retries of the job itself (the database failed while recording), not of the receiver's answer.
     retryLimit: 5,
     retryDelaySeconds: 5,

@@ -19,7 +19,8 @@ let dispose: (() => Promise<void>) | undefined;
 beforeAll(async () => {
   const opened = await openTestDatabase();
   dispose = opened.dispose;
-  useDatabase(opened.database);
+  // The job queue's client starts with the database (lib/jobs/queue.ts registers that when imported).
+  await useDatabase(opened.database);
 });
 
 afterAll(async () => {
