@@ -139,10 +139,10 @@ async function promptFor(row: CommandRow): Promise<{ system: string; messages: M
   };
 }
 
-/** Runs a command this process has claimed (status `running`, lease held) and records its outcome. */
+/** Runs a command this process has claimed (status `running`) and records its outcome. */
 export async function runClaimed(row: CommandRow, listener?: ReplyListener): Promise<void> {
   const siteId = row.siteId;
-  const lease = watchCancel(siteId, row.id);
+  const watch = watchCancel(siteId, row.id);
   const toolCalls: ToolCall[] = [];
   let usage: TokenUsage | null = null;
   try {
@@ -169,7 +169,7 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
       tools,
       stopWhen: stepCountIs(model.maxSteps),
       maxRetries: model.maxRetries,
-      abortSignal: AbortSignal.any([timeout, lease.signal]),
+      abortSignal: AbortSignal.any([timeout, watch.signal]),
       // Errors arrive as stream parts below and are recorded on the command, not printed.
       onError: () => undefined,
     });
@@ -188,7 +188,7 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
     } catch (error) {
       failure ??= error;
     }
-    if (lease.signal.aborted) return; // cancelled (or failed as interrupted): its record is final already
+    if (watch.signal.aborted) return; // cancelled (or failed as interrupted): its record is final already
     if (timeout.aborted) {
       await failCommand(siteId, row.id, { code: 'TIMEOUT', message: `The model did not finish within ${model.timeoutMs} ms (LLM_TIMEOUT_MS)` }, currentDate(), { toolCalls, usage });
       return;
@@ -210,6 +210,6 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
       log.error('could not record a command failure', { command_id: row.id, ...errorFields(e) }),
     );
   } finally {
-    lease.release();
+    watch.release();
   }
 }
