@@ -85,8 +85,8 @@ function childrenOf(pid: number): string[] {
   return out.stdout.split('\n').filter(Boolean);
 }
 
-async function product(env: Record<string, string>, label: string, model: LlmStandIn, receiver: Receiver) {
-  const server: RunningServer = await startServer(PORT, { ...env, WORKERS: 'off' }, `split-${label}-web`);
+async function product(env: Record<string, string>, label: string, model: LlmStandIn, receiver: Receiver, port: number) {
+  const server: RunningServer = await startServer(port, { ...env, WORKERS: 'off' }, `split-${label}-web`);
   cleanups.push(() => server.stop());
   const api = async (p: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
     const res = await fetch(`${server.url}${p}`, {
@@ -139,6 +139,7 @@ async function product(env: Record<string, string>, label: string, model: LlmSta
   const usage = await api(`/api/keys/${created.id}/usage?site_id=${site.id}`, { headers: session });
   expect(usage.body.data.total_requests).toBeGreaterThan(0);
   expect(await stopWorker(worker)).toBe(0);
+  await server.stop();
 }
 
 describe.skipIf(!base || !ADMIN_URL)('split processes: a web process without background work and `npm run worker`', () => {
@@ -149,19 +150,22 @@ describe.skipIf(!base || !ADMIN_URL)('split processes: a web process without bac
     return {
       model,
       receiver,
-      env: { LLM_BASE_URL: model.url, LLM_API_KEY: 'standin-key', LLM_MODEL: 'stand-in-model', OUTBOUND_ALLOW_HOSTS: '127.0.0.1', WORKFLOW_POLL_SECONDS: '0.5', WEBHOOK_POLL_MS: '200' },
+      env: {
+        // The two processes share the server secret (webhook signing secrets are sealed with it), as in production.
+        AUTH_SECRET: randomBytes(32).toString('hex'),
+        LLM_BASE_URL: model.url, LLM_API_KEY: 'standin-key', LLM_MODEL: 'stand-in-model', OUTBOUND_ALLOW_HOSTS: '127.0.0.1', WORKFLOW_POLL_SECONDS: '0.5', WEBHOOK_POLL_MS: '200' },
     };
   };
 
   it('on Postgres', async () => {
     const { model, receiver, env } = await shared();
-    await product({ ...env, DATABASE_URL: await freshDatabase() }, 'postgres', model, receiver);
+    await product({ ...env, DATABASE_URL: await freshDatabase() }, 'postgres', model, receiver, PORT);
   }, 240_000);
 
   it.skipIf(!CLI)('on Temporal', async () => {
     const { model, receiver, env } = await shared();
     const temporal = await startTemporalDevServer(CLI!);
     cleanups.push(() => temporal.stop());
-    await product({ ...env, DATABASE_URL: await freshDatabase(), TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: temporal.namespace }, 'temporal', model, receiver);
+    await product({ ...env, DATABASE_URL: await freshDatabase(), TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: temporal.namespace }, 'temporal', model, receiver, PORT + 1);
   }, 300_000);
 });
