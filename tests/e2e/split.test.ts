@@ -134,8 +134,9 @@ async function product(env: Record<string, string>, label: string, model: LlmSta
   });
   expect(done).toMatchObject({ status: 'completed', reply: expect.any(String) });
   expect(model.requests.length).toBeGreaterThan(0);
-  const got = await receiver.waitFor(`/${label}`, 2, 120_000);
-  expect(got.map((r) => JSON.parse(r.body).type).sort()).toEqual(['lead.created', 'workflow.completed']);
+  // The lead, the stand-up run and the command's run: three events, each delivered signed.
+  const got = await receiver.waitFor(`/${label}`, 3, 120_000);
+  expect(got.map((r) => JSON.parse(r.body).type).sort()).toEqual(['lead.created', 'workflow.completed', 'workflow.completed']);
   const usage = await api(`/api/keys/${created.id}/usage?site_id=${site.id}`, { headers: session });
   expect(usage.body.data.total_requests).toBeGreaterThan(0);
   expect(await stopWorker(worker)).toBe(0);
