@@ -88,13 +88,21 @@ function childrenOf(pid: number): string[] {
 async function product(env: Record<string, string>, label: string, model: LlmStandIn, receiver: Receiver, port: number) {
   const server: RunningServer = await startServer(port, { ...env, WORKERS: 'off' }, `split-${label}-web`);
   cleanups.push(() => server.stop());
+  // A 429 (the Basic plan allows 60 requests a minute) waits its Retry-After and tries again.
   const api = async (p: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
-    const res = await fetch(`${server.url}${p}`, {
-      method: init.method ?? 'GET',
-      headers: { 'content-type': 'application/json', ...init.headers },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    return { status: res.status, body: await res.json() };
+    for (let attempt = 0; ; attempt++) {
+      const res = await fetch(`${server.url}${p}`, {
+        method: init.method ?? 'GET',
+        headers: { 'content-type': 'application/json', ...init.headers },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      if (res.status === 429 && attempt < 5) {
+        await res.arrayBuffer();
+        await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? '1') * 1000));
+        continue;
+      }
+      return { status: res.status, body: await res.json() };
+    }
   };
   const email = `split-${label}-${randomBytes(4).toString('hex')}@example.com`;
   await api('/api/auth/signup', { method: 'POST', body: { email, password: 'a long enough password' } });
