@@ -14,6 +14,7 @@ import { Client } from 'pg';
 import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { engineDispatcher } from '@/lib/agents/dispatch';
 import { overrideProviders } from '@/lib/core/providers';
+import { startBackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { getCommand } from '@/lib/commands/repo';
 import { openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
@@ -53,7 +54,7 @@ async function main() {
   useDatabase(database);
   // As the server runs them: each command a run on the embedded engine, whose worker is this process.
   const engine = new EmbeddedEngine();
-  await engine.startWorker();
+  const worker = await startBackgroundWork();
   overrideProviders({ workflowEngine: engine, commandDispatcher: engineDispatcher });
   try {
     const tenant = await createTenant();
@@ -79,7 +80,7 @@ async function main() {
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
     console.log(`${database.kind}: message → completed command over ${times.length} messages: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
   } finally {
-    await engine.close();
+    await worker.stop();
     await database.close();
     await standIn.close();
     if (dbName) await admin(`drop database if exists ${dbName} with (force)`);

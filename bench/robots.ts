@@ -18,7 +18,6 @@ import { POST as resumeRoute } from '@/app/api/robots/instance/resume/route';
 import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
 import { openMigratedDatabase, useDatabase } from '@/lib/db/client';
-import { stopSweeper } from '@/lib/robots/lifecycle';
 import { call, createTenant } from '../tests/helpers/harness';
 import { chromiumChildren, startRobotPages } from '../tests/helpers/robot-pages';
 import { applyTestEnv } from '../tests/helpers/test-env';
@@ -101,7 +100,6 @@ async function main() {
       `(browser with one instance: PSS ${(before.pss / 1024).toFixed(0)} MB, RSS sum ${(before.rss / 1024).toFixed(0)} MB)`,
   );
   for (const id of [...ids, base.instance.id]) await post(deleteRoute, '/api/robots/instance/delete', { instance_id: id });
-  stopSweeper();
   await resetProviders();
   await pages.close();
   console.log(`Chromium processes left: ${chromiumChildren().length}`);

@@ -20,7 +20,9 @@ import { resetConfig } from '@/lib/core/config';
 import { getDb, openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
 import { recordEvent } from '@/lib/webhooks/events';
 import { createEndpoint } from '@/lib/webhooks/service';
-import { startDeliveryWorker, stopDeliveryWorker } from '@/lib/webhooks/worker';
+import { closeQueueClient } from '@/lib/jobs/queue';
+import { deliverWebhook } from '@/lib/webhooks/jobs';
+import { startBackgroundWork } from '@/lib/worker';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
@@ -80,9 +82,10 @@ async function main() {
       }
       const before = received;
       const started = performance.now();
-      startDeliveryWorker();
+      const worker = await startBackgroundWork({ jobs: [deliverWebhook] });
       while (received - before < EVENTS) await new Promise((r) => setTimeout(r, 5));
-      await stopDeliveryWorker();
+      await worker.stop();
+      await closeQueueClient();
       const seconds = (performance.now() - started) / 1000;
       const [pending] = await db.sql.query<{ n: number }>(`select count(*)::int as n from webhook_deliveries where status <> 'succeeded'`);
       console.log(`concurrency ${String(concurrency).padStart(2)}: ${(EVENTS / seconds).toFixed(0).padStart(5)} deliveries/s (${seconds.toFixed(2)} s; not succeeded: ${pending.n})`);

@@ -1,18 +1,17 @@
 /**
- * The workflow worker as its own process: executes the runs the API starts, and sends webhook
- * deliveries (unless WEBHOOK_WORKER=false).
+ * The worker: every background job of the product — workflow runs (embedded engine; on Temporal,
+ * a Temporal worker), webhook deliveries, robot expiry, command deadlines, retention.
  *
  *   npm run worker
  *
- * Uses the configured database (DATABASE_URL, else PGlite under DATA_DIR — PGlite allows one
- * process per data directory, so with PGlite keep the worker in the app instead). Set
- * WORKFLOW_WORKER_IN_APP=false on the app when workers run separately.
+ * Run it beside a web process started with WORKERS=off (serverless), as many as the load needs,
+ * on the shared Postgres (DATABASE_URL). `npm start` starts one itself as a child process unless
+ * WORKERS=off; with the embedded database that child also holds PGlite and serves it to the web
+ * process over a Unix socket (DATA_DIR/run), since PGlite allows one process per data directory.
  */
-import { bootDeliveryWorker } from '@/lib/webhooks/worker';
-import { runWorker } from '@/lib/workflows/worker';
+import { runWorkerProcess } from '@/lib/worker/process';
 
-bootDeliveryWorker();
-runWorker({ ownProcess: true }).catch((error) => {
-  console.error(error);
+runWorkerProcess().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -1,9 +1,9 @@
 import { APICallError, RetryError, stepCountIs, streamText, type ModelMessage } from 'ai';
-import { currentDate, now } from '@/lib/core/clock';
+import { currentDate } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { claimCommand, claimNextCommand, failCommand, failExpiredLeases, findCommand, renewLease, type CommandRow } from '@/lib/commands/repo';
+import { claimCommand, claimNextCommand, commandStatus, failCommand, failInterrupted, findCommand, type CommandRow } from '@/lib/commands/repo';
 import { FINISHED_STATUSES, type AgentRole, type CommandError, type CommandStatus, type TokenUsage, type ToolCall } from '@/lib/commands/schema';
 import { keyStatusOf } from '@/lib/keys/repo';
 import { findLead, toLead } from '@/lib/leads/repo';
@@ -13,14 +13,13 @@ import { getSite } from '@/lib/sites/repo';
 import { attachConversation, completeCommand, getConversation } from './repo';
 import { ROLES, systemPrompt } from './roles';
 import { siteToolSet } from './tools';
+import { scheduleCommandDeadline } from './jobs';
 import { commandTurn } from './turns';
 
 /** Hears the reply as the model writes it (a streamed answer). */
 export interface ReplyListener {
   onText?(delta: string): void;
 }
-
-export const leaseEnd = (): Date => new Date(now() + config().COMMAND_LEASE_MS);
 
 /**
  * Runs one command to its end. Idempotent: a command that has finished (or that another worker
@@ -30,19 +29,22 @@ export const leaseEnd = (): Date => new Date(now() + config().COMMAND_LEASE_MS);
 export async function executeCommand(siteId: string, commandId: string, listener?: ReplyListener): Promise<CommandStatus | undefined> {
   const row = await findCommand(siteId, commandId);
   if (!row || FINISHED_STATUSES.includes(row.status as CommandStatus)) return row?.status as CommandStatus | undefined;
-  const claimed = await claimCommand(siteId, commandId, currentDate(), leaseEnd());
-  if (claimed) await runClaimed(claimed, listener);
+  const claimed = await claimCommand(siteId, commandId, currentDate());
+  if (claimed) {
+    await scheduleCommandDeadline(siteId, commandId);
+    await runClaimed(claimed, listener);
+  }
   return (await findCommand(siteId, commandId))?.status as CommandStatus | undefined;
 }
 
 /**
- * A command's step on the workflow engine: runs it (once) and answers how it ended. A command
- * left `running` by a process that died is recorded as failed/INTERRUPTED rather than run again —
- * its tool calls may already have acted. `running` comes back only while another live process
- * holds it.
+ * A command's step on the workflow engine: runs it (once) and answers how it ended. The step
+ * runs again only when its earlier attempt did not finish — its worker died — so a command found
+ * `running` here was left by that attempt: it is recorded as failed/INTERRUPTED rather than run
+ * again, since its tool calls may already have acted.
  */
 export async function carryOutCommand(siteId: string, commandId: string): Promise<{ status: CommandStatus; error?: CommandError }> {
-  await failExpiredLeases(currentDate(), { siteId, commandId });
+  await failInterrupted(siteId, commandId, currentDate());
   await executeCommand(siteId, commandId);
   const row = await findCommand(siteId, commandId);
   if (!row) return { status: 'failed', error: { code: 'NOT_FOUND', message: 'The command no longer exists' } };
@@ -54,10 +56,10 @@ export async function carryOutCommand(siteId: string, commandId: string): Promis
  * where no workflow worker runs). Returns how many ran.
  */
 export async function drainCommands(concurrency = 1): Promise<number> {
-  await failExpiredLeases(currentDate());
   let ran = 0;
   const lane = async () => {
-    for (let row = await claimNextCommand(currentDate(), leaseEnd()); row; row = await claimNextCommand(currentDate(), leaseEnd())) {
+    for (let row = await claimNextCommand(currentDate()); row; row = await claimNextCommand(currentDate())) {
+      await scheduleCommandDeadline(row.siteId, row.id);
       await runClaimed(row);
       ran++;
     }
@@ -67,25 +69,16 @@ export async function drainCommands(concurrency = 1): Promise<number> {
 }
 
 /**
- * Records as failed/INTERRUPTED the running commands whose process died — a streamed command
- * has no run that would notice (the server calls this at start and every lease period).
+ * Watches a running command for a cancellation (the cancel route sets its status): the signal
+ * fires when it is no longer `running`, so the model call stops early.
  */
-export function sweepInterruptedCommands(): () => void {
-  const sweep = () => failExpiredLeases(currentDate()).catch((error) => log.error('command sweep failed', errorFields(error)));
-  void sweep();
-  const timer = setInterval(sweep, config().COMMAND_LEASE_MS);
-  timer.unref?.();
-  return () => clearInterval(timer);
-}
-
-/** Keeps the lease of a running command; the signal fires when the command stopped being ours (cancelled, or failed as interrupted). */
-function holdLease(siteId: string, commandId: string): { signal: AbortSignal; release(): void } {
+function watchCancel(siteId: string, commandId: string): { signal: AbortSignal; release(): void } {
   const lost = new AbortController();
   const timer = setInterval(() => {
-    renewLease(siteId, commandId, leaseEnd())
-      .then((held) => held || lost.abort(new Error('The command is no longer running')))
-      .catch((error) => log.warn('command lease renewal failed', { command_id: commandId, ...errorFields(error) }));
-  }, Math.max(1_000, Math.floor(config().COMMAND_LEASE_MS / 3)));
+    commandStatus(siteId, commandId)
+      .then((status) => status === 'running' || lost.abort(new Error('The command is no longer running')))
+      .catch((error) => log.warn('command status check failed', { command_id: commandId, ...errorFields(error) }));
+  }, config().COMMAND_CANCEL_CHECK_MS);
   timer.unref?.();
   return { signal: lost.signal, release: () => clearInterval(timer) };
 }
@@ -146,10 +139,10 @@ async function promptFor(row: CommandRow): Promise<{ system: string; messages: M
   };
 }
 
-/** Runs a command this process has claimed (status `running`, lease held) and records its outcome. */
+/** Runs a command this process has claimed (status `running`) and records its outcome. */
 export async function runClaimed(row: CommandRow, listener?: ReplyListener): Promise<void> {
   const siteId = row.siteId;
-  const lease = holdLease(siteId, row.id);
+  const watch = watchCancel(siteId, row.id);
   const toolCalls: ToolCall[] = [];
   let usage: TokenUsage | null = null;
   try {
@@ -176,7 +169,7 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
       tools,
       stopWhen: stepCountIs(model.maxSteps),
       maxRetries: model.maxRetries,
-      abortSignal: AbortSignal.any([timeout, lease.signal]),
+      abortSignal: AbortSignal.any([timeout, watch.signal]),
       // Errors arrive as stream parts below and are recorded on the command, not printed.
       onError: () => undefined,
     });
@@ -195,7 +188,7 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
     } catch (error) {
       failure ??= error;
     }
-    if (lease.signal.aborted) return; // cancelled or taken over: its record is someone else's now
+    if (watch.signal.aborted) return; // cancelled (or failed as interrupted): its record is final already
     if (timeout.aborted) {
       await failCommand(siteId, row.id, { code: 'TIMEOUT', message: `The model did not finish within ${model.timeoutMs} ms (LLM_TIMEOUT_MS)` }, currentDate(), { toolCalls, usage });
       return;
@@ -217,6 +210,6 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
       log.error('could not record a command failure', { command_id: row.id, ...errorFields(e) }),
     );
   } finally {
-    lease.release();
+    watch.release();
   }
 }

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq } from 'drizzle-orm';
 import { ApiError, notFound } from '@/lib/core/errors';
 import type { AgentRole, TokenUsage, ToolCall } from '@/lib/commands/schema';
 import type { CommandRow } from '@/lib/commands/repo';
-import { getDb } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
 import { commands, conversationMessages, conversations } from '@/lib/db/schema';
 import type { Conversation, ConversationMessage } from './schema';
 
@@ -49,7 +49,9 @@ export interface OpenCommand {
   keyScopes: string[];
   now: Date;
   /** Claim the command for this process at once (a streamed answer runs it in the request). */
-  leaseUntil?: Date;
+  claim?: boolean;
+  /** Written with the command, in its transaction (the deadline of a claimed command). */
+  also?: (tx: Db, command: CommandRow) => Promise<unknown>;
 }
 
 /**
@@ -100,14 +102,14 @@ export async function openCommand(siteId: string, o: OpenCommand): Promise<{ com
         parameters: o.parameters,
         keyId: o.keyId,
         keyScopes: o.keyScopes,
-        status: o.leaseUntil ? 'running' : 'pending',
-        leaseUntil: o.leaseUntil ?? null,
-        startedAt: o.leaseUntil ? o.now : null,
+        status: o.claim ? 'running' : 'pending',
+        startedAt: o.claim ? o.now : null,
         createdAt: o.now,
         updatedAt: o.now,
       })
       .returning();
     await tx.insert(conversationMessages).values({ siteId, conversationId, commandId, role: 'user', content: o.userContent, createdAt: o.now });
+    await o.also?.(tx as unknown as Db, command);
     return { command, conversationId };
   });
 }
@@ -142,7 +144,7 @@ export async function completeCommand(
   return db.transaction(async (tx) => {
     const done = await tx
       .update(commands)
-      .set({ status: 'completed', reply: outcome.reply, toolCalls: outcome.toolCalls, usage: outcome.usage, leaseUntil: null, finishedAt: now, updatedAt: now })
+      .set({ status: 'completed', reply: outcome.reply, toolCalls: outcome.toolCalls, usage: outcome.usage, finishedAt: now, updatedAt: now })
       .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId), eq(commands.status, 'running')))
       .returning({ id: commands.id });
     if (done.length === 0) return false;

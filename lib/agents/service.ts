@@ -4,10 +4,12 @@ import { currentDate } from '@/lib/core/clock';
 import type { ApiKeyPrincipal } from '@/lib/core/principal';
 import { failCommand, findCommand, getCommand } from '@/lib/commands/repo';
 import type { AgentRole, Command, CreateCommandInput } from '@/lib/commands/schema';
+import type { Db } from '@/lib/db/client';
 import { findLead } from '@/lib/leads/repo';
 import { agentModel } from '@/lib/providers/llm';
 import { findVisitor } from '@/lib/visitors/repo';
-import { leaseEnd, runClaimed, type ReplyListener } from './execute';
+import { runClaimed, type ReplyListener } from './execute';
+import { scheduleCommandDeadline } from './jobs';
 import { dispatchCommand } from './dispatch';
 import { openCommand, type OpenCommand } from './repo';
 import type { AgentMessageBody, ContentEditorBody, EmailReplyBody } from './schema';
@@ -68,7 +70,8 @@ async function open(caller: ApiKeyPrincipal, r: AgentRequest & { description: st
     keyId: caller.keyId,
     keyScopes: caller.scopes,
     now: currentDate(),
-    leaseUntil: claim ? leaseEnd() : undefined,
+    claim,
+    ...(claim ? { also: (tx: Db, command: { id: string }) => scheduleCommandDeadline(siteId, command.id, tx) } : {}),
   });
   if (!claim) {
     try {

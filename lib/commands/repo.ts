@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { commands } from '@/lib/db/schema';
 import {
@@ -67,12 +67,12 @@ export async function getCommand(siteId: string, commandId: string): Promise<Com
 
 // ——— The queue: state transitions, each one conditional on the state it leaves ———
 
-/** Claims one pending command of the site for this process: `running` with a lease until `leaseUntil`. */
-export async function claimCommand(siteId: string, commandId: string, now: Date, leaseUntil: Date): Promise<CommandRow | undefined> {
+/** Claims one pending command of the site for this process: `running` from `now`. */
+export async function claimCommand(siteId: string, commandId: string, now: Date): Promise<CommandRow | undefined> {
   const db = await getDb();
   const [row] = await db
     .update(commands)
-    .set({ status: 'running', leaseUntil, startedAt: now, updatedAt: now })
+    .set({ status: 'running', startedAt: now, updatedAt: now })
     .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId), eq(commands.status, 'pending')))
     .returning();
   return row;
@@ -82,7 +82,7 @@ export async function claimCommand(siteId: string, commandId: string, now: Date,
  * Claims the oldest pending command of any site. `skip locked` lets several workers (processes)
  * claim side by side without waiting on each other or taking the same row.
  */
-export async function claimNextCommand(now: Date, leaseUntil: Date): Promise<CommandRow | undefined> {
+export async function claimNextCommand(now: Date): Promise<CommandRow | undefined> {
   const db = await getDb();
   // Select then update in one transaction: the row lock taken by the select is the claim, and
   // exactly one row is claimed (an `update … where id in (select … limit 1)` may be planned to
@@ -98,22 +98,21 @@ export async function claimNextCommand(now: Date, leaseUntil: Date): Promise<Com
     if (!next) return undefined;
     const [row] = await tx
       .update(commands)
-      .set({ status: 'running', leaseUntil, startedAt: now, updatedAt: now })
+      .set({ status: 'running', startedAt: now, updatedAt: now })
       .where(eq(commands.id, next.id))
       .returning();
     return row;
   });
 }
 
-/** Extends the lease of a running command; false when it is no longer running (cancelled, or failed as interrupted). */
-export async function renewLease(siteId: string, commandId: string, leaseUntil: Date): Promise<boolean> {
+/** The command's status now (a running command checks it for a cancellation); undefined when it is gone. */
+export async function commandStatus(siteId: string, commandId: string): Promise<CommandStatus | undefined> {
   const db = await getDb();
-  const rows = await db
-    .update(commands)
-    .set({ leaseUntil })
-    .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId), eq(commands.status, 'running')))
-    .returning({ id: commands.id });
-  return rows.length > 0;
+  const [row] = await db
+    .select({ status: commands.status })
+    .from(commands)
+    .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId)));
+  return row?.status as CommandStatus | undefined;
 }
 
 /** Records a failure of a command that has not finished; false when it had already finished. */
@@ -130,7 +129,6 @@ export async function failCommand(
     .set({
       status: 'failed',
       error,
-      leaseUntil: null,
       finishedAt: now,
       updatedAt: now,
       ...(partial.toolCalls ? { toolCalls: partial.toolCalls } : {}),
@@ -146,33 +144,26 @@ export async function cancelCommand(siteId: string, commandId: string, now: Date
   const db = await getDb();
   await db
     .update(commands)
-    .set({ status: 'cancelled', leaseUntil: null, finishedAt: now, updatedAt: now })
+    .set({ status: 'cancelled', finishedAt: now, updatedAt: now })
     .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId), inArray(commands.status, ['pending', 'running'])));
   return findCommand(siteId, commandId);
 }
 
 /**
- * Running commands whose lease ran out belong to a process that stopped (crash, restart): they
- * become `failed` with code INTERRUPTED rather than staying `running` forever.
+ * A command still `running` whose process stopped (crash, restart) becomes `failed` with code
+ * INTERRUPTED rather than staying `running` forever; it is not run again, since its tool calls
+ * may already have acted. Answers whether this call changed it.
  */
-export async function failExpiredLeases(now: Date, only?: { siteId: string; commandId: string }): Promise<number> {
+export async function failInterrupted(siteId: string, commandId: string, now: Date): Promise<boolean> {
+  return failRunning(siteId, commandId, now, { code: 'INTERRUPTED', message: 'interrupted: the process running this command stopped before it finished' });
+}
+
+async function failRunning(siteId: string, commandId: string, now: Date, error: CommandError): Promise<boolean> {
   const db = await getDb();
   const rows = await db
     .update(commands)
-    .set({
-      status: 'failed',
-      error: { code: 'INTERRUPTED', message: 'interrupted: the process running this command stopped before it finished' },
-      leaseUntil: null,
-      finishedAt: now,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(commands.status, 'running'),
-        lt(commands.leaseUntil, now),
-        only ? and(eq(commands.siteId, only.siteId), eq(commands.id, only.commandId)) : undefined,
-      ),
-    )
+    .set({ status: 'failed', error, finishedAt: now, updatedAt: now })
+    .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId), eq(commands.status, 'running')))
     .returning({ id: commands.id });
-  return rows.length;
+  return rows.length > 0;
 }

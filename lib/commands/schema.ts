@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { isoTimestamp, paginationQuerySchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
- * Commands are units of agent work on a site, and their own durable queue. Lifecycle:
+ * Commands are units of agent work on a site, carried out by workflow runs. Lifecycle:
  * `pending` (queued) → `running` (an agent works on it) → `completed` (reply recorded) or
  * `failed` (error recorded: model error, timeout, interrupted by a restart…); a pending or
  * running command can be `cancelled`. A command never stays `running` after the process that ran
- * it is gone: its lease expires and it becomes `failed` with code INTERRUPTED.
+ * it is gone: its run (or its deadline job) records it `failed` with code INTERRUPTED.
  */
 export const COMMAND_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];

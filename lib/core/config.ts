@@ -65,9 +65,15 @@ const configSchema = z.object({
   SUPABASE_URL: z.string().url().optional(),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
   SUPABASE_STORAGE_BUCKET: z.string().min(1).default('uploads'),
-  // Workflows, embedded engine (README "Workflows"). The app process runs the worker unless
-  // WORKFLOW_WORKER_IN_APP=false (then run `npm run worker` separately).
+  // Background work (README "Background work"): `on` (default) — the server starts the worker as its
+  // own process beside it; `off` — the web process runs no background work at all (serverless), and
+  // `npm run worker` runs every job elsewhere. WORKFLOW_WORKER_IN_APP=false is the older spelling of off.
+  WORKERS: z.enum(['on', 'off']).default('on'),
   WORKFLOW_WORKER_IN_APP: bool(true),
+  // Retention (days): the scheduled prune deletes older rows in bounded batches.
+  WORKFLOW_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WORKFLOW_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   // How long a worker holds a run it executes before another worker may take it over (crash recovery).
   WORKFLOW_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(300),
@@ -83,13 +89,8 @@ const configSchema = z.object({
   WORKFLOW_FETCH_ALLOWED_HOSTS: hostList,
   WORKFLOW_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   WORKFLOW_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
-  // Webhook deliveries (README "Events and webhooks"). The delivery worker runs in the app process and
-  // in `npm run worker` unless WEBHOOK_WORKER=false.
-  WEBHOOK_WORKER: bool(true),
+  // Webhook deliveries (README "Events and webhooks"): jobs of the delivery queue, sent by the worker.
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
-  // A delivery held longer than this by a worker that died is sent again (same webhook-id); at least
-  // WEBHOOK_TIMEOUT_MS + 5 s, so a delivery still in flight is never taken.
-  WEBHOOK_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1000),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   // Response bytes read (and kept with the attempt) per delivery.
@@ -119,7 +120,8 @@ const configSchema = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   LLM_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(8),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
-  COMMAND_LEASE_MS: z.coerce.number().int().min(5_000).max(3_600_000).default(60_000),
+  // How often a running command checks whether it was cancelled (then its model call stops).
+  COMMAND_CANCEL_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   // Transactional email (README "Transactional email"). Without SMTP_URL messages go to the embedded
   // outbox (the site owner reads them in the console; nothing leaves the machine).
   SMTP_URL: z
@@ -160,8 +162,6 @@ const configSchema = z.object({
   ROBOTS_MAX_PER_SITE: z.coerce.number().int().min(1).max(100).default(2),
   ROBOTS_MAX_TOTAL: z.coerce.number().int().min(1).max(500).default(8),
   ROBOTS_ACTION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
-  // How often running instances past their timeout are looked for and stopped.
-  ROBOTS_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(30),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -185,6 +185,9 @@ export function config(): Config {
   }
   return cached;
 }
+
+/** Whether this deployment runs background work beside its web process (WORKERS, or the older WORKFLOW_WORKER_IN_APP). */
+export const workersBesideWeb = (c: Config = config()): boolean => c.WORKERS === 'on' && c.WORKFLOW_WORKER_IN_APP;
 
 /** Tests change the environment between suites; this drops the parsed copy and what was built from it. */
 export function resetConfig(): void {

@@ -1,8 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { config } from '@/lib/core/config';
 import { errorFields, log } from '@/lib/core/log';
+import { serveEmbedded, type EmbeddedServer } from './embedded-server';
 import { migrate, type SqlRunner } from './migrate';
 import * as schema from './schema';
 
@@ -21,8 +23,14 @@ export interface Database {
    * last one are returned).
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /** The embedded database only: serves it to the app's other processes on a Unix socket in `socketDir`. */
+  serve?(socketDir: string): Promise<EmbeddedServer>;
   close(): Promise<void>;
 }
+
+/** The port number in the embedded socket's file name (`<dir>/.s.PGSQL.<port>`, as Postgres names its sockets). */
+export const EMBEDDED_SOCKET_PORT = 5432;
+export const embeddedSocketPath = (socketDir: string) => path.join(socketDir, `.s.PGSQL.${EMBEDDED_SOCKET_PORT}`);
 
 export type DatabaseOptions =
   | {
@@ -33,14 +41,39 @@ export type DatabaseOptions =
       /** Postgres shared_buffers in MB (default 16; Postgres' own default, 128, is resident from the start) */
       sharedBuffersMb?: number;
     }
-  | { kind: 'postgres'; url: string; poolMax?: number };
+  | { kind: 'postgres'; url: string; poolMax?: number }
+  /**
+   * The embedded database held by another process of this app (the worker the server starts),
+   * reached over its Unix socket in `socketDir` with the Postgres protocol.
+   */
+  | { kind: 'pglite-socket'; socketDir: string; poolMax?: number };
+
+const READ_ONLY = new Set(['EROFS', 'EACCES', 'EPERM']);
+
+/**
+ * The embedded database needs a data directory it can write. Where the file system is read-only
+ * (a serverless function, a read-only container) it cannot run: say so, and what to do instead.
+ */
+export function writableDataDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (!READ_ONLY.has(code)) throw error;
+    throw new Error(
+      `The embedded database cannot write its data directory ${dir} (${code}: the file system is read-only here). ` +
+        'Set DATABASE_URL to a Postgres database (for example Supabase) — see README "Production topology" — or DATA_DIR to a writable directory.',
+    );
+  }
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
     const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-    if (!options.dataDir.includes('://')) mkdirSync(options.dataDir, { recursive: true });
+    if (!options.dataDir.includes('://')) writableDataDir(options.dataDir);
     // Extensions the migrations create (lead search uses pg_trgm) must be loaded into PGlite.
     const extensions = { pg_trgm };
     // Postgres' default 128 MB of shared buffers (plus 4 MB of WAL buffers) are touched at start and
@@ -70,12 +103,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         const results = await client.exec(text);
         return { rows: results.at(-1)?.rows ?? [] };
       },
+      serve: (socketDir) => serveEmbedded(client, embeddedSocketPath(socketDir)),
       close: () => client.close(),
     };
   }
   const { Pool } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
-  const pool = new Pool({ connectionString: options.url, max: options.poolMax ?? 10 });
+  const pool =
+    options.kind === 'postgres'
+      ? new Pool({ connectionString: options.url, max: options.poolMax ?? 10 })
+      : new Pool({ host: options.socketDir, port: EMBEDDED_SOCKET_PORT, user: 'postgres', database: 'postgres', max: options.poolMax ?? 8 });
   // A client that is dropped by the server (restart, idle timeout) must not crash the process.
   pool.on('error', (error) => log.error('postgres pool error', errorFields(error)));
   const runner = (q: Pick<InstanceType<typeof Pool>, 'query'>): SqlRunner => ({
@@ -83,7 +120,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     query: async <T>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as T[],
   });
   return {
-    kind: 'postgres',
+    // Over the socket it is still PGlite: one query at a time, whoever sends it.
+    kind: options.kind === 'postgres' ? 'postgres' : 'pglite',
     db: drizzle(pool, { schema }) as unknown as Db,
     sql: runner(pool),
     session: async (fn) => {
@@ -115,23 +153,62 @@ export async function openMigratedDatabase(options: DatabaseOptions): Promise<Da
   }
 }
 
+/**
+ * The process database from config: Postgres with DATABASE_URL; else the embedded database —
+ * opened here, or, in a web process whose worker holds it (`useEmbeddedHost`), over its socket.
+ */
 export function configuredDatabaseOptions(): DatabaseOptions {
   const c = config();
-  return c.DATABASE_URL
-    ? { kind: 'postgres', url: c.DATABASE_URL, poolMax: c.DATABASE_POOL_MAX }
-    : { kind: 'pglite', dataDir: path.resolve(/*turbopackIgnore: true*/ c.DATA_DIR, 'pglite'), sharedBuffersMb: c.PGLITE_SHARED_BUFFERS_MB };
+  if (c.DATABASE_URL) return { kind: 'postgres', url: c.DATABASE_URL, poolMax: c.DATABASE_POOL_MAX };
+  const socketDir = holder[HOST];
+  if (socketDir) return { kind: 'pglite-socket', socketDir };
+  return { kind: 'pglite', dataDir: embeddedDataDir(), sharedBuffersMb: c.PGLITE_SHARED_BUFFERS_MB };
+}
+
+export const embeddedDataDir = () => path.resolve(/*turbopackIgnore: true*/ config().DATA_DIR, 'pglite');
+
+/** This process reaches the embedded database through the process that holds it, at `socketDir`. */
+export function useEmbeddedHost(socketDir: string): void {
+  holder[HOST] = socketDir;
 }
 
 // One database per process: PGlite allows a single process per data directory, and Next may
 // load this module more than once (route bundles, dev reloads), so the handle lives on globalThis.
 const KEY = Symbol.for('sgp.database');
 const KIND = Symbol.for('sgp.databaseKind');
-type Holder = { [KEY]?: Promise<Database>; [KIND]?: Database['kind'] };
+const HOST = Symbol.for('sgp.embeddedHost');
+const HOOKS = Symbol.for('sgp.databaseHooks');
+const OPEN = Symbol.for('sgp.databaseOpen');
+type Holder = {
+  [KEY]?: Promise<Database>;
+  [KIND]?: Database['kind'];
+  [HOST]?: string;
+  [HOOKS]?: ((db: Database) => Promise<unknown>)[];
+  [OPEN]?: Database;
+};
 const holder = globalThis as Holder;
+
+/**
+ * Work that must be done once the process database is open and before anyone uses it: the job
+ * queue's client starts (and creates its schema), so that a job can later be written inside any
+ * transaction. A hook registered after the database opened runs at once.
+ */
+export function onDatabaseOpened(hook: (db: Database) => Promise<unknown>): void {
+  (holder[HOOKS] ??= []).push(hook);
+  if (holder[OPEN]) void hook(holder[OPEN]).catch((error) => log.error('database open hook failed', errorFields(error)));
+}
+
+async function opened(db: Database): Promise<Database> {
+  holder[KIND] = db.kind;
+  holder[OPEN] = db;
+  // A hook that fails (the database went away) leaves the database usable for what still works.
+  for (const hook of holder[HOOKS] ?? []) await hook(db).catch((error) => log.error('database open hook failed', errorFields(error)));
+  return db;
+}
 
 export function database(): Promise<Database> {
   holder[KEY] ??= openMigratedDatabase(configuredDatabaseOptions()).then(
-    (db) => ((holder[KIND] = db.kind), db),
+    (db) => opened(db),
     (error) => {
       holder[KEY] = undefined;
       throw error;
@@ -150,7 +227,30 @@ export async function getDb(): Promise<Db> {
 }
 
 /** Installs an already-open database as the process database (tests, scripts). */
-export function useDatabase(db: Database): void {
-  holder[KEY] = Promise.resolve(db);
+export function useDatabase(db: Database): Promise<Database> {
+  holder[KEY] = opened(db);
   holder[KIND] = db.kind;
+  return holder[KEY];
+}
+
+/**
+ * Raw SQL with `$n` parameters on a drizzle database or transaction, for libraries that bring
+ * their own statements and accept an executor (the job queue writing a job with the caller's
+ * transaction). Each `$n` becomes a bound parameter; the text is never interpolated.
+ */
+export function executorOf(db: Db): { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } {
+  return {
+    async executeSql(text, values = []) {
+      const chunks: SQL[] = [];
+      let last = 0;
+      for (const m of text.matchAll(/\$(\d+)/g)) {
+        chunks.push(sql.raw(text.slice(last, m.index)));
+        chunks.push(sql`${values[Number(m[1]) - 1] ?? null}`);
+        last = m.index! + m[0].length;
+      }
+      chunks.push(sql.raw(text.slice(last)));
+      const result = (await db.execute(sql.join(chunks))) as unknown as { rows?: unknown[] };
+      return { rows: result.rows ?? [] };
+    },
+  };
 }

@@ -70,7 +70,6 @@ export const commands = pgTable('commands', {
   toolCalls: jsonb('tool_calls').$type<unknown[]>().notNull().default([]),
   usage: jsonb('usage').$type<Record<string, number | null>>(),
   error: jsonb('error').$type<{ code: string; message: string }>(),
-  leaseUntil: ts('lease_until'),
   startedAt: ts('started_at'),
   finishedAt: ts('finished_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
@@ -259,7 +258,7 @@ export const workflowRuns = pgTable('workflow_runs', {
   startTime: ts('start_time').notNull().defaultNow(),
   closeTime: ts('close_time'),
   timeoutAt: ts('timeout_at'),
-  leaseUntil: ts('lease_until'),
+  heldBy: uuid('held_by'),
 });
 
 export const workflowSteps = pgTable(
@@ -531,7 +530,6 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull().default('pending'),
   attempts: integer('attempts').notNull().default(0),
   nextAttemptAt: ts('next_attempt_at'),
-  leaseUntil: ts('lease_until'),
   lastStatusCode: integer('last_status_code'),
   lastError: text('last_error'),
   deliveredAt: ts('delivered_at'),

@@ -127,16 +127,6 @@ export async function deleteInstanceRow(siteId: string, id: string): Promise<boo
 }
 
 /** Running instances of every site whose timeout has passed (the expiry sweep), oldest first. */
-export async function expiredInstances(at: Date, max = 100): Promise<{ id: string; siteId: string }[]> {
-  const db = await getDb();
-  return db
-    .select({ id: remoteInstances.id, siteId: remoteInstances.siteId })
-    .from(remoteInstances)
-    .where(and(eq(remoteInstances.status, 'running'), lte(remoteInstances.expiresAt, at)))
-    .orderBy(remoteInstances.expiresAt)
-    .limit(max);
-}
-
 // Logs
 
 export async function insertLog(

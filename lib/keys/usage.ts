@@ -1,6 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { now } from '@/lib/core/clock';
-import { config } from '@/lib/core/config';
 import { batcher, type Batcher } from '@/lib/db/batch';
 import { getDb } from '@/lib/db/client';
 import { apiKeyUsage } from '@/lib/db/schema';
@@ -16,10 +14,9 @@ import { errorFields, log } from '@/lib/core/log';
  * with its site between request and flush breaks the foreign key), writes each one alone, so
  * only the entry that cannot be stored is lost.
  *
- * Retention: rows older than KEY_USAGE_RETENTION_DAYS are deleted by the flushes themselves, at
- * most once every PRUNE_INTERVAL_MS per process and PRUNE_BATCH rows at a time (by the
- * created_at index), so pruning never holds a flush for long. `api_keys.last_used_at` and
- * `last_status` are kept on the key and outlive the pruned rows.
+ * Retention: rows older than KEY_USAGE_RETENTION_DAYS are deleted by the hourly retention job
+ * (lib/retention). `api_keys.last_used_at` and `last_status` are kept on the key and outlive the
+ * pruned rows.
  */
 export interface UsageEntry {
   keyId: string;
@@ -32,11 +29,9 @@ export interface UsageEntry {
 
 const FLUSH_INTERVAL_MS = 1000;
 const FLUSH_SIZE = 200;
-const PRUNE_INTERVAL_MS = 60 * 60_000;
-const PRUNE_BATCH = 5000;
 
 const KEY = Symbol.for('sgp.keyUsage');
-type State = { buffer: UsageEntry[]; timer?: NodeJS.Timeout; flushing: Promise<void>; prunedAt?: number; writer?: Batcher<UsageEntry, void> };
+type State = { buffer: UsageEntry[]; timer?: NodeJS.Timeout; flushing: Promise<void>; writer?: Batcher<UsageEntry, void> };
 const g = globalThis as { [KEY]?: State };
 const state: State = (g[KEY] ??= { buffer: [], flushing: Promise.resolve() });
 // One batch at a time: flushes are already serialized, and a flush's entries share one transaction.
@@ -65,10 +60,6 @@ async function write(batch: UsageEntry[]): Promise<void> {
   const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   // A key deleted with its site between request and flush is the expected cause; never fatal.
   if (lost.length) log.warn('key usage not recorded', { entries: lost.length, of: batch.length, ...errorFields(lost[0].reason) });
-  if (now() - (state.prunedAt ?? 0) >= PRUNE_INTERVAL_MS) {
-    state.prunedAt = now();
-    await pruneKeyUsage().catch((error) => log.warn('key usage not pruned', errorFields(error)));
-  }
 }
 
 /** Inserts the entries and moves each key's last use forward, in one transaction. */
@@ -91,14 +82,4 @@ async function writeEntries(entries: UsageEntry[]): Promise<void[]> {
     }
   });
   return entries.map(() => undefined);
-}
-
-/** Deletes at most PRUNE_BATCH usage rows older than the retention period; returns how many. */
-export async function pruneKeyUsage(at = new Date(now())): Promise<number> {
-  const db = await getDb();
-  const cutoff = new Date(at.getTime() - config().KEY_USAGE_RETENTION_DAYS * 86_400_000).toISOString();
-  const result = (await db.execute(
-    sql`delete from api_key_usage where id in (select id from api_key_usage where created_at < ${cutoff}::timestamptz order by created_at limit ${PRUNE_BATCH})`,
-  )) as unknown as { affectedRows?: number; rowCount?: number };
-  return result.affectedRows ?? result.rowCount ?? 0;
 }

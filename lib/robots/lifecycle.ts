@@ -1,12 +1,13 @@
 import { now } from '@/lib/core/clock';
 import { ApiError, found } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { deleteInstanceRow, expiredInstances, findInstance, insertLog, storedKeysOf, updateInstanceRow, type InstanceRow } from '@/lib/instances/repo';
+import { enqueue } from '@/lib/jobs/queue';
+import { deleteInstanceRow, findInstance, insertLog, storedKeysOf, updateInstanceRow, type InstanceRow } from '@/lib/instances/repo';
 import { TRANSITIONS, type Operation } from '@/lib/instances/states';
 import type { InstanceStatus } from '@/lib/instances/schema';
 import { fileStorage } from '@/lib/providers/storage';
 import { robotProvider, type BrowserSession, type SavedBrowserState } from '@/lib/providers/robots';
-import { config } from '@/lib/core/config';
+import { robotExpiryQueue } from './queue';
 import { allowRequest } from './outbound';
 import { TIMEOUT_HOURS } from './schema';
 
@@ -39,34 +40,26 @@ async function claim(siteId: string, row: InstanceRow, op: Operation, label: str
 export const systemLog = (siteId: string, id: string, message: string, details: Record<string, unknown> = {}, level = 'info') =>
   insertLog(siteId, id, { logType: level === 'error' ? 'error' : 'system', level, message, details });
 
-let sweeper: NodeJS.Timeout | undefined;
-
-/** Stops running instances whose timeout has passed; answers how many it stopped. */
-export async function sweepExpiredInstances(): Promise<number> {
-  let stopped = 0;
-  for (const { id, siteId } of await expiredInstances(new Date(now()))) {
-    const row = await findInstance(siteId, id);
-    if (!row || row.status !== 'running') continue;
-    try {
-      await claim(siteId, row, 'expire');
-    } catch {
-      continue; // another request is acting on it
-    }
-    await closeSession(id);
-    await updateInstanceRow(siteId, id, { status: 'stopped', expiresAt: null, stateKey: null });
-    await removeSavedState(siteId, row);
-    await systemLog(siteId, id, 'Browser stopped: its timeout ran out', { timeout_hours: Number(row.timeoutHours) });
-    stopped++;
+/**
+ * Stops the instance if it is still running past its expiry (the robot expiry job, queued when
+ * its browser started; a resumed instance has a later expiry and its own job, so an earlier job
+ * finds it not yet due and leaves it). Answers whether it stopped it. The browser is closed here
+ * when this process holds it; a browser held by another process is closed there the next time
+ * that process touches the instance (`liveSession`, `startInstance`).
+ */
+export async function expireInstance(siteId: string, id: string): Promise<boolean> {
+  const row = await findInstance(siteId, id);
+  if (!row || row.status !== 'running' || !row.expiresAt || row.expiresAt.getTime() > now()) return false;
+  try {
+    await claim(siteId, row, 'expire');
+  } catch {
+    return false; // another request is acting on it
   }
-  return stopped;
-}
-
-function ensureSweeper(): void {
-  if (sweeper) return;
-  sweeper = setInterval(() => {
-    sweepExpiredInstances().catch((error) => log.error('robot expiry sweep failed', errorFields(error)));
-  }, config().ROBOTS_SWEEP_SECONDS * 1000);
-  sweeper.unref();
+  await closeSession(id);
+  await updateInstanceRow(siteId, id, { status: 'stopped', expiresAt: null, stateKey: null });
+  await removeSavedState(siteId, row);
+  await systemLog(siteId, id, 'Browser stopped: its timeout ran out', { timeout_hours: Number(row.timeoutHours) });
+  return true;
 }
 
 async function closeSession(id: string): Promise<void> {
@@ -89,7 +82,11 @@ async function removeSavedState(siteId: string, row: InstanceRow): Promise<void>
  * restart) is marked `error`; either way the answer is 409.
  */
 export async function liveSession(siteId: string, row: InstanceRow): Promise<BrowserSession> {
-  if (row.status !== 'running') throw new ApiError('CONFLICT', `The instance is ${row.status}; start or resume it first`, { status: row.status });
+  if (row.status !== 'running') {
+    // A browser this process still holds for an instance stopped elsewhere (expired) goes now.
+    if (!['starting', 'stopping'].includes(row.status)) await closeSession(row.id);
+    throw new ApiError('CONFLICT', `The instance is ${row.status}; start or resume it first`, { status: row.status });
+  }
   const session = robotProvider().session(row.id);
   if (session) return session;
   const lost = await updateInstanceRow(siteId, row.id, { status: 'error', expiresAt: null }, ['running']);
@@ -114,17 +111,20 @@ export async function startInstance(siteId: string, id: string, o: { timeoutHour
       const bytes = await fileStorage().get(row.stateKey);
       if (bytes) state = JSON.parse(Buffer.from(bytes).toString('utf8')) as SavedBrowserState;
     }
+    // A browser left open here by an earlier run of the instance (stopped elsewhere since) goes first.
+    await closeSession(id);
     const session = await provider.open({ siteId, instanceId: id, state, allowRequest });
-    ensureSweeper();
     const timeoutHours = o.timeoutHours ?? Number(row.timeoutHours ?? TIMEOUT_HOURS.default);
     const started = new Date(now());
+    const expiresAt = new Date(started.getTime() + timeoutHours * HOUR_MS);
     const running = await updateInstanceRow(siteId, id, {
       status: 'running',
       timeoutHours,
       startedAt: started,
-      expiresAt: new Date(started.getTime() + timeoutHours * HOUR_MS),
+      expiresAt,
       currentUrl: session.url().startsWith('http') ? session.url() : row.currentUrl,
     });
+    await enqueue(robotExpiryQueue, { siteId, instanceId: id }, { startAfter: expiresAt });
     await systemLog(siteId, id, state ? 'Browser resumed from its saved state' : 'Browser started', {
       provider: provider.kind,
       timeout_hours: timeoutHours,
@@ -185,10 +185,4 @@ export async function deleteInstance(siteId: string, id: string): Promise<void> 
   await closeSession(id);
   const storage = fileStorage();
   await Promise.all([...keys, ...(row.stateKey ? [row.stateKey] : [])].map((k) => storage.remove(k).catch(() => undefined)));
-}
-
-/** Stops the sweeper and every browser of this process (shutdown, tests). */
-export function stopSweeper(): void {
-  if (sweeper) clearInterval(sweeper);
-  sweeper = undefined;
 }

@@ -98,3 +98,9 @@ export type RobotInstanceBody = z.infer<typeof robotInstanceBodySchema>;
 export type ActBody = z.infer<typeof actBodySchema>;
 export type AssistantBody = z.infer<typeof assistantBodySchema>;
 export type ActResult = z.infer<typeof ActResultSchema>;
+
+/** A robot workflow's step: start a robot for an activity, stop one, or prompt one (model-planned browser actions). */
+export type RobotCommand =
+  | { action: 'start'; activity: string }
+  | { action: 'stop'; instance_id: string }
+  | { action: 'prompt'; instance_id: string; prompt: string; system_prompt?: string; tools?: string[] };

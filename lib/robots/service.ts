@@ -6,8 +6,7 @@ import { siteOwnerId } from '@/lib/sites/repo';
 import { startWorkflow } from '@/lib/workflows/service';
 import { actOnInstance } from './act';
 import { deleteInstance, loadInstance, startInstance, stopInstance } from './lifecycle';
-import type { RobotCommand } from '@/lib/workflows/activities';
-import type { AssistantBody, RobotInstanceBody } from './schema';
+import type { AssistantBody, RobotCommand, RobotInstanceBody } from './schema';
 
 /** The robot routes and the robot workflows (startRobot, stopRobot, promptRobot) over one set of operations. */
 

@@ -40,7 +40,7 @@ async function terminateRunningRuns(siteId: string): Promise<number> {
  * transaction, taking every table with a `site_id` with it (`on delete cascade`: keys — refused from
  * the next request —, usage, commands, visitors, sessions, events, leads, segments, requirements,
  * origins, conversations, workflow runs…); then its uploaded files are removed from storage.
- * A command an agent is still running finds its row gone at its next lease renewal and stops.
+ * A command an agent is still running finds its row gone at its next status check and stops.
  */
 export async function deleteSite(siteId: string, confirm: string): Promise<DeletedSite> {
   checkConfirmation(found(await getSite(siteId), 'Site'), confirm);

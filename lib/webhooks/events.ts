@@ -2,11 +2,14 @@ import { and, arrayContains, eq } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { outboundEvents, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
 import { currentDate } from '@/lib/core/clock';
+import { enqueueAll } from '@/lib/jobs/queue';
+import { deliveryQueue } from './queue';
 
 /**
  * The outbox. `recordEvent` is called inside the transaction that makes the change: it writes the
  * event and one pending delivery per active endpoint of the site that subscribed to its type, so
- * the event exists exactly when the change does. The delivery worker sends them afterwards.
+ * the event exists exactly when the change does; each delivery's first attempt is a job of the
+ * delivery queue written in the same transaction (`./jobs.ts` sends it).
  */
 export const EVENT_TYPES = [
   'workflow.completed',
@@ -20,19 +23,6 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Sent only to the endpoint it tests (POST /api/webhooks/{id}/ping); never subscribed to. */
 export const PING_EVENT = 'webhook.ping';
-
-const listeners = new Set<() => void>();
-
-/** The delivery worker of this process listens, to send new events without waiting for its next poll. */
-export function onEventRecorded(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-function announce(): void {
-  // After the caller's transaction has most likely committed; the worker's poll catches the rest.
-  if (listeners.size) setTimeout(() => listeners.forEach((l) => l()), 20).unref?.();
-}
 
 /**
  * Writes an event and its deliveries with `tx` (the caller's transaction). With a dedupe key, a
@@ -52,8 +42,11 @@ export async function recordEvent(tx: Db, siteId: string, type: EventType, data:
     .returning({ id: outboundEvents.id });
   if (!event) return undefined;
   const at = currentDate();
-  await tx.insert(webhookDeliveries).values(endpoints.map((e) => ({ siteId, eventId: event.id, endpointId: e.id, nextAttemptAt: at })));
-  announce();
+  const deliveries = await tx
+    .insert(webhookDeliveries)
+    .values(endpoints.map((e) => ({ siteId, eventId: event.id, endpointId: e.id, nextAttemptAt: at })))
+    .returning({ id: webhookDeliveries.id });
+  await enqueueAll(deliveryQueue, deliveries.map((d) => ({ data: { deliveryId: d.id } })), { tx });
   return event.id;
 }
 
@@ -67,6 +60,6 @@ export async function recordPing(tx: Db, siteId: string, endpointId: string): Pr
     .insert(webhookDeliveries)
     .values({ siteId, eventId: event.id, endpointId, nextAttemptAt: currentDate() })
     .returning({ id: webhookDeliveries.id });
-  announce();
+  await enqueueAll(deliveryQueue, [{ data: { deliveryId: delivery.id } }], { tx });
   return { eventId: event.id, deliveryId: delivery.id };
 }

@@ -1,6 +1,8 @@
-import { and, desc, eq, isNull, lt, lte, or, sql, arrayContains } from 'drizzle-orm';
+import { and, desc, eq, sql, arrayContains } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
-import { getDb } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
+import { enqueueAll } from '@/lib/jobs/queue';
+import { deliveryQueue } from './queue';
 import { eventSubscriptions, outboundEvents, webhookAttempts, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
 
 /** The only code touching the webhook tables. Site id first; another site's id finds nothing. */
@@ -104,14 +106,17 @@ export async function attemptsOf(siteId: string, deliveryId: string): Promise<At
     .orderBy(webhookAttempts.attempt);
 }
 
-/** A new delivery of the same event to the same endpoint (same webhook-id), due now. */
+/** A new delivery of the same event to the same endpoint (same webhook-id), due now, with its first job. */
 export async function requeueDelivery(siteId: string, delivery: DeliveryRow): Promise<DeliveryRow> {
   const db = await getDb();
-  const [row] = await db
-    .insert(webhookDeliveries)
-    .values({ siteId, eventId: delivery.eventId, endpointId: delivery.endpointId, nextAttemptAt: currentDate() })
-    .returning();
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(webhookDeliveries)
+      .values({ siteId, eventId: delivery.eventId, endpointId: delivery.endpointId, nextAttemptAt: currentDate() })
+      .returning();
+    await enqueueAll(deliveryQueue, [{ data: { deliveryId: row.id } }], { tx: tx as unknown as Db });
+    return row;
+  });
 }
 
 export interface ClaimedDelivery {
@@ -120,38 +125,25 @@ export interface ClaimedDelivery {
   endpoint: EndpointRow;
 }
 
-/**
- * Takes the lease of the oldest due delivery nobody holds (or whose holder's lease ran out: that
- * worker died mid-delivery, the event is sent again). Select then update in one transaction: the
- * row lock is the claim.
- */
-export async function claimDueDelivery(now: Date, leaseUntil: Date): Promise<ClaimedDelivery | undefined> {
+/** A delivery with its event and endpoint (undefined when the endpoint, and with it the delivery, was deleted). */
+export async function loadDelivery(id: string): Promise<ClaimedDelivery | undefined> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const [next] = await tx
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(
-        and(
-          eq(webhookDeliveries.status, 'pending'),
-          lte(webhookDeliveries.nextAttemptAt, now),
-          or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, now)),
-        ),
-      )
-      .orderBy(webhookDeliveries.nextAttemptAt)
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!next) return undefined;
-    const [delivery] = await tx.update(webhookDeliveries).set({ leaseUntil, updatedAt: now }).where(eq(webhookDeliveries.id, next.id)).returning();
-    const [event] = await tx.select().from(outboundEvents).where(eq(outboundEvents.id, delivery.eventId));
-    const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId));
-    return { delivery, event, endpoint };
-  });
+  const [row] = await db
+    .select({ delivery: webhookDeliveries, event: outboundEvents, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(outboundEvents, eq(outboundEvents.id, webhookDeliveries.eventId))
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(eq(webhookDeliveries.id, id));
+  return row;
 }
 
 export type AttemptOutcome = { status: 'succeeded' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'failed' };
 
-/** Records one attempt and its consequence on the delivery and the endpoint's health, together. */
+/**
+ * Records one attempt and its consequence on the delivery and the endpoint's health, together
+ * with the job of the next attempt when one is due. Only once per attempt: a repeated call for
+ * an attempt already recorded (its job ran again after a crash) changes nothing.
+ */
 export async function finishAttempt(
   claimed: ClaimedDelivery,
   attempt: { startedAt: Date; durationMs: number; statusCode: number | null; error: string | null; responseBody: string | null },
@@ -161,20 +153,24 @@ export async function finishAttempt(
   const { delivery } = claimed;
   const at = currentDate();
   await db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({ siteId: delivery.siteId, deliveryId: delivery.id, attempt: delivery.attempts + 1, ...attempt });
-    await tx
+    const [moved] = await tx
       .update(webhookDeliveries)
       .set({
         status: outcome.status,
         attempts: delivery.attempts + 1,
         nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
-        leaseUntil: null,
         lastStatusCode: attempt.statusCode,
         lastError: attempt.error,
         deliveredAt: outcome.status === 'succeeded' ? at : null,
         updatedAt: at,
       })
-      .where(eq(webhookDeliveries.id, delivery.id));
+      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, delivery.attempts)))
+      .returning({ id: webhookDeliveries.id });
+    if (!moved) return;
+    await tx.insert(webhookAttempts).values({ siteId: delivery.siteId, deliveryId: delivery.id, attempt: delivery.attempts + 1, ...attempt });
+    if (outcome.status === 'pending') {
+      await enqueueAll(deliveryQueue, [{ data: { deliveryId: delivery.id }, startAfter: outcome.nextAttemptAt }], { tx: tx as unknown as Db });
+    }
     if (outcome.status === 'succeeded') {
       await tx
         .update(webhookEndpoints)
@@ -225,4 +221,13 @@ export async function activeSubscriptions(siteId: string, table: string, type: s
       ),
     )
     .orderBy(eventSubscriptions.createdAt);
+}
+
+/** A delivery whose job failed for good (not the receiver: the worker or the database) is failed, never left pending. */
+export async function recordLostDelivery(id: string, error: string, at: Date): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(webhookDeliveries)
+    .set({ status: 'failed', lastError: error, nextAttemptAt: null, updatedAt: at })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')));
 }

@@ -1,4 +1,5 @@
 import { generateText } from 'ai';
+import { carryOutCommand } from '@/lib/agents/execute';
 import { agentModel, type AgentModel } from '@/lib/providers/llm';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
@@ -20,7 +21,8 @@ import { recordRunEnd } from './run-events';
 import { getDb, type Db } from '@/lib/db/client';
 
 /**
- * The activities over our repos and providers. Each takes the run's site id first and passes it
+ * The activities over our repos and providers. Only worker entries import this module (the
+ * composition root, `lib/worker`): domains reach the engine through its client port alone. Each takes the run's site id first and passes it
  * to the repo, which scopes every query by it. A required service that is missing fails the run
  * (WorkflowFailedError, not retried) with a reason naming what to configure.
  */
@@ -118,8 +120,7 @@ export function createActivities(): Activities {
       const c = config();
       return fetchPageSummary(url, { timeoutMs: c.WORKFLOW_FETCH_TIMEOUT_MS, maxBytes: c.WORKFLOW_FETCH_MAX_BYTES });
     },
-    // Loaded on first use: the agents reach the tool registry, whose finder tools start workflows (an import cycle).
-    runAgentCommand: async (siteId, commandId) => (await import('@/lib/agents/execute')).carryOutCommand(siteId, commandId),
+    runAgentCommand: (siteId, commandId) => carryOutCommand(siteId, commandId),
     async generateText(_siteId, request) {
       // The agents' model port; without a configured model the run fails, never made up.
       let llm: AgentModel;

@@ -1,3 +1,5 @@
+import type { RobotCommand } from '@/lib/robots/schema';
+
 /**
  * What a workflow may do outside itself. Definitions see only this interface (as types); both
  * engines call the implementation (`./activities-impl.ts`). Every activity takes the run's site id
@@ -89,11 +91,6 @@ export interface EmailMessage {
   text: string;
 }
 
-/** A robot workflow's step: start a robot for an activity, stop one, or prompt one (model-planned browser actions). */
-export type RobotCommand =
-  | { action: 'start'; activity: string }
-  | { action: 'stop'; instance_id: string }
-  | { action: 'prompt'; instance_id: string; prompt: string; system_prompt?: string; tools?: string[] };
 
 /** A role query as mining sees it. */
 export interface MiningTarget {

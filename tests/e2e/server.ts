@@ -46,6 +46,7 @@ export function ensureBuilt(): void {
 export interface RunningServer {
   url: string;
   dataDir: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -58,16 +59,16 @@ export async function startServer(port: number, env: Record<string, string> = {}
   mkdirSync(ARTIFACTS, { recursive: true });
   const logFile = `test-results/e2e/${logName}.log`;
   const log = createWriteStream(path.join(ROOT, logFile));
+  // The e2e app runs on its own embedded database, whatever the test run points elsewhere (unless `env` says).
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inherited,
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     ...env,
   };
-  // The e2e app runs on its own embedded database, whatever the test run points elsewhere.
-  delete childEnv.DATABASE_URL;
   const child = spawn(process.execPath, [SERVER_ENTRY, '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: childEnv,
@@ -88,7 +89,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
     await stop();
     throw error;
   }
-  return { url, dataDir, stop };
+  return { url, dataDir, pid: child.pid!, stop };
 }
 
 async function waitUntilHealthy(url: string, child: ChildProcess, logFile: string): Promise<void> {

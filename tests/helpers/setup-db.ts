@@ -2,8 +2,8 @@ import { afterAll, beforeAll } from 'vitest';
 import type {} from '@/lib/agents/dispatch';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders, resetProviders } from '@/lib/core/providers';
-import { stopSweeper } from '@/lib/robots/lifecycle';
 import { useDatabase } from '@/lib/db/client';
+import { closeQueueClient } from '@/lib/jobs/queue';
 import { flushKeyUsage } from '@/lib/keys/usage';
 import { openTestDatabase } from './databases';
 import { applyTestEnv } from './test-env';
@@ -19,13 +19,14 @@ let dispose: (() => Promise<void>) | undefined;
 beforeAll(async () => {
   const opened = await openTestDatabase();
   dispose = opened.dispose;
-  useDatabase(opened.database);
+  // The job queue's client starts with the database (lib/jobs/queue.ts registers that when imported).
+  await useDatabase(opened.database);
 });
 
 afterAll(async () => {
   await flushKeyUsage();
   // Built providers are dropped while the database is still open: robot browsers close, engines stop.
-  stopSweeper();
   await resetProviders();
+  await closeQueueClient();
   await dispose?.();
 });

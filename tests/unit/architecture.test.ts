@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -45,6 +45,78 @@ describe('dependencies point one way: app → lib/http → lib/<domain> → lib/
 
   it('lib/db imports only lib/core and itself', () => {
     const bad = importsUnder('lib/db').filter(({ file, spec }) => (spec.startsWith('@/') || spec.startsWith('.')) && !['core', 'db'].includes(layerOf(file, spec)!));
+    expect(bad).toEqual([]);
+  });
+});
+
+/** The lib/ file an import specifier names (`@/…` or relative), if it is one. */
+function libFile(file: string, spec: string): string | undefined {
+  const base = spec.startsWith('@/') ? spec.slice(2) : spec.startsWith('.') ? path.join(path.dirname(file), spec) : undefined;
+  if (!base) return undefined;
+  const hit = [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((c) => existsSync(c));
+  const normal = hit && path.normalize(hit).split(path.sep).join('/');
+  return normal?.startsWith('lib/') ? normal : undefined;
+}
+
+/** Strongly connected components of more than one file (or a file importing itself): the import circles. */
+function importCircles(): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const { file, spec } of importsUnder('lib')) {
+    const from = file.split(path.sep).join('/');
+    const to = libFile(file, spec);
+    if (!graph.has(from)) graph.set(from, []);
+    if (to) graph.get(from)!.push(to);
+  }
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)?.includes(v)) circles.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return circles;
+}
+
+describe('composition: no import circle, activities only in worker entries', () => {
+  it('no import circle among lib/ files (static, dynamic and type-only imports alike)', () => {
+    expect(importCircles()).toEqual([]);
+  });
+
+  it('only the worker composition root (lib/worker) imports the activities implementation', () => {
+    const importers = [...importsUnder('lib'), ...importsUnder('app')]
+      .filter(({ file, spec }) => libFile(file, spec) === 'lib/workflows/activities-impl.ts')
+      .map(({ file }) => file.split(path.sep).join('/'));
+    expect(importers.every((f) => f.startsWith('lib/worker/'))).toBe(true);
+    expect(importers.length).toBeGreaterThan(0);
+  });
+
+  it('the web side (app/, instrumentation, lib/ outside the worker) never imports the worker root', () => {
+    const web = [...importsUnder('lib'), ...importsUnder('app')].filter(({ file }) => !file.split(path.sep).join('/').startsWith('lib/worker/'));
+    const text = readFileSync('instrumentation.ts', 'utf8');
+    const fromInstrumentation = [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => ({ file: 'instrumentation.ts', spec: m[1] }));
+    const bad = [...web, ...fromInstrumentation].filter(({ file, spec }) => libFile(file, spec)?.startsWith('lib/worker/'));
     expect(bad).toEqual([]);
   });
 });

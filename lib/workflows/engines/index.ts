@@ -6,9 +6,10 @@ import { TemporalEngine } from './temporal/engine';
 import { temporalSettings } from './temporal/settings';
 
 /**
- * The workflow engine slot of the provider container. `createConfiguredEngine` is the one place
- * that picks the adapter from config: Temporal when TEMPORAL_ADDRESS is set (runs execute in
- * `npm run worker:temporal` processes), else embedded (durable on the app's database).
+ * The workflow engine slot of the provider container: the client side only (start, list, get,
+ * cancel, signal). `createConfiguredEngine` is the one place that picks the adapter from config:
+ * Temporal when TEMPORAL_ADDRESS is set, else embedded (durable on the app's database). Runs are
+ * executed by the worker entries (`lib/worker`), which alone hold the activities.
  */
 declare module '@/lib/core/providers' {
   interface ProviderMap {
@@ -24,10 +25,3 @@ export function createConfiguredEngine(): WorkflowEngine {
 defineProvider('workflowEngine', createConfiguredEngine, (engine) => engine.close());
 
 export const workflowEngine = () => provider('workflowEngine');
-
-/** Starts executing runs in this process when the engine runs them itself (embedded). */
-export async function startWorkflowWorker(): Promise<WorkflowEngine> {
-  const engine = workflowEngine();
-  if (engine instanceof EmbeddedEngine) await engine.startWorker();
-  return engine;
-}

@@ -11,6 +11,9 @@ import { POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
 import { POST as cancelCommand } from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
 import { drainCommands, executeCommand } from '@/lib/agents/execute';
+import { commandDeadline } from '@/lib/agents/jobs';
+import { config } from '@/lib/core/config';
+import { JOB_SCHEMA } from '@/lib/jobs/define';
 import { getDb } from '@/lib/db/client';
 import { listLeads } from '@/lib/leads/repo';
 import { updateSettings } from '@/lib/settings/service';
@@ -394,13 +397,28 @@ describe('site commands run by the CMO agent', () => {
     expect(await drainCommands()).toBe(0);
   });
 
-  it('a command left running by a stopped process becomes failed (INTERRUPTED) instead of running forever', async () => {
-    const res = await message(mine.key, { site_id: mine.siteId, message: 'crash' });
+  it('a command that starts running queues its deadline job, which records it INTERRUPTED if it is still running then', async () => {
+    const ran = await message(mine.key, { site_id: mine.siteId, message: 'on time' });
+    expect(await drainCommands()).toBe(1);
     const db = await getDb();
-    await db.execute(sql`update commands set status = 'running', lease_until = now() - interval '1 second', started_at = now() where id = ${res.body.data.command_id}`);
+    const queued = (await db.execute(
+      sql`select start_after from ${sql.raw(JOB_SCHEMA)}.job where name = ${commandDeadline.name} and data->>'commandId' = ${ran.body.data.command_id}`,
+    )) as unknown as { rows: { start_after: string | Date }[] };
+    expect(queued.rows).toHaveLength(1);
+    // LLM_TIMEOUT_MS and a minute of grace after the start.
+    expect(new Date(queued.rows[0].start_after).getTime() - Date.now()).toBeGreaterThan(config().LLM_TIMEOUT_MS);
+    const ctx = { id: 'test', attempt: 0, retryLimit: 0, signal: new AbortController().signal };
+    // A finished command is left as it is.
+    await commandDeadline.run({ siteId: mine.siteId, commandId: ran.body.data.command_id }, ctx);
+    expect((await detail(mine, ran.body.data.command_id)).status).toBe('completed');
+
+    const res = await message(mine.key, { site_id: mine.siteId, message: 'crash' });
+    await db.execute(sql`update commands set status = 'running', started_at = now() where id = ${res.body.data.command_id}`);
+    const asked = standIn.requests.length;
     expect(await drainCommands()).toBe(0);
+    await commandDeadline.run({ siteId: mine.siteId, commandId: res.body.data.command_id }, ctx);
     expect(await detail(mine, res.body.data.command_id)).toMatchObject({ status: 'failed', error: { code: 'INTERRUPTED', message: expect.stringContaining('interrupted') } });
-    expect(standIn.requests).toHaveLength(0);
+    expect(standIn.requests).toHaveLength(asked);
   });
 
   it('a command whose key was revoked before it ran fails without calling the model', async () => {
@@ -413,10 +431,10 @@ describe('site commands run by the CMO agent', () => {
     expect(standIn.requests).toHaveLength(0);
   });
 
-  it('a running command with a live lease is left alone', async () => {
+  it('a command running elsewhere is left alone', async () => {
     const res = await message(mine.key, { site_id: mine.siteId, message: 'busy elsewhere' });
     const db = await getDb();
-    await db.execute(sql`update commands set status = 'running', lease_until = now() + interval '1 minute' where id = ${res.body.data.command_id}`);
+    await db.execute(sql`update commands set status = 'running', started_at = now() where id = ${res.body.data.command_id}`);
     expect(await drainCommands()).toBe(0);
     expect(await executeCommand(mine.siteId, res.body.data.command_id)).toBe('running');
     expect(standIn.requests).toHaveLength(0);
@@ -433,9 +451,9 @@ describe('POST /sites/{site_id}/commands/{command_id}/cancel', () => {
   });
   authMatrix({ tenants: () => ({ mine, other }), present: presenters.xApiKey, write: true, send: (h, siteId) => call(cancelCommand, { method: 'POST', path: 'x', params: { site_id: siteId, command_id: target }, headers: h }) });
 
-  it('a running command that is cancelled stops at its next lease renewal and records no reply', async () => {
+  it('a running command that is cancelled stops at its next status check and records no reply', async () => {
     restore();
-    restore = useStandIn(standIn, { COMMAND_LEASE_MS: '5000' });
+    restore = useStandIn(standIn, { COMMAND_CANCEL_CHECK_MS: '1000' });
     try {
       standIn.queue({ delayMs: 8_000, then: { text: 'too late' } });
       const res = await message(mine.key, { site_id: mine.siteId, message: 'long job' });
@@ -445,7 +463,7 @@ describe('POST /sites/{site_id}/commands/{command_id}/cancel', () => {
       while ((await detail(mine, commandId)).status !== 'running') await new Promise((r) => setTimeout(r, 10));
       expect((await cancel(presenters.xApiKey(mine.key), mine, commandId)).body.data.status).toBe('cancelled');
       expect(await running).toBe('cancelled');
-      // Renewal every COMMAND_LEASE_MS / 3: stopped well before the model would have answered.
+      // A status check every COMMAND_CANCEL_CHECK_MS: stopped well before the model would have answered.
       expect(performance.now() - started).toBeLessThan(5_000);
       const command = await detail(mine, commandId);
       expect(command).toMatchObject({ status: 'cancelled', reply: null });

@@ -10,6 +10,7 @@ import { finderRoleQueries, leads } from '@/lib/db/schema';
 import { creditAccount, grantCredits, recentLedger, workflowSpend } from '@/lib/finder/credits';
 import { createLead } from '@/lib/leads/repo';
 import { createSegment } from '@/lib/segments/repo';
+import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import type { WorkflowRecord } from '@/lib/workflows/engine';
 import { presenters } from '../../helpers/auth-matrix';
@@ -21,6 +22,7 @@ import { applyWorkflowTestEnv } from '../workflows/behaviour';
 const KEY = 'mining-provider-key';
 let standIn: PeopleDataStandIn;
 let engine: EmbeddedEngine;
+let worker: BackgroundWork;
 let restore: () => void;
 
 beforeAll(async () => {
@@ -30,12 +32,12 @@ beforeAll(async () => {
   process.env.PEOPLE_DATA_API_KEY = KEY;
   resetConfig();
   engine = new EmbeddedEngine();
-  await engine.startWorker();
+  worker = await startBackgroundWork();
   restore = overrideProviders({ workflowEngine: engine });
 });
 afterAll(async () => {
   restore?.();
-  await engine?.close();
+  await worker?.stop();
   await standIn?.close();
   delete process.env.PEOPLE_DATA_BASE_URL;
   delete process.env.PEOPLE_DATA_API_KEY;

@@ -4,7 +4,8 @@ import { GET as keyUsageRoute } from '@/app/api/keys/[id]/usage/route';
 import { GET as getSite } from '@/app/sites/[site_id]/route';
 import { GET as listSites } from '@/app/sites/route';
 import { getDb } from '@/lib/db/client';
-import { flushKeyUsage, pruneKeyUsage, recordKeyUsage } from '@/lib/keys/usage';
+import { flushKeyUsage, recordKeyUsage } from '@/lib/keys/usage';
+import { pruneExpiredRows } from '@/lib/retention/schedule';
 import { presenters } from '../../helpers/auth-matrix';
 import { call, createKey, createSite, createTenant, type Tenant } from '../../helpers/harness';
 
@@ -75,7 +76,7 @@ describe('GET /api/keys/{id}/usage', () => {
 });
 
 describe('retention', () => {
-  it('prunes usage rows older than KEY_USAGE_RETENTION_DAYS and keeps last use and status on the key', async () => {
+  it('the retention job prunes usage rows older than KEY_USAGE_RETENTION_DAYS and keeps last use and status on the key', async () => {
     const key = await createKey(mine.user, mine.siteId, ['read']);
     await call(listSites, { path: '/sites', headers: presenters.xApiKey(key.apiKey) });
     await flushKeyUsage();
@@ -83,7 +84,7 @@ describe('retention', () => {
     await db.execute(sql`insert into api_key_usage (key_id, site_id, method, route, status, created_at)
       values (${key.id}, ${mine.siteId}, 'GET', '/sites', 200, now() - interval '91 days'),
              (${key.id}, ${mine.siteId}, 'GET', '/sites', 200, now() - interval '89 days')`);
-    expect(await pruneKeyUsage()).toBeGreaterThanOrEqual(1);
+    expect((await pruneExpiredRows()).api_key_usage).toBeGreaterThanOrEqual(1);
     const left = (await db.execute(sql`select count(*)::int as n from api_key_usage where key_id = ${key.id}`)) as unknown as { rows: { n: number }[] };
     expect(left.rows[0].n).toBe(2);
     const res = await usage(key.id, { site_id: mine.siteId, days: 90 });

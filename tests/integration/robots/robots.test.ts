@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GET as getInstanceRoute } from '@/app/api/instances/[id]/route';
 import { GET as logsRoute } from '@/app/api/instances/[id]/logs/route';
@@ -15,7 +16,10 @@ import { POST as startWorkflowRoute } from '@/app/api/workflow/[name]/route';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders, resetProviders } from '@/lib/core/providers';
 import { robotProvider } from '@/lib/providers/robots';
-import { stopSweeper, sweepExpiredInstances } from '@/lib/robots/lifecycle';
+import { robotExpiry } from '@/lib/robots/jobs';
+import { JOB_SCHEMA } from '@/lib/jobs/define';
+import { getDb } from '@/lib/db/client';
+import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { presenters } from '../../helpers/auth-matrix';
 import { call, createTenant, type Tenant } from '../../helpers/harness';
@@ -34,6 +38,7 @@ let pages: RobotPages;
 let mine: Tenant;
 let other: Tenant;
 let engine: EmbeddedEngine;
+let worker: BackgroundWork;
 let restoreEngine: () => void;
 
 function setEnv(vars: Record<string, string | undefined>) {
@@ -49,15 +54,14 @@ beforeAll(async () => {
   setEnv(ROBOT_ENV);
   pages = await startRobotPages();
   engine = new EmbeddedEngine();
-  await engine.startWorker();
+  worker = await startBackgroundWork();
   restoreEngine = overrideProviders({ workflowEngine: engine });
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
 });
 
 afterAll(async () => {
-  stopSweeper();
   restoreEngine?.();
-  await engine?.close();
+  await worker?.stop();
   await resetProviders();
   await pages?.close();
   setEnv(Object.fromEntries(Object.keys(ROBOT_ENV).map((k) => [k, undefined])));
@@ -241,13 +245,26 @@ describe('caps and timeouts', () => {
     expect(robotProvider().running(other.siteId)).toBe(0);
   });
 
-  it('an instance whose timeout_hours ran out is stopped by the sweep', async () => {
+  it('an instance whose timeout_hours ran out is stopped by its expiry job', async () => {
     const { instance } = (await create('Short job', { timeout_hours: 0.1 })).body.data;
     expect(Date.parse(instance.expires_at) - Date.parse(instance.started_at)).toBe(6 * 60_000);
-    expect(await sweepExpiredInstances()).toBe(0);
+    // The start queued the instance's expiry job, due when its timeout runs out.
+    const db = await getDb();
+    const queued = (await db.execute(
+      sql`select data, start_after from ${sql.raw(JOB_SCHEMA)}.job where name = ${robotExpiry.name} and data->>'instanceId' = ${instance.id}`,
+    )) as unknown as { rows: { data: unknown; start_after: Date | string }[] };
+    expect(queued.rows).toHaveLength(1);
+    expect(queued.rows[0].data).toEqual({ siteId: mine.siteId, instanceId: instance.id });
+    expect(Math.abs(new Date(queued.rows[0].start_after).getTime() - Date.parse(instance.expires_at))).toBeLessThan(1000);
+    const ctx = { id: 'test', attempt: 0, retryLimit: 0, signal: new AbortController().signal };
+    // Before its time (a job woken early, or one of an earlier start) it leaves the instance alone.
+    await robotExpiry.run({ siteId: mine.siteId, instanceId: instance.id }, ctx);
+    expect((await getInstance(instance.id)).body.data.status).toBe('running');
     const restore = overrideProviders({ clock: { now: () => Date.now() + 7 * 60_000 } });
     try {
-      expect(await sweepExpiredInstances()).toBeGreaterThanOrEqual(1);
+      await robotExpiry.run({ siteId: mine.siteId, instanceId: instance.id }, ctx);
+      // Repeated (a retry after a crash): nothing more happens.
+      await robotExpiry.run({ siteId: mine.siteId, instanceId: instance.id }, ctx);
     } finally {
       restore();
     }

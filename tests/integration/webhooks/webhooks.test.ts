@@ -17,7 +17,7 @@ import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { outboundEvents, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
-import { startDeliveryWorker, stopDeliveryWorker } from '@/lib/webhooks/worker';
+import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { call, createTenant, type Tenant } from '../../helpers/harness';
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver';
@@ -33,6 +33,7 @@ let mine: Tenant;
 let other: Tenant;
 let receiver: Receiver;
 let engine: EmbeddedEngine;
+let worker: BackgroundWork;
 let restore: () => void;
 
 beforeAll(async () => {
@@ -43,18 +44,16 @@ beforeAll(async () => {
   process.env.WORKFLOW_POLL_SECONDS = '0.5';
   resetConfig();
   engine = new EmbeddedEngine();
-  await engine.startWorker();
+  worker = await startBackgroundWork();
   restore = overrideProviders({ workflowEngine: engine });
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
   receiver = await startReceiver();
-  startDeliveryWorker();
 });
 
 afterAll(async () => {
-  await stopDeliveryWorker();
   await receiver?.close();
   restore?.();
-  await engine?.close();
+  await worker?.stop();
   delete process.env.OUTBOUND_ALLOW_HOSTS;
   delete process.env.WEBHOOK_POLL_MS;
   delete process.env.WEBHOOK_RETRY_DELAYS;

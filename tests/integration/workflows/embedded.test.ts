@@ -1,8 +1,9 @@
+import { startBackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { describeWorkflowBehaviour } from './behaviour';
 
 describeWorkflowBehaviour('embedded', async () => {
   const engine = new EmbeddedEngine();
-  await engine.startWorker();
-  return { engine, stop: () => engine.close() };
+  const worker = await startBackgroundWork();
+  return { engine, stop: () => worker.stop() };
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
 import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { overrideProviders } from '@/lib/core/providers';
+import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import type { WorkflowRecord } from '@/lib/workflows/engine';
 import { presenters } from '../../helpers/auth-matrix';
@@ -11,6 +12,7 @@ import { applyWorkflowTestEnv } from './behaviour';
 
 /** Workflow steps that need a model run on the agents' model port (here the local OpenAI-compatible stand-in). */
 let engine: EmbeddedEngine;
+let worker: BackgroundWork;
 let standIn: LlmStandIn;
 let restoreModel: () => void;
 let restoreEngine: () => void;
@@ -20,13 +22,13 @@ beforeAll(async () => {
   standIn = await startLlmStandIn();
   restoreModel = useStandIn(standIn);
   engine = new EmbeddedEngine();
-  await engine.startWorker();
+  worker = await startBackgroundWork();
   restoreEngine = overrideProviders({ workflowEngine: engine });
   mine = await createTenant();
 });
 afterAll(async () => {
   restoreEngine?.();
-  await engine?.close();
+  await worker?.stop();
   restoreModel?.();
   await standIn?.close();
 });

@@ -1,4 +1,5 @@
 import { now } from '@/lib/core/clock';
+import type { JobContext } from '@/lib/jobs/define';
 import { WorkflowFailedError, type WorkflowContext, type WorkflowDefinition } from '../../definition';
 import { engineFailure, failureOf, isWorkflowFailed } from '../../failure';
 import * as store from './store';
@@ -12,15 +13,10 @@ import * as store from './store';
 export interface RunnerDeps {
   definitions: Record<string, WorkflowDefinition<any, any, any>>;
   activities: object;
-  leaseSeconds: number;
+  /** The queue whose jobs execute runs (a run is held by one active job of it at a time). */
+  queue: string;
   /** Queues the run's next execution, at `at` or now. */
   wake(runId: string, at?: Date): Promise<void>;
-}
-
-/** The attempt of the job (pg-boss metadata): activity errors are retried until the last one. */
-export interface Attempt {
-  retryCount: number;
-  retryLimit: number;
 }
 
 /** The run waits (timer, signal): its job ends, and it is woken at `wakeAt` (or by a signal). */
@@ -40,17 +36,21 @@ const timedOut = (run: store.RunRow) =>
 const roundTrip = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 const unwrap = (result: unknown) => (result && typeof result === 'object' && 'value' in result ? (result as { value: unknown }).value : undefined);
 
-export async function executeRun(runId: string, attempt: Attempt, deps: RunnerDeps): Promise<void> {
+/**
+ * Executes the run as the job `job` (ctx: its id, attempt and abort signal). Activity errors are
+ * retried by the job's retries until the last one.
+ */
+export async function executeRun(runId: string, job: JobContext, deps: RunnerDeps): Promise<void> {
   const current = await store.runById(runId);
   if (!current || current.status !== 'RUNNING') return;
   if (current.timeoutAt && current.timeoutAt.getTime() <= now()) {
     await store.closeRun(runId, 'TIMED_OUT', date(), { failure: timedOut(current) });
     return;
   }
-  const leaseEnd = () => new Date(now() + deps.leaseSeconds * 1000);
-  const run = await store.claimRun(runId, date(), leaseEnd());
+  const run = await store.holdRun(runId, deps.queue, job.id);
   if (!run) {
-    // Another worker holds the run (or held it and crashed: its lease runs out): look again later.
+    // Another job holds the run (a signal arrived while it works, or its worker died and the
+    // queue has not expired its job yet): look again later.
     await deps.wake(runId, new Date(now() + BUSY_RETRY_MS));
     return;
   }
@@ -80,11 +80,12 @@ export async function executeRun(runId: string, attempt: Attempt, deps: RunnerDe
     return s;
   };
 
-  /** Before a step does anything: the run is still ours and still RUNNING, within its deadline. */
+  /** Before a step does anything: the job is still this worker's, the run still RUNNING and within its deadline. */
   const guard = async () => {
-    const lease = await store.renewLease(runId, leaseEnd());
-    if (!lease) return pause(new Halt());
-    if (lease.timeoutAt && lease.timeoutAt.getTime() <= now()) {
+    if (job.signal.aborted) return pause(new Halt());
+    const state = await store.runState(runId);
+    if (!state || state.status !== 'RUNNING' || state.heldBy !== job.id) return pause(new Halt());
+    if (state.timeoutAt && state.timeoutAt.getTime() <= now()) {
       await store.closeRun(runId, 'TIMED_OUT', date(), { failure: timedOut(run) });
       return pause(new Halt());
     }
@@ -99,14 +100,9 @@ export async function executeRun(runId: string, attempt: Attempt, deps: RunnerDe
     if (typeof fn !== 'function') throw new WorkflowFailedError('UNKNOWN_ACTIVITY', `no activity named ${name}`);
     await guard();
     source = `activity:${name}`;
-    // While the activity runs, keep the lease: a live worker's run is not taken over, however long the step.
-    const heartbeat = setInterval(() => void store.renewLease(runId, leaseEnd()).catch(() => undefined), (deps.leaseSeconds * 1000) / 3);
-    let value: unknown;
-    try {
-      value = roundTrip(await fn.apply(deps.activities, args));
-    } finally {
-      clearInterval(heartbeat);
-    }
+    // However long the step, the run stays this worker's: its job is kept active while it works.
+    const value = roundTrip(await fn.apply(deps.activities, args));
+    if (job.signal.aborted) return pause(new Halt());
     source = 'workflow';
     await store.completeStep(base(step, 'activity', name), value, date());
     return value;
@@ -160,7 +156,7 @@ export async function executeRun(runId: string, attempt: Attempt, deps: RunnerDe
   } catch (error) {
     if (error instanceof Halt) return;
     if (error instanceof Suspend) {
-      await store.releaseLease(runId);
+      await store.releaseRun(runId, job.id);
       const times = [error.wakeAt, run.timeoutAt].filter((t): t is Date => t !== null).map((t) => t.getTime());
       if (times.length) await deps.wake(runId, new Date(Math.min(...times)));
       return;
@@ -169,9 +165,9 @@ export async function executeRun(runId: string, attempt: Attempt, deps: RunnerDe
       await store.closeRun(runId, 'FAILED', date(), { failure: failureOf(error, source) });
       return;
     }
-    if (attempt.retryCount < attempt.retryLimit) {
-      // The job fails and pg-boss runs it again after its backoff; completed steps replay.
-      await store.releaseLease(runId);
+    if (job.attempt < job.retryLimit) {
+      // The job fails and the queue runs it again after its backoff; completed steps replay.
+      await store.releaseRun(runId, job.id);
       throw error;
     }
     await store.closeRun(runId, 'FAILED', date(), { failure: failureOf(error, source) });

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '@/lib/core/errors';
-import { getDb } from '@/lib/db/client';
-import { isUniqueViolation } from '@/lib/db/errors';
+import { getDb, type Db } from '@/lib/db/client';
+import { JOB_SCHEMA } from '@/lib/jobs/define';
 import { workflowRuns, workflowSignals, workflowSteps } from '@/lib/db/schema';
 import type { ListPage, ListQuery, WorkflowFailure, WorkflowRecord, WorkflowStatus } from '../../engine';
 import { recordRunEnd } from '../../run-events';
@@ -24,26 +24,30 @@ export function toRecord(row: RunRow): WorkflowRecord {
   };
 }
 
-export async function insertRun(values: {
-  siteId: string;
-  workflowId: string;
-  type: string;
-  input: unknown;
-  idempotencyKey?: string;
-  startTime: Date;
-  timeoutAt: Date | null;
-}): Promise<{ row: RunRow; created: boolean }> {
+export async function insertRun(
+  values: {
+    siteId: string;
+    workflowId: string;
+    type: string;
+    input: unknown;
+    idempotencyKey?: string;
+    startTime: Date;
+    timeoutAt: Date | null;
+  },
+  /** Queues the run's first job with the insert's transaction. */
+  enqueueFirst: (tx: Db, runId: string) => Promise<unknown>,
+): Promise<{ row: RunRow; created: boolean }> {
   const db = await getDb();
-  try {
-    const [row] = await db.insert(workflowRuns).values({ ...values, input: values.input ?? {} }).returning();
-    return { row, created: true };
-  } catch (error) {
-    if (!values.idempotencyKey || !isUniqueViolation(error)) throw error;
-    // The key was used before: that run is the answer.
-    const row = await runByIdempotencyKey(values.siteId, values.idempotencyKey);
-    if (!row) throw error;
-    return { row, created: false };
-  }
+  const inserted = await db.transaction(async (tx) => {
+    const [row] = await tx.insert(workflowRuns).values({ ...values, input: values.input ?? {} }).onConflictDoNothing().returning();
+    if (row) await enqueueFirst(tx as unknown as Db, row.runId);
+    return row;
+  });
+  if (inserted) return { row: inserted, created: true };
+  // The key was used before: that run is the answer.
+  const row = values.idempotencyKey ? await runByIdempotencyKey(values.siteId, values.idempotencyKey) : undefined;
+  if (!row) throw new Error(`workflow id ${values.workflowId} is already taken`);
+  return { row, created: false };
 }
 
 export async function runByIdempotencyKey(siteId: string, key: string): Promise<RunRow | undefined> {
@@ -53,11 +57,6 @@ export async function runByIdempotencyKey(siteId: string, key: string): Promise<
     .from(workflowRuns)
     .where(and(eq(workflowRuns.siteId, siteId), eq(workflowRuns.idempotencyKey, key)));
   return row;
-}
-
-export async function deleteRun(runId: string): Promise<void> {
-  const db = await getDb();
-  await db.delete(workflowRuns).where(eq(workflowRuns.runId, runId));
 }
 
 export async function runOfSite(siteId: string, workflowId: string): Promise<RunRow | undefined> {
@@ -159,7 +158,7 @@ export async function closeRun(
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(workflowRuns)
-      .set({ status, closeTime: at, result: outcome.result ?? null, failure: outcome.failure ?? null, leaseUntil: null })
+      .set({ status, closeTime: at, result: outcome.result ?? null, failure: outcome.failure ?? null, heldBy: null })
       .where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.status, 'RUNNING')))
       .returning();
     if (row) await recordRunEnd(tx, toRecord(row), row.siteId);
@@ -178,7 +177,7 @@ export async function closeRunOfSite(
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(workflowRuns)
-      .set({ status, closeTime: at, failure, leaseUntil: null })
+      .set({ status, closeTime: at, failure, heldBy: null })
       .where(and(eq(workflowRuns.siteId, siteId), eq(workflowRuns.workflowId, workflowId), eq(workflowRuns.status, 'RUNNING')))
       .returning();
     if (row) await recordRunEnd(tx, toRecord(row), row.siteId);
@@ -186,37 +185,41 @@ export async function closeRunOfSite(
   });
 }
 
-/** Takes the lease of a running run nobody holds (or whose holder's lease ran out). */
-export async function claimRun(runId: string, at: Date, leaseUntil: Date): Promise<RunRow | undefined> {
+/**
+ * Takes the run for the job `jobId` of `queue`: when nobody holds it, this job already does (its
+ * retry after a crash), or its holder's job is no longer active in the queue (that worker died
+ * and the queue expired its job). A live holder keeps its job active, so the run stays its own.
+ */
+export async function holdRun(runId: string, queue: string, jobId: string): Promise<RunRow | undefined> {
   const db = await getDb();
   const [row] = await db
     .update(workflowRuns)
-    .set({ leaseUntil })
+    .set({ heldBy: jobId })
     .where(
       and(
         eq(workflowRuns.runId, runId),
         eq(workflowRuns.status, 'RUNNING'),
-        or(isNull(workflowRuns.leaseUntil), lt(workflowRuns.leaseUntil, at)),
+        sql`(${workflowRuns.heldBy} is null or ${workflowRuns.heldBy} = ${jobId} or not exists (select 1 from ${sql.raw(JOB_SCHEMA)}.job j where j.name = ${queue} and j.id = ${workflowRuns.heldBy} and j.state = 'active'))`,
       ),
     )
     .returning();
   return row;
 }
 
-/** Extends the lease of a run still RUNNING; undefined when it ended (cancelled, terminated, timed out). */
-export async function renewLease(runId: string, leaseUntil: Date): Promise<{ timeoutAt: Date | null } | undefined> {
+/** The run's status and deadline, to check before a step acts. */
+export async function runState(runId: string): Promise<{ status: string; timeoutAt: Date | null; heldBy: string | null } | undefined> {
   const db = await getDb();
   const [row] = await db
-    .update(workflowRuns)
-    .set({ leaseUntil })
-    .where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.status, 'RUNNING')))
-    .returning({ timeoutAt: workflowRuns.timeoutAt });
+    .select({ status: workflowRuns.status, timeoutAt: workflowRuns.timeoutAt, heldBy: workflowRuns.heldBy })
+    .from(workflowRuns)
+    .where(eq(workflowRuns.runId, runId));
   return row;
 }
 
-export async function releaseLease(runId: string): Promise<void> {
+/** Lets go of the run (it waits for a timer or a signal, or its job failed and will be retried). */
+export async function releaseRun(runId: string, jobId: string): Promise<void> {
   const db = await getDb();
-  await db.update(workflowRuns).set({ leaseUntil: null }).where(eq(workflowRuns.runId, runId));
+  await db.update(workflowRuns).set({ heldBy: null }).where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.heldBy, jobId)));
 }
 
 export async function stepsOf(runId: string): Promise<StepRow[]> {

@@ -1,0 +1,162 @@
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/**
+ * Serves one embedded database (PGlite) to other processes of the app over a Unix socket, with
+ * the Postgres wire protocol: the process that holds PGlite (the worker the server starts) serves
+ * it, and the web process connects with the ordinary Postgres driver. So PGlite's WebAssembly
+ * runs on the worker's thread, never on the thread that answers HTTP requests.
+ *
+ * PGlite is one backend session. Connections take turns: a connection holds the backend from its
+ * first message until the backend is idle again (ReadyForQuery `I`) — a whole extended-protocol
+ * exchange up to its Sync, a whole transaction — so no two clients' statements, portals or
+ * transactions ever interleave. Messages are handed to PGlite as they are (`execProtocolRaw`).
+ *
+ * The socket lives in a directory readable by this user only (0700): only this machine's user
+ * that runs the app can connect, so no password is asked.
+ */
+export interface ProtocolBackend {
+  execProtocolRaw(message: Uint8Array): Promise<Uint8Array>;
+}
+
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+const PROTOCOL_3 = 196608;
+
+/** The transaction status of the last ReadyForQuery in a backend answer (`I`, `T`, `E`), if any. */
+export function lastReadyStatus(answer: Uint8Array): string | undefined {
+  let status: string | undefined;
+  let i = 0;
+  while (i + 5 <= answer.length) {
+    const type = answer[i];
+    const length = ((answer[i + 1] << 24) | (answer[i + 2] << 16) | (answer[i + 3] << 8) | answer[i + 4]) >>> 0;
+    if (type === 0x5a && length === 5 && i + 5 < answer.length) status = String.fromCharCode(answer[i + 5]);
+    i += 1 + length;
+  }
+  return status;
+}
+
+const simpleQuery = (text: string): Uint8Array => {
+  const body = Buffer.from(`${text}\0`, 'utf8');
+  const message = Buffer.alloc(5 + body.length);
+  message.write('Q', 0);
+  message.writeInt32BE(4 + body.length, 1);
+  body.copy(message, 5);
+  return message;
+};
+
+const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
+
+export interface EmbeddedServer {
+  readonly socketPath: string;
+  close(): Promise<void>;
+}
+
+export async function serveEmbedded(backend: ProtocolBackend, socketPath: string): Promise<EmbeddedServer> {
+  const dir = path.dirname(socketPath);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  rmSync(socketPath, { force: true }); // left by a process that was killed
+
+  // The backend's turn: a FIFO of connections waiting for it.
+  let turn: Promise<void> = Promise.resolve();
+  const acquire = (): Promise<() => void> => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const ready = turn.then(() => release);
+    turn = turn.then(() => held);
+    return ready;
+  };
+
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    let buffer = Buffer.alloc(0);
+    let started = false;
+    let release: (() => void) | undefined;
+    let chain = Promise.resolve();
+    let closed = false;
+
+    const run = async (message: Uint8Array): Promise<Uint8Array> => {
+      release ??= await acquire();
+      const answer = await backend.execProtocolRaw(message);
+      // Idle again: the next connection's turn. In a transaction (T) or a failed one (E): keep it.
+      if (lastReadyStatus(answer) === 'I') {
+        release();
+        release = undefined;
+      }
+      return answer;
+    };
+
+    const handle = async (): Promise<void> => {
+      for (;;) {
+        if (!started) {
+          if (buffer.length < 8) return;
+          const length = buffer.readInt32BE(0);
+          const code = buffer.readInt32BE(4);
+          if (buffer.length < length) return;
+          const message = buffer.subarray(0, length);
+          buffer = buffer.subarray(length);
+          if (code === SSL_REQUEST || code === GSSENC_REQUEST) socket.write('N');
+          else if (code === CANCEL_REQUEST) socket.end();
+          else if (code === PROTOCOL_3) {
+            started = true;
+            socket.write(await run(new Uint8Array(message)));
+          } else socket.destroy();
+          continue;
+        }
+        if (buffer.length < 5) return;
+        const length = 1 + buffer.readInt32BE(1);
+        if (buffer.length < length) return;
+        const message = buffer.subarray(0, length);
+        buffer = buffer.subarray(length);
+        if (message[0] === 0x58 /* X: Terminate */) {
+          socket.end();
+          return;
+        }
+        const answer = await run(new Uint8Array(message));
+        if (answer.length && !socket.destroyed) socket.write(answer);
+      }
+    };
+
+    socket.on('data', (data) => {
+      buffer = Buffer.concat([buffer, data]);
+      chain = chain.then(handle).catch(() => void socket.destroy());
+    });
+    const cleanup = () => {
+      if (closed) return;
+      closed = true;
+      sockets.delete(socket);
+      // A client gone while it held the backend: end what it left open, then pass the turn on.
+      chain = chain.then(async () => {
+        if (!release) return;
+        await backend.execProtocolRaw(SYNC).catch(() => undefined);
+        await backend.execProtocolRaw(simpleQuery('rollback')).catch(() => undefined);
+        release();
+        release = undefined;
+      });
+    };
+    socket.on('close', cleanup);
+    socket.on('error', cleanup);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  chmodSync(socketPath, 0o600);
+
+  return {
+    socketPath,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,49 @@
+import { config } from '@/lib/core/config';
+import { log } from '@/lib/core/log';
+import type { BackgroundJob } from '@/lib/jobs/define';
+import { startJobWorker } from '@/lib/jobs/worker';
+import { createActivities } from '@/lib/workflows/activities-impl';
+import { temporalSettings } from '@/lib/workflows/engines/temporal/settings';
+import { createTemporalWorker, type TemporalWorker } from '@/lib/workflows/engines/temporal/worker';
+import { backgroundJobs } from './jobs';
+
+/**
+ * The worker's composition root: the one module that builds the activities implementation and
+ * binds it — to the embedded engine's run queue, or to a Temporal worker — next to every other
+ * background job. Entries: `npm run worker` (scripts/worker.ts, also the process the server
+ * starts beside itself) and the test suites. The web process never imports this module.
+ */
+export interface BackgroundWork {
+  /** Starts a queue's next job now (a job was just sent to it). */
+  wake(queue: string): void;
+  /** Stops taking work and lets what is in flight finish (up to `graceMs`). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface BackgroundOptions {
+  /** Instead of the product's jobs (tests of one job). */
+  jobs?: BackgroundJob[];
+  /** Run a Temporal worker when TEMPORAL_ADDRESS is set (default true). */
+  temporal?: boolean;
+  maintenanceIntervalSeconds?: number;
+}
+
+export async function startBackgroundWork(o: BackgroundOptions = {}): Promise<BackgroundWork> {
+  const activities = createActivities();
+  const settings = temporalSettings(config());
+  const jobs = o.jobs ?? backgroundJobs({ activities, embeddedRuns: !settings });
+  const queues = await startJobWorker(jobs, { maintenanceIntervalSeconds: o.maintenanceIntervalSeconds });
+  let temporal: { worker: TemporalWorker; running: Promise<void> } | undefined;
+  if (settings && o.temporal !== false) {
+    const worker = await createTemporalWorker({ settings, activities });
+    temporal = { worker, running: worker.run() };
+    log.info('temporal worker: polling', { address: settings.address, namespace: settings.namespace, taskQueue: settings.taskQueue });
+  }
+  return {
+    wake: queues.wake,
+    async stop(graceMs) {
+      temporal?.worker.shutdown();
+      await Promise.all([queues.stop(graceMs), temporal?.running.catch(() => undefined)]);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { commandDeadline } from '@/lib/agents/jobs';
+import type { BackgroundJob } from '@/lib/jobs/define';
+import { retention } from '@/lib/retention/schedule';
+import { robotExpiry } from '@/lib/robots/jobs';
+import { deliverWebhook } from '@/lib/webhooks/jobs';
+import type { Activities } from '@/lib/workflows/activities';
+import { workflowDefinitions } from '@/lib/workflows/definitions';
+import { workflowRunJob } from '@/lib/workflows/engines/embedded/run-job';
+
+/**
+ * Every background job of the product, as the worker runs them. A new job is its definition
+ * (`defineJob` / `defineSchedule` / `defineSiteSchedule`, next to the code it serves) and one
+ * line here.
+ *
+ * Workflow runs are jobs of the embedded engine; on Temporal the cluster runs them (a Temporal
+ * worker beside these queues), while every other job stays on these queues — they are born in
+ * the app database's transactions and touch only that database.
+ */
+export function backgroundJobs(o: { activities: Activities; embeddedRuns: boolean }): BackgroundJob[] {
+  return [
+    deliverWebhook,
+    robotExpiry,
+    commandDeadline,
+    retention,
+    ...(o.embeddedRuns ? [workflowRunJob({ definitions: workflowDefinitions, activities: o.activities })] : []),
+  ];
+}
