@@ -206,6 +206,8 @@ export const visitorSessions = pgTable('visitor_sessions', {
   leadData: jsonb('lead_data').$type<Json>(),
   isBot: boolean('is_bot').notNull().default(false),
   eventCount: integer('event_count').notNull().default(0),
+  conversions: integer('conversions').notNull().default(0),
+  previousSessionAt: ms('previous_session_at'),
 });
 
 export const sessionEvents = pgTable('session_events', {
@@ -220,6 +222,36 @@ export const sessionEvents = pgTable('session_events', {
   properties: jsonb('properties').$type<Json>(),
   receivedAt: ms('received_at').notNull(),
 });
+
+// Rollups of finished days for the analytics reads (20261124090000_analytics.sql).
+export const analyticsDays = pgTable(
+  'analytics_days',
+  {
+    siteId: uuid('site_id').notNull(),
+    tz: text('tz').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    computedAt: ms('computed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.tz, t.day] })],
+);
+
+export const analyticsFacts = pgTable(
+  'analytics_facts',
+  {
+    siteId: uuid('site_id').notNull(),
+    tz: text('tz').notNull(),
+    dim: text('dim').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    value: text('value').notNull(),
+    visitors: integer('visitors').notNull().default(0),
+    sessions: integer('sessions').notNull().default(0),
+    bounces: integer('bounces').notNull().default(0),
+    durationMs: ms('duration_ms').notNull().default(0),
+    pageViews: integer('page_views').notNull().default(0),
+    conversions: integer('conversions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.tz, t.dim, t.day, t.value] })],
+);
 
 export const visitorSegments = pgTable(
   'visitor_segments',

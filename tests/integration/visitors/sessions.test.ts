@@ -169,11 +169,11 @@ describe('POST /api/visitors/session', () => {
     const next = await start({ fingerprint: f });
     expect(next.status).toBe(201);
     expect(next.body.data).toMatchObject({ is_new_session: true, visitor_id: first.visitor_id, previous_session_id: first.session_id });
-    // History keeps the expired one, ended by timeout.
+    // History keeps the expired one: no page seen, so a bounce.
     const list = await call(visitorSessions, { path: `/api/visitors/${first.visitor_id}/sessions`, params: { visitor_id: first.visitor_id }, headers: key() });
     expect(list.body.data.map((s: any) => [s.session_id, s.status, s.exit_type])).toEqual([
       [next.body.data.session_id, 'active', null],
-      [first.session_id, 'expired', 'timeout'],
+      [first.session_id, 'expired', 'bounce'],
     ]);
   });
 
