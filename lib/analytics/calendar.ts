@@ -74,11 +74,26 @@ export function daysBetween(from: string, to: string): number {
   return Math.max(0, Math.round((utcMidnight(to) - utcMidnight(from)) / DAY_MS) + 1);
 }
 
+// Day starts are asked for again and again (every read covers a year of them): remembered, within bounds.
+const starts = new Map<string, number>();
+const MAX_REMEMBERED = 50_000;
+
 /**
  * The first instant of a date in a time zone. Where the clocks skip midnight (a daylight-saving
  * change at 00:00), the day starts at the first instant that exists.
  */
 export function startOfDay(date: string, timeZone: string): number {
+  const key = `${timeZone}|${date}`;
+  let start = starts.get(key);
+  if (start === undefined) {
+    if (starts.size >= MAX_REMEMBERED) starts.clear();
+    start = computeStartOfDay(date, timeZone);
+    starts.set(key, start);
+  }
+  return start;
+}
+
+function computeStartOfDay(date: string, timeZone: string): number {
   const base = utcMidnight(date);
   let t = base - offsetAt(base, timeZone);
   // The offset at the guess may differ from the one at the true start (a change in between).

@@ -36,13 +36,23 @@ const DIMENSION_SQL: Record<SessionDim, SQL> = {
 const pgArray = (values: (string | number)[]) => `{${values.join(',')}}`;
 
 /**
- * Fact rows (day, dim, value, visitors, sessions, bounces, duration_ms, page_views, conversions)
- * for the days of `calendar` from index `first` on. The days before `first` (up to a year) only
- * name the day of a visitor's previous session (`revisit` rows: value = that day).
+ * The days a facts query computes (`days`), and the year of days before them: a visitor's previous
+ * session is named by its day (`revisit` rows: value = that day) when it falls in that year.
  */
-export function factsQuery(siteId: string, calendar: Days, first: number, parts: Part[]): SQL {
-  const lo = calendar.starts[first];
-  const hi = calendar.starts[calendar.starts.length - 1];
+export interface FactDays {
+  days: Days;
+  /** From a year before the first computed day up to the last one (./service.ts `yearBefore`). */
+  previous: Days;
+}
+
+/**
+ * Fact rows (day, dim, value, visitors, sessions, bounces, duration_ms, page_views, conversions)
+ * of `parts` for the days of `window`.
+ */
+export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL {
+  const { days, previous } = window;
+  const lo = days.starts[0];
+  const hi = days.starts[days.starts.length - 1];
   const dims = parts.filter((p): p is SessionDim => p in DIMENSION_SQL);
   const wantsSessions = parts.includes('totals') || dims.length > 0;
   const wantsEvents = parts.includes('totals') || parts.includes('page');
@@ -55,15 +65,15 @@ export function factsQuery(siteId: string, calendar: Days, first: number, parts:
              0 as page_views, 0 as conversions
       from s group by day`);
     selects.push(sql`
-      select day, 'revisit', to_char(prev_day, 'YYYY-MM-DD'), 0, count(*), 0, 0, 0, 0
-      from s where prev_day is not null group by day, prev_day`);
+      select s.day, 'revisit', to_char(p.dates[width_bucket(s.previous_session_at, p.starts)], 'YYYY-MM-DD'), 0, count(*), 0, 0, 0, 0
+      from s, prev p where s.previous_session_at >= p.starts[1] group by 1, 3`);
     selects.push(sql`
       select day, 'total', '', 0, 0, 0, 0,
              count(*) filter (where event_type = 'pageview'), count(*) filter (where event_type = 'conversion')
       from e group by day`);
   }
   if (dims.length) {
-    const values = sql.join(dims.map((d) => sql`(${d}, ${DIMENSION_SQL[d]})`), sql`, `);
+    const values = sql.join(dims.map((d) => sql`(${d}::text, ${DIMENSION_SQL[d]})`), sql`, `);
     selects.push(sql`
       select s.day, d.dim, coalesce(d.value, ''), 0, count(*), count(*) filter (where s.page_views <= 1), sum(s.duration_ms),
              sum(s.page_views), sum(s.conversions)
@@ -72,15 +82,18 @@ export function factsQuery(siteId: string, calendar: Days, first: number, parts:
   }
   if (parts.includes('page')) {
     selects.push(sql`
-      select day, 'page', coalesce(analytics_url_path(url), ''), 0, count(distinct session_id), 0, 0, count(*), 0
-      from e where event_type = 'pageview' group by day, analytics_url_path(url)`);
+      select day, 'page', coalesce(path, ''), 0, count(distinct session_id), 0, 0, count(*), 0
+      from (select day, session_id, analytics_url_path(url) as path from e where event_type = 'pageview') v
+      group by day, path`);
   }
-  const ctes: SQL[] = [sql`cal as (select ${pgArray(calendar.starts)}::bigint[] as starts, ${pgArray(calendar.dates)}::date[] as dates)`];
+  const ctes: SQL[] = [sql`cal as materialized (select ${pgArray(days.starts)}::bigint[] as starts, ${pgArray(days.dates)}::date[] as dates)`];
+  if (parts.includes('totals')) {
+    ctes.push(sql`prev as materialized (select ${pgArray(previous.starts)}::bigint[] as starts, ${pgArray(previous.dates)}::date[] as dates)`);
+  }
   if (wantsSessions) {
     ctes.push(sql`s as (
       select cal.dates[width_bucket(s.created_at, cal.starts)] as day,
              cal.starts[width_bucket(s.created_at, cal.starts)] as day_start,
-             case when s.previous_session_at >= cal.starts[1] then cal.dates[width_bucket(s.previous_session_at, cal.starts)] end as prev_day,
              s.previous_session_at, s.page_views, s.conversions, s.url, s.referrer, s.utm_source, s.utm_medium, s.utm_campaign,
              s.location, s.device,
              -- First to last activity; a session closed by the end route lasted until then.
@@ -90,11 +103,13 @@ export function factsQuery(siteId: string, calendar: Days, first: number, parts:
     )`);
   }
   if (wantsEvents) {
+    // Bot sessions are few: their events are left out by an anti-join on the bots' partial index.
     ctes.push(sql`e as (
       select cal.dates[width_bucket(e.received_at, cal.starts)] as day, e.event_type, e.session_id, e.url
-      from session_events e join visitor_sessions b on b.id = e.session_id, cal
+      from session_events e, cal
       where e.site_id = ${siteId} and e.received_at >= ${lo}::bigint and e.received_at < ${hi}::bigint
-        and e.event_type in ('pageview', 'conversion') and not b.is_bot
+        and e.event_type in ('pageview', 'conversion')
+        and not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = e.session_id)
     )`);
   }
   return sql`
@@ -115,13 +130,13 @@ export async function rolledUpDays(siteId: string, tz: string, dates: string[]):
 }
 
 /**
- * Computes and keeps the facts of the days of `calendar` from `first` on. Each day is claimed in
- * the same statement: of two reads rolling up the same day at once, one writes it and the other
- * waits for it and writes nothing.
+ * Computes and keeps the facts of the days of `window`. Each day is claimed in the same statement:
+ * of two reads rolling up the same day at once, one writes it and the other waits for it and
+ * writes nothing.
  */
-export async function rollUp(siteId: string, calendar: Days, first: number, now: number): Promise<void> {
-  const dates = calendar.dates.slice(first);
-  const tz = calendar.timeZone;
+export async function rollUp(siteId: string, window: FactDays, now: number): Promise<void> {
+  const { dates } = window.days;
+  const tz = window.days.timeZone;
   await rows(sql`
     with claimed as (
       insert into analytics_days (site_id, tz, day, computed_at)
@@ -129,7 +144,7 @@ export async function rollUp(siteId: string, calendar: Days, first: number, now:
       on conflict do nothing
       returning day
     ),
-    facts as (${factsQuery(siteId, calendar, first, ALL_PARTS)})
+    facts as (${factsQuery(siteId, window, ALL_PARTS)})
     insert into analytics_facts (site_id, tz, dim, day, value, visitors, sessions, bounces, duration_ms, page_views, conversions)
     select ${siteId}, ${tz}, dim, day, value, visitors, sessions, bounces, duration_ms::bigint, page_views, conversions
     from facts where day in (select day from claimed)`);
@@ -141,8 +156,8 @@ export interface FactSource {
   tz: string;
   /** Kept days, both included (none when undefined). */
   kept?: { from: string; to: string };
-  /** The calendar and first index of the days computed on read (none when undefined). */
-  open?: { calendar: Days; first: number };
+  /** The days computed on read (none when undefined). */
+  open?: FactDays;
 }
 
 const FACT_COLUMNS = sql`day, dim, value, visitors, sessions, bounces, duration_ms::float8 as duration_ms, page_views, conversions`;
@@ -158,7 +173,7 @@ function factsOf(source: FactSource, parts: Part[], dims: string[]): SQL {
         and day >= ${source.kept.from}::date and day <= ${source.kept.to}::date`);
   }
   if (source.open) {
-    branches.push(sql`select ${FACT_COLUMNS} from (${factsQuery(source.siteId, source.open.calendar, source.open.first, parts)}) o where dim in (${dimList})`);
+    branches.push(sql`select ${FACT_COLUMNS} from (${factsQuery(source.siteId, source.open, parts)}) o where dim in (${dimList})`);
   }
   if (!branches.length) branches.push(sql`select ${FACT_COLUMNS} from analytics_facts where false`);
   return sql`(${sql.join(branches, sql` union all `)})`;
@@ -180,15 +195,15 @@ export interface DayTotals {
  */
 export async function dayTotals(source: FactSource, from: string): Promise<{ days: DayTotals[]; revisits: number }> {
   const result = await rows<DayTotals & { dim: string }>(sql`
+    with f as materialized ${factsOf(source, ['totals'], ['total', 'revisit'])}
     select to_char(day, 'YYYY-MM-DD') as day, dim, sum(visitors)::int as visitors, sum(sessions)::int as sessions,
            sum(bounces)::int as bounces, sum(duration_ms)::float8 as duration_ms, sum(page_views)::int as page_views,
            sum(conversions)::int as conversions
-    from ${factsOf(source, ['totals'], ['total'])} f
+    from f where dim = 'total'
     group by day, dim
     union all
     select null, 'revisits', 0, coalesce(sum(sessions), 0)::int, 0, 0, 0, 0
-    from ${factsOf(source, ['totals'], ['revisit'])} f
-    where value >= ${from}`);
+    from f where dim = 'revisit' and value >= ${from}`);
   const revisits = result.find((r) => r.dim === 'revisits')?.sessions ?? 0;
   return { days: result.filter((r) => r.dim === 'total'), revisits };
 }
@@ -214,9 +229,9 @@ export async function topValues(source: FactSource, part: Exclude<Part, 'totals'
     limit ${limit}`);
 }
 
-/** Leads created per day of the calendar (from index `first`). */
-export async function newLeadsPerDay(siteId: string, calendar: Days, first: number): Promise<Map<string, number>> {
-  const lo = calendar.starts[first];
+/** Leads created per day of the calendar. */
+export async function newLeadsPerDay(siteId: string, calendar: Days): Promise<Map<string, number>> {
+  const lo = calendar.starts[0];
   const hi = calendar.starts[calendar.starts.length - 1];
   const result = await rows<{ day: string; n: number }>(sql`
     with cal as (select ${pgArray(calendar.starts)}::bigint[] as starts, ${pgArray(calendar.dates)}::date[] as dates)
@@ -229,32 +244,41 @@ export async function newLeadsPerDay(siteId: string, calendar: Days, first: numb
 
 /**
  * Sessions that reached each step of a funnel, in order, within the period: a session counts for
- * step n when it has an event named step n at or after the time it reached step n-1.
+ * step n when it has an event named step n at or after the time it reached step n-1. One pass:
+ * each session's step events become a string of letters in time order (the steps' names get the
+ * letters a, b, c… in step order), and reaching step n is matching `a.*b.*…` up to its letter.
  */
+export function funnelQuery(siteId: string, steps: string[], lo: number, hi: number): SQL {
+  const names = [...new Set(steps)];
+  const letter = (name: string) => String.fromCharCode(97 + names.indexOf(name));
+  const cases = sql.join(names.map((n) => sql`when ${n} then ${letter(n)}`), sql` `);
+  const counts = steps.map((_, i) => {
+    const pattern = steps.slice(0, i + 1).map(letter).join('.*');
+    return sql`count(*) filter (where seq ~ ${pattern})::int as ${sql.raw(`n${i + 1}`)}`;
+  });
+  return sql`
+    with seqs as (
+      select session_id, string_agg(case event_name ${cases} end, '' order by "timestamp", event_name) as seq
+      from session_events
+      where site_id = ${siteId} and event_name in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})
+        and received_at >= ${lo}::bigint and received_at < ${hi}::bigint
+      group by session_id
+    )
+    select ${sql.join(counts, sql`, `)} from seqs
+    where not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = seqs.session_id)`;
+}
+
 export async function funnelCounts(siteId: string, steps: string[], lo: number, hi: number): Promise<number[]> {
-  const names = sql.join([...new Set(steps)].map((s) => sql`${s}`), sql`, `);
-  const ctes: SQL[] = [
-    sql`e as (
-      select session_id, event_name, "timestamp" as t from session_events
-      where site_id = ${siteId} and event_name in (${names}) and received_at >= ${lo}::bigint and received_at < ${hi}::bigint
-    )`,
-    sql`s1 as (
-      select e.session_id, min(e.t) as t from e
-      where e.event_name = ${steps[0]} and not exists (select 1 from visitor_sessions b where b.id = e.session_id and b.is_bot)
-      group by e.session_id
-    )`,
-  ];
-  for (let i = 1; i < steps.length; i++) {
-    const prev = sql.raw(`s${i}`);
-    ctes.push(sql`${sql.raw(`s${i + 1}`)} as (
-      select e.session_id, min(e.t) as t from e join ${prev} p on p.session_id = e.session_id and e.t >= p.t
-      where e.event_name = ${steps[i]}
-      group by e.session_id
-    )`);
-  }
-  const counts = steps.map((_, i) => sql`(select count(*)::int from ${sql.raw(`s${i + 1}`)}) as ${sql.raw(`n${i + 1}`)}`);
-  const [row] = await rows<Record<string, number>>(sql`with ${sql.join(ctes, sql`, `)} select ${sql.join(counts, sql`, `)}`);
+  const [row] = await rows<Record<string, number>>(funnelQuery(siteId, steps, lo, hi));
   return steps.map((_, i) => row[`n${i + 1}`]);
+}
+
+/** When the oldest session of the site started at or after `from` that still takes activity at `now` (undefined: none). */
+export async function oldestLiveSessionStart(siteId: string, from: number, now: number): Promise<number | undefined> {
+  const [row] = await rows<{ at: number | null }>(sql`
+    select min(created_at)::float8 as at from visitor_sessions
+    where site_id = ${siteId} and created_at >= ${from}::bigint and status = 'active' and expires_at > ${now}::bigint and not is_bot`);
+  return row?.at ?? undefined;
 }
 
 /** The site's own time zone (settings `business_hours.timezone`), undefined when it has none. */

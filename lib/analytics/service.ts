@@ -3,7 +3,19 @@ import { ApiError } from '@/lib/core/errors';
 import { parseInput } from '@/lib/core/validate';
 import { SESSION_MAX_MS } from '@/lib/visitors/lifetime';
 import { addDays, canonicalTimeZone, dateIn, daysBetween, daysOf, type Days } from './calendar';
-import { dayTotals, funnelCounts, newLeadsPerDay, rolledUpDays, rollUp, siteTimeZone, topValues, type FactSource, type Part } from './repo';
+import {
+  dayTotals,
+  funnelCounts,
+  newLeadsPerDay,
+  oldestLiveSessionStart,
+  rolledUpDays,
+  rollUp,
+  siteTimeZone,
+  topValues,
+  type FactDays,
+  type FactSource,
+  type Part,
+} from './repo';
 import {
   breakdownQuerySchema,
   DEFAULT_RANGE_DAYS,
@@ -34,7 +46,11 @@ import {
  * no background work is needed.
  */
 
-/** A day is finished when its last session has reached the 24-hour cap, plus a margin for writes in flight. */
+/**
+ * A day is finished — nothing in it can change — once its events are all written (its end plus a
+ * margin for writes in flight) and no session that started on it still takes activity: at the
+ * latest 24 hours after its end (the session cap), usually minutes after it.
+ */
 const FINISH_MARGIN_MS = 5 * 60_000;
 
 interface Period {
@@ -65,8 +81,11 @@ async function periodOf(siteId: string, query: { from?: string; to?: string; tim
 
 const minDate = (a: string, b: string) => (a < b ? a : b);
 
-/** A calendar of `dates[first..]` preceded by a year of days (the days of visitors' previous sessions). */
-const withYearBefore = (firstDate: string, lastDate: string, timeZone: string) => daysOf(addDays(firstDate, -MAX_RANGE_DAYS), lastDate, timeZone);
+/** The days from `first` to `last` to compute, with the year before them (the days of visitors' previous sessions). */
+const factDays = (first: string, last: string, timeZone: string): FactDays => ({
+  days: daysOf(first, last, timeZone),
+  previous: daysOf(addDays(first, -MAX_RANGE_DAYS), last, timeZone),
+});
 
 /**
  * Where the facts of a period come from: finished days from the rollups (rolled up now when they
@@ -74,14 +93,22 @@ const withYearBefore = (firstDate: string, lastDate: string, timeZone: string) =
  */
 async function sourceOf(siteId: string, period: Period, at: number): Promise<FactSource> {
   const { dates, starts } = period.days;
+  const ended = (i: number, after = 0) => starts[i + 1] + after + FINISH_MARGIN_MS <= at;
   let finished = 0;
-  while (finished < dates.length && starts[finished + 1] + SESSION_MAX_MS + FINISH_MARGIN_MS <= at) finished++;
+  while (finished < dates.length && ended(finished, SESSION_MAX_MS)) finished++;
+  let over = finished;
+  while (over < dates.length && ended(over)) over++;
+  if (over > finished) {
+    // Days that ended less than 24 hours ago: finished up to the day the oldest live session started on.
+    const live = await oldestLiveSessionStart(siteId, starts[finished], at);
+    while (finished < over && (live === undefined || starts[finished + 1] <= live)) finished++;
+  }
   if (finished > 0) await ensureRolledUp(siteId, period.timeZone, dates.slice(0, finished), at);
   return {
     siteId,
     tz: period.timeZone,
     kept: finished > 0 ? { from: dates[0], to: dates[finished - 1] } : undefined,
-    open: finished < dates.length ? { calendar: withYearBefore(dates[finished], period.to, period.timeZone), first: MAX_RANGE_DAYS } : undefined,
+    open: finished < dates.length ? factDays(dates[finished], period.to, period.timeZone) : undefined,
   };
 }
 
@@ -96,7 +123,7 @@ async function ensureRolledUp(siteId: string, timeZone: string, dates: string[],
     }
     let j = i;
     while (j + 1 < dates.length && !done.has(dates[j + 1])) j++;
-    await rollUp(siteId, withYearBefore(dates[i], dates[j], timeZone), MAX_RANGE_DAYS, at);
+    await rollUp(siteId, factDays(dates[i], dates[j], timeZone), at);
     i = j + 1;
   }
 }
@@ -124,7 +151,7 @@ export async function overview(siteId: string, query: RangeQuery = {}): Promise<
   const period = await periodOf(siteId, parseInput(rangeQuerySchema, query, 'query'), at);
   const [{ days, revisits }, leads] = await Promise.all([
     sourceOf(siteId, period, at).then((source) => dayTotals(source, period.from)),
-    newLeadsPerDay(siteId, period.days, 0),
+    newLeadsPerDay(siteId, period.days),
   ]);
   const byDay = new Map(days.map((d) => [d.day, d]));
   const zero = { visitors: 0, sessions: 0, bounces: 0, duration_ms: 0, page_views: 0, conversions: 0 };

@@ -15,7 +15,7 @@ export type Attribution = Partial<Record<UtmField | 'referrer', string>>;
 const MAX_UTM = 500;
 const MAX_REFERRER = 4096;
 
-/** The query of a URL, absolute or relative; malformed escapes are kept as they are. */
+/** The query of a URL, absolute or relative, decoded as browsers do (a malformed escape never fails). */
 function queryOf(url: string): URLSearchParams {
   const start = url.indexOf('?');
   if (start < 0) return new URLSearchParams();

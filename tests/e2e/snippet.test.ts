@@ -195,6 +195,15 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
     // The lead is the identified person.
     const lead = await api(APP, 'POST', '/api/agents/tools/leads/get', { site_id: shop.siteId, search: 'ada@example.com' }, { 'x-api-key': shop.key['x-api-key'] });
     expect(lead.body.leads.map((l: any) => [l.id, l.email, l.name])).toEqual([[visit.lead_id, 'ada@example.com', 'Ada Lovelace']]);
+
+    // The analytics count the visit once, with its source and its purchase (this site has had no other visit yet).
+    const read = { 'x-api-key': shop.key['x-api-key'] };
+    const overview = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/overview`, undefined, read);
+    expect(overview.body.data.totals).toMatchObject({ visitors: 1, sessions: 1, page_views: 3, bounce_rate: 0, conversions: 1, new_leads: 1 });
+    const sources = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/breakdown/utm_sources`, undefined, read);
+    expect(sources.body.data.items).toMatchObject([{ value: 'newsletter', sessions: 1, page_views: 3, conversions: 1 }]);
+    const pages = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/breakdown/pages`, undefined, read);
+    expect(pages.body.data.items.map((i: any) => [i.value, i.page_views]).sort()).toEqual([['/', 1], ['/checkout', 1], ['/pricing', 1]]);
     await context.close();
   });
 

@@ -118,6 +118,13 @@ beforeAll(async () => {
 });
 
 const NEXT = '2026-11-22';
+
+/** The days of a site rolled up so far (UTC). */
+async function keptDays(t: Tenant): Promise<string[]> {
+  const db = await getDb();
+  const found = await db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day from analytics_days where site_id = ${t.siteId} and tz = 'UTC' order by day`);
+  return (found as unknown as { rows: { day: string }[] }).rows.map((r) => r.day);
+}
 const TWO_DAYS = { from: D, to: NEXT };
 
 const expectedOverview = (siteId: string) => ({
@@ -132,21 +139,45 @@ const expectedOverview = (siteId: string) => ({
 
 describe('GET /sites/{site_id}/analytics/overview', () => {
   it('counts visitors, sessions, page views, bounces, duration, conversions and leads — the same before and after the days are rolled up', async () => {
-    // The evening of the second day: both days still open, computed from the raw rows.
-    useClock(D0 + DAY + 23 * HOUR);
+    // The evening of the first day: both days open, computed from the raw rows.
+    useClock(D0 + 23 * HOUR);
     const open = await getOverview(mine, TWO_DAYS);
     expect(open.status, JSON.stringify(open.body)).toBe(200);
     expect(open.body).toEqual({ success: true, data: expectedOverview(mine.siteId) });
-    // The first day finished, the second still open.
-    useClock(D0 + 2 * DAY + 10 * HOUR);
+    // Noon of the second day, the first day's sessions all ended: the first day rolled up, the second open.
+    useClock(D0 + DAY + 12 * HOUR);
     expect((await getOverview(mine, TWO_DAYS)).body.data).toEqual(expectedOverview(mine.siteId));
+    expect(await keptDays(mine)).toEqual([D]);
     // Both finished: read from the rollups, twice (the second read finds them kept).
     useClock(D0 + 5 * DAY);
     expect((await getOverview(mine, TWO_DAYS)).body.data).toEqual(expectedOverview(mine.siteId));
     expect((await getOverview(mine, TWO_DAYS)).body.data).toEqual(expectedOverview(mine.siteId));
-    const db = await getDb();
-    const kept = await db.execute(sql`select count(*)::int as n from analytics_days where site_id = ${mine.siteId} and day in (${D}::date, ${NEXT}::date)`);
-    expect((kept as unknown as { rows: { n: number }[] }).rows[0].n).toBe(2);
+    expect(await keptDays(mine)).toEqual([D, NEXT]);
+  });
+
+  it('rolls up a day once no session that started on it can change, and not before', async () => {
+    const t = await createTenant();
+    const night = browser(t);
+    // A visit that starts just before midnight and goes on after it.
+    await night.land(D0 + DAY - 10 * MIN, { url: `${SHOP}/` });
+    await night.view(D0 + DAY - 10 * MIN, '/');
+    await night.view(D0 + DAY + 10 * MIN, '/pricing');
+    const day = (at: number) => {
+      useClock(at);
+      return getOverview(t, { from: D, to: D }).then((r) => r.body.data.totals);
+    };
+    // 00:20: the visit is still live, so its day is computed from the raw rows on every read.
+    expect(await day(D0 + DAY + 20 * MIN)).toMatchObject({ sessions: 1, page_views: 1, bounce_rate: 0, avg_duration_ms: 20 * MIN });
+    expect(await keptDays(t)).toEqual([]);
+    await night.view(D0 + DAY + 25 * MIN, '/checkout');
+    expect(await day(D0 + DAY + 30 * MIN)).toMatchObject({ sessions: 1, page_views: 1, avg_duration_ms: 35 * MIN });
+    expect(await keptDays(t)).toEqual([]);
+    // 01:00: it ran out of time at 00:55, nothing of that day can change: rolled up, the same figures.
+    expect(await day(D0 + DAY + HOUR)).toMatchObject({ sessions: 1, page_views: 1, bounce_rate: 0, avg_duration_ms: 35 * MIN });
+    expect(await keptDays(t)).toEqual([D]);
+    // The next day's page views are the next day's.
+    useClock(D0 + 3 * DAY);
+    expect((await getOverview(t, { from: NEXT, to: NEXT })).body.data.totals).toMatchObject({ sessions: 0, page_views: 2 });
   });
 
   it('counts a returning visitor once over a period, and on each day of it', async () => {
