@@ -22,9 +22,9 @@ export const ALL_PARTS: Part[] = ['totals', 'page', 'entry_page', 'referrer', 'u
 
 /** Each session dimension as SQL over a row `s` of visitor_sessions. */
 const DIMENSION_SQL: Record<SessionDim, SQL> = {
-  entry_page: sql`analytics_url_path(s.url)`,
-  // The referring host (the text itself when it is not a URL, e.g. ?ref=producthunt); the site's own host is no referrer.
-  referrer: sql`nullif(nullif(coalesce(analytics_url_host(s.referrer), s.referrer), ''), analytics_url_host(s.url))`,
+  // Both computed when the session is written (generated columns, see the migration).
+  entry_page: sql`s.entry_path`,
+  referrer: sql`s.referrer_host`,
   utm_source: sql`s.utm_source`,
   utm_medium: sql`s.utm_medium`,
   utm_campaign: sql`s.utm_campaign`,
@@ -81,9 +81,10 @@ export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL
       group by s.day, d.dim, d.value`);
   }
   if (parts.includes('page')) {
+    // Page views per session first, then sessions per page: two hash aggregates, no sort.
     selects.push(sql`
-      select day, 'page', coalesce(path, ''), 0, count(distinct session_id), 0, 0, count(*), 0
-      from (select day, session_id, analytics_url_path(url) as path from e where event_type = 'pageview') v
+      select day, 'page', coalesce(path, ''), 0, count(*), 0, 0, sum(n), 0
+      from (select day, path, session_id, count(*) as n from e where event_type = 'pageview' group by day, path, session_id) v
       group by day, path`);
   }
   const ctes: SQL[] = [sql`cal as materialized (select ${pgArray(days.starts)}::bigint[] as starts, ${pgArray(days.dates)}::date[] as dates)`];
@@ -94,8 +95,8 @@ export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL
     ctes.push(sql`s as (
       select cal.dates[width_bucket(s.created_at, cal.starts)] as day,
              cal.starts[width_bucket(s.created_at, cal.starts)] as day_start,
-             s.previous_session_at, s.page_views, s.conversions, s.url, s.referrer, s.utm_source, s.utm_medium, s.utm_campaign,
-             s.location, s.device,
+             s.previous_session_at, s.page_views, s.conversions, s.entry_path, s.referrer_host, s.utm_source, s.utm_medium,
+             s.utm_campaign, s.location, s.device,
              -- First to last activity; a session closed by the end route lasted until then.
              (case when s.status = 'closed' then coalesce(s.ended_at, s.last_activity_at) else s.last_activity_at end) - s.created_at as duration_ms
       from visitor_sessions s, cal
@@ -105,7 +106,7 @@ export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL
   if (wantsEvents) {
     // Bot sessions are few: their events are left out by an anti-join on the bots' partial index.
     ctes.push(sql`e as (
-      select cal.dates[width_bucket(e.received_at, cal.starts)] as day, e.event_type, e.session_id, e.url
+      select cal.dates[width_bucket(e.received_at, cal.starts)] as day, e.event_type, e.session_id, e.path
       from session_events e, cal
       where e.site_id = ${siteId} and e.received_at >= ${lo}::bigint and e.received_at < ${hi}::bigint
         and e.event_type in ('pageview', 'conversion')
@@ -147,7 +148,9 @@ export async function rollUp(siteId: string, window: FactDays, now: number): Pro
     facts as (${factsQuery(siteId, window, ALL_PARTS)})
     insert into analytics_facts (site_id, tz, dim, day, value, visitors, sessions, bounces, duration_ms, page_views, conversions)
     select ${siteId}, ${tz}, dim, day, value, visitors, sessions, bounces, duration_ms::bigint, page_views, conversions
-    from facts where day in (select day from claimed)`);
+    from facts where day in (select day from claimed)
+    -- Rows of a dimension side by side: a read of a period scans them in order.
+    order by dim, day, value`);
 }
 
 /** Where a read finds its facts: kept ones for `keptFrom`..`keptTo`, computed ones for the open days. */

@@ -3,6 +3,7 @@
  * describes the tables to the query layer. `tests/integration/db/schema-mirror.test.ts` checks
  * that every column declared here exists in the migrated database.
  */
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, date, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -208,6 +209,10 @@ export const visitorSessions = pgTable('visitor_sessions', {
   eventCount: integer('event_count').notNull().default(0),
   conversions: integer('conversions').notNull().default(0),
   previousSessionAt: ms('previous_session_at'),
+  entryPath: text('entry_path').generatedAlwaysAs(sql`analytics_url_path(url)`),
+  referrerHost: text('referrer_host').generatedAlwaysAs(
+    sql`nullif(nullif(coalesce(analytics_url_host(referrer), referrer), ''), analytics_url_host(url))`,
+  ),
 });
 
 export const sessionEvents = pgTable('session_events', {
@@ -221,6 +226,7 @@ export const sessionEvents = pgTable('session_events', {
   timestamp: ms('timestamp').notNull(),
   properties: jsonb('properties').$type<Json>(),
   receivedAt: ms('received_at').notNull(),
+  path: text('path').generatedAlwaysAs(sql`case when event_type = 'pageview' then analytics_url_path(url) end`),
 });
 
 // Rollups of finished days for the analytics reads (20261124090000_analytics.sql).

@@ -24,20 +24,15 @@ set exit_url = coalesce(exit_url, current_url),
     duration = last_activity_at - created_at
 where status = 'expired';
 
--- Sessions still marked active after their expiry, for closeExpiredSessions.
-create index if not exists visitor_sessions_expiring_idx on visitor_sessions (expires_at) where status = 'active';
--- Analytics leave bot sessions out: their ids, found by an anti-join, are few.
-create index if not exists visitor_sessions_bots_idx on visitor_sessions (site_id, id) where is_bot;
--- Funnels read the named events of a period.
-create index if not exists session_events_named_idx on session_events (site_id, event_name, received_at) include (session_id, "timestamp")
-  where event_name is not null;
-
 -- The path of a URL (no query, no fragment; '/' for a bare origin); relative URLs keep their path.
+-- String functions rather than a capturing regex: it runs for every page view written.
 create or replace function analytics_url_path(url text) returns text
 language sql immutable parallel safe as $$
   select case
-    when url ~ '^[A-Za-z][A-Za-z0-9+.-]*://' then coalesce(nullif(substring(url from '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*([^?#]*)'), ''), '/')
-    else nullif(substring(url from '^([^?#]*)'), '')
+    when url ~ '^[A-Za-z][A-Za-z0-9+.-]*://' then coalesce(nullif(substr(
+      split_part(split_part(substr(url, strpos(url, '://') + 3), '?', 1), '#', 1),
+      strpos(split_part(split_part(substr(url, strpos(url, '://') + 3), '?', 1), '#', 1) || '/', '/')), ''), '/')
+    else nullif(split_part(split_part(url, '?', 1), '#', 1), '')
   end
 $$;
 
@@ -47,10 +42,29 @@ language sql immutable parallel safe as $$
   select regexp_replace(lower(substring(url from '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^@/?#]*@)?([^:/?#]+)')), '^www\.', '')
 $$;
 
+-- What the analytics group by, computed once when the row is written:
+--   entry_path     the landing page's path;
+--   referrer_host  the referring host (the text itself when it is not a URL, e.g. ?ref=producthunt),
+--                  null for none and for the site's own host (direct traffic);
+--   path           the path of a page view.
+alter table visitor_sessions add column if not exists entry_path text generated always as (analytics_url_path(url)) stored;
+alter table visitor_sessions add column if not exists referrer_host text
+  generated always as (nullif(nullif(coalesce(analytics_url_host(referrer), referrer), ''), analytics_url_host(url))) stored;
+alter table session_events add column if not exists path text
+  generated always as (case when event_type = 'pageview' then analytics_url_path(url) end) stored;
+
+-- Sessions still marked active after their expiry, for closeExpiredSessions.
+create index if not exists visitor_sessions_expiring_idx on visitor_sessions (expires_at) where status = 'active';
+-- Analytics leave bot sessions out: their ids, found by an anti-join, are few.
+create index if not exists visitor_sessions_bots_idx on visitor_sessions (site_id, id) where is_bot;
+-- Funnels read the named events of a period.
+create index if not exists session_events_named_idx on session_events (site_id, event_name, received_at) include (session_id, "timestamp")
+  where event_name is not null;
+
 -- Rollups of finished days. A day (in a time zone: UTC or the site's) is rolled up on the first read
--- after nothing in it can change any more: its events are all received and every session that
--- started in it has reached its 24-hour cap. Its facts are then computed once from the raw rows by
--- the same query that answers for unfinished days, so a rolled-up day answers exactly as before.
+-- after nothing in it can change any more: its events are all received and no session that started
+-- in it still takes activity. Its facts are then computed once from the raw rows by the same query
+-- that answers for unfinished days, so a rolled-up day answers exactly as before.
 create table if not exists analytics_days (
   site_id uuid not null references sites (id) on delete cascade,
   tz text not null,
