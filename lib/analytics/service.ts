@@ -98,12 +98,13 @@ async function sourceOf(siteId: string, period: Period, at: number): Promise<Fac
   while (finished < dates.length && ended(finished, SESSION_MAX_MS)) finished++;
   let over = finished;
   while (over < dates.length && ended(over)) over++;
-  if (over > finished) {
-    // Days that ended less than 24 hours ago: finished up to the day the oldest live session started on.
-    const live = await oldestLiveSessionStart(siteId, starts[finished], at);
-    while (finished < over && (live === undefined || starts[finished + 1] <= live)) finished++;
-  }
-  if (finished > 0) await ensureRolledUp(siteId, period.timeZone, dates.slice(0, finished), at);
+  // Days that ended less than 24 hours ago are finished up to the day the oldest live session started on.
+  const [done, live] = await Promise.all([
+    over > 0 ? rolledUpDays(siteId, period.timeZone, dates.slice(0, over)) : new Set<string>(),
+    over > finished ? oldestLiveSessionStart(siteId, starts[finished], at) : undefined,
+  ]);
+  while (finished < over && (live === undefined || starts[finished + 1] <= live)) finished++;
+  await rollUpMissing(siteId, period.timeZone, dates.slice(0, finished), done, at);
   return {
     siteId,
     tz: period.timeZone,
@@ -112,9 +113,8 @@ async function sourceOf(siteId: string, period: Period, at: number): Promise<Fac
   };
 }
 
-/** Rolls up the days of `dates` (consecutive, all finished) that are not rolled up yet, run by run. */
-async function ensureRolledUp(siteId: string, timeZone: string, dates: string[], at: number): Promise<void> {
-  const done = await rolledUpDays(siteId, timeZone, dates);
+/** Rolls up the days of `dates` (consecutive, all finished) not in `done`, run by run. */
+async function rollUpMissing(siteId: string, timeZone: string, dates: string[], done: Set<string>, at: number): Promise<void> {
   let i = 0;
   while (i < dates.length) {
     if (done.has(dates[i])) {

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { GET as breakdownRoute } from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
 import { GET as funnelRoute } from '@/app/sites/[site_id]/analytics/funnel/route';
@@ -7,10 +7,10 @@ import { POST as identifyRoute } from '@/app/api/visitors/identify/route';
 import { POST as createRoute } from '@/app/api/visitors/session/route';
 import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { overview } from '@/lib/analytics/service';
-import { overrideProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { updateSettings } from '@/lib/settings/service';
 import { presenters } from '../../helpers/auth-matrix';
+import { testClock } from '../../helpers/clock';
 import { call, createTenant, type Tenant } from '../../helpers/harness';
 
 /**
@@ -24,14 +24,7 @@ let zoned: Tenant;
 beforeAll(async () => {
   [mine, other, zoned] = await Promise.all([createTenant(), createTenant(), createTenant()]);
 });
-let restoreClock = () => {};
-afterEach(() => restoreClock());
-let clock = 0;
-const useClock = (t: number) => {
-  clock = t;
-  restoreClock();
-  restoreClock = overrideProviders({ clock: { now: () => clock } });
-};
+const useClock = testClock();
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

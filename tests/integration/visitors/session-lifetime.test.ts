@@ -6,11 +6,11 @@ import { POST as endByBody } from '@/app/api/visitors/session/end/route';
 import { GET as getSession, POST as createRoute, PUT as updateRoute } from '@/app/api/visitors/session/route';
 import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { resetConfig } from '@/lib/core/config';
-import { overrideProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { outboundEvents, visitorSessions as sessionsTable } from '@/lib/db/schema';
 import { closeExpiredSessions } from '@/lib/visitors/service';
 import { presenters } from '../../helpers/auth-matrix';
+import { testClock } from '../../helpers/clock';
 import { call, createTenant, type Tenant } from '../../helpers/harness';
 
 /**
@@ -23,17 +23,10 @@ let other: Tenant;
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
 });
-let restoreClock = () => {};
-afterEach(() => restoreClock());
+const useClock = testClock();
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const MIN = 60_000;
-let clock = T0;
-const useClock = (t: number) => {
-  clock = t;
-  restoreClock();
-  restoreClock = overrideProviders({ clock: { now: () => clock } });
-};
 const SHOP = 'https://shop.example.com';
 const fp = () => `fp-${Math.random().toString(36).slice(2)}`;
 const key = (t: Tenant = mine) => presenters.xSaApiKey(t.key);
