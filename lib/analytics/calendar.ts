@@ -5,7 +5,6 @@
  * (Intl), so the database needs none.
  */
 const DAY_MS = 86_400_000;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -51,14 +50,6 @@ function offsetAt(ms: number, timeZone: string): number {
 export function dateIn(ms: number, timeZone: string): string {
   const w = wallClock(ms, timeZone);
   return `${String(w.y).padStart(4, '0')}-${String(w.m).padStart(2, '0')}-${String(w.d).padStart(2, '0')}`;
-}
-
-/** Whether `YYYY-MM-DD` is a real calendar date. */
-export function isCalendarDate(date: string): boolean {
-  const m = DATE.exec(date);
-  if (!m) return false;
-  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return new Date(t).toISOString().slice(0, 10) === date;
 }
 
 /** Midnight UTC of a date, the arithmetic base for whole days. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
-import { isCalendarDate } from './calendar';
 
 /** The longest period one read covers, in days (a leap year). */
 export const MAX_RANGE_DAYS = 366;
@@ -10,9 +9,9 @@ export const EARLIEST_DATE = '1970-01-01';
 export const LATEST_DATE = '2999-12-31';
 
 const dateSchema = (what: string) =>
-  z
-    .string()
-    .refine((v) => isCalendarDate(v) && v >= EARLIEST_DATE && v <= LATEST_DATE, `Must be a date YYYY-MM-DD between ${EARLIEST_DATE} and ${LATEST_DATE}`)
+  z.iso
+    .date('Must be a date YYYY-MM-DD')
+    .refine((v) => v >= EARLIEST_DATE && v <= LATEST_DATE, `Must be between ${EARLIEST_DATE} and ${LATEST_DATE}`)
     .describe(what);
 
 export const TIMEZONES = ['utc', 'site'] as const;
