@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
+import { admin } from './admin';
 import { openMigratedDatabase, useDatabase } from '@/lib/db/client';
 import { listLeads } from '@/lib/leads/repo';
 import { listLeadsInputSchema } from '@/lib/leads/schema';
@@ -29,15 +30,6 @@ const DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.com', 'proton.me', 'company.
 
 const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(',')}]`;
 
-async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 async function seed(url: string): Promise<{ siteId: string }> {
   const client = new Client({ connectionString: url });
@@ -94,7 +86,7 @@ const fmt = (ms: number) => ms.toFixed(2).padStart(7);
 
 async function main() {
   const name = `sgp_bench_${randomBytes(5).toString('hex')}`;
-  await admin((c) => c.query(`create database ${name}`));
+  await admin(ADMIN_URL, (c) => c.query(`create database ${name}`));
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   const database = await openMigratedDatabase({ kind: 'postgres', url: url.toString(), poolMax: 4 });
@@ -133,7 +125,7 @@ async function main() {
   } finally {
     await database.close();
     if (process.env.BENCH_KEEP_DB === '1') console.log(`kept database ${name} (BENCH_KEEP_DB=1); drop it when done`);
-    else await admin((c) => c.query(`drop database if exists ${name} with (force)`));
+    else await admin(ADMIN_URL, (c) => c.query(`drop database if exists ${name} with (force)`));
   }
 }
 

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
+import { admin } from './admin';
 import { GET as logsRoute } from '@/app/api/logs/workflows/route';
 import { openMigratedDatabase, useDatabase } from '@/lib/db/client';
 import { createKey } from '@/lib/keys/repo';
@@ -23,15 +24,6 @@ const WARMUP = 30;
 const TYPES = ['leadGenerationWorkflow', 'dailyStandUpWorkflow', 'webhookWorkflow', 'analyzeSiteWorkflow', 'customerSupportMessageWorkflow'];
 const STATUSES = ['COMPLETED', 'COMPLETED', 'COMPLETED', 'FAILED', 'RUNNING', 'CANCELLED', 'TIMED_OUT'];
 
-async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 async function seed(url: string): Promise<{ userId: string; siteIds: string[] }> {
   const client = new Client({ connectionString: url });
@@ -70,7 +62,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 async function main() {
   const name = `sgp_bench_${randomBytes(5).toString('hex')}`;
-  await admin((c) => c.query(`create database ${name}`));
+  await admin(ADMIN_URL, (c) => c.query(`create database ${name}`));
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   const database = await openMigratedDatabase({ kind: 'postgres', url: url.toString(), poolMax: 4 });
@@ -123,7 +115,7 @@ async function main() {
     console.log(`workflow-logs all pages (${all.length} calls): p50 ${percentile(all, 50).toFixed(2)} ms, p95 ${percentile(all, 95).toFixed(2)} ms`);
   } finally {
     await database.close();
-    await admin((c) => c.query(`drop database if exists ${name} with (force)`));
+    await admin(ADMIN_URL, (c) => c.query(`drop database if exists ${name} with (force)`));
   }
 }
 

@@ -59,6 +59,9 @@ const configSchema = z.object({
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
   AUTH_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   KEY_USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  // Visitor sessions end after this many seconds without activity (spec: 1800). Tests and staging
+  // shorten it to see sessions expire without waiting half an hour.
+  SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
   // Visitor uploads: size cap per file and where files go (local disk under DATA_DIR, or Supabase Storage).
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   STORAGE_PROVIDER: z.enum(['local', 'supabase']).default('local'),

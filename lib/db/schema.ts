@@ -3,6 +3,7 @@
  * describes the tables to the query layer. `tests/integration/db/schema-mirror.test.ts` checks
  * that every column declared here exists in the migrated database.
  */
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, date, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -205,6 +206,12 @@ export const visitorSessions = pgTable('visitor_sessions', {
   leadData: jsonb('lead_data').$type<Json>(),
   isBot: boolean('is_bot').notNull().default(false),
   eventCount: integer('event_count').notNull().default(0),
+  conversions: integer('conversions').notNull().default(0),
+  previousSessionAt: ms('previous_session_at'),
+  entryPath: text('entry_path').generatedAlwaysAs(sql`analytics_url_path(url)`),
+  referrerHost: text('referrer_host').generatedAlwaysAs(
+    sql`nullif(nullif(coalesce(analytics_url_host(referrer), referrer), ''), analytics_url_host(url))`,
+  ),
 });
 
 export const sessionEvents = pgTable('session_events', {
@@ -218,7 +225,38 @@ export const sessionEvents = pgTable('session_events', {
   timestamp: ms('timestamp').notNull(),
   properties: jsonb('properties').$type<Json>(),
   receivedAt: ms('received_at').notNull(),
+  path: text('path').generatedAlwaysAs(sql`case when event_type = 'pageview' then analytics_url_path(url) end`),
 });
+
+// Rollups of finished days for the analytics reads (20261124090000_analytics.sql).
+export const analyticsDays = pgTable(
+  'analytics_days',
+  {
+    siteId: uuid('site_id').notNull(),
+    tz: text('tz').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    computedAt: ms('computed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.tz, t.day] })],
+);
+
+export const analyticsFacts = pgTable(
+  'analytics_facts',
+  {
+    siteId: uuid('site_id').notNull(),
+    tz: text('tz').notNull(),
+    dim: text('dim').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    value: text('value').notNull(),
+    visitors: integer('visitors').notNull().default(0),
+    sessions: integer('sessions').notNull().default(0),
+    bounces: integer('bounces').notNull().default(0),
+    durationMs: ms('duration_ms').notNull().default(0),
+    pageViews: integer('page_views').notNull().default(0),
+    conversions: integer('conversions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.tz, t.dim, t.day, t.value] })],
+);
 
 export const visitorSegments = pgTable(
   'visitor_segments',

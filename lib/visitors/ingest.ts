@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { sharedBatcher } from '@/lib/db/batch';
 import { INT4_MAX } from '@/lib/core/schemas';
 import { rows } from '@/lib/db/raw';
-import { MAX_EVENTS_PER_SESSION, SESSION_MAX_MS, SESSION_TTL_MS } from './schema';
+import { SESSION_MAX_MS, sessionTtlMs } from './lifetime';
+import { MAX_EVENTS_PER_SESSION } from './schema';
 
 /** One tracking event on its way to the database. */
 export interface EventWrite {
@@ -34,6 +35,7 @@ export type EventOutcome =
  */
 async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
   const now = Math.max(...batch.map((e) => e.receivedAt));
+  const ttl = sessionTtlMs();
   const input = JSON.stringify(
     batch.map((e, ord) => ({
       ord,
@@ -89,19 +91,24 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
       set event_count = s.event_count + a.stored,
           -- A client may set page_views up to the integer maximum; counting on from there must not overflow.
           page_views = least(s.page_views::bigint + a.pageviews, ${INT4_MAX})::int,
+          conversions = s.conversions + a.conversions,
+          -- The page the visitor is on: the last page view stored (its exit page if the session times out).
+          current_url = coalesce(a.last_page, s.current_url),
           last_activity_at = greatest(s.last_activity_at, a.at),
           updated_at = a.at,
-          expires_at = least(a.at + ${SESSION_TTL_MS}, s.created_at + ${SESSION_MAX_MS})
+          expires_at = least(a.at + ${ttl}, s.created_at + ${SESSION_MAX_MS})
       from (
         select session_id, max(received_at) as at,
                count(*) filter (where status = 'stored') as stored,
-               count(*) filter (where status = 'stored' and event_type = 'pageview') as pageviews
+               count(*) filter (where status = 'stored' and event_type = 'pageview') as pageviews,
+               count(*) filter (where status = 'stored' and event_type = 'conversion') as conversions,
+               (array_agg(url order by ord desc) filter (where status = 'stored' and event_type = 'pageview' and url is not null))[1] as last_page
         from outcome where status <> 'cap' group by session_id
       ) a
       where s.id = a.session_id
     )
     select ord, status, session_visitor as visitor_id,
-           least(received_at + ${SESSION_TTL_MS}, session_created + ${SESSION_MAX_MS})::float8 as expires_at
+           least(received_at + ${ttl}, session_created + ${SESSION_MAX_MS})::float8 as expires_at
     from outcome
   `);
   const byOrd = new Map(result.map((r) => [Number(r.ord), r]));

@@ -5,9 +5,9 @@ import { getDb, type Db } from '@/lib/db/client';
 import { sessionEvents, visitorSegments, visitorSessions, visitors } from '@/lib/db/schema';
 import { sessionEnded, sessionNotFound } from './errors';
 import { recordEvent } from '@/lib/webhooks/events';
+import { landingAttribution } from './attribution';
+import { closedEnd, expiryAfter, hasLapsed, isLive, lapsedEnd } from './lifetime';
 import {
-  SESSION_MAX_MS,
-  SESSION_TTL_MS,
   type CreateSessionInput,
   type EndSessionInput,
   type SessionEvent,
@@ -19,20 +19,21 @@ import {
 export type SessionRow = typeof visitorSessions.$inferSelect;
 type Json = Record<string, unknown>;
 
-/** Expiry after activity at `at`: 30 minutes later, never past 24 hours after creation. */
-export const expiryAfter = (createdAt: number, at: number) => Math.min(at + SESSION_TTL_MS, createdAt + SESSION_MAX_MS);
+/**
+ * The session as it stands at `now`: one that ran out of time reads as expired, ended at its last
+ * activity on its last page (./lifetime.ts), whether or not anything has closed it yet.
+ */
+export const toSessionSummary = (stored: SessionRow, now: number): SessionSummary =>
+  summaryOf(hasLapsed(stored, now) ? { ...stored, ...lapsedEnd(stored), status: 'expired' } : stored);
 
-/** Whether the session still takes activity at `now`. */
-export const isLive = (row: Pick<SessionRow, 'status' | 'expiresAt'>, now: number) => row.status === 'active' && row.expiresAt > now;
-
-export const toSessionSummary = (row: SessionRow, now: number): SessionSummary => ({
+const summaryOf = (row: SessionRow): SessionSummary => ({
   session_id: row.id,
   visitor_id: row.visitorId,
   fingerprint: row.fingerprint,
   site_id: row.siteId,
   lead_id: row.leadId,
   previous_session_id: row.previousSessionId,
-  status: row.status === 'active' && row.expiresAt <= now ? 'expired' : row.status,
+  status: row.status,
   url: row.url,
   current_url: row.currentUrl,
   referrer: row.referrer,
@@ -46,7 +47,7 @@ export const toSessionSummary = (row: SessionRow, now: number): SessionSummary =
   last_activity_at: row.lastActivityAt,
   updated_at: row.updatedAt,
   expires_at: row.expiresAt,
-  ended_at: row.endedAt ?? (row.status === 'active' && row.expiresAt <= now ? row.expiresAt : null),
+  ended_at: row.endedAt,
   duration: row.duration,
   page_views: row.pageViews,
   active_time: row.activeTime,
@@ -62,6 +63,7 @@ export const toSessionSummary = (row: SessionRow, now: number): SessionSummary =
   lead_data: row.leadData,
   is_bot: row.isBot,
   event_count: row.eventCount,
+  conversions: row.conversions,
 });
 
 /** What the server derived for a new session (headers, bot check) and what consent lets it keep. */
@@ -139,7 +141,7 @@ async function startSessions(items: StartItem[]): Promise<Started[]> {
     if (fresh.length) {
       const inserted = await tx
         .insert(visitorSessions)
-        .values(fresh.map(({ o, visitor }) => sessionValues(o.item.siteId, o.item.start, visitor, null)))
+        .values(fresh.map(({ o, visitor }) => sessionValues(o.item.siteId, o.item.start, visitor, undefined)))
         .returning();
       const byVisitor = new Map(inserted.map((row) => [row.visitorId, row]));
       for (const { o, visitor } of fresh) results[o.i] = { row: byVisitor.get(visitor.id)!, isNew: true };
@@ -169,14 +171,14 @@ async function startAgain(tx: Tx, siteId: string, start: SessionStart): Promise<
 /** After the visitor upsert: a returning visitor's live session is renewed, otherwise a new one starts. */
 async function continueStart(tx: Tx, siteId: string, start: SessionStart, visitor: VisitorRef): Promise<Started> {
   const { input, now } = start;
-  let previousSessionId: string | null = null;
+  let previous: { id: string; createdAt: number } | undefined;
   if (input.fingerprint != null && !visitor.isNew) {
     const [open] = await tx
       .select()
       .from(visitorSessions)
       .where(and(eq(visitorSessions.visitorId, visitor.id), eq(visitorSessions.status, 'active')))
       .for('update');
-    if (open && open.expiresAt > now) {
+    if (open && isLive(open, now)) {
       const [row] = await tx
         .update(visitorSessions)
         .set({
@@ -190,44 +192,80 @@ async function continueStart(tx: Tx, siteId: string, start: SessionStart, visito
       return { row, isNew: false };
     }
     if (open) {
-      // Idle for 30 minutes or 24 hours old: it ended when it expired.
-      await tx
-        .update(visitorSessions)
-        .set({ status: 'expired', endedAt: open.expiresAt, exitType: open.exitType ?? 'timeout', updatedAt: now })
-        .where(eq(visitorSessions.id, open.id));
-      previousSessionId = open.id;
+      // It ran out of time: it is closed now, as readers have shown it since.
+      await expire(tx, open, now);
+      previous = open;
     } else {
-      const [last] = await tx
-        .select({ id: visitorSessions.id })
+      [previous] = await tx
+        .select({ id: visitorSessions.id, createdAt: visitorSessions.createdAt })
         .from(visitorSessions)
         .where(eq(visitorSessions.visitorId, visitor.id))
         .orderBy(desc(visitorSessions.createdAt), desc(visitorSessions.id))
         .limit(1);
-      previousSessionId = last?.id ?? null;
     }
   }
-  const [row] = await tx.insert(visitorSessions).values(sessionValues(siteId, start, visitor, previousSessionId)).returning();
+  const [row] = await tx.insert(visitorSessions).values(sessionValues(siteId, start, visitor, previous)).returning();
   return { row, isNew: true };
 }
 
-/** The new session's row: what consent lets it keep, chained to the visitor's previous session. */
-function sessionValues(siteId: string, start: SessionStart, visitor: VisitorRef, previousSessionId: string | null): typeof visitorSessions.$inferInsert {
+/** Marks a session that ran out of time as expired, with the end readers already show for it, and announces it. */
+async function expire(tx: Tx, row: SessionRow, now: number): Promise<void> {
+  const [ended] = await tx
+    .update(visitorSessions)
+    .set({ ...lapsedEnd(row), status: 'expired', updatedAt: now })
+    .where(and(eq(visitorSessions.id, row.id), eq(visitorSessions.status, 'active')))
+    .returning();
+  if (ended) await announceEnd(tx, ended);
+}
+
+/** The session.ended webhook event, written in the transaction that ends the session (once per session). */
+async function announceEnd(tx: Tx, ended: SessionRow): Promise<void> {
+  await recordEvent(
+    tx as unknown as Db,
+    ended.siteId,
+    'session.ended',
+    {
+      session_id: ended.id,
+      visitor_id: ended.visitorId,
+      lead_id: ended.leadId ?? null,
+      ended_at: new Date(Number(ended.endedAt)).toISOString(),
+      duration: ended.duration === null ? null : Number(ended.duration),
+      page_views: ended.pageViews ?? null,
+      exit_type: ended.exitType ?? null,
+    },
+    `session.ended:${ended.id}`,
+  );
+}
+
+/**
+ * The new session's row: what consent lets it keep, its source (./attribution.ts) and its link to
+ * the visitor's previous session. `previous_session_at` is only ever the server's own link (a
+ * client's `previous_session_id` for a visitor the server does not know is kept, not counted on).
+ */
+function sessionValues(
+  siteId: string,
+  start: SessionStart,
+  visitor: VisitorRef,
+  previous: { id: string; createdAt: number } | undefined,
+): typeof visitorSessions.$inferInsert {
   const { input, now } = start;
   const keep = start.analyticsAllowed;
+  const source = keep ? landingAttribution(input, input.url) : {};
   return {
     siteId,
     visitorId: visitor.id,
     fingerprint: input.fingerprint ?? null,
     leadId: input.lead_id ?? visitor.leadId ?? null,
-    previousSessionId: previousSessionId ?? input.previous_session_id ?? null,
+    previousSessionId: previous?.id ?? input.previous_session_id ?? null,
+    previousSessionAt: previous?.createdAt ?? null,
     url: keep ? (input.url ?? null) : null,
     currentUrl: keep ? (input.url ?? null) : null,
-    referrer: keep ? (input.referrer ?? null) : null,
-    utmSource: keep ? (input.utm_source ?? null) : null,
-    utmMedium: keep ? (input.utm_medium ?? null) : null,
-    utmCampaign: keep ? (input.utm_campaign ?? null) : null,
-    utmTerm: keep ? (input.utm_term ?? null) : null,
-    utmContent: keep ? (input.utm_content ?? null) : null,
+    referrer: source.referrer ?? null,
+    utmSource: source.utm_source ?? null,
+    utmMedium: source.utm_medium ?? null,
+    utmCampaign: source.utm_campaign ?? null,
+    utmTerm: source.utm_term ?? null,
+    utmContent: source.utm_content ?? null,
     createdAt: now,
     startedAt: Math.min(input.started_at ?? now, now),
     lastActivityAt: now,
@@ -326,49 +364,64 @@ export async function updateSession(siteId: string, input: UpdateSessionInput, n
 
 /**
  * Closes a live session. Ending an already closed session returns it unchanged (a page may send
- * its end beacon twice); a missing or expired one is session_not_found.
+ * its end beacon twice); a missing or expired one is session_not_found. Without `exit_url` and
+ * `exit_type`, the last page is the exit and a one-page visit is a bounce.
  */
 export async function endSession(siteId: string, sessionId: string, input: EndSessionInput, now: number): Promise<SessionRow> {
   const db = await getDb();
   // The session.ended webhook event is written in the same transaction.
   const row = await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(visitorSessions)
+      .where(and(eq(visitorSessions.siteId, siteId), eq(visitorSessions.id, sessionId)))
+      .for('update');
+    if (!current || !isLive(current, now)) return undefined;
+    const pageViews = input.page_views ?? current.pageViews;
+    const defaults = closedEnd({ pageViews, currentUrl: current.currentUrl });
     const [ended] = await tx
-    .update(visitorSessions)
-    .set({
-      status: 'closed',
-      endedAt: now,
-      updatedAt: now,
-      ...(input.exit_url !== undefined ? { exitUrl: input.exit_url } : {}),
-      ...(input.exit_type !== undefined ? { exitType: input.exit_type } : {}),
-      duration: input.duration ?? sql`${now}::bigint - ${visitorSessions.createdAt}`,
-      ...(input.page_views !== undefined ? { pageViews: input.page_views } : {}),
-    })
-    .where(
-      and(
-        eq(visitorSessions.siteId, siteId),
-        eq(visitorSessions.id, sessionId),
-        eq(visitorSessions.status, 'active'),
-        sql`${visitorSessions.expiresAt} > ${now}`,
-      ),
-    )
-    .returning();
-    if (ended) {
-      await recordEvent(tx as unknown as Db, siteId, 'session.ended', {
-        session_id: ended.id,
-        visitor_id: ended.visitorId,
-        lead_id: ended.leadId ?? null,
-        ended_at: new Date(Number(ended.endedAt)).toISOString(),
-        duration: ended.duration === null ? null : Number(ended.duration),
-        page_views: ended.pageViews ?? null,
-        exit_type: ended.exitType ?? null,
-      });
-    }
+      .update(visitorSessions)
+      .set({
+        status: 'closed',
+        endedAt: now,
+        updatedAt: now,
+        exitUrl: input.exit_url ?? defaults.exitUrl,
+        exitType: input.exit_type ?? defaults.exitType,
+        duration: input.duration ?? now - current.createdAt,
+        pageViews,
+      })
+      .where(eq(visitorSessions.id, current.id))
+      .returning();
+    await announceEnd(tx, ended);
     return ended;
   });
+  // Outside the transaction: on PGlite a query from outside it would wait for it to finish.
   if (row) return row;
   const existing = await findSession(siteId, sessionId);
   if (existing?.status === 'closed') return existing;
   throw sessionNotFound(sessionId, siteId);
+}
+
+/**
+ * Closes up to `limit` sessions of any site that ran out of time by `now` but are still marked
+ * active (their visitors did not come back), as a visitor's next start would: expired, ended at the
+ * last activity on the last page, `bounce` or `timeout`, with the session.ended webhook event.
+ * Readers already show such sessions as ended; this makes the stored rows and the webhooks catch
+ * up. Meant for a periodic job; answers how many it closed (call again while it answers `limit`).
+ */
+export async function closeExpiredSessions(now: number, limit = 500): Promise<number> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const lapsed = await tx
+      .select()
+      .from(visitorSessions)
+      .where(and(eq(visitorSessions.status, 'active'), lte(visitorSessions.expiresAt, now)))
+      .orderBy(asc(visitorSessions.expiresAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    for (const row of lapsed) await expire(tx, row, now);
+    return lapsed.length;
+  });
 }
 
 /** Binds a lead of the site to a readable session and to its visitor. */

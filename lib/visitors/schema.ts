@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { INT4_MAX, paginationQuerySchema, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
-/** Limits of §8. */
-export const SESSION_TTL_MS = 30 * 60 * 1000;
-export const SESSION_MAX_MS = 24 * 60 * 60 * 1000;
+/** Limits of §8 (session lifetime: ./lifetime.ts). */
 export const MAX_EVENTS_PER_SESSION = 1000;
 export const MAX_CUSTOM_DATA_BYTES = 50 * 1024;
 export const API_VERSION = '1.0';
@@ -208,8 +206,8 @@ export const CreatedSessionSchema = z.object({
   site_id: uuidSchema,
   created_at: ms('Creation time'),
   last_activity_at: ms('Last activity').optional().describe('Returned when an existing active session is reused'),
-  expires_at: ms('Expiry (30 min after the last activity, at most 24 h after creation)'),
-  ttl: z.number().int().describe('Seconds until expiry (1800 after any activity)'),
+  expires_at: ms('Expiry (the inactivity limit, 30 min by default, after the last activity; at most 24 h after creation)'),
+  ttl: z.number().int().describe('Seconds until expiry (1800 after any activity with the default inactivity limit)'),
   session_url: z.string().describe('GET path of this session'),
   is_new_session: z.boolean(),
   previous_session_id: uuidSchema.nullable(),
@@ -264,6 +262,7 @@ export const SessionSummarySchema = z.object({
   lead_data: z.record(z.string(), z.unknown()).nullable(),
   is_bot: z.boolean(),
   event_count: z.number().int(),
+  conversions: z.number().int().describe('Conversion events stored in the session'),
 });
 
 export const SessionDetailSchema = SessionSummarySchema.extend({

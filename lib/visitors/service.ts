@@ -5,13 +5,14 @@ import { assertSegmentOfSite } from '@/lib/segments/repo';
 import { clientInfo, merged } from './client-info';
 import { eventLimitReached } from './errors';
 import { recordEvent } from './ingest';
+import { isLive } from './lifetime';
 import {
   addVisitorToSegment,
   bindLead,
+  closeExpiredSessions as closeLapsed,
   endSession,
   findSession,
   findVisitor,
-  isLive,
   listEvents,
   listSessions,
   readableSession,
@@ -207,4 +208,13 @@ export async function sessionsOfVisitor(siteId: string, visitorId: string, q: Se
 export async function sessionsOfLead(siteId: string, leadId: string, q: SessionListQuery) {
   await requireLead(siteId, leadId);
   return listSessions(siteId, { leadId, from: q.from, to: q.to, limit: q.limit, offset: q.offset }, now());
+}
+
+/**
+ * Closes sessions that ran out of time while their visitors stayed away (see the repo function):
+ * for a periodic job, so stored rows and session.ended webhooks follow expiry without waiting for
+ * the visitor's return. Answers how many it closed; call again while it answers `limit`.
+ */
+export function closeExpiredSessions(at: number = now(), limit = 500): Promise<number> {
+  return closeLapsed(at, limit);
 }

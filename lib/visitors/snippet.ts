@@ -5,13 +5,21 @@
  *
  * Optional attributes: data-consent-analytics="false" (store only strictly necessary data),
  * data-ping-interval (ms, default 300000 = 5 min), data-api (API origin; default: where t.js came from).
- * API: window.sgp.track(name, properties?) for a custom event, window.sgp.track({event_type, ...})
- * for any type, window.sgp.identify(email, firstName?, lastName?), window.sgp.consent({analytics}).
- * Calls made before the script loads are queued: window.sgp = window.sgp || []; sgp.push(['track', 'x']).
+ * API (each call answers a promise): sgp.track(name, properties?) for a custom event,
+ * sgp.track({event_type, ...}) for any type, sgp.identify(email, firstName?, lastName?),
+ * sgp.consent({analytics}), sgp.end() when the site knows the visit is over (a logout), and
+ * sgp.session() for the current session. Calls made before the script loads are queued:
+ * window.sgp = window.sgp || []; sgp.push(['track', 'x']).
  *
- * It starts or resumes the session with a first-party fingerprint (a random id kept in
- * localStorage — no device fingerprinting), sends a pageview, pings activity every 5 minutes
- * while the user is active, and ends the session on page hide with navigator.sendBeacon.
+ * A visit is one session across the site's pages, reloads and tabs: the session is kept in the
+ * site's localStorage (`sgp_session:<site id>`, shared by its tabs) and each page sends its page
+ * view to it. When the session ran out of time (the server answers 404) or was ended (409), the
+ * snippet starts the next one — the server chains it by `previous_session_id` — and sends the
+ * event again. The visitor is a random first-party id (`sgp_fp`, never derived from the device),
+ * sent as `fingerprint` so the server finds the visitor's open session when the page has none.
+ * Leaving a page ends nothing: navigation, reloads, the back/forward cache (a restored page sends
+ * a page view) and tab switches are part of the visit. Activity pings (PUT, every 5 minutes while
+ * the user is active) report the page and the time the site was visible.
  */
 export const SNIPPET = String.raw`(function () {
   'use strict';
@@ -23,24 +31,41 @@ export const SNIPPET = String.raw`(function () {
   var pingEvery = Number(script.getAttribute('data-ping-interval')) || 300000;
   var consent = script.getAttribute('data-consent-analytics') === 'false' ? { necessary: true, analytics: false } : undefined;
   var queued = Array.isArray(window.sgp) ? window.sgp : [];
-  var session = null, pending = [], pageViews = 0, started = Date.now(), activeSince = 0, lastActive = Date.now(), ended = false, interacted = false;
+  var KEY = 'sgp_session:' + siteId;
+  var session = null, starting = null, lastActive = Date.now();
+  var visibleSince = document.visibilityState === 'visible' ? Date.now() : 0;
 
-  function fingerprint() {
-    var key = 'sgp_fp';
-    try {
-      var v = localStorage.getItem(key);
-      if (!v) { v = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now()); localStorage.setItem(key, v); }
-      return v;
-    } catch (e) { return undefined; }
+  function store() { try { return window.localStorage; } catch (e) { return null; } }
+  function uuid() { return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now(); }
+  function visitorKey() {
+    var s = store(), v;
+    try { v = s && s.getItem('sgp_fp'); if (!v && s) { v = uuid(); s.setItem('sgp_fp', v); } } catch (e) { v = null; }
+    return v || undefined;
   }
+  function load() {
+    try { var v = JSON.parse(store().getItem(KEY)); return v && v.session_id ? v : null; } catch (e) { return null; }
+  }
+  function save(s) { session = s; try { store().setItem(KEY, JSON.stringify(s)); } catch (e) { /* memory only */ } }
+  function fresh(s) { return !!s && Date.now() - s.last < s.ttl; }
+  // The session of the site's pages: a newer one another tab started wins over this page's copy.
+  function current() {
+    var stored = load();
+    if (fresh(stored)) session = stored;
+    return fresh(session) ? session : null;
+  }
+  function update(fn) {
+    var s = current();
+    if (s) { fn(s); save(s); }
+  }
+  function drop(id) {
+    if (session && session.session_id === id) session = null;
+    var stored = load();
+    if (stored && stored.session_id === id) try { store().removeItem(KEY); } catch (e) { /* nothing stored */ }
+  }
+  function visibleTime(s) { return (s.active || 0) + (visibleSince ? Date.now() - visibleSince : 0); }
   function send(method, path, body) {
     return fetch(api + path, { method: method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), keepalive: true, credentials: 'omit' })
-      .then(function (r) { return r.json().then(function (j) { return { status: r.status, body: j }; }); });
-  }
-  function utm() {
-    var q = new URLSearchParams(location.search), out = {};
-    ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'].forEach(function (k) { if (q.get(k)) out[k] = q.get(k).slice(0, 500); });
-    return out;
+      .then(function (r) { return r.json().then(function (j) { return { status: r.status, body: j }; }, function () { return { status: r.status, body: null }; }); });
   }
   function perf() {
     var nav = performance.getEntriesByType && performance.getEntriesByType('navigation')[0], out = {};
@@ -51,9 +76,11 @@ export const SNIPPET = String.raw`(function () {
     });
     return out;
   }
+  // Starts the visitor's session (or joins its open one); the server reads UTM values and ref from the URL.
   function start() {
-    var body = Object.assign({
-      site_id: siteId, fingerprint: fingerprint(), url: location.href, referrer: document.referrer || undefined, started_at: started,
+    if (starting) return starting;
+    var body = {
+      site_id: siteId, fingerprint: visitorKey(), url: location.href, referrer: document.referrer || undefined, started_at: Date.now(),
       device: {
         screen_size: screen.width + 'x' + screen.height, pixel_ratio: window.devicePixelRatio || 1,
         orientation: screen.orientation ? screen.orientation.type.split('-')[0] : undefined,
@@ -63,72 +90,109 @@ export const SNIPPET = String.raw`(function () {
       browser: { language: navigator.language },
       performance: perf(),
       consent: consent
-    }, utm());
-    return send('POST', '/api/visitors/session', body).then(function (r) {
+    };
+    var done = function () { starting = null; };
+    starting = send('POST', '/api/visitors/session', body).then(function (r) {
       if (!r.body || !r.body.success) throw new Error('[sgp] session start failed: ' + JSON.stringify(r.body));
-      session = r.body.data;
-      ended = false;
-      var flush = pending; pending = [];
-      flush.forEach(function (f) { f(); });
-    });
+      var d = r.body.data;
+      save({
+        session_id: d.session_id, visitor_id: d.visitor_id, is_new_session: d.is_new_session, previous_session_id: d.previous_session_id,
+        ttl: d.ttl * 1000, last: Date.now(), active: 0
+      });
+      done();
+      return session;
+    }, function (e) { done(); throw e; });
+    return starting;
   }
-  function whenReady(fn) { if (session) fn(); else pending.push(fn); }
-  function track(evt) {
-    whenReady(function () {
-      var body = Object.assign({ site_id: siteId, session_id: session.session_id, visitor_id: session.visitor_id, url: location.href, timestamp: Date.now() }, evt);
-      if (body.event_type === 'pageview') pageViews++;
-      send('POST', '/api/visitors/track', body).then(function (r) {
-        // The session expired or was closed: start a new one and send the event again.
-        if (r.status === 404 || r.status === 409 && r.body && r.body.error && r.body.error.details && r.body.error.details.status === 'closed') {
-          session = null; pending.push(function () { track(evt); }); start();
-        }
+  // The session was closed or ran out of time on the server: the visit goes on in a new one.
+  function over(r) {
+    return r.status === 404 || (r.status === 409 && !!r.body && !!r.body.error && !!r.body.error.details && r.body.error.details.status === 'closed');
+  }
+  // Runs a call in the current session, starting one when needed, and once more in a new session if that one is over.
+  function inSession(call, retried) {
+    var s = current();
+    return (s ? Promise.resolve(s) : start()).then(function (s) {
+      return call(s).then(function (r) {
+        if (r.status < 300) { update(function (c) { if (c.session_id === s.session_id) c.last = Date.now(); }); return r.body && r.body.data; }
+        if (!retried && over(r)) { drop(s.session_id); return inSession(call, true); }
+        throw new Error('[sgp] ' + JSON.stringify(r.body));
       });
     });
   }
+  function track(evt) {
+    var at = Date.now();
+    return inSession(function (s) {
+      return send('POST', '/api/visitors/track', Object.assign({ site_id: siteId, session_id: s.session_id, visitor_id: s.visitor_id, url: location.href, timestamp: at }, evt));
+    });
+  }
   function ping() {
-    if (!session || ended || lastActive < Date.now() - pingEvery) return; // only while the user is active
+    var s = current();
+    // Only while the user is active, and never to revive a session that ran out of time.
+    if (!s || document.visibilityState !== 'visible' || lastActive < Date.now() - pingEvery) return;
     send('PUT', '/api/visitors/session', {
-      site_id: siteId, session_id: session.session_id, last_activity_at: lastActive, current_url: location.href,
-      page_views: pageViews, active_time: Date.now() - started
-    });
+      site_id: siteId, session_id: s.session_id, last_activity_at: lastActive, current_url: location.href, active_time: visibleTime(s)
+    }).then(function (r) {
+      if (r.status < 300) update(function (c) { if (c.session_id === s.session_id) c.last = Date.now(); });
+      else if (over(r)) drop(s.session_id);
+    }, function () { /* offline: the next call tries again */ });
   }
-  function end() {
-    if (!session || ended) return;
-    ended = true;
-    var body = JSON.stringify({
-      site_id: siteId, session_id: session.session_id, exit_url: location.href,
-      exit_type: pageViews <= 1 && !interacted ? 'bounce' : 'exit', duration: Date.now() - started, page_views: pageViews
-    });
-    var sent = navigator.sendBeacon && navigator.sendBeacon(api + '/api/visitors/session/end', new Blob([body], { type: 'text/plain' }));
-    if (!sent) fetch(api + '/api/visitors/session/end', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: body, keepalive: true, credentials: 'omit' });
+  function settleVisibleTime() {
+    if (!visibleSince) return;
+    var since = visibleSince;
+    visibleSince = 0;
+    update(function (c) { c.active = (c.active || 0) + (Date.now() - since); });
   }
-  function activity() { lastActive = Date.now(); interacted = true; }
+  function warn(e) { console.warn(e); }
 
   var sgp = {
     __loaded: true,
     track: function (name, properties) {
-      if (typeof name === 'object') return track(name);
-      track({ event_type: 'custom', event_name: String(name), properties: properties });
+      var evt = typeof name === 'object' ? name : { event_type: 'custom', event_name: String(name), properties: properties };
+      return track(evt).catch(warn);
     },
     identify: function (email, firstName, lastName) {
-      whenReady(function () { send('POST', '/api/visitors/identify', { site_id: siteId, session_id: session.session_id, email: email, firstName: firstName, lastName: lastName }); });
+      return inSession(function (s) {
+        return send('POST', '/api/visitors/identify', { site_id: siteId, session_id: s.session_id, email: email, firstName: firstName, lastName: lastName });
+      }).catch(warn);
     },
     consent: function (flags) {
       consent = Object.assign({}, consent, flags);
-      whenReady(function () { send('PUT', '/api/visitors/session', { site_id: siteId, session_id: session.session_id, consent: consent }); });
-      track({ event_type: 'consent', properties: consent });
+      return inSession(function (s) { return send('PUT', '/api/visitors/session', { site_id: siteId, session_id: s.session_id, consent: consent }); })
+        .then(function () { return track({ event_type: 'consent', properties: consent }); })
+        .catch(warn);
     },
-    session: function () { return session; },
-    push: function (call) { sgp[call[0]].apply(null, call.slice(1)); }
+    // The visit is over (a logout): the session is closed and the next page starts a new one.
+    end: function () {
+      var s = current();
+      if (!s) return Promise.resolve(null);
+      drop(s.session_id);
+      return send('POST', '/api/visitors/session/end', { site_id: siteId, session_id: s.session_id, exit_url: location.href })
+        .then(function (r) { return r.body && r.body.data; })
+        .catch(warn);
+    },
+    session: function () { var s = current(); return s && Object.assign({}, s); },
+    push: function (call) { return sgp[call[0]].apply(null, call.slice(1)); }
   };
   window.sgp = sgp;
 
-  ['pointerdown', 'keydown', 'scroll', 'touchstart', 'mousemove'].forEach(function (t) { addEventListener(t, activity, { passive: true }); });
+  ['pointerdown', 'keydown', 'scroll', 'touchstart', 'mousemove'].forEach(function (t) {
+    addEventListener(t, function () { lastActive = Date.now(); }, { passive: true });
+  });
   setInterval(ping, pingEvery);
-  addEventListener('pagehide', end);
-  addEventListener('pageshow', function (e) { if (e.persisted && ended) { session = null; start().then(function () { track({ event_type: 'pageview' }); }); } });
-  start().catch(function (e) { console.warn(e); });
-  track({ event_type: 'pageview' });
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState === 'visible') visibleSince = visibleSince || Date.now();
+    else settleVisibleTime();
+  });
+  // Leaving a page is not the end of a visit: only what this page saw is written down.
+  addEventListener('pagehide', settleVisibleTime);
+  // A page restored from the back/forward cache is shown again: a page view of the visit.
+  addEventListener('pageshow', function (e) {
+    if (!e.persisted) return;
+    visibleSince = document.visibilityState === 'visible' ? Date.now() : 0;
+    lastActive = Date.now();
+    sgp.track({ event_type: 'pageview' });
+  });
+  sgp.track({ event_type: 'pageview' });
   queued.forEach(function (call) { sgp.push(call); });
 })();
 `;

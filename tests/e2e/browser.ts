@@ -7,10 +7,15 @@ import { ARTIFACTS } from './server';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumAvailable = () => existsSync(CHROMIUM);
 
-export function launchBrowser(): Promise<Browser> {
+/**
+ * `backForwardCache`: keep Chromium's back/forward cache on (Playwright turns it off by default),
+ * for pages that must behave when they are restored from it.
+ */
+export function launchBrowser({ backForwardCache = false }: { backForwardCache?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    ...(backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
 }

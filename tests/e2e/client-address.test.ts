@@ -1,6 +1,5 @@
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenInTestRange } from '../helpers/serve';
+import { freePort } from './ports';
 import { ensureBuilt, startServer, type RunningServer } from './server';
 
 /**
@@ -9,13 +8,6 @@ import { ensureBuilt, startServer, type RunningServer } from './server';
  * minute; each attempt names another unknown account, so only the per-IP limit can refuse it.
  */
 const PER_IP = 3;
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  const port = await listenInTestRange(probe);
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 let attempt = 0;
 async function tokenAttempt(server: RunningServer, headers: Record<string, string>): Promise<number> {

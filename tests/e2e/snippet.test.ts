@@ -1,25 +1,79 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser } from './browser';
+import { freePort } from './ports';
+import { startServer, type RunningServer } from './server';
 
 /**
- * The browser snippet end to end: a page on another origin (registered as the site's domain)
- * embeds /t.js from the running app; headless Chromium loads it; the API shows what happened.
+ * The tracking tag as a site owner uses it: pasted into a three-page shop (landing, pricing,
+ * checkout, plus an account page with a logout) served on 127.0.0.1, loaded from the running app
+ * in headless Chromium. What the visitor does in the browser is checked through the API.
  */
 const APP = inject('e2eBaseUrl');
 const PAGE_PORT = Number(process.env.E2E_PAGE_PORT ?? 3421);
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const pageOrigin = `http://127.0.0.1:${PAGE_PORT}`;
+/** The inactivity limit of the app that shows sessions running out of time. */
+const SHORT_IDLE_SECONDS = 6;
 
-async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(APP + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+interface Shop {
+  app: string;
+  siteId: string;
+  /** Headers of a read/write API key of the shop's site. */
+  key: Record<string, string>;
+  /** Path prefix of the shop's pages on the page server. */
+  prefix: string;
+  pingMs?: number;
+}
+
+async function api(app: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(app + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: await res.json() };
 }
 
+/** A user, a site whose domain is the page server, and an API key, on the app at `app`. */
+async function provision(app: string, prefix: string, pingMs?: number): Promise<Shop> {
+  const email = `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+  const password = 'e2e password 123';
+  await api(app, 'POST', '/api/auth/signup', { email, password });
+  const token = (await api(app, 'POST', '/api/auth/token', { email, password })).body.data.token;
+  const auth = { authorization: `Bearer ${token}` };
+  const siteId = (await api(app, 'POST', '/api/visitors/sites', { name: 'E2E shop', domain: `127.0.0.1:${PAGE_PORT}` }, auth)).body.data.id;
+  const created = await api(app, 'POST', '/api/keys', { name: 'e2e', scopes: ['read', 'write'], site_id: siteId }, auth);
+  return { app, siteId, key: { 'x-sa-api-key': created.body.data.apiKey, 'x-api-key': created.body.data.apiKey }, prefix, pingMs };
+}
+
+const PAGES: Record<string, { title: string; body: string }> = {
+  '/': { title: 'Home', body: '<p>Shoes for every day.</p>' },
+  '/pricing': { title: 'Pricing', body: '<p>49 € a pair.</p>' },
+  '/checkout': {
+    title: 'Checkout',
+    body: `<button id="buy" onclick="window.bought = sgp.track({event_type: 'conversion', event_name: 'purchase', properties: {value: 49, currency: 'EUR'}})">Buy</button>
+      <form id="who" onsubmit="event.preventDefault(); window.identified = sgp.identify(this.email.value, 'Ada', 'Lovelace')">
+        <input id="email" name="email" type="email"><button>Send me the receipt</button></form>`,
+  },
+  '/account': { title: 'Account', body: `<button id="logout" onclick="window.ended = sgp.end()">Log out</button>` },
+};
+
+function shopPage(shop: Shop, path: string): string | undefined {
+  const page = PAGES[path];
+  if (!page) return undefined;
+  const link = (p: string, label: string) => `<a href="${shop.prefix}${p}">${label}</a>`;
+  return `<!doctype html><html><head><title>Shop · ${page.title}</title>
+    <script>
+      // Counts restorations from the back/forward cache (the test reads it).
+      addEventListener('pageshow', function (e) { if (e.persisted) document.documentElement.dataset.restored = String(Number(document.documentElement.dataset.restored || 0) + 1); });
+    </script>
+    <script async src="${shop.app}/t.js" data-site-id="${shop.siteId}"${shop.pingMs ? ` data-ping-interval="${shop.pingMs}"` : ''}></script>
+    </head><body><nav>${link('/', 'Home')} ${link('/pricing', 'Pricing')} ${link('/checkout', 'Checkout')} ${link('/account', 'Account')}</nav>
+    <h1>${page.title}</h1>${page.body}</body></html>`;
+}
+
+/** Polls `read` until `ok` holds (the browser's calls are asynchronous to the test). */
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
   let last: T | undefined;
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 300; i++) {
     last = await read();
     if (ok(last)) return last;
     await new Promise((r) => setTimeout(r, 100));
@@ -27,117 +81,211 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what
   throw new Error(`${what} did not happen; last seen: ${JSON.stringify(last)}`);
 }
 
-describe.skipIf(!APP)('browser snippet /t.js in headless Chromium', () => {
+const sessionOf = async (tab: Page): Promise<{ session_id: string; visitor_id: string; is_new_session: boolean; previous_session_id: string | null }> => {
+  await tab.waitForFunction(() => (window as any).sgp?.session?.());
+  return tab.evaluate(() => (window as any).sgp.session());
+};
+
+describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromium', () => {
   let browser: Browser;
-  let page: Server;
-  let siteId: string;
-  let key: Record<string, string>;
-  const pageOrigin = `http://127.0.0.1:${PAGE_PORT}`;
+  let pages: Server;
+  let shop: Shop;
+  let later: Shop;
+  let shortApp: RunningServer;
+
+  const readSession = (s: Shop, id: string) => api(s.app, 'GET', `/api/visitors/session?session_id=${id}&site_id=${s.siteId}`, undefined, s.key);
+  const sessionsOfVisitor = async (s: Shop, visitorId: string) =>
+    (await api(s.app, 'GET', `/api/visitors/${visitorId}/sessions?site_id=${s.siteId}`, undefined, s.key)).body;
+  const withEvents = (s: Shop, id: string, count: number, what: string) =>
+    eventually(() => readSession(s, id), (r) => r.body.data?.events?.length >= count, what).then((r) => r.body.data);
+  const open = async (context: BrowserContext, s: Shop, path: string) => {
+    const tab = await context.newPage();
+    await tab.goto(`${pageOrigin}${s.prefix}${path}`);
+    return tab;
+  };
+  const follow = async (tab: Page, s: Shop, path: string) => {
+    await tab.click(`nav a[href="${s.prefix}${path}"]`);
+    await tab.waitForURL(`${pageOrigin}${s.prefix}${path}`);
+  };
 
   beforeAll(async () => {
-    const email = `e2e-${Date.now()}@example.com`;
-    const password = 'e2e password 123';
-    await api('POST', '/api/auth/signup', { email, password });
-    const token = (await api('POST', '/api/auth/token', { email, password })).body.data.token;
-    const auth = { authorization: `Bearer ${token}` };
-    siteId = (await api('POST', '/api/visitors/sites', { name: 'E2E shop', domain: `127.0.0.1:${PAGE_PORT}` }, auth)).body.data.id;
-    const created = await api('POST', '/api/keys', { name: 'e2e', scopes: ['read', 'write'], site_id: siteId }, auth);
-    key = { 'x-sa-api-key': created.body.data.apiKey };
-
-    const html = `<!doctype html><html><head><title>Shop</title>
-      <script async src="${APP}/t.js" data-site-id="${siteId}" data-ping-interval="1000"></script>
-      </head><body><h1>Shop</h1></body></html>`;
-    page = createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(html);
+    shortApp = await startServer(await freePort(), { SESSION_IDLE_TIMEOUT_SECONDS: String(SHORT_IDLE_SECONDS) }, 'server-short-sessions');
+    [shop, later] = await Promise.all([provision(APP, '', 1000), provision(shortApp.url, '/later')]);
+    pages = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', pageOrigin);
+      const s = url.pathname.startsWith('/later') ? later : shop;
+      const html = shopPage(s, url.pathname.slice(s.prefix.length) || '/');
+      res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(html ?? 'not found');
     });
-    await new Promise<void>((r) => page.listen(PAGE_PORT, '127.0.0.1', r));
-    browser = await launchBrowser();
-  });
+    await new Promise<void>((r) => pages.listen(PAGE_PORT, '127.0.0.1', r));
+    browser = await launchBrowser({ backForwardCache: true });
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
-    page?.closeAllConnections();
-    await new Promise((r) => page?.close(r));
+    pages?.closeAllConnections();
+    await new Promise((r) => pages?.close(r));
+    await shortApp?.stop();
   });
 
-  it('starts a session, sends a pageview and a custom event, pings activity, and ends on page hide via sendBeacon', async () => {
+  it('records a visit as ONE session: landing with utm, pricing, checkout, a purchase and identify', async () => {
     const context = await browser.newContext({ userAgent: UA });
-    const tab = await context.newPage();
-    await tab.goto(`${pageOrigin}/products?utm_source=e2e`);
-    await tab.waitForFunction(() => (window as any).sgp?.session?.());
-    const session = await tab.evaluate(() => (window as any).sgp.session());
-    expect(session).toMatchObject({ is_new_session: true, site_id: siteId });
-
-    const read = () => api('GET', `/api/visitors/session?session_id=${session.session_id}&site_id=${siteId}`, undefined, key);
-    await tab.evaluate(() => (window as any).sgp.track('signup_click', { plan: 'pro' }));
-    const withEvents = await eventually(read, (r) => r.body.data?.events?.length === 2, 'pageview and custom event');
-    expect(withEvents.body.data).toMatchObject({
-      url: `${pageOrigin}/products?utm_source=e2e`,
-      utm_source: 'e2e',
-      is_bot: false,
-      browser: { name: 'Chrome', version: '124.0.0.0' },
-      device: { type: 'desktop', screen_size: expect.stringMatching(/^\d+x\d+$/) },
+    const calls: string[] = [];
+    context.on('request', (r) => {
+      if (r.url().startsWith(`${APP}/api/`)) calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
     });
-    expect(withEvents.body.data.events.map((e: any) => [e.event_type, e.event_name, e.properties])).toEqual([
-      ['pageview', null, null],
-      ['custom', 'signup_click', { plan: 'pro' }],
-    ]);
+    const tab = await open(context, shop, '/?utm_source=newsletter&utm_campaign=spring');
+    const landing = await sessionOf(tab);
+    expect(landing).toMatchObject({ is_new_session: true, previous_session_id: null });
+    await withEvents(shop, landing.session_id, 1, 'the landing page view');
 
-    // While the user is active, the activity ping (every second on this page) reports active time.
+    await follow(tab, shop, '/pricing');
+    expect((await sessionOf(tab)).session_id).toBe(landing.session_id);
+    await withEvents(shop, landing.session_id, 2, 'the pricing page view');
+    await follow(tab, shop, '/checkout');
+    expect((await sessionOf(tab)).session_id).toBe(landing.session_id);
+    await withEvents(shop, landing.session_id, 3, 'the checkout page view');
+
+    await tab.click('#buy');
+    await tab.evaluate(() => (window as any).bought);
+    await tab.fill('#email', 'Ada@Example.com');
+    await tab.click('#who button');
+    await tab.evaluate(() => (window as any).identified);
+
+    // While the user is active, the activity ping (every second on these pages) reports the visible time.
     let x = 0;
-    await eventually(
+    const pinged = await eventually(
       async () => {
         await tab.mouse.move((x = (x + 37) % 300), 100);
-        return read();
+        return readSession(shop, landing.session_id);
       },
       (r) => r.body.data?.active_time > 0,
       'activity ping',
     );
 
-    // Leaving the page fires pagehide → sendBeacon (text/plain, no preflight) to the end route.
-    const endCalls: { type: string | undefined }[] = [];
-    context.on('request', (r) => {
-      if (r.url() === `${APP}/api/visitors/session/end`) endCalls.push({ type: r.headers()['content-type'] });
+    const visit = pinged.body.data;
+    expect(visit).toMatchObject({
+      status: 'active',
+      url: `${pageOrigin}/?utm_source=newsletter&utm_campaign=spring`,
+      utm_source: 'newsletter',
+      utm_campaign: 'spring',
+      page_views: 3,
+      conversions: 1,
+      lead_id: expect.any(String),
+      current_url: `${pageOrigin}/checkout`,
+      exit_type: null,
+      is_bot: false,
+      browser: { name: 'Chrome', version: '124.0.0.0' },
+      device: { type: 'desktop', screen_size: expect.stringMatching(/^\d+x\d+$/) },
     });
-    await tab.evaluate(() => {
-      const send = navigator.sendBeacon.bind(navigator);
-      navigator.sendBeacon = (url, data) => {
-        localStorage.setItem('beacon', String(url));
-        return send(url, data);
-      };
-    });
-    await tab.goto('about:blank');
-    const closed = await eventually(read, (r) => r.body.data?.status === 'closed', 'session end');
-    expect(closed.body.data).toMatchObject({ exit_url: `${pageOrigin}/products?utm_source=e2e`, exit_type: 'exit', page_views: 1, duration: expect.any(Number) });
-    // It went through navigator.sendBeacon (recorded by the wrapper above, read back on the same origin).
-    await tab.goto(`${pageOrigin}/empty`);
-    expect(await tab.evaluate(() => localStorage.getItem('beacon'))).toBe(`${APP}/api/visitors/session/end`);
-    for (const call of endCalls) expect(call.type).toMatch(/^text\/plain/);
+    expect(visit.events.map((e: any) => [e.event_type, e.event_name, e.url])).toEqual([
+      ['pageview', null, `${pageOrigin}/?utm_source=newsletter&utm_campaign=spring`],
+      ['pageview', null, `${pageOrigin}/pricing`],
+      ['pageview', null, `${pageOrigin}/checkout`],
+      ['conversion', 'purchase', `${pageOrigin}/checkout`],
+    ]);
+    expect(visit.events[3].properties).toEqual({ value: 49, currency: 'EUR' });
+
+    // Exactly one session for the visitor, started once (on the landing page); nothing ended it.
+    const history = await sessionsOfVisitor(shop, landing.visitor_id);
+    expect(history.data.map((s: any) => s.session_id)).toEqual([landing.session_id]);
+    expect(calls.filter((c) => c === 'POST /api/visitors/session')).toHaveLength(1);
+    expect(calls.filter((c) => c.includes('/end'))).toEqual([]);
+    // The lead is the identified person.
+    const lead = await api(APP, 'POST', '/api/agents/tools/leads/get', { site_id: shop.siteId, search: 'ada@example.com' }, { 'x-api-key': shop.key['x-api-key'] });
+    expect(lead.body.leads.map((l: any) => [l.id, l.email, l.name])).toEqual([[visit.lead_id, 'ada@example.com', 'Ada Lovelace']]);
+
+    // The analytics count the visit once, with its source and its purchase (this site has had no other visit yet).
+    const read = { 'x-api-key': shop.key['x-api-key'] };
+    const overview = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/overview`, undefined, read);
+    expect(overview.body.data.totals).toMatchObject({ visitors: 1, sessions: 1, page_views: 3, bounce_rate: 0, conversions: 1, new_leads: 1 });
+    const sources = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/breakdown/utm_sources`, undefined, read);
+    expect(sources.body.data.items).toMatchObject([{ value: 'newsletter', sessions: 1, page_views: 3, conversions: 1 }]);
+    const pages = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/breakdown/pages`, undefined, read);
+    expect(pages.body.data.items.map((i: any) => [i.value, i.page_views]).sort()).toEqual([['/', 1], ['/checkout', 1], ['/pricing', 1]]);
     await context.close();
   });
 
-  it('reuses the active session across tabs of one browser profile, and chains a new one after the end', async () => {
+  it('keeps the session through a reload and the back/forward cache (a restored page is a page view)', async () => {
     const context = await browser.newContext({ userAgent: UA });
-    const open = async () => {
-      const tab = await context.newPage();
-      await tab.goto(`${pageOrigin}/`);
-      await tab.waitForFunction(() => (window as any).sgp?.session?.());
-      return { tab, session: await tab.evaluate(() => (window as any).sgp.session()) };
-    };
-    const first = await open();
-    const second = await open();
-    // Same fingerprint (first-party id in localStorage), same site: the active session is reused.
-    expect(second.session).toMatchObject({ session_id: first.session.session_id, is_new_session: false });
-    // Leaving both pages ends it; the next visit starts a new session chained to it, same visitor.
-    await second.tab.goto('about:blank');
-    await first.tab.goto('about:blank');
-    const read = () => api('GET', `/api/visitors/session?session_id=${first.session.session_id}&site_id=${siteId}`, undefined, key);
-    await eventually(read, (r) => r.body.data?.status === 'closed', 'session end');
-    const third = await open();
-    expect(third.session).toMatchObject({ is_new_session: true, visitor_id: first.session.visitor_id, previous_session_id: first.session.session_id });
-    const foreign = await fetch(`${APP}/api/visitors/session`, { method: 'POST', headers: { origin: 'http://localhost:9', 'content-type': 'application/json' }, body: JSON.stringify({ site_id: siteId }) });
+    const tab = await open(context, shop, '/pricing');
+    const s = await sessionOf(tab);
+    await withEvents(shop, s.session_id, 1, 'the first page view');
+    await tab.reload();
+    expect((await sessionOf(tab)).session_id).toBe(s.session_id);
+    await withEvents(shop, s.session_id, 2, 'the page view after the reload');
+
+    await follow(tab, shop, '/checkout');
+    await withEvents(shop, s.session_id, 3, 'the checkout page view');
+    await tab.goBack({ waitUntil: 'commit' });
+    // The pricing page comes back from the back/forward cache, not from the network.
+    await tab.waitForFunction(() => document.documentElement.dataset.restored === '1');
+    const visit = await withEvents(shop, s.session_id, 4, 'the page view of the restored page');
+    expect(visit.events.map((e: any) => new URL(e.url).pathname)).toEqual(['/pricing', '/pricing', '/checkout', '/pricing']);
+    expect(visit).toMatchObject({ status: 'active', page_views: 4, current_url: `${pageOrigin}/pricing` });
+    expect((await sessionsOfVisitor(shop, s.visitor_id)).data).toHaveLength(1);
+    await context.close();
+  });
+
+  it('shares one session between two tabs of the site; switching tabs ends nothing', async () => {
+    const context = await browser.newContext({ userAgent: UA });
+    const first = await open(context, shop, '/');
+    const s = await sessionOf(first);
+    await withEvents(shop, s.session_id, 1, 'the first tab page view');
+    const second = await open(context, shop, '/pricing');
+    expect((await sessionOf(second)).session_id).toBe(s.session_id);
+    await first.bringToFront();
+    await follow(first, shop, '/checkout');
+    await second.bringToFront();
+    await follow(second, shop, '/account');
+    const visit = await withEvents(shop, s.session_id, 4, 'page views of both tabs');
+    expect(visit).toMatchObject({ status: 'active', page_views: 4 });
+    expect(visit.events.map((e: any) => new URL(e.url).pathname).sort()).toEqual(['/', '/account', '/checkout', '/pricing']);
+    expect((await sessionsOfVisitor(shop, s.visitor_id)).data).toHaveLength(1);
+    await context.close();
+  });
+
+  it('sgp.end() ends the visit (a logout); the next page starts a new session chained to it', async () => {
+    const context = await browser.newContext({ userAgent: UA });
+    const tab = await open(context, shop, '/account');
+    const s = await sessionOf(tab);
+    await withEvents(shop, s.session_id, 1, 'the account page view');
+    await tab.click('#logout');
+    const ended = await tab.evaluate(() => (window as any).ended);
+    expect(ended).toMatchObject({ session_id: s.session_id, status: 'closed', exit_type: 'bounce', exit_url: `${pageOrigin}/account` });
+    await follow(tab, shop, '/');
+    const next = await sessionOf(tab);
+    expect(next).toMatchObject({ is_new_session: true, visitor_id: s.visitor_id, previous_session_id: s.session_id });
+    // Browsers of other origins are refused.
+    const foreign = await fetch(`${APP}/api/visitors/session`, { method: 'POST', headers: { origin: 'http://localhost:9', 'content-type': 'application/json' }, body: JSON.stringify({ site_id: shop.siteId }) });
     expect(foreign.status).toBe(401);
+    await context.close();
+  });
+
+  it('a visitor returning after the inactivity limit gets a new session chained to the one that timed out', async () => {
+    const context = await browser.newContext({ userAgent: UA });
+    const tab = await open(context, later, '/?utm_source=ads');
+    const first = await sessionOf(tab);
+    await withEvents(later, first.session_id, 1, 'the landing page view');
+    // The inactivity limit of this app is a few seconds: wait until the session is gone.
+    await eventually(() => readSession(later, first.session_id), (r) => r.status === 404, 'the session running out of time');
+
+    await follow(tab, later, '/pricing');
+    const second = await sessionOf(tab);
+    expect(second).toMatchObject({ is_new_session: true, visitor_id: first.visitor_id, previous_session_id: first.session_id });
+    await withEvents(later, second.session_id, 1, 'the page view of the new session');
+    const [now, before] = (await sessionsOfVisitor(later, first.visitor_id)).data;
+    expect(now).toMatchObject({ session_id: second.session_id, status: 'active', url: `${pageOrigin}/later/pricing`, utm_source: null });
+    expect(before).toMatchObject({
+      session_id: first.session_id,
+      status: 'expired',
+      exit_type: 'bounce',
+      exit_url: `${pageOrigin}/later/?utm_source=ads`,
+      utm_source: 'ads',
+      page_views: 1,
+    });
+    expect(before.ended_at).toBe(before.last_activity_at);
     await context.close();
   });
 });

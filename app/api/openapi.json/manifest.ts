@@ -94,10 +94,13 @@ import * as r90 from '@/app/api/workflow/[name]/route';
 import * as r91 from '@/app/api/workflow/webhook/route';
 import * as r92 from '@/app/sites/route';
 import * as r93 from '@/app/sites/[site_id]/route';
-import * as r94 from '@/app/sites/[site_id]/commands/route';
-import * as r95 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r96 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r97 from '@/app/sites/[site_id]/stats/route';
+import * as r94 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
+import * as r95 from '@/app/sites/[site_id]/analytics/funnel/route';
+import * as r96 from '@/app/sites/[site_id]/analytics/overview/route';
+import * as r97 from '@/app/sites/[site_id]/commands/route';
+import * as r98 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r99 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r100 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -194,8 +197,11 @@ export const routeManifest: RouteManifest = [
   { path: '/api/workflow/webhook', module: r91 },
   { path: '/sites', module: r92 },
   { path: '/sites/{site_id}', module: r93 },
-  { path: '/sites/{site_id}/commands', module: r94 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r95 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r96 },
-  { path: '/sites/{site_id}/stats', module: r97 },
+  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r94 },
+  { path: '/sites/{site_id}/analytics/funnel', module: r95 },
+  { path: '/sites/{site_id}/analytics/overview', module: r96 },
+  { path: '/sites/{site_id}/commands', module: r97 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r98 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r99 },
+  { path: '/sites/{site_id}/stats', module: r100 },
 ];

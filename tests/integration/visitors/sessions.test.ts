@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { GET as leadSessions } from '@/app/api/leads/[lead_id]/sessions/route';
 import { GET as visitorSessions } from '@/app/api/visitors/[visitor_id]/sessions/route';
@@ -11,10 +11,10 @@ import { GET as getSession, OPTIONS as sessionPreflight, POST as createRoute, PU
 import { GET as visitorSites } from '@/app/api/visitors/sites/route';
 import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
-import { overrideProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { upsertLeadByEmail } from '@/lib/leads/repo';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
+import { testClock } from '../../helpers/clock';
 import { call, createSite, createTenant, type Tenant } from '../../helpers/harness';
 
 let mine: Tenant;
@@ -23,17 +23,10 @@ beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
 });
 const tenants = () => ({ mine, other });
-let restoreClock = () => {};
-afterEach(() => restoreClock());
+const useClock = testClock();
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const MIN = 60_000;
-let clock = T0;
-const useClock = (t: number) => {
-  clock = t;
-  restoreClock();
-  restoreClock = overrideProviders({ clock: { now: () => clock } });
-};
 
 const key = (t: Tenant = mine) => presenters.xSaApiKey(t.key);
 const fp = () => `fp-${Math.random().toString(36).slice(2)}`;
@@ -169,11 +162,11 @@ describe('POST /api/visitors/session', () => {
     const next = await start({ fingerprint: f });
     expect(next.status).toBe(201);
     expect(next.body.data).toMatchObject({ is_new_session: true, visitor_id: first.visitor_id, previous_session_id: first.session_id });
-    // History keeps the expired one, ended by timeout.
+    // History keeps the expired one: no page seen, so a bounce.
     const list = await call(visitorSessions, { path: `/api/visitors/${first.visitor_id}/sessions`, params: { visitor_id: first.visitor_id }, headers: key() });
     expect(list.body.data.map((s: any) => [s.session_id, s.status, s.exit_type])).toEqual([
       [next.body.data.session_id, 'active', null],
-      [first.session_id, 'expired', 'timeout'],
+      [first.session_id, 'expired', 'bounce'],
     ]);
   });
 

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { funnel } from '@/lib/analytics/service';
+import { funnelQuerySchema, FunnelSchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
+import { siteIdSchema } from '@/lib/core/schemas';
+import { defineRoute } from '@/lib/http/define-route';
+
+// GET /sites/{site_id}/analytics/funnel — sessions that went through named events in order
+export const GET = defineRoute({
+  summary: 'Analytics funnel',
+  description:
+    'For each step (an `event_name` of tracked events, e.g. `sgp.track("add_to_cart")` or a conversion named `purchase`): ' +
+    'the sessions that reached it after all the previous steps, in the order of the events, within one session and the ' +
+    'period; its share of the first step and the drop-off from the previous one. ' +
+    PERIOD_DESCRIPTION,
+  tags: ['Analytics'],
+  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  params: z.object({ site_id: siteIdSchema }),
+  query: funnelQuerySchema,
+  response: FunnelSchema,
+  handler: ({ siteId, query }) => funnel(siteId, query),
+});

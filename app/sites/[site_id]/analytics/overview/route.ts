@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { overview } from '@/lib/analytics/service';
+import { OverviewSchema, rangeQuerySchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
+import { siteIdSchema } from '@/lib/core/schemas';
+import { defineRoute } from '@/lib/http/define-route';
+
+// GET /sites/{site_id}/analytics/overview — totals of a period and one entry per day
+export const GET = defineRoute({
+  summary: 'Analytics overview',
+  description:
+    'Visitors, sessions, page views, bounce rate, mean session duration, conversions and new leads over the period, and the ' +
+    'same per day (every day of the period, oldest first). ' +
+    PERIOD_DESCRIPTION,
+  tags: ['Analytics'],
+  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  params: z.object({ site_id: siteIdSchema }),
+  query: rangeQuerySchema,
+  response: OverviewSchema,
+  handler: ({ siteId, query }) => overview(siteId, query),
+});

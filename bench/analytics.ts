@@ -1,0 +1,224 @@
+/**
+ * Analytics reads at 1M events per site: seeds a throwaway database (Postgres by default, or
+ * PGlite with BENCH_DB=pglite) with one site holding BENCH_EVENTS events (default 1,000,000) in
+ * ~230,000 sessions of 120,000 visitors over the last 90 days, up to now, plus a neighbour site
+ * with a tenth of that, written with generate_series in a few statements. Then it times the
+ * service functions the console and the API call — overview, breakdowns and funnels over the last
+ * 30 days and the whole 90 — and prints min/p50/p95/max per query and its p50 as a ratio to a
+ * trivial `select 1` through the same pool, measured interleaved (the machine is shared, so the
+ * ratio is the steadier figure).
+ *
+ * The first read of a period rolls up its finished days (computed once from the raw rows): its
+ * time is printed on its own as `first read`, then the new rows are analyzed (as autovacuum does
+ * soon after); the repeated reads sum the rollups and compute today (unfinished) from the raw
+ * rows, as a live site's reads do.
+ *
+ *   npm run bench:analytics
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_ITERATIONS=50 npm run bench:analytics
+ *   BENCH_DB=pglite BENCH_ITERATIONS=20 npm run bench:analytics
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { admin } from './admin';
+import { breakdown, funnel, overview } from '@/lib/analytics/service';
+import { addDays, dateIn } from '@/lib/analytics/calendar';
+import { openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
+import { rows } from '@/lib/db/raw';
+import { updateSettings } from '@/lib/settings/service';
+
+const KIND = process.env.BENCH_DB === 'pglite' ? 'pglite' : 'postgres';
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? (KIND === 'pglite' ? 20 : 50));
+const WARMUP = 3;
+const SPAN_DAYS = 90;
+const DAY = 86_400_000;
+
+/** Events per session cycle through these (mean 4.4): 40 % one-page visits. */
+const EVENTS_PER_SESSION = [1, 1, 1, 1, 2, 3, 4, 6, 8, 14];
+const MEAN_EVENTS = EVENTS_PER_SESSION.reduce((a, b) => a + b, 0) / EVENTS_PER_SESSION.length;
+const PATHS = ['/', '/pricing', '/blog/launch', '/blog/guide', '/features', '/docs', '/about', '/signup'];
+const REFERRERS = ['https://www.google.com/search', 'https://news.ycombinator.com/item', 'https://t.co/x', 'https://www.facebook.com/', 'https://duckduckgo.com/', 'https://www.bing.com/search', 'https://www.reddit.com/r/x', 'https://partner.example.org/list'];
+const SOURCES = ['newsletter', 'google', 'twitter', 'facebook', 'partner'];
+const COUNTRIES = ['US', 'ES', 'DE', 'FR', 'GB', 'IN', 'BR', 'JP', 'MX', 'IT'];
+const text = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(',')}]`;
+
+/**
+ * One site's visits in a few statements: a plan of sessions (each with its visitor, start, event
+ * count and previous session), the visitors, the sessions, their events, the leads. Visitors and
+ * sessions are numbered so the events need no lookups. Rates of a shop: 40 % of the sessions see
+ * one page, 6 % add to the cart, 2.5 % check out, 1 % buy (a conversion); 30 % come with UTM
+ * values, 40 % with a referrer; a session is a bot's one time in 50.
+ */
+function seedStatements(siteId: string, events: number, end: number): string[] {
+  const sessions = Math.round(events / MEAN_EVENTS);
+  const visitors = Math.round(sessions * 0.53);
+  const start = end - SPAN_DAYS * DAY;
+  const plan = `plan_${siteId.slice(0, 8)}`;
+  return [
+    `create temp table ${plan} as
+     select *, lag(t0) over (partition by visitor_id order by t0, i) as prev_t0
+     from (
+       select i,
+         (array[${EVENTS_PER_SESSION.join(',')}])[1 + (i * 2654435761::bigint % ${EVENTS_PER_SESSION.length})::int] as n,
+         ${start}::bigint + (i::bigint * ${SPAN_DAYS * DAY}) / ${sessions} as t0,
+         md5('${siteId}v' || ((i * 7919) % ${visitors}))::uuid as visitor_id,
+         md5('${siteId}s' || i)::uuid as id
+       from generate_series(1, ${sessions}) i
+     ) p`,
+    `insert into visitors (id, site_id, fingerprint, first_seen_at, last_seen_at)
+     select md5('${siteId}v' || v)::uuid, '${siteId}', 'fp' || v, ${start}, ${end} from generate_series(0, ${visitors - 1}) v`,
+    `insert into visitor_sessions (id, site_id, visitor_id, status, url, current_url, referrer, utm_source, utm_medium, utm_campaign,
+       created_at, started_at, last_activity_at, updated_at, expires_at, ended_at, duration, page_views, conversions, exit_url,
+       exit_type, device, location, is_bot, event_count, previous_session_at)
+     select p.id, '${siteId}', p.visitor_id, 'expired',
+       'https://bench.example.com' || (${text(PATHS)})[1 + i % ${PATHS.length}] || case when i % 10 < 3 then '?utm_source=x' else '' end,
+       'https://bench.example.com/p/' || ((i * 31 + p.n * 17) % 300),
+       case when i % 5 < 2 then (${text(REFERRERS)})[1 + i % ${REFERRERS.length}] end,
+       case when i % 10 < 3 then (${text(SOURCES)})[1 + i % ${SOURCES.length}] end,
+       case when i % 10 < 3 then (array['email','cpc','social'])[1 + i % 3] end,
+       case when i % 10 < 3 then 'campaign-' || (i % 12) end,
+       p.t0, p.t0, p.t0 + (p.n - 1) * 45000, p.t0 + (p.n - 1) * 45000, p.t0 + (p.n - 1) * 45000 + 1800000, p.t0 + (p.n - 1) * 45000,
+       (p.n - 1) * 45000,
+       p.n - (case when p.n >= 4 and i % 40 = 0 then 1 else 0 end) - (case when p.n >= 3 and i % 20 = 0 then 1 else 0 end)
+           - (case when p.n >= 2 and i % 10 = 0 and not (p.n = 3 and i % 20 = 0) then 1 else 0 end),
+       case when p.n >= 4 and i % 40 = 0 then 1 else 0 end,
+       'https://bench.example.com/p/' || ((i * 31 + p.n * 17) % 300),
+       case when p.n = 1 then 'bounce' else 'timeout' end,
+       jsonb_build_object('type', (array['desktop','mobile','tablet'])[1 + i % 3]),
+       jsonb_build_object('country', (${text(COUNTRIES)})[1 + (i * 7) % ${COUNTRIES.length}]),
+       i % 50 = 0, p.n, p.prev_t0
+     from ${plan} p`,
+    `insert into session_events (id, site_id, session_id, visitor_id, event_type, event_name, url, "timestamp", received_at)
+     select md5('${siteId}e' || p.i || '.' || k)::uuid, '${siteId}', p.id, p.visitor_id,
+       case when p.n >= 4 and k = p.n and p.i % 40 = 0 then 'conversion'
+            when p.n >= 3 and k = p.n - 1 and p.i % 20 = 0 then 'custom'
+            when p.n >= 2 and k = 2 and p.i % 10 = 0 then 'custom' else 'pageview' end,
+       case when p.n >= 4 and k = p.n and p.i % 40 = 0 then 'purchase'
+            when p.n >= 3 and k = p.n - 1 and p.i % 20 = 0 then 'checkout'
+            when p.n >= 2 and k = 2 and p.i % 10 = 0 then 'add_to_cart' end,
+       'https://bench.example.com' || case when k = 1 then (${text(PATHS)})[1 + p.i % ${PATHS.length}] else '/p/' || ((p.i * 31 + k * 17) % 300) end,
+       p.t0 + (k - 1) * 45000, p.t0 + (k - 1) * 45000
+     from ${plan} p cross join lateral generate_series(1, p.n) k`,
+    `insert into leads (site_id, name, email, created_at, updated_at)
+     select '${siteId}', 'Lead ' || l, 'lead' || l || '@example.com', to_timestamp((${start}::bigint + l::bigint * ${SPAN_DAYS * DAY} / ${Math.round(sessions / 40)}) / 1000.0), now()
+     from generate_series(1, ${Math.round(sessions / 40)}) l`,
+    `drop table ${plan}`,
+  ];
+}
+
+async function seed(database: Database, end: number): Promise<{ siteId: string; events: number }> {
+  const [{ id: userId }] = await database.sql.query<{ id: string }>(`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
+  const sites = await database.sql.query<{ id: string }>(`insert into sites (owner_id, name) values ($1, 'Bench'), ($1, 'Neighbour') returning id`, [userId]);
+  await database.session(async (runner) => {
+    // Bulk load: the rows are consistent by construction, so foreign-key triggers are skipped.
+    await runner.exec('set session_replication_role = replica');
+    for (const [site, events] of [
+      [sites[0].id, EVENTS],
+      [sites[1].id, Math.round(EVENTS / 10)],
+    ] as const) {
+      for (const statement of seedStatements(site, events, end)) await runner.exec(statement);
+    }
+    await runner.exec('set session_replication_role = origin');
+    // The steady state of a live database: autovacuum has set the visibility map (index-only scans) and the statistics.
+    await runner.exec('vacuum analyze');
+  });
+  const [{ n }] = await database.sql.query<{ n: number }>(`select count(*)::int as n from session_events where site_id = $1`, [sites[0].id]);
+  return { siteId: sites[0].id, events: n };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const ms = (v: number) => v.toFixed(1).padStart(8);
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+async function main() {
+  const name = `sgp_bench_${randomBytes(5).toString('hex')}`;
+  let dataDir: string | undefined;
+  let database: Database;
+  if (KIND === 'postgres') {
+    await admin(ADMIN_URL, (c) => c.query(`create database ${name}`));
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${name}`;
+    database = await openMigratedDatabase({ kind: 'postgres', url: url.toString(), poolMax: 4 });
+  } else {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-bench-analytics-'));
+    database = await openMigratedDatabase({ kind: 'pglite', dataDir, sharedBuffersMb: 128 });
+  }
+  try {
+    useDatabase(database);
+    const now = Date.now();
+    const seeding = performance.now();
+    const { siteId, events } = await seed(database, now);
+    console.log(`${KIND}: seeded ${events} events for one site (+${Math.round(EVENTS / 10)} at another) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+    await updateSettings(siteId, { business_hours: { timezone: 'Europe/Madrid' } });
+
+    const today = dateIn(now, 'UTC');
+    const last30 = { from: addDays(today, -29), to: today };
+    const all = { from: addDays(today, -(SPAN_DAYS - 1)), to: today };
+    const queries: [string, () => Promise<unknown>][] = [
+      ['overview, 30 days', () => overview(siteId, last30)],
+      ['overview, 90 days', () => overview(siteId, all)],
+      ['overview, 90 days, site time zone', () => overview(siteId, { ...all, timezone: 'site' })],
+      ['top pages, 90 days', () => breakdown(siteId, 'pages', all)],
+      ['entry pages, 90 days', () => breakdown(siteId, 'entry_pages', all)],
+      ['referrers, 90 days', () => breakdown(siteId, 'referrers', all)],
+      ['utm sources, 90 days', () => breakdown(siteId, 'utm_sources', all)],
+      ['utm campaigns, 30 days', () => breakdown(siteId, 'utm_campaigns', last30)],
+      ['countries, 90 days', () => breakdown(siteId, 'countries', all)],
+      ['devices, 30 days', () => breakdown(siteId, 'devices', last30)],
+      ['funnel of 3 steps, 30 days', () => funnel(siteId, { ...last30, steps: ['add_to_cart', 'checkout', 'purchase'] })],
+      ['funnel of 3 steps, 90 days', () => funnel(siteId, { ...all, steps: ['add_to_cart', 'checkout', 'purchase'] })],
+    ];
+    const baseline = () => rows(sql`select 1`);
+
+    // First reads: each rolls up the finished days of its period that are not rolled up yet.
+    const first = new Map<string, number>();
+    for (const [label, run] of queries) first.set(label, await time(run));
+    // What autovacuum does within a minute of the rollups: statistics for the new rows.
+    await rows(sql`analyze analytics_facts`);
+    await rows(sql`analyze analytics_days`);
+
+    console.log(`${'query'.padEnd(36)} first read    min ms    p50 ms    p95 ms    max ms  p50/select 1`);
+    const everything: number[] = [];
+    for (const [label, run] of queries) {
+      for (let i = 0; i < WARMUP; i++) await run();
+      const times: number[] = [];
+      const base: number[] = [];
+      for (let i = 0; i < ITERATIONS; i++) {
+        base.push(await time(baseline));
+        times.push(await time(run));
+      }
+      times.sort((a, b) => a - b);
+      base.sort((a, b) => a - b);
+      everything.push(...times);
+      const ratio = percentile(times, 50) / percentile(base, 50);
+      console.log(
+        `${label.padEnd(36)} ${ms(first.get(label)!)}  ${ms(times[0])}  ${ms(percentile(times, 50))}  ${ms(percentile(times, 95))}  ${ms(times[times.length - 1])}  ${ratio.toFixed(0).padStart(8)}×`,
+      );
+    }
+    everything.sort((a, b) => a - b);
+    console.log(`analytics ${KIND} (${everything.length} reads): p50 ${percentile(everything, 50).toFixed(1)} ms, p95 ${percentile(everything, 95).toFixed(1)} ms, max ${everything[everything.length - 1].toFixed(1)} ms`);
+  } finally {
+    await database.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (KIND === 'postgres') {
+      if (process.env.BENCH_KEEP_DB === '1') console.log(`kept database ${name} (BENCH_KEEP_DB=1); drop it when done`);
+      else await admin(ADMIN_URL, (c) => c.query(`drop database if exists ${name} with (force)`));
+    }
+  }
+}
+
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,291 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { rows } from '@/lib/db/raw';
+import type { Days } from './calendar';
+
+/**
+ * The analytics queries. Every figure is computed from the raw rows by one query (`factsQuery`),
+ * per day of a calendar and per dimension value; days that can no longer change are computed once
+ * and kept in `analytics_facts` (`rollUp`), the others are computed on each read, and a read sums
+ * the two. Bot sessions and their events are left out everywhere.
+ *
+ * Attribution: session figures count the sessions that started on a day (entry page, source,
+ * country, device, bounces, duration, and the session's page views and conversions in the
+ * breakdowns); page views, conversions and pages of the day count the events received that day.
+ * "Visitors" of a period are the sessions of the period whose visitor's previous session started
+ * before the period (or that have none): one per visitor, without a distinct count over the period.
+ */
+
+export type SessionDim = 'entry_page' | 'referrer' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'country' | 'device';
+/** What a facts query computes: the day totals (with revisits), pages, or one of the session dimensions. */
+export type Part = 'totals' | 'page' | SessionDim;
+export const ALL_PARTS: Part[] = ['totals', 'page', 'entry_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'country', 'device'];
+
+/** Each session dimension as SQL over a row `s` of visitor_sessions. */
+const DIMENSION_SQL: Record<SessionDim, SQL> = {
+  // Both computed when the session is written (generated columns, see the migration).
+  entry_page: sql`s.entry_path`,
+  referrer: sql`s.referrer_host`,
+  utm_source: sql`s.utm_source`,
+  utm_medium: sql`s.utm_medium`,
+  utm_campaign: sql`s.utm_campaign`,
+  country: sql`s.location ->> 'country'`,
+  device: sql`s.device ->> 'type'`,
+};
+
+/** A Postgres array literal of dates or numbers (values that need no quoting). */
+const pgArray = (values: (string | number)[]) => `{${values.join(',')}}`;
+
+/**
+ * The days a facts query computes (`days`), and the year of days before them: a visitor's previous
+ * session is named by its day (`revisit` rows: value = that day) when it falls in that year.
+ */
+export interface FactDays {
+  days: Days;
+  /** From a year before the first computed day up to the last one (./service.ts `yearBefore`). */
+  previous: Days;
+}
+
+/**
+ * Fact rows (day, dim, value, visitors, sessions, bounces, duration_ms, page_views, conversions)
+ * of `parts` for the days of `window`.
+ */
+export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL {
+  const { days, previous } = window;
+  const lo = days.starts[0];
+  const hi = days.starts[days.starts.length - 1];
+  const dims = parts.filter((p): p is SessionDim => p in DIMENSION_SQL);
+  const wantsSessions = parts.includes('totals') || dims.length > 0;
+  const wantsEvents = parts.includes('totals') || parts.includes('page');
+  const selects: SQL[] = [];
+  if (parts.includes('totals')) {
+    selects.push(sql`
+      select day, 'total' as dim, '' as value,
+             count(*) filter (where previous_session_at is null or previous_session_at < day_start) as visitors,
+             count(*) as sessions, count(*) filter (where page_views <= 1) as bounces, sum(duration_ms) as duration_ms,
+             0 as page_views, 0 as conversions
+      from s group by day`);
+    selects.push(sql`
+      select s.day, 'revisit', to_char(p.dates[width_bucket(s.previous_session_at, p.starts)], 'YYYY-MM-DD'), 0, count(*), 0, 0, 0, 0
+      from s, prev p where s.previous_session_at >= p.starts[1] group by 1, 3`);
+    selects.push(sql`
+      select day, 'total', '', 0, 0, 0, 0,
+             count(*) filter (where event_type = 'pageview'), count(*) filter (where event_type = 'conversion')
+      from e group by day`);
+  }
+  if (dims.length) {
+    const values = sql.join(dims.map((d) => sql`(${d}::text, ${DIMENSION_SQL[d]})`), sql`, `);
+    selects.push(sql`
+      select s.day, d.dim, coalesce(d.value, ''), 0, count(*), count(*) filter (where s.page_views <= 1), sum(s.duration_ms),
+             sum(s.page_views), sum(s.conversions)
+      from s cross join lateral (values ${values}) as d (dim, value)
+      group by s.day, d.dim, d.value`);
+  }
+  if (parts.includes('page')) {
+    // Page views per session first, then sessions per page: two hash aggregates, no sort.
+    selects.push(sql`
+      select day, 'page', coalesce(path, ''), 0, count(*), 0, 0, sum(n), 0
+      from (select day, path, session_id, count(*) as n from e where event_type = 'pageview' group by day, path, session_id) v
+      group by day, path`);
+  }
+  const ctes: SQL[] = [sql`cal as materialized (select ${pgArray(days.starts)}::bigint[] as starts, ${pgArray(days.dates)}::date[] as dates)`];
+  if (parts.includes('totals')) {
+    ctes.push(sql`prev as materialized (select ${pgArray(previous.starts)}::bigint[] as starts, ${pgArray(previous.dates)}::date[] as dates)`);
+  }
+  if (wantsSessions) {
+    ctes.push(sql`s as (
+      select cal.dates[width_bucket(s.created_at, cal.starts)] as day,
+             cal.starts[width_bucket(s.created_at, cal.starts)] as day_start,
+             s.previous_session_at, s.page_views, s.conversions, s.entry_path, s.referrer_host, s.utm_source, s.utm_medium,
+             s.utm_campaign, s.location, s.device,
+             -- First to last activity; a session closed by the end route lasted until then.
+             (case when s.status = 'closed' then coalesce(s.ended_at, s.last_activity_at) else s.last_activity_at end) - s.created_at as duration_ms
+      from visitor_sessions s, cal
+      where s.site_id = ${siteId} and s.created_at >= ${lo}::bigint and s.created_at < ${hi}::bigint and not s.is_bot
+    )`);
+  }
+  if (wantsEvents) {
+    // Bot sessions are few: their events are left out by an anti-join on the bots' partial index.
+    ctes.push(sql`e as (
+      select cal.dates[width_bucket(e.received_at, cal.starts)] as day, e.event_type, e.session_id, e.path
+      from session_events e, cal
+      where e.site_id = ${siteId} and e.received_at >= ${lo}::bigint and e.received_at < ${hi}::bigint
+        and e.event_type in ('pageview', 'conversion')
+        and not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = e.session_id)
+    )`);
+  }
+  return sql`
+    with ${sql.join(ctes, sql`, `)}
+    select day, dim, value, sum(visitors)::int as visitors, sum(sessions)::int as sessions, sum(bounces)::int as bounces,
+           coalesce(sum(duration_ms), 0)::float8 as duration_ms, sum(page_views)::int as page_views, sum(conversions)::int as conversions
+    from (${sql.join(selects, sql` union all `)}) f (day, dim, value, visitors, sessions, bounces, duration_ms, page_views, conversions)
+    group by day, dim, value`;
+}
+
+/** The days of `dates` (in `tz`) that are rolled up already. */
+export async function rolledUpDays(siteId: string, tz: string, dates: string[]): Promise<Set<string>> {
+  if (!dates.length) return new Set();
+  const found = await rows<{ day: string }>(sql`
+    select to_char(day, 'YYYY-MM-DD') as day from analytics_days
+    where site_id = ${siteId} and tz = ${tz} and day = any(${pgArray(dates)}::date[])`);
+  return new Set(found.map((r) => r.day));
+}
+
+/**
+ * Computes and keeps the facts of the days of `window`. Each day is claimed in the same statement:
+ * of two reads rolling up the same day at once, one writes it and the other waits for it and
+ * writes nothing.
+ */
+export async function rollUp(siteId: string, window: FactDays, now: number): Promise<void> {
+  const { dates } = window.days;
+  const tz = window.days.timeZone;
+  await rows(sql`
+    with claimed as (
+      insert into analytics_days (site_id, tz, day, computed_at)
+      select ${siteId}, ${tz}, d, ${now}::bigint from unnest(${pgArray(dates)}::date[]) as d
+      on conflict do nothing
+      returning day
+    ),
+    facts as (${factsQuery(siteId, window, ALL_PARTS)})
+    insert into analytics_facts (site_id, tz, dim, day, value, visitors, sessions, bounces, duration_ms, page_views, conversions)
+    select ${siteId}, ${tz}, dim, day, value, visitors, sessions, bounces, duration_ms::bigint, page_views, conversions
+    from facts where day in (select day from claimed)
+    -- Rows of a dimension side by side: a read of a period scans them in order.
+    order by dim, day, value`);
+}
+
+/** Where a read finds its facts: kept ones for `keptFrom`..`keptTo`, computed ones for the open days. */
+export interface FactSource {
+  siteId: string;
+  tz: string;
+  /** Kept days, both included (none when undefined). */
+  kept?: { from: string; to: string };
+  /** The days computed on read (none when undefined). */
+  open?: FactDays;
+}
+
+const FACT_COLUMNS = sql`day, dim, value, visitors, sessions, bounces, duration_ms::float8 as duration_ms, page_views, conversions`;
+
+/** The fact rows of `dims` from both sources, as one relation `f`. */
+function factsOf(source: FactSource, parts: Part[], dims: string[]): SQL {
+  const branches: SQL[] = [];
+  const dimList = sql.join(dims.map((d) => sql`${d}`), sql`, `);
+  if (source.kept) {
+    branches.push(sql`
+      select ${FACT_COLUMNS} from analytics_facts
+      where site_id = ${source.siteId} and tz = ${source.tz} and dim in (${dimList})
+        and day >= ${source.kept.from}::date and day <= ${source.kept.to}::date`);
+  }
+  if (source.open) {
+    branches.push(sql`select ${FACT_COLUMNS} from (${factsQuery(source.siteId, source.open, parts)}) o where dim in (${dimList})`);
+  }
+  if (!branches.length) branches.push(sql`select ${FACT_COLUMNS} from analytics_facts where false`);
+  return sql`(${sql.join(branches, sql` union all `)})`;
+}
+
+export interface DayTotals {
+  day: string;
+  visitors: number;
+  sessions: number;
+  bounces: number;
+  duration_ms: number;
+  page_views: number;
+  conversions: number;
+}
+
+/**
+ * Per-day totals of the period, and the sessions of the period whose visitor came back within it
+ * (`revisits`: sessions minus revisits = distinct visitors of the whole period).
+ */
+export async function dayTotals(source: FactSource, from: string): Promise<{ days: DayTotals[]; revisits: number }> {
+  const result = await rows<DayTotals & { dim: string }>(sql`
+    with f as materialized ${factsOf(source, ['totals'], ['total', 'revisit'])}
+    select to_char(day, 'YYYY-MM-DD') as day, dim, sum(visitors)::int as visitors, sum(sessions)::int as sessions,
+           sum(bounces)::int as bounces, sum(duration_ms)::float8 as duration_ms, sum(page_views)::int as page_views,
+           sum(conversions)::int as conversions
+    from f where dim = 'total'
+    group by day, dim
+    union all
+    select null, 'revisits', 0, coalesce(sum(sessions), 0)::int, 0, 0, 0, 0
+    from f where dim = 'revisit' and value >= ${from}`);
+  const revisits = result.find((r) => r.dim === 'revisits')?.sessions ?? 0;
+  return { days: result.filter((r) => r.dim === 'total'), revisits };
+}
+
+export interface BreakdownRow {
+  value: string | null;
+  sessions: number;
+  bounces: number;
+  duration_ms: number;
+  page_views: number;
+  conversions: number;
+}
+
+/** The top `limit` values of one dimension over the period: by page views for pages, by sessions otherwise. */
+export async function topValues(source: FactSource, part: Exclude<Part, 'totals'>, limit: number): Promise<BreakdownRow[]> {
+  const order = part === 'page' ? sql`page_views desc, sessions desc` : sql`sessions desc, page_views desc`;
+  return rows<BreakdownRow>(sql`
+    select nullif(value, '') as value, sum(sessions)::int as sessions, sum(bounces)::int as bounces,
+           sum(duration_ms)::float8 as duration_ms, sum(page_views)::int as page_views, sum(conversions)::int as conversions
+    from ${factsOf(source, [part], [part])} f
+    group by value
+    order by ${order}, value
+    limit ${limit}`);
+}
+
+/** Leads created per day of the calendar. */
+export async function newLeadsPerDay(siteId: string, calendar: Days): Promise<Map<string, number>> {
+  const lo = calendar.starts[0];
+  const hi = calendar.starts[calendar.starts.length - 1];
+  const result = await rows<{ day: string; n: number }>(sql`
+    with cal as (select ${pgArray(calendar.starts)}::bigint[] as starts, ${pgArray(calendar.dates)}::date[] as dates)
+    select to_char(cal.dates[width_bucket((extract(epoch from l.created_at) * 1000)::bigint, cal.starts)], 'YYYY-MM-DD') as day, count(*)::int as n
+    from leads l, cal
+    where l.site_id = ${siteId} and l.created_at >= to_timestamp(${lo}::float8 / 1000) and l.created_at < to_timestamp(${hi}::float8 / 1000)
+    group by 1`);
+  return new Map(result.map((r) => [r.day, r.n]));
+}
+
+/**
+ * Sessions that reached each step of a funnel, in order, within the period: a session counts for
+ * step n when it has an event named step n at or after the time it reached step n-1. One pass:
+ * each session's step events become a string of letters in time order (the steps' names get the
+ * letters a, b, c… in step order), and reaching step n is matching `a.*b.*…` up to its letter.
+ */
+export function funnelQuery(siteId: string, steps: string[], lo: number, hi: number): SQL {
+  const names = [...new Set(steps)];
+  const letter = (name: string) => String.fromCharCode(97 + names.indexOf(name));
+  const cases = sql.join(names.map((n) => sql`when ${n} then ${letter(n)}`), sql` `);
+  const counts = steps.map((_, i) => {
+    const pattern = steps.slice(0, i + 1).map(letter).join('.*');
+    return sql`count(*) filter (where seq ~ ${pattern})::int as ${sql.raw(`n${i + 1}`)}`;
+  });
+  return sql`
+    with seqs as (
+      select session_id, string_agg(case event_name ${cases} end, '' order by "timestamp", event_name) as seq
+      from session_events
+      where site_id = ${siteId} and event_name in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})
+        and received_at >= ${lo}::bigint and received_at < ${hi}::bigint
+      group by session_id
+    )
+    select ${sql.join(counts, sql`, `)} from seqs
+    where not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = seqs.session_id)`;
+}
+
+export async function funnelCounts(siteId: string, steps: string[], lo: number, hi: number): Promise<number[]> {
+  const [row] = await rows<Record<string, number>>(funnelQuery(siteId, steps, lo, hi));
+  return steps.map((_, i) => row[`n${i + 1}`]);
+}
+
+/** When the oldest session of the site started at or after `from` that still takes activity at `now` (undefined: none). */
+export async function oldestLiveSessionStart(siteId: string, from: number, now: number): Promise<number | undefined> {
+  const [row] = await rows<{ at: number | null }>(sql`
+    select min(created_at)::float8 as at from visitor_sessions
+    where site_id = ${siteId} and created_at >= ${from}::bigint and status = 'active' and expires_at > ${now}::bigint and not is_bot`);
+  return row?.at ?? undefined;
+}
+
+/** The site's own time zone (settings `business_hours.timezone`), undefined when it has none. */
+export async function siteTimeZone(siteId: string): Promise<string | undefined> {
+  const [row] = await rows<{ tz: string | null }>(sql`select settings -> 'business_hours' ->> 'timezone' as tz from sites where id = ${siteId}`);
+  return row?.tz || undefined;
+}

@@ -1,0 +1,220 @@
+import { now } from '@/lib/core/clock';
+import { ApiError } from '@/lib/core/errors';
+import { parseInput } from '@/lib/core/validate';
+import { SESSION_MAX_MS } from '@/lib/visitors/lifetime';
+import { addDays, canonicalTimeZone, dateIn, daysBetween, daysOf, type Days } from './calendar';
+import {
+  dayTotals,
+  funnelCounts,
+  newLeadsPerDay,
+  oldestLiveSessionStart,
+  rolledUpDays,
+  rollUp,
+  siteTimeZone,
+  topValues,
+  type FactDays,
+  type FactSource,
+  type Part,
+} from './repo';
+import {
+  breakdownQuerySchema,
+  DEFAULT_RANGE_DAYS,
+  funnelInputSchema,
+  MAX_RANGE_DAYS,
+  rangeQuerySchema,
+  type Breakdown,
+  type BreakdownDimension,
+  type BreakdownQuery,
+  type Figures,
+  type Funnel,
+  type FunnelInput,
+  type Overview,
+  type RangeQuery,
+} from './schema';
+
+/**
+ * Analytics of a site over a period of days — the reads the console and the API share. Each takes
+ * the site id and the period as plain values (`from`/`to` as YYYY-MM-DD, both optional, and the
+ * time zone `utc` or `site`), checks them with the schemas of ./schema.ts (400 INVALID_REQUEST
+ * naming the field), and answers in the shapes of ./schema.ts:
+ *
+ *   overview(siteId, { from, to, timezone })               → totals and one entry per day
+ *   breakdown(siteId, 'referrers', { from, to, limit })    → top values of a dimension
+ *   funnel(siteId, { steps: ['add_to_cart', 'purchase'] }) → sessions reaching each step
+ *
+ * Days that can no longer change are rolled up by the first read that covers them (./repo.ts):
+ * no background work is needed.
+ */
+
+/**
+ * A day is finished — nothing in it can change — once its events are all written (its end plus a
+ * margin for writes in flight) and no session that started on it still takes activity: at the
+ * latest 24 hours after its end (the session cap), usually minutes after it.
+ */
+const FINISH_MARGIN_MS = 5 * 60_000;
+
+interface Period {
+  from: string;
+  to: string;
+  timeZone: string;
+  days: Days;
+}
+
+const issue = (field: string, message: string) =>
+  new ApiError('INVALID_REQUEST', `Invalid query: query.${field}: ${message}`, { issues: [{ path: `query.${field}`, message }] });
+
+/** The period a query names, in the time zone it asks for; defaults are the last 30 days up to today. */
+async function periodOf(siteId: string, query: { from?: string; to?: string; timezone: 'utc' | 'site' }, at: number): Promise<Period> {
+  let timeZone = 'UTC';
+  if (query.timezone === 'site') {
+    const configured = await siteTimeZone(siteId);
+    const zone = configured === undefined ? 'UTC' : canonicalTimeZone(configured);
+    if (!zone) throw issue('timezone', `the site's time zone "${configured}" (settings business_hours.timezone) is not an IANA time zone`);
+    timeZone = zone;
+  }
+  const to = query.to ?? (query.from ? minDate(addDays(query.from, MAX_RANGE_DAYS - 1), dateIn(at, timeZone)) : dateIn(at, timeZone));
+  const from = query.from ?? addDays(to, -(DEFAULT_RANGE_DAYS - 1));
+  if (from > to) throw issue('from', `must be on or before to (${to})`);
+  if (daysBetween(from, to) > MAX_RANGE_DAYS) throw issue('to', `the period may cover at most ${MAX_RANGE_DAYS} days; from ${from} it ends at ${addDays(from, MAX_RANGE_DAYS - 1)} at the latest`);
+  return { from, to, timeZone, days: daysOf(from, to, timeZone) };
+}
+
+const minDate = (a: string, b: string) => (a < b ? a : b);
+
+/** The days from `first` to `last` to compute, with the year before them (the days of visitors' previous sessions). */
+const factDays = (first: string, last: string, timeZone: string): FactDays => ({
+  days: daysOf(first, last, timeZone),
+  previous: daysOf(addDays(first, -MAX_RANGE_DAYS), last, timeZone),
+});
+
+/**
+ * Where the facts of a period come from: finished days from the rollups (rolled up now when they
+ * are not yet), the others computed from the raw rows.
+ */
+async function sourceOf(siteId: string, period: Period, at: number): Promise<FactSource> {
+  const { dates, starts } = period.days;
+  const ended = (i: number, after = 0) => starts[i + 1] + after + FINISH_MARGIN_MS <= at;
+  let finished = 0;
+  while (finished < dates.length && ended(finished, SESSION_MAX_MS)) finished++;
+  let over = finished;
+  while (over < dates.length && ended(over)) over++;
+  // Days that ended less than 24 hours ago are finished up to the day the oldest live session started on.
+  const [done, live] = await Promise.all([
+    over > 0 ? rolledUpDays(siteId, period.timeZone, dates.slice(0, over)) : new Set<string>(),
+    over > finished ? oldestLiveSessionStart(siteId, starts[finished], at) : undefined,
+  ]);
+  while (finished < over && (live === undefined || starts[finished + 1] <= live)) finished++;
+  await rollUpMissing(siteId, period.timeZone, dates.slice(0, finished), done, at);
+  return {
+    siteId,
+    tz: period.timeZone,
+    kept: finished > 0 ? { from: dates[0], to: dates[finished - 1] } : undefined,
+    open: finished < dates.length ? factDays(dates[finished], period.to, period.timeZone) : undefined,
+  };
+}
+
+/** Rolls up the days of `dates` (consecutive, all finished) not in `done`, run by run. */
+async function rollUpMissing(siteId: string, timeZone: string, dates: string[], done: Set<string>, at: number): Promise<void> {
+  let i = 0;
+  while (i < dates.length) {
+    if (done.has(dates[i])) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < dates.length && !done.has(dates[j + 1])) j++;
+    await rollUp(siteId, factDays(dates[i], dates[j], timeZone), at);
+    i = j + 1;
+  }
+}
+
+const ratio = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
+const mean = (sum: number, count: number) => (count > 0 ? Math.round(sum / count) : null);
+
+function figures(t: { visitors: number; sessions: number; bounces: number; duration_ms: number; page_views: number; conversions: number }, newLeads: number): Figures {
+  return {
+    visitors: t.visitors,
+    sessions: t.sessions,
+    page_views: t.page_views,
+    bounce_rate: ratio(t.bounces, t.sessions),
+    avg_duration_ms: mean(t.duration_ms, t.sessions),
+    conversions: t.conversions,
+    new_leads: newLeads,
+  };
+}
+
+const rangeOf = (p: Period) => ({ from: p.from, to: p.to, timezone: p.timeZone });
+
+/** Totals of the period and one entry per day: visitors, sessions, page views, bounce rate, mean duration, conversions, new leads. */
+export async function overview(siteId: string, query: RangeQuery = {}): Promise<Overview> {
+  const at = now();
+  const period = await periodOf(siteId, parseInput(rangeQuerySchema, query, 'query'), at);
+  const [{ days, revisits }, leads] = await Promise.all([
+    sourceOf(siteId, period, at).then((source) => dayTotals(source, period.from)),
+    newLeadsPerDay(siteId, period.days),
+  ]);
+  const byDay = new Map(days.map((d) => [d.day, d]));
+  const zero = { visitors: 0, sessions: 0, bounces: 0, duration_ms: 0, page_views: 0, conversions: 0 };
+  const sum = { ...zero };
+  const series = period.days.dates.map((date) => {
+    const d = byDay.get(date) ?? zero;
+    for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += d[k];
+    return { date, ...figures(d, leads.get(date) ?? 0) };
+  });
+  const totalLeads = [...leads.values()].reduce((a, b) => a + b, 0);
+  return { site_id: siteId, range: rangeOf(period), totals: figures({ ...sum, visitors: sum.sessions - revisits }, totalLeads), series };
+}
+
+const PART_OF: Record<BreakdownDimension, Exclude<Part, 'totals'>> = {
+  pages: 'page',
+  entry_pages: 'entry_page',
+  referrers: 'referrer',
+  utm_sources: 'utm_source',
+  utm_mediums: 'utm_medium',
+  utm_campaigns: 'utm_campaign',
+  countries: 'country',
+  devices: 'device',
+};
+
+/** The top values of one dimension over the period (pages by page views; the others by sessions, with their bounce rate, duration and conversions). */
+export async function breakdown(siteId: string, dimension: BreakdownDimension, query: BreakdownQuery = {}): Promise<Breakdown> {
+  const at = now();
+  const q = parseInput(breakdownQuerySchema, query, 'query');
+  const part = PART_OF[dimension];
+  if (!part) throw new ApiError('INVALID_REQUEST', `Invalid path: path.dimension: must be one of ${Object.keys(PART_OF).join(', ')}`, { issues: [{ path: 'path.dimension', message: `must be one of ${Object.keys(PART_OF).join(', ')}` }] });
+  const period = await periodOf(siteId, q, at);
+  const found = await topValues(await sourceOf(siteId, period, at), part, q.limit);
+  const pages = part === 'page';
+  return {
+    site_id: siteId,
+    range: rangeOf(period),
+    dimension,
+    items: found.map((r) => ({
+      value: r.value,
+      sessions: r.sessions,
+      page_views: r.page_views,
+      bounce_rate: pages ? null : ratio(r.bounces, r.sessions),
+      avg_duration_ms: pages ? null : mean(r.duration_ms, r.sessions),
+      conversions: pages ? null : r.conversions,
+    })),
+  };
+}
+
+/** Sessions of the period that went through the named events in order, step by step. */
+export async function funnel(siteId: string, query: FunnelInput): Promise<Funnel> {
+  const at = now();
+  const q = parseInput(funnelInputSchema, query, 'query');
+  const period = await periodOf(siteId, q, at);
+  const { starts } = period.days;
+  const counts = await funnelCounts(siteId, q.steps, starts[0], starts[starts.length - 1]);
+  return {
+    site_id: siteId,
+    range: rangeOf(period),
+    steps: q.steps.map((name, i) => ({
+      name,
+      sessions: counts[i],
+      conversion_rate: ratio(counts[i], counts[0]),
+      drop_off: i === 0 ? 0 : counts[i - 1] - counts[i],
+    })),
+  };
+}

@@ -1,0 +1,58 @@
+import { config } from '@/lib/core/config';
+
+/**
+ * How long a visitor session lives and how it ends — the rules every reader and writer applies,
+ * so a session that ran out of time looks the same whether or not anything has closed it yet.
+ *
+ * A session spans the page views of one visitor at one site until it has been idle for the
+ * inactivity limit (SESSION_IDLE_TIMEOUT_SECONDS, 30 minutes by default) or is 24 hours old.
+ * Nothing sweeps sessions in the background: one that ran out of time is closed when its visitor
+ * next starts a session (or by `closeExpiredSessions`), and until then readers show it as expired.
+ */
+export const SESSION_MAX_MS = 24 * 60 * 60 * 1000;
+
+/** The inactivity limit in milliseconds. */
+export const sessionTtlMs = (): number => config().SESSION_IDLE_TIMEOUT_SECONDS * 1000;
+
+/** Expiry after activity at `at`: the inactivity limit later, never past 24 hours after creation. */
+export const expiryAfter = (createdAt: number, at: number): number => Math.min(at + sessionTtlMs(), createdAt + SESSION_MAX_MS);
+
+interface Lifetime {
+  status: 'active' | 'closed' | 'expired';
+  expiresAt: number;
+}
+
+/** Whether the session still takes activity at `now`. */
+export const isLive = (row: Lifetime, now: number): boolean => row.status === 'active' && row.expiresAt > now;
+
+/** Still marked active, but past its inactivity limit or its 24 hours: it has ended. */
+export const hasLapsed = (row: Lifetime, now: number): boolean => row.status === 'active' && row.expiresAt <= now;
+
+/** A one-page visit is a bounce, however it ended. */
+export const isBounce = (pageViews: number): boolean => pageViews <= 1;
+
+interface Activity {
+  createdAt: number;
+  lastActivityAt: number;
+  pageViews: number;
+  currentUrl: string | null;
+  exitUrl: string | null;
+}
+
+/**
+ * How a session that ran out of time ended: at its last activity, on its last page; `bounce` for
+ * a one-page visit, `timeout` otherwise.
+ */
+export function lapsedEnd(row: Activity) {
+  return {
+    endedAt: row.lastActivityAt,
+    exitUrl: row.currentUrl ?? row.exitUrl,
+    exitType: (isBounce(row.pageViews) ? 'bounce' : 'timeout') as 'bounce' | 'timeout',
+    duration: row.lastActivityAt - row.createdAt,
+  };
+}
+
+/** The end route's defaults: the last page as exit, `bounce` for a one-page visit and `exit` otherwise. */
+export function closedEnd(row: Pick<Activity, 'pageViews' | 'currentUrl'>) {
+  return { exitUrl: row.currentUrl, exitType: (isBounce(row.pageViews) ? 'bounce' : 'exit') as 'bounce' | 'exit' };
+}
