@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { config, workersBesideWeb } from '@/lib/core/config';
@@ -26,9 +27,15 @@ export function socketDirFor(dataDir: string): string {
   return path.join(os.tmpdir(), `sgp-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`);
 }
 
+/** The bundle `npm run build` writes (scripts/build-worker.mjs), else the sources through tsx. */
+function workerCommand(): string[] {
+  const bundle = path.join(/*turbopackIgnore: true*/ process.cwd(), '.next', 'worker.cjs');
+  if (existsSync(bundle)) return [bundle];
+  return ['--import', 'tsx', path.join(/*turbopackIgnore: true*/ process.cwd(), 'scripts', 'worker.ts')];
+}
+
 function spawnWorker(args: string[]): ChildProcess {
-  const script = path.join(/*turbopackIgnore: true*/ process.cwd(), 'scripts', 'worker.ts');
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return spawn(process.execPath, [...workerCommand(), ...args], {
     cwd: process.cwd(),
     env: process.env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
