@@ -201,3 +201,9 @@ export async function plansOfOwner(ownerId: string): Promise<Plan[]> {
   const db = await getDb();
   return (await db.select({ plan: sites.plan }).from(sites).where(eq(sites.ownerId, ownerId))).map((r) => r.plan);
 }
+
+export async function countSitesOfOwner(ownerId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sites).where(eq(sites.ownerId, ownerId));
+  return Number(row.n);
+}
