@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
+import { startEgressProxy } from '@/lib/net/egress-proxy';
 import type { BrowserAction, BrowserSession, OpenOptions, RobotProvider, SavedBrowserState } from './port';
 
 /**
@@ -16,6 +17,18 @@ export type PlaywrightRobotsOptions = { perSite: number; total: number; actionTi
 
 /** Flags of the local Chromium: headless, no sandbox (containers), nothing phoning home. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/**
+ * The local Chromium's one way out: every connection through the egress proxy (loopback too —
+ * `<-loopback>` removes Chromium's implicit loopback bypass), and WebRTC limited to proxied
+ * traffic, so no UDP leaves the browser and TURN over TCP is tunnelled through the proxy too.
+ */
+export const egressArgs = (proxyUrl: string) => [
+  `--proxy-server=${proxyUrl}`,
+  '--proxy-bypass-list=<-loopback>',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
 const VIEWPORT = { width: 1280, height: 800 };
 const BROWSER_IDLE_MS = 60_000;
 const EXTRACT_MAX_CHARS = 10_000;
@@ -36,11 +49,7 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     if (!browser) {
-      const started = (
-        o.kind === 'local'
-          ? chromium.launch({ executablePath: o.executablePath, headless: true, args: CHROMIUM_ARGS })
-          : chromium.connectOverCDP(o.endpoint, { timeout: 15_000 })
-      ).then((b) => {
+      const started = (o.kind === 'local' ? launchLocal(o.executablePath) : chromium.connectOverCDP(o.endpoint, { timeout: 15_000 })).then((b) => {
         b.on('disconnected', () => {
           if (browser === started) browser = undefined;
           sessions.clear();
@@ -53,6 +62,19 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
       });
     }
     return browser;
+  }
+
+  /** A local Chromium with its own egress proxy, which closes with it. */
+  async function launchLocal(executablePath: string): Promise<Browser> {
+    const proxy = await startEgressProxy();
+    try {
+      const b = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...egressArgs(proxy.url)] });
+      b.on('disconnected', () => void proxy.close());
+      return b;
+    } catch (error) {
+      await proxy.close();
+      throw error;
+    }
   }
 
   async function closeBrowser(): Promise<void> {
