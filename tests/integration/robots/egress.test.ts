@@ -41,7 +41,7 @@ beforeAll(async () => {
   udp.on('message', () => datagrams++);
   await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
   udpPort = udp.address().port;
-  session = await robotProvider().open({ siteId: randomUUID(), instanceId: randomUUID(), allowRequest });
+  session = await robotProvider().open({ siteId: randomUUID(), instanceId: randomUUID(), allowRequest, account: { id: randomUUID(), limit: 1 } });
 });
 
 afterAll(async () => {
