@@ -53,7 +53,7 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     if (!browser) {
-      const started = (o.kind === 'local' ? launchLocal(o.executablePath) : chromium.connectOverCDP(o.endpoint, { timeout: 15_000 })).then((b) => {
+      const started = (o.kind === 'local' ? launchLocal(o.executablePath) : chromium.connectOverCDP(o.endpoint, { timeout: 60_000 })).then((b) => {
         b.on('disconnected', () => {
           if (browser === started) browser = undefined;
           sessions.clear();

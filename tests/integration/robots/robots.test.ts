@@ -413,10 +413,12 @@ describe('without a model or a browser', () => {
 });
 
 describe('remote provider (CDP)', () => {
-  it('drives a browser reached over the DevTools protocol through the same interface', { timeout: 120_000 }, async () => {
+  // Every wait here ends on a protocol event (DevTools answering, a page's load, a selector); the
+  // bounds are generous so a loaded machine only makes the test slower, never failing it.
+  it('drives a browser reached over the DevTools protocol through the same interface', { timeout: 300_000 }, async () => {
     await resetProviders();
     const remote = await startCdpChromium();
-    setEnv({ ROBOTS_CDP_URL: remote.endpoint });
+    setEnv({ ROBOTS_CDP_URL: remote.endpoint, ROBOTS_ACTION_TIMEOUT_MS: '60000' });
     try {
       expect(robotProvider().kind).toBe('cdp');
       const { instance } = (await create()).body.data;
