@@ -17,8 +17,8 @@ const WHAT: Record<PlanCap, string> = {
   upload_bytes_per_site: 'bytes of uploaded files',
 };
 
-/** 403 PLAN_LIMIT_REACHED: `used` plus `adding` would go over the plan's `limit`. */
-export function planLimitReached(cap: PlanCap, plan: string, limit: number, used: number): ApiError {
+/** 403 PLAN_LIMIT_REACHED: what is `used` plus what is added would go over the plan's `limit`. */
+function planLimitReached(cap: PlanCap, plan: string, limit: number, used: number): ApiError {
   const owner = cap.endsWith('_per_account') ? 'account' : 'site';
   return new ApiError('PLAN_LIMIT_REACHED', `This ${owner}'s plan (${plan}) allows ${limit} ${WHAT[cap]}; remove some or move to a larger plan`, {
     cap,
@@ -29,7 +29,7 @@ export function planLimitReached(cap: PlanCap, plan: string, limit: number, used
 }
 
 /** The cap of a site's plan. */
-export async function siteCap(siteId: string, cap: PlanCap): Promise<{ plan: string; limit: number }> {
+async function siteCap(siteId: string, cap: PlanCap): Promise<{ plan: string; limit: number }> {
   const { plan } = await planOfSite(siteId);
   return { plan, limit: planCap(plan, cap) };
 }
@@ -40,25 +40,23 @@ export async function accountCap(ownerId: string, cap: PlanCap): Promise<{ plan:
   return { plan, limit: planCap(plan, cap) };
 }
 
-/**
- * Runs `insert` when the site holds fewer than its plan allows of `cap` (`used` counts what it
- * holds; `adding` is what the insert adds, 1 by default or the bytes of a file).
- */
-export function withinSiteCap<T>(siteId: string, cap: PlanCap, used: () => Promise<number>, insert: () => Promise<T>, adding = 1): Promise<T> {
-  return withLock(`cap:${cap}:${siteId}`, async () => {
-    const { plan, limit } = await siteCap(siteId, cap);
+/** Runs `insert` when `used` plus `adding` stays within the cap `limitOf` gives, under the lock `key`. */
+function withinCap<T>(key: string, cap: PlanCap, limitOf: () => Promise<{ plan: string; limit: number }>, used: () => Promise<number>, insert: () => Promise<T>, adding: number): Promise<T> {
+  return withLock(`cap:${cap}:${key}`, async () => {
+    const { plan, limit } = await limitOf();
     const now = await used();
     if (now + adding > limit) throw planLimitReached(cap, plan, limit, now);
     return insert();
   });
 }
 
+/**
+ * Runs `insert` when the site holds fewer than its plan allows of `cap` (`used` counts what it
+ * holds; `adding` is what the insert adds, 1 by default or the bytes of a file).
+ */
+export const withinSiteCap = <T>(siteId: string, cap: PlanCap, used: () => Promise<number>, insert: () => Promise<T>, adding = 1): Promise<T> =>
+  withinCap(siteId, cap, () => siteCap(siteId, cap), used, insert, adding);
+
 /** As withinSiteCap, for what an account holds across its sites. */
-export function withinAccountCap<T>(ownerId: string, cap: PlanCap, used: () => Promise<number>, insert: () => Promise<T>): Promise<T> {
-  return withLock(`cap:${cap}:${ownerId}`, async () => {
-    const { plan, limit } = await accountCap(ownerId, cap);
-    const now = await used();
-    if (now + 1 > limit) throw planLimitReached(cap, plan, limit, now);
-    return insert();
-  });
-}
+export const withinAccountCap = <T>(ownerId: string, cap: PlanCap, used: () => Promise<number>, insert: () => Promise<T>): Promise<T> =>
+  withinCap(ownerId, cap, () => accountCap(ownerId, cap), used, insert, 1);
