@@ -148,6 +148,20 @@ const configSchema = z.object({
         return z.NEVER;
       }
     }),
+  // Plan caps (README "Plan caps"): JSON object of plan → cap → value overriding the defaults,
+  // e.g. {"basic":{"sites_per_account":3,"upload_bytes_per_site":104857600}}.
+  PLAN_CAPS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return {};
+      try {
+        return z.record(z.string(), z.record(z.string(), z.number().int().min(0))).parse(JSON.parse(v));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of plan → cap → non-negative integer' });
+        return z.NEVER;
+      }
+    }),
   // Secure tokens (README "Secure tokens"): master keys that wrap each secret's data key, as
   // `v2:<base64 of 32 bytes>,v1:<base64>` — the first is current, the others still decrypt. Unset:
   // the embedded database uses a key file generated under DATA_DIR; with DATABASE_URL the routes

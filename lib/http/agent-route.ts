@@ -7,7 +7,7 @@ import { TOOL_KEY_HEADERS } from './tool-route';
 
 const STREAMING = `
 
-**Keys.** Any key of the site (\`read\` scope at least). With the \`write\` scope the agent is offered every tool of the site; with \`read\` only, the read tools only.
+**Keys.** A key of the site with the \`write\` scope: the request records a command, a conversation and its messages (a read-only key: 403 FORBIDDEN, nothing recorded). The model is offered the tools the key's scopes allow.
 
 **Asynchronous.** The answer is 202 with the command at once; poll \`GET /sites/{site_id}/commands/{command_id}\` (or read the conversation) for the reply, tool calls and token usage. Status: \`pending\` → \`running\` → \`completed\` | \`failed\` (or \`cancelled\`).
 
@@ -17,9 +17,8 @@ Without a configured model (LLM_BASE_URL, LLM_MODEL) the answer is 503 MODEL_NOT
 
 /**
  * An agent's route: `POST /api/agents/...` with an API key (Bearer or x-api-key), a strict body,
- * answered 202 with the queued command, or streamed as server-sent events. A read-only key may
- * talk to an agent (a support chat on a public page holds one); the agent it gets is offered the
- * read tools only, so it cannot change the site's records.
+ * answered 202 with the queued command, or streamed as server-sent events. The request records a
+ * command, a conversation and messages, so it needs the write scope like `POST /sites/{site_id}/commands`.
  */
 export function agentRoute<B extends z.ZodType<{ site_id: string }>>(o: {
   summary: string;
@@ -31,7 +30,7 @@ export function agentRoute<B extends z.ZodType<{ site_id: string }>>(o: {
     summary: o.summary,
     description: o.description + STREAMING,
     tags: ['Agents'],
-    auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'read' },
+    auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'write' },
     body: o.body,
     response: AgentAcceptedSchema,
     status: 202,

@@ -34,7 +34,8 @@ import { TOOL_KEY_HEADERS, TOOL_ROUTE_PREFIX } from './tool-route';
  *   - error   → `isError: true`; `content[0].text` = the REST error envelope
  *               `{success:false, error:{code, message, details?, request_id}}` as JSON;
  *               `_meta.status` = the HTTP status REST answers (code → status table of lib/core/errors).
- * Protocol-level failures stay JSON-RPC errors: unknown tool → -32602 (InvalidParams).
+ * Protocol-level failures stay JSON-RPC errors: tools/call params that are not {name, arguments?},
+ * or an unknown tool → -32602 (InvalidParams) with a short message.
  */
 const SERVER_INFO = { name: 'site-growth-platform', version: '1.0.0' };
 
@@ -85,7 +86,8 @@ function mcpServer(ctx: CallContext): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = toolByName(request.params.name);
-    if (!tool) throw new McpError(McpErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    // serveMcp answered an unknown tool already; this guards a call that reaches the server another way.
+    if (!tool) throw new McpError(McpErrorCode.InvalidParams, 'Unknown tool');
     return callTool(ctx, tool, request.params.arguments);
   });
   return server;
@@ -111,6 +113,28 @@ function withoutToolArguments(message: unknown): unknown {
   return { ...rest, params: head };
 }
 
+const ToolCallParamsSchema = z.object({
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * The JSON-RPC error for a `tools/call` whose params are not `{name, arguments?}` or name no tool:
+ * -32602 (InvalidParams) with a short message — the tool's own input is checked by invokeTool.
+ */
+function toolCallParamsError(message: unknown): Response | undefined {
+  const { id, method, params } = message as { id?: string | number; method: string; params?: unknown };
+  if (method !== 'tools/call' || id === undefined) return undefined;
+  const parsed = ToolCallParamsSchema.safeParse(params ?? {});
+  const error = !parsed.success
+    ? 'Invalid params: tools/call takes {name: string, arguments?: object}'
+    : !toolByName(parsed.data.name)
+      ? `Unknown tool: ${parsed.data.name.slice(0, 100)}`
+      : undefined;
+  if (!error) return undefined;
+  return Response.json({ jsonrpc: '2.0', id, error: { code: McpErrorCode.InvalidParams, message: error } });
+}
+
 /** A transport-level refusal (e.g. an unsupported protocol version header) as a 400 in the error envelope. */
 async function protocolError(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => undefined)) as { error?: { code?: number; message?: string } } | undefined;
@@ -126,6 +150,8 @@ async function protocolError(response: Response): Promise<ApiError> {
 async function serveMcp(req: Request, ctx: CallContext): Promise<Response> {
   const message = await readJsonBody(req);
   parse(JsonRpcRequestSchema, withoutToolArguments(message), 'body');
+  const refused = toolCallParamsError(message);
+  if (refused) return refused;
   const server = mcpServer(ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

@@ -159,3 +159,10 @@ export async function keyUsageByDay(siteId: string, keyId: string, since: Date):
      group by 1 order by 1`);
   return { ...key, days };
 }
+
+/** Keys of the site that are not revoked (the plan's cap counts these). */
+export async function countLiveKeys(siteId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(apiKeys).where(and(eq(apiKeys.siteId, siteId), isNull(apiKeys.revokedAt)));
+  return Number(row.n);
+}

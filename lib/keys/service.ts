@@ -2,7 +2,8 @@ import { currentDate } from '@/lib/core/clock';
 import { ApiError, notFound } from '@/lib/core/errors';
 import type { User } from '@/lib/users/schema';
 import { config } from '@/lib/core/config';
-import { createKey, keyUsageByDay, listKeys, revokeKey } from './repo';
+import { withinSiteCap } from '@/lib/sites/caps';
+import { countLiveKeys, createKey, keyUsageByDay, listKeys, revokeKey } from './repo';
 import type { CreateKeyInput, KeyUsage } from './schema';
 
 // The spec allows a `user_id` in key requests; it may only name the signed-in user.
@@ -12,7 +13,7 @@ function assertSelf(user: User, userId: string | undefined) {
 
 export function createKeyForUser(user: User, siteId: string, input: CreateKeyInput) {
   assertSelf(user, input.user_id);
-  return createKey(siteId, user.id, input);
+  return withinSiteCap(siteId, 'api_keys_per_site', () => countLiveKeys(siteId), () => createKey(siteId, user.id, input));
 }
 
 export function listKeysForUser(user: User, siteId: string, userId?: string) {

@@ -224,3 +224,9 @@ export async function listAuditEntries(siteId: string, q: { appId?: string; limi
     })),
   };
 }
+
+export async function countApps(siteId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: count() }).from(platformApps).where(eq(platformApps.siteId, siteId));
+  return Number(row.n);
+}

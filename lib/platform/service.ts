@@ -8,7 +8,10 @@ import { createLead, listLeads } from '@/lib/leads/repo';
 import { trackEvent } from '@/lib/visitors/service';
 import type { TrackInput } from '@/lib/visitors/schema';
 import { consumeQuota, quotaStatus, refundQuota, type QuotaOwner } from './quota';
+import { withinSiteCap } from '@/lib/sites/caps';
 import {
+  countApps,
+  createApp,
   createPlatformKey,
   findApp,
   listAuditEntries,
@@ -20,7 +23,12 @@ import type { AppMigrationBody, CreatePlatformKeyInput, LeadBatchResult, Platfor
 
 // ——— Owner side (session routes and console) ———
 
-export { createApp, listApps } from './repo';
+export { listApps } from './repo';
+
+/** A new app of the site, within the apps its plan allows. */
+export function createAppOf(siteId: string, name: string) {
+  return withinSiteCap(siteId, 'platform_apps_per_site', () => countApps(siteId), () => createApp(siteId, name));
+}
 
 export async function createKeyForApp(siteId: string, userId: string, input: CreatePlatformKeyInput) {
   found(await findApp(siteId, input.app_id), 'App');

@@ -10,6 +10,8 @@ import { robotProvider, type BrowserSession, type SavedBrowserState } from '@/li
 import { robotExpiryQueue } from './queue';
 import { allowRequest } from './outbound';
 import { TIMEOUT_HOURS } from './schema';
+import { accountCap } from '@/lib/sites/caps';
+import { siteOwnerId } from '@/lib/sites/repo';
 
 /**
  * The life of an instance's browser: start (or resume), pause, stop, delete, expiry. Each step
@@ -20,6 +22,12 @@ const HOUR_MS = 3_600_000;
 // Storage keys are written once: each pause saves under a new key and drops the previous one.
 const stateKeyOf = (siteId: string, id: string) => `${siteId}/instances/${id}/state-${crypto.randomUUID()}.json`;
 export const screenshotKeyOf = (siteId: string, id: string, logId: string) => `${siteId}/instances/${id}/screenshots/${logId}.png`;
+
+/** The account a site's robots count against, and how many its plan lets run at once. */
+async function robotAccountOf(siteId: string): Promise<{ id: string; limit: number }> {
+  const ownerId = found(await siteOwnerId(siteId), 'Site');
+  return { id: ownerId, limit: (await accountCap(ownerId, 'robots_per_account')).limit };
+}
 
 export async function loadInstance(siteId: string, id: string): Promise<InstanceRow> {
   return found(await findInstance(siteId, id), 'Instance');
@@ -113,7 +121,8 @@ export async function startInstance(siteId: string, id: string, o: { timeoutHour
     }
     // A browser left open here by an earlier run of the instance (stopped elsewhere since) goes first.
     await closeSession(id);
-    const session = await provider.open({ siteId, instanceId: id, state, allowRequest });
+    const account = await robotAccountOf(siteId);
+    const session = await provider.open({ siteId, instanceId: id, state, allowRequest, account });
     const timeoutHours = o.timeoutHours ?? Number(row.timeoutHours ?? TIMEOUT_HOURS.default);
     const started = new Date(now());
     const expiresAt = new Date(started.getTime() + timeoutHours * HOUR_MS);

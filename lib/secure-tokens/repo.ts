@@ -174,3 +174,9 @@ export async function countByKeyVersion(): Promise<{ key_id: string; key_version
     .groupBy(secureTokens.keyId, secureTokens.keyVersion);
   return rows.map((r) => ({ key_id: r.keyId, key_version: r.keyVersion, count: Number(r.n) }));
 }
+
+export async function countSecureTokens(siteId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: count() }).from(secureTokens).where(eq(secureTokens.siteId, siteId));
+  return Number(row.n);
+}

@@ -6,9 +6,11 @@ import type { ApiKeyPrincipal, SessionPrincipal } from '@/lib/core/principal';
 import { paginationMeta } from '@/lib/core/schemas';
 import { rateLimiter } from '@/lib/ratelimit';
 import { rateLimited } from '@/lib/ratelimit/answers';
+import { withinSiteCap } from '@/lib/sites/caps';
 import { decryptSecret, encryptSecret, MasterKeyUnavailableError, SecretIntegrityError } from './envelope';
 import { MasterKeyFormatError, secretsKeyring, type Keyring } from './keyring';
 import {
+  countSecureTokens,
   deleteSecureToken,
   findSecureToken,
   insertSecureToken,
@@ -42,7 +44,9 @@ function keyring(): Keyring {
 export async function createSecureToken(siteId: string, caller: Caller, input: CreateSecureTokenInput) {
   const id = randomUUID();
   const sealed = encryptSecret(keyring(), { siteId, tokenId: id }, input.value);
-  return insertSecureToken(siteId, { id, type: input.type, identifier: input.identifier, sealed, actor: actorOf(caller) });
+  return withinSiteCap(siteId, 'secrets_per_site', () => countSecureTokens(siteId), () =>
+    insertSecureToken(siteId, { id, type: input.type, identifier: input.identifier, sealed, actor: actorOf(caller) }),
+  );
 }
 
 export async function listSiteSecureTokens(siteId: string, page: { limit: number; offset: number }) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { config } from '@/lib/core/config';
 import type { PlanLimits } from '@/lib/core/principal';
 
 /**
@@ -42,4 +43,71 @@ export const WORKFLOW_RUNNING_CAPS = { basic: 10, pro: 50 } as const;
 export function workflowRunningCap(plan: string, concurrent: number | null): number {
   if (plan === 'enterprise' && concurrent) return concurrent * 10;
   return WORKFLOW_RUNNING_CAPS[plan as keyof typeof WORKFLOW_RUNNING_CAPS] ?? WORKFLOW_RUNNING_CAPS.basic;
+}
+
+/**
+ * How much a plan may hold (README "Plan caps"). Per-site counts use the site's plan; the sites
+ * and robots of an account use the best plan among the account's sites. PLAN_CAPS overrides any
+ * value of any plan. Going over answers 403 PLAN_LIMIT_REACHED.
+ */
+export interface PlanCaps {
+  sites_per_account: number;
+  robots_per_account: number;
+  api_keys_per_site: number;
+  webhook_endpoints_per_site: number;
+  platform_apps_per_site: number;
+  secrets_per_site: number;
+  upload_bytes_per_site: number;
+}
+export type PlanCap = keyof PlanCaps;
+
+const GIB = 1024 ** 3;
+export const DEFAULT_PLAN_CAPS: Record<Plan, PlanCaps> = {
+  basic: {
+    sites_per_account: 10,
+    robots_per_account: 4,
+    api_keys_per_site: 25,
+    webhook_endpoints_per_site: 50,
+    platform_apps_per_site: 10,
+    secrets_per_site: 100,
+    upload_bytes_per_site: GIB,
+  },
+  pro: {
+    sites_per_account: 50,
+    robots_per_account: 8,
+    api_keys_per_site: 100,
+    webhook_endpoints_per_site: 200,
+    platform_apps_per_site: 50,
+    secrets_per_site: 1_000,
+    upload_bytes_per_site: 20 * GIB,
+  },
+  enterprise: {
+    sites_per_account: 200,
+    robots_per_account: 32,
+    api_keys_per_site: 500,
+    webhook_endpoints_per_site: 500,
+    platform_apps_per_site: 200,
+    secrets_per_site: 10_000,
+    upload_bytes_per_site: 200 * GIB,
+  },
+};
+
+const planCapsOverrideSchema = z.partialRecord(
+  z.enum(PLANS),
+  z.strictObject(
+    Object.fromEntries(Object.keys(DEFAULT_PLAN_CAPS.basic).map((k) => [k, z.number().int().min(0).optional()])) as Record<PlanCap, z.ZodOptional<z.ZodNumber>>,
+  ),
+);
+
+/** The value of `cap` under `plan`, with the operator's PLAN_CAPS (unknown plan → Basic). */
+export function planCap(plan: string, cap: PlanCap): number {
+  const known = (PLANS as readonly string[]).includes(plan) ? (plan as Plan) : 'basic';
+  const override = planCapsOverrideSchema.safeParse(config().PLAN_CAPS);
+  if (!override.success) throw new Error(`Invalid environment configuration: PLAN_CAPS: ${override.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return override.data[known]?.[cap] ?? DEFAULT_PLAN_CAPS[known][cap];
+}
+
+/** The best of several plans (an account's sites), Basic when there is none. */
+export function bestPlan(plans: string[]): Plan {
+  return PLANS.reduce<Plan>((best, p) => (plans.includes(p) ? p : best), 'basic');
 }

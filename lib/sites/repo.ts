@@ -195,3 +195,15 @@ export async function planOfSite(siteId: string): Promise<{ plan: Plan; concurre
   const [row] = await db.select({ plan: sites.plan, concurrencyLimit: sites.concurrencyLimit }).from(sites).where(eq(sites.id, siteId)).limit(1);
   return row ?? { plan: 'basic', concurrencyLimit: null };
 }
+
+/** The plans of an account's sites (one entry per site). */
+export async function plansOfOwner(ownerId: string): Promise<Plan[]> {
+  const db = await getDb();
+  return (await db.select({ plan: sites.plan }).from(sites).where(eq(sites.ownerId, ownerId))).map((r) => r.plan);
+}
+
+export async function countSitesOfOwner(ownerId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sites).where(eq(sites.ownerId, ownerId));
+  return Number(row.n);
+}

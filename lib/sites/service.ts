@@ -1,6 +1,12 @@
 import { found, notFound } from '@/lib/core/errors';
-import { getSite, listSitesOfOwner, removeSiteOrigin, updateSite } from './repo';
-import type { UpdateSiteInput } from './schema';
+import { withinAccountCap } from './caps';
+import { countSitesOfOwner, createSite, getSite, listSitesOfOwner, removeSiteOrigin, updateSite } from './repo';
+import type { CreateSiteInput, UpdateSiteInput } from './schema';
+
+/** A new site of the account, within the sites its plan allows (403 PLAN_LIMIT_REACHED beyond). */
+export function createSiteOf(ownerId: string, input: CreateSiteInput, origins: string[] = []) {
+  return withinAccountCap(ownerId, 'sites_per_account', () => countSitesOfOwner(ownerId), () => createSite(ownerId, input, origins));
+}
 
 /** Sites of a user; with `id`, just that one when the user owns it (404 otherwise). */
 export async function sitesForUser(userId: string, query: { id?: string }) {

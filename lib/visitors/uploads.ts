@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { config } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
@@ -6,24 +7,37 @@ import { visitorUploads } from '@/lib/db/schema';
 import { ApiError, found } from '@/lib/core/errors';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 import { fileStorage } from '@/lib/providers/storage';
+import { withinSiteCap } from '@/lib/sites/caps';
 import { findVisitor } from './repo';
 
 /**
- * Accepted file types. Binary types must also start with their format's signature, so a
- * renamed executable is refused whatever Content-Type the client claims.
+ * Accepted file types and how their content is recognised: binary types start with their format's
+ * signature, text types are UTF-8 without NUL bytes — so a renamed executable is refused whatever
+ * Content-Type the client claims. A Map: only these names match, never an inherited property.
  */
-export const UPLOAD_MIME_TYPES: Record<string, ((b: Uint8Array) => boolean) | null> = {
-  'image/png': (b) => starts(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  'image/jpeg': (b) => starts(b, [0xff, 0xd8, 0xff]),
-  'image/gif': (b) => starts(b, [0x47, 0x49, 0x46, 0x38]),
-  'image/webp': (b) => starts(b, [0x52, 0x49, 0x46, 0x46]) && starts(b.subarray(8), [0x57, 0x45, 0x42, 0x50]),
-  'application/pdf': (b) => starts(b, [0x25, 0x50, 0x44, 0x46, 0x2d]),
-  'text/plain': null,
-  'text/csv': null,
-  'application/json': null,
-};
-
 const starts = (b: Uint8Array, sig: number[]) => sig.every((v, i) => b[i] === v);
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+function isText(b: Uint8Array): boolean {
+  if (b.includes(0)) return false;
+  try {
+    utf8.decode(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const UPLOAD_MIME_TYPES: ReadonlyMap<string, (b: Uint8Array) => boolean> = new Map([
+  ['image/png', (b: Uint8Array) => starts(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
+  ['image/jpeg', (b: Uint8Array) => starts(b, [0xff, 0xd8, 0xff])],
+  ['image/gif', (b: Uint8Array) => starts(b, [0x47, 0x49, 0x46, 0x38])],
+  ['image/webp', (b: Uint8Array) => starts(b, [0x52, 0x49, 0x46, 0x46]) && starts(b.subarray(8), [0x57, 0x45, 0x42, 0x50])],
+  ['application/pdf', (b: Uint8Array) => starts(b, [0x25, 0x50, 0x44, 0x46, 0x2d])],
+  ['text/plain', isText],
+  ['text/csv', isText],
+  ['application/json', isText],
+]);
+export const UPLOAD_TYPE_NAMES = [...UPLOAD_MIME_TYPES.keys()];
 
 /** Multipart framing around the file; the body cap is the file cap plus this. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -32,7 +46,7 @@ export const uploadBodySchema = z.strictObject({
   site_id: siteIdSchema,
   visitor_id: uuidSchema.describe('Visitor the file belongs to').optional(),
   type: z.string().trim().min(1).max(100).describe('Label for the file, e.g. avatar, attachment, conversation').optional(),
-  file: z.file().describe(`The file: ${Object.keys(UPLOAD_MIME_TYPES).join(', ')}; at most UPLOAD_MAX_BYTES (default 10 MB)`),
+  file: z.file().describe(`The file: ${UPLOAD_TYPE_NAMES.join(', ')}; at most UPLOAD_MAX_BYTES (default 10 MB)`),
 });
 
 export const UploadedFileSchema = z.object({
@@ -57,41 +71,53 @@ export async function uploadFile(siteId: string, input: z.infer<typeof uploadBod
   if (file.size > max) throw new ApiError('PAYLOAD_TOO_LARGE', `File exceeds ${max} bytes`, { max_bytes: max, size: file.size });
   if (file.size === 0) throw new ApiError('INVALID_REQUEST', 'File is empty');
   const contentType = (file.type || 'application/octet-stream').split(';')[0].trim().toLowerCase();
-  if (!(contentType in UPLOAD_MIME_TYPES)) {
-    throw new ApiError('INVALID_REQUEST', `File type ${contentType} is not allowed`, { allowed: Object.keys(UPLOAD_MIME_TYPES) });
-  }
+  const matches = UPLOAD_MIME_TYPES.get(contentType);
+  if (!matches) throw new ApiError('INVALID_REQUEST', `File type ${contentType} is not allowed`, { allowed: UPLOAD_TYPE_NAMES });
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const signature = UPLOAD_MIME_TYPES[contentType];
-  if (signature && !signature(bytes)) {
-    throw new ApiError('INVALID_REQUEST', `File content is not ${contentType}`, { content_type: contentType });
-  }
+  if (!matches(bytes)) throw new ApiError('INVALID_REQUEST', `File content is not ${contentType}`, { content_type: contentType });
   if (input.visitor_id) found(await findVisitor(siteId, input.visitor_id), 'Visitor');
 
   const storage = fileStorage();
   const id = randomUUID();
   const fileName = safeName(file.name || 'file');
   const key = `${siteId}/${id}/${fileName}`;
-  await storage.put(key, bytes, contentType);
-  try {
-    const db = await getDb();
-    const [row] = await db
-      .insert(visitorUploads)
-      .values({ id, siteId, visitorId: input.visitor_id ?? null, type: input.type ?? null, fileName, contentType, size: bytes.byteLength, storage: storage.kind, storageKey: key })
-      .returning();
-    return {
-      file_id: row.id,
-      site_id: row.siteId,
-      visitor_id: row.visitorId,
-      type: row.type,
-      file_name: row.fileName,
-      content_type: row.contentType,
-      size: row.size,
-      storage: row.storage,
-      storage_key: row.storageKey,
-      created_at: row.createdAt.toISOString(),
-    };
-  } catch (error) {
-    await storage.remove(key).catch(() => undefined);
-    throw error;
-  }
+  const row = await withinSiteCap(
+    siteId,
+    'upload_bytes_per_site',
+    () => storedBytes(siteId),
+    async () => {
+      await storage.put(key, bytes, contentType);
+      try {
+        const db = await getDb();
+        const [inserted] = await db
+          .insert(visitorUploads)
+          .values({ id, siteId, visitorId: input.visitor_id ?? null, type: input.type ?? null, fileName, contentType, size: bytes.byteLength, storage: storage.kind, storageKey: key })
+          .returning();
+        return inserted;
+      } catch (error) {
+        await storage.remove(key).catch(() => undefined);
+        throw error;
+      }
+    },
+    bytes.byteLength,
+  );
+  return {
+    file_id: row.id,
+    site_id: row.siteId,
+    visitor_id: row.visitorId,
+    type: row.type,
+    file_name: row.fileName,
+    content_type: row.contentType,
+    size: row.size,
+    storage: row.storage,
+    storage_key: row.storageKey,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Bytes of the files the site has stored (its upload quota counts these). */
+export async function storedBytes(siteId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: sql<string>`coalesce(sum(${visitorUploads.size}), 0)` }).from(visitorUploads).where(eq(visitorUploads.siteId, siteId));
+  return Number(row.n);
 }

@@ -2,6 +2,7 @@ import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { getDb } from '@/lib/db/client';
 import { checkOutboundUrl, isAllowListedHost, OutboundFailedError, OutboundRefusedError } from '@/lib/net/guard';
+import { withinSiteCap } from '@/lib/sites/caps';
 import { catalogEntry } from '@/lib/workflows/catalog';
 import { startWorkflow } from '@/lib/workflows/service';
 import { recordPing } from './events';
@@ -10,7 +11,6 @@ import type { ChangeEvent, Endpoint } from './schema';
 import { encryptSecret, generateSigningSecret } from './secret';
 
 /** Endpoints, deliveries and inbound subscriptions of one site (the routes and the console). */
-export const MAX_ENDPOINTS_PER_SITE = 50;
 export const DEFAULT_GRACE_SECONDS = 24 * 3600;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -55,17 +55,16 @@ export async function createEndpoint(
   input: { url: string; events: string[]; description?: string; active?: boolean },
 ): Promise<Endpoint & { secret: string }> {
   const url = await checkEndpointUrl(input.url);
-  if ((await repo.countEndpoints(siteId)) >= MAX_ENDPOINTS_PER_SITE) {
-    throw new ApiError('CONFLICT', `A site has at most ${MAX_ENDPOINTS_PER_SITE} webhook endpoints`);
-  }
   const secret = generateSigningSecret();
-  const row = await repo.insertEndpoint(siteId, {
-    url,
-    description: input.description ?? null,
-    events: [...new Set(input.events)],
-    active: input.active ?? true,
-    secretEncrypted: encryptSecret(secret),
-  });
+  const row = await withinSiteCap(siteId, 'webhook_endpoints_per_site', () => repo.countEndpoints(siteId), () =>
+    repo.insertEndpoint(siteId, {
+      url,
+      description: input.description ?? null,
+      events: [...new Set(input.events)],
+      active: input.active ?? true,
+      secretEncrypted: encryptSecret(secret),
+    }),
+  );
   return { ...toEndpoint(row), secret };
 }
 

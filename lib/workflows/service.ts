@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
+import { withLock } from '@/lib/db/lock';
 import { workflowRunningCap } from '@/lib/sites/plans';
 import { planOfSite } from '@/lib/sites/repo';
 import { catalogEntry, COMMAND_RUN_TYPE, runTimeoutMs } from './catalog';
@@ -48,28 +49,31 @@ export async function startWorkflow(
   const input = { ...parsed.data, site_id: siteId };
   const engine = workflowEngine();
   try {
-    // A retry returns its run even when the site reached its cap since.
-    const earlier = idempotencyKey !== null ? await engine.findByIdempotencyKey?.(siteId, idempotencyKey) : undefined;
-    if (earlier) return { ...earlier, created: false };
-    const { plan, concurrencyLimit } = await planOfSite(siteId);
-    const cap = workflowRunningCap(plan, concurrencyLimit);
-    if ((await engine.countRunning(siteId)) >= cap) {
-      throw new ApiError(
-        'RATE_LIMITED',
-        `This site already has ${cap} workflow runs in progress, the most its plan allows; start more when some finish or cancel one`,
-        { running_limit: cap, retry_after: 10 },
-        { 'retry-after': '10' },
-      );
-    }
-    const started = await engine.start({
-      siteId,
-      type: entry.type,
-      workflowId: newWorkflowId(entry.name, siteId),
-      input,
-      timeoutMs: runTimeoutMs(entry, input),
-      ...(idempotencyKey !== null ? { idempotencyKey } : {}),
+    // The count and the start are one step per site: parallel starts never pass the cap together.
+    return await withLock(`workflow-running:${siteId}`, async () => {
+      // A retry returns its run even when the site reached its cap since.
+      const earlier = idempotencyKey !== null ? await engine.findByIdempotencyKey?.(siteId, idempotencyKey) : undefined;
+      if (earlier) return { ...earlier, created: false };
+      const { plan, concurrencyLimit } = await planOfSite(siteId);
+      const cap = workflowRunningCap(plan, concurrencyLimit);
+      if ((await engine.countRunning(siteId)) >= cap) {
+        throw new ApiError(
+          'RATE_LIMITED',
+          `This site already has ${cap} workflow runs in progress, the most its plan allows; start more when some finish or cancel one`,
+          { running_limit: cap, retry_after: 10 },
+          { 'retry-after': '10' },
+        );
+      }
+      const started = await engine.start({
+        siteId,
+        type: entry.type,
+        workflowId: newWorkflowId(entry.name, siteId),
+        input,
+        timeoutMs: runTimeoutMs(entry, input),
+        ...(idempotencyKey !== null ? { idempotencyKey } : {}),
+      });
+      return { workflowId: started.workflowId, runId: started.runId, created: started.created ?? true };
     });
-    return { workflowId: started.workflowId, runId: started.runId, created: started.created ?? true };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     log.error('workflow start failed', { site_id: siteId, workflow: name, ...errorFields(error) });

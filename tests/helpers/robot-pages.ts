@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,7 +87,12 @@ export function chromiumChildren(pid = process.pid): number[] {
   return rows.filter((r) => r.pid !== pid && mine.has(r.pid) && /chrom/i.test(r.comm)).map((r) => r.pid);
 }
 
-/** A Chromium of this machine with the DevTools protocol on 127.0.0.1 (the remote adapter's stand-in for a hosted browser). */
+/**
+ * A Chromium of this machine with the DevTools protocol on 127.0.0.1 (the remote adapter's stand-in
+ * for a hosted browser). Ready when Chromium says where DevTools listens and that endpoint answers
+ * the protocol's version request — no fixed wait, so a loaded machine only makes it slower. Closing
+ * waits for the process to exit and removes its profile; it never throws.
+ */
 export async function startCdpChromium(executable = '/usr/bin/chromium'): Promise<{ endpoint: string; process: ChildProcess; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'sgp-cdp-'));
   const child = spawn(
@@ -94,31 +100,32 @@ export async function startCdpChromium(executable = '/usr/bin/chromium'): Promis
     ['--headless=new', '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--user-data-dir=${profile}`, 'about:blank'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`Chromium did not open DevTools: ${err}`)), 15_000);
-    child.stderr!.on('data', (c: Buffer) => {
-      err += c.toString();
-      const m = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${m[1]}`);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`Chromium exited (${code}): ${err}`)));
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
   });
-  return {
-    endpoint,
-    process: child,
-    close: () =>
-      new Promise<void>((resolve) => {
-        const done = () => {
-          rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-          resolve();
-        };
-        if (child.exitCode !== null) return done();
-        child.once('exit', done);
-        child.kill('SIGTERM');
-      }),
+  const removeProfile = () => rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => undefined);
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    await removeProfile();
   };
+  try {
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      child.stderr!.on('data', (c: Buffer) => {
+        err += c.toString();
+        const m = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(err);
+        if (m) resolve(`http://127.0.0.1:${m[1]}`);
+      });
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`Chromium exited (${code}): ${err}`)));
+    });
+    const version = await fetch(`${endpoint}/json/version`);
+    if (!version.ok || !(await version.json()).webSocketDebuggerUrl) throw new Error(`DevTools at ${endpoint} did not answer /json/version`);
+    return { endpoint, process: child, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }

@@ -78,8 +78,21 @@ export function summarize(modules: readonly TestModule[], env: Record<string, st
   return lines;
 }
 
+// The config can be evaluated more than once in a run (root and projects), each time building a
+// reporter: the summary is printed once per run whichever instance sees the end first.
+const PRINTED = Symbol.for('sgp.suiteSummaryPrinted');
+const runState = globalThis as { [PRINTED]?: boolean };
+
 export default class SuiteSummaryReporter implements Reporter {
+  constructor(private readonly print: (text: string) => void = (text) => console.log(text)) {}
+
+  onTestRunStart() {
+    runState[PRINTED] = false;
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
-    console.log(summarize(modules).join('\n'));
+    if (runState[PRINTED]) return;
+    runState[PRINTED] = true;
+    this.print(summarize(modules).join('\n'));
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestModule } from 'vitest/node';
-import { summarize } from '../helpers/suite-summary';
+import SuiteSummaryReporter, { summarize } from '../helpers/suite-summary';
 
 /** A test module as the reporter sees it: its project, its file and the states of its tests. */
 const mod = (project: string, moduleId: string, states: string[]) =>
@@ -27,5 +27,16 @@ describe('npm test suite summary', () => {
     const lines = summarize([mod('postgres', '/repo/tests/integration/keys/keys.test.ts', ['passed', 'failed'])], { TEST_DATABASE_URL: 'postgres://x', CI: 'true' });
     expect(lines.find((l) => l.includes('Postgres'))).toMatch(/RAN .*2 tests/);
     expect(lines.some((l) => l.includes('with CI=true'))).toBe(false);
+  });
+
+  it('prints its lines once per run, however many reporter instances the config built', () => {
+    const printed: string[] = [];
+    const reporters = [new SuiteSummaryReporter((t) => printed.push(t)), new SuiteSummaryReporter((t) => printed.push(t))];
+    for (let run = 0; run < 2; run++) {
+      for (const r of reporters) r.onTestRunStart();
+      for (const r of reporters) r.onTestRunEnd([mod('pglite', '/repo/tests/integration/keys/keys.test.ts', ['passed'])]);
+    }
+    expect(printed).toHaveLength(2);
+    expect(printed[0].match(/Suites that need the machine:/g)).toHaveLength(1);
   });
 });

@@ -28,7 +28,12 @@ export async function createKeyAction(siteId: string, _prev: FormState<CreatedKe
     prefix: optionalText(form, 'prefix'),
   });
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  const created = await createKeyForUser(user, site.id, parsed.data);
+  let created;
+  try {
+    created = await createKeyForUser(user, site.id, parsed.data);
+  } catch (error) {
+    return { errors: apiErrorToForm(error), values };
+  }
   revalidatePath(keysPath(site.id));
   // The next key usually shares the prefix, scopes and expiry: only the name starts empty again.
   return { result: created, values: { ...values, name: '' } };

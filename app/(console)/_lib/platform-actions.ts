@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { isUuid } from '@/lib/core/schemas';
 import { createAppBodySchema, createPlatformKeyBodySchema, type CreatedPlatformKey } from '@/lib/platform/schema';
-import { createApp, createKeyForApp, revokeKeyOfSite } from '@/lib/platform/service';
+import { createAppOf, createKeyForApp, revokeKeyOfSite } from '@/lib/platform/service';
 import { apiErrorToForm, fieldErrors, optionalText, safeParseForm, text, type FormState } from './forms';
 import { requireOwnedSite } from './session';
 
@@ -15,7 +15,12 @@ export async function createAppAction(siteId: string, _prev: FormState<string>, 
   const values = { name: text(form, 'name') };
   const parsed = safeParseForm(createAppBodySchema, values);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  const app = await createApp(site.id, parsed.data.name);
+  let app;
+  try {
+    app = await createAppOf(site.id, parsed.data.name);
+  } catch (error) {
+    return { errors: apiErrorToForm(error), values };
+  }
   revalidatePath(platformPath(site.id));
   return { result: app.schema };
 }

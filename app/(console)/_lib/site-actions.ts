@@ -4,8 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { deleteSite } from '@/lib/sites/deletion';
 import { createSiteBodySchema, deleteSiteBodySchema, updateSiteBodySchema } from '@/lib/sites/schema';
-import { createSite } from '@/lib/sites/repo';
-import { updateSiteOf } from '@/lib/sites/service';
+import { createSiteOf, updateSiteOf } from '@/lib/sites/service';
 import { apiErrorToForm, fieldErrors, optionalText, safeParseForm, text, type FormState } from './forms';
 import { parseOriginLines } from './origin-lines';
 import { requireOwnedSite, requireUser } from './session';
@@ -21,7 +20,12 @@ export async function createSiteAction(_prev: FormState, form: FormData): Promis
     if ('error' in origins) errors.origins = origins.error;
     return { errors, values };
   }
-  const site = await createSite(user.id, parsed.data, origins.origins);
+  let site;
+  try {
+    site = await createSiteOf(user.id, parsed.data, origins.origins);
+  } catch (error) {
+    return { errors: apiErrorToForm(error), values };
+  }
   redirect(`/console/sites/${site.id}`);
 }
 

@@ -14,6 +14,7 @@ export const POST = defineRoute({
   body: createKeyBodySchema,
   response: CreatedKeySchema,
   status: 201,
+  errors: ['PLAN_LIMIT_REACHED'],
   handler: ({ principal, siteId, body }) => createKeyForUser(principal.user, siteId!, body),
 });
 

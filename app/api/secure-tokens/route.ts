@@ -22,7 +22,7 @@ export const POST = defineRoute({
   body: createSecureTokenBodySchema,
   response: SecureTokenSchema,
   status: 201,
-  errors: ['CONFLICT', 'PROVIDER_NOT_CONFIGURED'],
+  errors: ['CONFLICT', 'PLAN_LIMIT_REACHED', 'PROVIDER_NOT_CONFIGURED'],
   handler: ({ principal, siteId, body }) => createSecureToken(siteId, principal, body),
 });
 

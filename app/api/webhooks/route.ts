@@ -18,7 +18,7 @@ export const POST = defineRoute({
   body: createEndpointBodySchema,
   response: CreatedEndpointSchema,
   status: 201,
-  errors: ['CONFLICT'],
+  errors: ['PLAN_LIMIT_REACHED'],
   handler: ({ siteId, body }) => createEndpoint(siteId, body),
 });
 

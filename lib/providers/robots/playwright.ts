@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
+import { startEgressProxy } from '@/lib/net/egress-proxy';
 import type { BrowserAction, BrowserSession, OpenOptions, RobotProvider, SavedBrowserState } from './port';
 
 /**
@@ -16,6 +17,18 @@ export type PlaywrightRobotsOptions = { perSite: number; total: number; actionTi
 
 /** Flags of the local Chromium: headless, no sandbox (containers), nothing phoning home. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/**
+ * The local Chromium's one way out: every connection through the egress proxy (loopback too —
+ * `<-loopback>` removes Chromium's implicit loopback bypass), and WebRTC limited to proxied
+ * traffic, so no UDP leaves the browser and TURN over TCP is tunnelled through the proxy too.
+ */
+export const egressArgs = (proxyUrl: string) => [
+  `--proxy-server=${proxyUrl}`,
+  '--proxy-bypass-list=<-loopback>',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
 const VIEWPORT = { width: 1280, height: 800 };
 const BROWSER_IDLE_MS = 60_000;
 const EXTRACT_MAX_CHARS = 10_000;
@@ -23,27 +36,28 @@ const EXTRACT_MAX_CHARS = 10_000;
 export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
   const sessions = new Map<string, BrowserSession>();
   /** Slots taken by sessions being opened, so concurrent opens cannot pass the caps together. */
-  const reserved = new Map<string, number>();
+  const reserved: { siteId: string; accountId: string }[] = [];
+  const accountOf = new Map<string, string>();
   let browser: Promise<Browser> | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
 
-  const count = (siteId?: string) =>
-    siteId === undefined
-      ? sessions.size + [...reserved.values()].reduce((a, b) => a + b, 0)
-      : [...sessions.values()].filter((s) => s.siteId === siteId).length + (reserved.get(siteId) ?? 0);
+  const count = (of: { siteId?: string; accountId?: string } = {}) => {
+    const holders = [
+      ...[...sessions.values()].map((s) => ({ siteId: s.siteId, accountId: accountOf.get(s.instanceId) })),
+      ...reserved,
+    ];
+    return holders.filter((h) => (of.siteId === undefined || h.siteId === of.siteId) && (of.accountId === undefined || h.accountId === of.accountId)).length;
+  };
 
   function connect(): Promise<Browser> {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     if (!browser) {
-      const started = (
-        o.kind === 'local'
-          ? chromium.launch({ executablePath: o.executablePath, headless: true, args: CHROMIUM_ARGS })
-          : chromium.connectOverCDP(o.endpoint, { timeout: 15_000 })
-      ).then((b) => {
+      const started = (o.kind === 'local' ? launchLocal(o.executablePath) : chromium.connectOverCDP(o.endpoint, { timeout: 60_000 })).then((b) => {
         b.on('disconnected', () => {
           if (browser === started) browser = undefined;
           sessions.clear();
+          accountOf.clear();
         });
         return b;
       });
@@ -53,6 +67,19 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
       });
     }
     return browser;
+  }
+
+  /** A local Chromium with its own egress proxy, which closes with it. */
+  async function launchLocal(executablePath: string): Promise<Browser> {
+    const proxy = await startEgressProxy();
+    try {
+      const b = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...egressArgs(proxy.url)] });
+      b.on('disconnected', () => void proxy.close());
+      return b;
+    } catch (error) {
+      await proxy.close();
+      throw error;
+    }
   }
 
   async function closeBrowser(): Promise<void> {
@@ -75,27 +102,35 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
     idleTimer.unref();
   }
 
-  function reserve(siteId: string): () => void {
-    if (count(siteId) >= o.perSite) {
+  function reserve(siteId: string, account: OpenOptions['account']): () => void {
+    if (count({ siteId }) >= o.perSite) {
       throw new ApiError('RATE_LIMITED', `This site already runs ${o.perSite} robot browsers, the most allowed; pause or stop one first`, { running_limit: o.perSite, retry_after: 60 }, { 'retry-after': '60' });
     }
     if (count() >= o.total) {
       throw new ApiError('RATE_LIMITED', 'The service runs as many robot browsers as it allows; try again later', { retry_after: 60 }, { 'retry-after': '60' });
     }
-    reserved.set(siteId, (reserved.get(siteId) ?? 0) + 1);
+    const accountLimit = Math.min(account.limit, Math.ceil(o.total / 2));
+    if (count({ accountId: account.id }) >= accountLimit) {
+      throw new ApiError(
+        'RATE_LIMITED',
+        `This account already runs ${accountLimit} robot browsers, the most it may; pause or stop one first`,
+        { running_limit: accountLimit, retry_after: 60 },
+        { 'retry-after': '60' },
+      );
+    }
+    const slot = { siteId, accountId: account.id };
+    reserved.push(slot);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const n = (reserved.get(siteId) ?? 1) - 1;
-      if (n > 0) reserved.set(siteId, n);
-      else reserved.delete(siteId);
+      reserved.splice(reserved.indexOf(slot), 1);
     };
   }
 
   async function open(opts: OpenOptions): Promise<BrowserSession> {
     if (sessions.has(opts.instanceId)) throw new ApiError('CONFLICT', 'This instance already has a running browser');
-    const release = reserve(opts.siteId);
+    const release = reserve(opts.siteId, opts.account);
     let context: BrowserContext | undefined;
     try {
       let b: Browser;
@@ -126,10 +161,14 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
         await page.goto(opts.state.url, { waitUntil: 'load' }).catch(() => undefined);
       }
       const session = browserSession(opts, context, page, o.actionTimeoutMs, () => {
-        if (sessions.get(opts.instanceId) === session) sessions.delete(opts.instanceId);
+        if (sessions.get(opts.instanceId) === session) {
+          sessions.delete(opts.instanceId);
+          accountOf.delete(opts.instanceId);
+        }
         idleCheck();
       });
       sessions.set(opts.instanceId, session);
+      accountOf.set(opts.instanceId, opts.account.id);
       return session;
     } catch (error) {
       await context?.close().catch(() => undefined);
@@ -150,6 +189,7 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
       idleTimer = undefined;
       await Promise.all([...sessions.values()].map((s) => s.close()));
       sessions.clear();
+      accountOf.clear();
       await closeBrowser();
     },
   };

@@ -24,6 +24,8 @@ export interface OpenOptions {
   state?: SavedBrowserState;
   /** Decides every request of the context (the outbound guard); refused requests are aborted. */
   allowRequest: (url: string) => Promise<boolean>;
+  /** The account the site belongs to and how many browsers its plan lets it run at once. */
+  account: { id: string; limit: number };
 }
 
 export interface BrowserSession {
@@ -41,7 +43,11 @@ export interface BrowserSession {
 
 export interface RobotProvider {
   readonly kind: 'local' | 'cdp';
-  /** A new session; 429 RATE_LIMITED beyond the per-site or global cap of running browsers. */
+  /**
+   * A new session; 429 RATE_LIMITED beyond the per-site, per-account or global cap of running
+   * browsers. An account never holds more than half the process's slots (rounded up), so one
+   * account cannot keep every other one out.
+   */
   open(o: OpenOptions): Promise<BrowserSession>;
   /** The open session of an instance in this process, if any. */
   session(instanceId: string): BrowserSession | undefined;

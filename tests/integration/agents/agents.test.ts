@@ -11,6 +11,8 @@ import { POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
 import { POST as cancelCommand } from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
 import { drainCommands, executeCommand } from '@/lib/agents/execute';
+import { offeredTools } from '@/lib/agents/tools';
+import type { ToolContext } from '@/lib/tools/define-tool';
 import { commandDeadline } from '@/lib/agents/jobs';
 import { config } from '@/lib/core/config';
 import { JOB_SCHEMA } from '@/lib/jobs/define';
@@ -149,21 +151,39 @@ describe('agent messages', () => {
     expect(textOf(standIn.requests[1].messages.find((m) => m.role === 'tool'))).toContain('INVALID_REQUEST');
   });
 
-  it('a read-only key is offered the read tools only, and a write call it makes anyway is refused', async () => {
-    standIn.queue({ toolCalls: [{ name: 'createLead', arguments: { name: 'Sneaky', email: 'sneaky@example.com' } }] }, { text: 'cannot' });
-    const res = await agentCall(customerSupportMessage, '/api/agents/customerSupport/message', mine.readKey, { site_id: mine.siteId, message: 'hi' });
-    expect(res.status).toBe(202);
-    await drainCommands();
-    const offered = (standIn.requests[0].tools ?? []).map((t) => t.function.name).sort();
+  it('every agent route refuses a read-only key (403) and records nothing', async () => {
+    const counts = async () => {
+      const db = await getDb();
+      const { rows } = (await db.execute(sql`
+        select (select count(*) from commands where site_id = ${mine.siteId})::int as commands,
+               (select count(*) from conversations where site_id = ${mine.siteId})::int as conversations,
+               (select count(*) from conversation_messages where site_id = ${mine.siteId})::int as messages`)) as unknown as { rows: unknown[] };
+      return rows[0];
+    };
+    const before = await counts();
+    const routes: [Parameters<typeof call>[0], string, Record<string, unknown>][] = [
+      [cmoMessage, '/api/agents/cmo/message', { message: 'hi' }],
+      [salesMessage, '/api/agents/sales/message', { message: 'hi' }],
+      [customerSupportMessage, '/api/agents/customerSupport/message', { message: 'hi' }],
+      [emailReply, '/api/agents/email/reply', { from: 'a@example.com', text: 'hi' }],
+      [contentEditor, '/api/agents/copywriter/content-editor', { content: 'Oak tables.', instruction: 'shorter' }],
+    ];
+    for (const [handler, path, body] of routes) {
+      for (const headers of [{}, { accept: 'text/event-stream' }] as Record<string, string>[]) {
+        const res = await agentCall(handler, path, mine.readKey, { site_id: mine.siteId, ...body }, headers);
+        expect(res.status, path).toBe(403);
+        expect(res.body).toMatchObject({ success: false, error: { code: 'FORBIDDEN' } });
+      }
+    }
+    expect(await counts()).toEqual(before);
+    expect(standIn.requests).toHaveLength(0);
+  });
+
+  it('a principal without the write scope is offered the read tools only', () => {
+    const offered = offeredTools({ principal: { scopes: ['read'] } } as unknown as ToolContext).map((t) => t.name).sort();
     // updateSiteSettings is a read tool whose `update` action needs the write scope itself.
     expect(offered).toEqual(['getFinderCategoryIds', 'getLeads', 'getRequirements', 'getSegments', 'updateSiteSettings']);
     expect(offered).toEqual(tools.filter((t) => t.scope === 'read').map((t) => t.name).sort());
-    const command = await detail(mine, res.body.data.command_id);
-    expect(command.tool_calls).toEqual([
-      { name: 'createLead', arguments: { name: 'Sneaky', email: 'sneaky@example.com' }, result: null, error: { code: 'TOOL_NOT_OFFERED', message: expect.stringContaining('createLead') } },
-    ]);
-    expect(command.status).toBe('completed');
-    expect((await leadsOf(mine.siteId)).map((l) => l.email)).not.toContain('sneaky@example.com');
   });
 
   it('a write key is offered every tool', async () => {

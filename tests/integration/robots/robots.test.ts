@@ -22,7 +22,7 @@ import { getDb } from '@/lib/db/client';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
+import { call, createKey, createSite, createTenant, type Tenant } from '../../helpers/harness';
 import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
 import { chromiumChildren, startCdpChromium, startRobotPages, type RobotPages } from '../../helpers/robot-pages';
 import { applyWorkflowTestEnv } from '../workflows/behaviour';
@@ -245,6 +245,27 @@ describe('caps and timeouts', () => {
     expect(robotProvider().running(other.siteId)).toBe(0);
   });
 
+  it('an account holds at most its share of the slots, across its sites; other accounts still get theirs', { timeout: 90_000 }, async () => {
+    // ROBOTS_MAX_TOTAL 6: an account holds at most 3 (half, and within its plan's robots_per_account).
+    const owner = await createTenant();
+    const secondSite = await createSite(owner.user, 'Second site');
+    const second: Tenant = { ...owner, siteId: secondSite, key: (await createKey(owner.user, secondSite)).apiKey };
+    const started = [];
+    for (const [activity, t] of [['Robot A1', owner], ['Robot A2', owner], ['Robot B1', second]] as const) {
+      const res = await create(activity, {}, t);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      started.push(res.body.data.instance);
+    }
+    const over = await create('Robot B2', {}, second);
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', details: { running_limit: 3 } } });
+    expect(over.body.error.message).toMatch(/account already runs 3 robot browsers/);
+    const theirs = await create('Theirs', {}, other);
+    expect(theirs.status).toBe(201);
+    for (const [t, i] of [[owner, started[0]], [owner, started[1]], [second, started[2]]] as const) await op('delete', i.id, {}, t);
+    await op('delete', theirs.body.data.instance.id, {}, other);
+  });
+
   it('an instance whose timeout_hours ran out is stopped by its expiry job', async () => {
     const { instance } = (await create('Short job', { timeout_hours: 0.1 })).body.data;
     expect(Date.parse(instance.expires_at) - Date.parse(instance.started_at)).toBe(6 * 60_000);
@@ -392,10 +413,12 @@ describe('without a model or a browser', () => {
 });
 
 describe('remote provider (CDP)', () => {
-  it('drives a browser reached over the DevTools protocol through the same interface', { timeout: 120_000 }, async () => {
+  // Every wait here ends on a protocol event (DevTools answering, a page's load, a selector); the
+  // bounds are generous so a loaded machine only makes the test slower, never failing it.
+  it('drives a browser reached over the DevTools protocol through the same interface', { timeout: 300_000 }, async () => {
     await resetProviders();
     const remote = await startCdpChromium();
-    setEnv({ ROBOTS_CDP_URL: remote.endpoint });
+    setEnv({ ROBOTS_CDP_URL: remote.endpoint, ROBOTS_ACTION_TIMEOUT_MS: '60000' });
     try {
       expect(robotProvider().kind).toBe('cdp');
       const { instance } = (await create()).body.data;

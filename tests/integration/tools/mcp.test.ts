@@ -92,8 +92,28 @@ describe('MCP tools', () => {
     expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Lead not found' });
   });
 
-  it('answers an unknown tool with a JSON-RPC InvalidParams error', async () => {
-    await expect(client.callTool({ name: 'dropTables', arguments: {} })).rejects.toThrow(/Unknown tool: dropTables/);
+  it('answers an unknown tool with a JSON-RPC InvalidParams error, its message said once', async () => {
+    const error = await client.callTool({ name: 'dropTables', arguments: {} }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toBe('MCP error -32602: Unknown tool: dropTables');
+    const res = await rpc(presenters.bearer(mine.key), { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'dropTables', arguments: {} } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Unknown tool: dropTables' } });
+  });
+
+  it.each([
+    ['no params', undefined],
+    ['no name', { arguments: {} }],
+    ['a name that is not a string', { name: 42, arguments: {} }],
+    ['arguments that are a string', { name: 'getLeads', arguments: 'site_id' }],
+    ['arguments that are an array', { name: 'getLeads', arguments: [1, 2] }],
+  ])('answers tools/call with %s with -32602 and a short message', async (_why, params) => {
+    const res = await rpc(presenters.bearer(mine.key), { jsonrpc: '2.0', id: 8, method: 'tools/call', ...(params === undefined ? {} : { params }) });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ jsonrpc: '2.0', id: 8, error: { code: -32602, message: 'Invalid params: tools/call takes {name: string, arguments?: object}' } });
   });
 });
 

@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POST as createRoute } from '@/app/api/visitors/session/route';
 import { POST as uploadRoute } from '@/app/api/visitors/upload/route';
 import { config, resetConfig } from '@/lib/core/config';
+import { storedBytes } from '@/lib/visitors/uploads';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
 import { BASE, createTenant, type Tenant } from '../../helpers/harness';
 
@@ -15,6 +16,7 @@ beforeAll(async () => {
 afterEach(() => {
   delete process.env.STORAGE_PROVIDER;
   delete process.env.UPLOAD_MAX_BYTES;
+  delete process.env.PLAN_CAPS;
   resetConfig();
 });
 
@@ -68,10 +70,28 @@ describe('POST /api/visitors/upload', () => {
     ['a type outside the allowlist', new Blob(['MZ...'], { type: 'application/x-msdownload' }), 'INVALID_REQUEST'],
     ['a PNG whose bytes are not PNG', new Blob(['not a png'], { type: 'image/png' }), 'INVALID_REQUEST'],
     ['an empty file', new Blob([], { type: 'text/plain' }), 'INVALID_REQUEST'],
-  ])('refuses %s with 400', async (_why, blob, code) => {
+    ['a type named after an inherited property (constructor)', new Blob(['MZ\x90\x00'], { type: 'constructor' }), 'INVALID_REQUEST'],
+    ['a type named __proto__', new Blob(['MZ\x90\x00'], { type: '__proto__' }), 'INVALID_REQUEST'],
+    ['a type named toString', new Blob(['hello'], { type: 'tostring' }), 'INVALID_REQUEST'],
+    ['an executable declared as text/plain', new Blob([Uint8Array.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00])], { type: 'text/plain' }), 'INVALID_REQUEST'],
+    ['bytes that are not UTF-8 declared as text/csv', new Blob([Uint8Array.from([0x61, 0xff, 0xfe, 0x62])], { type: 'text/csv' }), 'INVALID_REQUEST'],
+  ])('refuses %s with 400 in the envelope', async (_why, blob, code) => {
     const res = await upload({ site_id: mine.siteId, file: [blob, 'f.bin'] });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe(code);
+    expect(res.body).toMatchObject({ success: false, error: { code } });
+  });
+
+  it('keeps a site within the stored bytes of its plan, also under parallel uploads, and other sites unaffected', async () => {
+    const [full, neighbour] = await Promise.all([createTenant(), createTenant()]);
+    process.env.PLAN_CAPS = JSON.stringify({ basic: { upload_bytes_per_site: 2500 } });
+    resetConfig();
+    const kb = () => [new Blob(['x'.repeat(1000)], { type: 'text/plain' }), 'k.txt'] as [Blob, string];
+    const sends = await Promise.all(Array.from({ length: 6 }, () => upload({ site_id: full.siteId, file: kb() }, presenters.xSaApiKey(full.key))));
+    expect(sends.map((r) => r.status).sort()).toEqual([201, 201, 403, 403, 403, 403]);
+    const refused = sends.find((r) => r.status === 403)!;
+    expect(refused.body).toMatchObject({ success: false, error: { code: 'PLAN_LIMIT_REACHED', details: { cap: 'upload_bytes_per_site', limit: 2500, used: 2000 } } });
+    expect(await storedBytes(full.siteId)).toBe(2000);
+    expect((await upload({ site_id: neighbour.siteId, file: kb() }, presenters.xSaApiKey(neighbour.key))).status).toBe(201);
   });
 
   it('requires the file field, refuses unknown fields and a visitor of another site', async () => {

@@ -210,6 +210,17 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         expect((await start(t, 'dailyStandUp', { site_id: t.siteId })).status).toBe(202);
         for (const id of [...ids.slice(1), keyed.body.workflowId]) await cancel(t, id);
       });
+
+      it('parallel starts never pass the cap: with 8 runs going, 5 at once give 2 runs and 3 × 429', async () => {
+        const t = await createTenant();
+        const ids = [];
+        for (let i = 0; i < 8; i++) ids.push(await waitingRun(t));
+        const burst = await Promise.all(Array.from({ length: 5 }, () => start(t, 'humanIntervention', { site_id: t.siteId, question: 'q', timeout_seconds: 600 })));
+        expect(burst.map((r) => r.status).sort()).toEqual([202, 202, 429, 429, 429]);
+        expect(burst.filter((r) => r.status === 429).every((r) => r.body.error.code === 'RATE_LIMITED')).toBe(true);
+        expect(await under.engine.countRunning(t.siteId)).toBe(10);
+        for (const id of [...ids, ...burst.filter((r) => r.status === 202).map((r) => r.body.workflowId)]) await cancel(t, id);
+      });
     });
 
     describe('runs', () => {

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
 import { defineRoute } from '@/lib/http/define-route';
 import { paginationMeta } from '@/lib/core/schemas';
-import { createSite } from '@/lib/sites/repo';
 import { createSiteBodySchema, SiteDetailSchema, SiteSchema, visitorSitesQuerySchema } from '@/lib/sites/schema';
-import { sitesForUser } from '@/lib/sites/service';
+import { createSiteOf, sitesForUser } from '@/lib/sites/service';
 import { listVisitors } from '@/lib/visitors/repo';
 import { VisitorSchema } from '@/lib/visitors/schema';
 
@@ -19,7 +18,8 @@ export const POST = defineRoute({
   body: createSiteBodySchema,
   response: SiteSchema,
   status: 201,
-  handler: ({ principal, body }) => createSite(principal.user.id, body),
+  errors: ['PLAN_LIMIT_REACHED'],
+  handler: ({ principal, body }) => createSiteOf(principal.user.id, body),
 });
 
 // GET /api/visitors/sites — the user's sites, one of them with ?id=, or the visitors of one with ?site_id=

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
 import { AppSchema, createAppBodySchema, sitePathSchema } from '@/lib/platform/schema';
-import { createApp, listApps } from '@/lib/platform/service';
+import { createAppOf, listApps } from '@/lib/platform/service';
 
 const tags = ['Platform apps and keys'];
 const auth = { kind: 'session' } as const;
@@ -26,5 +26,6 @@ export const POST = defineRoute({
   body: createAppBodySchema,
   response: AppSchema,
   status: 201,
-  handler: ({ siteId, body }) => createApp(siteId!, body.name),
+  errors: ['PLAN_LIMIT_REACHED'],
+  handler: ({ siteId, body }) => createAppOf(siteId!, body.name),
 });
