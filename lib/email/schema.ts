@@ -163,7 +163,9 @@ export const MailboxCheckSchema = z.object({
 });
 export type MailboxCheck = z.infer<typeof MailboxCheckSchema>;
 
-export const emailLogQuerySchema = paginationQuerySchema;
+export const emailLogQuerySchema = paginationQuerySchema.extend({
+  lead_id: uuidSchema.optional().describe('Only the messages sent to or received from this lead (its email history)'),
+});
 
 // ——— The owner's verified addresses ———
 
