@@ -103,6 +103,8 @@ export async function startDovecot(): Promise<DovecotServer> {
       'ssl = no',
       'disable_plaintext_auth = no',
       'auth_mechanisms = plain login',
+      // A refused password is answered at once (the default waits 2 s).
+      'auth_failure_delay = 0',
       `first_valid_uid = ${Math.min(mailOwner.uid, 1)}`,
       'last_valid_uid = 0',
       `mail_location = maildir:${mailDir}/%u`,
