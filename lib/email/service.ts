@@ -114,12 +114,20 @@ const asDisplayName = (name: string) => name.replace(/[\r\n"<>\\]+/g, ' ').repla
 
 /** Who the site's messages come from: its own identity where set, else EMAIL_FROM's address with the site's name. */
 export async function senderOf(siteId: string): Promise<EmailSender> {
+  const { defaults: _defaults, ...sender } = await senderWithDefaults(siteId);
+  return sender;
+}
+
+/** The identity in effect and the defaults it falls back to (the console shows both). */
+export async function senderWithDefaults(siteId: string): Promise<EmailSender & { defaults: { from_address: string; from_name: string } }> {
   const [row, site] = await Promise.all([findSender(siteId), getSite(siteId)]);
+  const defaults = { from_address: deploymentAddress(), from_name: asDisplayName(found(site, 'Site').name) };
   return {
-    from_address: row?.fromAddress ?? deploymentAddress(),
-    from_name: row?.fromName ?? asDisplayName(found(site, 'Site').name),
+    from_address: row?.fromAddress ?? defaults.from_address,
+    from_name: row?.fromName ?? defaults.from_name,
     reply_to: row?.replyTo ?? null,
     customized: Boolean(row && (row.fromAddress || row.fromName || row.replyTo)),
+    defaults,
   };
 }
 
