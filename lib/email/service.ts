@@ -24,11 +24,13 @@ import {
 import type { EmailSender, EmailSenderInput, Recipient, SentEmail } from './schema';
 import { readUnsubscribeToken, unsubscribeLinks } from './unsubscribe';
 
-/** What a message is linked to in the site's email log. */
+/** What a message is linked to in the site's email log, and whether the product wrote it. */
 export interface MessageLinks {
   leadId?: string | null;
   workflowId?: string | null;
   conversationId?: string | null;
+  /** The product wrote the text (workflows, agents): it ends with the unsubscribe link. An app's own text is sent as is. */
+  unsubscribeFooter?: boolean;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface MessageLinks {
  * Every message comes from the site's sender identity and carries a Message-ID (replies are
  * threaded to it). An address on the site's suppression list is never written to (422
  * UNPROCESSABLE naming it, nothing sent); a message to one person carries List-Unsubscribe with
- * the one-click link, and the link at the end of its text.
+ * the one-click link (and, when the product wrote it, the link at the end of its text).
  */
 export async function sendEmail(
   siteId: string,
@@ -66,7 +68,7 @@ export async function sendEmail(
   if (message.to.length === 1) {
     const unsubscribe = unsubscribeLinks(siteId, message.to[0]);
     outgoing.headers = { 'List-Unsubscribe': `<${unsubscribe.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
-    if (outgoing.text !== undefined) outgoing.text = `${outgoing.text}\n\n--\nTo stop receiving these messages: ${unsubscribe.page}\n`;
+    if (links.unsubscribeFooter && outgoing.text !== undefined) outgoing.text = `${outgoing.text}\n\n--\nTo stop receiving these messages: ${unsubscribe.page}\n`;
   }
   const envelope = {
     appId,

@@ -197,7 +197,11 @@ export function createActivities(): Activities {
       }),
     async sendEmail(siteId, message) {
       try {
-        const sent = await sendEmail(siteId, null, { to: [message.to], subject: message.subject, text: message.text }, { leadId: message.lead_id, workflowId: message.workflow_id });
+        const sent = await sendEmail(siteId, null, { to: [message.to], subject: message.subject, text: message.text }, {
+          leadId: message.lead_id,
+          workflowId: message.workflow_id,
+          unsubscribeFooter: true,
+        });
         return { email_id: sent.id, message_id: sent.message_id ?? '', transport: sent.transport };
       } catch (error) {
         if (error instanceof ApiError && error.code === 'UNPROCESSABLE') {
