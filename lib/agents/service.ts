@@ -59,7 +59,10 @@ export interface Submitted {
   created_at: string;
 }
 
-async function open(caller: ApiKeyPrincipal, r: AgentRequest & { description: string }, claim: boolean): Promise<Submitted> {
+/** Who opens a command: an API key of the site, or the product itself (`keyId` null) with the scopes it grants. */
+type Opener = Pick<ApiKeyPrincipal, 'siteId' | 'scopes'> & { keyId: string | null };
+
+async function open(caller: Opener, r: AgentRequest & { description: string }, claim: boolean): Promise<Submitted> {
   // No model, no command: nothing is written that could never run.
   agentModel();
   const siteId = caller.siteId;
@@ -110,6 +113,14 @@ export async function startStreamedRequest(
     },
   };
 }
+
+/**
+ * An email received in the site's mailbox, for the email agent: queued exactly like a request of
+ * `/api/agents/email/reply`, offered the read tools only (a stranger's words never change the
+ * site's records).
+ */
+export const submitInboundEmail = (siteId: string, body: EmailReplyBody): Promise<Submitted> =>
+  open({ siteId, keyId: null, scopes: ['read'] }, describe(emailReplyRequest(body)), false);
 
 /** `POST /sites/{site_id}/commands`: the CMO agent carries the command out (task, description, parameters as its instruction). */
 export const submitSiteCommand = (caller: ApiKeyPrincipal, body: CreateCommandInput) =>

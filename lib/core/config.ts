@@ -133,6 +133,12 @@ const configSchema = z.object({
     .optional(),
   EMAIL_FROM: z.string().trim().min(3).max(320).default('Site Growth <no-reply@localhost>'),
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+  // Sites' mailboxes over IMAP (README "Email in and out"): one deadline for connecting, the
+  // greeting and each response; messages read per sync (the rest on the next one); minutes
+  // between scheduled syncs of each site.
+  IMAP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+  MAILBOX_SYNC_BATCH: z.coerce.number().int().min(1).max(1_000).default(100),
+  MAILBOX_SYNC_EVERY_MINUTES: z.coerce.number().int().min(1).max(1_440).default(15),
   // Per-capability daily quotas of the platform API, per app: JSON object overriding the defaults,
   // e.g. {"email.send":200,"leads.write":1000}.
   PLATFORM_DAILY_QUOTAS: z

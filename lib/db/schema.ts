@@ -413,8 +413,8 @@ export const emailMessages = pgTable('email_messages', {
   id: uuid('id').primaryKey().defaultRandom(),
   siteId: uuid('site_id').notNull(),
   appId: uuid('app_id'),
-  transport: text('transport').$type<'outbox' | 'smtp'>().notNull(),
-  status: text('status').$type<'stored' | 'sent' | 'failed'>().notNull(),
+  transport: text('transport').$type<'outbox' | 'smtp' | 'imap'>().notNull(),
+  status: text('status').$type<'stored' | 'sent' | 'failed' | 'received'>().notNull(),
   fromAddress: text('from_address').notNull(),
   toAddresses: text('to_addresses').array().notNull(),
   subject: text('subject').notNull(),
@@ -422,6 +422,51 @@ export const emailMessages = pgTable('email_messages', {
   htmlBody: text('html_body'),
   providerMessageId: text('provider_message_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
+  // 20261124100000_email_in_out.sql
+  direction: text('direction').$type<'outbound' | 'inbound'>().notNull().default('outbound'),
+  messageId: text('message_id'),
+  inReplyTo: text('in_reply_to'),
+  leadId: uuid('lead_id'),
+  workflowId: text('workflow_id'),
+  conversationId: uuid('conversation_id'),
+  commandId: uuid('command_id'),
+  kind: text('kind').$type<'reply' | 'message' | 'bounce' | 'auto_reply'>(),
+  mailboxKey: text('mailbox_key'),
+});
+
+export const emailSenders = pgTable('email_senders', {
+  siteId: uuid('site_id').primaryKey(),
+  fromAddress: text('from_address'),
+  fromName: text('from_name'),
+  replyTo: text('reply_to'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const emailSuppressions = pgTable(
+  'email_suppressions',
+  {
+    siteId: uuid('site_id').notNull(),
+    email: text('email').notNull(),
+    reason: text('reason').$type<'unsubscribed' | 'bounced' | 'manual'>().notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.email] })],
+);
+
+export const emailMailboxes = pgTable('email_mailboxes', {
+  siteId: uuid('site_id').primaryKey(),
+  host: text('host').notNull(),
+  port: integer('port').notNull(),
+  tls: boolean('tls').notNull(),
+  username: text('username').notNull(),
+  folder: text('folder').notNull().default('INBOX'),
+  secretId: uuid('secret_id').notNull(),
+  uidValidity: bigint('uid_validity', { mode: 'number' }),
+  lastUid: bigint('last_uid', { mode: 'number' }).notNull().default(0),
+  lastSyncAt: ts('last_sync_at'),
+  lastErrorCode: text('last_error_code'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
 // Finder: credits, role queries and mined people (20261123123000_finder.sql).

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
-import { emailMessages, emailRecipients } from '@/lib/db/schema';
-import type { EmailMessage, Recipient } from './schema';
+import { emailMailboxes, emailMessages, emailRecipients, emailSenders, emailSuppressions } from '@/lib/db/schema';
+import type { EmailMessage, Recipient, Suppression } from './schema';
 
 type MessageRow = typeof emailMessages.$inferSelect;
 type RecipientRow = typeof emailRecipients.$inferSelect;
@@ -18,6 +18,14 @@ const toMessage = (row: MessageRow): EmailMessage => ({
   text: row.textBody,
   html: row.htmlBody,
   provider_message_id: row.providerMessageId,
+  message_id: row.messageId,
+  direction: row.direction,
+  in_reply_to: row.inReplyTo,
+  kind: row.kind,
+  lead_id: row.leadId,
+  workflow_id: row.workflowId,
+  conversation_id: row.conversationId,
+  command_id: row.commandId,
   created_at: row.createdAt.toISOString(),
 });
 
@@ -27,9 +35,9 @@ export async function insertMessage(siteId: string, m: Omit<typeof emailMessages
   return toMessage(row);
 }
 
-export async function listMessages(siteId: string, page: { limit: number; offset: number }): Promise<{ items: EmailMessage[]; total: number }> {
+export async function listMessages(siteId: string, page: { limit: number; offset: number; leadId?: string }): Promise<{ items: EmailMessage[]; total: number }> {
   const db = await getDb();
-  const where = eq(emailMessages.siteId, siteId);
+  const where = page.leadId ? and(eq(emailMessages.siteId, siteId), eq(emailMessages.leadId, page.leadId)) : eq(emailMessages.siteId, siteId);
   const [found, [{ total }]] = await Promise.all([
     db.select().from(emailMessages).where(where).orderBy(desc(emailMessages.createdAt), desc(emailMessages.id)).limit(page.limit).offset(page.offset),
     db.select({ total: count() }).from(emailMessages).where(where),
@@ -132,4 +140,149 @@ export async function verifiedAmong(siteId: string, emails: string[]): Promise<S
     .from(emailRecipients)
     .where(and(eq(emailRecipients.siteId, siteId), inArray(emailRecipients.email, emails), isNotNull(emailRecipients.verifiedAt)));
   return new Set(found.map((r) => r.email));
+}
+
+// ——— Inbound messages ———
+
+/** Stores an inbound message once per mailbox key; undefined when it was stored already. */
+export async function insertInbound(
+  siteId: string,
+  m: Omit<typeof emailMessages.$inferInsert, 'siteId' | 'id' | 'createdAt' | 'direction' | 'transport' | 'status'> & { mailboxKey: string },
+): Promise<EmailMessage | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .insert(emailMessages)
+    .values({ ...m, siteId, direction: 'inbound', transport: 'imap', status: 'received', createdAt: currentDate() })
+    .onConflictDoNothing({ target: [emailMessages.siteId, emailMessages.mailboxKey], where: sql`mailbox_key is not null` })
+    .returning();
+  return row && toMessage(row);
+}
+
+/** The site's outbound message with one of these Message-IDs (the first found), for threading a reply. */
+export async function findOutboundByMessageIds(siteId: string, messageIds: string[]): Promise<EmailMessage | undefined> {
+  if (!messageIds.length) return undefined;
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(emailMessages)
+    .where(and(eq(emailMessages.siteId, siteId), eq(emailMessages.direction, 'outbound'), inArray(emailMessages.messageId, messageIds)))
+    .orderBy(desc(emailMessages.createdAt))
+    .limit(1);
+  return row && toMessage(row);
+}
+
+export async function linkInboundCommand(siteId: string, id: string, link: { commandId: string; conversationId: string }): Promise<void> {
+  const db = await getDb();
+  await db.update(emailMessages).set(link).where(and(eq(emailMessages.siteId, siteId), eq(emailMessages.id, id)));
+}
+
+// ——— Sender identity ———
+
+export async function findSender(siteId: string) {
+  const db = await getDb();
+  const [row] = await db.select().from(emailSenders).where(eq(emailSenders.siteId, siteId)).limit(1);
+  return row;
+}
+
+export async function saveSender(siteId: string, v: { fromAddress: string | null; fromName: string | null; replyTo: string | null }): Promise<void> {
+  const db = await getDb();
+  const values = { ...v, updatedAt: currentDate() };
+  await db.insert(emailSenders).values({ siteId, ...values }).onConflictDoUpdate({ target: emailSenders.siteId, set: values });
+}
+
+// ——— Suppression list ———
+
+export async function suppress(siteId: string, email: string, reason: Suppression['reason']): Promise<void> {
+  const db = await getDb();
+  await db.insert(emailSuppressions).values({ siteId, email, reason, createdAt: currentDate() }).onConflictDoNothing();
+}
+
+export async function suppressedAmong(siteId: string, emails: string[]): Promise<Set<string>> {
+  if (!emails.length) return new Set();
+  const db = await getDb();
+  const rows = await db
+    .select({ email: emailSuppressions.email })
+    .from(emailSuppressions)
+    .where(and(eq(emailSuppressions.siteId, siteId), inArray(emailSuppressions.email, emails)));
+  return new Set(rows.map((r) => r.email));
+}
+
+export async function listSuppressions(siteId: string, page: { limit: number; offset: number }): Promise<{ items: Suppression[]; total: number }> {
+  const db = await getDb();
+  const where = eq(emailSuppressions.siteId, siteId);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(emailSuppressions).where(where).orderBy(desc(emailSuppressions.createdAt), emailSuppressions.email).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(emailSuppressions).where(where),
+  ]);
+  return { items: rows.map((r) => ({ email: r.email, reason: r.reason, created_at: r.createdAt.toISOString() })), total: Number(total) };
+}
+
+export async function deleteSuppression(siteId: string, email: string): Promise<boolean> {
+  const db = await getDb();
+  const gone = await db
+    .delete(emailSuppressions)
+    .where(and(eq(emailSuppressions.siteId, siteId), eq(emailSuppressions.email, email)))
+    .returning({ email: emailSuppressions.email });
+  return gone.length > 0;
+}
+
+// ——— Mailbox ———
+
+export type MailboxRow = typeof emailMailboxes.$inferSelect;
+
+export async function findMailbox(siteId: string): Promise<MailboxRow | undefined> {
+  const db = await getDb();
+  const [row] = await db.select().from(emailMailboxes).where(eq(emailMailboxes.siteId, siteId)).limit(1);
+  return row;
+}
+
+/** Saves the mailbox's connection; a changed server, account or folder starts the sync over. */
+export async function saveMailbox(
+  siteId: string,
+  v: { host: string; port: number; tls: boolean; username: string; folder: string; secretId: string },
+): Promise<MailboxRow> {
+  const db = await getDb();
+  const at = currentDate();
+  const moved = sql`(${emailMailboxes.host}, ${emailMailboxes.port}, ${emailMailboxes.username}, ${emailMailboxes.folder}) is distinct from (${v.host}, ${v.port}, ${v.username}, ${v.folder})`;
+  const [row] = await db
+    .insert(emailMailboxes)
+    .values({ siteId, ...v, createdAt: at, updatedAt: at })
+    .onConflictDoUpdate({
+      target: emailMailboxes.siteId,
+      set: {
+        ...v,
+        updatedAt: at,
+        uidValidity: sql`case when ${moved} then null else ${emailMailboxes.uidValidity} end`,
+        lastUid: sql`case when ${moved} then 0 else ${emailMailboxes.lastUid} end`,
+        lastErrorCode: null,
+      },
+    })
+    .returning();
+  return row;
+}
+
+export async function deleteMailbox(siteId: string): Promise<MailboxRow | undefined> {
+  const db = await getDb();
+  const [row] = await db.delete(emailMailboxes).where(eq(emailMailboxes.siteId, siteId)).returning();
+  return row;
+}
+
+/** Records how a sync attempt ended: the position reached, or the error code of the failure. */
+export async function recordMailboxSync(siteId: string, o: { uidValidity?: number; lastUid?: number; errorCode: string | null }): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(emailMailboxes)
+    .set({
+      ...(o.uidValidity !== undefined ? { uidValidity: o.uidValidity } : {}),
+      ...(o.lastUid !== undefined ? { lastUid: o.lastUid } : {}),
+      lastErrorCode: o.errorCode,
+      ...(o.errorCode ? {} : { lastSyncAt: currentDate() }),
+    })
+    .where(eq(emailMailboxes.siteId, siteId));
+}
+
+/** Sites with a mailbox, for the scheduled sync. */
+export async function sitesWithMailbox(): Promise<string[]> {
+  const db = await getDb();
+  return (await db.select({ siteId: emailMailboxes.siteId }).from(emailMailboxes)).map((r) => r.siteId);
 }

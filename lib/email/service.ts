@@ -1,11 +1,37 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { config } from '@/lib/core/config';
 import { currentDate } from '@/lib/core/clock';
 import { ApiError, found, notFound } from '@/lib/core/errors';
 import { emailTransport, type OutgoingEmail } from '@/lib/providers/email';
 import { getSite } from '@/lib/sites/repo';
-import { attemptCode, deleteRecipient, findRecipient, insertMessage, issueCode, listMessages, listRecipientRows, toRecipient, verifiedAmong } from './repo';
-import type { Recipient, SentEmail } from './schema';
+import {
+  attemptCode,
+  deleteRecipient,
+  deleteSuppression,
+  findRecipient,
+  findSender,
+  insertMessage,
+  issueCode,
+  listMessages,
+  listRecipientRows,
+  listSuppressions,
+  saveSender,
+  suppress,
+  suppressedAmong,
+  toRecipient,
+  verifiedAmong,
+} from './repo';
+import type { EmailSender, EmailSenderInput, Recipient, SentEmail } from './schema';
+import { readUnsubscribeToken, unsubscribeLinks } from './unsubscribe';
+
+/** What a message is linked to in the site's email log, and whether the product wrote it. */
+export interface MessageLinks {
+  leadId?: string | null;
+  workflowId?: string | null;
+  conversationId?: string | null;
+  /** The product wrote the text (workflows, agents): it ends with the unsubscribe link. An app's own text is sent as is. */
+  unsubscribeFooter?: boolean;
+}
 
 /**
  * Sends one message through the configured transport and records it in the site's email log.
@@ -13,15 +39,48 @@ import type { Recipient, SentEmail } from './schema';
  * machine. SMTP: the message is handed to the server and only its envelope is kept (a body may
  * hold a reset link or a code that has no business staying in a log). A refused delivery is
  * recorded as `failed` and answered 502 PROVIDER_ERROR.
+ *
+ * Every message comes from the site's sender identity and carries a Message-ID (replies are
+ * threaded to it). An address on the site's suppression list is never written to (422
+ * UNPROCESSABLE naming it, nothing sent); a message to one person carries List-Unsubscribe with
+ * the one-click link (and, when the product wrote it, the link at the end of its text).
  */
 export async function sendEmail(
   siteId: string,
   appId: string | null,
-  message: Omit<OutgoingEmail, 'from'>,
+  message: Omit<OutgoingEmail, 'from' | 'messageId' | 'headers'>,
+  links: MessageLinks = {},
 ): Promise<SentEmail> {
+  const suppressed = await suppressedAmong(siteId, message.to);
+  if (suppressed.size) {
+    throw new ApiError('UNPROCESSABLE', 'Recipients on the site’s suppression list (unsubscribed or bounced) are never written to', {
+      suppressed: message.to.filter((a) => suppressed.has(a)),
+    });
+  }
+  const sender = await senderOf(siteId);
   const transport = emailTransport();
-  const outgoing: OutgoingEmail = { ...message, from: config().EMAIL_FROM };
-  const envelope = { appId, transport: transport.kind, fromAddress: outgoing.from, toAddresses: outgoing.to, subject: outgoing.subject };
+  const outgoing: OutgoingEmail = {
+    ...message,
+    from: `"${sender.from_name}" <${sender.from_address}>`,
+    replyTo: message.replyTo ?? sender.reply_to ?? undefined,
+    messageId: `<${randomUUID()}@${sender.from_address.split('@')[1]}>`,
+  };
+  if (message.to.length === 1) {
+    const unsubscribe = unsubscribeLinks(siteId, message.to[0]);
+    outgoing.headers = { 'List-Unsubscribe': `<${unsubscribe.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+    if (links.unsubscribeFooter && outgoing.text !== undefined) outgoing.text = `${outgoing.text}\n\n--\nTo stop receiving these messages: ${unsubscribe.page}\n`;
+  }
+  const envelope = {
+    appId,
+    transport: transport.kind,
+    fromAddress: outgoing.from,
+    toAddresses: outgoing.to,
+    subject: outgoing.subject,
+    messageId: outgoing.messageId,
+    leadId: links.leadId ?? null,
+    workflowId: links.workflowId ?? null,
+    conversationId: links.conversationId ?? null,
+  };
   if (transport.kind === 'outbox') {
     await transport.deliver(outgoing);
     return sent(await insertMessage(siteId, { ...envelope, status: 'stored', textBody: outgoing.text ?? null, htmlBody: outgoing.html ?? null }));
@@ -42,8 +101,71 @@ const sent = (m: Awaited<ReturnType<typeof insertMessage>>): SentEmail => ({
   status: m.status,
   to: m.to,
   provider_message_id: m.provider_message_id,
+  message_id: m.message_id,
   created_at: m.created_at,
 });
+
+// ——— Sender identity ———
+
+/** The address part of EMAIL_FROM (`Name <address>` or a bare address). */
+const deploymentAddress = () => {
+  const from = config().EMAIL_FROM;
+  return (from.match(/<([^<>\s]+)>/)?.[1] ?? from).trim().toLowerCase();
+};
+const asDisplayName = (name: string) => name.replace(/[\r\n"<>\\]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 100) || 'Site Growth';
+
+/** Who the site's messages come from: its own identity where set, else EMAIL_FROM's address with the site's name. */
+export async function senderOf(siteId: string): Promise<EmailSender> {
+  const { defaults: _defaults, ...sender } = await senderWithDefaults(siteId);
+  return sender;
+}
+
+/** The identity in effect and the defaults it falls back to (the console shows both). */
+export async function senderWithDefaults(siteId: string): Promise<EmailSender & { defaults: { from_address: string; from_name: string } }> {
+  const [row, site] = await Promise.all([findSender(siteId), getSite(siteId)]);
+  const defaults = { from_address: deploymentAddress(), from_name: asDisplayName(found(site, 'Site').name) };
+  return {
+    from_address: row?.fromAddress ?? defaults.from_address,
+    from_name: row?.fromName ?? defaults.from_name,
+    reply_to: row?.replyTo ?? null,
+    customized: Boolean(row && (row.fromAddress || row.fromName || row.replyTo)),
+    defaults,
+  };
+}
+
+/** Changes the fields given (null: back to the default) and answers the identity in effect. */
+export async function updateSender(siteId: string, input: EmailSenderInput): Promise<EmailSender> {
+  const row = await findSender(siteId);
+  const pick = <K extends keyof EmailSenderInput>(k: K, stored: string | null | undefined) => (input[k] === undefined ? (stored ?? null) : input[k]);
+  await saveSender(siteId, {
+    fromAddress: pick('from_address', row?.fromAddress),
+    fromName: pick('from_name', row?.fromName),
+    replyTo: pick('reply_to', row?.replyTo),
+  });
+  return senderOf(siteId);
+}
+
+// ——— Suppression list ———
+
+/** The one-click unsubscribe: the token's address goes on its site's suppression list. */
+export async function unsubscribe(token: string): Promise<{ message: string }> {
+  const named = readUnsubscribeToken(token);
+  if (!named || !(await getSite(named.siteId))) throw new ApiError('INVALID_REQUEST', 'This unsubscribe link is not valid');
+  await suppress(named.siteId, named.email, 'unsubscribed');
+  return { message: 'Unsubscribed: no further email will be sent to this address' };
+}
+
+export const suppressionList = listSuppressions;
+
+export async function removeSuppression(siteId: string, email: string): Promise<{ message: string }> {
+  if (!(await deleteSuppression(siteId, email))) throw notFound('Suppressed address');
+  return { message: 'Address removed from the suppression list' };
+}
+
+/** The email a lead was sent and sent back, newest first. */
+export async function leadEmailHistory(siteId: string, leadId: string, page = { limit: 50, offset: 0 }) {
+  return listMessages(siteId, { ...page, leadId });
+}
 
 export const emailLog = listMessages;
 

@@ -161,6 +161,16 @@ export async function checkOutboundUrl(url: string | URL): Promise<{ url: URL; a
   return { url: parsed, addresses };
 }
 
+/**
+ * The same check for a host reached over another protocol (a site's IMAP server): resolved once,
+ * every address public unless the host is allow-listed. Returns the address to connect to.
+ */
+export async function checkOutboundHost(host: string): Promise<string> {
+  const bare = normalHost(host);
+  const { addresses } = await checkOutboundUrl(`http://${isIP(bare) === 6 ? `[${bare}]` : bare}/`);
+  return addresses[0];
+}
+
 export interface GuardedRequestInit {
   method?: string;
   headers?: Record<string, string>;

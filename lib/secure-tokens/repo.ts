@@ -180,3 +180,23 @@ export async function countSecureTokens(siteId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(secureTokens).where(eq(secureTokens.siteId, siteId));
   return Number(row.n);
 }
+
+export async function findSecureTokenByIdentifier(siteId: string, identifier: string): Promise<Row | undefined> {
+  const db = await getDb();
+  const [row] = await db.select().from(secureTokens).where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.identifier, identifier))).limit(1);
+  return row;
+}
+
+/** Replaces the value of one of the site's secrets (kept under the same id), recorded as a creation. */
+export async function resealSecureToken(siteId: string, id: string, sealed: SealedSecret, actor: Actor): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(secureTokens)
+      .set({ ...sealed, updatedAt: currentDate() })
+      .where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.id, id)))
+      .returning();
+    if (!row) throw new ApiError('NOT_FOUND', 'Secure token not found');
+    await tx.insert(secureTokenAudit).values(auditValues(siteId, { tokenId: id, identifier: row.identifier, action: 'create', outcome: 'ok', actor }));
+  });
+}

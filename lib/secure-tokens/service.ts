@@ -13,10 +13,12 @@ import {
   countSecureTokens,
   deleteSecureToken,
   findSecureToken,
+  findSecureTokenByIdentifier,
   insertSecureToken,
   listAudit,
   listSecureTokens,
   recordAudit,
+  resealSecureToken,
   sealedOf,
   touchSecureToken,
   type Actor,
@@ -118,4 +120,45 @@ export async function decryptSecureToken(siteId: string, caller: ApiKeyPrincipal
   }
   await Promise.all([touchSecureToken(siteId, row.id), audit('ok', row.identifier)]);
   return { id: row.id, type: row.type, identifier: row.identifier, value };
+}
+
+// ——— Secrets the product itself uses for a site (e.g. its mailbox password) ———
+
+/**
+ * Stores `value` as the site's secret `identifier` (replacing its value when it exists, under the
+ * same id) and answers the secret's id. Audited like a creation through the API.
+ */
+export async function putProductSecret(siteId: string, caller: Caller, input: { type: string; identifier: string; value: string }): Promise<string> {
+  const ring = keyring();
+  const existing = await findSecureTokenByIdentifier(siteId, input.identifier);
+  if (existing) {
+    await resealSecureToken(siteId, existing.id, encryptSecret(ring, { siteId, tokenId: existing.id }, input.value), actorOf(caller));
+    return existing.id;
+  }
+  return (await createSecureToken(siteId, caller, { ...input, site_id: siteId })).id;
+}
+
+/**
+ * The value of a secret the product reads on the site's behalf (a worker signing in to the
+ * site's mailbox). Audited as a decrypt without a caller; a missing or unreadable secret is an
+ * ApiError naming its kind, never its content.
+ */
+export async function readProductSecret(siteId: string, id: string): Promise<string> {
+  const ring = keyring();
+  const row = await findSecureToken(siteId, id);
+  if (!row) {
+    await recordAudit(siteId, { tokenId: id, action: 'decrypt', outcome: 'not_found', actor: {} });
+    throw notFound('Secure token');
+  }
+  try {
+    const value = decryptSecret(ring, { siteId, tokenId: row.id }, sealedOf(row));
+    await Promise.all([touchSecureToken(siteId, row.id), recordAudit(siteId, { tokenId: id, identifier: row.identifier, action: 'decrypt', outcome: 'ok', actor: {} })]);
+    return value;
+  } catch (error) {
+    if (error instanceof MasterKeyUnavailableError || error instanceof SecretIntegrityError) {
+      await recordAudit(siteId, { tokenId: id, identifier: row.identifier, action: 'decrypt', outcome: error instanceof MasterKeyUnavailableError ? 'key_unavailable' : 'integrity_failure', actor: {} });
+      throw new ApiError('PROVIDER_NOT_CONFIGURED', 'The stored secret could not be decrypted with the configured master keys');
+    }
+    throw error;
+  }
 }

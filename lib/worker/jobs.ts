@@ -1,4 +1,5 @@
 import { commandDeadline } from '@/lib/agents/jobs';
+import { mailboxSync } from '@/lib/email/jobs';
 import type { BackgroundJob } from '@/lib/jobs/define';
 import { retention } from '@/lib/retention/schedule';
 import { robotExpiry } from '@/lib/robots/jobs';
@@ -22,6 +23,7 @@ export function backgroundJobs(o: { activities: Activities; embeddedRuns: boolea
     robotExpiry,
     commandDeadline,
     retention,
+    mailboxSync,
     ...(o.embeddedRuns ? [workflowRunJob({ definitions: workflowDefinitions, activities: o.activities })] : []),
   ];
 }

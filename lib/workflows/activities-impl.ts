@@ -4,7 +4,10 @@ import { agentModel, type AgentModel } from '@/lib/providers/llm';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { now } from '@/lib/core/clock';
-import { assignLeadsTo, leadsForBatch, markLeadsLost, toLead, type LeadRow } from '@/lib/leads/repo';
+import { sendEmail } from '@/lib/email/service';
+import { syncMailbox } from '@/lib/email/inbound';
+import { MailboxError } from '@/lib/email/mailbox';
+import { assignLeadsTo, leadsForBatch, markLeadsLost, setLeadStatus, toLead, type LeadRow } from '@/lib/leads/repo';
 import { peopleDataProvider } from '@/lib/providers/people-data';
 import { lookupContacts, searchPeople } from '@/lib/finder/calls';
 import { findRoleQuery, listRoleQueries, recordRoleQueryProgress, saveMinedPerson, unseenPeople } from '@/lib/finder/repo';
@@ -192,11 +195,34 @@ export function createActivities(): Activities {
         ...(p.pages_fetched ? { pagesFetched: p.pages_fetched } : {}),
         ...(p.workflow_id ? { workflowId: p.workflow_id } : {}),
       }),
-    async sendEmail() {
-      throw new WorkflowFailedError('EMAIL_NOT_CONFIGURED', 'no email provider is configured for this deployment, so no message can be sent');
+    async sendEmail(siteId, message) {
+      try {
+        const sent = await sendEmail(siteId, null, { to: [message.to], subject: message.subject, text: message.text }, {
+          leadId: message.lead_id,
+          workflowId: message.workflow_id,
+          unsubscribeFooter: true,
+        });
+        return { email_id: sent.id, message_id: sent.message_id ?? '', transport: sent.transport };
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'UNPROCESSABLE') {
+          throw new WorkflowFailedError('RECIPIENT_SUPPRESSED', `${message.to} is on the site's suppression list (unsubscribed or bounced); nothing was sent`);
+        }
+        throw error;
+      }
     },
-    async fetchMailbox() {
-      throw new WorkflowFailedError('EMAIL_NOT_CONFIGURED', 'no mailbox provider is configured for this deployment, so no messages can be pulled');
+    async markLeadContacted(siteId, leadId) {
+      const [row] = await leadsForBatch(siteId, { ids: [leadId] });
+      if (!row) throw new WorkflowFailedError('LEAD_NOT_FOUND', `Lead ${leadId} does not exist on this site`);
+      if (row.status !== 'new') return row.status;
+      return (await setLeadStatus(siteId, leadId, 'contacted')).status;
+    },
+    async syncMailbox(siteId, sinceIso) {
+      try {
+        return await syncMailbox(siteId, sinceIso ? new Date(sinceIso) : null);
+      } catch (error) {
+        if (error instanceof MailboxError) throw new WorkflowFailedError(error.code, error.message);
+        fromProvider(error);
+      }
     },
     async robot(siteId, command) {
       // Browser actions are not repeated on a retry: every error of the operation ends the run.

@@ -89,6 +89,22 @@ export interface EmailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Links recorded with the message in the site's email log. */
+  lead_id?: string;
+  workflow_id?: string;
+}
+
+/** How a mailbox sync went (the email port's summary, as JSON). */
+export interface MailboxSyncResult {
+  fetched: number;
+  stored: number;
+  replies: number;
+  from_leads: number;
+  bounces: number;
+  auto_replies: number;
+  commands: { email_id: string; command_id: string; lead_id: string | null }[];
+  not_handed: { email_id: string; code: string }[];
+  last_uid: number;
 }
 
 
@@ -149,8 +165,15 @@ export interface Activities {
   // Outside services: each fails the run with a *_NOT_CONFIGURED reason when absent.
   generateText(siteId: string, request: TextRequest): Promise<string>;
   searchPeopleCategories(siteId: string, query: string): Promise<{ id: string; name: string; category: string }[]>;
-  sendEmail(siteId: string, message: EmailMessage): Promise<{ message_id: string }>;
-  fetchMailbox(siteId: string, sinceIso: string | null): Promise<{ message_id: string; from: string; subject: string; text: string }[]>;
+  /**
+   * Sends through the email port (SMTP, or the site's outbox) from the site's sender identity;
+   * an address on the site's suppression list fails the run (RECIPIENT_SUPPRESSED).
+   */
+  sendEmail(siteId: string, message: EmailMessage): Promise<{ email_id: string; message_id: string; transport: string }>;
+  /** Moves a `new` lead to `contacted` (a lead further along keeps its status); answers the status it has. */
+  markLeadContacted(siteId: string, leadId: string): Promise<LeadSnapshot['status']>;
+  /** Syncs the site's IMAP mailbox (MAILBOX_NOT_CONFIGURED / MAILBOX_AUTH_FAILED / MAILBOX_UNREACHABLE fail the run). */
+  syncMailbox(siteId: string, sinceIso: string | null): Promise<MailboxSyncResult>;
   robot(siteId: string, command: RobotCommand): Promise<Record<string, unknown>>;
   // Finder mining: role queries, paid provider calls (charged to the site's credits, attributed to the run), leads.
   /** The role query `roleQueryId` (fails the run when the site has none), or every unfinished one of the site. */

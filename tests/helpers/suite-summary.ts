@@ -38,6 +38,12 @@ const SUITES: Suite[] = [
     enable: 'install the Temporal CLI (https://docs.temporal.io/cli) or set TEMPORAL_CLI',
     matches: (m) => m.project.name === 'temporal',
   },
+  {
+    name: 'IMAP mailbox (Dovecot)',
+    needs: 'Dovecot at DOVECOT_BINARY (default /usr/sbin/dovecot)',
+    enable: '`apt-get install -y dovecot-imapd` (the suite starts its own instance on a loopback port)',
+    matches: (m) => m.moduleId.includes('integration/email/mailbox'),
+  },
 ];
 
 type Outcome = { ran: number; skipped: number };

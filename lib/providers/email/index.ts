@@ -6,7 +6,12 @@ import { defineProvider, provider } from '@/lib/core/providers';
 
 /** One message as handed to the transport: addresses already validated, bodies already bounded. */
 export interface OutgoingEmail {
+  /** An address, or `"Display name" <address>`. */
   from: string;
+  /** The Message-ID header, `<id@domain>`, set by the sender so replies can be threaded to it. */
+  messageId: string;
+  /** Further headers (List-Unsubscribe); names and values are single lines built by the sender. */
+  headers?: Record<string, string>;
   to: string[];
   replyTo?: string;
   subject: string;
@@ -51,6 +56,8 @@ export function smtpTransport(url: string, timeoutMs: number): EmailTransport {
           subject: message.subject,
           text: message.text,
           html: message.html,
+          messageId: message.messageId,
+          headers: message.headers,
           // The addresses were validated; never let a body or header carry a file or URL to fetch.
           disableFileAccess: true,
           disableUrlAccess: true,

@@ -30,19 +30,30 @@ export async function leadGeneration(ctx: Ctx, input: { site_id: string }) {
   return { criteria: queries, categories };
 }
 
-/** Drafts and sends a follow-up to one lead, then marks it contacted. */
+/**
+ * Drafts a follow-up to one lead with the model, sends it through the email port (recorded in the
+ * site's email log with the lead and this run), then marks the lead contacted.
+ */
 export async function leadFollowUp(ctx: Ctx, input: LeadFollowUpInput) {
   const a = ctx.activities;
   const lead = await a.getLead(input.site_id, input.lead_id);
   if (!lead) throw new WorkflowFailedError('LEAD_NOT_FOUND', `Lead ${input.lead_id} does not exist on this site`);
+  if (!lead.email.trim()) throw new WorkflowFailedError('LEAD_HAS_NO_EMAIL', `Lead ${lead.id} has no email address to write to`);
+  const profile = await a.getSiteProfile(input.site_id);
   const draft = await a.generateText(input.site_id, {
     purpose: 'lead-follow-up',
-    system: 'You write short, friendly sales follow-up emails. First line: subject. Then the body.',
+    system:
+      `You write short, friendly sales follow-up emails on behalf of ${profile.name}. ` +
+      'Answer with the subject on the first line, then the body. No placeholders such as [Name].',
     prompt: `Lead: ${lead.name}, ${lead.position ?? ''} at ${lead.company ?? 'unknown company'}. Notes: ${lead.notes ?? 'none'}`,
   });
-  const [subject, ...body] = draft.split('\n');
-  const sent = await a.sendEmail(input.site_id, { to: lead.email, subject: subject.trim(), text: body.join('\n').trim() });
-  return { lead_id: lead.id, message_id: sent.message_id, subject: subject.trim() };
+  const [first = '', ...rest] = draft.trim().split('\n');
+  const subject = first.replace(/^\s*subject\s*:\s*/i, '').trim().slice(0, 200);
+  const text = rest.join('\n').trim();
+  if (!subject || !text) throw new WorkflowFailedError('DRAFT_EMPTY', 'the model answered without a subject line and a body; nothing was sent');
+  const sent = await a.sendEmail(input.site_id, { to: lead.email, subject, text, lead_id: lead.id, workflow_id: ctx.workflowId });
+  const status = await a.markLeadContacted(input.site_id, lead.id);
+  return { lead_id: lead.id, email_id: sent.email_id, message_id: sent.message_id, transport: sent.transport, subject, lead_status: status };
 }
 
 /** Researches a set of leads with the model and returns a brief per lead. */

@@ -29,14 +29,13 @@ export async function customerSupport(ctx: Ctx, input: CustomerSupportInput) {
   return { conversationId: input.conversationId, reply };
 }
 
-/** Pulls mailbox messages and routes those from known leads. */
+/**
+ * Syncs the site's IMAP mailbox: new messages (by UID, each once) are recorded, threaded to the
+ * site's earlier messages and leads, and replies go to the email agent as commands; bounces and
+ * automatic replies are recorded, never answered.
+ */
 export async function syncEmails(ctx: Ctx, input: SyncEmailsInput) {
-  const a = ctx.activities;
-  const messages = await a.fetchMailbox(input.site_id, input.since ?? null);
-  const leads = await a.listLeads(input.site_id, {});
-  const byEmail = new Map(leads.map((l) => [l.email, l.id]));
-  const routed = messages.map((m) => ({ message_id: m.message_id, from: m.from, lead_id: byEmail.get(m.from.toLowerCase()) ?? null }));
-  return { fetched: messages.length, from_leads: routed.filter((r) => r.lead_id).length, messages: routed };
+  return ctx.activities.syncMailbox(input.site_id, input.since ?? null);
 }
 
 /** The site's figures over the window, with a line per topic. */

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
+import { configureMailbox } from '@/lib/email/inbound';
+import { suppress } from '@/lib/email/repo';
 import { grantCredits } from '@/lib/finder/credits';
 import { setSitePlan } from '@/lib/sites/repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
@@ -71,6 +73,12 @@ const pendingRecipient = async (): Promise<{ id: string; code: string }> => {
   const log = await post('GET', '/api/sites/{site_id}/emails', { params: { site_id: mine.siteId }, headers: mine.user.auth, query: { limit: 100 } });
   const mail = log.data.find((m: { to: string[] }) => m.to[0] === email);
   return { id, code: /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(mail.text)![1] };
+};
+const mailboxBody = { host: '10.0.0.1', port: 993, username: 'matrix@example.com', password: 'matrix-password' };
+/** A mailbox on the site (set up through the domain, as the owner would), so reading it answers 200. */
+const mailboxOf = async (siteId: string): Promise<Record<string, never>> => {
+  await configureMailbox(siteId, { kind: 'session', user: { id: mine.user.id, email: mine.user.email, name: null } }, { ...mailboxBody, tls: true, folder: 'INBOX' });
+  return {};
 };
 const secureToken = async (): Promise<string> =>
   (await post('POST', '/api/secure-tokens', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, type: 'api_key', identifier: `matrix-${randomBytes(4).toString('hex')}`, value: 's3cret' } })).data.id;
@@ -256,6 +264,20 @@ const REGISTRY: Record<string, Entry> = {
       return { params: { site_id, recipient_id: id }, body: { code } };
     },
   },
+  'GET /api/sites/{site_id}/email-sender': { request: (site_id) => ({ params: { site_id } }) },
+  'PUT /api/sites/{site_id}/email-sender': { request: (site_id) => ({ params: { site_id }, body: { from_name: 'Matrix' } }) },
+  'GET /api/sites/{site_id}/email-suppressions': { request: (site_id) => ({ params: { site_id } }) },
+  'DELETE /api/sites/{site_id}/email-suppressions': {
+    request: async (site_id) => {
+      const email = uniqueEmail();
+      await suppress(site_id, email, 'manual');
+      return { params: { site_id }, query: { email } };
+    },
+  },
+  'GET /api/sites/{site_id}/mailbox': { request: async (site_id) => ({ params: { site_id }, ...(await mailboxOf(site_id)) }) },
+  'PUT /api/sites/{site_id}/mailbox': { request: (site_id) => ({ params: { site_id }, body: mailboxBody }) },
+  'DELETE /api/sites/{site_id}/mailbox': { request: async (site_id) => ({ params: { site_id }, ...(await mailboxOf(site_id)) }) },
+  'POST /api/sites/{site_id}/mailbox/check': { request: async (site_id) => ({ params: { site_id }, ...(await mailboxOf(site_id)) }) },
   // Platform key
   'GET /api/platform/me': { namesSite: false, request: () => ({}) },
   'GET /api/platform/leads': { request: (site_id) => ({ query: { site_id } }) },

@@ -57,7 +57,7 @@ describe('SMTP transport', () => {
     expect(mail.user).toBe('mailer');
     expect(mail.envelope).toEqual({ from: 'hello@shop.example.com', to });
     expect(mail.parsed.subject).toBe('Your order ✓ shipped');
-    expect(mail.parsed.from?.value).toEqual([{ address: 'hello@shop.example.com', name: 'Shop' }]);
+    expect(mail.parsed.from?.value).toEqual([{ address: 'hello@shop.example.com', name: 'Test site' }]);
     expect((Array.isArray(mail.parsed.to) ? mail.parsed.to : [mail.parsed.to!]).flatMap((a) => a.value.map((v) => v.address))).toEqual(to);
     expect(mail.parsed.replyTo?.value[0].address).toBe('support@shop.example.com');
     expect(mail.parsed.text?.trim()).toBe('Hello Ada,\nyour order is on its way.');

@@ -4,8 +4,16 @@ import { useActionState } from 'react';
 import { ConfirmButton } from '@/components/confirm-button';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
+import type { EmailSender, Mailbox, MailboxCheck } from '@/lib/email/schema';
 import type { FormState } from '../../../../_lib/forms';
-import { addRecipientAction, removeRecipientAction, verifyRecipientAction } from '../../../../_lib/email-actions';
+import {
+  addRecipientAction,
+  checkMailboxAction,
+  removeRecipientAction,
+  saveMailboxAction,
+  saveSenderAction,
+  verifyRecipientAction,
+} from '../../../../_lib/email-actions';
 
 export function AddRecipientForm({ siteId }: { siteId: string }) {
   const [state, action] = useActionState(addRecipientAction.bind(null, siteId), {} as FormState<string>);
@@ -67,5 +75,92 @@ export function RemoveRecipientButton({ siteId, recipientId, email }: { siteId: 
     >
       <p>Keys with only email.send.test-only can no longer send to this address.</p>
     </ConfirmButton>
+  );
+}
+
+export function SenderForm({ siteId, sender }: { siteId: string; sender: EmailSender & { defaults: { from_address: string; from_name: string } } }) {
+  const [state, action] = useActionState(saveSenderAction.bind(null, siteId), {} as FormState<string>);
+  const value = (name: 'from_address' | 'from_name' | 'reply_to', stored: string | null) => state.values?.[name] ?? stored ?? '';
+  return (
+    <form action={action} noValidate>
+      <FormError message={state.errors?.form} />
+      <Field
+        name="from_name"
+        label="Display name"
+        maxLength={100}
+        placeholder={sender.defaults.from_name}
+        defaultValue={value('from_name', sender.from_name === sender.defaults.from_name ? null : sender.from_name)}
+        error={state.errors?.from_name}
+        hint="Empty: the site’s name."
+      />
+      <Field
+        name="from_address"
+        label="From address"
+        type="email"
+        maxLength={320}
+        placeholder={sender.defaults.from_address}
+        defaultValue={value('from_address', sender.from_address === sender.defaults.from_address ? null : sender.from_address)}
+        error={state.errors?.from_address}
+        hint="Empty: the deployment’s EMAIL_FROM address. With SMTP, the server must accept it."
+      />
+      <Field
+        name="reply_to"
+        label="Reply-To"
+        type="email"
+        maxLength={320}
+        defaultValue={value('reply_to', sender.reply_to)}
+        error={state.errors?.reply_to}
+        hint="Where replies go; the mailbox below brings them back to the site’s agents."
+      />
+      <p role="status" className="status">
+        {state.result && <>Messages now come from {state.result}.</>}
+      </p>
+      <SubmitButton pending="Saving…">Save sender</SubmitButton>
+    </form>
+  );
+}
+
+export function MailboxForm({ siteId, mailbox }: { siteId: string; mailbox: Mailbox | null }) {
+  const [state, action] = useActionState(saveMailboxAction.bind(null, siteId), {} as FormState<string>);
+  const v = state.values;
+  return (
+    <form action={action} noValidate>
+      <FormError message={state.errors?.form} />
+      <Field name="host" label="IMAP server" maxLength={253} required defaultValue={v?.host ?? mailbox?.host} error={state.errors?.host} placeholder="imap.example.com" />
+      <Field name="port" label="Port" type="number" min={1} max={65535} defaultValue={v?.port ?? mailbox?.port ?? 993} error={state.errors?.port} />
+      <div className="field">
+        <label>
+          <input type="checkbox" name="tls" defaultChecked={v ? v.tls === 'on' : (mailbox?.tls ?? true)} /> TLS from the start (IMAPS, port 993)
+        </label>
+      </div>
+      <Field name="username" label="Username" maxLength={320} required autoComplete="off" defaultValue={v?.username ?? mailbox?.username} error={state.errors?.username} />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        maxLength={1000}
+        error={state.errors?.password}
+        hint={mailbox ? 'Leave empty to keep the stored password.' : 'Kept encrypted as the secure token mailbox.imap of the site; never shown again.'}
+      />
+      <Field name="folder" label="Folder" maxLength={200} defaultValue={v?.folder ?? mailbox?.folder ?? 'INBOX'} error={state.errors?.folder} />
+      <p role="status" className="status">
+        {state.result}
+      </p>
+      <SubmitButton pending="Saving…">Save mailbox</SubmitButton>
+    </form>
+  );
+}
+
+export function CheckMailboxButton({ siteId }: { siteId: string }) {
+  const [state, action] = useActionState(checkMailboxAction.bind(null, siteId), {} as FormState<MailboxCheck>);
+  return (
+    <form action={action}>
+      <FormError message={state.errors?.form} />
+      <p role="status" className="status" data-mailbox-check={state.result ? (state.result.ok ? 'ok' : state.result.code) : undefined}>
+        {state.result && (state.result.ok ? state.result.message : `${state.result.code}: ${state.result.message}`)}
+      </p>
+      <SubmitButton pending="Connecting…">Check connection</SubmitButton>
+    </form>
   );
 }

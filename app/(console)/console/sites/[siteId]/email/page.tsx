@@ -1,25 +1,50 @@
 import type { Metadata } from 'next';
 import { Time } from '@/components/time';
+import Link from 'next/link';
 import { config } from '@/lib/core/config';
-import { emailLog, listRecipients } from '@/lib/email/service';
+import { isUuid } from '@/lib/core/schemas';
+import { getMailbox } from '@/lib/email/inbound';
+import { emailLog, leadEmailHistory, listRecipients, senderWithDefaults, suppressionList } from '@/lib/email/service';
 import { requireOwnedSite } from '../../../../_lib/session';
-import { AddRecipientForm, RemoveRecipientButton, VerifyRecipientForm } from './email-forms';
+import { AddRecipientForm, CheckMailboxButton, MailboxForm, RemoveRecipientButton, SenderForm, VerifyRecipientForm } from './email-forms';
 
 export const metadata: Metadata = { title: 'Email · Site Growth Platform' };
 
-export default async function EmailPage({ params }: { params: Promise<{ siteId: string }> }) {
+export default async function EmailPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ siteId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { site } = await requireOwnedSite((await params).siteId);
-  const [recipients, log] = await Promise.all([listRecipients(site.id), emailLog(site.id, { limit: 50, offset: 0 })]);
+  const wanted = (await searchParams).lead;
+  // `?lead=<id>`: one lead's email history (sent and received).
+  const leadId = typeof wanted === 'string' && isUuid(wanted) ? wanted.toLowerCase() : undefined;
+  const page = { limit: 50, offset: 0 };
+  const [recipients, log, sender, mailbox, suppressed] = await Promise.all([
+    listRecipients(site.id),
+    leadId ? leadEmailHistory(site.id, leadId, page) : emailLog(site.id, page),
+    senderWithDefaults(site.id),
+    getMailbox(site.id),
+    suppressionList(site.id, { limit: 100, offset: 0 }),
+  ]);
   const smtp = Boolean(config().SMTP_URL);
   return (
     <>
       <section className="card" aria-labelledby="outbox-heading">
-        <h2 id="outbox-heading">{smtp ? 'Sent email' : 'Outbox'}</h2>
+        <h2 id="outbox-heading">{leadId ? 'Email with this lead' : smtp ? 'Sent email' : 'Outbox'}</h2>
         <p>
           {smtp
             ? 'Messages are handed to the configured SMTP server; this log keeps who, when and the subject, not the bodies.'
-            : 'No SMTP server is configured: messages your apps send stay here, on this machine. Nothing is delivered.'}{' '}
-          Latest 50 of {log.total}.
+            : 'No SMTP server is configured: messages your apps and workflows send stay here, on this machine. Nothing is delivered.'}{' '}
+          Replies synced from the mailbox are listed too. Latest 50 of {log.total}.
+          {leadId && (
+            <>
+              {' '}
+              <Link href={`/console/sites/${site.id}/email`}>Show every message</Link>
+            </>
+          )}
         </p>
         {log.items.length === 0 ? (
           <p className="empty">No messages yet.</p>
@@ -29,9 +54,21 @@ export default async function EmailPage({ params }: { params: Promise<{ siteId: 
               <li key={m.id} data-message={m.id}>
                 <details>
                   <summary>
-                    <Time iso={m.created_at} /> · {m.subject} · to {m.to.join(', ')} · {m.status}
+                    <Time iso={m.created_at} /> · {m.subject} ·{' '}
+                    {m.direction === 'inbound' ? `from ${m.from} · ${m.kind}` : `to ${m.to.join(', ')} · ${m.status}`}
                   </summary>
-                  <p className="sub">From {m.from}</p>
+                  <p className="sub">
+                    {m.direction === 'inbound' ? `To ${m.to.join(', ')}` : `From ${m.from}`}
+                    {m.message_id && <> · Message-ID <span className="mono">{m.message_id}</span></>}
+                    {m.lead_id && !leadId && (
+                      <>
+                        {' '}
+                        · <Link href={`/console/sites/${site.id}/email?lead=${m.lead_id}`}>lead’s email</Link>
+                      </>
+                    )}
+                    {m.workflow_id && <> · run <span className="mono">{m.workflow_id}</span></>}
+                    {m.command_id && <> · handed to the email agent (command <span className="mono">{m.command_id}</span>)</>}
+                  </p>
                   {m.text && <pre className="message-body">{m.text}</pre>}
                   {m.html && (
                     <>
@@ -40,6 +77,59 @@ export default async function EmailPage({ params }: { params: Promise<{ siteId: 
                     </>
                   )}
                 </details>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="sender-heading">
+        <h2 id="sender-heading">Sender</h2>
+        <p>
+          Every message of the site — workflows, agents, generated apps — comes from{' '}
+          <span className="mono">
+            &quot;{sender.from_name}&quot; &lt;{sender.from_address}&gt;
+          </span>
+          {sender.reply_to && (
+            <>
+              {' '}
+              with replies to <span className="mono">{sender.reply_to}</span>
+            </>
+          )}
+          , carries a Message-ID, and (to one person) a one-click unsubscribe link.
+        </p>
+        <SenderForm siteId={site.id} sender={sender} />
+      </section>
+
+      <section className="card" aria-labelledby="mailbox-heading">
+        <h2 id="mailbox-heading">Mailbox</h2>
+        <p>
+          The site’s IMAP mailbox is synced every {config().MAILBOX_SYNC_EVERY_MINUTES} minutes (a <span className="mono">syncEmails</span> run):
+          replies to the site’s messages and messages from leads go to the email agent; bounces and automatic replies are recorded, never answered.
+        </p>
+        {mailbox && (
+          <p className="sub" data-mailbox-state={mailbox.last_error_code ?? 'ok'}>
+            {mailbox.last_error_code
+              ? `The last sync failed: ${mailbox.last_error_code}.`
+              : mailbox.last_sync_at
+                ? <>Last synced <Time iso={mailbox.last_sync_at} /> (up to UID {mailbox.last_uid}).</>
+                : 'Not synced yet.'}
+          </p>
+        )}
+        <MailboxForm siteId={site.id} mailbox={mailbox} />
+        {mailbox && <CheckMailboxButton siteId={site.id} />}
+      </section>
+
+      <section className="card" aria-labelledby="suppressed-heading">
+        <h2 id="suppressed-heading">Unsubscribed and bounced</h2>
+        <p>The site never writes to these addresses ({suppressed.total}).</p>
+        {suppressed.items.length === 0 ? (
+          <p className="empty">Nobody yet.</p>
+        ) : (
+          <ul>
+            {suppressed.items.map((x) => (
+              <li key={x.email} data-suppressed={x.email}>
+                {x.email} · {x.reason} · <Time iso={x.created_at} />
               </li>
             ))}
           </ul>

@@ -1,0 +1,19 @@
+import { MailboxCheckSchema } from '@/lib/email/schema';
+import { checkSiteMailbox } from '@/lib/email/inbound';
+import { defineRoute } from '@/lib/http/define-route';
+import { sitePathSchema } from '@/lib/platform/schema';
+
+// POST /api/sites/{site_id}/mailbox/check — sign in to the site's mailbox and open its folder
+export const POST = defineRoute({
+  summary: 'Check the mailbox connection',
+  description:
+    'Signs in with the stored password and opens the folder. `ok: false` names the failure in `code`: MAILBOX_AUTH_FAILED ' +
+    '(username or password refused), MAILBOX_UNREACHABLE (no connection, TLS or timeout, or a non-public host), ' +
+    'MAILBOX_FOLDER_NOT_FOUND, MAILBOX_NOT_CONFIGURED.',
+  tags: ['Email'],
+  auth: { kind: 'session' },
+  params: sitePathSchema,
+  response: MailboxCheckSchema,
+  errors: ['PROVIDER_NOT_CONFIGURED'],
+  handler: ({ siteId }) => checkSiteMailbox(siteId!),
+});
