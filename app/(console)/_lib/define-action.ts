@@ -37,8 +37,8 @@ export interface ActionContext<I> {
  */
 export function defineAction<S extends z.ZodType, R = undefined>(def: {
   schema: S;
-  /** The schema's input from the form; by default its non-empty text fields by name. */
-  input?: (form: FormData) => unknown;
+  /** The schema's input from the form (and the site's id); by default the form's non-empty text fields by name. */
+  input?: (form: FormData, siteId: string) => unknown;
   run: (ctx: ActionContext<z.output<S>>) => Promise<R>;
   /** Paths below the site's page to refresh after a success ('' is the site's overview). */
   revalidate?: (input: z.output<S>, result: R) => string[];
@@ -48,7 +48,7 @@ export function defineAction<S extends z.ZodType, R = undefined>(def: {
   return async function action(siteId: string, _prev: FormState<R>, form: FormData): Promise<FormState<R>> {
     const { user, site } = await requireOwnedSite(siteId);
     const values = formValues(form);
-    const parsed = safeParseForm(def.schema, def.input ? def.input(form) : nonEmpty(values));
+    const parsed = safeParseForm(def.schema, def.input ? def.input(form, site.id) : nonEmpty(values));
     if (!parsed.success) return { errors: fieldErrors(parsed.error as z.ZodError), values };
     let result: R;
     try {
