@@ -1,5 +1,6 @@
 import { revalidatePath } from 'next/cache';
 import type { z } from 'zod';
+import { ApiError } from '@/lib/core/errors';
 import type { SiteDetail } from '@/lib/sites/schema';
 import type { User } from '@/lib/users/schema';
 import { apiErrorToForm, fieldErrors, safeParseForm, type FormState } from './forms';
@@ -12,6 +13,21 @@ function formValues(form: FormData): Record<string, string> {
     if (typeof value === 'string' && !name.startsWith('$') && name !== 'password') values[name] = value;
   }
   return values;
+}
+
+/**
+ * A refusal of the domain as form errors: its issues (`body.url`, `query.from`) next to their
+ * fields, anything else next to `field` or for the whole form.
+ */
+function refusalToForm(error: unknown, field?: string): Record<string, string> {
+  const issues = error instanceof ApiError ? error.details?.issues : undefined;
+  if (!Array.isArray(issues) || issues.length === 0) return apiErrorToForm(error, field);
+  const errors: Record<string, string> = {};
+  for (const issue of issues as { path?: unknown; message?: unknown }[]) {
+    const name = String(issue.path ?? '').split('.').filter((p) => p !== 'body' && p !== 'query')[0] || 'form';
+    errors[name] ??= String(issue.message);
+  }
+  return errors;
 }
 
 const nonEmpty = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ''));
@@ -54,7 +70,7 @@ export function defineAction<S extends z.ZodType, R = undefined>(def: {
     try {
       result = await def.run({ user, site, input: parsed.data });
     } catch (error) {
-      return { errors: apiErrorToForm(error, def.errorField), values };
+      return { errors: refusalToForm(error, def.errorField), values };
     }
     for (const path of def.revalidate?.(parsed.data, result) ?? []) revalidatePath(`/console/sites/${site.id}${path}`);
     return { result };
