@@ -23,6 +23,12 @@ export interface Migration {
 
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(/*turbopackIgnore: true*/ dir)).filter((f) => f.endsWith('.sql')).sort();
+  const versions = new Set<string>();
+  for (const file of files) {
+    const version = FILE_PATTERN.exec(file)?.[1];
+    if (version && versions.has(version)) throw new Error(`Two migration files share the version ${version}: ${file}`);
+    if (version) versions.add(version);
+  }
   return Promise.all(
     files.map(async (file) => {
       const match = FILE_PATTERN.exec(file);

@@ -228,7 +228,7 @@ export const sessionEvents = pgTable('session_events', {
   path: text('path').generatedAlwaysAs(sql`case when event_type = 'pageview' then analytics_url_path(url) end`),
 });
 
-// Rollups of finished days for the analytics reads (20261124090000_analytics.sql).
+// Rollups of finished days for the analytics reads (20261124091000_analytics.sql).
 export const analyticsDays = pgTable(
   'analytics_days',
   {

@@ -89,8 +89,10 @@ export function startWorkerBesideWeb(): Promise<void> {
     if (socketDir) useEmbeddedHost(socketDir);
     log.info('worker process started', { pid: child.pid, embedded_database: embedded });
   })().catch((error) => {
-    log.error('background work did not start', errorFields(error));
-    throw error;
+    // A web process without its worker (and, embedded, without its database) serves nothing but
+    // errors: it stops, so whatever supervises it sees the failure and the log says why.
+    log.error('background work did not start; the server stops', errorFields(error));
+    process.exit(1);
   });
   return g[KEY];
 }

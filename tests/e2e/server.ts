@@ -93,7 +93,9 @@ export async function startServer(port: number, env: Record<string, string> = {}
 }
 
 async function waitUntilHealthy(url: string, child: ChildProcess, logFile: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  // The first start creates the embedded database and migrates it, which takes minutes on a busy
+  // machine; a server that fails exits (and is reported at once), the cap only catches a hang.
+  const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}; see ${logFile}`);
     try {
@@ -103,7 +105,7 @@ async function waitUntilHealthy(url: string, child: ChildProcess, logFile: strin
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`the server did not answer on ${url} within 60 s; see ${logFile}`);
+  throw new Error(`the server did not answer on ${url} within 5 minutes; see ${logFile}`);
 }
 
 /** SIGTERM to the server's process group, SIGKILL if it is still there after 5 s. */

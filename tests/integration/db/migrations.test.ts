@@ -26,6 +26,13 @@ describe('migrations', () => {
     await expect(db.session((s) => migrate(s, dir))).rejects.toThrow(/changed after it was applied/);
   });
 
+  it('refuse to run when two files share a version', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sgp-migrations-'));
+    writeFileSync(path.join(dir, '20260101000000_first.sql'), 'select 1;');
+    writeFileSync(path.join(dir, '20260101000000_second.sql'), 'select 2;');
+    await expect(readMigrations(dir)).rejects.toThrow(/share the version 20260101000000/);
+  });
+
   it('enable row-level security on every table', async () => {
     const db = await database();
     const tables = await db.sql.query<{ relname: string; relrowsecurity: boolean }>(
