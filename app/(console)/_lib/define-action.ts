@@ -10,7 +10,7 @@ import { requireOwnedSite } from './session';
 function formValues(form: FormData): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [name, value] of form.entries()) {
-    if (typeof value === 'string' && !name.startsWith('$') && name !== 'password') values[name] = value;
+    if (typeof value === 'string' && name !== 'password') values[name] = value;
   }
   return values;
 }
