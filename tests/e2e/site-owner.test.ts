@@ -60,28 +60,29 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
     await screenshot(console1280, 'owner-1280-waiting');
   });
 
-  it('records the visit as one session with its page views, utm source and conversion', async () => {
+  it('records the visit as one session with its page views, utm source and conversion', { timeout: 180_000 }, async () => {
     const visitor = await browser.newContext({ userAgent: UA });
     const tab = await visitor.newPage();
+    const read = () => api(APP, 'GET', `/api/visitors/session?session_id=${sessionId}&site_id=${shop.siteId}`, undefined, shop.key);
+    const recorded = (events: number, what: string) => eventually(read, (r) => r.body.data?.events?.length >= events, what);
     await tab.goto(`${pageOrigin}/?utm_source=newsletter&utm_campaign=spring`);
-    for (const path of ['/pricing', '/checkout']) {
+    await tab.waitForFunction(() => (window as any).sgp?.session?.());
+    const { session_id, visitor_id } = await tab.evaluate(() => (window as any).sgp.session());
+    sessionId = session_id;
+    await recorded(1, 'the landing page view');
+    for (const [i, path] of ['/pricing', '/checkout'].entries()) {
       await tab.click(`nav a[href="${path}"]`);
       await tab.waitForURL(`${pageOrigin}${path}`);
+      await recorded(i + 2, `the page view of ${path}`);
     }
-    await tab.waitForFunction(() => (window as any).sgp?.session?.());
     await tab.click('#buy');
     await tab.evaluate(() => (window as any).bought);
     await tab.fill('#email', 'ada@example.com');
     await tab.click('#who button');
     await tab.evaluate(() => (window as any).identified);
-    const { session_id, visitor_id } = await tab.evaluate(() => (window as any).sgp.session());
-    sessionId = session_id;
+    expect((await tab.evaluate(() => (window as any).sgp.session())).session_id).toBe(sessionId);
 
-    const visit = await eventually(
-      () => api(APP, 'GET', `/api/visitors/session?session_id=${sessionId}&site_id=${shop.siteId}`, undefined, shop.key),
-      (r) => r.body.data?.events?.length >= 4 && r.body.data?.lead_id,
-      'the purchase and identify of the visit',
-    );
+    const visit = await eventually(read, (r) => r.body.data?.events?.length >= 4 && r.body.data?.lead_id, 'the purchase and identify of the visit');
     expect(visit.body.data).toMatchObject({ page_views: 3, utm_source: 'newsletter', utm_campaign: 'spring', conversions: 1 });
     leadId = visit.body.data.lead_id;
     const history = await api(APP, 'GET', `/api/visitors/${visitor_id}/sessions?site_id=${shop.siteId}`, undefined, shop.key);

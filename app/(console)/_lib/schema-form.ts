@@ -28,7 +28,7 @@ interface JsonProperty {
 
 const labelOf = (name: string) => {
   const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1).replace(/\bids?\b/g, (m) => m.toUpperCase()).replace(/\burl\b/g, 'URL');
+  return words.charAt(0).toUpperCase() + words.slice(1).replace(/\bids?\b/g, (m) => (m === 'id' ? 'ID' : 'IDs')).replace(/\burl\b/g, 'URL');
 };
 
 function kindOf(p: JsonProperty): Pick<SchemaField, 'kind' | 'options'> {

@@ -64,43 +64,44 @@ import * as r60 from '@/app/api/secure-tokens/route';
 import * as r61 from '@/app/api/secure-tokens/[id]/decrypt/route';
 import * as r62 from '@/app/api/secure-tokens/audit/route';
 import * as r63 from '@/app/api/sites/[site_id]/route';
-import * as r64 from '@/app/api/sites/[site_id]/email-recipients/route';
-import * as r65 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
-import * as r66 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
-import * as r67 from '@/app/api/sites/[site_id]/emails/route';
-import * as r68 from '@/app/api/sites/[site_id]/origins/route';
-import * as r69 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r70 from '@/app/api/sites/[site_id]/platform-apps/route';
-import * as r71 from '@/app/api/sites/[site_id]/platform-audit/route';
-import * as r72 from '@/app/api/sites/[site_id]/platform-keys/route';
-import * as r73 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
-import * as r74 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r75 from '@/app/api/visitors/identify/route';
-import * as r76 from '@/app/api/visitors/segment/route';
-import * as r77 from '@/app/api/visitors/session/route';
-import * as r78 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r79 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r80 from '@/app/api/visitors/session/end/route';
-import * as r81 from '@/app/api/visitors/sites/route';
-import * as r82 from '@/app/api/visitors/track/route';
-import * as r83 from '@/app/api/visitors/upload/route';
-import * as r84 from '@/app/api/webhooks/route';
-import * as r85 from '@/app/api/webhooks/[id]/ping/route';
-import * as r86 from '@/app/api/webhooks/[id]/rotate/route';
-import * as r87 from '@/app/api/webhooks/deliveries/route';
-import * as r88 from '@/app/api/webhooks/deliveries/[id]/route';
-import * as r89 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
-import * as r90 from '@/app/api/workflow/[name]/route';
-import * as r91 from '@/app/api/workflow/webhook/route';
-import * as r92 from '@/app/sites/route';
-import * as r93 from '@/app/sites/[site_id]/route';
-import * as r94 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
-import * as r95 from '@/app/sites/[site_id]/analytics/funnel/route';
-import * as r96 from '@/app/sites/[site_id]/analytics/overview/route';
-import * as r97 from '@/app/sites/[site_id]/commands/route';
-import * as r98 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r99 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r100 from '@/app/sites/[site_id]/stats/route';
+import * as r64 from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
+import * as r65 from '@/app/api/sites/[site_id]/email-recipients/route';
+import * as r66 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
+import * as r67 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
+import * as r68 from '@/app/api/sites/[site_id]/emails/route';
+import * as r69 from '@/app/api/sites/[site_id]/origins/route';
+import * as r70 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r71 from '@/app/api/sites/[site_id]/platform-apps/route';
+import * as r72 from '@/app/api/sites/[site_id]/platform-audit/route';
+import * as r73 from '@/app/api/sites/[site_id]/platform-keys/route';
+import * as r74 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
+import * as r75 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r76 from '@/app/api/visitors/identify/route';
+import * as r77 from '@/app/api/visitors/segment/route';
+import * as r78 from '@/app/api/visitors/session/route';
+import * as r79 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r80 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r81 from '@/app/api/visitors/session/end/route';
+import * as r82 from '@/app/api/visitors/sites/route';
+import * as r83 from '@/app/api/visitors/track/route';
+import * as r84 from '@/app/api/visitors/upload/route';
+import * as r85 from '@/app/api/webhooks/route';
+import * as r86 from '@/app/api/webhooks/[id]/ping/route';
+import * as r87 from '@/app/api/webhooks/[id]/rotate/route';
+import * as r88 from '@/app/api/webhooks/deliveries/route';
+import * as r89 from '@/app/api/webhooks/deliveries/[id]/route';
+import * as r90 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
+import * as r91 from '@/app/api/workflow/[name]/route';
+import * as r92 from '@/app/api/workflow/webhook/route';
+import * as r93 from '@/app/sites/route';
+import * as r94 from '@/app/sites/[site_id]/route';
+import * as r95 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
+import * as r96 from '@/app/sites/[site_id]/analytics/funnel/route';
+import * as r97 from '@/app/sites/[site_id]/analytics/overview/route';
+import * as r98 from '@/app/sites/[site_id]/commands/route';
+import * as r99 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r100 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r101 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -167,41 +168,42 @@ export const routeManifest: RouteManifest = [
   { path: '/api/secure-tokens/{id}/decrypt', module: r61 },
   { path: '/api/secure-tokens/audit', module: r62 },
   { path: '/api/sites/{site_id}', module: r63 },
-  { path: '/api/sites/{site_id}/email-recipients', module: r64 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r65 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r66 },
-  { path: '/api/sites/{site_id}/emails', module: r67 },
-  { path: '/api/sites/{site_id}/origins', module: r68 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r69 },
-  { path: '/api/sites/{site_id}/platform-apps', module: r70 },
-  { path: '/api/sites/{site_id}/platform-audit', module: r71 },
-  { path: '/api/sites/{site_id}/platform-keys', module: r72 },
-  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r73 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r74 },
-  { path: '/api/visitors/identify', module: r75 },
-  { path: '/api/visitors/segment', module: r76 },
-  { path: '/api/visitors/session', module: r77 },
-  { path: '/api/visitors/session/{session_id}/end', module: r78 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r79 },
-  { path: '/api/visitors/session/end', module: r80 },
-  { path: '/api/visitors/sites', module: r81 },
-  { path: '/api/visitors/track', module: r82 },
-  { path: '/api/visitors/upload', module: r83 },
-  { path: '/api/webhooks', module: r84 },
-  { path: '/api/webhooks/{id}/ping', module: r85 },
-  { path: '/api/webhooks/{id}/rotate', module: r86 },
-  { path: '/api/webhooks/deliveries', module: r87 },
-  { path: '/api/webhooks/deliveries/{id}', module: r88 },
-  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r89 },
-  { path: '/api/workflow/{name}', module: r90 },
-  { path: '/api/workflow/webhook', module: r91 },
-  { path: '/sites', module: r92 },
-  { path: '/sites/{site_id}', module: r93 },
-  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r94 },
-  { path: '/sites/{site_id}/analytics/funnel', module: r95 },
-  { path: '/sites/{site_id}/analytics/overview', module: r96 },
-  { path: '/sites/{site_id}/commands', module: r97 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r98 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r99 },
-  { path: '/sites/{site_id}/stats', module: r100 },
+  { path: '/api/sites/{site_id}/conversations/{conversation_id}/messages', module: r64 },
+  { path: '/api/sites/{site_id}/email-recipients', module: r65 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r66 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r67 },
+  { path: '/api/sites/{site_id}/emails', module: r68 },
+  { path: '/api/sites/{site_id}/origins', module: r69 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r70 },
+  { path: '/api/sites/{site_id}/platform-apps', module: r71 },
+  { path: '/api/sites/{site_id}/platform-audit', module: r72 },
+  { path: '/api/sites/{site_id}/platform-keys', module: r73 },
+  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r74 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r75 },
+  { path: '/api/visitors/identify', module: r76 },
+  { path: '/api/visitors/segment', module: r77 },
+  { path: '/api/visitors/session', module: r78 },
+  { path: '/api/visitors/session/{session_id}/end', module: r79 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r80 },
+  { path: '/api/visitors/session/end', module: r81 },
+  { path: '/api/visitors/sites', module: r82 },
+  { path: '/api/visitors/track', module: r83 },
+  { path: '/api/visitors/upload', module: r84 },
+  { path: '/api/webhooks', module: r85 },
+  { path: '/api/webhooks/{id}/ping', module: r86 },
+  { path: '/api/webhooks/{id}/rotate', module: r87 },
+  { path: '/api/webhooks/deliveries', module: r88 },
+  { path: '/api/webhooks/deliveries/{id}', module: r89 },
+  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r90 },
+  { path: '/api/workflow/{name}', module: r91 },
+  { path: '/api/workflow/webhook', module: r92 },
+  { path: '/sites', module: r93 },
+  { path: '/sites/{site_id}', module: r94 },
+  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r95 },
+  { path: '/sites/{site_id}/analytics/funnel', module: r96 },
+  { path: '/sites/{site_id}/analytics/overview', module: r97 },
+  { path: '/sites/{site_id}/commands', module: r98 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r99 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r100 },
+  { path: '/sites/{site_id}/stats', module: r101 },
 ];

@@ -7,6 +7,7 @@ import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../../../_lib/session';
+import { SendMessageForm } from './send-message-form';
 
 export const metadata: Metadata = { title: 'Conversation · Site Growth Platform' };
 
@@ -38,6 +39,17 @@ export default async function ConversationPage({ params }: { params: Promise<{ s
             ))}
           </ol>
         )}
+      </Card>
+      <Card
+        title="Write in this conversation"
+        id="send"
+        actions={
+          <span className="as-code">
+            as code: <code>POST /api/sites/{'{site_id}'}/conversations/{'{id}'}/messages</code>
+          </span>
+        }
+      >
+        <SendMessageForm siteId={site.id} conversationId={conversation.conversation_id} agent={conversation.agent} />
       </Card>
     </>
   );
