@@ -8,7 +8,7 @@ import { defineAction } from './define-action';
 import { text } from './forms';
 
 /** The fields of the lead form; an emptied optional field is cleared (null), as the API's update does. */
-export const LEAD_FORM_FIELDS = ['name', 'email', 'phone', 'company', 'position', 'notes', 'segment_id'] as const;
+const LEAD_FORM_FIELDS = ['name', 'email', 'phone', 'company', 'position', 'notes', 'segment_id'] as const;
 const CLEARABLE = new Set(['phone', 'company', 'position', 'notes', 'segment_id']);
 
 const leadPaths = (leadId: string) => ['/leads', `/leads/${leadId}`];

@@ -88,7 +88,7 @@ export default async function SessionsPage({ params, searchParams }: { params: P
             title: true,
             cell: (s) => (
               <Link href={`${base}/${s.session_id}`}>
-                <Time iso={iso(s.started_at)} withDate />
+                <Time iso={iso(s.started_at)} />
               </Link>
             ),
           },

@@ -66,7 +66,7 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
               title: true,
               cell: (s) => (
                 <Link href={`${base}/sessions/${s.session_id}`}>
-                  <Time iso={iso(s.started_at)} withDate />
+                  <Time iso={iso(s.started_at)} />
                 </Link>
               ),
             },

@@ -7,7 +7,7 @@ import { sessionDetail } from '@/lib/visitors/service';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { count, duration, pathOf } from '../../../../../_lib/format';
+import { clock, count, duration, pathOf } from '../../../../../_lib/format';
 import { requireOwnedSite } from '../../../../../_lib/session';
 
 export const metadata: Metadata = { title: 'Session · Site Growth Platform' };
@@ -24,7 +24,6 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
     throw error;
   });
   const facts: [string, React.ReactNode][] = [
-    ['Landing page', <span className="wrap">{session.url ?? '—'}</span>],
     ['Referrer', session.referrer ?? 'Direct / none'],
     ['UTM source', session.utm_source ?? '—'],
     ['UTM medium', session.utm_medium ?? '—'],
@@ -42,11 +41,7 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
         <Link href={`${base}/sessions`}>← All sessions</Link>
       </p>
       <Card
-        title={
-          <>
-            Visit of <Time iso={iso(session.started_at)} withDate />
-          </>
-        }
+        title="Visit"
         id="session"
         actions={
           session.lead_id ? (
@@ -56,6 +51,12 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
           )
         }
       >
+        <p className="wrap">
+          Landed on <strong>{session.url ?? '—'}</strong>
+          <span className="sub">
+            <Time iso={iso(session.started_at)} withDate />
+          </span>
+        </p>
         <dl className="stats" data-testid="session-facts">
           {facts.map(([label, value]) => (
             <div key={label}>
@@ -76,7 +77,7 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
               <li key={e.event_id} className={e.event_type}>
                 <strong>{e.event_type === 'pageview' ? `Viewed ${pathOf(e.url)}` : `${e.event_type}${e.event_name ? `: ${e.event_name}` : ''}`}</strong>{' '}
                 <span className="sub">
-                  <Time iso={iso(e.timestamp)} withDate />
+                  <time dateTime={iso(e.timestamp)}>{clock(e.timestamp)}</time>
                   {e.event_type !== 'pageview' && e.url ? ` · on ${pathOf(e.url)}` : ''}
                 </span>
                 {e.properties && Object.keys(e.properties).length > 0 && <code className="sub wrap">{JSON.stringify(e.properties)}</code>}
