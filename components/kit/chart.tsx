@@ -8,7 +8,7 @@ export interface ChartSeries {
 
 const W = 720;
 const H = 240;
-const M = { top: 12, right: 16, bottom: 28, left: 44 };
+const M = { top: 16, right: 20, bottom: 34, left: 56 };
 const COLORS = ['var(--accent)', 'var(--ok)', 'var(--warn)'];
 
 /**
@@ -38,7 +38,7 @@ export function Chart({ title, labels, series, format = (n: number) => n.toLocal
         ))}
         {labels.map((label, i) =>
           i % every === 0 ? (
-            <text key={label} className="tick" x={px(i)} y={H - 8} textAnchor="middle">
+            <text key={label} className="tick" x={px(i)} y={H - 10} textAnchor="middle">
               {label}
             </text>
           ) : null,
@@ -64,29 +64,32 @@ export function Chart({ title, labels, series, format = (n: number) => n.toLocal
           ))}
         </figcaption>
       )}
-      <table className="visually-hidden">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            {series.map((s) => (
-              <th key={s.name} scope="col">
-                {s.name}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {labels.map((label, i) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
+      {/* A table cannot be narrower than its content: the box around it is what is hidden. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
               {series.map((s) => (
-                <td key={s.name}>{format(s.values[i] ?? 0)}</td>
+                <th key={s.name} scope="col">
+                  {s.name}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {labels.map((label, i) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                {series.map((s) => (
+                  <td key={s.name}>{format(s.values[i] ?? 0)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
