@@ -1,14 +1,29 @@
-import { SITE_SECTIONS } from '@/app/(console)/_lib/site-sections';
+import { SITE_SECTION_GROUPS } from '@/app/(console)/_lib/site-sections';
 import { NavLink } from './nav-link';
 
+/**
+ * Every section of a site, in its groups: a sidebar on wide screens, a compact grouped menu above
+ * the page on phones (console.css); the current section is marked `aria-current`.
+ */
 export function SiteNav({ siteId }: { siteId: string }) {
   const base = `/console/sites/${siteId}`;
   return (
-    <nav aria-label="Site sections" className="tabs">
-      {SITE_SECTIONS.map(({ path, label, nested, below }) => (
-        <NavLink key={path} href={base + path} exact={!nested} below={below && base + below}>
-          {label}
-        </NavLink>
+    <nav aria-label="Site sections" className="site-nav">
+      {SITE_SECTION_GROUPS.map((group) => (
+        <div key={group.label} className="nav-group" role="group" aria-labelledby={`nav-${group.label}`}>
+          <p className="nav-group-label" id={`nav-${group.label}`}>
+            {group.label}
+          </p>
+          <ul>
+            {group.sections.map(({ path, label, nested }) => (
+              <li key={path}>
+                <NavLink href={base + path} exact={!nested}>
+                  {label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </div>
       ))}
     </nav>
   );

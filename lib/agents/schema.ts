@@ -24,6 +24,12 @@ export const agentMessageBodySchema = z.strictObject({
   message: z.string().trim().min(1).max(20_000).describe('What you ask or tell the agent (at most 20,000 characters)'),
 });
 
+/** A message of the site's owner (signed in) in one of the site's conversations. */
+export const ownerMessageBodySchema = z.strictObject({
+  message: agentMessageBodySchema.shape.message,
+});
+export const conversationPathSchema = z.strictObject({ site_id: siteIdSchema, conversation_id: uuidSchema.describe('A conversation of the site') });
+
 export const emailReplyBodySchema = z.strictObject({
   ...conversationRefs,
   from: z.email('Must be a valid email address').max(320).describe('Sender address of the inbound email'),

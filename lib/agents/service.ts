@@ -50,6 +50,14 @@ export const contentEditRequest = (body: ContentEditorBody): AgentRequest => ({
   parameters: withoutSite(body),
 });
 
+/**
+ * Who sends a request to an agent: an API key of the site (its scopes decide the agent's tools),
+ * or the site's owner in the console (no key; every tool of the site).
+ */
+export type AgentCaller = Pick<ApiKeyPrincipal, 'siteId' | 'scopes'> & { keyId: string | null };
+
+export const siteOwnerCaller = (siteId: string): AgentCaller => ({ siteId, keyId: null, scopes: ['read', 'write'] });
+
 /** What a submitted request answers: the command to poll (or being streamed) and its conversation. */
 export interface Submitted {
   command_id: string;
@@ -59,10 +67,7 @@ export interface Submitted {
   created_at: string;
 }
 
-/** Who opens a command: an API key of the site, or the product itself (`keyId` null) with the scopes it grants. */
-type Opener = Pick<ApiKeyPrincipal, 'siteId' | 'scopes'> & { keyId: string | null };
-
-async function open(caller: Opener, r: AgentRequest & { description: string }, claim: boolean): Promise<Submitted> {
+async function open(caller: AgentCaller, r: AgentRequest & { description: string }, claim: boolean): Promise<Submitted> {
   // No model, no command: nothing is written that could never run.
   agentModel();
   const siteId = caller.siteId;
@@ -92,7 +97,7 @@ async function open(caller: Opener, r: AgentRequest & { description: string }, c
 const describe = (r: AgentRequest) => ({ ...r, description: r.userContent.slice(0, 10_000) });
 
 /** Queues the request for its agent: answered at once, run outside the request. */
-export const submitAgentRequest = (caller: ApiKeyPrincipal, r: AgentRequest): Promise<Submitted> => open(caller, describe(r), false);
+export const submitAgentRequest = (caller: AgentCaller, r: AgentRequest): Promise<Submitted> => open(caller, describe(r), false);
 
 /**
  * Claims the request for this process and returns a function that runs it, telling `listener`
@@ -100,7 +105,7 @@ export const submitAgentRequest = (caller: ApiKeyPrincipal, r: AgentRequest): Pr
  * when the listener has gone away).
  */
 export async function startStreamedRequest(
-  caller: ApiKeyPrincipal,
+  caller: AgentCaller,
   r: AgentRequest,
 ): Promise<{ submitted: Submitted; run(listener: ReplyListener): Promise<Command | undefined> }> {
   const submitted = await open(caller, describe(r), true);

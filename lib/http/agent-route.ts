@@ -1,13 +1,16 @@
 import type { z } from 'zod';
 import { AgentAcceptedSchema } from '@/lib/agents/schema';
-import { startStreamedRequest, submitAgentRequest, type AgentRequest } from '@/lib/agents/service';
+import { startStreamedRequest, submitAgentRequest, type AgentCaller, type AgentRequest } from '@/lib/agents/service';
 import { defineRoute, type RouteHandler } from './define-route';
 import { acceptsEventStream, eventStreamResponse } from './sse';
 import { TOOL_KEY_HEADERS } from './tool-route';
 
-const STREAMING = `
+const KEYS = `
 
-**Keys.** A key of the site with the \`write\` scope: the request records a command, a conversation and its messages (a read-only key: 403 FORBIDDEN, nothing recorded). The model is offered the tools the key's scopes allow.
+**Keys.** A key of the site with the \`write\` scope: the request records a command, a conversation and its messages (a read-only key: 403 FORBIDDEN, nothing recorded). The model is offered the tools the key's scopes allow.`;
+
+/** How an agent's answer comes: queued (202) or streamed. */
+export const STREAMING = `
 
 **Asynchronous.** The answer is 202 with the command at once; poll \`GET /sites/{site_id}/commands/{command_id}\` (or read the conversation) for the reply, tool calls and token usage. Status: \`pending\` → \`running\` → \`completed\` | \`failed\` (or \`cancelled\`).
 
@@ -28,25 +31,27 @@ export function agentRoute<B extends z.ZodType<{ site_id: string }>>(o: {
 }): RouteHandler {
   return defineRoute({
     summary: o.summary,
-    description: o.description + STREAMING,
+    description: o.description + KEYS + STREAMING,
     tags: ['Agents'],
     auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'write' },
     body: o.body,
     response: AgentAcceptedSchema,
     status: 202,
     errors: ['NOT_FOUND', 'MODEL_NOT_CONFIGURED', 'WORKFLOW_EXECUTION_ERROR'],
-    handler: async ({ req, principal, body }) => {
-      const request = o.request(body as z.infer<B>);
-      if (!acceptsEventStream(req)) {
-        const { command_id, conversation_id, status } = await submitAgentRequest(principal, request);
-        return { command_id, conversation_id, status };
-      }
-      const { submitted, run } = await startStreamedRequest(principal, request);
-      return eventStreamResponse(200, async (sink) => {
-        sink.send('accepted', { command_id: submitted.command_id, conversation_id: submitted.conversation_id, status: submitted.status });
-        const command = await run({ onText: (text) => sink.send('delta', { text }) });
-        sink.send('done', command);
-      });
-    },
+    handler: ({ req, principal, body }) => answerAgentRequest(req, principal, o.request(body as z.infer<B>)),
+  });
+}
+
+/** The answer to a request to an agent: 202 with the queued command, or its reply streamed as server-sent events. */
+export async function answerAgentRequest(req: Request, caller: AgentCaller, request: AgentRequest) {
+  if (!acceptsEventStream(req)) {
+    const { command_id, conversation_id, status } = await submitAgentRequest(caller, request);
+    return { command_id, conversation_id, status };
+  }
+  const { submitted, run } = await startStreamedRequest(caller, request);
+  return eventStreamResponse(200, async (sink) => {
+    sink.send('accepted', { command_id: submitted.command_id, conversation_id: submitted.conversation_id, status: submitted.status });
+    const command = await run({ onText: (text) => sink.send('delta', { text }) });
+    sink.send('done', command);
   });
 }

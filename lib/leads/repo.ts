@@ -104,6 +104,7 @@ export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ it
   const db = await getDb();
   const filters: (SQL | undefined)[] = [eq(leads.siteId, siteId)];
   if (q.status) filters.push(eq(leads.status, q.status));
+  if (q.segment_id) filters.push(eq(leads.segmentId, q.segment_id));
   if (q.search) filters.push(sql`${searchText} ilike ${likePattern(q.search)}`);
   const where = and(...filters);
   const direction = q.sort_order === 'asc' ? asc : desc;

@@ -80,6 +80,7 @@ export const listLeadsInputSchema = z.strictObject({
     .optional()
     .describe('Case-insensitive substring matched against name, email and company'),
   status: statusSchema.optional().describe('Only leads with this status'),
+  segment_id: uuidSchema.optional().describe("Only leads in this segment of the site"),
   ...listBodyPagination,
   sort_by: z.enum(LEAD_SORT_FIELDS).default('created_at').describe(`Sort key: ${LEAD_SORT_FIELDS.join(', ')} (default created_at)`),
   sort_order: z.enum(['asc', 'desc']).default('desc').describe('asc or desc (default desc)'),

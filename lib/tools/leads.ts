@@ -32,7 +32,7 @@ export const getLeadsTool = defineTool({
   path: 'leads/get',
   title: 'List leads',
   description:
-    "Lists the site's leads, newest first by default. `search` matches name, email and company case-insensitively (substring); `status` filters; `limit` 1–500 (default 50), `offset`, `sort_by` (created_at, updated_at, name, email, company, status, lead_score) and `sort_order` (asc, desc).",
+    "Lists the site's leads, newest first by default. `search` matches name, email and company case-insensitively (substring); `status` and `segment_id` filter; `limit` 1–500 (default 50), `offset`, `sort_by` (created_at, updated_at, name, email, company, status, lead_score) and `sort_order` (asc, desc).",
   scope: 'read',
   input: listLeadsInputSchema,
   output: LeadListSchema,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { sharedBatcher } from '@/lib/db/batch';
 import { getDb, type Db } from '@/lib/db/client';
 import { sessionEvents, visitorSegments, visitorSessions, visitors } from '@/lib/db/schema';
@@ -448,6 +448,10 @@ export async function bindLead(siteId: string, sessionId: string, leadId: string
 export interface SessionListFilter {
   visitorId?: string;
   leadId?: string;
+  /** Sessions attributed to this utm_source. */
+  utmSource?: string;
+  /** Only sessions bound to a lead (true) or anonymous ones (false). */
+  identified?: boolean;
   from?: number;
   to?: number;
   limit: number;
@@ -460,6 +464,8 @@ export async function listSessions(siteId: string, f: SessionListFilter, now: nu
     eq(visitorSessions.siteId, siteId),
     f.visitorId ? eq(visitorSessions.visitorId, f.visitorId) : undefined,
     f.leadId ? eq(visitorSessions.leadId, f.leadId) : undefined,
+    f.utmSource ? eq(visitorSessions.utmSource, f.utmSource) : undefined,
+    f.identified === undefined ? undefined : f.identified ? isNotNull(visitorSessions.leadId) : isNull(visitorSessions.leadId),
     f.from !== undefined ? gte(visitorSessions.startedAt, f.from) : undefined,
     f.to !== undefined ? lte(visitorSessions.startedAt, f.to) : undefined,
   );
@@ -468,6 +474,13 @@ export async function listSessions(siteId: string, f: SessionListFilter, now: nu
     db.select({ n: count() }).from(visitorSessions).where(where),
   ]);
   return { items: rows.map((r) => toSessionSummary(r, now)), total: n };
+}
+
+/** Whether the site has received any visit at all (its tracking tag has reported in). */
+export async function hasAnySession(siteId: string): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db.select({ id: visitorSessions.id }).from(visitorSessions).where(eq(visitorSessions.siteId, siteId)).limit(1);
+  return row !== undefined;
 }
 
 export async function findVisitor(siteId: string, visitorId: string) {

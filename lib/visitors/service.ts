@@ -13,6 +13,7 @@ import {
   endSession,
   findSession,
   findVisitor,
+  hasAnySession,
   listEvents,
   listSessions,
   readableSession,
@@ -21,6 +22,7 @@ import {
   startSession,
   toSessionSummary,
   updateSession,
+  type SessionListFilter,
   type SessionRow,
 } from './repo';
 import {
@@ -199,6 +201,14 @@ export async function addToSegment(siteId: string, input: { visitor_id: string; 
   const { addedAt, alreadyMember } = await addVisitorToSegment(siteId, input.visitor_id, input.segment_id, now());
   return { visitor_id: input.visitor_id, segment_id: input.segment_id, added_at: addedAt, already_member: alreadyMember };
 }
+
+/** The site's sessions, newest first, for the console's list: by visitor, lead, source or identification. */
+export function siteSessions(siteId: string, f: SessionListFilter) {
+  return listSessions(siteId, f, now());
+}
+
+/** Whether the site's tracking tag has reported in: any session at all. */
+export const tagReportedIn = (siteId: string): Promise<boolean> => hasAnySession(siteId);
 
 export async function sessionsOfVisitor(siteId: string, visitorId: string, q: SessionListQuery) {
   found(await findVisitor(siteId, visitorId), 'Visitor');

@@ -68,6 +68,8 @@ describe.skipIf(!base)('console, end to end', () => {
     siteId = new URL(page.url()).pathname.split('/').pop()!;
     expect(siteId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Shop');
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.waitForURL('**/keys');
     await screenshot(page, '04-site-keys-empty');
   });
 
@@ -125,7 +127,7 @@ describe.skipIf(!base)('console, end to end', () => {
     );
     await screenshot(page, '06-snippet');
     await page.getByRole('link', { name: 'API keys' }).click();
-    await page.waitForURL(`**/console/sites/${siteId}`);
+    await page.waitForURL(`**/console/sites/${siteId}/keys`);
   });
 
   it('revokes the key after confirmation, and the same call is then refused', async () => {
@@ -202,7 +204,7 @@ describe.skipIf(!base)('console, end to end', () => {
     try {
       await dark.addCookies(await context.cookies());
       const darkPage = await dark.newPage();
-      await darkPage.goto(`${base}/console/sites/${siteId}`);
+      await darkPage.goto(`${base}/console/sites/${siteId}/keys`);
       const background = await darkPage.evaluate(() => getComputedStyle(document.body).backgroundColor);
       expect(background).toBe('rgb(18, 21, 26)');
       await screenshot(darkPage, '13-site-keys-dark');
@@ -213,7 +215,7 @@ describe.skipIf(!base)('console, end to end', () => {
 
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${base}/console/sites/${siteId}`);
+    await page.goto(`${base}/console/sites/${siteId}/keys`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBe(0);
     await screenshot(page, '11-site-keys-phone');

@@ -109,7 +109,7 @@ describe.skipIf(!base)('console: allowed origins and key usage, end to end', () 
 
   it("shows a key's requests, errors, last use and last status", async () => {
     await page.getByRole('link', { name: 'API keys' }).click();
-    await page.waitForURL(`**/console/sites/${siteId}`);
+    await page.waitForURL(`**/console/sites/${siteId}/keys`);
     await page.getByLabel('Name', { exact: true }).fill('Reporting job');
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByTestId('new-api-key').waitFor();
@@ -144,7 +144,7 @@ describe.skipIf(!base)('console: allowed origins and key usage, end to end', () 
 
   it('moves the focus to the keys heading after a revoke', async () => {
     await page.getByRole('link', { name: '← All API keys' }).click();
-    await page.waitForURL(`**/console/sites/${siteId}`);
+    await page.waitForURL(`**/console/sites/${siteId}/keys`);
     const row = page.locator('tbody tr', { hasText: 'Reporting job' });
     await row.getByRole('button', { name: 'Revoke Reporting job' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();

@@ -145,16 +145,16 @@ describe.skipIf(!base)(`every console page at ${WIDTH} px`, () => {
     expect(await page.getByRole('link', { name: 'Back to your sites' }).isVisible()).toBe(true);
   });
 
-  it('every site section (from SITE_SECTIONS) and the pages below it, with the current tab in view', { timeout: 600_000 }, async () => {
+  it('every site section (from SITE_SECTIONS) and the pages below it, with the current one in view', { timeout: 600_000 }, async () => {
     const site = `/console/sites/${siteId}`;
     for (const section of SITE_SECTIONS) {
       await check(site + section.path);
       const current = page.locator('nav[aria-label="Site sections"] a[aria-current="page"]');
       expect(await current.textContent()).toBe(section.label);
       const box = (await current.boundingBox())!;
-      expect(box.x >= 0 && box.x + box.width <= WIDTH, `tab ${section.label} in view`).toBe(true);
+      expect(box.x >= 0 && box.x + box.width <= WIDTH, `section ${section.label} in view`).toBe(true);
 
-      const prefixes = [site + section.path + '/', ...(section.below ? [site + section.below + '/'] : [])];
+      const prefixes = [site + section.path + '/'];
       const links = await page.locator('main a[href]').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
       const below = [...new Set(links.filter((p) => prefixes.some((prefix) => p.startsWith(prefix)) && p !== site + section.path))].slice(0, MAX_SUBPAGES);
       for (const path of below) if (!visited.includes(path)) await check(path);

@@ -47,6 +47,8 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.waitForURL('**/console/sites/*');
     siteId = new URL(page.url()).pathname.split('/').pop()!;
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.waitForURL('**/keys');
 
     await page.getByLabel('Name', { exact: true }).fill('Agent');
     await page.getByRole('button', { name: 'Create key' }).click();

@@ -2,7 +2,12 @@
 
 import { revalidatePath } from 'next/cache';
 import { pauseInstance, startInstance, stopInstance } from '@/lib/robots/lifecycle';
+import { robotInstanceBodySchema } from '@/lib/robots/schema';
+import { createOrResumeRobot } from '@/lib/robots/service';
+import { defineAction } from './define-action';
 import { apiErrorToForm, type FormState } from './forms';
+import { robotFormFields } from './robot-form';
+import { bodyFromForm } from './schema-form';
 import { requireOwnedSite } from './session';
 
 export type InstanceOperation = 'pause' | 'resume' | 'stop';
@@ -21,3 +26,11 @@ export async function instanceAction(siteId: string, instanceId: string, operati
   revalidatePath(`/console/sites/${site.id}/instances/${instanceId}`);
   return {};
 }
+
+/** Creates a robot (a new browser instance with its activity planned), as POST /api/robots/instance does. */
+export const createRobotAction = defineAction({
+  schema: robotInstanceBodySchema,
+  input: (form, siteId) => ({ ...bodyFromForm(robotFormFields(), form), site_id: siteId }),
+  run: async ({ site, input }) => (await createOrResumeRobot(site.id, input)).instance.id,
+  revalidate: () => ['/instances'],
+});

@@ -7,7 +7,7 @@ import { createKeyForUser, revokeKeyForUser } from '@/lib/keys/service';
 import { apiErrorToForm, fieldErrors, optionalText, safeParseForm, text, type FormState } from './forms';
 import { requireOwnedSite } from './session';
 
-const keysPath = (siteId: string) => `/console/sites/${siteId}`;
+const keysPath = (siteId: string) => `/console/sites/${siteId}/keys`;
 
 /** Creates a key; the full key travels back in this response only and is never stored in clear. */
 export async function createKeyAction(siteId: string, _prev: FormState<CreatedKey>, form: FormData): Promise<FormState<CreatedKey>> {

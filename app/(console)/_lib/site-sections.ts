@@ -1,20 +1,60 @@
 /**
- * The sections of a site's pages, in tab order. A new section is a page under
- * /console/sites/[siteId]/<path> plus one entry here; `nested` marks a section with pages of its own
- * below it (its tab stays current on them); `below` names another folder whose pages belong to the
- * section (a key's usage page, /keys/{id}, belongs to API keys).
+ * The sections of a site's pages, in groups, in menu order. A new section is a page under
+ * /console/sites/[siteId]/<path> plus one entry here; `nested` marks a section with pages of its
+ * own below it (it stays current on them).
  */
-export const SITE_SECTIONS: { path: string; label: string; nested?: boolean; below?: string }[] = [
-  { path: '', label: 'API keys', below: '/keys' },
-  { path: '/origins', label: 'Allowed origins' },
-  { path: '/secrets', label: 'Secrets' },
-  { path: '/settings', label: 'Settings', nested: true },
-  { path: '/workflows', label: 'Workflows', nested: true },
-  { path: '/finder', label: 'Finder' },
-  { path: '/webhooks', label: 'Webhooks' },
-  { path: '/instances', label: 'Instances', nested: true },
-  { path: '/snippet', label: 'Tracking snippet' },
-  { path: '/platform', label: 'Platform apps' },
-  { path: '/email', label: 'Email' },
-  { path: '/general', label: 'General' },
+export interface SiteSection {
+  path: string;
+  label: string;
+  nested?: boolean;
+}
+
+export const SITE_SECTION_GROUPS: { label: string; sections: SiteSection[] }[] = [
+  {
+    label: 'Analytics',
+    sections: [
+      { path: '', label: 'Overview' },
+      { path: '/sessions', label: 'Visitors & sessions', nested: true },
+    ],
+  },
+  {
+    label: 'CRM',
+    sections: [
+      { path: '/leads', label: 'Leads', nested: true },
+      { path: '/segments', label: 'Segments' },
+      { path: '/conversations', label: 'Conversations', nested: true },
+    ],
+  },
+  {
+    label: 'Automation',
+    sections: [
+      { path: '/commands', label: 'Commands' },
+      { path: '/workflows', label: 'Workflows', nested: true },
+      { path: '/instances', label: 'Instances', nested: true },
+      { path: '/finder', label: 'Finder' },
+      { path: '/email', label: 'Email' },
+    ],
+  },
+  {
+    label: 'Developers',
+    sections: [
+      { path: '/keys', label: 'API keys', nested: true },
+      { path: '/snippet', label: 'Tracking snippet' },
+      { path: '/origins', label: 'Allowed origins' },
+      { path: '/webhooks', label: 'Webhooks' },
+      { path: '/platform', label: 'Platform apps' },
+      { path: '/secrets', label: 'Secrets' },
+    ],
+  },
+  {
+    label: 'Settings',
+    sections: [
+      { path: '/settings', label: 'Settings', nested: true },
+      { path: '/general', label: 'General' },
+    ],
+  },
 ];
+
+
+/** Every section, in menu order. */
+export const SITE_SECTIONS: SiteSection[] = SITE_SECTION_GROUPS.flatMap((g) => g.sections);

@@ -65,47 +65,48 @@ import * as r61 from '@/app/api/secure-tokens/route';
 import * as r62 from '@/app/api/secure-tokens/[id]/decrypt/route';
 import * as r63 from '@/app/api/secure-tokens/audit/route';
 import * as r64 from '@/app/api/sites/[site_id]/route';
-import * as r65 from '@/app/api/sites/[site_id]/email-recipients/route';
-import * as r66 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
-import * as r67 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
-import * as r68 from '@/app/api/sites/[site_id]/email-sender/route';
-import * as r69 from '@/app/api/sites/[site_id]/email-suppressions/route';
-import * as r70 from '@/app/api/sites/[site_id]/emails/route';
-import * as r71 from '@/app/api/sites/[site_id]/mailbox/route';
-import * as r72 from '@/app/api/sites/[site_id]/mailbox/check/route';
-import * as r73 from '@/app/api/sites/[site_id]/origins/route';
-import * as r74 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r75 from '@/app/api/sites/[site_id]/platform-apps/route';
-import * as r76 from '@/app/api/sites/[site_id]/platform-audit/route';
-import * as r77 from '@/app/api/sites/[site_id]/platform-keys/route';
-import * as r78 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
-import * as r79 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r80 from '@/app/api/visitors/identify/route';
-import * as r81 from '@/app/api/visitors/segment/route';
-import * as r82 from '@/app/api/visitors/session/route';
-import * as r83 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r84 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r85 from '@/app/api/visitors/session/end/route';
-import * as r86 from '@/app/api/visitors/sites/route';
-import * as r87 from '@/app/api/visitors/track/route';
-import * as r88 from '@/app/api/visitors/upload/route';
-import * as r89 from '@/app/api/webhooks/route';
-import * as r90 from '@/app/api/webhooks/[id]/ping/route';
-import * as r91 from '@/app/api/webhooks/[id]/rotate/route';
-import * as r92 from '@/app/api/webhooks/deliveries/route';
-import * as r93 from '@/app/api/webhooks/deliveries/[id]/route';
-import * as r94 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
-import * as r95 from '@/app/api/workflow/[name]/route';
-import * as r96 from '@/app/api/workflow/webhook/route';
-import * as r97 from '@/app/sites/route';
-import * as r98 from '@/app/sites/[site_id]/route';
-import * as r99 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
-import * as r100 from '@/app/sites/[site_id]/analytics/funnel/route';
-import * as r101 from '@/app/sites/[site_id]/analytics/overview/route';
-import * as r102 from '@/app/sites/[site_id]/commands/route';
-import * as r103 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r104 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r105 from '@/app/sites/[site_id]/stats/route';
+import * as r65 from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
+import * as r66 from '@/app/api/sites/[site_id]/email-recipients/route';
+import * as r67 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
+import * as r68 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
+import * as r69 from '@/app/api/sites/[site_id]/email-sender/route';
+import * as r70 from '@/app/api/sites/[site_id]/email-suppressions/route';
+import * as r71 from '@/app/api/sites/[site_id]/emails/route';
+import * as r72 from '@/app/api/sites/[site_id]/mailbox/route';
+import * as r73 from '@/app/api/sites/[site_id]/mailbox/check/route';
+import * as r74 from '@/app/api/sites/[site_id]/origins/route';
+import * as r75 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r76 from '@/app/api/sites/[site_id]/platform-apps/route';
+import * as r77 from '@/app/api/sites/[site_id]/platform-audit/route';
+import * as r78 from '@/app/api/sites/[site_id]/platform-keys/route';
+import * as r79 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
+import * as r80 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r81 from '@/app/api/visitors/identify/route';
+import * as r82 from '@/app/api/visitors/segment/route';
+import * as r83 from '@/app/api/visitors/session/route';
+import * as r84 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r85 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r86 from '@/app/api/visitors/session/end/route';
+import * as r87 from '@/app/api/visitors/sites/route';
+import * as r88 from '@/app/api/visitors/track/route';
+import * as r89 from '@/app/api/visitors/upload/route';
+import * as r90 from '@/app/api/webhooks/route';
+import * as r91 from '@/app/api/webhooks/[id]/ping/route';
+import * as r92 from '@/app/api/webhooks/[id]/rotate/route';
+import * as r93 from '@/app/api/webhooks/deliveries/route';
+import * as r94 from '@/app/api/webhooks/deliveries/[id]/route';
+import * as r95 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
+import * as r96 from '@/app/api/workflow/[name]/route';
+import * as r97 from '@/app/api/workflow/webhook/route';
+import * as r98 from '@/app/sites/route';
+import * as r99 from '@/app/sites/[site_id]/route';
+import * as r100 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
+import * as r101 from '@/app/sites/[site_id]/analytics/funnel/route';
+import * as r102 from '@/app/sites/[site_id]/analytics/overview/route';
+import * as r103 from '@/app/sites/[site_id]/commands/route';
+import * as r104 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r105 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r106 from '@/app/sites/[site_id]/stats/route';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -173,45 +174,46 @@ export const routeManifest: RouteManifest = [
   { path: '/api/secure-tokens/{id}/decrypt', module: r62 },
   { path: '/api/secure-tokens/audit', module: r63 },
   { path: '/api/sites/{site_id}', module: r64 },
-  { path: '/api/sites/{site_id}/email-recipients', module: r65 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r66 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r67 },
-  { path: '/api/sites/{site_id}/email-sender', module: r68 },
-  { path: '/api/sites/{site_id}/email-suppressions', module: r69 },
-  { path: '/api/sites/{site_id}/emails', module: r70 },
-  { path: '/api/sites/{site_id}/mailbox', module: r71 },
-  { path: '/api/sites/{site_id}/mailbox/check', module: r72 },
-  { path: '/api/sites/{site_id}/origins', module: r73 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r74 },
-  { path: '/api/sites/{site_id}/platform-apps', module: r75 },
-  { path: '/api/sites/{site_id}/platform-audit', module: r76 },
-  { path: '/api/sites/{site_id}/platform-keys', module: r77 },
-  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r78 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r79 },
-  { path: '/api/visitors/identify', module: r80 },
-  { path: '/api/visitors/segment', module: r81 },
-  { path: '/api/visitors/session', module: r82 },
-  { path: '/api/visitors/session/{session_id}/end', module: r83 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r84 },
-  { path: '/api/visitors/session/end', module: r85 },
-  { path: '/api/visitors/sites', module: r86 },
-  { path: '/api/visitors/track', module: r87 },
-  { path: '/api/visitors/upload', module: r88 },
-  { path: '/api/webhooks', module: r89 },
-  { path: '/api/webhooks/{id}/ping', module: r90 },
-  { path: '/api/webhooks/{id}/rotate', module: r91 },
-  { path: '/api/webhooks/deliveries', module: r92 },
-  { path: '/api/webhooks/deliveries/{id}', module: r93 },
-  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r94 },
-  { path: '/api/workflow/{name}', module: r95 },
-  { path: '/api/workflow/webhook', module: r96 },
-  { path: '/sites', module: r97 },
-  { path: '/sites/{site_id}', module: r98 },
-  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r99 },
-  { path: '/sites/{site_id}/analytics/funnel', module: r100 },
-  { path: '/sites/{site_id}/analytics/overview', module: r101 },
-  { path: '/sites/{site_id}/commands', module: r102 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r103 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r104 },
-  { path: '/sites/{site_id}/stats', module: r105 },
+  { path: '/api/sites/{site_id}/conversations/{conversation_id}/messages', module: r65 },
+  { path: '/api/sites/{site_id}/email-recipients', module: r66 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r67 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r68 },
+  { path: '/api/sites/{site_id}/email-sender', module: r69 },
+  { path: '/api/sites/{site_id}/email-suppressions', module: r70 },
+  { path: '/api/sites/{site_id}/emails', module: r71 },
+  { path: '/api/sites/{site_id}/mailbox', module: r72 },
+  { path: '/api/sites/{site_id}/mailbox/check', module: r73 },
+  { path: '/api/sites/{site_id}/origins', module: r74 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r75 },
+  { path: '/api/sites/{site_id}/platform-apps', module: r76 },
+  { path: '/api/sites/{site_id}/platform-audit', module: r77 },
+  { path: '/api/sites/{site_id}/platform-keys', module: r78 },
+  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r79 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r80 },
+  { path: '/api/visitors/identify', module: r81 },
+  { path: '/api/visitors/segment', module: r82 },
+  { path: '/api/visitors/session', module: r83 },
+  { path: '/api/visitors/session/{session_id}/end', module: r84 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r85 },
+  { path: '/api/visitors/session/end', module: r86 },
+  { path: '/api/visitors/sites', module: r87 },
+  { path: '/api/visitors/track', module: r88 },
+  { path: '/api/visitors/upload', module: r89 },
+  { path: '/api/webhooks', module: r90 },
+  { path: '/api/webhooks/{id}/ping', module: r91 },
+  { path: '/api/webhooks/{id}/rotate', module: r92 },
+  { path: '/api/webhooks/deliveries', module: r93 },
+  { path: '/api/webhooks/deliveries/{id}', module: r94 },
+  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r95 },
+  { path: '/api/workflow/{name}', module: r96 },
+  { path: '/api/workflow/webhook', module: r97 },
+  { path: '/sites', module: r98 },
+  { path: '/sites/{site_id}', module: r99 },
+  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r100 },
+  { path: '/sites/{site_id}/analytics/funnel', module: r101 },
+  { path: '/sites/{site_id}/analytics/overview', module: r102 },
+  { path: '/sites/{site_id}/commands', module: r103 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r104 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r105 },
+  { path: '/sites/{site_id}/stats', module: r106 },
 ];

@@ -113,6 +113,26 @@ describe('leads/get', () => {
     expect(ids.size).toBe(60);
   });
 
+  it("filters by segment: only the site's leads in it, combined with search and status", async () => {
+    const k = presenters.bearer(tenant.key);
+    const segment = (await viaRest(createSegmentTool, k, { site_id: tenant.siteId, name: 'Newsletter readers' })).body.segment.segment_id;
+    const empty = (await viaRest(createSegmentTool, k, { site_id: tenant.siteId, name: 'Nobody yet' })).body.segment.segment_id;
+    const members = (await get({ search: 'example.org', sort_by: 'name', sort_order: 'asc' })).body.leads.slice(0, 2);
+    for (const lead of members) expect((await viaRest(updateLeadTool, k, { site_id: tenant.siteId, lead_id: lead.id, segment_id: segment })).status).toBe(200);
+    const names = async (body: Record<string, unknown>) => (await get({ ...body, sort_by: 'name', sort_order: 'asc' })).body.leads.map((l: { name: string }) => l.name);
+    expect(await names({ segment_id: segment })).toEqual(['Alice Smith', 'Bob Stone']);
+    expect(await names({ segment_id: segment, status: 'qualified' })).toEqual(['Bob Stone']);
+    expect(await names({ segment_id: segment, search: 'acme' })).toEqual(['Alice Smith']);
+    expect(await names({ segment_id: empty })).toEqual([]);
+    // Another site's segment finds none of this site's leads; a malformed id is refused.
+    const stranger = await createTenant();
+    const foreign = (await viaRest(createSegmentTool, presenters.bearer(stranger.key), { site_id: stranger.siteId, name: 'Theirs' })).body.segment.segment_id;
+    expect((await get({ segment_id: foreign })).body).toMatchObject({ leads: [], total: 0 });
+    expect((await get({ segment_id: randomUUID() })).body).toMatchObject({ leads: [], total: 0 });
+    expect((await get({ segment_id: 'not-a-uuid' })).status).toBe(400);
+    for (const lead of members) await viaRest(updateLeadTool, k, { site_id: tenant.siteId, lead_id: lead.id, segment_id: null });
+  });
+
   it('accepts limit 500 and refuses 501', async () => {
     expect((await get({ limit: 500 })).body.leads).toHaveLength(60);
     expect((await get({ limit: 501 })).status).toBe(400);

@@ -20,8 +20,10 @@ export default async function SiteLayout({ children, params }: { children: React
           </span>
         </div>
       </div>
-      <SiteNav siteId={site.id} />
-      {children}
+      <div className="site-shell">
+        <SiteNav siteId={site.id} />
+        <div className="site-body">{children}</div>
+      </div>
     </>
   );
 }

@@ -2,7 +2,11 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listRoleQueries } from '@/lib/finder/repo';
 import { creditsOverview } from '@/lib/finder/service';
+import { createQueryBodySchema } from '@/lib/finder/schema';
+import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
+import { schemaFields } from '../../../../_lib/schema-form';
+import { RoleQueryForm } from './role-query-form';
 import { requireOwnedSite } from '../../../../_lib/session';
 
 export const metadata: Metadata = { title: 'Finder · Site Growth Platform' };
@@ -39,9 +43,7 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
       <section className="card" aria-labelledby="queries-heading">
         <h2 id="queries-heading">Role queries</h2>
         {queries.length === 0 ? (
-          <p className="empty">
-            No role queries yet. Create one with <code>POST /api/finder/person_role_search/createQuery</code> or the <code>createIcpMining</code> tool.
-          </p>
+          <p className="empty">No role queries yet. Create one below; mining starts at once.</p>
         ) : (
           <div className="table-wrap">
             <table className="stack">
@@ -116,6 +118,17 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
           </div>
         )}
       </section>
+      <Card
+        title="Create a role query"
+        id="create-query"
+        actions={
+          <span className="as-code">
+            as code: <code>POST /api/finder/person_role_search/createQuery</code>
+          </span>
+        }
+      >
+        <RoleQueryForm siteId={site.id} fields={schemaFields(createQueryBodySchema)} />
+      </Card>
     </>
   );
 }

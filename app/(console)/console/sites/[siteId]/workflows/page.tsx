@@ -66,11 +66,18 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
 
   return (
     <section className="card" aria-labelledby="runs-heading">
-      <h2 id="runs-heading">Workflow runs</h2>
-      <p className="hint">
-        Runs started with <code>POST /api/workflow/{'{name}'}</code>, newest first. Open a run for its input, result or failure; a running run can be
-        cancelled there.
-      </p>
+      <div className="card-head">
+        <h2 id="runs-heading">Workflow runs</h2>
+        <div className="actions">
+          <Link href={`${base}/start`} className="button primary small">
+            Start a workflow
+          </Link>
+          <span className="as-code">
+            as code: <code>POST /api/workflow/{'{name}'}</code>
+          </span>
+        </div>
+      </div>
+      <p className="hint">Newest first. Open a run for its input, result or failure; a running run can be cancelled there.</p>
       <form className="filters" method="get" action={base} aria-label="Filter runs">
         <label>
           Status

@@ -23,7 +23,7 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ siteI
   return (
     <>
       <p>
-        <Link href={`/console/sites/${site.id}`}>← All API keys</Link>
+        <Link href={`/console/sites/${site.id}/keys`}>← All API keys</Link>
       </p>
       <section className="card" aria-labelledby="usage-heading">
         <h2 id="usage-heading">

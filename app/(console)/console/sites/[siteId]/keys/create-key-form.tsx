@@ -5,8 +5,8 @@ import type { CreatedKey } from '@/lib/keys/schema';
 import { CopyButton } from '@/components/copy-button';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import { createKeyAction } from '../../../_lib/key-actions';
-import type { FormState } from '../../../_lib/forms';
+import { createKeyAction } from '../../../../_lib/key-actions';
+import type { FormState } from '../../../../_lib/forms';
 
 export function CreateKeyForm({ siteId }: { siteId: string }) {
   const [state, action] = useActionState(createKeyAction.bind(null, siteId), {} as FormState<CreatedKey>);

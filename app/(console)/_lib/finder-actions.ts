@@ -1,0 +1,14 @@
+'use server';
+
+import { createQueryBodySchema } from '@/lib/finder/schema';
+import { createRoleQuery } from '@/lib/finder/service';
+import { defineAction } from './define-action';
+import { bodyFromForm, schemaFields } from './schema-form';
+
+/** Saves a role query and starts mining it, as POST /api/finder/person_role_search/createQuery does. */
+export const createRoleQueryAction = defineAction({
+  schema: createQueryBodySchema,
+  input: (form, siteId) => ({ ...bodyFromForm(schemaFields(createQueryBodySchema), form), site_id: siteId }),
+  run: async ({ site, input }) => (await createRoleQuery(site.id, input)).role_query.name,
+  revalidate: () => ['/finder', '/workflows'],
+});

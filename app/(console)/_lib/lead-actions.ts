@@ -1,0 +1,39 @@
+'use server';
+
+import { z } from 'zod';
+import { uuidSchema } from '@/lib/core/schemas';
+import { LEAD_STATUSES, updateLeadInputSchema } from '@/lib/leads/schema';
+import { setLeadStatus, updateLead } from '@/lib/leads/repo';
+import { defineAction } from './define-action';
+import { text } from './forms';
+
+/** The fields of the lead form; an emptied optional field is cleared (null), as the API's update does. */
+const LEAD_FORM_FIELDS = ['name', 'email', 'phone', 'company', 'position', 'notes', 'segment_id'] as const;
+const CLEARABLE = new Set(['phone', 'company', 'position', 'notes', 'segment_id']);
+
+const leadPaths = (leadId: string) => ['/leads', `/leads/${leadId}`];
+
+/** Edits a lead, as POST /api/agents/tools/leads/update does. */
+export const updateLeadAction = defineAction({
+  schema: updateLeadInputSchema,
+  input: (form, siteId) => ({
+    site_id: siteId,
+    lead_id: text(form, 'lead_id'),
+    ...Object.fromEntries(LEAD_FORM_FIELDS.map((f) => [f, text(form, f).trim() === '' && CLEARABLE.has(f) ? null : text(form, f)])),
+  }),
+  run: async ({ site, input }) => {
+    await updateLead(site.id, input);
+    return 'Saved.';
+  },
+  revalidate: (input) => leadPaths(input.lead_id),
+});
+
+/** Moves a lead along the pipeline (new → contacted → qualified → converted, or lost). */
+export const setLeadStatusAction = defineAction({
+  schema: z.object({ lead_id: uuidSchema, status: z.enum(LEAD_STATUSES) }),
+  run: async ({ site, input }) => {
+    const lead = await setLeadStatus(site.id, input.lead_id, input.status);
+    return `Status is now ${lead.status}.`;
+  },
+  revalidate: (input) => leadPaths(input.lead_id),
+});

@@ -1,0 +1,25 @@
+'use server';
+
+import { z } from 'zod';
+import { catalogEntry, WORKFLOW_NAMES } from '@/lib/workflows/catalog';
+import { startWorkflow } from '@/lib/workflows/service';
+import { defineAction } from './define-action';
+import { bodyFromForm, schemaFields } from './schema-form';
+import { text } from './forms';
+
+const startSchema = z.object({ workflow: z.enum(WORKFLOW_NAMES as [string, ...string[]]), body: z.record(z.string(), z.unknown()) });
+
+/**
+ * Starts a run of a catalog workflow with the body its generated form submitted, as
+ * POST /api/workflow/{name} does (the body's schema refuses what the API refuses, next to the field).
+ */
+export const startWorkflowAction = defineAction({
+  schema: startSchema,
+  input: (form, siteId) => {
+    const workflow = text(form, 'workflow_name');
+    const entry = catalogEntry(workflow);
+    return { workflow, body: entry ? { ...bodyFromForm(schemaFields(entry.body), form), site_id: siteId } : {} };
+  },
+  run: async ({ site, input }) => (await startWorkflow(site.id, input.workflow, input.body, null)).workflowId,
+  revalidate: () => ['/workflows', '/instances'],
+});

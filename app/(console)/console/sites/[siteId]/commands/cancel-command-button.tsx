@@ -1,0 +1,20 @@
+'use client';
+
+import { useActionState } from 'react';
+import { FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
+import type { FormState } from '../../../../_lib/forms';
+import { cancelCommandAction } from '../../../../_lib/command-actions';
+
+export function CancelCommandButton({ siteId, commandId }: { siteId: string; commandId: string }) {
+  const [state, action] = useActionState(cancelCommandAction.bind(null, siteId), {} as FormState<undefined>);
+  return (
+    <form action={action}>
+      <input type="hidden" name="command_id" value={commandId} />
+      <SubmitButton pending="Cancelling…" className="button small">
+        Cancel
+      </SubmitButton>
+      <FormError message={state.errors?.form ?? state.errors?.command_id} />
+    </form>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { getConversation } from '@/lib/agents/repo';
+import { isUuid } from '@/lib/core/schemas';
+import { Card } from '@/components/kit/card';
+import { EmptyState } from '@/components/kit/empty-state';
+import { Time } from '@/components/time';
+import { requireOwnedSite } from '../../../../../_lib/session';
+import { SendMessageForm } from './send-message-form';
+
+export const metadata: Metadata = { title: 'Conversation · Site Growth Platform' };
+
+/** One conversation with an agent, oldest message first, with the tools the agent called. */
+export default async function ConversationPage({ params }: { params: Promise<{ siteId: string; conversationId: string }> }) {
+  const { siteId, conversationId } = await params;
+  const { site } = await requireOwnedSite(siteId);
+  const conversation = isUuid(conversationId) ? await getConversation(site.id, conversationId.toLowerCase()) : undefined;
+  if (!conversation) notFound();
+  const base = `/console/sites/${site.id}`;
+  return (
+    <>
+      <p>
+        <Link href={`${base}/conversations`}>← All conversations</Link>
+      </p>
+      <Card title={conversation.title || 'Conversation'} id="conversation" actions={<span className="badge info">{conversation.agent}</span>}>
+        {conversation.messages.length === 0 ? (
+          <EmptyState title="No messages yet." />
+        ) : (
+          <ol className="chat" data-testid="messages">
+            {conversation.messages.map((m) => (
+              <li key={m.message_id} className={m.role}>
+                <span className="who">
+                  {m.role === 'user' ? 'Message' : conversation.agent} · <Time iso={m.created_at} />
+                </span>
+                {m.content}
+                {m.tool_calls.length > 0 && <span className="sub">Tools: {m.tool_calls.map((t) => t.name).join(', ')}</span>}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+      <Card
+        title="Write in this conversation"
+        id="send"
+        actions={
+          <span className="as-code">
+            as code: <code>POST /api/sites/{'{site_id}'}/conversations/{'{id}'}/messages</code>
+          </span>
+        }
+      >
+        <SendMessageForm siteId={site.id} conversationId={conversation.conversation_id} agent={conversation.agent} />
+      </Card>
+    </>
+  );
+}

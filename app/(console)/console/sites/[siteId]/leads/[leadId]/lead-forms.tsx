@@ -1,0 +1,83 @@
+'use client';
+
+import { useActionState } from 'react';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
+import type { FormState } from '../../../../../_lib/forms';
+import { setLeadStatusAction, updateLeadAction } from '../../../../../_lib/lead-actions';
+
+const STATUSES = ['new', 'contacted', 'qualified', 'converted', 'lost'];
+
+export function LeadStatusForm({ siteId, leadId, status }: { siteId: string; leadId: string; status: string }) {
+  const [state, action] = useActionState(setLeadStatusAction.bind(null, siteId), {} as FormState<string>);
+  return (
+    <form action={action} className="inline-form">
+      <input type="hidden" name="lead_id" value={leadId} />
+      <label htmlFor="lead-status">Status</label>
+      <select id="lead-status" name="status" defaultValue={state.values?.status ?? status} style={{ width: 'auto' }}>
+        {STATUSES.map((s) => (
+          <option key={s}>{s}</option>
+        ))}
+      </select>
+      <SubmitButton pending="Saving…" className="button small">
+        Change status
+      </SubmitButton>
+      <span role="status" className="copy-status">
+        {state.result}
+      </span>
+      <FormError message={state.errors?.form ?? state.errors?.status} />
+    </form>
+  );
+}
+
+export interface LeadValues {
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  position: string;
+  notes: string;
+  segment_id: string;
+}
+
+export function LeadEditForm({ siteId, leadId, lead, segments }: { siteId: string; leadId: string; lead: LeadValues; segments: { id: string; name: string }[] }) {
+  const [state, action] = useActionState(updateLeadAction.bind(null, siteId), {} as FormState<string>);
+  const v = { ...lead, ...state.values };
+  const e = state.errors ?? {};
+  return (
+    <form action={action} noValidate>
+      <FormError message={e.form ?? e.lead_id} />
+      <input type="hidden" name="lead_id" value={leadId} />
+      <div className="row">
+        <Field name="name" label="Name" type="text" defaultValue={v.name} error={e.name} />
+        <Field name="email" label="Email" type="email" defaultValue={v.email} error={e.email} />
+      </div>
+      <div className="row">
+        <Field name="company" label="Company" type="text" defaultValue={v.company} error={e.company} />
+        <Field name="position" label="Position" type="text" defaultValue={v.position} error={e.position} />
+        <Field name="phone" label="Phone" type="text" defaultValue={v.phone} error={e.phone} />
+      </div>
+      <div className="field">
+        <label htmlFor="field-segment_id">Segment</label>
+        <select id="field-segment_id" name="segment_id" defaultValue={v.segment_id}>
+          <option value="">None</option>
+          {segments.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+        {e.segment_id && <p className="error">{e.segment_id}</p>}
+      </div>
+      <div className="field">
+        <label htmlFor="field-notes">Notes</label>
+        <textarea id="field-notes" name="notes" defaultValue={v.notes} aria-invalid={e.notes ? true : undefined} />
+        {e.notes && <p className="error">{e.notes}</p>}
+      </div>
+      <p role="status" className="status">
+        {state.result}
+      </p>
+      <SubmitButton pending="Saving…">Save lead</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,91 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { ApiError } from '@/lib/core/errors';
+import { isUuid } from '@/lib/core/schemas';
+import { sessionDetail } from '@/lib/visitors/service';
+import { Card } from '@/components/kit/card';
+import { EmptyState } from '@/components/kit/empty-state';
+import { Time } from '@/components/time';
+import { clock, count, duration, pathOf } from '../../../../../_lib/format';
+import { requireOwnedSite } from '../../../../../_lib/session';
+
+export const metadata: Metadata = { title: 'Session · Site Growth Platform' };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** One visit: where it came from, and its events in order — the same sessionDetail() as GET /api/visitors/session. */
+export default async function SessionPage({ params }: { params: Promise<{ siteId: string; sessionId: string }> }) {
+  const { siteId, sessionId } = await params;
+  const { site } = await requireOwnedSite(siteId);
+  if (!isUuid(sessionId)) notFound();
+  const session = await sessionDetail(site.id, sessionId.toLowerCase()).catch((error) => {
+    if (error instanceof ApiError) notFound();
+    throw error;
+  });
+  const facts: [string, React.ReactNode][] = [
+    ['Referrer', session.referrer ?? 'Direct / none'],
+    ['UTM source', session.utm_source ?? '—'],
+    ['UTM medium', session.utm_medium ?? '—'],
+    ['UTM campaign', session.utm_campaign ?? '—'],
+    ['Pages', count(session.page_views)],
+    ['Duration', duration(session.duration ?? session.last_activity_at - session.started_at)],
+    ['Conversions', count(session.conversions)],
+    ['Status', `${session.status}${session.exit_type ? ` (${session.exit_type})` : ''}`],
+    ['Device', [session.device?.type, session.browser?.name].filter(Boolean).join(' · ') || '—'],
+  ];
+  const base = `/console/sites/${site.id}`;
+  return (
+    <>
+      <p>
+        <Link href={`${base}/sessions`}>← All sessions</Link>
+      </p>
+      <Card
+        title="Visit"
+        id="session"
+        actions={
+          session.lead_id ? (
+            <Link href={`${base}/leads/${session.lead_id}`}>Open the lead</Link>
+          ) : (
+            <Link href={`${base}/sessions?visitor=${session.visitor_id}`}>All visits of this visitor</Link>
+          )
+        }
+      >
+        <p className="wrap">
+          Landed on <strong>{session.url ?? '—'}</strong>
+          <span className="sub">
+            <Time iso={iso(session.started_at)} withDate />
+          </span>
+        </p>
+        <dl className="stats" data-testid="session-facts">
+          {facts.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd className="wrap" style={{ fontSize: '1rem' }}>
+                {value}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </Card>
+      <Card title="Timeline" id="timeline">
+        {session.events.length === 0 ? (
+          <EmptyState title="No events stored for this visit." />
+        ) : (
+          <ol className="timeline" data-testid="session-timeline">
+            {session.events.map((e) => (
+              <li key={e.event_id} className={e.event_type}>
+                <strong>{e.event_type === 'pageview' ? `Viewed ${pathOf(e.url)}` : `${e.event_type}${e.event_name ? `: ${e.event_name}` : ''}`}</strong>{' '}
+                <span className="sub">
+                  <time dateTime={iso(e.timestamp)}>{clock(e.timestamp)}</time>
+                  {e.event_type !== 'pageview' && e.url ? ` · on ${pathOf(e.url)}` : ''}
+                </span>
+                {e.properties && Object.keys(e.properties).length > 0 && <code className="sub wrap">{JSON.stringify(e.properties)}</code>}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+    </>
+  );
+}

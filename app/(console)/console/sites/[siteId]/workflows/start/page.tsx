@@ -1,0 +1,61 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { catalogEntry, workflowCatalog } from '@/lib/workflows/catalog';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { schemaFields } from '../../../../../_lib/schema-form';
+import { requireOwnedSite } from '../../../../../_lib/session';
+import { StartWorkflowForm } from './start-workflow-form';
+
+export const metadata: Metadata = { title: 'Start a workflow · Site Growth Platform' };
+
+type Entry = (typeof workflowCatalog)[string];
+
+/** The workflow catalog; with `?name=` the form of that workflow's body, generated from its schema. */
+export default async function StartWorkflowPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<{ name?: string }> }) {
+  const { site } = await requireOwnedSite((await params).siteId);
+  const { name } = await searchParams;
+  const base = `/console/sites/${site.id}/workflows`;
+  const entry = name ? catalogEntry(name) : undefined;
+  if (entry) {
+    return (
+      <>
+        <p>
+          <Link href={`${base}/start`}>← The catalog</Link>
+        </p>
+        <Card
+          title={`Start ${entry.name}`}
+          id="start"
+          actions={
+            <span className="as-code">
+              as code: <code>POST /api/workflow/{entry.name}</code>
+            </span>
+          }
+        >
+          <p className="hint intro">{entry.purpose}.</p>
+          <StartWorkflowForm siteId={site.id} workflow={entry.name} fields={schemaFields(entry.body)} />
+        </Card>
+      </>
+    );
+  }
+  return (
+    <>
+      <p>
+        <Link href={base}>← Workflow runs</Link>
+      </p>
+      <Card title="Start a workflow" id="catalog" actions={<span className="as-code">as code: <code>POST /api/workflow/{'{name}'}</code></span>}>
+        <DataTable<Entry>
+          caption="The workflow catalog"
+          rows={Object.values(workflowCatalog)}
+          rowKey={(e) => e.name}
+          empty={null}
+          columns={[
+            { header: 'Workflow', title: true, cell: (e) => <Link href={`${base}/start?name=${e.name}`}>{e.name}</Link> },
+            { header: 'Group', cell: (e) => e.group },
+            { header: 'What it does', cell: (e) => e.purpose },
+          ]}
+        />
+      </Card>
+    </>
+  );
+}

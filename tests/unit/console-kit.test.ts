@@ -1,0 +1,78 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { bodyFromForm, schemaFields } from '@/app/(console)/_lib/schema-form';
+import { Chart } from '@/components/kit/chart';
+import { DataTable } from '@/components/kit/data-table';
+import { buildSegmentsBody, humanInterventionBody, leadResearchBody } from '@/lib/workflows/bodies';
+
+const form = (entries: [string, string][]) => {
+  const f = new FormData();
+  for (const [k, v] of entries) f.append(k, v);
+  return f;
+};
+
+describe('Chart', () => {
+  it('renders plain SVG on the server, without client code: paths, round ticks, a tooltip per point', () => {
+    const html = renderToStaticMarkup(
+      createElement(Chart, { title: 'Visitors per day', labels: ['Nov 22', 'Nov 23', 'Nov 24'], series: [{ name: 'Visitors', values: [0, 7, 3] }] }),
+    );
+    expect(html).toMatch(/^<figure class="chart"><svg viewBox="0 0 720 240" role="img" aria-label="Visitors per day"/);
+    expect(html).not.toContain('<script');
+    expect(html.match(/<path class="line" d="M[\d.,LMC ]+"/g)).toHaveLength(1);
+    // The y axis is rounded to a nice maximum above the largest value.
+    expect([...html.matchAll(/text-anchor="end">(\d+)</g)].map((m) => m[1])).toEqual(['0', '2', '4', '6', '8']);
+    expect(html).toContain('<title>Nov 23: 7 visitors</title>');
+    // The figures are also a table for screen readers.
+    expect(html).toContain('<th scope="row">Nov 24</th><td>3</td>');
+  });
+
+  it('draws a flat line at zero for a period without visits', () => {
+    const html = renderToStaticMarkup(createElement(Chart, { title: 'Empty', labels: ['a', 'b'], series: [{ name: 'Visitors', values: [0, 0] }] }));
+    expect(html).toContain('<path class="line"');
+    expect(html).not.toContain('NaN');
+  });
+});
+
+describe('DataTable', () => {
+  it('labels every cell but the title with its column, for the phone layout; shows `empty` without rows', () => {
+    const columns = [
+      { header: 'Name', title: true, cell: (r: { id: string }) => r.id },
+      { header: 'Status', cell: () => 'ok' },
+    ];
+    const html = renderToStaticMarkup(createElement(DataTable<{ id: string }>, { caption: 'Rows', rows: [{ id: 'a' }], rowKey: (r) => r.id, columns, empty: 'none' }));
+    expect(html).toContain('<tr data-row-id="a"><td>a</td><td data-label="Status">ok</td></tr>');
+    expect(renderToStaticMarkup(createElement(DataTable<{ id: string }>, { caption: 'Rows', rows: [], rowKey: (r) => r.id, columns, empty: 'none' }))).toBe('none');
+  });
+});
+
+describe('forms generated from a body schema', () => {
+  it('has one field per property but site_id, of the kind that types it, with the schema defaults', () => {
+    expect(schemaFields(buildSegmentsBody)).toEqual([
+      expect.objectContaining({ name: 'attributes', kind: 'checks', options: ['company', 'origin', 'position', 'email_domain', 'status'], defaultValue: ['origin'], required: false }),
+      expect.objectContaining({ name: 'min_size', label: 'Min size', kind: 'number', defaultValue: '2', required: false }),
+    ]);
+    expect(schemaFields(leadResearchBody)).toEqual([expect.objectContaining({ name: 'lead_ids', label: 'Lead IDs', kind: 'lines', required: false })]);
+    expect(schemaFields(humanInterventionBody).map((f) => [f.name, f.kind, f.required])).toEqual([
+      ['question', 'text', true],
+      ['context', 'json', false],
+      ['timeout_seconds', 'number', false],
+    ]);
+  });
+
+  it('turns the submitted form back into a body the schema accepts, or refuses next to the field', () => {
+    const fields = schemaFields(humanInterventionBody);
+    const body = bodyFromForm(fields, form([['question', ' Ship it? '], ['context', '{"pr": 12}'], ['timeout_seconds', '60']]));
+    expect(body).toEqual({ question: 'Ship it?', context: { pr: 12 }, timeout_seconds: 60 });
+    const site_id = '2f1c6a4e-8d0b-4c3e-9a51-7b2d4e6f8a90';
+    expect(humanInterventionBody.parse({ ...body, site_id })).toEqual({ ...body, site_id });
+
+    const bad = humanInterventionBody.safeParse({ ...bodyFromForm(fields, form([['question', 'x'], ['context', '{not json'], ['timeout_seconds', 'soon']])), site_id });
+    expect(bad.success).toBe(false);
+    expect(new Set(bad.error!.issues.map((i) => i.path[0]))).toEqual(new Set(['context', 'timeout_seconds']));
+
+    const lists = schemaFields(z.strictObject({ ids: z.array(z.string()).optional(), on: z.boolean().default(false) }));
+    expect(bodyFromForm(lists, form([['ids', 'a\n\n b \n']]))).toEqual({ ids: ['a', 'b'], on: false });
+  });
+});
