@@ -92,6 +92,19 @@ describe('MCP tools', () => {
     expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Lead not found' });
   });
 
+  it('annotates every tool with what a call does, and answers resources and prompts with empty lists', async () => {
+    const { tools: listed } = await client.listTools();
+    const byName = Object.fromEntries(listed.map((t) => [t.name, t.annotations]));
+    expect(byName.getLeads).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(byName.createLead).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(byName.updateLead).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(byName.analyzeICPTotalCount).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+    for (const t of listed) expect(Object.keys(t.annotations ?? {}), t.name).toEqual(expect.arrayContaining(['readOnlyHint', 'destructiveHint', 'idempotentHint']));
+    expect(await client.listResources()).toMatchObject({ resources: [] });
+    expect(await client.listResourceTemplates()).toMatchObject({ resourceTemplates: [] });
+    expect(await client.listPrompts()).toMatchObject({ prompts: [] });
+  });
+
   it('answers an unknown tool with a JSON-RPC InvalidParams error', async () => {
     await expect(client.callTool({ name: 'dropTables', arguments: {} })).rejects.toThrow(/Unknown tool: dropTables/);
   });
