@@ -112,7 +112,7 @@ describe('MCP tools', () => {
 
 describe('OpenAPI', () => {
   it('documents every tool route, GET /api/requirements and /api/mcp', async () => {
-    const doc = await (await openapi()).json();
+    const doc = await (await openapi(new Request('http://localhost:3000/api/openapi.json'))).json();
     for (const t of tools) expect(doc.paths[`/api/agents/tools/${t.path}`]?.post, t.path).toBeDefined();
     expect(doc.paths['/api/requirements'].get).toBeDefined();
     expect(doc.paths['/api/mcp'].post.description).toContain('createLead');
