@@ -6125,6 +6125,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                 *       "name": "Ada Lovelace",
+                 *       "email": "Ada.Lovelace@Example.com",
+                 *       "phone": "+44 20 1234",
+                 *       "company": "Analytical Engines",
+                 *       "lead_score": 90
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -6182,6 +6192,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "lead": {
+                     *         "id": "b3f95db7-a5a9-4ea3-bab8-f5afb9f85271",
+                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                     *         "name": "Ada Lovelace",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "status": "new",
+                     *         "phone": "+44 20 1234",
+                     *         "position": null,
+                     *         "company": "Analytical Engines",
+                     *         "notes": null,
+                     *         "origin": null,
+                     *         "segment_id": null,
+                     *         "campaign_id": null,
+                     *         "assignee_id": null,
+                     *         "lead_score": 90,
+                     *         "created_at": "2026-11-24T10:09:11.817Z",
+                     *         "updated_at": "2026-11-24T10:09:11.817Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         lead: components["schemas"]["Lead"];
                         /** @constant */
@@ -6208,6 +6241,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "0ae54cb7-8e98-4898-aa0f-9e6dff6cee3f"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Page size, 1–500 (default 50)
@@ -6257,6 +6295,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "leads": [
+                     *         {
+                     *           "id": "73c2d841-f659-4b26-8749-dc524e33a6a1",
+                     *           "site_id": "0ae54cb7-8e98-4898-aa0f-9e6dff6cee3f",
+                     *           "name": "Filler 55",
+                     *           "email": "filler55@example.net",
+                     *           "status": "new",
+                     *           "phone": null,
+                     *           "position": null,
+                     *           "company": null,
+                     *           "notes": null,
+                     *           "origin": null,
+                     *           "segment_id": null,
+                     *           "campaign_id": null,
+                     *           "assignee_id": null,
+                     *           "lead_score": null,
+                     *           "created_at": "2026-11-24T10:09:18.832Z",
+                     *           "updated_at": "2026-11-24T10:09:18.832Z"
+                     *         },
+                     *         {
+                     *           "id": "2dc91437-c825-4b8c-8adc-f997d0301c8a",
+                     *           "site_id": "0ae54cb7-8e98-4898-aa0f-9e6dff6cee3f",
+                     *           "name": "Filler 54",
+                     *           "email": "filler54@example.net",
+                     *           "status": "new",
+                     *           "phone": null,
+                     *           "position": null,
+                     *           "company": null,
+                     *           "notes": null,
+                     *           "origin": null,
+                     *           "segment_id": null,
+                     *           "campaign_id": null,
+                     *           "assignee_id": null,
+                     *           "lead_score": null,
+                     *           "created_at": "2026-11-24T10:09:18.768Z",
+                     *           "updated_at": "2026-11-24T10:09:18.768Z"
+                     *         },
+                     *         {
+                     *           "id": "c9d22fce-50e2-4713-8b71-39dd22bd8484",
+                     *           "site_id": "0ae54cb7-8e98-4898-aa0f-9e6dff6cee3f",
+                     *           "name": "Filler 53",
+                     *           "email": "filler53@example.net",
+                     *           "status": "new",
+                     *           "phone": null,
+                     *           "position": null,
+                     *           "company": null,
+                     *           "notes": null,
+                     *           "origin": null,
+                     *           "segment_id": null,
+                     *           "campaign_id": null,
+                     *           "assignee_id": null,
+                     *           "lead_score": null,
+                     *           "created_at": "2026-11-24T10:09:18.751Z",
+                     *           "updated_at": "2026-11-24T10:09:18.751Z"
+                     *         }
+                     *       ],
+                     *       "total": 60,
+                     *       "limit": 50,
+                     *       "offset": 0,
+                     *       "has_more": true
+                     *     }
+                     */
                     "application/json": {
                         /** @description True when items follow this page */
                         has_more: boolean;
@@ -6287,6 +6390,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                 *       "visitor_id": "f4387bfd-7ac1-4762-a5c2-57b9927083bc",
+                 *       "lead_id": "c75ef044-0b9b-440c-b1df-8238495f07a3"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Link the visitor to the site's lead with this email */
                     email?: string;
@@ -6319,6 +6429,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "lead": {
+                     *         "id": "c75ef044-0b9b-440c-b1df-8238495f07a3",
+                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                     *         "name": "Lead",
+                     *         "email": "user-76c924489f84@example.com",
+                     *         "status": "new",
+                     *         "phone": null,
+                     *         "position": null,
+                     *         "company": null,
+                     *         "notes": null,
+                     *         "origin": null,
+                     *         "segment_id": null,
+                     *         "campaign_id": null,
+                     *         "assignee_id": null,
+                     *         "lead_score": null,
+                     *         "created_at": "2026-11-24T10:09:20.124Z",
+                     *         "updated_at": "2026-11-24T10:09:20.124Z"
+                     *       },
+                     *       "visitor_id": "f4387bfd-7ac1-4762-a5c2-57b9927083bc"
+                     *     }
+                     */
                     "application/json": {
                         lead: components["schemas"]["Lead"];
                         /** @constant */
@@ -6346,6 +6480,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                 *       "lead_id": "049a750a-6d4d-44d4-b88d-782135cbe2dc",
+                 *       "status": "contacted"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -6376,6 +6517,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "lead": {
+                     *         "id": "049a750a-6d4d-44d4-b88d-782135cbe2dc",
+                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                     *         "name": "Lead",
+                     *         "email": "user-b8976a6ec3bc@example.com",
+                     *         "status": "contacted",
+                     *         "phone": null,
+                     *         "position": null,
+                     *         "company": null,
+                     *         "notes": null,
+                     *         "origin": null,
+                     *         "segment_id": null,
+                     *         "campaign_id": null,
+                     *         "assignee_id": null,
+                     *         "lead_score": null,
+                     *         "created_at": "2026-11-24T10:09:19.780Z",
+                     *         "updated_at": "2026-11-24T10:09:19.828Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         lead: components["schemas"]["Lead"];
                         /** @constant */
@@ -6401,6 +6565,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                 *       "lead_id": "3eadf262-2f16-42f6-8044-737df91b2ab6",
+                 *       "company": "New",
+                 *       "phone": null
+                 *     }
+                 */
                 "application/json": {
                     /** @description User the lead is assigned to */
                     assignee_id?: string | null;
@@ -6453,6 +6625,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "lead": {
+                     *         "id": "3eadf262-2f16-42f6-8044-737df91b2ab6",
+                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                     *         "name": "Lead",
+                     *         "email": "user-69f19664ec4c@example.com",
+                     *         "status": "new",
+                     *         "phone": null,
+                     *         "position": null,
+                     *         "company": "New",
+                     *         "notes": "keep me",
+                     *         "origin": null,
+                     *         "segment_id": null,
+                     *         "campaign_id": null,
+                     *         "assignee_id": null,
+                     *         "lead_score": null,
+                     *         "created_at": "2026-11-24T10:09:19.546Z",
+                     *         "updated_at": "2026-11-24T10:09:19.572Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         lead: components["schemas"]["Lead"];
                         /** @constant */
@@ -6770,6 +6965,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                 *       "name": "Own"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Free-form attributes (JSON object, at most 64 KB) */
                     attributes?: {
@@ -6808,6 +7009,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "segment": {
+                     *         "segment_id": "a249d808-fcfd-4973-bbc8-0a66526556ed",
+                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                     *         "name": "Own",
+                     *         "description": null,
+                     *         "audience": null,
+                     *         "size": null,
+                     *         "estimated_value": null,
+                     *         "language": null,
+                     *         "is_active": true,
+                     *         "attributes": {},
+                     *         "created_at": "2026-11-24T10:09:12.669Z",
+                     *         "updated_at": "2026-11-24T10:09:12.669Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         segment: components["schemas"]["Segment"];
                         /** @constant */
@@ -7420,6 +7640,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "user-d6a74ee9eea1@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Email address (stored lower-case) */
                     email: string;
@@ -7438,6 +7664,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user": {
+                     *           "id": "cf1ca562-9fb1-4187-bea7-14f5ac295648",
+                     *           "email": "user-d6a74ee9eea1@example.com",
+                     *           "name": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             user: components["schemas"]["User"];
@@ -7466,6 +7704,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "user-d6a74ee9eea1@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Account email */
                     email: string;
@@ -7482,6 +7726,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..JEypqSdBIRc3U8TV.4Z8KqXDZLwcexnCJqGKlZVjCVSTIPzpJVC9PTHPnIlmeWzrzWXeRniHpAAzOZ8SHQji5S3pXcwp89GvZQ8lHebFOBlRTYx7t7kDa_ErD2lYIFzcAhEXdUSASDBrAB4FhDMrhF9A98b8TrX5kRkRwbVyw1tfWRltuLvR5jG6QyozTj85PR_HlhritHMRSa4t8tstTKFw8nJdX7Z3AnHlo1JfXx9Ck4fqS1CUSTLwNphGA.TSb4B1qZMn-c4k-uOCuJJg",
+                     *         "expires_at": "2026-12-01T10:09:09.282Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description ISO 8601 */
@@ -8674,6 +8927,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "test key",
+                 *       "scopes": [
+                 *         "read"
+                 *       ],
+                 *       "site_id": "927a1b9c-a114-4648-8c0b-10771aeeec11"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Days until the key expires, 1–365 (default 90)
@@ -8714,6 +8976,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "apiKey": "key_cSvrPJJhjKLmzfgeUDy6zbkSHAODC5dONPWTTss5ZTC31J856",
+                     *         "id": "506a6679-d124-40f7-b0c5-d1e8c095da00",
+                     *         "prefix": "key",
+                     *         "name": "test key",
+                     *         "scopes": [
+                     *           "read"
+                     *         ],
+                     *         "site_id": "927a1b9c-a114-4648-8c0b-10771aeeec11",
+                     *         "expires_at": "2027-02-22T10:09:09.898Z",
+                     *         "created_at": "2026-11-24T10:09:09.946Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedKey"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11212,6 +11491,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                 *       "fingerprint": "fp-aa1f050530c31887"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Active time (milliseconds) */
                     active_time?: number;
@@ -11364,6 +11649,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "session_id": "da1cc6bf-2d77-4148-91c0-6454640fae5f",
+                     *         "visitor_id": "f4387bfd-7ac1-4762-a5c2-57b9927083bc",
+                     *         "fingerprint": "fp-aa1f050530c31887",
+                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
+                     *         "created_at": 1795514960052,
+                     *         "expires_at": 1795516760052,
+                     *         "ttl": 1800,
+                     *         "session_url": "/api/visitors/session?session_id=da1cc6bf-2d77-4148-91c0-6454640fae5f&site_id=63e5d440-08a2-4444-803b-9f186cfc32dc",
+                     *         "is_new_session": true,
+                     *         "previous_session_id": null,
+                     *         "is_bot": true
+                     *       },
+                     *       "meta": {
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795514960108,
+                     *         "processing_time": 67.37
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedSession"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11656,6 +11964,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Test site"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Host name of the site, e.g. example.com (no scheme, no path) */
                     domain?: string;
@@ -11672,6 +11985,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "927a1b9c-a114-4648-8c0b-10771aeeec11",
+                     *         "name": "Test site",
+                     *         "domain": null,
+                     *         "created_at": "2026-11-24T10:09:09.379Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Site"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
