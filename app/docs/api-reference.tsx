@@ -1,225 +1,154 @@
 'use client';
 
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import styles from './docs.module.css';
 
-type Schema = Record<string, unknown>;
-interface Parameter {
+export interface KeyChoice {
+  id: string;
   name: string;
-  in: 'path' | 'query';
-  required: boolean;
-  description?: string;
-  schema?: Schema;
+  display: string;
 }
-interface Operation {
-  summary: string;
-  description?: string;
-  tags: string[];
-  security: Record<string, string[]>[];
-  parameters: Parameter[];
-  requestBody?: { content: Record<string, { schema: Schema }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
+export interface SiteChoice {
+  id: string;
+  name: string;
+  keys: KeyChoice[];
 }
-interface OpenApi {
-  info: { title: string; description: string };
-  /** Group order (the document's top-level tags). */
-  tags?: { name: string }[];
-  paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { type: string; name?: string; in?: string; scheme?: string }> };
+
+type Doc = { paths: Record<string, Record<string, Op>> };
+type Op = {
+  parameters?: { name: string; example?: unknown }[];
+  requestBody?: { content: Record<string, { example?: unknown }> };
+};
+
+interface ScalarApp {
+  updateConfiguration?: (config: object) => void;
+  destroy?: () => void;
 }
-interface Entry {
-  method: string;
-  path: string;
-  op: Operation;
+declare global {
+  interface Window {
+    Scalar?: { createApiReference: (el: Element | string, config: object) => ScalarApp };
+  }
+}
+
+/** The document with the chosen site filled in wherever an operation names `site_id` (parameters, example bodies). */
+export function withSite(doc: Doc, siteId: string | undefined): Doc {
+  if (!siteId) return doc;
+  const copy = structuredClone(doc);
+  for (const ops of Object.values(copy.paths)) {
+    for (const op of Object.values(ops)) {
+      for (const p of op.parameters ?? []) if (p.name === 'site_id') p.example = siteId;
+      for (const media of Object.values(op.requestBody?.content ?? {})) {
+        if (media.example && typeof media.example === 'object' && 'site_id' in media.example) media.example = { ...media.example, site_id: siteId };
+      }
+    }
+  }
+  return copy;
+}
+
+function loadScript(src: string): Promise<void> {
+  if (window.Scalar) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = src;
+    script.onload = () => resolve();
+    script.onerror = () => reject(new Error(`could not load ${src}`));
+    document.head.appendChild(script);
+  });
 }
 
 /**
- * Descriptions are written with `code` spans (the document's Markdown subset): shown as code, never
- * as literal backticks. Text only, no HTML from the document is ever rendered.
+ * Scalar's reference over /api/openapi.json, self-hosted (/docs/reference.js). The owner picks a
+ * site and one of its keys; the key itself (shown only when it was created) is pasted once and
+ * kept in this tab only. Try-it then sends it in the header each operation names, with the site filled in.
  */
-export function Prose({ text, className, inline = false }: { text: string; className?: string; inline?: boolean }) {
-  const parts = text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
-  return inline ? <span className={className}>{parts}</span> : <p className={className}>{parts}</p>;
-}
-
-/** An example value from a JSON schema: enough for a starting body in the request editor. */
-function example(schema: Schema | undefined): unknown {
-  if (!schema) return undefined;
-  if ('default' in schema) return schema.default;
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  if ('const' in schema) return schema.const;
-  const anyOf = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
-  if (anyOf) return example(anyOf[0]);
-  switch (schema.type) {
-    case 'object': {
-      const props = (schema.properties ?? {}) as Record<string, Schema>;
-      const required = new Set((schema.required ?? []) as string[]);
-      return Object.fromEntries(Object.entries(props).filter(([k]) => required.has(k)).map(([k, v]) => [k, example(v)]));
-    }
-    case 'array':
-      return [];
-    case 'integer':
-    case 'number':
-      return 0;
-    case 'boolean':
-      return false;
-    default:
-      return schema.format === 'uuid' ? '00000000-0000-4000-8000-000000000000' : '';
-  }
-}
-
-function OperationCard({ entry, credential }: { entry: Entry; credential: string }) {
-  const { method, path, op } = entry;
-  const bodySchema = op.requestBody?.content['application/json']?.schema;
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [body, setBody] = useState(() => (bodySchema ? JSON.stringify(example(bodySchema), null, 2) : ''));
-  const [result, setResult] = useState<{ status: number; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const scheme = op.security[0] ? Object.keys(op.security[0])[0] : undefined;
-
-  async function send() {
-    setBusy(true);
-    try {
-      let url = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
-      const query = new URLSearchParams();
-      for (const p of op.parameters.filter((p) => p.in === 'query')) if (values[p.name]) query.set(p.name, values[p.name]);
-      if ([...query].length) url += `?${query}`;
-      const headers: Record<string, string> = {};
-      if (credential && scheme === 'ApiKey') headers['X-API-Key'] = credential;
-      else if (credential && scheme === 'SaApiKey') headers['X-SA-API-KEY'] = credential;
-      else if (credential && scheme) headers.Authorization = `Bearer ${credential}`;
-      if (bodySchema) headers['Content-Type'] = 'application/json';
-      const res = await fetch(url, { method, headers, body: bodySchema ? body : undefined });
-      const text = await res.text();
-      let pretty = text;
-      try {
-        pretty = JSON.stringify(JSON.parse(text), null, 2);
-      } catch {
-        /* not JSON: show as is */
-      }
-      setResult({ status: res.status, text: pretty });
-    } catch (error) {
-      setResult({ status: 0, text: String(error) });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const id = `${method}-${path}`.replace(/[^A-Za-z0-9]+/g, '-');
-  return (
-    <details className={styles.operation} id={id}>
-      <summary>
-        <span className={styles.method} data-method={method}>
-          {method}
-        </span>
-        <code>{path}</code>
-        <span className={styles.summary}>{op.summary}</span>
-      </summary>
-      <div className={styles.body}>
-        {op.description && <Prose className={styles.description} text={op.description} />}
-        {op.parameters.length > 0 && (
-          <fieldset className={styles.fields}>
-            <legend>Parameters</legend>
-            {op.parameters.map((p) => (
-              <label key={`${p.in}-${p.name}`}>
-                <span>
-                  {p.name} <small>({p.in}{p.required ? ', required' : ''})</small>
-                </span>
-                <input value={values[p.name] ?? ''} onChange={(e) => setValues({ ...values, [p.name]: e.target.value })} placeholder={p.description?.replaceAll('`', '')} />
-              </label>
-            ))}
-          </fieldset>
-        )}
-        {bodySchema && (
-          <>
-            <label className={styles.block}>
-              <span>Request body (JSON)</span>
-              <textarea value={body} onChange={(e) => setBody(e.target.value)} rows={Math.min(16, body.split('\n').length + 1)} spellCheck={false} />
-            </label>
-            <details>
-              <summary>Body schema</summary>
-              <pre>{JSON.stringify(bodySchema, null, 2)}</pre>
-            </details>
-          </>
-        )}
-        <details>
-          <summary>Responses</summary>
-          <ul>
-            {Object.entries(op.responses).map(([status, r]) => (
-              <li key={status}>
-                <strong>{status}</strong> <Prose inline text={r.description} />
-              </li>
-            ))}
-          </ul>
-          <pre>{JSON.stringify(Object.values(op.responses)[0]?.content?.['application/json']?.schema, null, 2)}</pre>
-        </details>
-        <button type="button" onClick={send} disabled={busy}>
-          {busy ? 'Sending…' : 'Send request'}
-        </button>
-        {result && (
-          <div className={styles.result} aria-live="polite">
-            <strong>Status {result.status}</strong>
-            <pre>{result.text}</pre>
-          </div>
-        )}
-      </div>
-    </details>
-  );
-}
-
-export function ApiReference() {
-  const [doc, setDoc] = useState<OpenApi | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [credential, setCredential] = useState('');
-  const [filter, setFilter] = useState('');
+export function ApiReference({ sites }: { sites: SiteChoice[] }) {
+  const [siteId, setSiteId] = useState(sites[0]?.id ?? '');
+  const site = sites.find((s) => s.id === siteId);
+  const [keyId, setKeyId] = useState(site?.keys[0]?.id ?? '');
+  const [secret, setSecret] = useState('');
+  const [doc, setDoc] = useState<Doc>();
+  const [failed, setFailed] = useState<string>();
+  const mount = useRef<HTMLDivElement>(null);
+  const app = useRef<ScalarApp>(undefined);
 
   useEffect(() => {
-    fetch('/api/openapi.json')
-      .then((r) => r.json())
-      .then(setDoc)
-      .catch((e) => setError(String(e)));
+    setSecret(sessionStorage.getItem(`docs-key:${keyId}`) ?? '');
+  }, [keyId]);
+
+  useEffect(() => {
+    Promise.all([fetch('/api/openapi.json').then((r) => r.json() as Promise<Doc>), loadScript('/docs/reference.js')])
+      .then(([d]) => setDoc(d))
+      .catch((e: Error) => setFailed(e.message));
   }, []);
 
-  const groups = useMemo(() => {
-    const map = new Map<string, Entry[]>();
-    if (!doc) return map;
-    const needle = filter.toLowerCase();
-    for (const [path, ops] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(ops)) {
-        if (needle && !`${method} ${path} ${op.summary}`.toLowerCase().includes(needle)) continue;
-        const tag = op.tags[0] ?? 'Other';
-        map.set(tag, [...(map.get(tag) ?? []), { method: method.toUpperCase(), path, op }]);
-      }
-    }
-    // Groups in the document's order (Auth first); a tag it does not list goes last.
-    const order = (doc.tags ?? []).map((t) => t.name);
-    const rank = (tag: string) => (order.includes(tag) ? order.indexOf(tag) : order.length);
-    return new Map([...map].sort(([a], [b]) => rank(a) - rank(b)));
-  }, [doc, filter]);
+  useEffect(() => {
+    if (!doc || !mount.current || !window.Scalar) return;
+    const config = {
+      content: withSite(doc, siteId),
+      withDefaultFonts: false,
+      telemetry: false,
+      agent: { disabled: true },
+      hideDownloadButton: false,
+      showDeveloperTools: 'never',
+      persistAuth: false,
+      authentication: {
+        preferredSecurityScheme: 'ApiKey',
+        ...(secret ? { securitySchemes: { ApiKey: { value: secret }, SaApiKey: { value: secret }, Bearer: { token: secret } } } : {}),
+      },
+    };
+    app.current?.destroy?.();
+    mount.current.replaceChildren();
+    const el = document.createElement('div');
+    mount.current.appendChild(el);
+    app.current = window.Scalar.createApiReference(el, config);
+  }, [doc, siteId, secret]);
 
-  if (error) return <p role="alert">Could not load the API document: {error}</p>;
-  if (!doc) return <p>Loading…</p>;
+  useEffect(() => () => app.current?.destroy?.(), []);
+
+  const keep = (value: string) => {
+    setSecret(value);
+    if (keyId) sessionStorage.setItem(`docs-key:${keyId}`, value);
+  };
+
   return (
     <>
-      <Prose className={styles.description} text={doc.info.description} />
-      <div className={styles.toolbar}>
-        <label>
-          <span>Credential (API key or session token)</span>
-          <input type="password" value={credential} onChange={(e) => setCredential(e.target.value)} autoComplete="off" placeholder="key_…" />
+      <form className={styles.picker} aria-label="Try-it credentials" onSubmit={(e) => e.preventDefault()}>
+        {sites.length > 0 ? (
+          <>
+            <label>
+              <span>Site</span>
+              <select value={siteId} onChange={(e) => (setSiteId(e.target.value), setKeyId(sites.find((s) => s.id === e.target.value)?.keys[0]?.id ?? ''))}>
+                {sites.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              <span>Key</span>
+              <select value={keyId} onChange={(e) => setKeyId(e.target.value)} disabled={!site?.keys.length}>
+                {site?.keys.length ? site.keys.map((k) => (
+                  <option key={k.id} value={k.id}>
+                    {k.name} ({k.display})
+                  </option>
+                )) : <option value="">No active key</option>}
+              </select>
+            </label>
+          </>
+        ) : (
+          <p>
+            <a href="/signin">Sign in</a> to pick one of your sites and keys.
+          </p>
+        )}
+        <label className={styles.secret}>
+          <span>{keyId ? 'Paste this key (kept in this tab only)' : 'API key'}</span>
+          <input type="password" value={secret} onChange={(e) => keep(e.target.value)} autoComplete="off" placeholder="key_…" />
         </label>
-        <label>
-          <span>Filter operations</span>
-          <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="e.g. leads" />
-        </label>
-      </div>
-      {[...groups].map(([tag, entries]) => (
-        <section key={tag} className={styles.group}>
-          <h2>{tag}</h2>
-          {entries.map((entry) => (
-            <OperationCard key={`${entry.method} ${entry.path}`} entry={entry} credential={credential} />
-          ))}
-        </section>
-      ))}
+        <a href="/api/openapi.json">openapi.json</a>
+      </form>
+      {failed ? <p role="alert">The reference could not be loaded: {failed}</p> : null}
+      <div ref={mount} className={styles.reference} data-testid="api-reference" />
     </>
   );
 }

@@ -1,24 +1,64 @@
 import type { Metadata } from 'next';
-import { ApiReference } from './api-reference';
+import { listKeys } from '@/lib/keys/repo';
+import { listSitesOfOwner } from '@/lib/sites/repo';
+import { mcpToolOf } from '@/lib/http/mcp';
+import { tools } from '@/lib/tools/registry';
+import { currentUser } from '../(console)/_lib/session';
+import { ApiReference, type KeyChoice, type SiteChoice } from './api-reference';
 import styles from './docs.module.css';
 
 export const metadata: Metadata = { title: 'API reference — Site Growth Platform' };
+export const dynamic = 'force-dynamic';
 
-// /docs — interactive reference over /api/openapi.json (the document generated from the route declarations)
-export default function DocsPage() {
+// /docs — the API reference (Scalar over /api/openapi.json), with the signed-in owner's sites and keys for try-it
+export default async function DocsPage() {
+  const user = await currentUser();
+  const sites: SiteChoice[] = [];
+  if (user) {
+    for (const site of await listSitesOfOwner(user.id)) {
+      const keys: KeyChoice[] = (await listKeys(site.id)).filter((k) => k.status === 'active').map((k) => ({ id: k.id, name: k.name, display: k.display }));
+      sites.push({ id: site.id, name: site.name, keys });
+    }
+  }
+  const mcpTools = tools.map(mcpToolOf);
   return (
-    <main className={styles.page}>
-      <header className={styles.header}>
-        <nav aria-label="Back">
-          <a href="/console">← Back to the console</a>
+    <div className={styles.page}>
+      <header className={styles.topbar}>
+        <a href="/console" className={styles.brand}>
+          Site Growth Platform
+        </a>
+        <nav aria-label="Main" className={styles.nav}>
+          <a href="/console">Sites</a>
+          <a href="/docs" aria-current="page">
+            API docs
+          </a>
         </nav>
-        <h1>API reference</h1>
-        <p>
-          Generated from the route declarations. Raw document: <a href="/api/openapi.json">/api/openapi.json</a>. Paste a
-          credential below, open an operation and send it from this page.
-        </p>
+        <span className={styles.account}>{user ? (user.name ?? user.email) : <a href="/signin">Sign in</a>}</span>
       </header>
-      <ApiReference />
-    </main>
+      <ApiReference sites={sites} />
+      <section className={styles.mcp} aria-labelledby="mcp-tools">
+        <h2 id="mcp-tools">MCP tools</h2>
+        <p>
+          The same tools over the Model Context Protocol at <code>POST /api/mcp</code> (Streamable HTTP, your API key as Bearer). Each
+          tool&apos;s input and output schema:
+        </p>
+        {mcpTools.map((t) => (
+          <details key={t.name} className={styles.tool}>
+            <summary>
+              <code>{t.name}</code> — {t.title}{' '}
+              <small>
+                {t.annotations?.readOnlyHint ? 'read-only' : t.annotations?.destructiveHint ? 'overwrites' : 'adds'}
+                {t.annotations?.openWorldHint ? ', calls a provider' : ''}
+              </small>
+            </summary>
+            <p>{t.description}</p>
+            <h3>Input</h3>
+            <pre>{JSON.stringify(t.inputSchema, null, 2)}</pre>
+            <h3>Output</h3>
+            <pre>{JSON.stringify(t.outputSchema, null, 2)}</pre>
+          </details>
+        ))}
+      </section>
+    </div>
   );
 }

@@ -72,6 +72,11 @@ export interface RouteDefinition<
   topLevelErrorCode?: boolean;
   /** Other success statuses the handler sets through `res.status`, with the same body, and what each means. */
   alsoSucceeds?: Record<number, string>;
+  /**
+   * OpenAPI only: one operation per value of a path parameter, each with its own body (a
+   * workflow per catalog name), instead of one operation over an open body.
+   */
+  variants?: { param: string; values: { value: string; summary: string; description?: string; body: z.ZodType }[] };
   /** OpenAPI only: other statuses the route answers without a body, with their description. */
   otherResponses?: Record<number, string>;
   /**

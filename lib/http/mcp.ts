@@ -3,6 +3,9 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import {
   CallToolRequestSchema,
   ErrorCode as McpErrorCode,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
@@ -12,7 +15,7 @@ import { z } from 'zod';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import type { ApiKeyPrincipal } from '@/lib/core/principal';
-import type { AnyTool } from '@/lib/tools/define-tool';
+import { annotationsOf, type AnyTool } from '@/lib/tools/define-tool';
 import { invokeTool } from '@/lib/tools/invoke';
 import { tools as registry, toolByName } from '@/lib/tools/registry';
 import { defineProtocolRoute } from './define-route';
@@ -55,6 +58,7 @@ export function mcpToolOf(tool: AnyTool): McpTool {
     description: `${tool.description}\n\nREST: POST ${TOOL_ROUTE_PREFIX}${tool.path}. Needs the \`${tool.scope}\` scope.`,
     inputSchema: jsonSchema(tool.input, 'input'),
     outputSchema: jsonSchema(successSchema(tool), 'output'),
+    annotations: annotationsOf(tool),
   };
 }
 
@@ -79,11 +83,15 @@ async function callTool(ctx: CallContext, tool: AnyTool, args: unknown): Promise
 
 function mcpServer(ctx: CallContext): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
     instructions:
       'Site Growth Platform CRM tools. Every tool takes the site_id of your API key. Results are {success: true, ...}; errors carry {success: false, error: {code, message, details?, request_id}}.',
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
+  // Everything the server offers is a tool; clients that list resources and prompts get empty lists, not -32601.
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = toolByName(request.params.name);
     // serveMcp answered an unknown tool already; this guards a call that reaches the server another way.
@@ -174,7 +182,7 @@ const JsonRpcRequestSchema = z
   .object({
     jsonrpc: z.literal('2.0'),
     id: z.union([z.string(), z.number()]).optional().describe('Absent for notifications'),
-    method: z.string().describe('initialize, notifications/initialized, tools/list, tools/call, ping'),
+    method: z.string().describe('initialize, notifications/initialized, tools/list, tools/call, resources/list, resources/templates/list, prompts/list, ping'),
     params: z.record(z.string(), z.unknown()).optional().describe('For tools/call: {name, arguments}'),
   })
   .describe('One JSON-RPC 2.0 message of the Model Context Protocol');

@@ -335,7 +335,7 @@ function patchOf(schema: z.ZodType): z.ZodType {
     const shape = Object.fromEntries(
       Object.entries(inner.shape as Record<string, z.ZodType>).map(([key, field]) => [
         key,
-        patchOf(field).nullable().optional().describe(field.description ?? key),
+        patchOf(field).nullable().optional().describe(descriptionOf(field) ?? key),
       ]),
     );
     return z.strictObject(shape).describe(inner.description ?? '');
@@ -344,6 +344,12 @@ function patchOf(schema: z.ZodType): z.ZodType {
     return z.partialRecord(inner.keyType as z.ZodEnum, patchOf(inner.valueType as z.ZodType).nullable()).describe(inner.description ?? '');
   }
   return inner;
+}
+
+/** A field's description, also when it was given before `.optional()` / `.nullable()`. */
+function descriptionOf(schema: z.ZodType): string | undefined {
+  if (schema.description) return schema.description;
+  return schema instanceof z.ZodOptional || schema instanceof z.ZodNullable ? descriptionOf(schema.unwrap() as z.ZodType) : undefined;
 }
 
 export type SettingsPatch = { [K in keyof SiteSettings]?: unknown };

@@ -28,11 +28,31 @@ export interface Tool<I extends z.ZodType = z.ZodType, O extends z.ZodObject = z
   input: I;
   /** The result without `success` (the REST body and MCP structured content are `{success: true, ...output}`). */
   output: O;
+  /**
+   * What calling it does, for MCP clients deciding whether to ask before a call: `read` changes
+   * nothing; `append` adds something each call (a record, a credit charge); `overwrite` replaces
+   * stored values (the same call twice leaves the same state). `external` marks tools that reach an outside provider.
+   */
+  effect: ToolEffect;
+  external?: boolean;
   /** The tool creates a record: REST answers 201 instead of 200. */
   creates?: boolean;
   /** Error codes the tool may answer with, beyond authentication and validation. */
   errors?: ErrorCode[];
   run(ctx: ToolContext, input: z.infer<I>): Promise<z.input<O>>;
+}
+
+export type ToolEffect = 'read' | 'append' | 'overwrite';
+
+/** The MCP tool annotations of an effect. */
+export function annotationsOf(tool: Pick<Tool, 'effect' | 'external' | 'title'>) {
+  return {
+    title: tool.title,
+    readOnlyHint: tool.effect === 'read',
+    destructiveHint: tool.effect === 'overwrite',
+    idempotentHint: tool.effect !== 'append',
+    openWorldHint: !!tool.external,
+  };
 }
 
 export const defineTool = <I extends z.ZodType, O extends z.ZodObject>(tool: Tool<I, O>): Tool<I, O> => tool;

@@ -8,6 +8,8 @@ import { defineTool } from './define-tool';
 
 export const getFinderCategoryIdsTool = defineTool({
   name: 'getFinderCategoryIds',
+  effect: 'read',
+  external: true,
   path: 'getFinderCategoryIds',
   title: 'Find people-search category ids',
   description:
@@ -24,6 +26,8 @@ export const getFinderCategoryIdsTool = defineTool({
 
 export const analyzeICPTotalCountTool = defineTool({
   name: 'analyzeICPTotalCount',
+  effect: 'append',
+  external: true,
   path: 'analyzeICPTotalCount',
   title: 'Count the people an ICP search finds',
   description:
@@ -37,6 +41,8 @@ export const analyzeICPTotalCountTool = defineTool({
 
 export const createIcpMiningTool = defineTool({
   name: 'createIcpMining',
+  effect: 'append',
+  external: true,
   path: 'createIcpMining',
   title: 'Mine leads for an ICP search',
   description:
@@ -51,6 +57,8 @@ export const createIcpMiningTool = defineTool({
 
 export const searchRegionVenuesTool = defineTool({
   name: 'searchRegionVenues',
+  effect: 'append',
+  external: true,
   path: 'searchRegionVenues',
   title: 'Find venues in a region',
   description:

@@ -15,6 +15,7 @@ import { defineTool } from './define-tool';
 
 export const createLeadTool = defineTool({
   name: 'createLead',
+  effect: 'append',
   path: 'leads/create',
   title: 'Create a lead',
   description:
@@ -29,6 +30,7 @@ export const createLeadTool = defineTool({
 
 export const getLeadsTool = defineTool({
   name: 'getLeads',
+  effect: 'read',
   path: 'leads/get',
   title: 'List leads',
   description:
@@ -44,6 +46,7 @@ export const getLeadsTool = defineTool({
 
 export const updateLeadTool = defineTool({
   name: 'updateLead',
+  effect: 'overwrite',
   path: 'leads/update',
   title: 'Update a lead',
   description:
@@ -57,6 +60,7 @@ export const updateLeadTool = defineTool({
 
 export const qualifyLeadTool = defineTool({
   name: 'qualifyLead',
+  effect: 'overwrite',
   path: 'leads/qualify',
   title: 'Set the status of a lead',
   description: 'Sets the lead\'s `status` (new, contacted, qualified, converted, lost). Any status may follow any other.',
@@ -69,6 +73,7 @@ export const qualifyLeadTool = defineTool({
 
 export const identifyLeadTool = defineTool({
   name: 'identifyLead',
+  effect: 'overwrite',
   path: 'leads/identify',
   title: 'Identify a visitor as a lead',
   description:

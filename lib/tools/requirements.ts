@@ -11,6 +11,7 @@ import { defineTool } from './define-tool';
 
 export const createRequirementTool = defineTool({
   name: 'createRequirement',
+  effect: 'append',
   path: 'requirements/create',
   title: 'Create a requirement',
   description:
@@ -24,6 +25,7 @@ export const createRequirementTool = defineTool({
 
 export const getRequirementsTool = defineTool({
   name: 'getRequirements',
+  effect: 'read',
   path: 'requirements/get',
   title: 'List requirements',
   description:
@@ -39,6 +41,7 @@ export const getRequirementsTool = defineTool({
 
 export const updateRequirementTool = defineTool({
   name: 'updateRequirement',
+  effect: 'overwrite',
   path: 'requirements/update',
   title: 'Update a requirement',
   description:

@@ -11,6 +11,7 @@ import { defineTool } from './define-tool';
 
 export const createSegmentTool = defineTool({
   name: 'createSegment',
+  effect: 'append',
   path: 'segments/create',
   title: 'Create a segment',
   description:
@@ -24,6 +25,7 @@ export const createSegmentTool = defineTool({
 
 export const getSegmentsTool = defineTool({
   name: 'getSegments',
+  effect: 'read',
   path: 'segments/get',
   title: 'List segments',
   description: "Lists the site's segments, newest first; optionally one by `segment_id` or only active/inactive ones. `limit` 1–500 (default 50), `offset`.",
@@ -38,6 +40,7 @@ export const getSegmentsTool = defineTool({
 
 export const updateSegmentTool = defineTool({
   name: 'updateSegment',
+  effect: 'overwrite',
   path: 'segments/update',
   title: 'Update a segment',
   description: 'Changes the given fields of a segment (fields as create; null clears an optional field). A segment of another site is a 404.',

@@ -15,6 +15,7 @@ const inputSchema = SettingsPatchSchema.extend({
 
 export const updateSiteSettingsTool = defineTool({
   name: 'updateSiteSettings',
+  effect: 'overwrite',
   path: 'updateSiteSettings',
   title: 'Get or update site settings',
   description:

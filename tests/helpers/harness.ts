@@ -45,7 +45,23 @@ export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx:
   const req = new Request(url, { method: o.method ?? 'GET', headers, body, signal: o.signal });
   const res = await handler(req, { params: Promise.resolve(o.params ?? {}) });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  const result = { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  if (process.env.OPENAPI_EXAMPLES_DIR && 'definition' in handler) await recordExample(handler, o, result);
+  return result;
+}
+
+/**
+ * `npm run openapi:examples` runs the suites with OPENAPI_EXAMPLES_DIR set: every JSON call a
+ * suite makes through `call` is kept (route, request, answer) for the document's examples.
+ */
+async function recordExample(handler: RouteHandler, o: CallOptions, result: CallResult) {
+  const { routeManifest } = await import('@/app/api/openapi.json/manifest');
+  const { operationsOf } = await import('@/lib/http/openapi');
+  const { appendFileSync } = await import('node:fs');
+  const op = operationsOf(routeManifest).find(({ path, method }) => routeManifest.find((r) => r.path === path)?.module[method] === handler);
+  if (!op || o.form || o.rawBody !== undefined || o.body instanceof FormData) return;
+  const record = { method: op.method, path: op.path, params: o.params, query: o.query, request: o.body, status: result.status, response: result.body };
+  appendFileSync(`${process.env.OPENAPI_EXAMPLES_DIR}/${process.pid}.jsonl`, JSON.stringify(record) + '\n');
 }
 
 export const uniqueEmail = () => `user-${randomBytes(6).toString('hex')}@example.com`;

@@ -15,16 +15,26 @@ export interface Operation {
   path: string;
   op: Schema;
   handler: RouteHandler;
+  /** Path parameters the documented operation fixes (one operation per workflow name). */
+  fixed?: Record<string, string>;
 }
 
 /** Every operation of the document, with the handler that serves it. */
 export function documentedOperations(): Operation[] {
   const doc = buildOpenApi(routeManifest) as { paths: Record<string, Record<string, Schema>> };
-  return operationsOf(routeManifest).map(({ path, method }) => {
-    const op = doc.paths[path]?.[method.toLowerCase()];
+  return operationsOf(routeManifest).flatMap(({ path, method, definition }) => {
     const handler = routeManifest.find((r) => r.path === path)!.module[method] as RouteHandler;
-    if (!op) throw new Error(`${method} ${path} is exported but not documented`);
-    return { method, path, op, handler };
+    const variants = definition?.variants;
+    const entries = variants
+      ? variants.values
+          .map((v) => ({ docPath: path.replace(`{${variants.param}}`, v.value), fixed: { [variants.param]: v.value } }))
+          .filter((e) => doc.paths[e.docPath]?.[method.toLowerCase()])
+      : [{ docPath: path, fixed: undefined }];
+    return entries.map(({ docPath, fixed }) => {
+      const op = doc.paths[docPath]?.[method.toLowerCase()];
+      if (!op) throw new Error(`${method} ${docPath} is exported but not documented`);
+      return { method, path, op, handler, fixed };
+    });
   });
 }
 
@@ -200,7 +210,7 @@ export function validRequest(o: Operation, r: Rng, allKnown: Known, credential: 
   // Ids known under `<path> <field>` belong to that operation only (e.g. an agent's own conversation).
   const known: Known = { ...allKnown };
   for (const [name, value] of Object.entries(allKnown)) if (name.startsWith(`${o.path} `)) known[name.slice(o.path.length + 1)] = value;
-  const params: Record<string, string> = {};
+  const params: Record<string, string> = { ...o.fixed };
   const query: Record<string, string> = {};
   for (const p of o.op.parameters as Schema[]) {
     const use = p.in === 'path' || p.required || r.chance(known[p.name] !== undefined ? 0.7 : 0.4);

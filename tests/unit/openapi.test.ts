@@ -29,24 +29,31 @@ describe('route manifest and OpenAPI', () => {
 
   it('every operation in the document has a route, and every route an operation', () => {
     const doc = buildOpenApi(routeManifest);
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    const declared = operationsOf(routeManifest).map((o) => `${o.method} ${o.path}`);
-    expect(documented.sort()).toEqual(declared.sort());
     const filePaths = new Set(findRouteFiles().map((f) => f.urlPath));
-    for (const path of Object.keys(doc.paths)) expect(filePaths.has(path), path).toBe(true);
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    // A route with variants is documented once per value (one operation per workflow), except where a route of its own answers.
+    const declared = operationsOf(routeManifest).flatMap(({ method, path, definition }) => {
+      const variants = definition?.variants;
+      if (!variants) return [`${method} ${path}`];
+      return variants.values.map((v) => path.replace(`{${variants.param}}`, v.value)).filter((p) => !filePaths.has(p)).map((p) => `${method} ${p}`);
+    });
+    expect(documented.sort()).toEqual(declared.sort());
+    const start = doc.paths['/api/workflow/leadGeneration'].post as { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
+    expect(start.requestBody.content['application/json'].schema.required).toEqual(['site_id']);
+    expect(doc.paths['/api/workflow/{name}']).toBeUndefined();
   });
 
   it('documents the spec paths with their security and error envelope', async () => {
-    const res = openapiRoute();
+    const res = openapiRoute(new Request('http://localhost:3000/api/openapi.json'));
     const doc = await res.json();
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/sites'].get.security).toEqual([{ ApiKey: [] }]);
     expect(doc.paths['/api/keys'].post.security).toEqual([{ Bearer: [] }, { SessionCookie: [] }]);
     expect(doc.paths['/sites/{site_id}/commands'].post.responses['201']).toBeDefined();
-    expect(doc.paths['/sites/{site_id}/commands'].post.responses['403'].content['application/json'].schema).toEqual({
-      $ref: '#/components/schemas/ErrorEnvelope',
-    });
-    expect(doc.paths['/api/keys'].delete.responses['404'].description).toContain('NOT_FOUND');
+    expect(doc.paths['/sites/{site_id}/commands'].post.responses['403']).toEqual({ $ref: '#/components/responses/Forbidden' });
+    expect(doc.components.responses.Forbidden.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ForbiddenError' });
+    expect(doc.components.responses.NotFound.description).toContain('NOT_FOUND');
+    expect(doc.servers).toEqual([{ url: 'http://localhost:3000', description: 'This server' }]);
     expect(doc.paths['/sites/{site_id}'].get.parameters).toContainEqual(expect.objectContaining({ name: 'site_id', in: 'path', required: true }));
   });
 });

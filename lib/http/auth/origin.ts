@@ -28,8 +28,16 @@ export const originStrategy: AuthStrategy<OriginPrincipal> = {
   tenant: async (principal, requested) => requireOwnSite(principal, requested, 'This origin'),
   // Keyless browser calls share one bucket per site.
   limitSubject: (principal) => ({ bucket: `site:${principal.siteId}` }),
-  schemes: {},
-  security: () => [],
+  // The browser sends Origin itself: documented as a header credential so tools see the keyless path as valid.
+  schemes: {
+    BrowserOrigin: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Origin',
+      description: 'No key: a browser on a domain registered for the `site_id` the request names (Allowed origins)',
+    },
+  },
+  security: () => [{ BrowserOrigin: [] }],
   note: () => 'From a browser: no key and an `Origin` registered as the domain of the `site_id` it names.',
   errors: ['UNAUTHORIZED'],
 };

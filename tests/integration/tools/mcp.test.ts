@@ -92,6 +92,19 @@ describe('MCP tools', () => {
     expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Lead not found' });
   });
 
+  it('annotates every tool with what a call does, and answers resources and prompts with empty lists', async () => {
+    const { tools: listed } = await client.listTools();
+    const byName = Object.fromEntries(listed.map((t) => [t.name, t.annotations]));
+    expect(byName.getLeads).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(byName.createLead).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(byName.updateLead).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(byName.analyzeICPTotalCount).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+    for (const t of listed) expect(Object.keys(t.annotations ?? {}), t.name).toEqual(expect.arrayContaining(['readOnlyHint', 'destructiveHint', 'idempotentHint']));
+    expect(await client.listResources()).toMatchObject({ resources: [] });
+    expect(await client.listResourceTemplates()).toMatchObject({ resourceTemplates: [] });
+    expect(await client.listPrompts()).toMatchObject({ prompts: [] });
+  });
+
   it('answers an unknown tool with a JSON-RPC InvalidParams error, its message said once', async () => {
     const error = await client.callTool({ name: 'dropTables', arguments: {} }).then(
       () => undefined,
@@ -119,7 +132,7 @@ describe('MCP tools', () => {
 
 describe('OpenAPI', () => {
   it('documents every tool route, GET /api/requirements and /api/mcp', async () => {
-    const doc = await (await openapi()).json();
+    const doc = await (await openapi(new Request('http://localhost:3000/api/openapi.json'))).json();
     for (const t of tools) expect(doc.paths[`/api/agents/tools/${t.path}`]?.post, t.path).toBeDefined();
     expect(doc.paths['/api/requirements'].get).toBeDefined();
     expect(doc.paths['/api/mcp'].post.description).toContain('createLead');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
-import { WORKFLOW_NAMES } from '@/lib/workflows/catalog';
+import { workflowCatalog, WORKFLOW_NAMES } from '@/lib/workflows/catalog';
 import { StartWorkflowResponseSchema, workflowNameParams } from '@/lib/workflows/schema';
 import { startWorkflow } from '@/lib/workflows/service';
 
@@ -15,6 +15,15 @@ export const POST = defineRoute({
   auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
   params: workflowNameParams,
   body: z.record(z.string(), z.unknown()).describe("The workflow's body: `site_id` plus its own fields"),
+  variants: {
+    param: 'name',
+    values: Object.values(workflowCatalog).map((w) => ({
+      value: w.name,
+      summary: `Start ${w.name}`,
+      description: `${w.purpose} (\`${w.type}\`, ${w.group}). Answers at once (\`async: true\`); follow the run in GET /api/logs/workflows. An \`Idempotency-Key\` header makes retries return the same run. Errors repeat \`code\` at the top level. A site may have a plan-dependent number of runs in progress (429 RATE_LIMITED beyond).`,
+      body: w.body,
+    })),
+  },
   response: StartWorkflowResponseSchema,
   envelope: 'bare',
   status: 202,
