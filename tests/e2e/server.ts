@@ -82,6 +82,9 @@ export async function startServer(port: number, env: Record<string, string> = {}
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await terminate(child);
+    // Output can still be on its way after the exit: the log stops listening before it ends.
+    child.stdout!.unpipe(log);
+    child.stderr!.unpipe(log);
     log.end();
     rmSync(dataDir, { recursive: true, force: true });
   };
