@@ -1,0 +1,61 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, screenshot } from './browser';
+
+const base = inject('e2eBaseUrl');
+
+/**
+ * The Email page on a fresh server: the owner sets the sender identity, sets up the mailbox (the
+ * password never comes back) and checks the connection; `?lead=<id>` narrows the log to a lead.
+ */
+describe.skipIf(!base)('console: email, end to end', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    page.setDefaultTimeout(90_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('sender identity, mailbox with check connection, a lead’s history', { timeout: 240_000 }, async () => {
+    await page.goto(`${base}/signup`);
+    await page.getByLabel('Email').fill(`e2e-email-${randomBytes(4).toString('hex')}@example.com`);
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/console');
+    await page.getByLabel('Name').fill('Mail Shop');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await page.waitForURL('**/console/sites/*');
+    const siteId = new URL(page.url()).pathname.split('/').pop()!;
+
+    await page.goto(`${base}/console/sites/${siteId}/email`);
+    await page.getByLabel('Display name').fill('Mail Shop Sales');
+    await page.getByLabel('Reply-To').fill('inbox@mail-shop.io');
+    await page.getByRole('button', { name: 'Save sender' }).click();
+    await page.locator('section[aria-labelledby="sender-heading"] [role="status"]', { hasText: 'Mail Shop Sales' }).waitFor();
+
+    const password = `imap-${randomBytes(8).toString('hex')}`;
+    await page.getByLabel('IMAP server').fill('10.0.0.1');
+    await page.getByLabel('Username').fill('inbox@mail-shop.io');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Save mailbox' }).click();
+    await page.getByRole('button', { name: 'Check connection' }).waitFor();
+    expect(await page.content()).not.toContain(password);
+    await page.getByRole('button', { name: 'Check connection' }).click();
+    await page.locator('[data-mailbox-check="MAILBOX_UNREACHABLE"]').waitFor();
+    await screenshot(page, 'email-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'email-390');
+    await page.setViewportSize({ width: 1280, height: 860 });
+
+    await page.goto(`${base}/console/sites/${siteId}/email?lead=${randomUUID()}`);
+    await page.getByRole('heading', { name: 'Email with this lead' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Show every message' }).count()).toBe(1);
+  });
+});
