@@ -264,6 +264,9 @@ const REGISTRY: Record<string, Entry> = {
       return { params: { site_id, recipient_id: id }, body: { code } };
     },
   },
+  'POST /api/sites/{site_id}/conversations/{conversation_id}/messages': {
+    request: async (site_id) => ({ params: { site_id, conversation_id: await conversation() }, body: { message: 'hi' } }),
+  },
   'GET /api/sites/{site_id}/email-sender': { request: (site_id) => ({ params: { site_id } }) },
   'PUT /api/sites/{site_id}/email-sender': { request: (site_id) => ({ params: { site_id }, body: { from_name: 'Matrix' } }) },
   'GET /api/sites/{site_id}/email-suppressions': { request: (site_id) => ({ params: { site_id } }) },
