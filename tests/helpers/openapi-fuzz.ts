@@ -178,7 +178,8 @@ export function propertiesOf(s: Schema | undefined): Record<string, Schema> {
 export type AuthKind = 'apiKey' | 'platformKey' | 'session' | 'public';
 
 export function authOf(op: Schema): { kind: AuthKind; header: (credential: string) => Record<string, string> } {
-  const schemes = (op.security as Record<string, unknown>[]).map((s) => Object.keys(s)[0]);
+  // A browser's Origin is the keyless alternative of the tracking routes: the generated requests carry a key.
+  const schemes = (op.security as Record<string, unknown>[]).map((s) => Object.keys(s)[0]).filter((s) => s !== 'BrowserOrigin');
   if (schemes.length === 0) return { kind: 'public', header: () => ({}) };
   if (schemes.includes('SessionCookie')) return { kind: 'session', header: (c) => ({ authorization: `Bearer ${c}` }) };
   if (schemes.includes('PlatformKey')) return { kind: 'platformKey', header: (c) => ({ authorization: `Bearer ${c}` }) };

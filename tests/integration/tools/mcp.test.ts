@@ -137,7 +137,9 @@ describe('OpenAPI', () => {
     expect(doc.paths['/api/requirements'].get).toBeDefined();
     expect(doc.paths['/api/mcp'].post.description).toContain('createLead');
     expect(doc.paths['/api/agents/tools/leads/create'].post.responses['201']).toBeDefined();
-    expect(doc.paths['/api/agents/tools/leads/create'].post.responses['409'].description).toContain('CONFLICT');
+    const conflict = doc.paths['/api/agents/tools/leads/create'].post.responses['409'];
+    expect(conflict.$ref).toBe('#/components/responses/Conflict');
+    expect(doc.components.responses.Conflict.description).toContain('CONFLICT');
   });
 });
 
