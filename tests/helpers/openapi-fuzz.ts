@@ -28,7 +28,8 @@ export function documentedOperations(): Operation[] {
     const entries = variants
       ? variants.values
           .map((v) => ({ docPath: path.replace(`{${variants.param}}`, v.value), fixed: { [variants.param]: v.value } }))
-          .filter((e) => doc.paths[e.docPath]?.[method.toLowerCase()])
+          // A path that a route of its own answers (POST /api/workflow/webhook) is that route's operation.
+          .filter((e) => doc.paths[e.docPath]?.[method.toLowerCase()] && !routeManifest.some((r) => r.path === e.docPath))
       : [{ docPath: path, fixed: undefined }];
     return entries.map(({ docPath, fixed }) => {
       const op = doc.paths[docPath]?.[method.toLowerCase()];
