@@ -93,7 +93,7 @@ describe.skipIf(!base)(`every console page at ${WIDTH} px`, () => {
     const res = await page.goto(`${base}${path}`);
     expect(res?.status(), path).toBeLessThan(path.includes('no-such') ? 500 : 400);
     await page.waitForLoadState('networkidle');
-    if (path === '/docs') await page.getByRole('heading', { name: 'Auth' }).waitFor();
+    if (path === '/docs') await page.getByRole('heading', { name: 'Auth' }).first().waitFor();
     const problems = await page.evaluate(phoneProblems);
     // The whole page at rest: the viewport grows to the page, so a sticky bar sits at its end.
     const height = await page.evaluate(() => document.documentElement.scrollHeight);

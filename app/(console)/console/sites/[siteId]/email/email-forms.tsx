@@ -157,7 +157,7 @@ export function CheckMailboxButton({ siteId }: { siteId: string }) {
   return (
     <form action={action}>
       <FormError message={state.errors?.form} />
-      <p role="status" className="status" data-mailbox-check={state.result ? (state.result.ok ? 'ok' : state.result.code) : undefined}>
+      <p role="status" className={state.result && !state.result.ok ? 'status failed' : 'status'} data-mailbox-check={state.result ? (state.result.ok ? 'ok' : state.result.code) : undefined}>
         {state.result && (state.result.ok ? state.result.message : `${state.result.code}: ${state.result.message}`)}
       </p>
       <SubmitButton pending="Connecting…">Check connection</SubmitButton>
