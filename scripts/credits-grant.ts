@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { isUuid } from '@/lib/core/schemas';
 import { database } from '@/lib/db/client';
-import { grantCredits } from '@/lib/finder/credits';
+import { grantCredits } from '@/lib/finder/credits-repo';
 import { getSite } from '@/lib/sites/repo';
 
 const USAGE = 'usage: credits:grant <site_id> <credits> [--monthly-cap <credits>|default] [--note "<text>"]';

@@ -109,7 +109,7 @@ export async function openCommand(siteId: string, o: OpenCommand): Promise<{ com
       })
       .returning();
     await tx.insert(conversationMessages).values({ siteId, conversationId, commandId, role: 'user', content: o.userContent, createdAt: o.now });
-    await o.also?.(tx as unknown as Db, command);
+    await o.also?.(tx, command);
     return { command, conversationId };
   });
 }

@@ -11,7 +11,7 @@ import { findVisitor } from '@/lib/visitors/repo';
 import { runClaimed, type ReplyListener } from './execute';
 import { scheduleCommandDeadline } from './jobs';
 import { dispatchCommand } from './dispatch';
-import { openCommand, type OpenCommand } from './repo';
+import { getConversation, openCommand, type OpenCommand } from './repo';
 import type { AgentMessageBody, ContentEditorBody, EmailReplyBody } from './schema';
 import { commandTurn, contentEditTurn, emailTurn } from './turns';
 
@@ -130,3 +130,9 @@ export const submitInboundEmail = (siteId: string, body: EmailReplyBody): Promis
 /** `POST /sites/{site_id}/commands`: the CMO agent carries the command out (task, description, parameters as its instruction). */
 export const submitSiteCommand = (caller: ApiKeyPrincipal, body: CreateCommandInput) =>
   open(caller, { agent: 'cmo', userContent: commandTurn(body), title: body.task, task: body.task, description: body.description, parameters: body.parameters }, false);
+
+/** The site's conversation with its messages; 404 for one of another site. */
+export const siteConversation = async (siteId: string, conversationId: string) =>
+  found(await getConversation(siteId, conversationId), 'Conversation');
+
+export { listConversations } from './repo';

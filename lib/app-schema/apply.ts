@@ -4,6 +4,7 @@ import { ApiError } from '@/lib/core/errors';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { appSchemaMigrations, appSchemas } from '@/lib/db/schema';
+import { rows } from '@/lib/db/raw';
 import { lintMigration, MAX_MIGRATION_BYTES } from './lint';
 import { lineAt } from './parser';
 import type { LintIssue } from './rules';
@@ -127,12 +128,14 @@ export async function applyAppMigration(input: AppMigrationInput): Promise<AppMi
       await run('reset role');
       await run('set local search_path = public');
 
-      const unsecured = await tx.execute(sql`
+      const tables = await rows<{ relname: string }>(
+        sql`
         select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = ${input.appSchema} and c.relkind in ('r', 'p')
           and (not c.relrowsecurity or not exists (select 1 from pg_policy p where p.polrelid = c.oid))
-        order by c.relname`);
-      const tables = (unsecured as unknown as { rows: { relname: string }[] }).rows;
+        order by c.relname`,
+        tx,
+      );
       if (tables.length) {
         throw refused(tables.map((t) => ({ rule: 'rls-required', message: `Table ${t.relname} must have row level security enabled and a policy`, line: 1 })));
       }
@@ -173,6 +176,6 @@ export async function appSchemaStatus(siteId: string, appSchema: string): Promis
   const [owner] = await db.select({ siteId: appSchemas.siteId }).from(appSchemas).where(eq(appSchemas.name, appSchema)).limit(1);
   if (!owner || owner.siteId !== siteId) return { exists: false, applied: 0 };
   const [{ n }] = await db.select({ n: count() }).from(appSchemaMigrations).where(and(eq(appSchemaMigrations.siteId, siteId), eq(appSchemaMigrations.appSchema, appSchema)));
-  const present = await db.execute(sql`select 1 from pg_namespace where nspname = ${appSchema}`);
-  return { exists: (present as unknown as { rows: unknown[] }).rows.length > 0, applied: Number(n) };
+  const present = await rows(sql`select 1 from pg_namespace where nspname = ${appSchema}`, db);
+  return { exists: present.length > 0, applied: Number(n) };
 }

@@ -53,8 +53,8 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
       const row = await writing(input, () =>
         onWrite
           ? db.transaction(async (tx) => {
-              const rows = await insert(tx as unknown as Db);
-              await onWrite(tx as unknown as Db, 'created', siteId, toApi(rows[0]));
+              const rows = await insert(tx);
+              await onWrite(tx, 'created', siteId, toApi(rows[0]));
               return rows;
             })
           : insert(db),
@@ -75,8 +75,8 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
       const row = await writing(input, () =>
         onWrite
           ? db.transaction(async (tx) => {
-              const rows = await update(tx as unknown as Db);
-              if (rows[0]) await onWrite(tx as unknown as Db, 'updated', siteId, toApi(rows[0]));
+              const rows = await update(tx);
+              if (rows[0]) await onWrite(tx, 'updated', siteId, toApi(rows[0]));
               return rows;
             })
           : update(db),

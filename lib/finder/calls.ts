@@ -2,7 +2,7 @@ import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { peopleDataProvider, type ContactLookup, type FinderPerson } from '@/lib/providers/people-data';
 import { venuesProvider, type VenueSearch } from '@/lib/providers/venues';
-import { chargeCredits, refundCharge } from './credits';
+import { chargeCredits, refundCharge } from './credits-repo';
 import { FINDER_PRICES, type FinderCallType } from './pricing';
 import type { SearchQuery } from './schema';
 

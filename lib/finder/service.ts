@@ -1,5 +1,5 @@
 import { startWorkflow } from '@/lib/workflows/service';
-import { creditAccount, recentLedger } from './credits';
+import { creditAccount, recentLedger } from './credits-repo';
 import { FINDER_PRICES } from './pricing';
 import { upsertRoleQuery } from './repo';
 import type { CreateQueryBody } from './schema';

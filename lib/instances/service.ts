@@ -3,7 +3,7 @@ import { isSiteOwner } from '@/lib/sites/repo';
 import { fileStorage } from '@/lib/providers/storage';
 import { deleteInstance, loadInstance, pauseInstance, startInstance, stopInstance } from '@/lib/robots/lifecycle';
 import { sealEnvVars } from './env-vars';
-import { findLog, insertInstance, insertLog, insertPlan, toInstance, toLog, toPlan, updateInstanceRow } from './repo';
+import { findLog, insertInstance, insertLog, insertPlan, listLogs, listPlans, toInstance, toLog, toPlan, updateInstanceRow } from './repo';
 import type { CreateInstanceInput, CreateLogInput, CreatePlanInput, Instance, InstanceLog, InstancePlan, UpdateInstanceInput } from './schema';
 import { BUSY_STATUSES, OPERATION_FOR_STATUS } from './states';
 
@@ -59,6 +59,20 @@ export async function updateInstance(siteId: string, id: string, input: UpdateIn
 }
 
 export const removeInstance = (siteId: string, id: string): Promise<void> => deleteInstance(siteId, id);
+
+/** A page of the instance's log (404 for an instance of another site). */
+export async function instanceLogs(siteId: string, id: string, q: Parameters<typeof listLogs>[2]) {
+  await loadInstance(siteId, id);
+  return listLogs(siteId, id, q);
+}
+
+/** A page of the instance's plans (404 for an instance of another site). */
+export async function instancePlans(siteId: string, id: string, q: Parameters<typeof listPlans>[2]) {
+  await loadInstance(siteId, id);
+  return listPlans(siteId, id, q);
+}
+
+export { listInstances } from './repo';
 
 export async function addLog(siteId: string, id: string, input: CreateLogInput): Promise<InstanceLog> {
   await loadInstance(siteId, id);

@@ -58,7 +58,7 @@ export async function upsertLeadByEmail(
       })
       .returning({ ...getTableColumns(leads), inserted: sql<boolean>`(xmax = 0)` });
     const { inserted, ...lead } = row;
-    await leadEvent(tx as unknown as Db, inserted ? 'created' : 'updated', siteId, toLead(lead));
+    await leadEvent(tx, inserted ? 'created' : 'updated', siteId, toLead(lead));
     return lead;
   });
 }
@@ -177,7 +177,7 @@ export async function markLeadsLost(siteId: string, marks: { leadId: string; not
         })
         .where(and(eq(leads.siteId, siteId), eq(leads.id, mark.leadId), sql`${leads.status} <> 'lost'`))
         .returning();
-      for (const row of rows) await leadEvent(tx as unknown as Db, 'updated', siteId, toLead(row));
+      for (const row of rows) await leadEvent(tx, 'updated', siteId, toLead(row));
       changed += rows.length;
     }
     return changed;
@@ -195,7 +195,7 @@ export async function assignLeadsTo(siteId: string, assignments: { leadId: strin
         .set({ assigneeId: a.assigneeId, updatedAt: currentDate() })
         .where(and(eq(leads.siteId, siteId), eq(leads.id, a.leadId), isNull(leads.assigneeId)))
         .returning();
-      for (const row of rows) await leadEvent(tx as unknown as Db, 'updated', siteId, toLead(row));
+      for (const row of rows) await leadEvent(tx, 'updated', siteId, toLead(row));
       changed += rows.length;
     }
     return changed;

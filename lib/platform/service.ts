@@ -7,7 +7,7 @@ import type { SendEmailInput, SentEmail } from '@/lib/email/schema';
 import { createLead, listLeads } from '@/lib/leads/repo';
 import { trackEvent } from '@/lib/visitors/service';
 import type { TrackInput } from '@/lib/visitors/schema';
-import { consumeQuota, quotaStatus, refundQuota, type QuotaOwner } from './quota';
+import { consumeQuota, quotaStatus, refundQuota, type QuotaOwner } from './quota-repo';
 import { withinSiteCap } from '@/lib/sites/caps';
 import {
   countApps,

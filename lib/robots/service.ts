@@ -5,7 +5,7 @@ import { agentModel } from '@/lib/providers/llm';
 import { siteOwnerId } from '@/lib/sites/repo';
 import { startWorkflow } from '@/lib/workflows/service';
 import { actOnInstance } from './act';
-import { deleteInstance, loadInstance, startInstance, stopInstance } from './lifecycle';
+import { deleteInstance, loadInstance, pauseInstance, startInstance, stopInstance } from './lifecycle';
 import type { AssistantBody, RobotCommand, RobotInstanceBody } from './schema';
 
 /** The robot routes and the robot workflows (startRobot, stopRobot, promptRobot) over one set of operations. */
@@ -49,6 +49,17 @@ export async function createOrResumeRobot(siteId: string, body: RobotInstanceBod
   const plan = await insertPlan(siteId, row.id, { title: body.activity.slice(0, 200), planType: 'task', status: 'pending', instructions: body.activity });
   return { instance: toInstance(await loadInstance(siteId, row.id)), plan: toPlan(plan), created };
 }
+
+/** POST /api/robots/instance/pause: the browser's state saved, the browser closed. */
+export const pauseRobot = async (siteId: string, id: string) => ({ instance: toInstance(await pauseInstance(siteId, id)) });
+
+/** POST /api/robots/instance/resume: a paused or stopped instance started again. */
+export const resumeRobot = async (siteId: string, id: string, timeoutHours?: number) => ({
+  instance: toInstance(await startInstance(siteId, id, { timeoutHours, label: 'resume' })),
+});
+
+/** POST /api/robots/instance/stop: the browser closed, its saved state dropped. */
+export const stopRobot = async (siteId: string, id: string) => ({ instance: toInstance(await stopInstance(siteId, id)) });
 
 /**
  * POST /api/robots/instance/assistant: a promptRobot run on the instance (an uninstantiated one

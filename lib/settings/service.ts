@@ -1,8 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
-import { getDb } from '@/lib/db/client';
-import { sites } from '@/lib/db/schema';
 import { ApiError, found } from '@/lib/core/errors';
 import { mergeSettings } from './merge';
+import { changeSettings, readSettings } from './repo';
 import { SettingsPatchSchema, SiteSettingsSchema, type SettingsPatch, type SiteSettings } from './schema';
 
 /**
@@ -10,9 +8,7 @@ import { SettingsPatchSchema, SiteSettingsSchema, type SettingsPatch, type SiteS
  * the site id first and validate with the schemas of ./schema.ts.
  */
 export async function getSettings(siteId: string): Promise<SiteSettings> {
-  const db = await getDb();
-  const [row] = await db.select({ settings: sites.settings }).from(sites).where(eq(sites.id, siteId)).limit(1);
-  return SiteSettingsSchema.parse(found(row, 'Site').settings ?? {});
+  return SiteSettingsSchema.parse(found(await readSettings(siteId), 'Site'));
 }
 
 function invalid(error: { issues: { path: PropertyKey[]; message: string }[] }, where: string): ApiError {
@@ -38,22 +34,11 @@ export async function updateSettings(
     return parsed.data as Record<string, unknown>;
   };
   const given = typeof patch === 'function' ? undefined : validPatch(patch);
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ settings: sites.settings })
-      .from(sites)
-      .where(eq(sites.id, siteId))
-      .for('update')
-      .limit(1);
-    const stored = found(row, 'Site').settings ?? {};
+  const stored = await changeSettings(siteId, (stored) => {
     const changes = given ?? validPatch((patch as (stored: Record<string, unknown>) => SettingsPatch)(stored));
     const merged = SiteSettingsSchema.safeParse(mergeSettings(stored, changes));
     if (!merged.success) throw invalid(merged.error, 'settings');
-    await tx
-      .update(sites)
-      .set({ settings: merged.data as Record<string, unknown>, updatedAt: sql`now()` })
-      .where(eq(sites.id, siteId));
     return merged.data;
   });
+  return found(stored, 'Site');
 }

@@ -83,16 +83,19 @@ export async function deleteSiteRows(
     if (!row) return undefined;
     const site = toSite(row);
     check(site);
-    const counted = (await tx.execute(sql`
+    const [removed] = await rows<RemovedRows>(
+      sql`
       select (select count(*) from api_keys where site_id = ${siteId})::int as api_keys,
              (select count(*) from visitors where site_id = ${siteId})::int as visitors,
              (select count(*) from visitor_sessions where site_id = ${siteId})::int as visitor_sessions,
              (select count(*) from leads where site_id = ${siteId})::int as leads,
              (select count(*) from commands where site_id = ${siteId})::int as commands,
-             (select count(*) from workflow_runs where site_id = ${siteId})::int as workflow_runs`)) as unknown as { rows: RemovedRows[] };
+             (select count(*) from workflow_runs where site_id = ${siteId})::int as workflow_runs`,
+      tx,
+    );
     const files = await tx.select({ key: visitorUploads.storageKey }).from(visitorUploads).where(eq(visitorUploads.siteId, siteId));
     await tx.delete(sites).where(eq(sites.id, siteId));
-    return { site, removed: counted.rows[0], storageKeys: files.map((f) => f.key) };
+    return { site, removed, storageKeys: files.map((f) => f.key) };
   });
 }
 

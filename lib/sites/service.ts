@@ -26,3 +26,6 @@ export async function removeOrigin(siteId: string, originId: string) {
 export async function updateSiteOf(siteId: string, input: UpdateSiteInput) {
   return found(await updateSite(siteId, input), 'Site');
 }
+
+export { addSiteOrigin, listSiteOrigins } from './repo';
+export { siteStats } from './stats-repo';

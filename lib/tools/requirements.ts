@@ -1,5 +1,5 @@
-import { paginationMeta } from '@/lib/core/schemas';
-import { createRequirement, listRequirements, updateRequirement } from '@/lib/requirements/repo';
+import { createRequirement, updateRequirement } from '@/lib/requirements/repo';
+import { requirementsPage } from '@/lib/requirements/service';
 import {
   RequirementListSchema,
   RequirementResultSchema,
@@ -33,10 +33,7 @@ export const getRequirementsTool = defineTool({
   scope: 'read',
   input: listRequirementsInputSchema,
   output: RequirementListSchema,
-  run: async ({ siteId }, input) => {
-    const { items, total } = await listRequirements(siteId, input);
-    return { requirements: items, ...paginationMeta(total, input.limit, input.offset) };
-  },
+  run: ({ siteId }, input) => requirementsPage(siteId, input),
 });
 
 export const updateRequirementTool = defineTool({

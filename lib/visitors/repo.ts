@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { sharedBatcher } from '@/lib/db/batch';
 import { getDb, type Db } from '@/lib/db/client';
-import { sessionEvents, visitorSegments, visitorSessions, visitors } from '@/lib/db/schema';
+import { sessionEvents, visitorSegments, visitorSessions, visitorUploads, visitors } from '@/lib/db/schema';
 import { sessionEnded, sessionNotFound } from './errors';
 import { recordEvent } from '@/lib/webhooks/events';
 import { landingAttribution } from './attribution';
@@ -221,7 +221,7 @@ async function expire(tx: Tx, row: SessionRow, now: number): Promise<void> {
 /** The session.ended webhook event, written in the transaction that ends the session (once per session). */
 async function announceEnd(tx: Tx, ended: SessionRow): Promise<void> {
   await recordEvent(
-    tx as unknown as Db,
+    tx,
     ended.siteId,
     'session.ended',
     {
@@ -310,12 +310,12 @@ export async function refusal(siteId: string, sessionId: string): Promise<Error>
   return row?.status === 'closed' ? sessionEnded(sessionId, siteId) : sessionNotFound(sessionId, siteId);
 }
 
-export async function listEvents(sessionId: string): Promise<SessionEvent[]> {
+export async function listEvents(siteId: string, sessionId: string): Promise<SessionEvent[]> {
   const db = await getDb();
   const rows = await db
     .select()
     .from(sessionEvents)
-    .where(eq(sessionEvents.sessionId, sessionId))
+    .where(and(eq(sessionEvents.siteId, siteId), eq(sessionEvents.sessionId, sessionId)))
     .orderBy(asc(sessionEvents.timestamp), asc(sessionEvents.receivedAt), asc(sessionEvents.id));
   return rows.map((e) => ({
     event_id: e.id,
@@ -543,4 +543,18 @@ export async function addVisitorToSegment(siteId: string, visitorId: string, seg
     .where(and(eq(visitorSegments.visitorId, visitorId), eq(visitorSegments.segmentId, segmentId)))
     .limit(1);
   return { addedAt: existing.addedAt, alreadyMember: true };
+}
+
+/** Records a stored file of the site. */
+export async function insertUpload(siteId: string, file: Omit<typeof visitorUploads.$inferInsert, 'siteId'>) {
+  const db = await getDb();
+  const [inserted] = await db.insert(visitorUploads).values({ ...file, siteId }).returning();
+  return inserted;
+}
+
+/** Bytes of the files the site has stored (its upload quota counts these). */
+export async function storedUploadBytes(siteId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: sql<string>`coalesce(sum(${visitorUploads.size}), 0)` }).from(visitorUploads).where(eq(visitorUploads.siteId, siteId));
+  return Number(row.n);
 }

@@ -97,7 +97,7 @@ export async function sessionDetail(siteId: string, sessionId: string) {
     ...toSessionSummary(row, at),
     ttl: ttlOf(row, at),
     session_url: sessionUrl(siteId, row.id),
-    events: await listEvents(row.id),
+    events: await listEvents(siteId, row.id),
   };
 }
 
@@ -228,3 +228,5 @@ export async function sessionsOfLead(siteId: string, leadId: string, q: SessionL
 export function closeExpiredSessions(at: number = now(), limit = 500): Promise<number> {
   return closeLapsed(at, limit);
 }
+
+export { listVisitors } from './repo';

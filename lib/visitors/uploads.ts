@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { config } from '@/lib/core/config';
-import { getDb } from '@/lib/db/client';
-import { visitorUploads } from '@/lib/db/schema';
 import { ApiError, found } from '@/lib/core/errors';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 import { fileStorage } from '@/lib/providers/storage';
 import { withinSiteCap } from '@/lib/sites/caps';
-import { findVisitor } from './repo';
+import { findVisitor, insertUpload, storedUploadBytes } from './repo';
 
 /**
  * Accepted file types and how their content is recognised: binary types start with their format's
@@ -84,16 +81,11 @@ export async function uploadFile(siteId: string, input: z.infer<typeof uploadBod
   const row = await withinSiteCap(
     siteId,
     'upload_bytes_per_site',
-    () => storedBytes(siteId),
+    () => storedUploadBytes(siteId),
     async () => {
       await storage.put(key, bytes, contentType);
       try {
-        const db = await getDb();
-        const [inserted] = await db
-          .insert(visitorUploads)
-          .values({ id, siteId, visitorId: input.visitor_id ?? null, type: input.type ?? null, fileName, contentType, size: bytes.byteLength, storage: storage.kind, storageKey: key })
-          .returning();
-        return inserted;
+        return await insertUpload(siteId, { id, visitorId: input.visitor_id ?? null, type: input.type ?? null, fileName, contentType, size: bytes.byteLength, storage: storage.kind, storageKey: key });
       } catch (error) {
         await storage.remove(key).catch(() => undefined);
         throw error;
@@ -113,11 +105,4 @@ export async function uploadFile(siteId: string, input: z.infer<typeof uploadBod
     storage_key: row.storageKey,
     created_at: row.createdAt.toISOString(),
   };
-}
-
-/** Bytes of the files the site has stored (its upload quota counts these). */
-export async function storedBytes(siteId: string): Promise<number> {
-  const db = await getDb();
-  const [row] = await db.select({ n: sql<string>`coalesce(sum(${visitorUploads.size}), 0)` }).from(visitorUploads).where(eq(visitorUploads.siteId, siteId));
-  return Number(row.n);
 }

@@ -1,5 +1,5 @@
 import { and, arrayContains, eq } from 'drizzle-orm';
-import type { Db } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
 import { outboundEvents, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
 import { currentDate } from '@/lib/core/clock';
 import { enqueueAll } from '@/lib/jobs/queue';
@@ -50,16 +50,19 @@ export async function recordEvent(tx: Db, siteId: string, type: EventType, data:
   return event.id;
 }
 
-/** A ping: an event of its own, delivered to that one endpoint. */
-export async function recordPing(tx: Db, siteId: string, endpointId: string): Promise<{ eventId: string; deliveryId: string }> {
-  const [event] = await tx
-    .insert(outboundEvents)
-    .values({ siteId, type: PING_EVENT, data: { endpoint_id: endpointId, message: 'This is a test event.' } })
-    .returning({ id: outboundEvents.id });
-  const [delivery] = await tx
-    .insert(webhookDeliveries)
-    .values({ siteId, eventId: event.id, endpointId, nextAttemptAt: currentDate() })
-    .returning({ id: webhookDeliveries.id });
-  await enqueueAll(deliveryQueue, [{ data: { deliveryId: delivery.id } }], { tx });
-  return { eventId: event.id, deliveryId: delivery.id };
+/** A ping: an event of its own, delivered to that one endpoint, in a transaction of its own. */
+export async function recordPing(siteId: string, endpointId: string): Promise<{ eventId: string; deliveryId: string }> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [event] = await tx
+      .insert(outboundEvents)
+      .values({ siteId, type: PING_EVENT, data: { endpoint_id: endpointId, message: 'This is a test event.' } })
+      .returning({ id: outboundEvents.id });
+    const [delivery] = await tx
+      .insert(webhookDeliveries)
+      .values({ siteId, eventId: event.id, endpointId, nextAttemptAt: currentDate() })
+      .returning({ id: webhookDeliveries.id });
+    await enqueueAll(deliveryQueue, [{ data: { deliveryId: delivery.id } }], { tx });
+    return { eventId: event.id, deliveryId: delivery.id };
+  });
 }

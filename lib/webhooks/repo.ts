@@ -1,6 +1,6 @@
 import { and, desc, eq, sql, arrayContains } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
-import { getDb, type Db } from '@/lib/db/client';
+import { getDb } from '@/lib/db/client';
 import { enqueueAll } from '@/lib/jobs/queue';
 import { deliveryQueue } from './queue';
 import { eventSubscriptions, outboundEvents, webhookAttempts, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
@@ -114,7 +114,7 @@ export async function requeueDelivery(siteId: string, delivery: DeliveryRow): Pr
       .insert(webhookDeliveries)
       .values({ siteId, eventId: delivery.eventId, endpointId: delivery.endpointId, nextAttemptAt: currentDate() })
       .returning();
-    await enqueueAll(deliveryQueue, [{ data: { deliveryId: row.id } }], { tx: tx as unknown as Db });
+    await enqueueAll(deliveryQueue, [{ data: { deliveryId: row.id } }], { tx: tx });
     return row;
   });
 }
@@ -169,7 +169,7 @@ export async function finishAttempt(
     if (!moved) return;
     await tx.insert(webhookAttempts).values({ siteId: delivery.siteId, deliveryId: delivery.id, attempt: delivery.attempts + 1, ...attempt });
     if (outcome.status === 'pending') {
-      await enqueueAll(deliveryQueue, [{ data: { deliveryId: delivery.id }, startAfter: outcome.nextAttemptAt }], { tx: tx as unknown as Db });
+      await enqueueAll(deliveryQueue, [{ data: { deliveryId: delivery.id }, startAfter: outcome.nextAttemptAt }], { tx: tx });
     }
     if (outcome.status === 'succeeded') {
       await tx

@@ -1,6 +1,5 @@
 import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
-import { getDb } from '@/lib/db/client';
 import { checkOutboundUrl, isAllowListedHost, OutboundFailedError, OutboundRefusedError } from '@/lib/net/guard';
 import { withinSiteCap } from '@/lib/sites/caps';
 import { catalogEntry } from '@/lib/workflows/catalog';
@@ -86,8 +85,7 @@ export async function rotateEndpointSecret(siteId: string, id: string, graceSeco
 /** Sends a `webhook.ping` event to this endpoint only (asynchronously, like any delivery). */
 export async function pingEndpoint(siteId: string, id: string): Promise<{ event_id: string; delivery_id: string }> {
   if (!(await repo.findEndpoint(siteId, id))) throw new ApiError('NOT_FOUND', 'Webhook endpoint not found');
-  const db = await getDb();
-  const ping = await db.transaction((tx) => recordPing(tx as never, siteId, id));
+  const ping = await recordPing(siteId, id);
   return { event_id: ping.eventId, delivery_id: ping.deliveryId };
 }
 

@@ -15,13 +15,12 @@ import { findSegment, saveClusterSegments } from '@/lib/segments/repo';
 import { getSettings } from '@/lib/settings/service';
 import { getSite } from '@/lib/sites/repo';
 import { runRobotCommand } from '@/lib/robots/service';
-import { recentFigures } from '@/lib/sites/stats';
+import { recentFigures } from '@/lib/sites/stats-repo';
 import type { Activities, LeadSnapshot, MiningTarget, PaidAnswer } from './activities';
 import { WorkflowFailedError } from './definition';
 import { fetchPageSummary } from './fetch-page';
 import { insertWebhookEvent } from './repo';
 import { recordRunEnd } from './run-events';
-import { getDb, type Db } from '@/lib/db/client';
 
 /**
  * The activities over our repos and providers. Only worker entries import this module (the
@@ -100,23 +99,19 @@ export function createActivities(): Activities {
       return { event_id: id };
     },
     async recordRunEnd(siteId, end) {
-      const db = await getDb();
-      await db.transaction((tx) =>
-        recordRunEnd(
-          tx as unknown as Db,
-          {
-            workflowId: end.workflow_id,
-            runId: end.run_id,
-            type: end.workflow_type,
-            status: end.status,
-            startTime: end.start_time,
-            closeTime: new Date(now()).toISOString(),
-            input: null,
-            ...(end.result !== undefined ? { result: end.result } : {}),
-            ...(end.failure ? { failure: { message: end.failure.message } } : {}),
-          },
-          siteId,
-        ),
+      await recordRunEnd(
+        {
+          workflowId: end.workflow_id,
+          runId: end.run_id,
+          type: end.workflow_type,
+          status: end.status,
+          startTime: end.start_time,
+          closeTime: new Date(now()).toISOString(),
+          input: null,
+          ...(end.result !== undefined ? { result: end.result } : {}),
+          ...(end.failure ? { failure: { message: end.failure.message } } : {}),
+        },
+        siteId,
       );
     },
     fetchPage(_siteId, url) {

@@ -1,4 +1,4 @@
-import type { Db } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
 import { recordEvent, type EventType } from '@/lib/webhooks/events';
 import type { WorkflowRecord } from './engine';
 
@@ -16,9 +16,11 @@ export function runEventType(status: WorkflowRecord['status']): EventType | unde
   return undefined;
 }
 
-export async function recordRunEnd(tx: Db, record: WorkflowRecord, siteId: string): Promise<void> {
+/** Records the run's end with `tx` (the transaction that closes the run), or in a transaction of its own. */
+export async function recordRunEnd(record: WorkflowRecord, siteId: string, tx?: Db): Promise<void> {
   const type = runEventType(record.status);
   if (!type) return;
+  if (!tx) return (await getDb()).transaction((own) => recordRunEnd(record, siteId, own));
   await recordEvent(
     tx,
     siteId,

@@ -49,6 +49,15 @@ describe('dependencies point one way: app → lib/http → lib/<domain> → lib/
   });
 });
 
+describe('data access: repositories are reached through their domain', () => {
+  const isRepository = (spec: string) => /(^|\/)([a-z-]+-)?repo$/.test(spec);
+
+  it('route files (app/api, app/sites) import no repository: they call the domain', () => {
+    const bad = [...importsUnder('app/api'), ...importsUnder('app/sites')].filter(({ spec }) => isRepository(spec));
+    expect(bad).toEqual([]);
+  });
+});
+
 /** The lib/ file an import specifier names (`@/…` or relative), if it is one. */
 function libFile(file: string, spec: string): string | undefined {
   const base = spec.startsWith('@/') ? spec.slice(2) : spec.startsWith('.') ? path.join(path.dirname(file), spec) : undefined;

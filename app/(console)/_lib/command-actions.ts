@@ -1,9 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { cancelCommand } from '@/lib/commands/repo';
-import { currentDate } from '@/lib/core/clock';
-import { found } from '@/lib/core/errors';
+import { cancelSiteCommand } from '@/lib/commands/service';
 import { uuidSchema } from '@/lib/core/schemas';
 import { defineAction } from './define-action';
 
@@ -11,7 +9,7 @@ import { defineAction } from './define-action';
 export const cancelCommandAction = defineAction({
   schema: z.object({ command_id: uuidSchema }),
   run: async ({ site, input }) => {
-    found(await cancelCommand(site.id, input.command_id, currentDate()), 'Command');
+    await cancelSiteCommand(site.id, input.command_id);
   },
   revalidate: () => ['/commands'],
 });

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { paginationMeta } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
 import { INSTANCE_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
-import { listInstances } from '@/lib/instances/repo';
 import { createInstanceBodySchema, InstanceSchema, listInstancesQuerySchema } from '@/lib/instances/schema';
-import { createInstance } from '@/lib/instances/service';
+import { createInstance, listInstances } from '@/lib/instances/service';
 
 // GET /api/instances — the site's instances, newest first, with filters
 export const GET = defineRoute({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, paginationMeta, siteIdSchema } from '@/lib/core/schemas';
-import { listRequirements } from '@/lib/requirements/repo';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, siteIdSchema } from '@/lib/core/schemas';
+import { requirementsPage } from '@/lib/requirements/service';
 import { RequirementListSchema, listRequirementsFilters } from '@/lib/requirements/schema';
 import { TOOL_KEY_HEADERS } from '@/lib/http/tool-route';
 
@@ -19,8 +19,5 @@ export const GET = defineRoute({
   }),
   response: RequirementListSchema,
   envelope: 'bare',
-  handler: async ({ siteId, query }) => {
-    const { items, total } = await listRequirements(siteId, query);
-    return { requirements: items, ...paginationMeta(total, query.limit, query.offset) };
-  },
+  handler: ({ siteId, query }) => requirementsPage(siteId, query),
 });

@@ -9,7 +9,7 @@ import { POST as contactsRoute } from '@/app/api/finder/person_contacts_lookup/r
 import { GET as creditsRoute } from '@/app/api/finder/credits/route';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
-import { grantCredits } from '@/lib/finder/credits';
+import { grantCredits } from '@/lib/finder/credits-repo';
 import { queryHash } from '@/lib/finder/query-hash';
 import { createSegment } from '@/lib/segments/repo';
 import { analyzeICPTotalCountTool, searchRegionVenuesTool } from '@/lib/tools/finder';

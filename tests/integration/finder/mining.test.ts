@@ -7,7 +7,7 @@ import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { finderRoleQueries, leads } from '@/lib/db/schema';
-import { creditAccount, grantCredits, recentLedger, workflowSpend } from '@/lib/finder/credits';
+import { creditAccount, grantCredits, recentLedger, workflowSpend } from '@/lib/finder/credits-repo';
 import { createLead } from '@/lib/leads/repo';
 import { createSegment } from '@/lib/segments/repo';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';

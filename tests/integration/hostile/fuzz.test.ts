@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, generatePlatformKey } from '@/lib/auth/api-key-format';
 import { resetConfig } from '@/lib/core/config';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
-import { grantCredits } from '@/lib/finder/credits';
+import { grantCredits } from '@/lib/finder/credits-repo';
 import { call, createTenant, type CallOptions, type Tenant } from '../../helpers/harness';
 import {
   HOSTILE_STRINGS,

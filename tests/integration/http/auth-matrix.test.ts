@@ -5,7 +5,7 @@ import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
 import { configureMailbox } from '@/lib/email/inbound';
 import { suppress } from '@/lib/email/repo';
-import { grantCredits } from '@/lib/finder/credits';
+import { grantCredits } from '@/lib/finder/credits-repo';
 import { setSitePlan } from '@/lib/sites/repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
 import { authMatrix, platformKeyMatrix, presenters, sessionMatrix, type PlatformTenant } from '../../helpers/auth-matrix';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { resetConfig } from '@/lib/core/config';
-import { grantCredits } from '@/lib/finder/credits';
+import { grantCredits } from '@/lib/finder/credits-repo';
 import { createLead } from '@/lib/leads/repo';
 import { createLeadInputSchema } from '@/lib/leads/schema';
 import { createRequirement } from '@/lib/requirements/repo';

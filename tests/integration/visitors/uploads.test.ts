@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POST as createRoute } from '@/app/api/visitors/session/route';
 import { POST as uploadRoute } from '@/app/api/visitors/upload/route';
 import { config, resetConfig } from '@/lib/core/config';
-import { storedBytes } from '@/lib/visitors/uploads';
+import { storedUploadBytes } from '@/lib/visitors/repo';
 import { authMatrix, presenters } from '../../helpers/auth-matrix';
 import { BASE, createTenant, type Tenant } from '../../helpers/harness';
 
@@ -90,7 +90,7 @@ describe('POST /api/visitors/upload', () => {
     expect(sends.map((r) => r.status).sort()).toEqual([201, 201, 403, 403, 403, 403]);
     const refused = sends.find((r) => r.status === 403)!;
     expect(refused.body).toMatchObject({ success: false, error: { code: 'PLAN_LIMIT_REACHED', details: { cap: 'upload_bytes_per_site', limit: 2500, used: 2000 } } });
-    expect(await storedBytes(full.siteId)).toBe(2000);
+    expect(await storedUploadBytes(full.siteId)).toBe(2000);
     expect((await upload({ site_id: neighbour.siteId, file: kb() }, presenters.xSaApiKey(neighbour.key))).status).toBe(201);
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listConversations } from '@/lib/agents/repo';
+import { listConversations } from '@/lib/agents/service';
 import { ConversationSchema, listConversationsQuerySchema } from '@/lib/agents/schema';
 import { paginationMeta } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';

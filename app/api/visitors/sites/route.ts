@@ -4,7 +4,7 @@ import { defineRoute } from '@/lib/http/define-route';
 import { paginationMeta } from '@/lib/core/schemas';
 import { createSiteBodySchema, SiteDetailSchema, SiteSchema, visitorSitesQuerySchema } from '@/lib/sites/schema';
 import { createSiteOf, sitesForUser } from '@/lib/sites/service';
-import { listVisitors } from '@/lib/visitors/repo';
+import { listVisitors } from '@/lib/visitors/service';
 import { VisitorSchema } from '@/lib/visitors/schema';
 
 const tags = ['Sites'];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { submitSiteCommand } from '@/lib/agents/service';
-import { listCommands } from '@/lib/commands/repo';
 import { CommandSchema, createCommandBodySchema, CreatedCommandSchema, listCommandsQuerySchema, PROCESSING } from '@/lib/commands/schema';
+import { listCommands } from '@/lib/commands/service';
 import { defineRoute } from '@/lib/http/define-route';
 import { paginationMeta, siteIdSchema } from '@/lib/core/schemas';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
 import { siteIdSchema } from '@/lib/core/schemas';
 import { SiteStatsSchema } from '@/lib/sites/schema';
-import { siteStats } from '@/lib/sites/stats';
+import { siteStats } from '@/lib/sites/service';
 import { currentDate } from '@/lib/core/clock';
 
 // GET /sites/{site_id}/stats — live counts for the site

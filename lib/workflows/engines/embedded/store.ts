@@ -40,7 +40,7 @@ export async function insertRun(
   const db = await getDb();
   const inserted = await db.transaction(async (tx) => {
     const [row] = await tx.insert(workflowRuns).values({ ...values, input: values.input ?? {} }).onConflictDoNothing().returning();
-    if (row) await enqueueFirst(tx as unknown as Db, row.runId);
+    if (row) await enqueueFirst(tx, row.runId);
     return row;
   });
   if (inserted) return { row: inserted, created: true };
@@ -161,7 +161,7 @@ export async function closeRun(
       .set({ status, closeTime: at, result: outcome.result ?? null, failure: outcome.failure ?? null, heldBy: null })
       .where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.status, 'RUNNING')))
       .returning();
-    if (row) await recordRunEnd(tx, toRecord(row), row.siteId);
+    if (row) await recordRunEnd(toRecord(row), row.siteId, tx);
     return Boolean(row);
   });
 }
@@ -180,7 +180,7 @@ export async function closeRunOfSite(
       .set({ status, closeTime: at, failure, heldBy: null })
       .where(and(eq(workflowRuns.siteId, siteId), eq(workflowRuns.workflowId, workflowId), eq(workflowRuns.status, 'RUNNING')))
       .returning();
-    if (row) await recordRunEnd(tx, toRecord(row), row.siteId);
+    if (row) await recordRunEnd(toRecord(row), row.siteId, tx);
     return Boolean(row);
   });
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { getConversation } from '@/lib/agents/repo';
 import { ConversationDetailSchema, getConversationQuerySchema } from '@/lib/agents/schema';
-import { found } from '@/lib/core/errors';
+import { siteConversation } from '@/lib/agents/service';
 import { uuidSchema } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
 import { TOOL_KEY_HEADERS } from '@/lib/http/tool-route';
@@ -16,5 +15,5 @@ export const GET = defineRoute({
   query: getConversationQuerySchema,
   response: ConversationDetailSchema,
   errors: ['NOT_FOUND'],
-  handler: async ({ siteId, params }) => found(await getConversation(siteId, params.conversation_id), 'Conversation'),
+  handler: ({ siteId, params }) => siteConversation(siteId, params.conversation_id),
 });

@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { paginationMeta } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
 import { INSTANCE_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
-import { listLogs } from '@/lib/instances/repo';
 import { createLogBodySchema, InstanceLogSchema, instanceParamsSchema, listLogsQuerySchema } from '@/lib/instances/schema';
-import { addLog } from '@/lib/instances/service';
-import { loadInstance } from '@/lib/robots/lifecycle';
+import { addLog, instanceLogs } from '@/lib/instances/service';
 
 // GET /api/instances/{id}/logs — the instance's log, newest first
 export const GET = defineRoute({
@@ -18,8 +16,7 @@ export const GET = defineRoute({
   response: z.array(InstanceLogSchema),
   errors: ['NOT_FOUND'],
   handler: async ({ siteId, params, query, res }) => {
-    await loadInstance(siteId, params.id);
-    const { items, total } = await listLogs(siteId, params.id, query);
+    const { items, total } = await instanceLogs(siteId, params.id, query);
     res.meta = paginationMeta(total, query.limit, query.offset);
     return items;
   },

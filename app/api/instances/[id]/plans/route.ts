@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { paginationMeta } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
 import { INSTANCE_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
-import { listPlans } from '@/lib/instances/repo';
 import { createPlanBodySchema, InstancePlanSchema, instanceParamsSchema, listPlansQuerySchema } from '@/lib/instances/schema';
-import { addPlan } from '@/lib/instances/service';
-import { loadInstance } from '@/lib/robots/lifecycle';
+import { addPlan, instancePlans } from '@/lib/instances/service';
 
 // GET /api/instances/{id}/plans — the instance's plans, highest priority and newest first
 export const GET = defineRoute({
@@ -18,8 +16,7 @@ export const GET = defineRoute({
   response: z.array(InstancePlanSchema),
   errors: ['NOT_FOUND'],
   handler: async ({ siteId, params, query, res }) => {
-    await loadInstance(siteId, params.id);
-    const { items, total } = await listPlans(siteId, params.id, query);
+    const { items, total } = await instancePlans(siteId, params.id, query);
     res.meta = paginationMeta(total, query.limit, query.offset);
     return items;
   },

@@ -1,8 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { ROBOT_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
-import { toInstance } from '@/lib/instances/repo';
+import { pauseRobot } from '@/lib/robots/service';
 import { instanceIdBodySchema, InstanceResultSchema } from '@/lib/robots/schema';
-import { pauseInstance } from '@/lib/robots/lifecycle';
 
 // POST /api/robots/instance/pause — save the browser's state and close it
 export const POST = defineRoute({
@@ -13,5 +12,5 @@ export const POST = defineRoute({
   body: instanceIdBodySchema,
   response: InstanceResultSchema,
   errors: ['NOT_FOUND', 'CONFLICT', 'PROVIDER_ERROR'],
-  handler: async ({ siteId, body }) => ({ instance: toInstance(await pauseInstance(siteId, body.instance_id)) }),
+  handler: ({ siteId, body }) => pauseRobot(siteId, body.instance_id),
 });

@@ -1,8 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { ROBOT_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
-import { toInstance } from '@/lib/instances/repo';
 import { resumeBodySchema, InstanceResultSchema } from '@/lib/robots/schema';
-import { startInstance } from '@/lib/robots/lifecycle';
+import { resumeRobot } from '@/lib/robots/service';
 
 // POST /api/robots/instance/resume — restore a paused instance, or start a fresh browser
 export const POST = defineRoute({
@@ -13,5 +12,5 @@ export const POST = defineRoute({
   body: resumeBodySchema,
   response: InstanceResultSchema,
   errors: ['NOT_FOUND', 'CONFLICT', 'PROVIDER_NOT_CONFIGURED', 'PROVIDER_ERROR'],
-  handler: async ({ siteId, body }) => ({ instance: toInstance(await startInstance(siteId, body.instance_id, { timeoutHours: body.timeout_hours, label: 'resume' })) }),
+  handler: ({ siteId, body }) => resumeRobot(siteId, body.instance_id, body.timeout_hours),
 });

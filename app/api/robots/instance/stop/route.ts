@@ -1,8 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { ROBOT_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
-import { toInstance } from '@/lib/instances/repo';
+import { stopRobot } from '@/lib/robots/service';
 import { instanceIdBodySchema, InstanceResultSchema } from '@/lib/robots/schema';
-import { stopInstance } from '@/lib/robots/lifecycle';
 
 // POST /api/robots/instance/stop — close the browser for good
 export const POST = defineRoute({
@@ -13,5 +12,5 @@ export const POST = defineRoute({
   body: instanceIdBodySchema,
   response: InstanceResultSchema,
   errors: ['NOT_FOUND', 'CONFLICT'],
-  handler: async ({ siteId, body }) => ({ instance: toInstance(await stopInstance(siteId, body.instance_id)) }),
+  handler: ({ siteId, body }) => stopRobot(siteId, body.instance_id),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
-import { addSiteOrigin, listSiteOrigins } from '@/lib/sites/repo';
+import { addSiteOrigin, listSiteOrigins } from '@/lib/sites/service';
 import { addSiteOriginBodySchema, SiteOriginSchema, siteOriginPathSchema } from '@/lib/sites/schema';
 
 const tags = ['Allowed origins'];

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { getCommand } from '@/lib/commands/repo';
 import { CommandSchema } from '@/lib/commands/schema';
+import { siteCommand } from '@/lib/commands/service';
 import { defineRoute } from '@/lib/http/define-route';
-import { found } from '@/lib/core/errors';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 // GET /sites/{site_id}/commands/{command_id} — one command of the site
@@ -14,5 +13,5 @@ export const GET = defineRoute({
   params: z.object({ site_id: siteIdSchema, command_id: uuidSchema }),
   response: CommandSchema,
   errors: ['NOT_FOUND'],
-  handler: async ({ siteId, params }) => found(await getCommand(siteId, params.command_id), 'Command'),
+  handler: ({ siteId, params }) => siteCommand(siteId, params.command_id),
 });

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { cancelCommand, toCommand } from '@/lib/commands/repo';
 import { CommandSchema } from '@/lib/commands/schema';
-import { currentDate } from '@/lib/core/clock';
-import { found } from '@/lib/core/errors';
+import { cancelSiteCommand } from '@/lib/commands/service';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
 
@@ -16,5 +14,5 @@ export const POST = defineRoute({
   params: z.object({ site_id: siteIdSchema, command_id: uuidSchema }),
   response: CommandSchema,
   errors: ['NOT_FOUND'],
-  handler: async ({ siteId, params }) => toCommand(found(await cancelCommand(siteId, params.command_id, currentDate()), 'Command')),
+  handler: ({ siteId, params }) => cancelSiteCommand(siteId, params.command_id),
 });

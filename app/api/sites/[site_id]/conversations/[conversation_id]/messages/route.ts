@@ -1,7 +1,5 @@
-import { getConversation } from '@/lib/agents/repo';
 import { AgentAcceptedSchema, conversationPathSchema, ownerMessageBodySchema } from '@/lib/agents/schema';
-import { messageRequest, siteOwnerCaller } from '@/lib/agents/service';
-import { found } from '@/lib/core/errors';
+import { messageRequest, siteConversation, siteOwnerCaller } from '@/lib/agents/service';
 import { answerAgentRequest, STREAMING } from '@/lib/http/agent-route';
 import { defineRoute } from '@/lib/http/define-route';
 
@@ -19,7 +17,7 @@ export const POST = defineRoute({
   status: 202,
   errors: ['NOT_FOUND', 'MODEL_NOT_CONFIGURED', 'WORKFLOW_EXECUTION_ERROR'],
   handler: async ({ req, siteId, params, body }) => {
-    const conversation = found(await getConversation(siteId!, params.conversation_id), 'Conversation');
+    const conversation = await siteConversation(siteId!, params.conversation_id);
     const request = messageRequest(conversation.agent, { site_id: siteId!, conversation_id: conversation.conversation_id, message: body.message });
     return answerAgentRequest(req, siteOwnerCaller(siteId!), request);
   },

@@ -76,7 +76,8 @@ export async function chargeCredits(
   const at = currentDate();
   const db = await getDb();
   const charged = await db.transaction(async (tx) => {
-    const updated = (await tx.execute(sql`
+    const [row] = await rows<{ balance: string | number }>(
+      sql`
       update finder_credit_accounts set
         balance = balance - ${amount},
         period_spent = case when period_month = ${month} then period_spent + ${amount} else ${amount} end,
@@ -86,15 +87,19 @@ export async function chargeCredits(
         and balance >= ${amount}
         and (coalesce(monthly_cap, ${cap}::bigint) is null
              or (case when period_month = ${month} then period_spent else 0 end) + ${amount} <= coalesce(monthly_cap, ${cap}::bigint))
-      returning balance`)) as unknown as { rows: { balance: string | number }[] };
-    const row = updated.rows[0];
+      returning balance`,
+      tx,
+    );
     if (!row) return undefined;
     const balance = num(row.balance);
-    const inserted = (await tx.execute(sql`
+    const [inserted] = await rows<{ id: string }>(
+      sql`
       insert into finder_credit_ledger (site_id, kind, call_type, amount, balance_after, workflow_id, created_at)
       values (${siteId}, 'charge', ${callType}, ${-amount}, ${balance}, ${o.workflowId ?? null}, ${at})
-      returning id`)) as unknown as { rows: { id: string }[] };
-    return { chargeId: inserted.rows[0].id, balance };
+      returning id`,
+      tx,
+    );
+    return { chargeId: inserted.id, balance };
   });
   if (charged) return charged;
   const account = await creditAccount(siteId);
@@ -120,25 +125,28 @@ export async function refundCharge(siteId: string, chargeId: string, note: strin
   const at = currentDate();
   try {
     await db.transaction(async (tx) => {
-      const found = (await tx.execute(sql`
+      const [charge] = await rows<{ amount: string | number; call_type: string | null; workflow_id: string | null; created_at: Date | string }>(
+        sql`
         select amount, call_type, workflow_id, created_at from finder_credit_ledger
-        where id = ${chargeId} and site_id = ${siteId} and kind = 'charge'`)) as unknown as {
-        rows: { amount: string | number; call_type: string | null; workflow_id: string | null; created_at: Date | string }[];
-      };
-      const charge = found.rows[0];
+        where id = ${chargeId} and site_id = ${siteId} and kind = 'charge'`,
+        tx,
+      );
       if (!charge) return;
       const amount = -num(charge.amount);
       const chargeMonth = new Date(charge.created_at).toISOString().slice(0, 7);
-      const updated = (await tx.execute(sql`
+      const [updated] = await rows<{ balance: string | number }>(
+        sql`
         update finder_credit_accounts set
           balance = balance + ${amount},
           period_spent = case when period_month = ${chargeMonth} then greatest(period_spent - ${amount}, 0) else period_spent end,
           updated_at = ${at}
         where site_id = ${siteId}
-        returning balance`)) as unknown as { rows: { balance: string | number }[] };
+        returning balance`,
+        tx,
+      );
       await tx.execute(sql`
         insert into finder_credit_ledger (site_id, kind, call_type, amount, balance_after, refund_of, workflow_id, note, created_at)
-        values (${siteId}, 'refund', ${charge.call_type}, ${amount}, ${num(updated.rows[0].balance)}, ${chargeId}, ${charge.workflow_id}, ${note}, ${at})`);
+        values (${siteId}, 'refund', ${charge.call_type}, ${amount}, ${num(updated.balance)}, ${chargeId}, ${charge.workflow_id}, ${note}, ${at})`);
     });
   } catch (error) {
     if (isUniqueViolation(error)) return; // refunded already
@@ -155,18 +163,21 @@ export async function grantCredits(siteId: string, amount: number, o: { note?: s
   const at = currentDate();
   await db.transaction(async (tx) => {
     const setCap = o.monthlyCap !== undefined;
-    const upserted = (await tx.execute(sql`
+    const [upserted] = await rows<{ balance: string | number }>(
+      sql`
       insert into finder_credit_accounts (site_id, balance, monthly_cap, created_at, updated_at)
       values (${siteId}, ${amount}, ${setCap ? o.monthlyCap : null}, ${at}, ${at})
       on conflict (site_id) do update set
         balance = finder_credit_accounts.balance + ${amount},
         monthly_cap = case when ${setCap} then ${setCap ? o.monthlyCap : null}::bigint else finder_credit_accounts.monthly_cap end,
         updated_at = ${at}
-      returning balance`)) as unknown as { rows: { balance: string | number }[] };
+      returning balance`,
+      tx,
+    );
     if (amount !== 0 || !setCap) {
       await tx.execute(sql`
         insert into finder_credit_ledger (site_id, kind, amount, balance_after, note, created_at)
-        values (${siteId}, 'grant', ${amount}, ${num(upserted.rows[0].balance)}, ${o.note ?? null}, ${at})`);
+        values (${siteId}, 'grant', ${amount}, ${num(upserted.balance)}, ${o.note ?? null}, ${at})`);
     }
   });
   return creditAccount(siteId);
