@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { resetProviders } from './providers';
 
 /**
- * Every environment variable the service reads, parsed once. `.env.example` and the README
+ * Every environment variable the service reads, parsed once. `.env.example` and docs/OPERATIONS.md
  * table document each one; nothing else in the code reads `process.env` directly.
  */
 const bool = (fallback: boolean) =>
@@ -48,7 +48,7 @@ const configSchema = z.object({
   VENUES_API_URL: z.string().url().optional(),
   VENUES_API_KEY: z.string().min(1).optional(),
   VENUES_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  // Rate limits (README "Rate limits, CORS and key usage"). `none` switches every limit off:
+  // Rate limits (docs/OPERATIONS.md "Rate limits, CORS and key usage"). `none` switches every limit off:
   // a benchmark baseline, never for production.
   RATE_LIMIT_BACKEND: z.enum(['memory', 'upstash', 'none']).default('memory'),
   RATE_LIMIT_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/).default('sgp'),
@@ -68,7 +68,7 @@ const configSchema = z.object({
   SUPABASE_URL: z.string().url().optional(),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
   SUPABASE_STORAGE_BUCKET: z.string().min(1).default('uploads'),
-  // Background work (README "Background work"): `on` (default) — the server starts the worker as its
+  // Background work (docs/ARCHITECTURE.md "Background work"): `on` (default) — the server starts the worker as its
   // own process beside it; `off` — the web process runs no background work at all (serverless), and
   // `npm run worker` runs every job elsewhere. WORKFLOW_WORKER_IN_APP=false is the older spelling of off.
   WORKERS: z.enum(['on', 'off']).default('on'),
@@ -92,7 +92,7 @@ const configSchema = z.object({
   WORKFLOW_FETCH_ALLOWED_HOSTS: hostList,
   WORKFLOW_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   WORKFLOW_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
-  // Webhook deliveries (README "Events and webhooks"): jobs of the delivery queue, sent by the worker.
+  // Webhook deliveries (docs/PRODUCT.md "Events and webhooks"): jobs of the delivery queue, sent by the worker.
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1000),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -105,7 +105,7 @@ const configSchema = z.object({
     .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'comma-separated seconds')
     .default('5,300,1800,7200,18000,36000,36000')
     .transform((v) => v.split(',').map(Number)),
-  // Temporal (README "Running with Temporal"). TEMPORAL_ADDRESS set → runs go to that cluster and a
+  // Temporal (docs/OPERATIONS.md "Running with Temporal"). TEMPORAL_ADDRESS set → runs go to that cluster and a
   // separate `npm run worker:temporal` process executes them.
   TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'host:port').optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -125,7 +125,7 @@ const configSchema = z.object({
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   // How often a running command checks whether it was cancelled (then its model call stops).
   COMMAND_CANCEL_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
-  // Transactional email (README "Transactional email"). Without SMTP_URL messages go to the embedded
+  // Transactional email (docs/PRODUCT.md "Transactional email"). Without SMTP_URL messages go to the embedded
   // outbox (the site owner reads them in the console; nothing leaves the machine).
   SMTP_URL: z
     .string()
@@ -133,7 +133,7 @@ const configSchema = z.object({
     .optional(),
   EMAIL_FROM: z.string().trim().min(3).max(320).default('Site Growth <no-reply@localhost>'),
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
-  // Sites' mailboxes over IMAP (README "Email in and out"): one deadline for connecting, the
+  // Sites' mailboxes over IMAP (docs/PRODUCT.md "Email in and out"): one deadline for connecting, the
   // greeting and each response; messages read per sync (the rest on the next one); minutes
   // between scheduled syncs of each site.
   IMAP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
@@ -154,7 +154,7 @@ const configSchema = z.object({
         return z.NEVER;
       }
     }),
-  // Plan caps (README "Plan caps"): JSON object of plan → cap → value overriding the defaults,
+  // Plan caps (docs/OPERATIONS.md "Plan caps"): JSON object of plan → cap → value overriding the defaults,
   // e.g. {"basic":{"sites_per_account":3,"upload_bytes_per_site":104857600}}.
   PLAN_CAPS: z
     .string()
@@ -168,7 +168,7 @@ const configSchema = z.object({
         return z.NEVER;
       }
     }),
-  // Secure tokens (README "Secure tokens"): master keys that wrap each secret's data key, as
+  // Secure tokens (docs/PRODUCT.md "Secure tokens"): master keys that wrap each secret's data key, as
   // `v2:<base64 of 32 bytes>,v1:<base64>` — the first is current, the others still decrypt. Unset:
   // the embedded database uses a key file generated under DATA_DIR; with DATABASE_URL the routes
   // answer 503 PROVIDER_NOT_CONFIGURED.
@@ -176,7 +176,7 @@ const configSchema = z.object({
   // Decrypts allowed per minute, per API key and per site (stricter than any plan).
   SECRETS_DECRYPT_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   SECRETS_DECRYPT_PER_SITE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(40),
-  // Robots (README "Instances and robots"). `local` drives the machine's Chromium (never downloaded);
+  // Robots (docs/PRODUCT.md "Instances and robots"). `local` drives the machine's Chromium (never downloaded);
   // ROBOTS_CDP_URL set → any browser reachable over the Chrome DevTools Protocol instead; `none` → 503.
   ROBOTS_PROVIDER: z.enum(['local', 'cdp', 'none']).optional(),
   ROBOTS_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),

@@ -63,7 +63,7 @@ export function writableDataDir(dir: string): void {
     if (!READ_ONLY.has(code)) throw error;
     throw new Error(
       `The embedded database cannot write its data directory ${dir} (${code}: the file system is read-only here). ` +
-        'Set DATABASE_URL to a Postgres database (for example Supabase) — see README "Production topology" — or DATA_DIR to a writable directory.',
+        'Set DATABASE_URL to a Postgres database (for example Supabase) — see docs/OPERATIONS.md "Production topology" — or DATA_DIR to a writable directory.',
     );
   }
 }

@@ -2,7 +2,7 @@
  * What each finder call costs, in credits. A call is charged only when the provider answered it:
  * the price is reserved before the call (402 INSUFFICIENT_CREDITS when the balance or the month's
  * cap cannot cover it, before anything goes out) and refunded when the call fails.
- * The README table "Finder credits" lists the same prices.
+ * The table in docs/PRODUCT.md ("Credits and spend caps") lists the same prices.
  */
 export const FINDER_PRICES = {
   /** POST /api/finder/person_role_search — one page of people. */

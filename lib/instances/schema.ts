@@ -91,7 +91,7 @@ export const InstanceSchema = z.object({
   user_id: uuidSchema,
   name: z.string(),
   instance_type: z.enum(INSTANCE_TYPES),
-  status: z.enum(INSTANCE_STATUSES).describe('See the state machine in the README ("Instances and robots")'),
+  status: z.enum(INSTANCE_STATUSES).describe('See the state machine in docs/PRODUCT.md ("Instances and robots")'),
   agent_id: uuidSchema.nullable(),
   configuration: z.record(z.string(), z.unknown()),
   environment_variables: z.record(z.string(), z.string()).describe(`Names of the environment variables; every value reads ${HIDDEN_VALUE}`),

@@ -46,7 +46,7 @@ export function workflowRunningCap(plan: string, concurrent: number | null): num
 }
 
 /**
- * How much a plan may hold (README "Plan caps"). Per-site counts use the site's plan; the sites
+ * How much a plan may hold (docs/OPERATIONS.md "Plan caps"). Per-site counts use the site's plan; the sites
  * and robots of an account use the best plan among the account's sites. PLAN_CAPS overrides any
  * value of any plan. Going over answers 403 PLAN_LIMIT_REACHED.
  */

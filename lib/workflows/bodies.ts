@@ -3,7 +3,7 @@ import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Request bodies of `POST /api/workflow/{name}`, one strict schema per catalog name. The five of
- * spec §4.7 are exactly as specified; the others are this product's design (README "Workflows").
+ * spec §4.7 are exactly as specified; the others are this product's design (docs/PRODUCT.md "Workflows").
  * A body is also the run's `input`.
  */
 const site = { site_id: siteIdSchema };

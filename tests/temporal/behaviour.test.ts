@@ -30,5 +30,5 @@ if (server) {
     };
   });
 } else {
-  describe.skip('workflows on the Temporal engine (no temporal CLI; see README "Running with Temporal")', () => {});
+  describe.skip('workflows on the Temporal engine (no temporal CLI; see docs/OPERATIONS.md "Running with Temporal")', () => {});
 }

@@ -16,7 +16,7 @@ import { createTenant } from '../helpers/harness';
  * worker in this process running the real catalog and the real activities on this file's database.
  */
 const server = inject('temporal');
-if (!server) console.warn('Temporal suite skipped: no temporal CLI (see README "Running with Temporal").');
+if (!server) console.warn('Temporal suite skipped: no temporal CLI (see docs/OPERATIONS.md "Running with Temporal").');
 
 describe.skipIf(!server)('Temporal engine', () => {
   let settings: TemporalSettings;

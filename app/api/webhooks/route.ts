@@ -12,7 +12,7 @@ export const POST = defineRoute({
   description:
     'Events are POSTed as `{id, type, created_at, site_id, data}`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, ' +
     '`webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the returned `whsec_` secret). The URL must be https and ' +
-    'resolve to a public address. README "Events and webhooks".',
+    'resolve to a public address. docs/PRODUCT.md "Events and webhooks".',
   tags,
   auth: { kind: 'apiKey', headers: [...headers], scope: 'write' },
   body: createEndpointBodySchema,

@@ -25,7 +25,7 @@ export const PUT = defineRoute({
   summary: 'Update an instance',
   description:
     'Changes the given fields. `status: running` starts or resumes the browser, `paused` pauses it (state saved), `stopped` stops it; ' +
-    'any other status change, or one the current status does not allow, is 409 CONFLICT (state machine in the README).',
+    'any other status change, or one the current status does not allow, is 409 CONFLICT (state machine in docs/PRODUCT.md, "Instances and robots").',
   tags,
   auth,
   params: instanceParamsSchema,

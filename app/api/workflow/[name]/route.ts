@@ -9,7 +9,7 @@ export const POST = defineRoute({
   summary: 'Start a workflow run',
   description:
     `Starts a run and answers at once (\`async: true\`); follow it in GET /api/logs/workflows. Names: ${WORKFLOW_NAMES.join(', ')} ` +
-    '(bodies in the README, "Workflows"). An `Idempotency-Key` header makes retries return the same run. Errors repeat ' +
+    '(bodies in docs/PRODUCT.md, "Workflows"). An `Idempotency-Key` header makes retries return the same run. Errors repeat ' +
     '`code` at the top level. A site may have a plan-dependent number of runs in progress (429 RATE_LIMITED beyond).',
   tags: ['Workflows'],
   auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
