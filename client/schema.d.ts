@@ -960,7 +960,7 @@ export interface paths {
         get: operations["getApiInstancesId"];
         /**
          * Update an instance
-         * @description Changes the given fields. `status: running` starts or resumes the browser, `paused` pauses it (state saved), `stopped` stops it; any other status change, or one the current status does not allow, is 409 CONFLICT (state machine in the README).
+         * @description Changes the given fields. `status: running` starts or resumes the browser, `paused` pauses it (state saved), `stopped` stops it; any other status change, or one the current status does not allow, is 409 CONFLICT (state machine in docs/PRODUCT.md, "Instances and robots").
          *
          *     Requires an API key with the `write` scope.
          *
@@ -1275,7 +1275,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a migration to the app's schema (platform)
-         * @description Parses the SQL with PostgreSQL's parser, checks every statement against the allow-list (README "App schema migrations"), and applies it in one transaction to the schema of the key's app (`app_<short_id>`), as a role that can touch only that schema; every table it creates must enable row level security and get a policy. A refused migration is 422 `UNPROCESSABLE` with `details.issues` `[{rule, message, line}]` and changes nothing. The same `name` with the same SQL again answers `already_applied`; with other SQL, 409. One unit of the `db.migrate` daily quota, given back when the migration is refused or fails.
+         * @description Parses the SQL with PostgreSQL's parser, checks every statement against the allow-list (docs/PRODUCT.md, "App schema migrations"), and applies it in one transaction to the schema of the key's app (`app_<short_id>`), as a role that can touch only that schema; every table it creates must enable row level security and get a policy. A refused migration is 422 `UNPROCESSABLE` with `details.issues` `[{rule, message, line}]` and changes nothing. The same `name` with the same SQL again answers `already_applied`; with other SQL, 409. One unit of the `db.migrate` daily quota, given back when the migration is refused or fails.
          *
          *     Requires a platform key with the `db.migrate` capability.
          *
@@ -2335,7 +2335,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Events are POSTed as `{id, type, created_at, site_id, data}`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the returned `whsec_` secret). The URL must be https and resolve to a public address. README "Events and webhooks".
+         * @description Events are POSTed as `{id, type, created_at, site_id, data}`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the returned `whsec_` secret). The URL must be https and resolve to a public address. docs/PRODUCT.md "Events and webhooks".
          *
          *     Requires an API key with the `write` scope.
          *
@@ -4048,7 +4048,7 @@ export interface components {
             /** @description ISO 8601 timestamp */
             started_at: string | null;
             /**
-             * @description See the state machine in the README ("Instances and robots")
+             * @description See the state machine in docs/PRODUCT.md ("Instances and robots")
              * @enum {string}
              */
             status: "uninstantiated" | "pending" | "starting" | "running" | "paused" | "stopping" | "stopped" | "error";
