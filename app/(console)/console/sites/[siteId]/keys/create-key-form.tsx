@@ -15,7 +15,7 @@ export function CreateKeyForm({ siteId }: { siteId: string }) {
   const shown = created && dismissed !== created.id ? created : null;
   const heading = useRef<HTMLHeadingElement>(null);
   // After an error the form shows what was sent; a fresh form starts with read only.
-  const checked = (scope: string) => (state.values ? state.values.scopes.split(',').includes(scope) : scope === 'read');
+  const checked = (scope: string) => (state.values ? (state.values.scopes ?? '').split(',').includes(scope) : scope === 'read');
   useEffect(() => {
     if (shown) heading.current?.focus();
   }, [shown]);

@@ -41,7 +41,7 @@ export function CreatePlatformKeyForm({
   const [dismissed, setDismissed] = useState<string | null>(null);
   const shown = created && dismissed !== created.id ? created : null;
   const heading = useRef<HTMLHeadingElement>(null);
-  const checked = (c: string) => (state.values ? state.values.capabilities.split(',').includes(c) : c === 'leads.read');
+  const checked = (c: string) => (state.values ? (state.values.capabilities ?? '').split(',').includes(c) : c === 'leads.read');
   useEffect(() => {
     if (shown) heading.current?.focus();
   }, [shown]);
@@ -117,7 +117,8 @@ export function CreatePlatformKeyForm({
 export function RevokePlatformKeyButton({ siteId, keyId, name }: { siteId: string; keyId: string; name: string }) {
   return (
     <ConfirmButton
-      action={revokePlatformKeyAction.bind(null, siteId, keyId)}
+      action={revokePlatformKeyAction.bind(null, siteId)}
+      fields={{ key_id: keyId }}
       label="Revoke"
       subject={name}
       title={`Revoke ${name}?`}

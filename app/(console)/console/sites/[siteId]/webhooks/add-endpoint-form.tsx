@@ -13,7 +13,7 @@ export function AddEndpointForm({ siteId, eventTypes }: { siteId: string; eventT
   const [dismissed, setDismissed] = useState<string | null>(null);
   const shown = created && dismissed !== created.id ? created : null;
   const heading = useRef<HTMLHeadingElement>(null);
-  const checked = (type: string) => (state.values ? state.values.events.split(',').includes(type) : type.startsWith('workflow.'));
+  const checked = (type: string) => (state.values ? (state.values.events ?? '').split(',').includes(type) : type.startsWith('workflow.'));
   useEffect(() => {
     if (shown) heading.current?.focus();
   }, [shown]);
