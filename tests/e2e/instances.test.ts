@@ -65,7 +65,7 @@ describe.skipIf(!base)('console: robot instances, end to end', () => {
     await page.getByRole('link', { name: 'Instances' }).click();
     await page.waitForURL('**/instances');
     expect(await page.getByRole('link', { name: 'Instances' }).getAttribute('aria-current')).toBe('page');
-    const row = page.locator(`tr[data-instance-id="${instanceId}"]`);
+    const row = page.locator(`tr[data-row-id="${instanceId}"]`);
     expect(await row.locator('.badge').textContent()).toBe('running');
     expect(await row.getByRole('button', { name: /Pause/ }).count()).toBe(1);
     expect(await row.getByRole('button', { name: /Resume/ }).count()).toBe(0);
@@ -73,7 +73,7 @@ describe.skipIf(!base)('console: robot instances, end to end', () => {
   });
 
   it("shows an instance's latest screenshot, plan steps and logs", async () => {
-    await page.locator(`tr[data-instance-id="${instanceId}"] a`).first().click();
+    await page.locator(`tr[data-row-id="${instanceId}"] a`).first().click();
     await page.getByTestId('instance-status').waitFor({ state: 'visible' });
     const shot = page.getByRole('img', { name: /at its latest action/ });
     expect(await shot.getAttribute('src')).toMatch(/^data:image\/png;base64,/);

@@ -99,7 +99,7 @@ describe.skipIf(!base)('console: platform apps, keys, audit log and email, end t
     await page.waitForURL('**/platform');
     await page.getByRole('button', { name: 'Revoke Production' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
-    await page.locator('tr[data-platform-key] td', { hasText: 'revoked' }).waitFor();
+    await page.locator('section[aria-labelledby="platform-keys-heading"] tbody td', { hasText: 'revoked' }).waitFor();
     expect((await platformCall(platformKey, '/api/platform/me')).status).toBe(401);
   });
 });
