@@ -83,7 +83,7 @@ describe.skipIf(!base)('console: platform apps, keys, audit log and email, end t
     expect((await platformCall(platformKey, '/api/platform/email/send', { to: [address], subject: 'Hi', text: 'x' })).status).toBe(403);
     await page.getByLabel(`Code for ${address}`).fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.locator(`tr[data-recipient="${address}"]`).getByText('verified').waitFor();
+    await page.locator(`tr[data-row-id="${address}"]`).getByText('verified').waitFor();
 
     const sent = await platformCall(platformKey, '/api/platform/email/send', { to: [address], subject: 'Welcome preview', text: 'Hello from the app' });
     expect(sent.status).toBe(201);
