@@ -1,4 +1,7 @@
 import type { Metadata } from 'next';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import Link from 'next/link';
 import { config } from '@/lib/core/config';
@@ -7,9 +10,6 @@ import { getMailbox } from '@/lib/email/inbound';
 import { emailLog, leadEmailHistory, listRecipients, senderWithDefaults, suppressionList } from '@/lib/email/service';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { AddRecipientForm, CheckMailboxButton, MailboxForm, RemoveRecipientButton, SenderForm, VerifyRecipientForm } from './email-forms';
-import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
-import { EmptyState } from '@/components/kit/empty-state';
 
 export const metadata: Metadata = { title: 'Email · Site Growth Platform' };
 

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
+import { Card } from '@/components/kit/card';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { DeleteSiteForm } from './delete-site-form';
 import { EditSiteForm } from './edit-site-form';
-import { Card } from '@/components/kit/card';
 
 export const metadata: Metadata = { title: 'General · Site Growth Platform' };
 

@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listKeysForUser } from '@/lib/keys/service';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { CreateKeyForm } from './create-key-form';
 import { RevokeKeyButton } from './revoke-key-button';
-import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
-import { EmptyState } from '@/components/kit/empty-state';
 
 export const metadata: Metadata = { title: 'API keys · Site Growth Platform' };
 

@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listSiteOrigins } from '@/lib/sites/repo';
 import { CopyButton } from '@/components/copy-button';
+import { Card } from '@/components/kit/card';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { publicOrigin, trackingSnippet } from '../../../../_lib/snippet';
-import { Card } from '@/components/kit/card';
 
 export const metadata: Metadata = { title: 'Tracking snippet · Site Growth Platform' };
 

@@ -3,9 +3,9 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { isUuid } from '@/lib/core/schemas';
 import { keyUsage, listKeysForUser } from '@/lib/keys/service';
+import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../../../_lib/session';
-import { Card } from '@/components/kit/card';
 
 export const metadata: Metadata = { title: 'Key usage · Site Growth Platform' };
 

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
 import { getSettings } from '@/lib/settings/service';
+import { Card } from '@/components/kit/card';
 import { NavLink } from '@/components/nav-link';
 import { toFormValue } from '../../../../../_lib/settings-form';
 import { SETTINGS_GROUPS, findGroup, groupFields } from '../../../../../_lib/settings-model';
 import { requireOwnedSite } from '../../../../../_lib/session';
 import { SettingsForm } from '../settings-form';
-import { Card } from '@/components/kit/card';
 
 export const metadata: Metadata = { title: 'Site settings · Site Growth Platform' };
 

@@ -3,11 +3,11 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ApiError } from '@/lib/core/errors';
 import { getWorkflowRun } from '@/lib/workflows/service';
+import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../../../_lib/session';
 import { CancelRunButton } from '../cancel-run-button';
 import { RunStatus, duration } from '../run-status';
-import { Card } from '@/components/kit/card';
 
 export const metadata: Metadata = { title: 'Workflow run · Site Growth Platform' };
 
