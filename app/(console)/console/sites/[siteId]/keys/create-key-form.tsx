@@ -2,7 +2,7 @@
 
 import { useActionState } from 'react';
 import type { CreatedKey } from '@/lib/keys/schema';
-import { Field, FormError } from '@/components/field';
+import { ExpiryField, Field, FormError } from '@/components/field';
 import { CheckGroup } from '@/components/kit/check-group';
 import { ShownOnce } from '@/components/kit/shown-once';
 import { SubmitButton } from '@/components/submit-button';
@@ -31,16 +31,7 @@ export function CreateKeyForm({ siteId }: { siteId: string }) {
             defaultValue={state.values?.name}
             error={state.errors?.name}
           />
-          <Field
-            name="expirationDays"
-            label="Expires after (days)"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={365}
-            defaultValue={state.values?.expirationDays ?? '90'}
-            error={state.errors?.expirationDays}
-          />
+          <ExpiryField state={state} />
           <Field
             name="prefix"
             label="Prefix"

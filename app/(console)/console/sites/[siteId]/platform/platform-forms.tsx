@@ -3,7 +3,7 @@
 import { useActionState } from 'react';
 import type { CreatedPlatformKey } from '@/lib/platform/schema';
 import { ConfirmButton } from '@/components/confirm-button';
-import { Field, FormError } from '@/components/field';
+import { ExpiryField, Field, FormError } from '@/components/field';
 import { CheckGroup } from '@/components/kit/check-group';
 import { ShownOnce } from '@/components/kit/shown-once';
 import { SubmitButton } from '@/components/submit-button';
@@ -67,16 +67,7 @@ export function CreatePlatformKeyForm({
             {state.errors?.app_id && <p className="error">{state.errors.app_id}</p>}
           </div>
           <Field name="name" id="field-key-name" label="Name" type="text" required maxLength={100} placeholder="Production" defaultValue={state.values?.name} error={state.errors?.name} />
-          <Field
-            name="expirationDays"
-            label="Expires after (days)"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={365}
-            defaultValue={state.values?.expirationDays ?? '90'}
-            error={state.errors?.expirationDays}
-          />
+          <ExpiryField state={state} />
         </div>
         <CheckGroup
           name="capabilities"
