@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, screenshot, signedUpPage } from './browser';
 
 const base = inject('e2eBaseUrl');
 
@@ -27,12 +27,7 @@ describe.skipIf(!base)('console: forms generated from the API schemas, end to en
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
+    page = await signedUpPage(browser, base, email, password);
     await page.getByLabel('Name', { exact: true }).fill('Form Shop');
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.waitForURL(/\/console\/sites\/[0-9a-f-]{36}$/);
