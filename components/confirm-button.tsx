@@ -5,9 +5,10 @@ import type { FormState } from '@/app/(console)/_lib/forms';
 import { FormError } from './field';
 import { SubmitButton } from './submit-button';
 
-type Props = {
-  /** A server action bound to what it acts on (a key, an origin). */
-  action: (prev: FormState, form: FormData) => Promise<FormState>;
+type Props<R> = {
+  /** A server action (bound to the site), run with `fields`: what it acts on (a key's id). */
+  action: (prev: FormState<R>, form: FormData) => Promise<FormState<R>>;
+  fields: Record<string, string>;
   /** The button's text, and the name of the thing for screen readers ("Revoke" + " Checkout server"). */
   label: string;
   subject: string;
@@ -26,16 +27,16 @@ type Props = {
  * Escape cancels); only its confirm button runs the action. On success the dialog closes and the focus
  * moves to `focusAfter`, since the row that held the button is re-rendered without it.
  */
-export function ConfirmButton({ action, label, subject, title, children, confirm, pending, focusAfter, id }: Props) {
+export function ConfirmButton<R>({ action, fields, label, subject, title, children, confirm, pending, focusAfter, id }: Props<R>) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [state, run] = useActionState(async (prev: FormState, form: FormData) => {
+  const [state, run] = useActionState(async (prev: FormState<R>, form: FormData) => {
     const next = await action(prev, form);
     if (!next.errors) {
       dialog.current?.close();
       document.getElementById(focusAfter)?.focus();
     }
     return next;
-  }, {});
+  }, {} as FormState<R>);
   const titleId = `${id}-title`;
   return (
     <>
@@ -46,8 +47,12 @@ export function ConfirmButton({ action, label, subject, title, children, confirm
       <dialog ref={dialog} aria-labelledby={titleId}>
         <h2 id={titleId}>{title}</h2>
         {children}
-        <FormError message={state.errors?.form} />
+        {/* The fields are hidden: any error is the form's. */}
+        <FormError message={state.errors && (state.errors.form ?? Object.values(state.errors)[0])} />
         <form action={run}>
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
           <div className="dialog-actions">
             <button type="button" className="button" onClick={() => dialog.current?.close()} autoFocus>
               Cancel

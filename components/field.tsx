@@ -44,3 +44,19 @@ export function FormError({ message }: { message?: string }) {
     </p>
   );
 }
+
+/** How many days a new credential (an API key, a platform key) lives: 1 to 365, 90 unless changed. */
+export function ExpiryField({ state }: { state: { values?: Record<string, string>; errors?: Record<string, string> } }) {
+  return (
+    <Field
+      name="expirationDays"
+      label="Expires after (days)"
+      type="number"
+      inputMode="numeric"
+      min={1}
+      max={365}
+      defaultValue={state.values?.expirationDays ?? '90'}
+      error={state.errors?.expirationDays}
+    />
+  );
+}

@@ -5,6 +5,8 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** The row's title: on phones it heads the row's card without a label. */
   title?: boolean;
+  /** The header is for screen readers only (a column of buttons). */
+  hideHeader?: boolean;
   className?: string;
 }
 
@@ -36,7 +38,7 @@ export function DataTable<T>({
           <tr>
             {columns.map((c) => (
               <th key={c.header} scope="col">
-                {c.header}
+                {c.hideHeader ? <span className="visually-hidden">{c.header}</span> : c.header}
               </th>
             ))}
           </tr>

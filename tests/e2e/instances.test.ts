@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, screenshot, signedUpPage } from './browser';
 
 const base = inject('e2eBaseUrl');
 
@@ -34,12 +34,7 @@ describe.skipIf(!base)('console: robot instances, end to end', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
+    page = await signedUpPage(browser, base, email, password);
     const token = (await api('/api/auth/token', { method: 'POST', body: { email, password } })).body.data.token;
     const session = { authorization: `Bearer ${token}` };
     siteId = (await api('/api/visitors/sites', { method: 'POST', headers: session, body: { name: 'Robot Shop' } })).body.data.id;
@@ -65,7 +60,7 @@ describe.skipIf(!base)('console: robot instances, end to end', () => {
     await page.getByRole('link', { name: 'Instances' }).click();
     await page.waitForURL('**/instances');
     expect(await page.getByRole('link', { name: 'Instances' }).getAttribute('aria-current')).toBe('page');
-    const row = page.locator(`tr[data-instance-id="${instanceId}"]`);
+    const row = page.locator(`tr[data-row-id="${instanceId}"]`);
     expect(await row.locator('.badge').textContent()).toBe('running');
     expect(await row.getByRole('button', { name: /Pause/ }).count()).toBe(1);
     expect(await row.getByRole('button', { name: /Resume/ }).count()).toBe(0);
@@ -73,7 +68,7 @@ describe.skipIf(!base)('console: robot instances, end to end', () => {
   });
 
   it("shows an instance's latest screenshot, plan steps and logs", async () => {
-    await page.locator(`tr[data-instance-id="${instanceId}"] a`).first().click();
+    await page.locator(`tr[data-row-id="${instanceId}"] a`).first().click();
     await page.getByTestId('instance-status').waitFor({ state: 'visible' });
     const shot = page.getByRole('img', { name: /at its latest action/ });
     expect(await shot.getAttribute('src')).toMatch(/^data:image\/png;base64,/);

@@ -156,7 +156,7 @@ describe.skipIf(!base)('console: allowed origins and key usage, end to end', () 
 
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const path of ['origins', `keys/${(await page.locator('tbody tr').first().getAttribute('data-key-id'))!}`]) {
+    for (const path of ['origins', `keys/${(await page.locator('tbody tr').first().getAttribute('data-row-id'))!}`]) {
       await page.goto(`${base}/console/sites/${siteId}/${path}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect({ path, overflow }).toEqual({ path, overflow: 0 });

@@ -83,7 +83,7 @@ describe.skipIf(!base)('console: platform apps, keys, audit log and email, end t
     expect((await platformCall(platformKey, '/api/platform/email/send', { to: [address], subject: 'Hi', text: 'x' })).status).toBe(403);
     await page.getByLabel(`Code for ${address}`).fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.locator(`tr[data-recipient="${address}"]`).getByText('verified').waitFor();
+    await page.locator(`tr[data-row-id="${address}"]`).getByText('verified').waitFor();
 
     const sent = await platformCall(platformKey, '/api/platform/email/send', { to: [address], subject: 'Welcome preview', text: 'Hello from the app' });
     expect(sent.status).toBe(201);
@@ -99,7 +99,7 @@ describe.skipIf(!base)('console: platform apps, keys, audit log and email, end t
     await page.waitForURL('**/platform');
     await page.getByRole('button', { name: 'Revoke Production' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
-    await page.locator('tr[data-platform-key] td', { hasText: 'revoked' }).waitFor();
+    await page.locator('section[aria-labelledby="platform-keys-heading"] tbody td', { hasText: 'revoked' }).waitFor();
     expect((await platformCall(platformKey, '/api/platform/me')).status).toBe(401);
   });
 });

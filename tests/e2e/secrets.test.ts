@@ -52,12 +52,12 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
     await page.getByRole('link', { name: 'Secrets' }).click();
     await page.waitForURL('**/secrets');
     expect(await page.getByRole('link', { name: 'Secrets' }).getAttribute('aria-current')).toBe('page');
-    expect(await page.locator('.empty').first().textContent()).toContain('No secrets stored');
+    expect(await page.locator('.empty-state').first().textContent()).toContain('No secrets stored');
 
     await page.getByLabel('Identifier').fill('stripe.live');
     await page.getByLabel('Value').fill(value);
     await page.getByRole('button', { name: 'Store secret' }).click();
-    await page.locator('tr[data-secret="stripe.live"]').waitFor();
+    await page.locator('tr[data-row-id="stripe.live"]').waitFor();
     expect(await page.locator('section[aria-labelledby="add-secret-heading"] [role="status"]').textContent()).toContain('Stored stripe.live');
     expect(await page.getByLabel('Value').inputValue()).toBe('');
     expect(await page.content()).not.toContain(value);
@@ -73,7 +73,7 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
   });
 
   it('a server decrypts it with a write key; the read shows in the activity', { timeout: 180_000 }, async () => {
-    const id = (await page.locator('tr[data-secret="stripe.live"] td.mono').nth(1).textContent())!.trim();
+    const id = (await page.locator('tr[data-row-id="stripe.live"] td.mono').nth(1).textContent())!.trim();
     const res = await fetch(`${base}/api/secure-tokens/${id}/decrypt`, {
       method: 'POST',
       headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
@@ -84,7 +84,7 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
     await page.reload();
     const activity = page.locator('section[aria-labelledby="secret-audit-heading"] tbody tr');
     expect(await activity.first().textContent()).toContain('decrypt');
-    expect(await page.locator('tr[data-secret="stripe.live"]').textContent()).not.toContain('never');
+    expect(await page.locator('tr[data-row-id="stripe.live"]').textContent()).not.toContain('never');
   });
 
   it('deletes it after confirmation', { timeout: 180_000 }, async () => {
@@ -92,7 +92,7 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Delete secret' }).click();
-    await page.locator('tr[data-secret="stripe.live"]').waitFor({ state: 'detached' });
+    await page.locator('tr[data-row-id="stripe.live"]').waitFor({ state: 'detached' });
     expect(await activeElementId(page)).toBe('secrets-heading');
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, screenshot, signedUpPage } from './browser';
 
 const base = inject('e2eBaseUrl');
 
@@ -50,12 +50,7 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
+    page = await signedUpPage(browser, base, email, password);
     const token = (await api('/api/auth/token', { method: 'POST', body: { email, password } })).body.data.token;
     const session = { authorization: `Bearer ${token}` };
     siteId = (await api('/api/visitors/sites', { method: 'POST', headers: session, body: { name: 'Flow Shop' } })).body.data.id;
@@ -86,10 +81,10 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
     expect(await page.getByTestId('runs-total').textContent()).toBe('24 runs');
     const rows = page.locator('tbody tr');
     expect(await rows.count()).toBe(20);
-    expect(await rows.first().getAttribute('data-workflow-id')).toBe(runs.waiting);
+    expect(await rows.first().getAttribute('data-row-id')).toBe(runs.waiting);
     expect(await rows.first().locator('.badge').textContent()).toBe('RUNNING');
-    expect(await page.locator(`tr[data-workflow-id="${runs.model}"] .badge`).textContent()).toBe('FAILED');
-    expect(await page.locator(`tr[data-workflow-id="${runs.standUp}"] .badge`).textContent()).toBe('COMPLETED');
+    expect(await page.locator(`tr[data-row-id="${runs.model}"] .badge`).textContent()).toBe('FAILED');
+    expect(await page.locator(`tr[data-row-id="${runs.standUp}"] .badge`).textContent()).toBe('COMPLETED');
     await screenshot(page, '40-workflow-runs');
 
     await page.getByRole('link', { name: 'Next page →' }).click();
@@ -98,7 +93,7 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
     expect(await page.getByRole('link', { name: 'Next page →' }).count()).toBe(0);
     await page.getByRole('link', { name: '← Previous page' }).click();
     await page.getByRole('link', { name: 'Next page →' }).waitFor({ state: 'visible' });
-    expect(await rows.first().getAttribute('data-workflow-id')).toBe(runs.waiting);
+    expect(await rows.first().getAttribute('data-row-id')).toBe(runs.waiting);
     expect(await page.getByRole('link', { name: '← Previous page' }).count()).toBe(0);
   });
 
@@ -116,7 +111,7 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
 
   it('shows a failed run with its failure and input', async () => {
     await page.goto(`${base}/console/sites/${siteId}/workflows`);
-    await page.locator(`tr[data-workflow-id="${runs.model}"] a`).click();
+    await page.locator(`tr[data-row-id="${runs.model}"] a`).click();
     await page.getByTestId('run-failure').waitFor({ state: 'visible' });
     expect(await page.getByTestId('run-failure').textContent()).toMatch(/^MODEL_NOT_CONFIGURED: .*LLM_BASE_URL/);
     expect(JSON.parse((await page.getByTestId('run-input').textContent())!)).toEqual({ site_id: siteId });

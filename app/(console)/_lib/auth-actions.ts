@@ -2,49 +2,39 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { z } from 'zod';
 import { clientIpFrom } from '@/lib/http/client-ip';
 import { ApiError } from '@/lib/core/errors';
 import { signupBodySchema, tokenBodySchema } from '@/lib/users/schema';
 import { signIn, signUp } from '@/lib/users/service';
-import { fieldErrors, optionalText, safeParseForm, text, type FormState } from './forms';
+import { defineAction } from './define-action';
+import { optionalText, text } from './forms';
 import { endSession, startSession } from './session';
 
-export async function signUpAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = { email: text(form, 'email'), name: text(form, 'name') };
-  const parsed = safeParseForm(signupBodySchema, {
-    email: values.email,
-    password: text(form, 'password'),
-    name: optionalText(form, 'name'),
-  });
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  try {
-    const user = await signUp(parsed.data, await callerIp());
-    await startSession(user);
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'CONFLICT') return { errors: { email: error.message }, values };
-    if (error instanceof ApiError) return { errors: { form: error.message }, values };
-    throw error;
-  }
-  redirect('/console');
-}
+export const signUpAction = defineAction({
+  access: 'anyone',
+  schema: signupBodySchema,
+  input: (form) => ({ email: text(form, 'email'), password: text(form, 'password'), name: optionalText(form, 'name') }),
+  run: async ({ input }) => {
+    await startSession(await signUp(input, await callerIp()));
+  },
+  errorField: (error) => (error.code === 'CONFLICT' ? 'email' : 'form'),
+  redirect: () => '/console',
+});
 
-export async function signInAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = { email: text(form, 'email') };
-  const parsed = safeParseForm(tokenBodySchema, { email: values.email, password: text(form, 'password') });
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  let user;
-  try {
+export const signInAction = defineAction({
+  access: 'anyone',
+  schema: tokenBodySchema.extend({ next: z.string() }),
+  input: (form) => ({ email: text(form, 'email'), password: text(form, 'password'), next: text(form, 'next') }),
+  run: async ({ input }) => {
     // Behind the same brute-force limits as POST /api/auth/token.
-    user = await signIn(parsed.data.email, parsed.data.password, await callerIp());
-  } catch (error) {
-    if (error instanceof ApiError) return { errors: { form: error.message }, values };
-    throw error;
-  }
-  // One message for an unknown email and a wrong password, as the API does.
-  if (!user) return { errors: { form: 'Invalid email or password' }, values };
-  await startSession(user);
-  redirect(safeNext(text(form, 'next')));
-}
+    const user = await signIn(input.email, input.password, await callerIp());
+    // One message for an unknown email and a wrong password, as the API does.
+    if (!user) throw new ApiError('UNAUTHORIZED', 'Invalid email or password');
+    await startSession(user);
+  },
+  redirect: (_result, input) => safeNext(input.next),
+});
 
 export async function signOutAction(): Promise<void> {
   await endSession();

@@ -1,27 +1,36 @@
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
 import type { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
 import type { SiteDetail } from '@/lib/sites/schema';
 import type { User } from '@/lib/users/schema';
-import { apiErrorToForm, fieldErrors, safeParseForm, type FormState } from './forms';
-import { requireOwnedSite } from './session';
+import { apiErrorToForm, fieldErrors, FormErrors, safeParseForm, type FormState } from './forms';
+import { requireOwnedSite, requireUser } from './session';
 
-/** The submitted text fields by name (empty ones left out, so schema defaults apply); what fills the form again. */
-function formValues(form: FormData): Record<string, string> {
+/**
+ * The submitted text fields by name, what fills the form again: a repeated name (checkboxes) as
+ * its values joined by commas; never a password or a field named in `secret`.
+ */
+function formValues(form: FormData, secret: readonly string[]): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [name, value] of form.entries()) {
-    if (typeof value === 'string' && name !== 'password') values[name] = value;
+    if (typeof value !== 'string' || name === 'password' || secret.includes(name)) continue;
+    values[name] = name in values ? `${values[name]},${value}` : value;
   }
   return values;
 }
 
 /**
- * A refusal of the domain as form errors: its issues (`body.url`, `query.from`) next to their
- * fields, anything else next to `field` or for the whole form.
+ * A refusal of the domain as form errors: errors already placed by the action as they are, its
+ * issues (`body.url`, `query.from`) next to their fields, anything else next to `field` or for the
+ * whole form. Anything that is not a refusal is a bug and goes on to the error boundary.
  */
-function refusalToForm(error: unknown, field?: string): Record<string, string> {
+function refusalToForm(error: unknown, field?: string | ((error: ApiError) => string)): Record<string, string> {
+  if (error instanceof FormErrors) return error.errors;
   const issues = error instanceof ApiError ? error.details?.issues : undefined;
-  if (!Array.isArray(issues) || issues.length === 0) return apiErrorToForm(error, field);
+  if (!Array.isArray(issues) || issues.length === 0) {
+    return apiErrorToForm(error, typeof field === 'function' && error instanceof ApiError ? field(error) : (field as string | undefined));
+  }
   const errors: Record<string, string> = {};
   for (const issue of issues as { path?: unknown; message?: unknown }[]) {
     const name = String(issue.path ?? '').split('.').filter((p) => p !== 'body' && p !== 'query')[0] || 'form';
@@ -30,20 +39,51 @@ function refusalToForm(error: unknown, field?: string): Record<string, string> {
   return errors;
 }
 
-const nonEmpty = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ''));
+const nonEmpty = (form: FormData) => {
+  const input: Record<string, string> = {};
+  for (const [name, value] of form.entries()) if (typeof value === 'string' && value.trim() !== '') input[name] = value;
+  return input;
+};
 
-export interface ActionContext<I> {
-  user: User;
-  site: SiteDetail;
-  input: I;
+/** Who may run an action: the owner of the site it is bound to (the default), any signed-in user, or anyone (sign-in). */
+type Access = 'site' | 'user' | 'anyone';
+type Context<A extends Access, I> = { input: I } & (A extends 'site' ? { user: User; site: SiteDetail } : A extends 'user' ? { user: User } : object);
+export type ActionContext<I> = Context<'site', I>;
+
+/**
+ * What to refresh after a success: a page below the action's base (the site's page for a site's
+ * action, '' being its overview; `/console` otherwise), or a whole layout below it. A path that
+ * starts with `/console` is taken as it is.
+ */
+type Revalidation = string | { layout: string };
+
+interface Definition<A extends Access, S extends z.ZodType, R> {
+  access?: A;
+  schema: S;
+  /** The schema's input from the form (and the site's id); by default the form's non-empty text fields by name. */
+  input?(form: FormData, siteId: A extends 'site' ? string : undefined): unknown;
+  run(ctx: Context<A, z.output<S>>): Promise<R>;
+  revalidate?: (input: z.output<S>, result: R) => Revalidation[];
+  /** Where to go after a success (the form's page goes away). */
+  redirect?: (result: R, input: z.output<S>) => string;
+  /** The field a refusal of the domain is shown next to (default: the form as a whole), or how to choose it. */
+  errorField?: string | ((error: ApiError) => string);
+  /** Fields never sent back to the form, not even after an error (a secret's value). */
+  secret?: readonly string[];
+  /** What the form shows after a success (default: it starts empty again). */
+  refill?: (values: Record<string, string>, result: R) => Record<string, string>;
 }
+
+type SiteAction<R> = (siteId: string, prev: FormState<R>, form: FormData) => Promise<FormState<R>>;
+type FormAction<R> = (prev: FormState<R>, form: FormData) => Promise<FormState<R>>;
 
 /**
  * A console server action, the console's copy of the route pipeline's steps: the signed-in owner
  * and their site (another user's site is not found), the form parsed by the schema after the API's
  * text rule (errors go back next to their fields, with what was typed), the domain call (its
- * ApiError goes back into the form), then the pages below the site that show the change are
- * revalidated. Used with `useActionState(action.bind(null, siteId), {})`.
+ * ApiError or FormErrors go back into the form), then the pages that show the change are
+ * revalidated. A site's action is used with `useActionState(action.bind(null, siteId), {})`; an
+ * account's (`access: 'user'` or `'anyone'`) with `useActionState(action, {})`.
  *
  *   export const updateLeadAction = defineAction({
  *     schema: leadFormSchema,
@@ -51,28 +91,33 @@ export interface ActionContext<I> {
  *     revalidate: (input) => [`/leads/${input.lead_id}`],
  *   });
  */
-export function defineAction<S extends z.ZodType, R = undefined>(def: {
-  schema: S;
-  /** The schema's input from the form (and the site's id); by default the form's non-empty text fields by name. */
-  input?: (form: FormData, siteId: string) => unknown;
-  run: (ctx: ActionContext<z.output<S>>) => Promise<R>;
-  /** Paths below the site's page to refresh after a success ('' is the site's overview). */
-  revalidate?: (input: z.output<S>, result: R) => string[];
-  /** The field a refusal of the domain is shown next to (default: the form as a whole). */
-  errorField?: string;
-}) {
-  return async function action(siteId: string, _prev: FormState<R>, form: FormData): Promise<FormState<R>> {
-    const { user, site } = await requireOwnedSite(siteId);
-    const values = formValues(form);
-    const parsed = safeParseForm(def.schema, def.input ? def.input(form, site.id) : nonEmpty(values));
+export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'site', S, R> & { access?: 'site' }): SiteAction<R>;
+export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'user', S, R> & { access: 'user' }): FormAction<R>;
+export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'anyone', S, R> & { access: 'anyone' }): FormAction<R>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the overloads above type each kind
+export function defineAction<S extends z.ZodType, R>(def: Definition<any, S, R>): SiteAction<R> | FormAction<R> {
+  const perform = async (owner: { user?: User; site?: SiteDetail }, form: FormData): Promise<FormState<R>> => {
+    const values = formValues(form, def.secret ?? []);
+    const raw = def.input ? def.input(form, owner.site?.id as never) : nonEmpty(form);
+    const parsed = safeParseForm(def.schema, raw);
     if (!parsed.success) return { errors: fieldErrors(parsed.error as z.ZodError), values };
     let result: R;
     try {
-      result = await def.run({ user, site, input: parsed.data });
+      result = await def.run({ ...owner, input: parsed.data } as never);
     } catch (error) {
       return { errors: refusalToForm(error, def.errorField), values };
     }
-    for (const path of def.revalidate?.(parsed.data, result) ?? []) revalidatePath(`/console/sites/${site.id}${path}`);
-    return { result };
+    const base = owner.site ? `/console/sites/${owner.site.id}` : '/console';
+    for (const target of def.revalidate?.(parsed.data, result) ?? []) {
+      const path = typeof target === 'string' ? target : target.layout;
+      const full = path.startsWith('/console') ? path : `${base}${path}`;
+      if (typeof target === 'string') revalidatePath(full);
+      else revalidatePath(full, 'layout');
+    }
+    if (def.redirect) redirect(def.redirect(result, parsed.data));
+    return def.refill ? { result, values: def.refill(values, result) } : { result };
   };
+  if (def.access === 'anyone') return async (_prev: FormState<R>, form: FormData) => perform({}, form);
+  if (def.access === 'user') return async (_prev: FormState<R>, form: FormData) => perform({ user: await requireUser() }, form);
+  return async (siteId: string, _prev: FormState<R>, form: FormData) => perform(await requireOwnedSite(siteId), form);
 }

@@ -17,6 +17,12 @@ export function optionalText(form: FormData, name: string): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
+/** A number field: the number typed, the text as typed when it is not one (the schema says why), undefined when empty. */
+export function optionalNumber(form: FormData, name: string): number | string | undefined {
+  const value = optionalText(form, name);
+  return value === undefined ? undefined : /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+}
+
 export function text(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === 'string' ? value : '';
@@ -30,6 +36,13 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
     errors[field] ??= issue.message;
   }
   return errors;
+}
+
+/** Errors already placed on the form's fields, thrown by an action's step that knows where they belong. */
+export class FormErrors extends Error {
+  constructor(readonly errors: Record<string, string>) {
+    super(errors.form ?? Object.values(errors)[0] ?? 'The form has errors');
+  }
 }
 
 /**

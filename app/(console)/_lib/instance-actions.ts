@@ -1,31 +1,27 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { uuidSchema } from '@/lib/core/schemas';
 import { pauseInstance, startInstance, stopInstance } from '@/lib/robots/lifecycle';
 import { robotInstanceBodySchema } from '@/lib/robots/schema';
 import { createOrResumeRobot } from '@/lib/robots/service';
 import { defineAction } from './define-action';
-import { apiErrorToForm, type FormState } from './forms';
 import { robotFormFields } from './robot-form';
 import { bodyFromForm } from './schema-form';
-import { requireOwnedSite } from './session';
 
-export type InstanceOperation = 'pause' | 'resume' | 'stop';
+const OPERATIONS = ['pause', 'resume', 'stop'] as const;
+export type InstanceOperation = (typeof OPERATIONS)[number];
 
 /** Pause, resume or stop an instance of the signed-in user's site: the same operations as the robot routes. */
-export async function instanceAction(siteId: string, instanceId: string, operation: InstanceOperation, _prev: FormState, _form: FormData): Promise<FormState> {
-  const { site } = await requireOwnedSite(siteId);
-  try {
-    if (operation === 'pause') await pauseInstance(site.id, instanceId);
-    else if (operation === 'resume') await startInstance(site.id, instanceId, { label: 'resume' });
-    else await stopInstance(site.id, instanceId);
-  } catch (error) {
-    return { errors: apiErrorToForm(error) };
-  }
-  revalidatePath(`/console/sites/${site.id}/instances`);
-  revalidatePath(`/console/sites/${site.id}/instances/${instanceId}`);
-  return {};
-}
+export const instanceAction = defineAction({
+  schema: z.object({ instance_id: uuidSchema, operation: z.enum(OPERATIONS) }),
+  run: async ({ site, input: { instance_id: id, operation } }) => {
+    if (operation === 'pause') await pauseInstance(site.id, id);
+    else if (operation === 'resume') await startInstance(site.id, id, { label: 'resume' });
+    else await stopInstance(site.id, id);
+  },
+  revalidate: (input) => ['/instances', `/instances/${input.instance_id}`],
+});
 
 /** Creates a robot (a new browser instance with its activity planned), as POST /api/robots/instance does. */
 export const createRobotAction = defineAction({

@@ -1,19 +1,14 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
 import { cancelWorkflowRun } from '@/lib/workflows/service';
-import { apiErrorToForm, type FormState } from './forms';
-import { requireOwnedSite } from './session';
+import { defineAction } from './define-action';
 
 /** Cancels a running run of the signed-in user's site: the same cancelWorkflowRun() as the API. */
-export async function cancelRunAction(siteId: string, workflowId: string, _prev: FormState, _form: FormData): Promise<FormState> {
-  const { site } = await requireOwnedSite(siteId);
-  try {
-    await cancelWorkflowRun(site.id, workflowId);
-  } catch (error) {
-    return { errors: apiErrorToForm(error) };
-  }
-  revalidatePath(`/console/sites/${site.id}/workflows`);
-  revalidatePath(`/console/sites/${site.id}/workflows/${encodeURIComponent(workflowId)}`);
-  return {};
-}
+export const cancelRunAction = defineAction({
+  schema: z.object({ workflow_id: z.string().min(1) }),
+  run: async ({ site, input }) => {
+    await cancelWorkflowRun(site.id, input.workflow_id);
+  },
+  revalidate: (input) => ['/workflows', `/workflows/${encodeURIComponent(input.workflow_id)}`],
+});

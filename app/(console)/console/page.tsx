@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listSitesOfOwner } from '@/lib/sites/repo';
+import { Card } from '@/components/kit/card';
+import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { requireUser } from '../_lib/session';
 import { CreateSiteForm } from './create-site-form';
@@ -20,10 +22,9 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
         </p>
       )}
       <div className="grid-2">
-        <section className="card" aria-labelledby="sites-heading">
-          <h2 id="sites-heading">Your sites</h2>
+        <Card title="Your sites" id="sites">
           {sites.length === 0 ? (
-            <p className="empty">No sites yet. Create your first one to get API keys and a tracking snippet.</p>
+            <EmptyState title="No sites yet.">Create your first one to get API keys and a tracking snippet.</EmptyState>
           ) : (
             <ul className="site-list">
               {sites.map((site) => (
@@ -38,11 +39,10 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
               ))}
             </ul>
           )}
-        </section>
-        <section className="card" aria-labelledby="create-site-heading">
-          <h2 id="create-site-heading">Create a site</h2>
+        </Card>
+        <Card title="Create a site" id="create-site">
           <CreateSiteForm />
-        </section>
+        </Card>
       </div>
     </>
   );

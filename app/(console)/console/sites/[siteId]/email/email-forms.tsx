@@ -39,10 +39,11 @@ export function AddRecipientForm({ siteId }: { siteId: string }) {
 }
 
 export function VerifyRecipientForm({ siteId, recipientId, email }: { siteId: string; recipientId: string; email: string }) {
-  const [state, action] = useActionState(verifyRecipientAction.bind(null, siteId, recipientId), {} as FormState<string>);
+  const [state, action] = useActionState(verifyRecipientAction.bind(null, siteId), {} as FormState<string>);
   return (
     <form action={action} noValidate className="inline">
-      <FormError message={state.errors?.form} />
+      <input type="hidden" name="recipient_id" value={recipientId} />
+      <FormError message={state.errors?.form ?? state.errors?.recipient_id} />
       <Field
         name="code"
         id={`code-${recipientId}`}
@@ -64,7 +65,8 @@ export function VerifyRecipientForm({ siteId, recipientId, email }: { siteId: st
 export function RemoveRecipientButton({ siteId, recipientId, email }: { siteId: string; recipientId: string; email: string }) {
   return (
     <ConfirmButton
-      action={removeRecipientAction.bind(null, siteId, recipientId)}
+      action={removeRecipientAction.bind(null, siteId)}
+      fields={{ recipient_id: recipientId }}
       label="Remove"
       subject={email}
       title={`Remove ${email}?`}

@@ -1,4 +1,7 @@
 import type { Metadata } from 'next';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import Link from 'next/link';
 import { config } from '@/lib/core/config';
@@ -32,8 +35,7 @@ export default async function EmailPage({
   const smtp = Boolean(config().SMTP_URL);
   return (
     <>
-      <section className="card" aria-labelledby="outbox-heading">
-        <h2 id="outbox-heading">{leadId ? 'Email with this lead' : smtp ? 'Sent email' : 'Outbox'}</h2>
+      <Card title={leadId ? 'Email with this lead' : smtp ? 'Sent email' : 'Outbox'} id="outbox">
         <p>
           {smtp
             ? 'Messages are handed to the configured SMTP server; this log keeps who, when and the subject, not the bodies.'
@@ -47,7 +49,7 @@ export default async function EmailPage({
           )}
         </p>
         {log.items.length === 0 ? (
-          <p className="empty">No messages yet.</p>
+          <EmptyState title="No messages yet." />
         ) : (
           <ul className="messages">
             {log.items.map((m) => (
@@ -81,10 +83,9 @@ export default async function EmailPage({
             ))}
           </ul>
         )}
-      </section>
+      </Card>
 
-      <section className="card" aria-labelledby="sender-heading">
-        <h2 id="sender-heading">Sender</h2>
+      <Card title="Sender" id="sender">
         <p>
           Every message of the site — workflows, agents, generated apps — comes from{' '}
           <span className="mono">
@@ -99,10 +100,9 @@ export default async function EmailPage({
           , carries a Message-ID, and (to one person) a one-click unsubscribe link.
         </p>
         <SenderForm siteId={site.id} sender={sender} />
-      </section>
+      </Card>
 
-      <section className="card" aria-labelledby="mailbox-heading">
-        <h2 id="mailbox-heading">Mailbox</h2>
+      <Card title="Mailbox" id="mailbox">
         <p>
           The site’s IMAP mailbox is synced every {config().MAILBOX_SYNC_EVERY_MINUTES} minutes (a <span className="mono">syncEmails</span> run):
           replies to the site’s messages and messages from leads go to the email agent; bounces and automatic replies are recorded, never answered.
@@ -118,13 +118,12 @@ export default async function EmailPage({
         )}
         <MailboxForm siteId={site.id} mailbox={mailbox} />
         {mailbox && <CheckMailboxButton siteId={site.id} />}
-      </section>
+      </Card>
 
-      <section className="card" aria-labelledby="suppressed-heading">
-        <h2 id="suppressed-heading">Unsubscribed and bounced</h2>
+      <Card title="Unsubscribed and bounced" id="suppressed">
         <p>The site never writes to these addresses ({suppressed.total}).</p>
         {suppressed.items.length === 0 ? (
-          <p className="empty">Nobody yet.</p>
+          <EmptyState title="Nobody yet." />
         ) : (
           <ul>
             {suppressed.items.map((x) => (
@@ -134,55 +133,36 @@ export default async function EmailPage({
             ))}
           </ul>
         )}
-      </section>
+      </Card>
 
-      <section className="card" aria-labelledby="recipients-heading">
-        <h2 id="recipients-heading" tabIndex={-1}>
-          Test recipients
-        </h2>
+      <Card title="Test recipients" id="recipients">
         <p>
           Platform keys with only <span className="mono">email.send.test-only</span> may send to these verified addresses
           of yours, and nowhere else.
         </p>
-        {recipients.length === 0 ? (
-          <p className="empty">No addresses yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Test recipients of {site.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Address</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {recipients.map((r) => (
-                  <tr key={r.id} data-recipient={r.email}>
-                    <td data-label="Address">{r.email}</td>
-                    <td data-label="Status">
-                      {r.verified ? (
-                        <>
-                          verified <Time iso={r.verified_at!} />
-                        </>
-                      ) : (
-                        <VerifyRecipientForm siteId={site.id} recipientId={r.id} email={r.email} />
-                      )}
-                    </td>
-                    <td data-label="Actions">
-                      <RemoveRecipientButton siteId={site.id} recipientId={r.id} email={r.email} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption={`Test recipients of ${site.name}`}
+          rows={recipients}
+          rowKey={(r) => r.email}
+          empty={<EmptyState title="No addresses yet." />}
+          columns={[
+            { header: 'Address', cell: (r) => r.email },
+            {
+              header: 'Status',
+              cell: (r) =>
+                r.verified ? (
+                  <>
+                    verified <Time iso={r.verified_at!} />
+                  </>
+                ) : (
+                  <VerifyRecipientForm siteId={site.id} recipientId={r.id} email={r.email} />
+                ),
+            },
+            { header: 'Actions', hideHeader: true, cell: (r) => <RemoveRecipientButton siteId={site.id} recipientId={r.id} email={r.email} /> },
+          ]}
+        />
         <AddRecipientForm siteId={site.id} />
-      </section>
+      </Card>
     </>
   );
 }

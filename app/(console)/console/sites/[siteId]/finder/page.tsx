@@ -4,6 +4,8 @@ import { listRoleQueries } from '@/lib/finder/repo';
 import { creditsOverview } from '@/lib/finder/service';
 import { createQueryBodySchema } from '@/lib/finder/schema';
 import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { schemaFields } from '../../../../_lib/schema-form';
 import { RoleQueryForm } from './role-query-form';
@@ -28,8 +30,7 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
   const [credits, queries] = await Promise.all([creditsOverview(site.id, 20), listRoleQueries(site.id, { limit: 50 })]);
   return (
     <>
-      <section className="card" aria-labelledby="credits-heading">
-        <h2 id="credits-heading">Finder credits</h2>
+      <Card title="Finder credits" id="credits">
         <p>
           Balance: <strong data-testid="finder-balance">{credits.balance.toLocaleString('en')}</strong> credits. Spent in {credits.month}:{' '}
           {credits.spent_this_month.toLocaleString('en')}
@@ -39,85 +40,46 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
           People searches, contact lookups and lead mining are paid from these credits, and only when the provider answers. Your operator grants
           credits. Prices: {Object.entries(credits.prices).map(([type, price], i) => `${i ? ', ' : ''}${type} ${price}`)}.
         </p>
-      </section>
-      <section className="card" aria-labelledby="queries-heading">
-        <h2 id="queries-heading">Role queries</h2>
-        {queries.length === 0 ? (
-          <p className="empty">No role queries yet. Create one below; mining starts at once.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Role queries and their mining progress</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Leads</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Pages</th>
-                  <th scope="col">Last run</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {queries.map((q) => (
-                  <tr key={q.id}>
-                    <th scope="row">{q.name}</th>
-                    <td data-label="Name">
-                      {q.leads_created} / {q.total_targets}
-                    </td>
-                    <td data-label="Leads">{STATUS_LABEL[q.status] ?? q.status}</td>
-                    <td data-label="Status">{q.pages_fetched}</td>
-                    <td data-label="Pages">
-                      {q.last_workflow_id ? (
-                        <Link href={`/console/sites/${site.id}/workflows/${encodeURIComponent(q.last_workflow_id)}`}>Open run</Link>
-                      ) : (
-                        <span className="empty">—</span>
-                      )}
-                    </td>
-                    <td data-label="Last run">
-                      <Time iso={q.updated_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      <section className="card" aria-labelledby="ledger-heading">
-        <h2 id="ledger-heading">Recent credit movements</h2>
-        {credits.ledger.length === 0 ? (
-          <p className="empty">No credits granted or spent yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Grants, charges and refunds, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Call</th>
-                  <th scope="col">Credits</th>
-                  <th scope="col">Balance after</th>
-                </tr>
-              </thead>
-              <tbody>
-                {credits.ledger.map((e) => (
-                  <tr key={e.id}>
-                    <td data-label="When">
-                      <Time iso={e.created_at} />
-                    </td>
-                    <td data-label="Kind">{e.kind}</td>
-                    <td data-label="Call">{e.call_type ?? <span className="empty">—</span>}</td>
-                    <td data-label="Credits">{e.amount > 0 ? `+${e.amount}` : e.amount}</td>
-                    <td data-label="Balance after">{e.balance_after}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      </Card>
+      <Card title="Role queries" id="queries">
+        <DataTable
+          caption="Role queries and their mining progress"
+          rows={queries}
+          rowKey={(q) => q.id}
+          empty={<EmptyState title="No role queries yet.">Create one below; mining starts at once.</EmptyState>}
+          columns={[
+            { header: 'Name', title: true, cell: (q) => q.name },
+            { header: 'Leads', cell: (q) => `${q.leads_created} / ${q.total_targets}` },
+            { header: 'Status', cell: (q) => STATUS_LABEL[q.status] ?? q.status },
+            { header: 'Pages', cell: (q) => q.pages_fetched },
+            {
+              header: 'Last run',
+              cell: (q) =>
+                q.last_workflow_id ? (
+                  <Link href={`/console/sites/${site.id}/workflows/${encodeURIComponent(q.last_workflow_id)}`}>Open run</Link>
+                ) : (
+                  <span className="empty">—</span>
+                ),
+            },
+            { header: 'Updated', cell: (q) => <Time iso={q.updated_at} /> },
+          ]}
+        />
+      </Card>
+      <Card title="Recent credit movements" id="ledger">
+        <DataTable
+          caption="Grants, charges and refunds, newest first"
+          rows={credits.ledger}
+          rowKey={(e) => String(e.id)}
+          empty={<EmptyState title="No credits granted or spent yet." />}
+          columns={[
+            { header: 'When', cell: (e) => <Time iso={e.created_at} /> },
+            { header: 'Kind', cell: (e) => e.kind },
+            { header: 'Call', cell: (e) => e.call_type ?? <span className="empty">—</span> },
+            { header: 'Credits', cell: (e) => (e.amount > 0 ? `+${e.amount}` : e.amount) },
+            { header: 'Balance after', cell: (e) => e.balance_after },
+          ]}
+        />
+      </Card>
       <Card
         title="Create a role query"
         id="create-query"

@@ -3,11 +3,10 @@
 import { useActionState } from 'react';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../_lib/forms';
 import { updateSiteAction } from '../../../../_lib/site-actions';
 
 export function EditSiteForm({ siteId, name, domain }: { siteId: string; name: string; domain: string | null }) {
-  const [state, action] = useActionState(updateSiteAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(updateSiteAction.bind(null, siteId), {});
   // The form shows what was typed after an error, and the stored values after a save.
   const values = state.values ?? { name, domain: domain ?? '' };
   return (
@@ -26,7 +25,7 @@ export function EditSiteForm({ siteId, name, domain }: { siteId: string; name: s
         error={state.errors?.domain}
       />
       <p role="status" className="status">
-        {state.result}
+        {state.result && 'Saved.'}
       </p>
       <SubmitButton pending="Saving…">Save</SubmitButton>
     </form>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Card } from '@/components/kit/card';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { DeleteSiteForm } from './delete-site-form';
 import { EditSiteForm } from './edit-site-form';
@@ -9,12 +10,10 @@ export default async function GeneralPage({ params }: { params: Promise<{ siteId
   const { site } = await requireOwnedSite((await params).siteId);
   return (
     <>
-      <section className="card" aria-labelledby="edit-site-heading">
-        <h2 id="edit-site-heading">Name and domain</h2>
+      <Card title="Name and domain" id="edit-site">
         <EditSiteForm siteId={site.id} name={site.name} domain={site.domain} />
-      </section>
-      <section className="card danger-zone" aria-labelledby="delete-site-heading">
-        <h2 id="delete-site-heading">Delete this site</h2>
+      </Card>
+      <Card title="Delete this site" id="delete-site" className="danger-zone">
         <p>Deleting the site removes, at once and for good:</p>
         <ul className="plain-list">
           <li>its API keys — requests with them are refused (401) from that moment;</li>
@@ -24,7 +23,7 @@ export default async function GeneralPage({ params }: { params: Promise<{ siteId
         </ul>
         <p>Your account and your other sites are not affected. There is no undo.</p>
         <DeleteSiteForm siteId={site.id} name={site.name} />
-      </section>
+      </Card>
     </>
   );
 }

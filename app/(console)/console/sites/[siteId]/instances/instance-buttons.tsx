@@ -13,14 +13,16 @@ const CAN: Record<InstanceOperation, string[]> = {
 };
 
 function OperationButton({ siteId, instanceId, name, operation, label, pending }: { siteId: string; instanceId: string; name: string; operation: InstanceOperation; label: string; pending: string }) {
-  const [state, run] = useActionState(instanceAction.bind(null, siteId, instanceId, operation), {});
+  const [state, run] = useActionState(instanceAction.bind(null, siteId), {});
   return (
     <form action={run} className="inline-form">
+      <input type="hidden" name="instance_id" value={instanceId} />
+      <input type="hidden" name="operation" value={operation} />
       <SubmitButton pending={pending} className="button small">
         {label}
         <span className="visually-hidden"> {name}</span>
       </SubmitButton>
-      <FormError message={state.errors?.form} />
+      <FormError message={state.errors && (state.errors.form ?? Object.values(state.errors)[0])} />
     </form>
   );
 }
@@ -33,7 +35,8 @@ export function InstanceButtons({ siteId, instanceId, name, status, focusAfter }
       {CAN.resume.includes(status) && <OperationButton siteId={siteId} instanceId={instanceId} name={name} operation="resume" label="Resume" pending="Starting…" />}
       {CAN.stop.includes(status) && (
         <ConfirmButton
-          action={instanceAction.bind(null, siteId, instanceId, 'stop')}
+          action={instanceAction.bind(null, siteId)}
+          fields={{ instance_id: instanceId, operation: 'stop' }}
           label="Stop"
           subject={name}
           title="Stop this instance?"

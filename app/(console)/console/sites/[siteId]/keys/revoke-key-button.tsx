@@ -7,7 +7,8 @@ import { revokeKeyAction } from '../../../../_lib/key-actions';
 export function RevokeKeyButton({ siteId, keyId, keyName }: { siteId: string; keyId: string; keyName: string }) {
   return (
     <ConfirmButton
-      action={revokeKeyAction.bind(null, siteId, keyId)}
+      action={revokeKeyAction.bind(null, siteId)}
+      fields={{ key_id: keyId }}
       label="Revoke"
       subject={keyName}
       title={`Revoke “${keyName}”?`}

@@ -1,81 +1,64 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
+import { Time } from '@/components/time';
 import { impliedOrigins } from '@/lib/sites/origins';
 import { listSiteOrigins } from '@/lib/sites/repo';
-import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { AddOriginForm } from './add-origin-form';
 import { RemoveOriginButton } from './remove-origin-button';
 
 export const metadata: Metadata = { title: 'Allowed origins · Site Growth Platform' };
 
+/** An origin the site's domain implies (no id, not removable here) or one added to the list. */
+type Row = { origin: string; id?: string; created_at?: string };
+
 export default async function OriginsPage({ params }: { params: Promise<{ siteId: string }> }) {
   const { site } = await requireOwnedSite((await params).siteId);
-  const origins = await listSiteOrigins(site.id);
-  const implied = impliedOrigins(site.domain);
+  const rows: Row[] = [...impliedOrigins(site.domain).map((origin) => ({ origin })), ...(await listSiteOrigins(site.id))];
   return (
     <>
-      <section className="card" aria-labelledby="origins-heading">
-        <h2 id="origins-heading" tabIndex={-1}>
-          Allowed origins
-        </h2>
+      <Card title="Allowed origins" id="origins">
         <p>
           Browsers on these origins may send visitor events for this site without an API key (the{' '}
           <Link href={`/console/sites/${site.id}/snippet`}>tracking snippet</Link> works only there). Any other origin is
           refused.
         </p>
-        {implied.length + origins.length === 0 ? (
-          <p className="empty">No allowed origins: the site has no domain and no extra origins yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Allowed origins of {site.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Origin</th>
-                  <th scope="col">Allowed because</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {implied.map((origin) => (
-                  <tr key={origin} data-origin={origin}>
-                    <td className="mono" data-label="Origin">
-                      {origin}
-                    </td>
-                    <td data-label="Allowed because">
-                      the site&apos;s domain{' '}
-                      <span className="sub">
-                        change it under <Link href={`/console/sites/${site.id}/general`}>General</Link>
-                      </span>
-                    </td>
-                    <td data-label="Actions">
-                      <span className="empty">—</span>
-                    </td>
-                  </tr>
-                ))}
-                {origins.map((o) => (
-                  <tr key={o.id} data-origin={o.origin}>
-                    <td className="mono" data-label="Origin">
-                      {o.origin}
-                    </td>
-                    <td data-label="Allowed because">
-                      added <Time iso={o.created_at} />
-                    </td>
-                    <td data-label="Actions">
-                      <RemoveOriginButton siteId={site.id} originId={o.id} origin={o.origin} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      <section className="card" aria-labelledby="add-origin-heading">
-        <h2 id="add-origin-heading">Add an origin</h2>
+        <DataTable
+          caption={`Allowed origins of ${site.name}`}
+          rows={rows}
+          rowKey={(o) => o.origin}
+          empty={<EmptyState title="No allowed origins: the site has no domain and no extra origins yet." />}
+          columns={[
+            { header: 'Origin', className: 'mono', cell: (o) => o.origin },
+            {
+              header: 'Allowed because',
+              cell: (o) =>
+                o.created_at ? (
+                  <>
+                    added <Time iso={o.created_at} />
+                  </>
+                ) : (
+                  <>
+                    the site&apos;s domain{' '}
+                    <span className="sub">
+                      change it under <Link href={`/console/sites/${site.id}/general`}>General</Link>
+                    </span>
+                  </>
+                ),
+            },
+            {
+              header: 'Actions',
+              cell: (o) => (o.id ? <RemoveOriginButton siteId={site.id} originId={o.id} origin={o.origin} /> : <span className="empty">—</span>),
+            },
+          ]}
+        />
+      </Card>
+      <Card title="Add an origin" id="add-origin">
         <AddOriginForm siteId={site.id} />
-      </section>
+      </Card>
     </>
   );
 }

@@ -7,7 +7,8 @@ import { removeOriginAction } from '../../../../_lib/origin-actions';
 export function RemoveOriginButton({ siteId, originId, origin }: { siteId: string; originId: string; origin: string }) {
   return (
     <ConfirmButton
-      action={removeOriginAction.bind(null, siteId, originId)}
+      action={removeOriginAction.bind(null, siteId)}
+      fields={{ origin_id: originId }}
       label="Remove"
       subject={origin}
       title={`Remove ${origin}?`}

@@ -1,4 +1,7 @@
 import type { Metadata } from 'next';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { CAPABILITIES } from '@/lib/core/principal';
 import { CAPABILITY_DESCRIPTIONS } from '@/lib/platform/schema';
@@ -14,85 +17,41 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
   const appName = new Map(apps.map((a) => [a.id, a.name]));
   return (
     <>
-      <section className="card" aria-labelledby="platform-apps-heading">
-        <h2 id="platform-apps-heading" tabIndex={-1}>
-          Platform apps
-        </h2>
+      <Card title="Platform apps" id="platform-apps">
         <p>
           Generated applications of this site call the platform API with a platform key. Each app has its own database
           schema, <span className="mono">app_&lt;short id&gt;</span>.
         </p>
-        {apps.length === 0 ? (
-          <p className="empty">No apps yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Platform apps of {site.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Schema</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {apps.map((a) => (
-                  <tr key={a.id}>
-                    <td data-label="Name">{a.name}</td>
-                    <td data-label="Schema" className="mono">{a.schema}</td>
-                    <td data-label="Created">
-                      <Time iso={a.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption={`Platform apps of ${site.name}`}
+          rows={apps}
+          rowKey={(a) => a.id}
+          empty={<EmptyState title="No apps yet." />}
+          columns={[
+            { header: 'Name', cell: (a) => a.name },
+            { header: 'Schema', className: 'mono', cell: (a) => a.schema },
+            { header: 'Created', cell: (a) => <Time iso={a.created_at} /> },
+          ]}
+        />
         <CreateAppForm siteId={site.id} />
-      </section>
+      </Card>
 
-      <section className="card" aria-labelledby="platform-keys-heading">
-        <h2 id="platform-keys-heading" tabIndex={-1}>
-          Platform keys
-        </h2>
-        {keys.length === 0 ? (
-          <p className="empty">No platform keys yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Platform keys of {site.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">App</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Capabilities</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((k) => (
-                  <tr key={k.id} data-platform-key={k.id}>
-                    <td data-label="Name">{k.name}</td>
-                    <td data-label="App">{appName.get(k.app_id)}</td>
-                    <td data-label="Key" className="mono">{k.display}</td>
-                    <td data-label="Capabilities" className="mono">{k.capabilities.join(', ')}</td>
-                    <td data-label="Status">{k.status}</td>
-                    <td data-label="Expires">
-                      <Time iso={k.expires_at} />
-                    </td>
-                    <td data-label="Actions">{k.status === 'active' && <RevokePlatformKeyButton siteId={site.id} keyId={k.id} name={k.name} />}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+      <Card title="Platform keys" id="platform-keys">
+        <DataTable
+          caption={`Platform keys of ${site.name}`}
+          rows={keys}
+          rowKey={(k) => k.id}
+          empty={<EmptyState title="No platform keys yet." />}
+          columns={[
+            { header: 'Name', cell: (k) => k.name },
+            { header: 'App', cell: (k) => appName.get(k.app_id) },
+            { header: 'Key', className: 'mono', cell: (k) => k.display },
+            { header: 'Capabilities', className: 'mono', cell: (k) => k.capabilities.join(', ') },
+            { header: 'Status', cell: (k) => k.status },
+            { header: 'Expires', cell: (k) => <Time iso={k.expires_at} /> },
+            { header: 'Actions', hideHeader: true, cell: (k) => k.status === 'active' && <RevokePlatformKeyButton siteId={site.id} keyId={k.id} name={k.name} /> },
+          ]}
+        />
         {apps.length > 0 ? (
           <CreatePlatformKeyForm
             siteId={site.id}
@@ -113,48 +72,32 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
             ))}
           </dl>
         </details>
-      </section>
+      </Card>
 
-      <section className="card" aria-labelledby="platform-audit-heading">
-        <h2 id="platform-audit-heading">Audit log</h2>
+      <Card title="Audit log" id="platform-audit">
         <p>Every call made with a platform key of this site, refused ones included (latest 50 of {audit.meta.total}).</p>
-        {audit.items.length === 0 ? (
-          <p className="empty">No platform calls yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Platform API calls of {site.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">App</th>
-                  <th scope="col">Call</th>
-                  <th scope="col">Capability</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {audit.items.map((e) => (
-                  <tr key={e.id}>
-                    <td data-label="When">
-                      <Time iso={e.created_at} />
-                    </td>
-                    <td data-label="App">{appName.get(e.app_id)}</td>
-                    <td data-label="Call" className="mono">
-                      {e.method} {e.route}
-                    </td>
-                    <td data-label="Capability" className="mono">{e.capability}</td>
-                    <td data-label="Status">
-                      {e.status}
-                      {e.error_code && <span className="sub"> {e.error_code}</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+        <DataTable
+          caption={`Platform API calls of ${site.name}`}
+          rows={audit.items}
+          rowKey={(e) => String(e.id)}
+          empty={<EmptyState title="No platform calls yet." />}
+          columns={[
+            { header: 'When', cell: (e) => <Time iso={e.created_at} /> },
+            { header: 'App', cell: (e) => appName.get(e.app_id) },
+            { header: 'Call', className: 'mono', cell: (e) => `${e.method} ${e.route}` },
+            { header: 'Capability', className: 'mono', cell: (e) => e.capability },
+            {
+              header: 'Status',
+              cell: (e) => (
+                <>
+                  {e.status}
+                  {e.error_code && <span className="sub"> {e.error_code}</span>}
+                </>
+              ),
+            },
+          ]}
+        />
+      </Card>
     </>
   );
 }

@@ -7,7 +7,8 @@ import { deleteSecretAction } from '../../../../_lib/secret-actions';
 export function DeleteSecretButton({ siteId, tokenId, identifier }: { siteId: string; tokenId: string; identifier: string }) {
   return (
     <ConfirmButton
-      action={deleteSecretAction.bind(null, siteId, tokenId)}
+      action={deleteSecretAction.bind(null, siteId)}
+      fields={{ token_id: tokenId }}
       label="Delete"
       subject={identifier}
       title={`Delete ${identifier}?`}

@@ -1,4 +1,7 @@
 import type { Metadata } from 'next';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { listSiteSecureTokens, siteAudit } from '@/lib/secure-tokens/service';
 import { requireOwnedSite } from '../../../../_lib/session';
@@ -23,94 +26,47 @@ export default async function SecretsPage({ params }: { params: Promise<{ siteId
   ]);
   return (
     <>
-      <section className="card" aria-labelledby="secrets-heading">
-        <h2 id="secrets-heading" tabIndex={-1}>
-          Secrets
-        </h2>
+      <Card title="Secrets" id="secrets">
         <p>
           Credentials your integrations need, encrypted at rest. Servers read one with{' '}
           <span className="mono">POST /api/secure-tokens/&#123;id&#125;/decrypt</span> and a write key of this site; every
           read is recorded below.
         </p>
-        {secrets.length === 0 ? (
-          <p className="empty">No secrets stored for this site.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Secrets of {site.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Identifier</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Id</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Key version</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {secrets.map((s) => (
-                  <tr key={s.id} data-secret={s.identifier}>
-                    <td data-label="Identifier" className="mono">{s.identifier}</td>
-                    <td data-label="Type">{s.type}</td>
-                    <td data-label="Id" className="mono">{s.id}</td>
-                    <td data-label="Created">
-                      <Time iso={s.created_at} />
-                    </td>
-                    <td data-label="Last used">{s.last_used_at ? <Time iso={s.last_used_at} /> : 'never'}</td>
-                    <td data-label="Key version">v{s.key_version}</td>
-                    <td data-label="Actions">
-                      <DeleteSecretButton siteId={site.id} tokenId={s.id} identifier={s.identifier} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption={`Secrets of ${site.name}`}
+          rows={secrets}
+          rowKey={(s) => s.identifier}
+          empty={<EmptyState title="No secrets stored for this site." />}
+          columns={[
+            { header: 'Identifier', className: 'mono', cell: (s) => s.identifier },
+            { header: 'Type', cell: (s) => s.type },
+            { header: 'Id', className: 'mono', cell: (s) => s.id },
+            { header: 'Created', cell: (s) => <Time iso={s.created_at} /> },
+            { header: 'Last used', cell: (s) => (s.last_used_at ? <Time iso={s.last_used_at} /> : 'never') },
+            { header: 'Key version', cell: (s) => `v${s.key_version}` },
+            { header: 'Actions', hideHeader: true, cell: (s) => <DeleteSecretButton siteId={site.id} tokenId={s.id} identifier={s.identifier} /> },
+          ]}
+        />
         {meta.has_more && <p className="sub">Showing the newest 100 of {meta.total}; GET /api/secure-tokens pages through all.</p>}
-      </section>
-      <section className="card" aria-labelledby="add-secret-heading">
-        <h2 id="add-secret-heading">Store a secret</h2>
+      </Card>
+      <Card title="Store a secret" id="add-secret">
         <AddSecretForm siteId={site.id} />
-      </section>
-      <section className="card" aria-labelledby="secret-audit-heading">
-        <h2 id="secret-audit-heading">Recent activity</h2>
-        {audit.length === 0 ? (
-          <p className="empty">Nothing yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Latest reads, additions and deletions of secrets</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Secret</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">By</th>
-                </tr>
-              </thead>
-              <tbody>
-                {audit.map((a) => (
-                  <tr key={a.id}>
-                    <td data-label="When">
-                      <Time iso={a.created_at} />
-                    </td>
-                    <td data-label="Action">{a.action}</td>
-                    <td data-label="Secret" className="mono">{a.identifier ?? a.token_id}</td>
-                    <td data-label="Outcome">{OUTCOME_LABEL[a.outcome] ?? a.outcome}</td>
-                    <td data-label="By" className="mono">{a.api_key_id ? `key ${a.api_key_id.slice(0, 8)}…` : 'console'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      </Card>
+      <Card title="Recent activity" id="secret-audit">
+        <DataTable
+          caption="Latest reads, additions and deletions of secrets"
+          rows={audit}
+          rowKey={(a) => a.id}
+          empty={<EmptyState title="Nothing yet." />}
+          columns={[
+            { header: 'When', cell: (a) => <Time iso={a.created_at} /> },
+            { header: 'Action', cell: (a) => a.action },
+            { header: 'Secret', className: 'mono', cell: (a) => a.identifier ?? a.token_id },
+            { header: 'Outcome', cell: (a) => OUTCOME_LABEL[a.outcome] ?? a.outcome },
+            { header: 'By', className: 'mono', cell: (a) => (a.api_key_id ? `key ${a.api_key_id.slice(0, 8)}…` : 'console') },
+          ]}
+        />
+      </Card>
     </>
   );
 }

@@ -3,7 +3,8 @@
 import { useActionState, useEffect, useState, type ReactNode } from 'react';
 import { FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import { saveSettingsAction, type SettingsFormState } from '../../../../_lib/settings-actions';
+import type { FormState } from '../../../../_lib/forms';
+import { saveSettingsAction, type SavedSettings } from '../../../../_lib/settings-actions';
 import { blankValue, fieldId, type FormValue, type ObjectNode, type SettingsField, type SettingsNode } from '../../../../_lib/settings-form';
 
 type Values = Record<string, FormValue>;
@@ -33,13 +34,13 @@ function setIn(root: FormValue, parts: string[], value: FormValue): FormValue {
  * with the settings schema and answers with errors by field or the saved values.
  */
 export function SettingsForm({ siteId, group, fields, initial }: { siteId: string; group: string; fields: SettingsField[]; initial: Values }) {
-  const [state, action] = useActionState(saveSettingsAction.bind(null, siteId, group), {} as SettingsFormState);
+  const [state, action] = useActionState(saveSettingsAction.bind(null, siteId), {} as FormState<SavedSettings>);
   const [values, setValues] = useState<Values>(initial);
   const [focus, setFocus] = useState<string | null>(null);
-  const savedAt = state.saved?.at;
+  const savedAt = state.result?.at;
 
   useEffect(() => {
-    if (state.saved) setValues(state.saved.values);
+    if (state.result) setValues(state.result.values);
     // Only a new save replaces the form's values.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [savedAt]);
@@ -63,6 +64,7 @@ export function SettingsForm({ siteId, group, fields, initial }: { siteId: strin
   };
   return (
     <form action={action} noValidate className="settings-form">
+      <input type="hidden" name="group" value={group} />
       <input type="hidden" name="values" value={JSON.stringify(values)} />
       <FormError message={state.errors?.form} />
       {fields.length === 1 && fields[0].node.kind === 'object' ? (
@@ -74,7 +76,7 @@ export function SettingsForm({ siteId, group, fields, initial }: { siteId: strin
       <div className="form-actions">
         <SubmitButton pending="Saving…">Save</SubmitButton>
         <span role="status" className="copy-status">
-          {state.saved && !state.errors ? 'Saved' : ''}
+          {state.result && !state.errors ? 'Saved' : ''}
         </span>
       </div>
     </form>

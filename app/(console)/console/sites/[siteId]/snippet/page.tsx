@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listSiteOrigins } from '@/lib/sites/repo';
 import { CopyButton } from '@/components/copy-button';
+import { Card } from '@/components/kit/card';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { publicOrigin, trackingSnippet } from '../../../../_lib/snippet';
 
@@ -12,8 +13,7 @@ export default async function SnippetPage({ params }: { params: Promise<{ siteId
   const snippet = trackingSnippet(await publicOrigin(), site.id);
   const extra = await listSiteOrigins(site.id);
   return (
-    <section className="card" aria-labelledby="snippet-heading">
-      <h2 id="snippet-heading">Tracking snippet</h2>
+    <Card title="Tracking snippet" id="snippet">
       <p>Paste this into every page of your site, just before the closing &lt;/body&gt; tag:</p>
       <pre className="code" data-testid="tracking-snippet">
         <code>{snippet}</code>
@@ -34,7 +34,7 @@ export default async function SnippetPage({ params }: { params: Promise<{ siteId
         <Link href={`/console/sites/${site.id}/origins`}>Manage allowed origins</Link>. Server-to-server calls use an API key;
         see the <a href="/docs">API reference</a>.
       </p>
-    </section>
+    </Card>
   );
 }
 

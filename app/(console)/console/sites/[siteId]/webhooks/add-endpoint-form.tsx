@@ -1,44 +1,33 @@
 'use client';
 
-import { useActionState, useEffect, useRef, useState } from 'react';
-import { CopyButton } from '@/components/copy-button';
+import { useActionState } from 'react';
 import { Field, FormError } from '@/components/field';
+import { CheckGroup } from '@/components/kit/check-group';
+import { ShownOnce } from '@/components/kit/shown-once';
 import { SubmitButton } from '@/components/submit-button';
 import type { FormState } from '../../../../_lib/forms';
 import { createEndpointAction, type CreatedEndpointResult } from '../../../../_lib/webhook-actions';
 
 export function AddEndpointForm({ siteId, eventTypes }: { siteId: string; eventTypes: readonly string[] }) {
   const [state, action] = useActionState(createEndpointAction.bind(null, siteId), {} as FormState<CreatedEndpointResult>);
-  const created = state.result;
-  const [dismissed, setDismissed] = useState<string | null>(null);
-  const shown = created && dismissed !== created.id ? created : null;
-  const heading = useRef<HTMLHeadingElement>(null);
-  const checked = (type: string) => (state.values ? state.values.events.split(',').includes(type) : type.startsWith('workflow.'));
-  useEffect(() => {
-    if (shown) heading.current?.focus();
-  }, [shown]);
-
   return (
     <>
-      {shown && (
-        <div className="card secret" role="region" aria-labelledby="new-secret-heading">
-          <h3 id="new-secret-heading" ref={heading} tabIndex={-1}>
-            Signing secret of <span className="mono">{shown.url}</span>
-          </h3>
-          <p>
-            <strong>Copy it now: you will not see it again.</strong> Verify each delivery&apos;s <span className="mono">webhook-signature</span>{' '}
-            with it (Standard Webhooks); rotate it through the API if it leaks.
-          </p>
-          <code className="secret-value" data-testid="new-webhook-secret">
-            {shown.secret}
-          </code>
-          <div className="row">
-            <CopyButton text={shown.secret} label="Copy secret" />
-            <button type="button" className="button link" onClick={() => setDismissed(shown.id)}>
-              I have stored it, hide the secret
-            </button>
-          </div>
-        </div>
+      {state.result && (
+        <ShownOnce
+          id={state.result.id}
+          value={state.result.secret}
+          title={
+            <>
+              Signing secret of <span className="mono">{state.result.url}</span>
+            </>
+          }
+          noun="secret"
+          testId="new-webhook-secret"
+          headingId="new-secret-heading"
+        >
+          Verify each delivery&apos;s <span className="mono">webhook-signature</span> with it (Standard Webhooks); rotate it through the API if it
+          leaks.
+        </ShownOnce>
       )}
       <form action={action} noValidate>
         <FormError message={state.errors?.form} />
@@ -57,21 +46,14 @@ export function AddEndpointForm({ siteId, eventTypes }: { siteId: string; eventT
           error={state.errors?.url}
         />
         <Field name="description" label="Description" type="text" maxLength={500} defaultValue={state.values?.description} error={state.errors?.description} />
-        <fieldset aria-describedby={state.errors?.events ? 'events-error' : undefined}>
-          <legend>Events</legend>
-          <div className="checks">
-            {eventTypes.map((type) => (
-              <label key={type}>
-                <input type="checkbox" name="events" value={type} defaultChecked={checked(type)} /> <span className="mono">{type}</span>
-              </label>
-            ))}
-          </div>
-          {state.errors?.events && (
-            <p className="error" id="events-error">
-              {state.errors.events}
-            </p>
-          )}
-        </fieldset>
+        <CheckGroup
+          name="events"
+          legend="Events"
+          options={eventTypes.map((type) => ({ value: type, label: <span className="mono">{type}</span> }))}
+          values={state.values}
+          initially={(type) => type.startsWith('workflow.')}
+          error={state.errors?.events}
+        />
         <SubmitButton pending="Adding…">Add endpoint</SubmitButton>
       </form>
     </>

@@ -8,12 +8,13 @@ import { deleteEndpointAction, pingEndpointAction } from '../../../../_lib/webho
 
 /** "Send a ping" queues a webhook.ping to this endpoint; the delivery shows below once attempted. */
 export function PingButton({ siteId, endpointId }: { siteId: string; endpointId: string }) {
-  const [state, action] = useActionState(pingEndpointAction.bind(null, siteId, endpointId), {} as FormState<string>);
+  const [state, action] = useActionState(pingEndpointAction.bind(null, siteId), {} as FormState<string>);
   return (
     <form action={action} className="inline">
+      <input type="hidden" name="endpoint_id" value={endpointId} />
       <SubmitButton pending="Sending…">Send a ping</SubmitButton>
       <span role="status" className="status">
-        {state.result ? 'Ping queued.' : (state.errors?.form ?? '')}
+        {state.result ? 'Ping queued.' : (state.errors?.form ?? state.errors?.endpoint_id ?? '')}
       </span>
     </form>
   );
@@ -22,7 +23,8 @@ export function PingButton({ siteId, endpointId }: { siteId: string; endpointId:
 export function DeleteEndpointButton({ siteId, endpointId, url }: { siteId: string; endpointId: string; url: string }) {
   return (
     <ConfirmButton
-      action={deleteEndpointAction.bind(null, siteId, endpointId)}
+      action={deleteEndpointAction.bind(null, siteId)}
+      fields={{ endpoint_id: endpointId }}
       label="Delete"
       subject={url}
       title={`Delete the endpoint ${url}?`}

@@ -1,4 +1,7 @@
 import type { Metadata } from 'next';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { EVENT_TYPES } from '@/lib/webhooks/events';
 import { listDeliveries, listEndpoints } from '@/lib/webhooks/service';
@@ -14,111 +17,95 @@ export default async function WebhooksPage({ params }: { params: Promise<{ siteI
   const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
   return (
     <>
-      <section className="card" aria-labelledby="webhooks-heading">
-        <h2 id="webhooks-heading" tabIndex={-1}>
-          Webhook endpoints
-        </h2>
+      <Card title="Webhook endpoints" id="webhooks">
         <p>
           Events of this site are POSTed to these URLs, signed per Standard Webhooks and retried for about a day when the endpoint
           does not answer 2xx.
         </p>
-        {endpoints.length === 0 ? (
-          <p className="empty">No endpoints yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Webhook endpoints of {site.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.map((e) => (
-                  <tr key={e.id} data-endpoint={e.url}>
-                    <td data-label="URL" className="mono">
-                      {e.url}
-                      {e.description && <span className="sub">{e.description}</span>}
-                    </td>
-                    <td data-label="Events" className="mono">{e.events.join(', ')}</td>
-                    <td data-label="Status">
-                      {!e.active ? 'inactive' : e.status === 'failing' ? 'failing' : 'healthy'}
-                      {e.failing_since && (
-                        <span className="sub">
-                          since <Time iso={e.failing_since} />
-                        </span>
-                      )}
-                    </td>
-                    <td data-label="Created">
-                      <Time iso={e.created_at} />
-                    </td>
-                    <td data-label="Actions">
-                      <PingButton siteId={site.id} endpointId={e.id} />
-                      <DeleteEndpointButton siteId={site.id} endpointId={e.id} url={e.url} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      <section className="card" aria-labelledby="deliveries-heading">
-        <h2 id="deliveries-heading">Recent deliveries</h2>
-        {deliveries.length === 0 ? (
-          <p className="empty">No deliveries yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">The 20 most recent deliveries</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Last answer</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.map((d) => (
-                  <tr key={d.id} data-delivery={d.id}>
-                    <td data-label="Event" className="mono">
-                      {d.event_type}
-                      <span className="sub">{d.event_id}</span>
-                    </td>
-                    <td data-label="Endpoint" className="mono">{urlOf.get(d.endpoint_id) ?? d.endpoint_id}</td>
-                    <td data-label="Status">
-                      {d.status}
-                      {d.next_attempt_at && d.status === 'pending' && (
-                        <span className="sub">
-                          next <Time iso={d.next_attempt_at} />
-                        </span>
-                      )}
-                    </td>
-                    <td data-label="Attempts">{d.attempts}</td>
-                    <td data-label="Last answer">{d.last_status_code ?? d.last_error ?? '—'}</td>
-                    <td data-label="Created">
-                      <Time iso={d.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      <section className="card" aria-labelledby="add-endpoint-heading">
-        <h2 id="add-endpoint-heading">Add an endpoint</h2>
+        <DataTable
+          caption={`Webhook endpoints of ${site.name}`}
+          rows={endpoints}
+          rowKey={(e) => e.id}
+          empty={<EmptyState title="No endpoints yet." />}
+          columns={[
+            {
+              header: 'URL',
+              className: 'mono',
+              cell: (e) => (
+                <>
+                  {e.url}
+                  {e.description && <span className="sub">{e.description}</span>}
+                </>
+              ),
+            },
+            { header: 'Events', className: 'mono', cell: (e) => e.events.join(', ') },
+            {
+              header: 'Status',
+              cell: (e) => (
+                <>
+                  {!e.active ? 'inactive' : e.status === 'failing' ? 'failing' : 'healthy'}
+                  {e.failing_since && (
+                    <span className="sub">
+                      since <Time iso={e.failing_since} />
+                    </span>
+                  )}
+                </>
+              ),
+            },
+            { header: 'Created', cell: (e) => <Time iso={e.created_at} /> },
+            {
+              header: 'Actions',
+              hideHeader: true,
+              cell: (e) => (
+                <>
+                  <PingButton siteId={site.id} endpointId={e.id} />
+                  <DeleteEndpointButton siteId={site.id} endpointId={e.id} url={e.url} />
+                </>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <Card title="Recent deliveries" id="deliveries">
+        <DataTable
+          caption="The 20 most recent deliveries"
+          rows={deliveries}
+          rowKey={(d) => d.id}
+          empty={<EmptyState title="No deliveries yet." />}
+          columns={[
+            {
+              header: 'Event',
+              className: 'mono',
+              cell: (d) => (
+                <>
+                  {d.event_type}
+                  <span className="sub">{d.event_id}</span>
+                </>
+              ),
+            },
+            { header: 'Endpoint', className: 'mono', cell: (d) => urlOf.get(d.endpoint_id) ?? d.endpoint_id },
+            {
+              header: 'Status',
+              cell: (d) => (
+                <>
+                  {d.status}
+                  {d.next_attempt_at && d.status === 'pending' && (
+                    <span className="sub">
+                      next <Time iso={d.next_attempt_at} />
+                    </span>
+                  )}
+                </>
+              ),
+            },
+            { header: 'Attempts', cell: (d) => d.attempts },
+            { header: 'Last answer', cell: (d) => d.last_status_code ?? d.last_error ?? '—' },
+            { header: 'Created', cell: (d) => <Time iso={d.created_at} /> },
+          ]}
+        />
+      </Card>
+      <Card title="Add an endpoint" id="add-endpoint">
         <AddEndpointForm siteId={site.id} eventTypes={EVENT_TYPES} />
-      </section>
+      </Card>
     </>
   );
 }

@@ -7,7 +7,8 @@ import { cancelRunAction } from '../../../../_lib/workflow-actions';
 export function CancelRunButton({ siteId, workflowId }: { siteId: string; workflowId: string }) {
   return (
     <ConfirmButton
-      action={cancelRunAction.bind(null, siteId, workflowId)}
+      action={cancelRunAction.bind(null, siteId)}
+      fields={{ workflow_id: workflowId }}
       label="Cancel run"
       subject={workflowId}
       title="Cancel this run?"

@@ -5,6 +5,9 @@ import { RUN_TYPES } from '@/lib/workflows/catalog';
 import { WORKFLOW_STATUSES } from '@/lib/workflows/engine';
 import { listWorkflowsQuerySchema } from '@/lib/workflows/schema';
 import { listWorkflowRuns } from '@/lib/workflows/service';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { RunStatus, duration } from './run-status';
@@ -65,18 +68,20 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
   const prevHref = previous !== undefined ? link({ pageToken: previous === '0' ? undefined : previous, trail: trail.slice(0, -1).join('.') || undefined }) : undefined;
 
   return (
-    <section className="card" aria-labelledby="runs-heading">
-      <div className="card-head">
-        <h2 id="runs-heading">Workflow runs</h2>
-        <div className="actions">
+    <Card
+      title="Workflow runs"
+      id="runs"
+      actions={
+        <>
           <Link href={`${base}/start`} className="button primary small">
             Start a workflow
           </Link>
           <span className="as-code">
             as code: <code>POST /api/workflow/{'{name}'}</code>
           </span>
-        </div>
-      </div>
+        </>
+      }
+    >
       <p className="hint">Newest first. Open a run for its input, result or failure; a running run can be cancelled there.</p>
       <form className="filters" method="get" action={base} aria-label="Filter runs">
         <label>
@@ -118,45 +123,27 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
         <p role="alert" className="form-error">
           {error}
         </p>
-      ) : page && page.records.length === 0 ? (
-        <p className="empty">No runs{Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.</p>
       ) : (
         page && (
           <>
-            <p className="sub" data-testid="runs-total">
-              {page.totalFound} {page.totalFound === 1 ? 'run' : 'runs'}
-            </p>
-            <div className="table-wrap">
-              <table className="stack">
-                <caption className="visually-hidden">Workflow runs, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Type</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Started</th>
-                    <th scope="col">Closed</th>
-                    <th scope="col">Duration</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.records.map((r) => (
-                    <tr key={r.workflowId} data-workflow-id={r.workflowId}>
-                      <th scope="row">
-                        <Link href={`${base}/${encodeURIComponent(r.workflowId)}`}>{r.type}</Link>
-                      </th>
-                      <td data-label="Status">
-                        <RunStatus status={r.status} />
-                      </td>
-                      <td data-label="Started">
-                        <Time iso={r.startTime} withDate />
-                      </td>
-                      <td data-label="Closed">{r.closeTime ? <Time iso={r.closeTime} withDate /> : <span className="empty">—</span>}</td>
-                      <td data-label="Duration">{duration(r.executionTime)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            {page.records.length > 0 && (
+              <p className="sub" data-testid="runs-total">
+                {page.totalFound} {page.totalFound === 1 ? 'run' : 'runs'}
+              </p>
+            )}
+            <DataTable
+              caption="Workflow runs, newest first"
+              rows={page.records}
+              rowKey={(r) => r.workflowId}
+              empty={<EmptyState title={`No runs${Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.`} />}
+              columns={[
+                { header: 'Type', title: true, cell: (r) => <Link href={`${base}/${encodeURIComponent(r.workflowId)}`}>{r.type}</Link> },
+                { header: 'Status', cell: (r) => <RunStatus status={r.status} /> },
+                { header: 'Started', cell: (r) => <Time iso={r.startTime} withDate /> },
+                { header: 'Closed', cell: (r) => (r.closeTime ? <Time iso={r.closeTime} withDate /> : <span className="empty">—</span>) },
+                { header: 'Duration', cell: (r) => duration(r.executionTime) },
+              ]}
+            />
           </>
         )
       )}
@@ -164,6 +151,6 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
         {prevHref ? <Link href={prevHref}>← Previous page</Link> : <span />}
         {nextHref ? <Link href={nextHref}>Next page →</Link> : <span />}
       </nav>
-    </section>
+    </Card>
   );
 }

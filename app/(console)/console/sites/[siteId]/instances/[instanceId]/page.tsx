@@ -1,6 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { isUuid } from '@/lib/core/schemas';
 import { findInstance, listLogs, listPlans, toInstance } from '@/lib/instances/repo';
@@ -27,10 +30,7 @@ export default async function InstancePage({ params }: { params: Promise<{ siteI
       <p>
         <Link href={`/console/sites/${site.id}/instances`}>All instances</Link>
       </p>
-      <section className="card" aria-labelledby="instance-heading">
-        <h2 id="instance-heading" tabIndex={-1}>
-          {instance.name}
-        </h2>
+      <Card title={instance.name} id="instance">
         <dl className="stats">
           <div>
             <dt>Status</dt>
@@ -54,20 +54,18 @@ export default async function InstancePage({ params }: { params: Promise<{ siteI
           </div>
         </dl>
         <InstanceButtons siteId={site.id} instanceId={instance.id} name={instance.name} status={instance.status} focusAfter="instance-heading" />
-      </section>
-      <section className="card" aria-labelledby="screenshot-heading">
-        <h2 id="screenshot-heading">Latest screenshot</h2>
+      </Card>
+      <Card title="Latest screenshot" id="screenshot">
         {screenshot ? (
           // eslint-disable-next-line @next/next/no-img-element -- a data URL of the stored PNG
           <img className="screenshot" src={`data:image/png;base64,${Buffer.from(screenshot).toString('base64')}`} alt={`The page of ${instance.name} at its latest action`} />
         ) : (
-          <p className="empty">No screenshot yet.</p>
+          <EmptyState title="No screenshot yet." />
         )}
-      </section>
-      <section className="card" aria-labelledby="plans-heading">
-        <h2 id="plans-heading">Plans</h2>
+      </Card>
+      <Card title="Plans" id="plans">
         {plans.items.length === 0 ? (
-          <p className="empty">No plans yet.</p>
+          <EmptyState title="No plans yet." />
         ) : (
           plans.items.map((plan) => (
             <article key={plan.id} className="plan" data-plan-id={plan.id}>
@@ -88,40 +86,28 @@ export default async function InstancePage({ params }: { params: Promise<{ siteI
             </article>
           ))
         )}
-      </section>
-      <section className="card" aria-labelledby="logs-heading">
-        <h2 id="logs-heading">Logs</h2>
-        {logs.items.length === 0 ? (
-          <p className="empty">No log entries yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="stack">
-              <caption className="visually-hidden">Latest log entries of {instance.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Message</th>
-                </tr>
-              </thead>
-              <tbody>
-                {logs.items.map((entry) => (
-                  <tr key={entry.id}>
-                    <td data-label="Time">
-                      <Time iso={entry.created_at} withDate />
-                    </td>
-                    <td data-label="Type">
-                      {entry.log_type}
-                      <span className={`badge ${entry.level}`}>{entry.level}</span>
-                    </td>
-                    <td data-label="Message">{entry.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      </Card>
+      <Card title="Logs" id="logs">
+        <DataTable
+          caption={`Latest log entries of ${instance.name}`}
+          rows={logs.items}
+          rowKey={(entry) => String(entry.id)}
+          empty={<EmptyState title="No log entries yet." />}
+          columns={[
+            { header: 'Time', cell: (entry) => <Time iso={entry.created_at} withDate /> },
+            {
+              header: 'Type',
+              cell: (entry) => (
+                <>
+                  {entry.log_type}
+                  <span className={`badge ${entry.level}`}>{entry.level}</span>
+                </>
+              ),
+            },
+            { header: 'Message', cell: (entry) => entry.message },
+          ]}
+        />
+      </Card>
     </>
   );
 }

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { isUuid } from '@/lib/core/schemas';
 import { keyUsage, listKeysForUser } from '@/lib/keys/service';
+import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../../../_lib/session';
 
@@ -25,10 +26,7 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ siteI
       <p>
         <Link href={`/console/sites/${site.id}/keys`}>← All API keys</Link>
       </p>
-      <section className="card" aria-labelledby="usage-heading">
-        <h2 id="usage-heading">
-          Usage of “{key.name}” <span className={`badge ${key.status}`}>{key.status}</span>
-        </h2>
+      <Card title={<>Usage of “{key.name}” <span className={`badge ${key.status}`}>{key.status}</span></>} id="usage">
         <p className="sub mono wrap">{key.display}</p>
         <dl className="stats">
           <div>
@@ -48,9 +46,8 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ siteI
             <dd data-testid="usage-last-status">{usage.last_status ?? <span className="empty">None</span>}</dd>
           </div>
         </dl>
-      </section>
-      <section className="card" aria-labelledby="daily-heading">
-        <h2 id="daily-heading">Requests per day</h2>
+      </Card>
+      <Card title="Requests per day" id="daily">
         <p className="hint">
           UTC days from {usage.from} to {usage.to}, newest first; the red part of a bar is errors. Requests appear within about a second; per-request records are
           kept {usage.retention_days} days.
@@ -89,7 +86,7 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ siteI
             </tbody>
           </table>
         </div>
-      </section>
+      </Card>
     </>
   );
 }

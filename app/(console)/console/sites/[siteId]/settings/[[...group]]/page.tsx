@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
 import { getSettings } from '@/lib/settings/service';
+import { Card } from '@/components/kit/card';
 import { NavLink } from '@/components/nav-link';
 import { toFormValue } from '../../../../../_lib/settings-form';
 import { SETTINGS_GROUPS, findGroup, groupFields } from '../../../../../_lib/settings-model';
@@ -35,14 +36,13 @@ export default async function SettingsPage({ params }: { params: Promise<{ siteI
           ))}
         </ul>
       </nav>
-      <section className="card" aria-labelledby="settings-heading">
-        <h2 id="settings-heading">{group.label}</h2>
+      <Card title={group.label} id="settings">
         <p className="hint intro">
           Agents read these settings as context. Saving replaces this page’s fields and leaves the other pages’ as they are;
           agents and integrations read and change the same settings through <code>POST /api/agents/tools/updateSiteSettings</code>.
         </p>
         <SettingsForm key={group.id} siteId={site.id} group={group.id} fields={fields} initial={initial} />
-      </section>
+      </Card>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ApiError } from '@/lib/core/errors';
 import { getWorkflowRun } from '@/lib/workflows/service';
+import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
 import { requireOwnedSite } from '../../../../../_lib/session';
 import { CancelRunButton } from '../cancel-run-button';
@@ -23,10 +24,7 @@ export default async function WorkflowRunPage({ params }: { params: Promise<{ si
       <p>
         <Link href={`/console/sites/${site.id}/workflows`}>← All runs</Link>
       </p>
-      <section className="card" aria-labelledby="run-heading">
-        <h2 id="run-heading" tabIndex={-1}>
-          {run.type} <RunStatus status={run.status} />
-        </h2>
+      <Card title={<>{run.type} <RunStatus status={run.status} /></>} id="run">
         <p className="sub mono">{run.workflowId}</p>
         <dl className="stats">
           <div>
@@ -49,10 +47,9 @@ export default async function WorkflowRunPage({ params }: { params: Promise<{ si
           </div>
         </dl>
         {run.status === 'RUNNING' && <CancelRunButton siteId={site.id} workflowId={run.workflowId} />}
-      </section>
+      </Card>
       {run.failure && (
-        <section className="card" aria-labelledby="failure-heading">
-          <h2 id="failure-heading">Failure</h2>
+        <Card title="Failure" id="failure">
           <p data-testid="run-failure">{run.failure.message}</p>
           {run.failure.cause && (
             <>
@@ -65,17 +62,15 @@ export default async function WorkflowRunPage({ params }: { params: Promise<{ si
               )}
             </>
           )}
-        </section>
+        </Card>
       )}
-      <section className="card" aria-labelledby="input-heading">
-        <h2 id="input-heading">Input</h2>
+      <Card title="Input" id="input">
         <pre className="json" data-testid="run-input">{JSON.stringify(run.input, null, 2)}</pre>
-      </section>
+      </Card>
       {run.result !== undefined && (
-        <section className="card" aria-labelledby="result-heading">
-          <h2 id="result-heading">Result</h2>
+        <Card title="Result" id="result">
           <pre className="json" data-testid="run-result">{JSON.stringify(run.result, null, 2)}</pre>
-        </section>
+        </Card>
       )}
     </>
   );
