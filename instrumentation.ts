@@ -8,6 +8,9 @@
 export async function register(): Promise<void> {
   // The documented form: the bundler drops this branch from the edge build.
   if (process.env.NEXT_RUNTIME === 'nodejs' && process.env.NEXT_PHASE !== 'phase-production-build') {
+    // Key usage is committed in groups that gather for up to a second: a stop writes the last one.
+    const { flushKeyUsage } = await import('./lib/keys/usage');
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void flushKeyUsage());
     const { startWorkerBesideWeb } = await import('./lib/jobs/child');
     await startWorkerBesideWeb();
   }

@@ -9,9 +9,9 @@
  * WORKERS=off; with the embedded database that child also holds PGlite and serves it to the web
  * process over a Unix socket (DATA_DIR/run), since PGlite allows one process per data directory.
  */
-import { runWorkerProcess } from '@/lib/worker/process';
+import { workerMain } from '@/lib/worker/process';
 
-runWorkerProcess().catch((error) => {
+workerMain().catch((error) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -15,6 +15,8 @@ import { openedDatabaseKind } from './client';
  */
 export interface Batcher<I, O> {
   submit(item: I): Promise<O>;
+  /** Starts what is queued now (without waiting out `gatherMs`); resolves once every item submitted so far has settled. */
+  flush(): Promise<void>;
 }
 
 interface Pending<I, O> {
@@ -29,16 +31,24 @@ export function batcher<I, O>(
   {
     maxBatch = 500,
     concurrency = 4,
+    gatherMs = 0,
   }: {
     maxBatch?: number;
     /** Batches in flight at once; a function is asked again each time a batch could start. */
     concurrency?: number | (() => number);
+    /**
+     * How long a batch gathers before it starts (default 0: the next turn of the event loop).
+     * Only for writes nobody waits on: fewer, larger transactions for the same items.
+     */
+    gatherMs?: number;
   } = {},
 ): Batcher<I, O> {
   const limit = typeof concurrency === 'function' ? concurrency : () => concurrency;
   let queue: Pending<I, O>[] = [];
   let running = 0;
   let scheduled = false;
+  let gathering: NodeJS.Timeout | undefined;
+  const inFlight = new Set<Promise<void>>();
 
   async function runBatch(batch: Pending<I, O>[]): Promise<void> {
     try {
@@ -53,29 +63,43 @@ export function batcher<I, O>(
 
   function startBatches(): void {
     scheduled = false;
+    if (gathering) clearTimeout(gathering);
+    gathering = undefined;
     while (queue.length && running < limit()) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       running++;
-      void runBatch(batch).finally(() => {
+      const done: Promise<void> = runBatch(batch).finally(() => {
         running--;
+        inFlight.delete(done);
         schedule();
       });
+      inFlight.add(done);
     }
   }
 
   function schedule(): void {
     if (scheduled || !queue.length || running >= limit()) return;
     scheduled = true;
-    setImmediate(startBatches);
+    if (gatherMs > 0 && queue.length < maxBatch) {
+      gathering = setTimeout(startBatches, gatherMs);
+      gathering.unref();
+    } else setImmediate(startBatches);
   }
 
   return {
     submit(item) {
       return new Promise<O>((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        schedule();
+        if (gathering && queue.length >= maxBatch) startBatches();
+        else schedule();
       });
+    },
+    async flush() {
+      while (queue.length || inFlight.size) {
+        if (queue.length && running < limit()) startBatches();
+        await Promise.race(inFlight);
+      }
     },
   };
 }
@@ -89,8 +113,12 @@ export function batcher<I, O>(
 const databaseConcurrency = () => (openedDatabaseKind() === 'pglite' ? 1 : 4);
 
 /** One batcher per process and name: Next may load a module more than once. */
-export function sharedBatcher<I, O>(name: string, run: (items: I[]) => Promise<O[]>): Batcher<I, O> {
+export function sharedBatcher<I, O>(
+  name: string,
+  run: (items: I[]) => Promise<O[]>,
+  o: { maxBatch?: number; concurrency?: number; gatherMs?: number } = {},
+): Batcher<I, O> {
   const key = Symbol.for(`sgp.batcher.${name}`);
   const g = globalThis as Record<symbol, Batcher<I, O> | undefined>;
-  return (g[key] ??= batcher(run, { concurrency: databaseConcurrency }));
+  return (g[key] ??= batcher(run, { concurrency: databaseConcurrency, ...o }));
 }

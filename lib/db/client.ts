@@ -1,11 +1,12 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { config } from '@/lib/core/config';
 import { errorFields, log } from '@/lib/core/log';
 import { serveEmbedded, type EmbeddedServer } from './embedded-server';
-import { migrate, type SqlRunner } from './migrate';
+import { migrate, migrationsFingerprint, type SqlRunner } from './migrate';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -163,6 +164,23 @@ export function configuredDatabaseOptions(): DatabaseOptions {
   const socketDir = holder[HOST];
   if (socketDir) return { kind: 'pglite-socket', socketDir };
   return { kind: 'pglite', dataDir: embeddedDataDir(), sharedBuffersMb: c.PGLITE_SHARED_BUFFERS_MB };
+}
+
+/**
+ * The embedded database's data directory records the migrations it was last brought up to date
+ * with (a file of ours beside Postgres' own). A hint only: whoever opens it still migrates, which
+ * finds nothing to do when the hint is right.
+ */
+const preparedStamp = (dataDir: string) => path.join(/*turbopackIgnore: true*/ dataDir, 'sgp_prepared');
+
+/** Whether the embedded database at `dataDir` was prepared with the migrations on disk now. */
+export async function embeddedPrepared(dataDir: string): Promise<boolean> {
+  const stamp = await readFile(/*turbopackIgnore: true*/ preparedStamp(dataDir), 'utf8').catch(() => '');
+  return stamp !== '' && stamp === (await migrationsFingerprint());
+}
+
+export async function markEmbeddedPrepared(dataDir: string): Promise<void> {
+  await writeFile(/*turbopackIgnore: true*/ preparedStamp(dataDir), await migrationsFingerprint());
 }
 
 export const embeddedDataDir = () => path.resolve(/*turbopackIgnore: true*/ config().DATA_DIR, 'pglite');

@@ -44,6 +44,13 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
   );
 }
 
+/** One hash of every migration on disk (names and contents): it changes whenever one is added. */
+export async function migrationsFingerprint(dir = MIGRATIONS_DIR): Promise<string> {
+  const hash = createHash('sha256');
+  for (const m of await readMigrations(dir)) hash.update(`${m.version} ${m.checksum}\n`);
+  return hash.digest('hex');
+}
+
 /**
  * Applies pending migrations in order, each in its own transaction, and records them in
  * `schema_migrations`. Forward-only: an applied file whose content changed is an error.

@@ -79,12 +79,15 @@ export function ensureQueue(queue: JobQueue<unknown>, extra: { deadLetter?: stri
 
 /**
  * Inside a transaction nothing else may wait on the database (PGlite is one connection): a queue
- * this process has not created yet is created with the transaction itself (idempotent).
+ * this process has not created yet is created with the transaction itself (idempotent), and once
+ * more outside it, unawaited, so that the next jobs of this queue skip the step (the transaction
+ * may still roll back, so its own creation is not trusted for that).
  */
 async function queueReady(queue: JobQueue<unknown>, tx?: Db): Promise<void> {
   if (!tx) return ensureQueue(queue);
   if (state.queues.has(queue.name)) return;
   await executorOf(tx).executeSql(`select ${JOB_SCHEMA}.create_queue($1, $2::json)`, [queue.name, JSON.stringify(queueSettings(optionsOf(queue)))]);
+  void ensureQueue(queue).catch((error) => log.warn('job queue not created', { queue: queue.name, ...errorFields(error) }));
 }
 
 /** Queues one job; answers its id (null when a singleton window already holds one). */

@@ -1,18 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { batcher, type Batcher } from '@/lib/db/batch';
+import { sharedBatcher } from '@/lib/db/batch';
 import { getDb } from '@/lib/db/client';
 import { apiKeyUsage } from '@/lib/db/schema';
 import { errorFields, log } from '@/lib/core/log';
 
 /**
- * Key usage is recorded off the request path: entries are buffered in memory and written in
- * one transaction per flush (every second, or at 200 entries). A crash can lose at most the
- * last second of usage records; requests themselves never wait for them.
+ * Key usage is the request path's own write, committed in groups in the process that served the
+ * requests: the same group-commit helper as visitor events (`lib/db/batch`), except that nobody
+ * waits on it — a request records its usage and answers — so a group gathers for up to a second
+ * (or 200 entries) and goes in one transaction, one at a time per process. Not a background job:
+ * queueing a job per request would write more than the entry itself.
  *
- * Every entry is logged even when one of its neighbours cannot be: a flush goes through a
- * batcher, which writes the entries together and, when that transaction fails (a key deleted
- * with its site between request and flush breaks the foreign key), writes each one alone, so
- * only the entry that cannot be stored is lost.
+ * A crash can lose the last second of usage records; a stop writes them first (`flushKeyUsage`,
+ * on SIGTERM/SIGINT in the web process, and tests). Every entry is logged even when one of its
+ * neighbours cannot be: when a group's transaction fails (a key deleted with its site between
+ * request and commit breaks the foreign key), each entry is written alone, so only the one that
+ * cannot be stored is lost.
  *
  * Retention: rows older than KEY_USAGE_RETENTION_DAYS are deleted by the hourly retention job
  * (lib/retention). `api_keys.last_used_at` and `last_status` are kept on the key and outlive the
@@ -27,39 +30,16 @@ export interface UsageEntry {
   at: Date;
 }
 
-const FLUSH_INTERVAL_MS = 1000;
-const FLUSH_SIZE = 200;
-
-const KEY = Symbol.for('sgp.keyUsage');
-type State = { buffer: UsageEntry[]; timer?: NodeJS.Timeout; flushing: Promise<void>; writer?: Batcher<UsageEntry, void> };
-const g = globalThis as { [KEY]?: State };
-const state: State = (g[KEY] ??= { buffer: [], flushing: Promise.resolve() });
-// One batch at a time: flushes are already serialized, and a flush's entries share one transaction.
-const writer = (state.writer ??= batcher(writeEntries, { maxBatch: 500, concurrency: 1 }));
+const writer = sharedBatcher('keyUsage', writeEntries, { maxBatch: 200, concurrency: 1, gatherMs: 1000 });
 
 export function recordKeyUsage(entry: UsageEntry): void {
-  state.buffer.push(entry);
-  if (state.buffer.length >= FLUSH_SIZE) void flushKeyUsage();
-  else if (!state.timer) {
-    state.timer = setTimeout(() => void flushKeyUsage(), FLUSH_INTERVAL_MS);
-    state.timer.unref();
-  }
+  // A key deleted with its site between request and commit is the expected cause; never fatal.
+  writer.submit(entry).catch((error) => log.warn('key usage not recorded', errorFields(error)));
 }
 
-/** Writes everything buffered so far. Tests and shutdown call it directly. */
+/** Writes everything recorded so far. Shutdown and tests call it. */
 export function flushKeyUsage(): Promise<void> {
-  if (state.timer) clearTimeout(state.timer);
-  state.timer = undefined;
-  const batch = state.buffer.splice(0);
-  state.flushing = state.flushing.then(() => (batch.length ? write(batch) : undefined));
-  return state.flushing;
-}
-
-async function write(batch: UsageEntry[]): Promise<void> {
-  const results = await Promise.allSettled(batch.map((entry) => writer.submit(entry)));
-  const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-  // A key deleted with its site between request and flush is the expected cause; never fatal.
-  if (lost.length) log.warn('key usage not recorded', { entries: lost.length, of: batch.length, ...errorFields(lost[0].reason) });
+  return writer.flush();
 }
 
 /** Inserts the entries and moves each key's last use forward, in one transaction. */

@@ -4,7 +4,7 @@ import type { BackgroundJob } from '@/lib/jobs/define';
 import { startJobWorker } from '@/lib/jobs/worker';
 import { createActivities } from '@/lib/workflows/activities-impl';
 import { temporalSettings } from '@/lib/workflows/engines/temporal/settings';
-import { createTemporalWorker, type TemporalWorker } from '@/lib/workflows/engines/temporal/worker';
+import type { TemporalWorker } from '@/lib/workflows/engines/temporal/worker';
 import { backgroundJobs } from './jobs';
 
 /**
@@ -35,6 +35,8 @@ export async function startBackgroundWork(o: BackgroundOptions = {}): Promise<Ba
   const queues = await startJobWorker(jobs, { maintenanceIntervalSeconds: o.maintenanceIntervalSeconds });
   let temporal: { worker: TemporalWorker; running: Promise<void> } | undefined;
   if (settings && o.temporal !== false) {
+    // The Temporal worker's native runtime and bundler (~50 MB resident) load only where a cluster is configured.
+    const { createTemporalWorker } = await import('@/lib/workflows/engines/temporal/worker');
     const worker = await createTemporalWorker({ settings, activities });
     temporal = { worker, running: worker.run() };
     log.info('temporal worker: polling', { address: settings.address, namespace: settings.namespace, taskQueue: settings.taskQueue });

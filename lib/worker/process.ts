@@ -1,10 +1,11 @@
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { spawn } from 'node:child_process';
+import type { LogLevel } from '@temporalio/worker';
 import { config } from '@/lib/core/config';
 import { errorFields, log } from '@/lib/core/log';
 import { resetProviders } from '@/lib/core/providers';
-import { database, embeddedDataDir, openDatabase, openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
+import { database, embeddedDataDir, embeddedPrepared, markEmbeddedPrepared, openDatabase, openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
 import type { EmbeddedServer } from '@/lib/db/embedded-server';
-import { closeQueueClient } from '@/lib/jobs/queue';
+import { closeQueueClient, newQueueClient } from '@/lib/jobs/queue';
 import { temporalSettings } from '@/lib/workflows/engines/temporal/settings';
 import { startBackgroundWork } from './index';
 
@@ -25,6 +26,48 @@ export function serveDatabaseArgument(argv = process.argv): string | undefined {
   return at >= 0 ? argv[at + 1] : undefined;
 }
 
+const PREPARE_FLAG = '--prepare-database';
+
+/**
+ * Brings the embedded database up to date — app migrations and the job queue's schema — and
+ * closes it. PGlite's WebAssembly memory grows with the work done and never shrinks, and a fresh
+ * database's migrations are most of the work it will ever do at once: done by a short-lived
+ * process (`<worker entry> --prepare-database`), they leave the long-lived worker only a database
+ * that is already migrated to reopen (~150 MB less resident on a fresh data directory).
+ */
+export async function prepareEmbeddedDatabase(): Promise<void> {
+  const cfg = config();
+  const dataDir = embeddedDataDir();
+  const db = await openMigratedDatabase({ kind: 'pglite', dataDir, sharedBuffersMb: cfg.PGLITE_SHARED_BUFFERS_MB });
+  try {
+    const boss = await newQueueClient(undefined, db);
+    await boss.stop({ graceful: false, close: false, wait: true });
+  } finally {
+    await db.close();
+  }
+  await markEmbeddedPrepared(dataDir);
+}
+
+/** Runs `prepareEmbeddedDatabase` in a child process of this same entry, unless the data directory is already prepared. */
+async function prepareApart(): Promise<void> {
+  if (await embeddedPrepared(embeddedDataDir())) return;
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], PREPARE_FLAG], { env: process.env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const [code, signal] = await new Promise<[number | null, string | null]>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (c, s) => resolve([c, s]));
+  });
+  if (code !== 0) throw new Error(`preparing the embedded database failed (${signal ?? `code ${code}`}); its log above says why`);
+}
+
+/** The worker entry (scripts/worker.ts): prepares the embedded database when asked to, else runs the worker. */
+export async function workerMain(): Promise<void> {
+  if (process.argv.includes(PREPARE_FLAG)) {
+    await prepareEmbeddedDatabase();
+    process.exit(0);
+  }
+  await runWorkerProcess();
+}
+
 export async function runWorkerProcess(o: { requireTemporal?: boolean } = {}): Promise<void> {
   const cfg = config();
   const settings = temporalSettings(cfg);
@@ -37,12 +80,14 @@ export async function runWorkerProcess(o: { requireTemporal?: boolean } = {}): P
     );
   }
   if (settings) {
+    const { DefaultLogger, Runtime } = await import('@temporalio/worker');
     // The SDK's own logs go through the app's JSON log; signals are handled below.
     Runtime.install({ logger: new DefaultLogger(LEVELS[cfg.LOG_LEVEL], (entry) => WRITE[entry.level](entry.message, entry.meta)), shutdownSignals: [] });
   }
 
   let embedded: { held: Database; server: EmbeddedServer } | undefined;
   if (serveAt) {
+    await prepareApart();
     const held = await openMigratedDatabase({ kind: 'pglite', dataDir: embeddedDataDir(), sharedBuffersMb: cfg.PGLITE_SHARED_BUFFERS_MB });
     const server = await held.serve!(serveAt);
     embedded = { held, server };

@@ -32,4 +32,24 @@ describe('batcher', () => {
     const results = await Promise.allSettled([b.submit(1), b.submit(2), b.submit(3)]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
+
+  it('a gathering batch waits for more items until it is full or flushed, and flush waits for every batch', async () => {
+    const batches: number[][] = [];
+    const b = batcher(
+      async (items: number[]) => {
+        batches.push(items);
+        return items;
+      },
+      { concurrency: 1, maxBatch: 3, gatherMs: 3_600_000 },
+    );
+    const full = [b.submit(1), b.submit(2), b.submit(3)];
+    expect(await Promise.all(full)).toEqual([1, 2, 3]); // a full batch does not wait out the hour
+    const rest = [b.submit(4), b.submit(5)];
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([[1, 2, 3]]); // still gathering
+    await b.flush();
+    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(await Promise.all(rest)).toEqual([4, 5]);
+    await b.flush(); // nothing queued: resolves at once
+  });
 });

@@ -1,8 +1,11 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { startEgressProxy } from '@/lib/net/egress-proxy';
 import type { BrowserAction, BrowserSession, OpenOptions, RobotProvider, SavedBrowserState } from './port';
+
+/** Playwright (~40 MB resident) loads when a browser is first needed, not with every process that can start robots. */
+const chromium = () => import('playwright-core').then((m) => m.chromium);
 
 /**
  * Both robot adapters over Playwright: one shared browser (a local Chromium process, or one CDP
@@ -10,6 +13,7 @@ import type { BrowserAction, BrowserSession, OpenOptions, RobotProvider, SavedBr
  * cache). Every request a context makes passes `allowRequest` first; service workers are blocked
  * so none escapes it. The browser is closed when the last context has been idle for a minute.
  */
+
 export type PlaywrightRobotsOptions = { perSite: number; total: number; actionTimeoutMs: number } & (
   | { kind: 'local'; executablePath: string }
   | { kind: 'cdp'; endpoint: string }
@@ -53,7 +57,7 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     if (!browser) {
-      const started = (o.kind === 'local' ? launchLocal(o.executablePath) : chromium.connectOverCDP(o.endpoint, { timeout: 60_000 })).then((b) => {
+      const started = (o.kind === 'local' ? launchLocal(o.executablePath) : chromium().then((c) => c.connectOverCDP(o.endpoint, { timeout: 60_000 }))).then((b) => {
         b.on('disconnected', () => {
           if (browser === started) browser = undefined;
           sessions.clear();
@@ -73,7 +77,7 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
   async function launchLocal(executablePath: string): Promise<Browser> {
     const proxy = await startEgressProxy();
     try {
-      const b = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...egressArgs(proxy.url)] });
+      const b = await (await chromium()).launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...egressArgs(proxy.url)] });
       b.on('disconnected', () => void proxy.close());
       return b;
     } catch (error) {

@@ -2,8 +2,7 @@ import { defineProvider, provider } from '@/lib/core/providers';
 import type { WorkflowEngine } from '../engine';
 import { config } from '@/lib/core/config';
 import { EmbeddedEngine } from './embedded';
-import { TemporalEngine } from './temporal/engine';
-import { temporalSettings } from './temporal/settings';
+import { temporalSettings, type TemporalSettings } from './temporal/settings';
 
 /**
  * The workflow engine slot of the provider container: the client side only (start, list, get,
@@ -19,7 +18,30 @@ declare module '@/lib/core/providers' {
 
 export function createConfiguredEngine(): WorkflowEngine {
   const temporal = temporalSettings(config());
-  return temporal ? new TemporalEngine(temporal) : new EmbeddedEngine();
+  return temporal ? temporalClient(temporal) : new EmbeddedEngine();
+}
+
+/**
+ * The Temporal adapter, loaded on first use: its gRPC stack and protobuf definitions (~35 MB
+ * resident) stay out of every process that runs the embedded engine.
+ */
+function temporalClient(settings: TemporalSettings): WorkflowEngine {
+  let loaded: Promise<WorkflowEngine> | undefined;
+  const engine = () => (loaded ??= import('./temporal/engine').then(({ TemporalEngine }) => new TemporalEngine(settings)));
+  return {
+    kind: 'temporal',
+    start: async (options) => (await engine()).start(options),
+    list: async (query) => (await engine()).list(query),
+    get: async (siteId, workflowId) => (await engine()).get(siteId, workflowId),
+    cancel: async (siteId, workflowId) => (await engine()).cancel(siteId, workflowId),
+    terminate: async (siteId, workflowId, reason) => (await engine()).terminate(siteId, workflowId, reason),
+    signal: async (siteId, workflowId, name, payload) => (await engine()).signal(siteId, workflowId, name, payload),
+    findByIdempotencyKey: async (siteId, key) => (await engine()).findByIdempotencyKey?.(siteId, key),
+    countRunning: async (siteId) => (await engine()).countRunning(siteId),
+    close: async () => {
+      if (loaded) await (await loaded).close();
+    },
+  };
 }
 
 defineProvider('workflowEngine', createConfiguredEngine, (engine) => engine.close());
