@@ -49,13 +49,14 @@ export async function startWorkflow(
   const input = { ...parsed.data, site_id: siteId };
   const engine = workflowEngine();
   try {
+    // The plan is read before the lock: only the count and the start need to be one step.
+    const { plan, concurrencyLimit } = await planOfSite(siteId);
+    const cap = workflowRunningCap(plan, concurrencyLimit);
     // The count and the start are one step per site: parallel starts never pass the cap together.
     return await withLock(`workflow-running:${siteId}`, async () => {
       // A retry returns its run even when the site reached its cap since.
       const earlier = idempotencyKey !== null ? await engine.findByIdempotencyKey?.(siteId, idempotencyKey) : undefined;
       if (earlier) return { ...earlier, created: false };
-      const { plan, concurrencyLimit } = await planOfSite(siteId);
-      const cap = workflowRunningCap(plan, concurrencyLimit);
       if ((await engine.countRunning(siteId)) >= cap) {
         throw new ApiError(
           'RATE_LIMITED',
