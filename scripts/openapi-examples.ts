@@ -1,10 +1,13 @@
 /**
  * Records the OpenAPI document's examples from the test suites' own calls:
- *   npm run openapi:examples [-- test files or folders]   (default: every integration suite)
+ *   npm run openapi:examples [-- test files or folders]   (default: each integration folder in turn)
  * Runs the suites on PGlite with OPENAPI_EXAMPLES_DIR set (tests/helpers/harness.ts `call`
  * keeps each request and answer), then keeps, per operation and success status, the first answer
- * that matches the documented schema, with its request. Operations not called this time keep
- * their examples in lib/http/openapi-examples.json. A new route needs only a suite that calls it.
+ * that matches the documented schema, with its request. One folder at a time, one worker, the
+ * file written after each: a slow or failing folder costs only its own examples. Examples not
+ * recorded this time (another folder's, or written from the fixtures by hand for an operation no
+ * suite calls with success) stay in lib/http/openapi-examples.json; tests/unit/openapi-examples.test.ts
+ * checks that every operation has them and that each matches its schema.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -65,26 +68,41 @@ export function chooseExamples(records: Recorded[], previous: ExampleSet['operat
     if (!entry.query && r.query && Object.keys(r.query).length) entry.query = r.query;
     (entry.responses ??= {})[String(r.status)] = response;
   }
-  const merged = { ...previous, ...chosen };
+  const merged = { ...previous };
+  for (const [key, entry] of Object.entries(chosen)) {
+    merged[key] = { ...previous[key], ...entry, responses: { ...previous[key]?.responses, ...entry.responses } };
+  }
   return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) {
+/** Integration folders whose calls are not examples: hostile input, limits, faults, schema corpora. */
+const SKIPPED = new Set(['app-schema', 'db', 'hostile', 'jobs', 'ratelimit']);
+
+function record(target: string) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'openapi-examples-'));
   try {
-    const targets = process.argv.slice(2);
-    spawnSync(path.join('node_modules', '.bin', 'vitest'), ['run', '--project', 'pglite', ...(targets.length ? targets : ['tests/integration'])], {
+    const run = spawnSync(path.join('node_modules', '.bin', 'vitest'), ['run', '--project', 'pglite', '--maxWorkers=1', target], {
       stdio: 'inherit',
       env: { ...process.env, OPENAPI_EXAMPLES_DIR: dir },
     });
+    if (run.status !== 0) console.warn(`${target}: the suites did not all pass; the answers they gave are kept`);
     const records = readdirSync(dir)
       .sort()
       .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Recorded));
     const previous = (JSON.parse(readFileSync(FILE, 'utf8')) as Partial<ExampleSet>).operations ?? {};
     const operations = chooseExamples(records, previous);
     writeFileSync(FILE, JSON.stringify({ operations }, null, 1) + '\n');
-    console.log(`${records.length} calls recorded; examples for ${Object.keys(operations).length} operations in ${FILE}`);
+    console.log(`${target}: ${records.length} calls recorded; examples for ${Object.keys(operations).length} operations in ${FILE}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) {
+  const given = process.argv.slice(2);
+  const folders = readdirSync('tests/integration', { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !SKIPPED.has(d.name))
+    .map((d) => path.posix.join('tests/integration', d.name))
+    .sort();
+  for (const target of given.length ? given : folders) record(target);
 }
