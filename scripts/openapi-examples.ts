@@ -39,9 +39,22 @@ function trimmed(value: unknown): unknown {
 
 type Doc = { paths: Record<string, Record<string, Op>>; components: object };
 type Op = {
+  parameters?: { name: string; in: string; schema: object }[];
   requestBody?: { content: Record<string, { schema: object }> };
   responses: Record<string, { content?: Record<string, { schema: object }> }>;
 };
+
+/** A query as its parameters type it: the suites send `limit: '10'` as the URL does, the example shows `10`. */
+function typedQuery(query: Record<string, unknown>, op: Op, check: ReturnType<typeof documentValidator>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const schema = op.parameters?.find((p) => p.in === 'query' && p.name === name)?.schema;
+    if (!schema || value === undefined) continue;
+    const typed = [value, Number(value), value === 'true' ? true : value === 'false' ? false : value].find((v) => check(schema, v).length === 0);
+    if (typed !== undefined) out[name] = typed;
+  }
+  return out;
+}
 
 export function chooseExamples(records: Recorded[], previous: ExampleSet['operations']): ExampleSet['operations'] {
   const doc = buildOpenApi(routeManifest, { schemaModules, examples: { operations: {}, errors: {} as ExampleSet['errors'] } }) as unknown as Doc;
@@ -65,7 +78,7 @@ export function chooseExamples(records: Recorded[], previous: ExampleSet['operat
       entry.request = r.request;
     }
     if (!entry.params && r.params && Object.keys(r.params).length) entry.params = r.params;
-    if (!entry.query && r.query && Object.keys(r.query).length) entry.query = r.query;
+    if (!entry.query && r.query && Object.keys(r.query).length) entry.query = typedQuery(r.query, op, check);
     (entry.responses ??= {})[String(r.status)] = response;
   }
   const merged = { ...previous };
