@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { routeManifest, schemaModules } from '@/app/api/openapi.json/manifest';
 import { buildOpenApi } from '@/lib/http/openapi';
-import type { ExampleSet, OperationExamples } from '@/lib/http/openapi-examples';
+import { mergeExamples, type ExampleSet, type OperationExamples } from '@/lib/http/openapi-examples';
 import { documentValidator } from '@/tests/helpers/openapi-validate';
 
 const FILE = 'lib/http/openapi-examples.json';
@@ -81,10 +81,7 @@ export function chooseExamples(records: Recorded[], previous: ExampleSet['operat
     if (!entry.query && r.query && Object.keys(r.query).length) entry.query = typedQuery(r.query, op, check);
     (entry.responses ??= {})[String(r.status)] = response;
   }
-  const merged = { ...previous };
-  for (const [key, entry] of Object.entries(chosen)) {
-    merged[key] = { ...previous[key], ...entry, responses: { ...previous[key]?.responses, ...entry.responses } };
-  }
+  const merged = mergeExamples(previous, chosen);
   return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
 }
 

@@ -163,17 +163,17 @@ const WRITTEN: ExampleSet['operations'] = {
   'POST /api/workflow/leadResearch': { request: { site_id: SITE, lead_ids: [LEAD] }, responses: started('lead-research', '6a8b0d2f-4b5d-4a1c-9e5f-7a9c1e3a5c6e') },
 };
 
-/** Recorded examples over the written ones, status by status. */
-function merged(written: ExampleSet['operations'], recordedOps: ExampleSet['operations']): ExampleSet['operations'] {
-  const out = { ...written };
-  for (const [key, entry] of Object.entries(recordedOps)) {
-    out[key] = { ...written[key], ...entry, responses: { ...written[key]?.responses, ...entry.responses } };
+/** `over`'s examples replacing `base`'s, operation by operation and, for answers, status by status. */
+export function mergeExamples(base: ExampleSet['operations'], over: ExampleSet['operations']): ExampleSet['operations'] {
+  const out = { ...base };
+  for (const [key, entry] of Object.entries(over)) {
+    out[key] = { ...base[key], ...entry, responses: { ...base[key]?.responses, ...entry.responses } };
   }
   return out;
 }
 
 const file = recorded as unknown as Partial<ExampleSet>;
 export const recordedExamples: ExampleSet = {
-  operations: merged(WRITTEN, file.operations ?? {}),
+  operations: mergeExamples(WRITTEN, file.operations ?? {}),
   errors: { ...ERROR_EXAMPLES, ...file.errors },
 };
