@@ -5772,6 +5772,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "a7401700-de24-4c4f-9fc9-22b97ebde8a2",
+                 *       "message": "What should we focus on?"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -5809,6 +5815,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "401794a3-4c02-48e4-9cdb-a6bc471c28ee",
+                     *         "conversation_id": "cd3263ef-c72d-4018-8d0e-707c80bc4e8b",
+                     *         "status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AgentAccepted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -5837,7 +5853,10 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
                 site_id: string;
             };
             header?: never;
@@ -5856,6 +5875,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "conversation_id": "b2126ef0-13a4-47f3-a6f2-77b0976194ed",
+                     *           "site_id": "a7401700-de24-4c4f-9fc9-22b97ebde8a2",
+                     *           "agent": "cmo",
+                     *           "title": "finish me",
+                     *           "lead_id": null,
+                     *           "visitor_id": null,
+                     *           "created_at": "2026-11-24T13:19:47.714Z",
+                     *           "updated_at": "2026-11-24T13:19:47.759Z"
+                     *         },
+                     *         {
+                     *           "conversation_id": "c7d977fb-4270-4fb2-ac5e-6bf1bb39b023",
+                     *           "site_id": "a7401700-de24-4c4f-9fc9-22b97ebde8a2",
+                     *           "agent": "cmo",
+                     *           "title": "never mind",
+                     *           "lead_id": null,
+                     *           "visitor_id": null,
+                     *           "created_at": "2026-11-24T13:19:47.670Z",
+                     *           "updated_at": "2026-11-24T13:19:47.670Z"
+                     *         },
+                     *         {
+                     *           "conversation_id": "a7ffec4c-dad9-412f-8dbc-90bd208cb40a",
+                     *           "site_id": "a7401700-de24-4c4f-9fc9-22b97ebde8a2",
+                     *           "agent": "cmo",
+                     *           "title": "long job",
+                     *           "lead_id": null,
+                     *           "visitor_id": null,
+                     *           "created_at": "2026-11-24T13:19:46.598Z",
+                     *           "updated_at": "2026-11-24T13:19:46.598Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 24,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Conversation"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -5875,11 +5937,15 @@ export interface operations {
     getApiAgentsConversationsConversationId: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
+                /** @example cd3263ef-c72d-4018-8d0e-707c80bc4e8b */
                 conversation_id: string;
             };
             cookie?: never;
@@ -5896,6 +5962,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "conversation_id": "cd3263ef-c72d-4018-8d0e-707c80bc4e8b",
+                     *         "site_id": "a7401700-de24-4c4f-9fc9-22b97ebde8a2",
+                     *         "agent": "cmo",
+                     *         "title": "What should we focus on?",
+                     *         "lead_id": null,
+                     *         "visitor_id": null,
+                     *         "created_at": "2026-11-24T13:19:42.246Z",
+                     *         "updated_at": "2026-11-24T13:19:42.773Z",
+                     *         "messages": [
+                     *           {
+                     *             "message_id": "1afe46a8-55dc-4329-a081-c8a02a0476cd",
+                     *             "role": "user",
+                     *             "content": "What should we focus on?",
+                     *             "tool_calls": [],
+                     *             "command_id": "401794a3-4c02-48e4-9cdb-a6bc471c28ee",
+                     *             "created_at": "2026-11-24T13:19:42.246Z"
+                     *           },
+                     *           {
+                     *             "message_id": "b6d508f8-5aed-4afa-aac7-1c541c82c622",
+                     *             "role": "assistant",
+                     *             "content": "Focus on SEO this quarter.",
+                     *             "tool_calls": [],
+                     *             "command_id": "401794a3-4c02-48e4-9cdb-a6bc471c28ee",
+                     *             "created_at": "2026-11-24T13:19:42.773Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ConversationDetail"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -5922,6 +6021,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "a7401700-de24-4c4f-9fc9-22b97ebde8a2",
+                 *       "content": "We make tables out of oak wood that last for a very long time.",
+                 *       "instruction": "Make it punchy",
+                 *       "length": "shorter",
+                 *       "format": "markdown"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Who the content is for */
                     audience?: string;
@@ -5967,6 +6075,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "55cb3745-8b1c-4b27-bbed-6c99a77cbd4e",
+                     *         "conversation_id": "f5f751b7-0e72-4669-be0a-cb794d449c43",
+                     *         "status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AgentAccepted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -5995,6 +6113,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "3a78f17a-38b0-4a20-b19d-37c2a93e4efa",
+                 *       "message": "hello"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -6032,6 +6156,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "6e845f21-2631-4721-a716-84d2f9b95df0",
+                     *         "conversation_id": "5b297d64-1ddf-44a0-abe0-7bda495e7550",
+                     *         "status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AgentAccepted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -6060,6 +6194,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "a7401700-de24-4c4f-9fc9-22b97ebde8a2",
+                 *       "from": "bob@example.com",
+                 *       "from_name": "Bob",
+                 *       "subject": "Shipping",
+                 *       "text": "Do you ship to Spain?"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -6111,6 +6254,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "d582c079-7835-45da-8dad-e13bfcae4280",
+                     *         "conversation_id": "5e56f85a-e5b9-40a5-96e0-3893de5cc5b2",
+                     *         "status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AgentAccepted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -6139,6 +6292,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "a7401700-de24-4c4f-9fc9-22b97ebde8a2",
+                 *       "message": "hello"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -6176,6 +6335,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "652f4581-15ac-479b-b791-350d282b8308",
+                     *         "conversation_id": "028c8d7e-4755-4477-8800-fc84721e1758",
+                     *         "status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AgentAccepted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -6204,6 +6373,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                 *       "query": {
+                 *         "role_title": "sales"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description The provider's search parameters (Forager-style: role_title, person_locations, organization_industries, …), passed through */
                     query: {
@@ -6228,6 +6405,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "total": 100,
+                     *       "credits": {
+                     *         "charged": 1,
+                     *         "balance": 66
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         credits: components["schemas"]["CreditsCharged"];
                         /** @constant */
@@ -6257,6 +6444,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                 *       "name": "Sales heads",
+                 *       "total_targets": 5,
+                 *       "query": {
+                 *         "role_title": "sales 2fbc9b16"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Name of the role query */
                     name: string;
@@ -6290,6 +6487,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "role_query": {
+                     *         "id": "c51dfcbb-cfe4-48d9-91bd-50a396eb089b",
+                     *         "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                     *         "name": "Sales heads",
+                     *         "query": {
+                     *           "role_title": "sales 2fbc9b16"
+                     *         },
+                     *         "query_hash": "4798f58013c5456ed65261af37d2113bb6fa17021ddc4777f0c577237e14208c",
+                     *         "total_targets": 5,
+                     *         "leads_created": 0,
+                     *         "pages_fetched": 0,
+                     *         "next_page": 1,
+                     *         "status": "pending",
+                     *         "segment_ids": [],
+                     *         "last_workflow_id": "ideal-client-profile-mining-8373cdec-e4f4-481c-811c-1044bd03a190-1795527696652-c4f1defd",
+                     *         "created_at": "2026-11-24T13:41:36.605Z",
+                     *         "updated_at": "2026-11-24T13:41:36.605Z"
+                     *       },
+                     *       "created": true,
+                     *       "run_ids": [
+                     *         "ideal-client-profile-mining-8373cdec-e4f4-481c-811c-1044bd03a190-1795527696652-c4f1defd"
+                     *       ],
+                     *       "runs": [
+                     *         {
+                     *           "workflowId": "ideal-client-profile-mining-8373cdec-e4f4-481c-811c-1044bd03a190-1795527696652-c4f1defd",
+                     *           "runId": "d6ece9fa-0e8f-4f1a-ab81-562b951468bd"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description False when an existing role query of the site had the same normalised query */
                         created: boolean;
@@ -6323,6 +6553,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "62f350cc-8625-45e7-b604-fc69523b0439",
+                 *       "query": "Software"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Free text to match against category names (e.g. "software", "Madrid") */
                     query: string;
@@ -6345,6 +6581,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "query": "Software",
+                     *       "results": [
+                     *         {
+                     *           "id": "ind_4",
+                     *           "name": "Computer Software",
+                     *           "category": "industry"
+                     *         },
+                     *         {
+                     *           "id": "title_812",
+                     *           "name": "Software Engineer",
+                     *           "category": "job_title"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         query: string;
                         results: {
@@ -6381,12 +6635,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                 *       "name": "Ada Lovelace",
-                 *       "email": "Ada.Lovelace@Example.com",
-                 *       "phone": "+44 20 1234",
-                 *       "company": "Analytical Engines",
-                 *       "lead_score": 90
+                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                 *       "name": "Ada",
+                 *       "email": "user-ed7f50c24360@example.com"
                  *     }
                  */
                 "application/json": {
@@ -6450,22 +6701,22 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "b3f95db7-a5a9-4ea3-bab8-f5afb9f85271",
-                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                     *         "name": "Ada Lovelace",
-                     *         "email": "ada.lovelace@example.com",
+                     *         "id": "ab0dc2dd-858e-44a8-895d-d44b110684b9",
+                     *         "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                     *         "name": "Ada",
+                     *         "email": "user-ed7f50c24360@example.com",
                      *         "status": "new",
-                     *         "phone": "+44 20 1234",
+                     *         "phone": null,
                      *         "position": null,
-                     *         "company": "Analytical Engines",
+                     *         "company": null,
                      *         "notes": null,
                      *         "origin": null,
                      *         "segment_id": null,
                      *         "campaign_id": null,
                      *         "assignee_id": null,
-                     *         "lead_score": 90,
-                     *         "created_at": "2026-11-24T10:09:11.817Z",
-                     *         "updated_at": "2026-11-24T10:09:11.817Z"
+                     *         "lead_score": null,
+                     *         "created_at": "2026-11-24T13:38:12.927Z",
+                     *         "updated_at": "2026-11-24T13:38:12.927Z"
                      *       }
                      *     }
                      */
@@ -6497,7 +6748,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "0ae54cb7-8e98-4898-aa0f-9e6dff6cee3f"
+                 *       "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                 *       "search": "hopper",
+                 *       "limit": 10
                  *     }
                  */
                 "application/json": {
@@ -6557,66 +6810,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "leads": [
-                     *         {
-                     *           "id": "73c2d841-f659-4b26-8749-dc524e33a6a1",
-                     *           "site_id": "0ae54cb7-8e98-4898-aa0f-9e6dff6cee3f",
-                     *           "name": "Filler 55",
-                     *           "email": "filler55@example.net",
-                     *           "status": "new",
-                     *           "phone": null,
-                     *           "position": null,
-                     *           "company": null,
-                     *           "notes": null,
-                     *           "origin": null,
-                     *           "segment_id": null,
-                     *           "campaign_id": null,
-                     *           "assignee_id": null,
-                     *           "lead_score": null,
-                     *           "created_at": "2026-11-24T10:09:18.832Z",
-                     *           "updated_at": "2026-11-24T10:09:18.832Z"
-                     *         },
-                     *         {
-                     *           "id": "2dc91437-c825-4b8c-8adc-f997d0301c8a",
-                     *           "site_id": "0ae54cb7-8e98-4898-aa0f-9e6dff6cee3f",
-                     *           "name": "Filler 54",
-                     *           "email": "filler54@example.net",
-                     *           "status": "new",
-                     *           "phone": null,
-                     *           "position": null,
-                     *           "company": null,
-                     *           "notes": null,
-                     *           "origin": null,
-                     *           "segment_id": null,
-                     *           "campaign_id": null,
-                     *           "assignee_id": null,
-                     *           "lead_score": null,
-                     *           "created_at": "2026-11-24T10:09:18.768Z",
-                     *           "updated_at": "2026-11-24T10:09:18.768Z"
-                     *         },
-                     *         {
-                     *           "id": "c9d22fce-50e2-4713-8b71-39dd22bd8484",
-                     *           "site_id": "0ae54cb7-8e98-4898-aa0f-9e6dff6cee3f",
-                     *           "name": "Filler 53",
-                     *           "email": "filler53@example.net",
-                     *           "status": "new",
-                     *           "phone": null,
-                     *           "position": null,
-                     *           "company": null,
-                     *           "notes": null,
-                     *           "origin": null,
-                     *           "segment_id": null,
-                     *           "campaign_id": null,
-                     *           "assignee_id": null,
-                     *           "lead_score": null,
-                     *           "created_at": "2026-11-24T10:09:18.751Z",
-                     *           "updated_at": "2026-11-24T10:09:18.751Z"
-                     *         }
-                     *       ],
-                     *       "total": 60,
-                     *       "limit": 50,
+                     *       "leads": [],
+                     *       "total": 0,
+                     *       "limit": 10,
                      *       "offset": 0,
-                     *       "has_more": true
+                     *       "has_more": false
                      *     }
                      */
                     "application/json": {
@@ -6651,9 +6849,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                 *       "visitor_id": "f4387bfd-7ac1-4762-a5c2-57b9927083bc",
-                 *       "lead_id": "c75ef044-0b9b-440c-b1df-8238495f07a3"
+                 *       "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                 *       "visitor_id": "fafc6f82-5469-4309-b131-d93024f85126",
+                 *       "lead_id": "738c81ab-8fa1-443e-8522-5430d4be640d"
                  *     }
                  */
                 "application/json": {
@@ -6692,24 +6890,24 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "c75ef044-0b9b-440c-b1df-8238495f07a3",
-                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                     *         "name": "Lead",
-                     *         "email": "user-76c924489f84@example.com",
+                     *         "id": "738c81ab-8fa1-443e-8522-5430d4be640d",
+                     *         "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                     *         "name": "Grace Hopper",
+                     *         "email": "user-c60420fbace1@example.com",
                      *         "status": "new",
                      *         "phone": null,
                      *         "position": null,
-                     *         "company": null,
+                     *         "company": "Navy",
                      *         "notes": null,
                      *         "origin": null,
                      *         "segment_id": null,
                      *         "campaign_id": null,
                      *         "assignee_id": null,
                      *         "lead_score": null,
-                     *         "created_at": "2026-11-24T10:09:20.124Z",
-                     *         "updated_at": "2026-11-24T10:09:20.124Z"
+                     *         "created_at": "2026-11-24T13:41:17.621Z",
+                     *         "updated_at": "2026-11-24T13:41:17.621Z"
                      *       },
-                     *       "visitor_id": "f4387bfd-7ac1-4762-a5c2-57b9927083bc"
+                     *       "visitor_id": "fafc6f82-5469-4309-b131-d93024f85126"
                      *     }
                      */
                     "application/json": {
@@ -6741,9 +6939,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                 *       "lead_id": "049a750a-6d4d-44d4-b88d-782135cbe2dc",
-                 *       "status": "contacted"
+                 *       "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                 *       "lead_id": "1b9b3bc6-3b2e-429e-925a-80e6d5efd85c",
+                 *       "status": "qualified"
                  *     }
                  */
                 "application/json": {
@@ -6780,22 +6978,22 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "049a750a-6d4d-44d4-b88d-782135cbe2dc",
-                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                     *         "name": "Lead",
-                     *         "email": "user-b8976a6ec3bc@example.com",
-                     *         "status": "contacted",
+                     *         "id": "1b9b3bc6-3b2e-429e-925a-80e6d5efd85c",
+                     *         "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                     *         "name": "Grace Hopper",
+                     *         "email": "user-7efe8d11e39a@example.com",
+                     *         "status": "qualified",
                      *         "phone": null,
                      *         "position": null,
-                     *         "company": null,
+                     *         "company": "Navy",
                      *         "notes": null,
                      *         "origin": null,
                      *         "segment_id": null,
                      *         "campaign_id": null,
                      *         "assignee_id": null,
                      *         "lead_score": null,
-                     *         "created_at": "2026-11-24T10:09:19.780Z",
-                     *         "updated_at": "2026-11-24T10:09:19.828Z"
+                     *         "created_at": "2026-11-24T13:41:15.273Z",
+                     *         "updated_at": "2026-11-24T13:41:15.303Z"
                      *       }
                      *     }
                      */
@@ -6826,9 +7024,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                 *       "lead_id": "3eadf262-2f16-42f6-8044-737df91b2ab6",
-                 *       "company": "New",
+                 *       "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                 *       "lead_id": "47db2bfd-2f0c-4988-85c1-b2028554d4a5",
+                 *       "company": "Remington Rand",
                  *       "phone": null
                  *     }
                  */
@@ -6888,22 +7086,22 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "3eadf262-2f16-42f6-8044-737df91b2ab6",
-                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                     *         "name": "Lead",
-                     *         "email": "user-69f19664ec4c@example.com",
+                     *         "id": "47db2bfd-2f0c-4988-85c1-b2028554d4a5",
+                     *         "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                     *         "name": "Grace Hopper",
+                     *         "email": "user-be9fb62c90fb@example.com",
                      *         "status": "new",
                      *         "phone": null,
                      *         "position": null,
-                     *         "company": "New",
-                     *         "notes": "keep me",
+                     *         "company": "Remington Rand",
+                     *         "notes": null,
                      *         "origin": null,
                      *         "segment_id": null,
                      *         "campaign_id": null,
                      *         "assignee_id": null,
                      *         "lead_score": null,
-                     *         "created_at": "2026-11-24T10:09:19.546Z",
-                     *         "updated_at": "2026-11-24T10:09:19.572Z"
+                     *         "created_at": "2026-11-24T13:41:12.732Z",
+                     *         "updated_at": "2026-11-24T13:41:12.747Z"
                      *       }
                      *     }
                      */
@@ -6933,6 +7131,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                 *       "title": "Write posts"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Token cap for the work, an integer ≥ 0 */
                     budget?: number;
@@ -6976,6 +7180,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "requirement": {
+                     *         "requirement_id": "7b9bf01a-bf84-49f7-98c9-720b9e396f18",
+                     *         "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                     *         "title": "Write posts",
+                     *         "type": null,
+                     *         "priority": "medium",
+                     *         "status": "backlog",
+                     *         "completion_status": "pending",
+                     *         "instructions": null,
+                     *         "budget": null,
+                     *         "created_at": "2026-11-24T13:38:13.039Z",
+                     *         "updated_at": "2026-11-24T13:38:13.039Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         requirement: components["schemas"]["Requirement"];
                         /** @constant */
@@ -7000,6 +7222,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "d04eb704-c36d-4489-8ae9-bd611d4d584a",
+                 *       "priority": "low",
+                 *       "limit": 1
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Only requirements with this completion status
@@ -7050,6 +7279,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "requirements": [
+                     *         {
+                     *           "requirement_id": "01de809e-2686-46bd-a551-0bebb3667805",
+                     *           "site_id": "d04eb704-c36d-4489-8ae9-bd611d4d584a",
+                     *           "title": "three",
+                     *           "type": null,
+                     *           "priority": "low",
+                     *           "status": "backlog",
+                     *           "completion_status": "pending",
+                     *           "instructions": null,
+                     *           "budget": null,
+                     *           "created_at": "2026-11-24T13:43:39.319Z",
+                     *           "updated_at": "2026-11-24T13:43:39.319Z"
+                     *         }
+                     *       ],
+                     *       "total": 2,
+                     *       "limit": 1,
+                     *       "offset": 0,
+                     *       "has_more": true
+                     *     }
+                     */
                     "application/json": {
                         /** @description True when items follow this page */
                         has_more: boolean;
@@ -7080,6 +7333,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
+                 *       "requirement_id": "40970658-726d-4602-8be3-49b7a16946e0",
+                 *       "status": "validated"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Token cap for the work, an integer ≥ 0 */
                     budget?: number | null;
@@ -7128,6 +7388,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "requirement": {
+                     *         "requirement_id": "40970658-726d-4602-8be3-49b7a16946e0",
+                     *         "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
+                     *         "title": "Audit",
+                     *         "type": null,
+                     *         "priority": "medium",
+                     *         "status": "validated",
+                     *         "completion_status": "pending",
+                     *         "instructions": "External deliverable",
+                     *         "budget": null,
+                     *         "created_at": "2026-11-24T13:43:38.099Z",
+                     *         "updated_at": "2026-11-24T13:43:38.256Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         requirement: components["schemas"]["Requirement"];
                         /** @constant */
@@ -7153,6 +7431,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                 *       "region": "Madrid, Spain",
+                 *       "query": "coworking",
+                 *       "limit": 2
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Most venues to return (1–50, default 20)
@@ -7182,6 +7468,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "region": "Madrid, Spain",
+                     *       "query": "coworking",
+                     *       "venues": [
+                     *         {
+                     *           "id": "v1",
+                     *           "name": "coworking 1",
+                     *           "address": "Calle 1, Madrid, Spain",
+                     *           "category": "coworking",
+                     *           "website": null,
+                     *           "phone": "+34910000000",
+                     *           "latitude": 40.4,
+                     *           "longitude": -3.7,
+                     *           "rating": 4.5
+                     *         },
+                     *         {
+                     *           "id": "v2",
+                     *           "name": "coworking 2",
+                     *           "address": "Calle 2, Madrid, Spain",
+                     *           "category": "coworking",
+                     *           "website": null,
+                     *           "phone": "+34910000001",
+                     *           "latitude": 40.41,
+                     *           "longitude": -3.7,
+                     *           "rating": 4.5
+                     *         }
+                     *       ],
+                     *       "credits": {
+                     *         "charged": 1,
+                     *         "balance": 69
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         credits: components["schemas"]["CreditsCharged"];
                         query: string;
@@ -7226,8 +7547,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                 *       "name": "Own"
+                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                 *       "name": "SMB"
                  *     }
                  */
                 "application/json": {
@@ -7272,9 +7593,9 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "segment": {
-                     *         "segment_id": "a249d808-fcfd-4973-bbc8-0a66526556ed",
-                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                     *         "name": "Own",
+                     *         "segment_id": "247f1e87-692f-4578-932e-bbaef34f30ce",
+                     *         "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                     *         "name": "SMB",
                      *         "description": null,
                      *         "audience": null,
                      *         "size": null,
@@ -7282,8 +7603,8 @@ export interface operations {
                      *         "language": null,
                      *         "is_active": true,
                      *         "attributes": {},
-                     *         "created_at": "2026-11-24T10:09:12.669Z",
-                     *         "updated_at": "2026-11-24T10:09:12.669Z"
+                     *         "created_at": "2026-11-24T13:38:13.006Z",
+                     *         "updated_at": "2026-11-24T13:38:13.006Z"
                      *       }
                      *     }
                      */
@@ -7311,6 +7632,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
+                 *       "segment_id": "574b24f0-7155-4628-9c7b-9deeb512df87"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Only active (true) or inactive (false) segments */
                     is_active?: boolean;
@@ -7348,6 +7675,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "segments": [
+                     *         {
+                     *           "segment_id": "574b24f0-7155-4628-9c7b-9deeb512df87",
+                     *           "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
+                     *           "name": "EU SMB",
+                     *           "description": null,
+                     *           "audience": null,
+                     *           "size": 1200,
+                     *           "estimated_value": 5000.5,
+                     *           "language": "es-MX",
+                     *           "is_active": true,
+                     *           "attributes": {
+                     *             "region": "EU",
+                     *             "employees": [
+                     *               10,
+                     *               50
+                     *             ]
+                     *           },
+                     *           "created_at": "2026-11-24T13:43:35.294Z",
+                     *           "updated_at": "2026-11-24T13:43:35.294Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0,
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         /** @description True when items follow this page */
                         has_more: boolean;
@@ -7378,6 +7736,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
+                 *       "segment_id": "d738a891-638a-40f8-a047-aa8ee5a088a8",
+                 *       "name": "New",
+                 *       "size": null,
+                 *       "is_active": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Free-form attributes (JSON object, at most 64 KB) */
                     attributes?: {
@@ -7421,6 +7788,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "segment": {
+                     *         "segment_id": "d738a891-638a-40f8-a047-aa8ee5a088a8",
+                     *         "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
+                     *         "name": "New",
+                     *         "description": null,
+                     *         "audience": "CTOs",
+                     *         "size": null,
+                     *         "estimated_value": null,
+                     *         "language": null,
+                     *         "is_active": false,
+                     *         "attributes": {},
+                     *         "created_at": "2026-11-24T13:43:35.505Z",
+                     *         "updated_at": "2026-11-24T13:43:35.558Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         segment: components["schemas"]["Segment"];
                         /** @constant */
@@ -7446,6 +7832,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "302835e0-cda7-4584-ba65-507d74908950",
+                 *       "action": "get"
+                 *     }
+                 */
                 "application/json": {
                     /** @description What the company does; the main context for agents */
                     about?: string | null;
@@ -7875,6 +8267,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "settings": {}
+                     *     }
+                     */
                     "application/json": {
                         settings: components["schemas"]["SiteSettings"];
                         /** @constant */
@@ -7901,7 +8299,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-d6a74ee9eea1@example.com",
+                 *       "email": "user-0cf3c0ebfb46@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -7928,8 +8326,8 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "user": {
-                     *           "id": "cf1ca562-9fb1-4187-bea7-14f5ac295648",
-                     *           "email": "user-d6a74ee9eea1@example.com",
+                     *           "id": "341eed06-070f-4895-ab69-a5416b9870d5",
+                     *           "email": "user-0cf3c0ebfb46@example.com",
                      *           "name": null
                      *         }
                      *       }
@@ -7965,7 +8363,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-d6a74ee9eea1@example.com",
+                 *       "email": "user-6c9849e4310f@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -7989,8 +8387,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..JEypqSdBIRc3U8TV.4Z8KqXDZLwcexnCJqGKlZVjCVSTIPzpJVC9PTHPnIlmeWzrzWXeRniHpAAzOZ8SHQji5S3pXcwp89GvZQ8lHebFOBlRTYx7t7kDa_ErD2lYIFzcAhEXdUSASDBrAB4FhDMrhF9A98b8TrX5kRkRwbVyw1tfWRltuLvR5jG6QyozTj85PR_HlhritHMRSa4t8tstTKFw8nJdX7Z3AnHlo1JfXx9Ck4fqS1CUSTLwNphGA.TSb4B1qZMn-c4k-uOCuJJg",
-                     *         "expires_at": "2026-12-01T10:09:09.282Z"
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..WoEEAtnw7WZeQRj8.0WIHRCH_0VVkdRR4jJpmA2jf-EYAvvrxfUAySezf6RlfujXHXYqchBc0oSNbBFVDU1x8lrJ3lKYC7NnxXZ7CmIudepm2Rt5nxoO8FtQvfLgFAZdYOdVsD4OOcpZmkPbKF_-q_vi7anEAFegvMw05cqzU5UOwjKNPPSAnALBsKBY2Rcywp1L-WWp3U6Sv7AjbN3cZmRx-H_n10MDPCoOchHAocbN8OVRdIypEWRq-xGYo.7afzb884MWBTNC_rebSAOA",
+                     *         "expires_at": "2026-12-01T13:19:41.614Z"
                      *       }
                      *     }
                      */
@@ -8017,7 +8415,10 @@ export interface operations {
     postApiEmailUnsubscribe: {
         parameters: {
             query: {
-                /** @description The signed token of the List-Unsubscribe link */
+                /**
+                 * @description The signed token of the List-Unsubscribe link
+                 * @example eyJzIjoiM2RmNmRkZDEiLCJlIjoiYWRhQGV4YW1wbGUuY29tIn0.q1NnJ0vZ2l8qW6xk3m4rQ9yF1tB7cHd5eK2aLuPzS0w
+                 */
                 token: string;
             };
             header?: never;
@@ -8033,6 +8434,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Unsubscribed: no further email will be sent to this address"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -8047,7 +8454,10 @@ export interface operations {
     getApiEventSubscriptions: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 03596376-ccca-4eca-bb49-574544d8c890
+                 */
                 site_id: string;
             };
             header?: never;
@@ -8066,6 +8476,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "6661caf9-723b-47f1-aedf-c6b4c0d07521",
+                     *           "site_id": "03596376-ccca-4eca-bb49-574544d8c890",
+                     *           "table": "leads",
+                     *           "event_types": [
+                     *             "INSERT"
+                     *           ],
+                     *           "workflow": "dailyStandUp",
+                     *           "input": {
+                     *             "window_hours": 48
+                     *           },
+                     *           "record_fields": {},
+                     *           "active": true,
+                     *           "created_at": "2026-11-24T13:48:27.991Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Subscription"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8091,6 +8523,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                 *       "table": "leads",
+                 *       "event_types": [
+                 *         "INSERT"
+                 *       ],
+                 *       "workflow": "dailyStandUp"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Dispatches events (default true) */
                     active?: boolean;
@@ -8127,6 +8569,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "004f7cd8-0684-4747-9b80-d49a204ccf12",
+                     *         "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                     *         "table": "leads",
+                     *         "event_types": [
+                     *           "INSERT"
+                     *         ],
+                     *         "workflow": "dailyStandUp",
+                     *         "input": {},
+                     *         "record_fields": {},
+                     *         "active": true,
+                     *         "created_at": "2026-11-24T13:38:18.536Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Subscription"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8147,9 +8607,15 @@ export interface operations {
     deleteApiEventSubscriptions: {
         parameters: {
             query: {
-                /** @description Subscription id */
+                /**
+                 * @description Subscription id
+                 * @example 6661caf9-723b-47f1-aedf-c6b4c0d07521
+                 */
                 id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 03596376-ccca-4eca-bb49-574544d8c890
+                 */
                 site_id: string;
             };
             header?: never;
@@ -8168,6 +8634,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "6661caf9-723b-47f1-aedf-c6b4c0d07521",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deleted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8190,14 +8665,23 @@ export interface operations {
             query: {
                 /** @description Result page (default 1) */
                 page?: number;
-                /** @description Text to complete */
+                /**
+                 * @description Text to complete
+                 * @example soft
+                 */
                 q: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 2842467f-b7eb-4d5c-a7d8-89810b96a095
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description The search filter to complete, e.g. industry, location, job_title, skill, organization */
+                /**
+                 * @description The search filter to complete, e.g. industry, location, job_title, skill, organization
+                 * @example industry
+                 */
                 category: string;
             };
             cookie?: never;
@@ -8214,6 +8698,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "category": "industry",
+                     *         "results": [
+                     *           {
+                     *             "id": "ind_4",
+                     *             "text": "Computer Software"
+                     *           }
+                     *         ],
+                     *         "page": 1,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutocompleteResponse"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8237,7 +8737,10 @@ export interface operations {
             query: {
                 /** @description Ledger entries to show, newest first (1–100, default 20) */
                 limit?: number;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 2842467f-b7eb-4d5c-a7d8-89810b96a095
+                 */
                 site_id: string;
             };
             header?: never;
@@ -8256,6 +8759,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "balance": 10,
+                     *         "monthly_cap": 10000,
+                     *         "month": "2026-11",
+                     *         "spent_this_month": 0,
+                     *         "remaining_this_month": 10,
+                     *         "prices": {
+                     *           "person_role_search": 1,
+                     *           "person_role_totals": 1,
+                     *           "icp_search": 1,
+                     *           "work_emails": 2,
+                     *           "personal_emails": 2,
+                     *           "phone_numbers": 5,
+                     *           "details": 1,
+                     *           "venue_search": 1,
+                     *           "autocomplete": 0
+                     *         },
+                     *         "ledger": [
+                     *           {
+                     *             "id": "ae0900e9-3e39-40cf-b35b-49775bd3c8b9",
+                     *             "kind": "grant",
+                     *             "call_type": null,
+                     *             "amount": 10,
+                     *             "balance_after": 10,
+                     *             "refund_of": null,
+                     *             "workflow_id": null,
+                     *             "note": null,
+                     *             "created_at": "2026-11-24T13:25:50.023Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreditsResponse"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8281,6 +8820,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                 *       "organization_industries": [
+                 *         "ind_4"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Result page, 1-based (default 1; at most 500)
@@ -8308,6 +8855,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "organizations": [
+                     *           {
+                     *             "id": "o0",
+                     *             "name": "Org 0",
+                     *             "domain": "org0.example",
+                     *             "website": "https://org0.example",
+                     *             "industry": "Computer Software",
+                     *             "employees": 10,
+                     *             "location": "Madrid, Spain"
+                     *           },
+                     *           {
+                     *             "id": "o1",
+                     *             "name": "Org 1",
+                     *             "domain": "org1.example",
+                     *             "website": "https://org1.example",
+                     *             "industry": "Computer Software",
+                     *             "employees": 20,
+                     *             "location": "Madrid, Spain"
+                     *           },
+                     *           {
+                     *             "id": "o2",
+                     *             "name": "Org 2",
+                     *             "domain": "org2.example",
+                     *             "website": "https://org2.example",
+                     *             "industry": "Computer Software",
+                     *             "employees": 30,
+                     *             "location": "Madrid, Spain"
+                     *           }
+                     *         ],
+                     *         "page": 1,
+                     *         "total": 10,
+                     *         "credits": {
+                     *           "charged": 1,
+                     *           "balance": 67
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["IcpSearchResponse"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8337,6 +8926,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                 *       "person_id": "p3",
+                 *       "type": "work_emails"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Provider id of the person (`person_id` of a search result) */
                     person_id: string;
@@ -8364,6 +8960,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "person_id": "p3",
+                     *         "type": "work_emails",
+                     *         "contacts": [
+                     *           {
+                     *             "value": "jorge.garcia3@org3.example",
+                     *             "kind": "work_email",
+                     *             "status": "valid"
+                     *           }
+                     *         ],
+                     *         "details": null,
+                     *         "credits": {
+                     *           "charged": 2,
+                     *           "balance": 76
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactsLookupResponse"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8393,6 +9010,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                 *       "role_title": "head of sales",
+                 *       "person_locations": [
+                 *         2514256
+                 *       ],
+                 *       "organization_industries": [
+                 *         "ind_4"
+                 *       ],
+                 *       "nested": {
+                 *         "any": {
+                 *           "shape": [
+                 *             1,
+                 *             "a",
+                 *             null
+                 *           ]
+                 *         }
+                 *       },
+                 *       "page": 2
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Result page, 1-based (default 1; at most 500)
@@ -8420,6 +9059,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "people": [
+                     *           {
+                     *             "person_id": "p44",
+                     *             "role_id": "r44",
+                     *             "full_name": "Eva Diaz",
+                     *             "first_name": "Eva",
+                     *             "last_name": "Diaz",
+                     *             "role_title": "Head of Sales",
+                     *             "headline": "Head of Sales at Org 4",
+                     *             "location": "Madrid, Spain",
+                     *             "linkedin_url": "https://www.linkedin.com/in/p44",
+                     *             "email": null,
+                     *             "company": {
+                     *               "id": "o4",
+                     *               "name": "Org 4",
+                     *               "domain": "org4.example",
+                     *               "website": "https://org4.example"
+                     *             }
+                     *           },
+                     *           {
+                     *             "person_id": "p48",
+                     *             "role_id": "r48",
+                     *             "full_name": "Ana Moreno",
+                     *             "first_name": "Ana",
+                     *             "last_name": "Moreno",
+                     *             "role_title": "Head of Sales",
+                     *             "headline": "Head of Sales at Org 8",
+                     *             "location": "Madrid, Spain",
+                     *             "linkedin_url": "https://www.linkedin.com/in/p48",
+                     *             "email": null,
+                     *             "company": {
+                     *               "id": "o8",
+                     *               "name": "Org 8",
+                     *               "domain": "org8.example",
+                     *               "website": "https://org8.example"
+                     *             }
+                     *           },
+                     *           {
+                     *             "person_id": "p52",
+                     *             "role_id": "r52",
+                     *             "full_name": "Eva Moreno",
+                     *             "first_name": "Eva",
+                     *             "last_name": "Moreno",
+                     *             "role_title": "Head of Sales",
+                     *             "headline": "Head of Sales at Org 2",
+                     *             "location": "Madrid, Spain",
+                     *             "linkedin_url": "https://www.linkedin.com/in/p52",
+                     *             "email": null,
+                     *             "company": {
+                     *               "id": "o2",
+                     *               "name": "Org 2",
+                     *               "domain": "org2.example",
+                     *               "website": "https://org2.example"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "page": 2,
+                     *         "total": 50,
+                     *         "credits": {
+                     *           "charged": 1,
+                     *           "balance": 59
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PersonSearchResponse"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8449,6 +9157,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                 *       "name": "Sales heads in Madrid",
+                 *       "total_targets": 25,
+                 *       "segment_id": "363860d5-128a-447f-aebc-bd3eb04ddbc8",
+                 *       "query": {
+                 *         "role_title": "Head of Sales",
+                 *         "person_locations": [
+                 *           2514256
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Name of the role query */
                     name: string;
@@ -8482,6 +9204,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "role_query": {
+                     *           "id": "791d1606-5c3a-4e79-9c63-f021c4529596",
+                     *           "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                     *           "name": "Engineers (renamed)",
+                     *           "query": {
+                     *             "role_title": "Software Engineer",
+                     *             "person_skills": [
+                     *               "go",
+                     *               "rust"
+                     *             ]
+                     *           },
+                     *           "query_hash": "30049d58afcf4de05e6fec2813eb7a228ed6b8c052f50289c6e4e0a18bb240e7",
+                     *           "total_targets": 8,
+                     *           "leads_created": 0,
+                     *           "pages_fetched": 0,
+                     *           "next_page": 1,
+                     *           "status": "pending",
+                     *           "segment_ids": [],
+                     *           "last_workflow_id": "ideal-client-profile-mining-2842467f-b7eb-4d5c-a7d8-89810b96a095-1795526757115-3d19d9f5",
+                     *           "created_at": "2026-11-24T13:25:57.060Z",
+                     *           "updated_at": "2026-11-24T13:25:57.103Z"
+                     *         },
+                     *         "created": false,
+                     *         "run_ids": [
+                     *           "ideal-client-profile-mining-2842467f-b7eb-4d5c-a7d8-89810b96a095-1795526757115-3d19d9f5"
+                     *         ],
+                     *         "runs": [
+                     *           {
+                     *             "workflowId": "ideal-client-profile-mining-2842467f-b7eb-4d5c-a7d8-89810b96a095-1795526757115-3d19d9f5",
+                     *             "runId": "run-2"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreateQueryResponse"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8501,6 +9262,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "role_query": {
+                     *           "id": "032b9940-ec5e-4917-963a-3a29e588e991",
+                     *           "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                     *           "name": "Sales heads in Madrid",
+                     *           "query": {
+                     *             "role_title": "Head of Sales",
+                     *             "person_locations": [
+                     *               2514256
+                     *             ]
+                     *           },
+                     *           "query_hash": "21fdab2d5be74999a1aa564030a6160f8aa4fe4e6c05e5de1769fe942534a7a3",
+                     *           "total_targets": 25,
+                     *           "leads_created": 0,
+                     *           "pages_fetched": 0,
+                     *           "next_page": 1,
+                     *           "status": "pending",
+                     *           "segment_ids": [
+                     *             "363860d5-128a-447f-aebc-bd3eb04ddbc8"
+                     *           ],
+                     *           "last_workflow_id": "ideal-client-profile-mining-2842467f-b7eb-4d5c-a7d8-89810b96a095-1795526757042-4c1c3c95",
+                     *           "created_at": "2026-11-24T13:25:57.033Z",
+                     *           "updated_at": "2026-11-24T13:25:57.033Z"
+                     *         },
+                     *         "created": true,
+                     *         "run_ids": [
+                     *           "ideal-client-profile-mining-2842467f-b7eb-4d5c-a7d8-89810b96a095-1795526757042-4c1c3c95"
+                     *         ],
+                     *         "runs": [
+                     *           {
+                     *             "workflowId": "ideal-client-profile-mining-2842467f-b7eb-4d5c-a7d8-89810b96a095-1795526757042-4c1c3c95",
+                     *             "runId": "run-1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreateQueryResponse"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8528,6 +9329,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                 *       "role_title": "engineer"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -8550,6 +9357,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "total": 50,
+                     *         "credits": {
+                     *           "charged": 1,
+                     *           "balance": 58
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TotalsResponse"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8586,6 +9405,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "status": "ok"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @constant */
@@ -8631,6 +9458,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "1fc1e4e6-3a84-4902-8ac6-0ff80f6ce6d5",
+                     *           "site_id": "e014e5f8-2797-42c8-b0b5-891510ec5dd0",
+                     *           "user_id": "3edcf7c9-37f7-49ed-af33-e43b235bdd87",
+                     *           "name": "n2",
+                     *           "instance_type": "ubuntu",
+                     *           "status": "pending",
+                     *           "agent_id": null,
+                     *           "configuration": {},
+                     *           "environment_variables": {},
+                     *           "activity": null,
+                     *           "current_url": null,
+                     *           "timeout_hours": 1,
+                     *           "started_at": null,
+                     *           "expires_at": null,
+                     *           "screenshot_url": null,
+                     *           "created_at": "2026-11-24T13:27:24.731Z",
+                     *           "updated_at": "2026-11-24T13:27:24.731Z"
+                     *         },
+                     *         {
+                     *           "id": "6c10d4cf-efd2-4c65-ac0d-a739bf32f88e",
+                     *           "site_id": "e014e5f8-2797-42c8-b0b5-891510ec5dd0",
+                     *           "user_id": "3edcf7c9-37f7-49ed-af33-e43b235bdd87",
+                     *           "name": "n1",
+                     *           "instance_type": "browser",
+                     *           "status": "pending",
+                     *           "agent_id": null,
+                     *           "configuration": {},
+                     *           "environment_variables": {},
+                     *           "activity": null,
+                     *           "current_url": null,
+                     *           "timeout_hours": 1,
+                     *           "started_at": null,
+                     *           "expires_at": null,
+                     *           "screenshot_url": null,
+                     *           "created_at": "2026-11-24T13:27:24.671Z",
+                     *           "updated_at": "2026-11-24T13:27:24.671Z"
+                     *         },
+                     *         {
+                     *           "id": "a1870f81-63cd-4b52-b7b1-f20a3e9c0ab9",
+                     *           "site_id": "e014e5f8-2797-42c8-b0b5-891510ec5dd0",
+                     *           "user_id": "3edcf7c9-37f7-49ed-af33-e43b235bdd87",
+                     *           "name": "n0",
+                     *           "instance_type": "browser",
+                     *           "status": "uninstantiated",
+                     *           "agent_id": null,
+                     *           "configuration": {},
+                     *           "environment_variables": {},
+                     *           "activity": null,
+                     *           "current_url": null,
+                     *           "timeout_hours": 1,
+                     *           "started_at": null,
+                     *           "expires_at": null,
+                     *           "screenshot_url": null,
+                     *           "created_at": "2026-11-24T13:27:24.624Z",
+                     *           "updated_at": "2026-11-24T13:27:24.624Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 3,
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Instance"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8656,6 +9553,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "7f862586-c718-4788-94a9-9f775308e3c3",
+                 *       "user_id": "c7a8f671-369d-477b-aabf-a311d7ea9ddd",
+                 *       "name": "Browser one",
+                 *       "configuration": {
+                 *         "viewport": "desktop"
+                 *       },
+                 *       "environment_variables": {
+                 *         "API_TOKEN": "s3cr3t-value"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -8708,6 +9618,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "30ad5c2e-cc54-4c3b-b3a6-f911daa8f18b",
+                     *         "site_id": "7f862586-c718-4788-94a9-9f775308e3c3",
+                     *         "user_id": "c7a8f671-369d-477b-aabf-a311d7ea9ddd",
+                     *         "name": "Browser one",
+                     *         "instance_type": "browser",
+                     *         "status": "uninstantiated",
+                     *         "agent_id": null,
+                     *         "configuration": {
+                     *           "viewport": "desktop"
+                     *         },
+                     *         "environment_variables": {
+                     *           "API_TOKEN": "********"
+                     *         },
+                     *         "activity": null,
+                     *         "current_url": null,
+                     *         "timeout_hours": 1,
+                     *         "started_at": null,
+                     *         "expires_at": null,
+                     *         "screenshot_url": null,
+                     *         "created_at": "2026-11-24T13:27:20.848Z",
+                     *         "updated_at": "2026-11-24T13:27:20.848Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Instance"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8733,7 +9671,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The instance */
+                /**
+                 * @description The instance
+                 * @example 30ad5c2e-cc54-4c3b-b3a6-f911daa8f18b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8750,6 +9691,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "30ad5c2e-cc54-4c3b-b3a6-f911daa8f18b",
+                     *         "site_id": "7f862586-c718-4788-94a9-9f775308e3c3",
+                     *         "user_id": "c7a8f671-369d-477b-aabf-a311d7ea9ddd",
+                     *         "name": "Browser one",
+                     *         "instance_type": "browser",
+                     *         "status": "uninstantiated",
+                     *         "agent_id": null,
+                     *         "configuration": {
+                     *           "viewport": "desktop"
+                     *         },
+                     *         "environment_variables": {
+                     *           "API_TOKEN": "********"
+                     *         },
+                     *         "activity": null,
+                     *         "current_url": null,
+                     *         "timeout_hours": 1,
+                     *         "started_at": null,
+                     *         "expires_at": null,
+                     *         "screenshot_url": null,
+                     *         "created_at": "2026-11-24T13:27:20.848Z",
+                     *         "updated_at": "2026-11-24T13:27:20.848Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Instance"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8772,13 +9741,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The instance */
+                /**
+                 * @description The instance
+                 * @example ea76bb7e-929a-4712-86ed-d5cd129e5324
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Renamed",
+                 *       "agent_id": "ac3225bd-8b63-49f3-ba0e-d8d8890cab35",
+                 *       "environment_variables": {
+                 *         "A": "1",
+                 *         "B": "2"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Agent assigned to the instance; null clears it */
                     agent_id?: string | null;
@@ -8816,6 +9798,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ea76bb7e-929a-4712-86ed-d5cd129e5324",
+                     *         "site_id": "7f862586-c718-4788-94a9-9f775308e3c3",
+                     *         "user_id": "c7a8f671-369d-477b-aabf-a311d7ea9ddd",
+                     *         "name": "Renamed",
+                     *         "instance_type": "browser",
+                     *         "status": "uninstantiated",
+                     *         "agent_id": "ac3225bd-8b63-49f3-ba0e-d8d8890cab35",
+                     *         "configuration": {},
+                     *         "environment_variables": {
+                     *           "A": "********",
+                     *           "B": "********"
+                     *         },
+                     *         "activity": null,
+                     *         "current_url": null,
+                     *         "timeout_hours": 1,
+                     *         "started_at": null,
+                     *         "expires_at": null,
+                     *         "screenshot_url": null,
+                     *         "created_at": "2026-11-24T13:27:25.171Z",
+                     *         "updated_at": "2026-11-24T13:27:25.186Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Instance"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8845,7 +9854,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The instance */
+                /**
+                 * @description The instance
+                 * @example 3051b1ed-ae4b-4f9a-9efb-c18dd17dd49b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8862,6 +9874,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "3051b1ed-ae4b-4f9a-9efb-c18dd17dd49b",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deleted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8883,7 +9904,10 @@ export interface operations {
     getApiInstancesIdLogs: {
         parameters: {
             query?: {
-                /** @description Only logs of this level: debug, info, warn, error */
+                /**
+                 * @description Only logs of this level: debug, info, warn, error
+                 * @example warn
+                 */
                 level?: "debug" | "info" | "warn" | "error";
                 /** @description Page size, 1–500 (default 50) */
                 limit?: number;
@@ -8896,7 +9920,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The instance */
+                /**
+                 * @description The instance
+                 * @example c2449a99-f2ef-416e-8027-4d6c4a27d145
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8913,6 +9940,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "3e6ec04f-a8b9-45c3-83b1-d9bb4e2d8595",
+                     *           "instance_id": "c2449a99-f2ef-416e-8027-4d6c4a27d145",
+                     *           "site_id": "7f862586-c718-4788-94a9-9f775308e3c3",
+                     *           "log_type": "agent_action",
+                     *           "level": "warn",
+                     *           "message": "Clicked",
+                     *           "details": {
+                     *             "x": 1
+                     *           },
+                     *           "screenshot_url": null,
+                     *           "created_at": "2026-11-24T13:27:25.842Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InstanceLog"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8935,13 +9988,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The instance */
+                /**
+                 * @description The instance
+                 * @example c2449a99-f2ef-416e-8027-4d6c4a27d145
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "log_type": "agent_action",
+                 *       "level": "warn",
+                 *       "message": "Clicked",
+                 *       "details": {
+                 *         "x": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Details (JSON object, at most 16 KB) */
                     details?: {
@@ -8979,6 +10045,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "3e6ec04f-a8b9-45c3-83b1-d9bb4e2d8595",
+                     *         "instance_id": "c2449a99-f2ef-416e-8027-4d6c4a27d145",
+                     *         "site_id": "7f862586-c718-4788-94a9-9f775308e3c3",
+                     *         "log_type": "agent_action",
+                     *         "level": "warn",
+                     *         "message": "Clicked",
+                     *         "details": {
+                     *           "x": 1
+                     *         },
+                     *         "screenshot_url": null,
+                     *         "created_at": "2026-11-24T13:27:25.842Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InstanceLog"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9013,7 +10097,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The instance */
+                /**
+                 * @description The instance
+                 * @example c2449a99-f2ef-416e-8027-4d6c4a27d145
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9030,6 +10117,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "8aa0c6d4-5029-4c61-a7e4-c832bdf90ee3",
+                     *           "instance_id": "c2449a99-f2ef-416e-8027-4d6c4a27d145",
+                     *           "site_id": "7f862586-c718-4788-94a9-9f775308e3c3",
+                     *           "title": "Grow signups",
+                     *           "description": null,
+                     *           "plan_type": "objective",
+                     *           "status": "pending",
+                     *           "priority": 5,
+                     *           "instructions": "Be polite",
+                     *           "steps": [],
+                     *           "created_at": "2026-11-24T13:27:26.207Z",
+                     *           "updated_at": "2026-11-24T13:27:26.207Z"
+                     *         },
+                     *         {
+                     *           "id": "0ad6d1f2-f349-4386-8689-12fe614ffd96",
+                     *           "instance_id": "c2449a99-f2ef-416e-8027-4d6c4a27d145",
+                     *           "site_id": "7f862586-c718-4788-94a9-9f775308e3c3",
+                     *           "title": "Fill the form",
+                     *           "description": null,
+                     *           "plan_type": "task",
+                     *           "status": "in_progress",
+                     *           "priority": 0,
+                     *           "instructions": null,
+                     *           "steps": [],
+                     *           "created_at": "2026-11-24T13:27:26.263Z",
+                     *           "updated_at": "2026-11-24T13:27:26.263Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 2,
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InstancePlan"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9052,13 +10180,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The instance */
+                /**
+                 * @description The instance
+                 * @example c2449a99-f2ef-416e-8027-4d6c4a27d145
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Grow signups",
+                 *       "plan_type": "objective",
+                 *       "priority": 5,
+                 *       "instructions": "Be polite"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Description */
                     description?: string;
@@ -9101,6 +10240,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "8aa0c6d4-5029-4c61-a7e4-c832bdf90ee3",
+                     *         "instance_id": "c2449a99-f2ef-416e-8027-4d6c4a27d145",
+                     *         "site_id": "7f862586-c718-4788-94a9-9f775308e3c3",
+                     *         "title": "Grow signups",
+                     *         "description": null,
+                     *         "plan_type": "objective",
+                     *         "status": "pending",
+                     *         "priority": 5,
+                     *         "instructions": "Be polite",
+                     *         "steps": [],
+                     *         "created_at": "2026-11-24T13:27:26.207Z",
+                     *         "updated_at": "2026-11-24T13:27:26.207Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InstancePlan"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9122,14 +10280,20 @@ export interface operations {
     getApiInstancesIdScreenshot: {
         parameters: {
             query?: {
-                /** @description The log entry whose screenshot is wanted (default: the instance's latest) */
+                /**
+                 * @description The log entry whose screenshot is wanted (default: the instance's latest)
+                 * @example 1ca009ef-0550-4c20-b4ed-4fd6259dfb1a
+                 */
                 log_id?: string;
                 /** @description Site id (UUID); must be the site of the credential */
                 site_id?: string;
             };
             header?: never;
             path: {
-                /** @description The instance */
+                /**
+                 * @description The instance
+                 * @example e3051e62-cc2f-4137-b2cc-78fcd390d5fd
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9146,6 +10310,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "instance_id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                     *         "log_id": "1ca009ef-0550-4c20-b4ed-4fd6259dfb1a",
+                     *         "content_type": "image/png",
+                     *         "data_base64": "iVBORw0KGgoAAAANSUhEUgAABQAAAAMgCAIAAADz+lisAAAQAElEQVR4nOzcbeifc9/A8Z+L001uEpIIkcQsNyUzFJabLWmFtURKhqbWaiG5HXvigeaBKE9oa5s1Sy2TkSSraR5opZiZuYlENpsWUuw6Lv+utZw2rnY6L9f1fr0e/Psed7/j93/47vM7jv127NgxAgAAgP/v/mMEAAAAAQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAn/+gB+7LHHzj777BkzZgzr559/furUqaeeeuroL7Zu3bo5c+bss88+69evHwEAAMA/2W0Ar1q16oorrhiS8sILL1y8ePGwZ/v27bfffvvRvxoWw+bvXnjnnXeefvrpY+tp06ZdeeWVo702b968Aw44YPny5bs7YUjuO+64YwQAAAC7sd/uDkyePPmYY44555xz7r777mGKO+w55JBDnn766U2bNg3rYTH6N9qwYcMQ0s8999x11103AgAAgP+5/UZ/e++8887Q4UceeeStt966devWww8//HdPG4bVIwAAANiNvX0G+IknnhimstOmTZsxY8bXX3/9h+c/88wzF1100SWXXDJx4sRFixaN/oSlS5cOt7jmmmv23XffYQi866Fvv/32pptuOuussy677LJ777135/7XXnvtlFNOufzyy4e/Dz744AgAAIC8vZoAr1ixYsGCBWvXrh3S9P777589e/ZvAvU3Vq5cOXfu3LfffvuYY4759NNPzzvvvKOOOmry5Ml7uGTHjh3vvffeCSecMKynTJkyfP7MmTN3Hp01a9amTZvWrFlz8MEHb9y4cdmyZWP7N2/ePNT1+eefv379+tNPP/3GG2/8N7yICwAAgL+zP54AP/zww5fvYt26dTsPLVy4cMKECUP9Duvx48e/9NJLe/6oZ599dojYoX6H9Yknnjishz17vuTNN98cJsZj62uvvXb16tVjDyEPfvnll6Gob7nllqF+f3PV9OnTh/odFkNgD3+3bNkyAgAAoO2PJ8APPfTQ2EuwxgwNvHM9THGHtpw3b97o16HrEMM//vjjgQceuLuP+vjjj88444ydm8cdd9yrr7462qMXXnhhCOyxW/zwww+HHXbYkiVLhmnzsPnJJ59s27ZtCOl/vuqLL7548sknh28yXDICAACAvfwJ9Pfffz9p0qQHHnjgz1+yY8eOXTd//vnnPZw8HB0qd8WKFTv3fP7554sXLx4L4P32+68vPzZ/3tUQ4ePGjZs/f/4wHP7mm28effTREQAAAHl79RKs448/fhgC//nzTzrppF1flDXMaU8++eQ9nP/KK69MnDhx1z1TpkxZv379mjVrhvWxxx67//777/xF9E7Dnu++++7iiy8eAQAAwH/bqwC++uqrV65c+eGHH/7J82+++eahaX/66afRr9Pjl19+edgzrBcsWHDooYe+/vrrvzl/2bJlV1111a57hs1//OMfS5cuHf06Ab7++uufeuqprVu3DptfffXV2DlHHnnk6Nd4HqbNuz6xDAAAQNm+c+fO/d0Dq1ateuSRR4Zp6meffXbggQeeeeaZ27dvnzVr1htvvDGk5saNGy+99NILLrhg27Ztc+bMGVL28ccfP/zww8ePH//iiy8uX758y5Ytxx133JCmS5Ysef/9948++ujTTjtt3LhxQ+jOnz9/4cKFwyW33Xbb9OnTh3t9+eWXixYtGo4OHzh29+FeM2fOHAJ4+JxhSjz23qzhm9xzzz0ffPDBu+++u2HDhgkTJgw9vHbt2vvuu2/16tVvvfXWcKNhqnzDDTccfPDBd9111/CvnXvuucMJH3300TA6Puigg0YAAABU7fObh3L/t8yePXvq1KmTJk0aAQAAwF9gr16C9a8yDISPOOKIYaQ8AgAAgL/G32ICvHnz5rEHdwEAAOAv8nf5CTQAAAD8pfbqLdAAAADwf4UABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAxEAyEQAAB2JJREFUAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGCAEQAABQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJAhgAAIAEAQwAAECCAAYAACBBAAMAAJAggAEAAEgQwAAAACQIYAAAABIEMAAAAAkCGAAAgAQBDAAAQIIABgAAIEEAAwAAkCCAAQAASBDAAAAAJAhgAAAAEgQwAAAACQIYAACABAEMAABAggAGAAAgQQADAACQIIABAABIEMAAAAAkCGAAAAASBDAAAAAJ/wkAAP//5K6mYwAAAAZJREFUAwAXytdQQoYV8gAAAABJRU5ErkJggg=="
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @constant */
@@ -9174,7 +10349,10 @@ export interface operations {
     getApiKeys: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 1f3a0b7f-2317-4ee6-8a18-86839cb3c5a3
+                 */
                 site_id: string;
                 /** @description When given it must be the signed-in user */
                 user_id?: string;
@@ -9192,6 +10370,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "362467a3-33da-4279-b8a8-c8b35f192e0d",
+                     *           "name": "test key",
+                     *           "prefix": "key",
+                     *           "display": "key_…r1zZ",
+                     *           "status": "active",
+                     *           "scopes": [
+                     *             "read",
+                     *             "write"
+                     *           ],
+                     *           "metadata": {},
+                     *           "expires_at": "2027-02-22T13:23:02.428Z",
+                     *           "created_at": "2026-11-24T13:23:02.430Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Key"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9220,9 +10421,10 @@ export interface operations {
                  * @example {
                  *       "name": "test key",
                  *       "scopes": [
-                 *         "read"
+                 *         "read",
+                 *         "write"
                  *       ],
-                 *       "site_id": "927a1b9c-a114-4648-8c0b-10771aeeec11"
+                 *       "site_id": "43158408-98d5-4ffc-86fb-e8d59c335aa2"
                  *     }
                  */
                 "application/json": {
@@ -9269,16 +10471,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "apiKey": "key_cSvrPJJhjKLmzfgeUDy6zbkSHAODC5dONPWTTss5ZTC31J856",
-                     *         "id": "506a6679-d124-40f7-b0c5-d1e8c095da00",
+                     *         "apiKey": "key_1LNo0A0oiqJ7TZffo1eq8jnE8lQQuJolM2xacBcBAp30PiFGM",
+                     *         "id": "74ffdf18-e443-4ba2-92df-eaa8d41f3aed",
                      *         "prefix": "key",
                      *         "name": "test key",
                      *         "scopes": [
-                     *           "read"
+                     *           "read",
+                     *           "write"
                      *         ],
-                     *         "site_id": "927a1b9c-a114-4648-8c0b-10771aeeec11",
-                     *         "expires_at": "2027-02-22T10:09:09.898Z",
-                     *         "created_at": "2026-11-24T10:09:09.946Z"
+                     *         "site_id": "43158408-98d5-4ffc-86fb-e8d59c335aa2",
+                     *         "expires_at": "2027-02-22T13:19:41.754Z",
+                     *         "created_at": "2026-11-24T13:19:41.788Z"
                      *       }
                      *     }
                      */
@@ -9301,9 +10504,15 @@ export interface operations {
     deleteApiKeys: {
         parameters: {
             query: {
-                /** @description Key id */
+                /**
+                 * @description Key id
+                 * @example 7b285f14-1b8a-4b60-8d47-1534bc92a7a1
+                 */
                 id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example fe2d8f72-a2c0-47da-8358-7eb979b3ff74
+                 */
                 site_id: string;
                 /** @description When given it must be the signed-in user */
                 user_id?: string;
@@ -9321,6 +10530,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "API key revoked"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -9338,14 +10553,23 @@ export interface operations {
     getApiKeysIdUsage: {
         parameters: {
             query: {
-                /** @description Days to report, counting today (UTC), 1–365 (default 30); rows older than KEY_USAGE_RETENTION_DAYS are pruned */
+                /**
+                 * @description Days to report, counting today (UTC), 1–365 (default 30); rows older than KEY_USAGE_RETENTION_DAYS are pruned
+                 * @example 3
+                 */
                 days?: number;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 9c18258f-e94e-4276-a60a-f8ec4233df1f
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description Key id */
+                /**
+                 * @description Key id
+                 * @example 6a93a04d-34dd-4fb7-8481-b4f5a5db2409
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9359,6 +10583,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "key_id": "6a93a04d-34dd-4fb7-8481-b4f5a5db2409",
+                     *         "site_id": "9c18258f-e94e-4276-a60a-f8ec4233df1f",
+                     *         "from": "2026-11-22",
+                     *         "to": "2026-11-24",
+                     *         "retention_days": 90,
+                     *         "total_requests": 4,
+                     *         "last_used_at": "2026-11-24T13:28:56.257Z",
+                     *         "last_status": 403,
+                     *         "days": [
+                     *           {
+                     *             "date": "2026-11-22",
+                     *             "requests": 0,
+                     *             "errors": 0
+                     *           },
+                     *           {
+                     *             "date": "2026-11-23",
+                     *             "requests": 0,
+                     *             "errors": 0
+                     *           },
+                     *           {
+                     *             "date": "2026-11-24",
+                     *             "requests": 4,
+                     *             "errors": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["KeyUsage"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9391,7 +10647,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Lead id */
+                /**
+                 * @description Lead id
+                 * @example ca3a12dd-14b7-42b1-86f8-f0a40ddac0c5
+                 */
                 lead_id: string;
             };
             cookie?: never;
@@ -9408,6 +10667,100 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "session_id": "1e1248f4-8639-4359-90e0-afd67e2afda0",
+                     *           "visitor_id": "2ec4b42b-8dbe-49b1-8fdd-537be2fdcae5",
+                     *           "fingerprint": "fp-zpp6xj454sk",
+                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "lead_id": "ca3a12dd-14b7-42b1-86f8-f0a40ddac0c5",
+                     *           "previous_session_id": "4180bff2-941e-4543-abfc-074fc3d290c5",
+                     *           "status": "active",
+                     *           "url": null,
+                     *           "current_url": null,
+                     *           "referrer": null,
+                     *           "utm_source": null,
+                     *           "utm_medium": null,
+                     *           "utm_campaign": null,
+                     *           "utm_term": null,
+                     *           "utm_content": null,
+                     *           "created_at": 1795527925538,
+                     *           "started_at": 1795527925538,
+                     *           "last_activity_at": 1795527925538,
+                     *           "updated_at": 1795527925538,
+                     *           "expires_at": 1795529725538,
+                     *           "ended_at": null,
+                     *           "duration": null,
+                     *           "page_views": 0,
+                     *           "active_time": null,
+                     *           "idle_time": null,
+                     *           "exit_url": null,
+                     *           "exit_type": null,
+                     *           "device": null,
+                     *           "browser": null,
+                     *           "location": null,
+                     *           "performance": null,
+                     *           "consent": null,
+                     *           "custom_data": null,
+                     *           "lead_data": null,
+                     *           "is_bot": true,
+                     *           "event_count": 0,
+                     *           "conversions": 0
+                     *         },
+                     *         {
+                     *           "session_id": "4180bff2-941e-4543-abfc-074fc3d290c5",
+                     *           "visitor_id": "2ec4b42b-8dbe-49b1-8fdd-537be2fdcae5",
+                     *           "fingerprint": "fp-zpp6xj454sk",
+                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "lead_id": "ca3a12dd-14b7-42b1-86f8-f0a40ddac0c5",
+                     *           "previous_session_id": null,
+                     *           "status": "closed",
+                     *           "url": null,
+                     *           "current_url": null,
+                     *           "referrer": null,
+                     *           "utm_source": null,
+                     *           "utm_medium": null,
+                     *           "utm_campaign": null,
+                     *           "utm_term": null,
+                     *           "utm_content": null,
+                     *           "created_at": 1795527925477,
+                     *           "started_at": 1795527925477,
+                     *           "last_activity_at": 1795527925477,
+                     *           "updated_at": 1795527925533,
+                     *           "expires_at": 1795529725477,
+                     *           "ended_at": 1795527925533,
+                     *           "duration": 56,
+                     *           "page_views": 0,
+                     *           "active_time": null,
+                     *           "idle_time": null,
+                     *           "exit_url": null,
+                     *           "exit_type": "bounce",
+                     *           "device": null,
+                     *           "browser": null,
+                     *           "location": null,
+                     *           "performance": null,
+                     *           "consent": null,
+                     *           "custom_data": null,
+                     *           "lead_data": null,
+                     *           "is_bot": true,
+                     *           "event_count": 0,
+                     *           "conversions": 0
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 2,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "has_more": false,
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795527925637,
+                     *         "processing_time": 87.69
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SessionSummary"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9430,17 +10783,26 @@ export interface operations {
             query: {
                 /** @description Runs started at or after (ISO 8601) */
                 from?: string;
-                /** @description Page size, 1–100 (default 20) */
+                /**
+                 * @description Page size, 1–100 (default 20)
+                 * @example 100
+                 */
                 limit?: number;
                 /** @description nextPageToken of the previous page */
                 pageToken?: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 */
                 site_id: string;
                 /** @description Only runs in this status */
                 status?: "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED" | "TERMINATED" | "TIMED_OUT";
                 /** @description Runs started before (ISO 8601) */
                 to?: string;
-                /** @description Only runs of this type, e.g. dailyStandUpWorkflow */
+                /**
+                 * @description Only runs of this type, e.g. dailyStandUpWorkflow
+                 * @example syncEmailsWorkflow
+                 */
                 type?: string;
             };
             header?: never;
@@ -9459,6 +10821,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "workflows": [
+                     *         {
+                     *           "workflowId": "sync-emails-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526655140-b91be0b0",
+                     *           "runId": "999faec2-440e-4874-aa0b-0023180f2acd",
+                     *           "type": "syncEmailsWorkflow",
+                     *           "status": "RUNNING",
+                     *           "startTime": "2026-11-24T13:24:15.140Z",
+                     *           "input": {
+                     *             "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130"
+                     *           }
+                     *         },
+                     *         {
+                     *           "workflowId": "sync-emails-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526654703-6ac4aab6",
+                     *           "runId": "4838ff8e-3bb4-494d-b7ca-e2dd0be619e4",
+                     *           "type": "syncEmailsWorkflow",
+                     *           "status": "COMPLETED",
+                     *           "startTime": "2026-11-24T13:24:14.711Z",
+                     *           "closeTime": "2026-11-24T13:24:15.050Z",
+                     *           "executionTime": 339,
+                     *           "input": {
+                     *             "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130"
+                     *           },
+                     *           "result": {
+                     *             "stored": 0,
+                     *             "bounces": 0,
+                     *             "fetched": 4,
+                     *             "replies": 0,
+                     *             "commands": [],
+                     *             "last_uid": 4,
+                     *             "from_leads": 0,
+                     *             "not_handed": [],
+                     *             "auto_replies": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "workflowId": "sync-emails-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526654299-69a204bb",
+                     *           "runId": "93493d9e-3907-4230-84ed-d6b961372245",
+                     *           "type": "syncEmailsWorkflow",
+                     *           "status": "COMPLETED",
+                     *           "startTime": "2026-11-24T13:24:14.299Z",
+                     *           "closeTime": "2026-11-24T13:24:14.602Z",
+                     *           "executionTime": 303,
+                     *           "input": {
+                     *             "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130"
+                     *           },
+                     *           "result": {
+                     *             "stored": 0,
+                     *             "bounces": 0,
+                     *             "fetched": 0,
+                     *             "replies": 0,
+                     *             "commands": [],
+                     *             "last_uid": 4,
+                     *             "from_leads": 0,
+                     *             "not_handed": [],
+                     *             "auto_replies": 0
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 100,
+                     *         "hasMore": false
+                     *       },
+                     *       "meta": {
+                     *         "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130",
+                     *         "total_found": 5,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: {
                             has_more: boolean;
@@ -9487,12 +10921,18 @@ export interface operations {
     getApiLogsWorkflowsWorkflowId: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description The run's workflowId */
+                /**
+                 * @description The run's workflowId
+                 * @example lead-follow-up-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526652498-096f642e
+                 */
                 workflowId: string;
             };
             cookie?: never;
@@ -9509,6 +10949,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "workflowId": "lead-follow-up-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526652498-096f642e",
+                     *         "runId": "db5ccd8a-73a3-456a-9126-8ab1ab6dbd0a",
+                     *         "type": "leadFollowUpWorkflow",
+                     *         "status": "RUNNING",
+                     *         "startTime": "2026-11-24T13:24:12.499Z",
+                     *         "input": {
+                     *           "lead_id": "d5c8357f-5246-4257-b440-679b3e849327",
+                     *           "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkflowRecord"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9531,13 +10987,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The run's workflowId */
+                /**
+                 * @description The run's workflowId
+                 * @example human-intervention-84907e95-312a-4434-bbe3-f38a423a7bff-1795528223706-6b41de8f
+                 */
                 workflowId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "84907e95-312a-4434-bbe3-f38a423a7bff"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -9558,6 +11022,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "workflowId": "human-intervention-84907e95-312a-4434-bbe3-f38a423a7bff-1795528223706-6b41de8f",
+                     *         "runId": "e53925b6-a94f-42d1-9715-1f6d374b9f14",
+                     *         "type": "humanInterventionWorkflow",
+                     *         "status": "CANCELLED",
+                     *         "startTime": "2026-11-24T13:50:23.706Z",
+                     *         "closeTime": "2026-11-24T13:50:27.422Z",
+                     *         "executionTime": 3716,
+                     *         "input": {
+                     *           "site_id": "84907e95-312a-4434-bbe3-f38a423a7bff",
+                     *           "question": "Approve the campaign?",
+                     *           "timeout_seconds": 600
+                     *         },
+                     *         "failure": {
+                     *           "message": "CANCELLED: the run was cancelled on request",
+                     *           "cause": {
+                     *             "message": "CANCELLED: the run was cancelled on request",
+                     *             "source": "engine",
+                     *             "stackTrace": ""
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkflowRecord"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9582,13 +11073,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The run's workflowId */
+                /**
+                 * @description The run's workflowId
+                 * @example human-intervention-8dce55e6-971a-4f38-b9aa-d91ae434b815-1795528239353-8b7b9865
+                 */
                 workflowId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "8dce55e6-971a-4f38-b9aa-d91ae434b815",
+                 *       "signal": "humanResponse",
+                 *       "payload": {
+                 *         "approved": true
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Value the waiting run receives */
                     payload?: unknown;
@@ -9613,6 +11116,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "workflowId": "human-intervention-8dce55e6-971a-4f38-b9aa-d91ae434b815-1795528239353-8b7b9865",
+                     *         "runId": "0b7dd547-2fe1-4f6e-ab9a-b83c5ccc4030",
+                     *         "type": "humanInterventionWorkflow",
+                     *         "status": "RUNNING",
+                     *         "startTime": "2026-11-24T13:50:39.353Z",
+                     *         "input": {
+                     *           "site_id": "8dce55e6-971a-4f38-b9aa-d91ae434b815",
+                     *           "question": "Approve the campaign?",
+                     *           "timeout_seconds": 600
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkflowRecord"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9641,6 +11161,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 3,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "getLeads",
+                 *         "arguments": {
+                 *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                 *           "search": "hopper",
+                 *           "limit": 10
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Absent for notifications */
                     id?: string | number;
@@ -9666,6 +11201,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 3,
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "{\"success\":true,\"leads\":[],\"total\":0,\"limit\":10,\"offset\":0,\"has_more\":false}"
+                     *           }
+                     *         ],
+                     *         "structuredContent": {
+                     *           "success": true,
+                     *           "leads": [],
+                     *           "total": 0,
+                     *           "limit": 10,
+                     *           "offset": 0,
+                     *           "has_more": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         error?: {
                             code: number;
@@ -9710,6 +11267,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "0001_orders",
+                 *       "sql": "\n  create table orders (id uuid primary key default gen_random_uuid(), owner text not null, total numeric not null);\n  alter table orders enable row level security;\n  create policy orders_owner on orders to public using (owner = current_setting('app.user', true));\n"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The migration's name, unique per app: 1–128 letters, digits, _ . - (e.g. 0001_create_orders) */
                     name: string;
@@ -9734,6 +11297,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "status": "applied",
+                     *         "name": "0001_orders",
+                     *         "checksum": "2513a6a10ae824a808e57a0b7cdecb4a9843f64eb1977cab64c3f20e1fce422e",
+                     *         "statements": 3
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AppMigrationResult"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9762,6 +11336,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "to": [
+                 *         "user-7e8024167d23@example.com"
+                 *       ],
+                 *       "subject": "Welcome",
+                 *       "text": "Hello there",
+                 *       "html": "<p>Hello there</p>"
+                 *     }
+                 */
                 "application/json": {
                     /** @description HTML body (sent as is; no remote content is fetched) */
                     html?: string;
@@ -9795,6 +11379,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "252ecaf8-bef2-4bca-8a30-2f5ebb79d168",
+                     *         "transport": "outbox",
+                     *         "status": "stored",
+                     *         "to": [
+                     *           "user-7e8024167d23@example.com"
+                     *         ],
+                     *         "provider_message_id": null,
+                     *         "message_id": "<048bf4ad-f026-4bac-998f-48abc97ed620@localhost>",
+                     *         "created_at": "2026-11-24T13:30:22.032Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SentEmail"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9817,7 +11417,10 @@ export interface operations {
     getApiPlatformLeads: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 50) */
+                /**
+                 * @description Page size, 1–100 (default 50)
+                 * @example 2
+                 */
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
@@ -9844,6 +11447,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "6db3db30-bd8b-490c-9f85-1d90622ad554",
+                     *           "site_id": "a54a93b0-f245-4be7-a935-5d78903398e1",
+                     *           "name": "Lead 3",
+                     *           "email": "user-518052f4df00@example.com",
+                     *           "status": "new",
+                     *           "phone": null,
+                     *           "position": null,
+                     *           "company": null,
+                     *           "notes": null,
+                     *           "origin": null,
+                     *           "segment_id": null,
+                     *           "campaign_id": null,
+                     *           "assignee_id": null,
+                     *           "lead_score": null,
+                     *           "created_at": "2026-11-24T13:30:12.229Z",
+                     *           "updated_at": "2026-11-24T13:30:12.229Z"
+                     *         },
+                     *         {
+                     *           "id": "111e284d-c73b-41e3-b5e7-29d80095099f",
+                     *           "site_id": "a54a93b0-f245-4be7-a935-5d78903398e1",
+                     *           "name": "Lead 2",
+                     *           "email": "user-f28ddef05527@example.com",
+                     *           "status": "new",
+                     *           "phone": null,
+                     *           "position": null,
+                     *           "company": null,
+                     *           "notes": null,
+                     *           "origin": null,
+                     *           "segment_id": null,
+                     *           "campaign_id": null,
+                     *           "assignee_id": null,
+                     *           "lead_score": null,
+                     *           "created_at": "2026-11-24T13:30:12.217Z",
+                     *           "updated_at": "2026-11-24T13:30:12.217Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 5,
+                     *         "limit": 2,
+                     *         "offset": 0,
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Lead"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9869,6 +11521,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "leads": [
+                 *         {
+                 *           "name": "First",
+                 *           "email": "user-b36d513762f0@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1–100 leads, each with the fields of POST /api/agents/tools/leads/create (name and email required) */
                     leads: {
@@ -9929,6 +11591,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "created": 1,
+                     *         "failed": 0,
+                     *         "results": [
+                     *           {
+                     *             "index": 0,
+                     *             "success": true,
+                     *             "lead": {
+                     *               "id": "c9a45f3d-78f3-47e0-bffd-e2bb462335fa",
+                     *               "site_id": "a54a93b0-f245-4be7-a935-5d78903398e1",
+                     *               "name": "First",
+                     *               "email": "user-b36d513762f0@example.com",
+                     *               "status": "new",
+                     *               "phone": null,
+                     *               "position": null,
+                     *               "company": null,
+                     *               "notes": null,
+                     *               "origin": null,
+                     *               "segment_id": null,
+                     *               "campaign_id": null,
+                     *               "assignee_id": null,
+                     *               "lead_score": null,
+                     *               "created_at": "2026-11-24T13:30:11.110Z",
+                     *               "updated_at": "2026-11-24T13:30:11.110Z"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["LeadBatchResult"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9965,6 +11660,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "key": {
+                     *           "id": "936957ed-3f0a-4d4f-9462-060da1c262f0",
+                     *           "name": "test platform key",
+                     *           "display": "sgp_pk_…3BAi",
+                     *           "expires_at": "2027-02-22T13:30:09.643Z",
+                     *           "capabilities": [
+                     *             "leads.read"
+                     *           ]
+                     *         },
+                     *         "site": {
+                     *           "id": "a54a93b0-f245-4be7-a935-5d78903398e1",
+                     *           "name": "Test site",
+                     *           "domain": null
+                     *         },
+                     *         "app": {
+                     *           "id": "6826e9bd-104d-4c5e-b4ff-e02f2dd9cc2f",
+                     *           "name": "Generated app",
+                     *           "short_id": "5athnt6snxreesiw"
+                     *         },
+                     *         "schema": {
+                     *           "name": "app_5athnt6snxreesiw",
+                     *           "exists": false,
+                     *           "applied": 0
+                     *         },
+                     *         "quotas": [
+                     *           {
+                     *             "capability": "leads.read",
+                     *             "limit": 10000,
+                     *             "used": 0,
+                     *             "resets_at": "2026-11-25T00:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PlatformMe"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9989,6 +11723,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "session_id": "8b3015d8-e2c1-49ac-bf77-a566a5ed2edc",
+                 *       "event_type": "custom",
+                 *       "event_name": "checkout_started",
+                 *       "properties": {
+                 *         "cart": 3
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Name of the event, e.g. signup_click (recommended for custom) */
                     event_name?: string;
@@ -10034,6 +11778,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event_id": "e58a9e6c-a303-45cb-8484-676e412fe01d",
+                     *         "session_id": "8b3015d8-e2c1-49ac-bf77-a566a5ed2edc",
+                     *         "visitor_id": "f7c1dd38-7872-4a60-a41c-51850ee5543d",
+                     *         "event_type": "custom",
+                     *         "timestamp": 1795527012733,
+                     *         "stored": false,
+                     *         "expires_at": 1795528812733
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TrackedEvent"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10053,6 +11811,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event_id": "e58a9e6c-a303-45cb-8484-676e412fe01d",
+                     *         "session_id": "8b3015d8-e2c1-49ac-bf77-a566a5ed2edc",
+                     *         "visitor_id": "f7c1dd38-7872-4a60-a41c-51850ee5543d",
+                     *         "event_type": "custom",
+                     *         "timestamp": 1795527012733,
+                     *         "stored": true,
+                     *         "expires_at": 1795528812733
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TrackedEvent"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10085,7 +11857,10 @@ export interface operations {
                 priority?: "high" | "medium" | "low";
                 /** @description Only this requirement */
                 requirement_id?: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 9c42f9bb-b34a-488a-a1ce-89a87fd2af9c
+                 */
                 site_id: string;
                 /** @description Only requirements with this status */
                 status?: "backlog" | "validated" | "in-progress" | "on-review" | "done" | "canceled";
@@ -10106,6 +11881,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "requirements": [
+                     *         {
+                     *           "requirement_id": "40970658-726d-4602-8be3-49b7a16946e0",
+                     *           "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
+                     *           "title": "Audit",
+                     *           "type": null,
+                     *           "priority": "medium",
+                     *           "status": "done",
+                     *           "completion_status": "completed",
+                     *           "instructions": "External deliverable",
+                     *           "budget": null,
+                     *           "created_at": "2026-11-24T13:43:38.099Z",
+                     *           "updated_at": "2026-11-24T13:43:38.390Z"
+                     *         },
+                     *         {
+                     *           "requirement_id": "1633c37e-6b60-4bd3-b90d-0ba74313103a",
+                     *           "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
+                     *           "title": "Launch campaign",
+                     *           "type": null,
+                     *           "priority": "medium",
+                     *           "status": "backlog",
+                     *           "completion_status": "pending",
+                     *           "instructions": null,
+                     *           "budget": 100000,
+                     *           "created_at": "2026-11-24T13:43:37.987Z",
+                     *           "updated_at": "2026-11-24T13:43:37.987Z"
+                     *         }
+                     *       ],
+                     *       "total": 2,
+                     *       "limit": 50,
+                     *       "offset": 0,
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         /** @description True when items follow this page */
                         has_more: boolean;
@@ -10135,6 +11947,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                 *       "activity": "Sign the guest book"
+                 *     }
+                 */
                 "application/json": {
                     /** @description What the robot should do (at least 3 characters) */
                     activity: string;
@@ -10164,6 +11982,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "instance": {
+                     *           "id": "eb10605d-0a81-4798-97da-e6e8f2a64b6a",
+                     *           "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                     *           "user_id": "dec4de11-1fa8-487f-b10c-d7b63cdac22d",
+                     *           "name": "Sign the guest book",
+                     *           "instance_type": "browser",
+                     *           "status": "running",
+                     *           "agent_id": null,
+                     *           "configuration": {},
+                     *           "environment_variables": {},
+                     *           "activity": "Look at the result",
+                     *           "current_url": "http://127.0.0.1:3586/result",
+                     *           "timeout_hours": 1,
+                     *           "started_at": "2026-11-24T13:33:24.083Z",
+                     *           "expires_at": "2026-11-24T14:33:24.083Z",
+                     *           "screenshot_url": "/api/instances/eb10605d-0a81-4798-97da-e6e8f2a64b6a/screenshot",
+                     *           "created_at": "2026-11-24T13:33:20.014Z",
+                     *           "updated_at": "2026-11-24T13:33:24.382Z"
+                     *         },
+                     *         "plan": {
+                     *           "id": "ea0632d8-a8a6-4d66-b127-f54757e4baa2",
+                     *           "instance_id": "eb10605d-0a81-4798-97da-e6e8f2a64b6a",
+                     *           "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                     *           "title": "Look at the result",
+                     *           "description": null,
+                     *           "plan_type": "task",
+                     *           "status": "pending",
+                     *           "priority": 0,
+                     *           "instructions": "Look at the result",
+                     *           "steps": [],
+                     *           "created_at": "2026-11-24T13:33:24.421Z",
+                     *           "updated_at": "2026-11-24T13:33:24.421Z"
+                     *         },
+                     *         "created": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RobotInstanceResult"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10183,6 +12042,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "instance": {
+                     *           "id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                     *           "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                     *           "user_id": "dec4de11-1fa8-487f-b10c-d7b63cdac22d",
+                     *           "name": "Sign the guest book",
+                     *           "instance_type": "browser",
+                     *           "status": "running",
+                     *           "agent_id": null,
+                     *           "configuration": {},
+                     *           "environment_variables": {},
+                     *           "activity": "Sign the guest book",
+                     *           "current_url": null,
+                     *           "timeout_hours": 1,
+                     *           "started_at": "2026-11-24T13:33:14.428Z",
+                     *           "expires_at": "2026-11-24T14:33:14.428Z",
+                     *           "screenshot_url": null,
+                     *           "created_at": "2026-11-24T13:33:12.525Z",
+                     *           "updated_at": "2026-11-24T13:33:14.530Z"
+                     *         },
+                     *         "plan": {
+                     *           "id": "6fd05dab-a37f-45dc-9856-976dae0afc81",
+                     *           "instance_id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                     *           "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                     *           "title": "Sign the guest book",
+                     *           "description": null,
+                     *           "plan_type": "task",
+                     *           "status": "pending",
+                     *           "priority": 0,
+                     *           "instructions": "Sign the guest book",
+                     *           "steps": [],
+                     *           "created_at": "2026-11-24T13:33:14.554Z",
+                     *           "updated_at": "2026-11-24T13:33:14.554Z"
+                     *         },
+                     *         "created": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RobotInstanceResult"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10213,6 +12113,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "instance_id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                 *       "message": "Sign as Ada",
+                 *       "actions": [
+                 *         {
+                 *           "type": "navigate",
+                 *           "url": "http://127.0.0.1:3586/form"
+                 *         },
+                 *         {
+                 *           "type": "type",
+                 *           "selector": "#name",
+                 *           "text": "Ada"
+                 *         },
+                 *         {
+                 *           "type": "click",
+                 *           "selector": "#go"
+                 *         },
+                 *         {
+                 *           "type": "wait",
+                 *           "selector": "#result"
+                 *         },
+                 *         {
+                 *           "type": "extract",
+                 *           "selector": "#result"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Explicit browser actions (at most 20): appended to the plan and performed in order, no model needed */
                     actions?: ({
@@ -10299,6 +12228,126 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "instance": {
+                     *           "id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                     *           "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                     *           "user_id": "dec4de11-1fa8-487f-b10c-d7b63cdac22d",
+                     *           "name": "Sign the guest book",
+                     *           "instance_type": "browser",
+                     *           "status": "running",
+                     *           "agent_id": null,
+                     *           "configuration": {},
+                     *           "environment_variables": {},
+                     *           "activity": "Sign the guest book",
+                     *           "current_url": "http://127.0.0.1:3586/result",
+                     *           "timeout_hours": 1,
+                     *           "started_at": "2026-11-24T13:33:14.428Z",
+                     *           "expires_at": "2026-11-24T14:33:14.428Z",
+                     *           "screenshot_url": "/api/instances/e3051e62-cc2f-4137-b2cc-78fcd390d5fd/screenshot",
+                     *           "created_at": "2026-11-24T13:33:12.525Z",
+                     *           "updated_at": "2026-11-24T13:33:16.947Z"
+                     *         },
+                     *         "plan": {
+                     *           "id": "6fd05dab-a37f-45dc-9856-976dae0afc81",
+                     *           "instance_id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                     *           "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                     *           "title": "Sign the guest book",
+                     *           "description": null,
+                     *           "plan_type": "task",
+                     *           "status": "completed",
+                     *           "priority": 0,
+                     *           "instructions": "Sign the guest book",
+                     *           "steps": [
+                     *             {
+                     *               "index": 0,
+                     *               "description": "Open http://127.0.0.1:3586/form",
+                     *               "action": {
+                     *                 "url": "http://127.0.0.1:3586/form",
+                     *                 "type": "navigate"
+                     *               },
+                     *               "status": "completed",
+                     *               "output": null,
+                     *               "error": null,
+                     *               "log_id": "e73a2845-8646-4374-a55a-6f8367ef24d9"
+                     *             },
+                     *             {
+                     *               "index": 1,
+                     *               "description": "Type into #name",
+                     *               "action": {
+                     *                 "text": "Ada",
+                     *                 "type": "type",
+                     *                 "submit": false,
+                     *                 "selector": "#name"
+                     *               },
+                     *               "status": "completed",
+                     *               "output": null,
+                     *               "error": null,
+                     *               "log_id": "92979ee8-4566-4696-a631-486d4055b0fb"
+                     *             },
+                     *             {
+                     *               "index": 2,
+                     *               "description": "Click #go",
+                     *               "action": {
+                     *                 "type": "click",
+                     *                 "selector": "#go"
+                     *               },
+                     *               "status": "completed",
+                     *               "output": null,
+                     *               "error": null,
+                     *               "log_id": "f3d46cfb-ec7a-4b04-af05-dafd45048a7a"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-24T13:33:14.554Z",
+                     *           "updated_at": "2026-11-24T13:33:16.965Z"
+                     *         },
+                     *         "mode": "continue",
+                     *         "executed": [
+                     *           {
+                     *             "index": 0,
+                     *             "description": "Open http://127.0.0.1:3586/form",
+                     *             "action": {
+                     *               "type": "navigate",
+                     *               "url": "http://127.0.0.1:3586/form"
+                     *             },
+                     *             "status": "completed",
+                     *             "output": null,
+                     *             "error": null,
+                     *             "log_id": "e73a2845-8646-4374-a55a-6f8367ef24d9"
+                     *           },
+                     *           {
+                     *             "index": 1,
+                     *             "description": "Type into #name",
+                     *             "action": {
+                     *               "type": "type",
+                     *               "selector": "#name",
+                     *               "text": "Ada",
+                     *               "submit": false
+                     *             },
+                     *             "status": "completed",
+                     *             "output": null,
+                     *             "error": null,
+                     *             "log_id": "92979ee8-4566-4696-a631-486d4055b0fb"
+                     *           },
+                     *           {
+                     *             "index": 2,
+                     *             "description": "Click #go",
+                     *             "action": {
+                     *               "type": "click",
+                     *               "selector": "#go"
+                     *             },
+                     *             "status": "completed",
+                     *             "output": null,
+                     *             "error": null,
+                     *             "log_id": "f3d46cfb-ec7a-4b04-af05-dafd45048a7a"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ActResult"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10329,6 +12378,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "instance_id": "eb10605d-0a81-4798-97da-e6e8f2a64b6a",
+                 *       "message": "Sign the guest book as Ada",
+                 *       "tools": [
+                 *         "navigate",
+                 *         "click",
+                 *         "type",
+                 *         "extract"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10370,6 +12431,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "async": true,
+                     *         "workflowId": "prompt-robot-3df6ddd1-33f9-4fb2-be72-78ac9a405131-1795528240112-1c7e9a3d",
+                     *         "runId": "5f0c3b8e-2d47-4a19-9e6b-8c1f4d2a7e50",
+                     *         "instance_id": "eb10605d-0a81-4798-97da-e6e8f2a64b6a",
+                     *         "status": "RUNNING"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AssistantStarted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10398,6 +12471,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "instance_id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10423,6 +12501,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deleted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10451,6 +12538,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "instance_id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10476,6 +12568,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "instance": {
+                     *           "id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                     *           "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                     *           "user_id": "dec4de11-1fa8-487f-b10c-d7b63cdac22d",
+                     *           "name": "Sign the guest book",
+                     *           "instance_type": "browser",
+                     *           "status": "paused",
+                     *           "agent_id": null,
+                     *           "configuration": {},
+                     *           "environment_variables": {},
+                     *           "activity": "Sign the guest book",
+                     *           "current_url": "http://127.0.0.1:3586/result",
+                     *           "timeout_hours": 1,
+                     *           "started_at": "2026-11-24T13:33:14.428Z",
+                     *           "expires_at": null,
+                     *           "screenshot_url": "/api/instances/e3051e62-cc2f-4137-b2cc-78fcd390d5fd/screenshot",
+                     *           "created_at": "2026-11-24T13:33:12.525Z",
+                     *           "updated_at": "2026-11-24T13:33:17.549Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InstanceResult"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10505,6 +12623,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "instance_id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                 *       "timeout_hours": 2
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10535,6 +12659,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "instance": {
+                     *           "id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                     *           "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                     *           "user_id": "dec4de11-1fa8-487f-b10c-d7b63cdac22d",
+                     *           "name": "Sign the guest book",
+                     *           "instance_type": "browser",
+                     *           "status": "running",
+                     *           "agent_id": null,
+                     *           "configuration": {},
+                     *           "environment_variables": {},
+                     *           "activity": "Sign the guest book",
+                     *           "current_url": "http://127.0.0.1:3586/result",
+                     *           "timeout_hours": 2,
+                     *           "started_at": "2026-11-24T13:33:18.702Z",
+                     *           "expires_at": "2026-11-24T15:33:18.702Z",
+                     *           "screenshot_url": "/api/instances/e3051e62-cc2f-4137-b2cc-78fcd390d5fd/screenshot",
+                     *           "created_at": "2026-11-24T13:33:12.525Z",
+                     *           "updated_at": "2026-11-24T13:33:18.702Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InstanceResult"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10565,6 +12715,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "instance_id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10590,6 +12745,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "instance": {
+                     *           "id": "e3051e62-cc2f-4137-b2cc-78fcd390d5fd",
+                     *           "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                     *           "user_id": "dec4de11-1fa8-487f-b10c-d7b63cdac22d",
+                     *           "name": "Sign the guest book",
+                     *           "instance_type": "browser",
+                     *           "status": "stopped",
+                     *           "agent_id": null,
+                     *           "configuration": {},
+                     *           "environment_variables": {},
+                     *           "activity": "Sign the guest book",
+                     *           "current_url": "http://127.0.0.1:3586/result",
+                     *           "timeout_hours": 2,
+                     *           "started_at": "2026-11-24T13:33:18.702Z",
+                     *           "expires_at": null,
+                     *           "screenshot_url": "/api/instances/e3051e62-cc2f-4137-b2cc-78fcd390d5fd/screenshot",
+                     *           "created_at": "2026-11-24T13:33:12.525Z",
+                     *           "updated_at": "2026-11-24T13:33:19.666Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InstanceResult"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10616,7 +12797,10 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 4158ea17-48db-4c7d-9458-4255656c50d0
+                 */
                 site_id: string;
             };
             header?: never;
@@ -10635,6 +12819,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "e4678db9-8928-4d7b-9702-b17a444b5402",
+                     *           "site_id": "4158ea17-48db-4c7d-9458-4255656c50d0",
+                     *           "type": "password",
+                     *           "identifier": "id-596b677f",
+                     *           "key_version": 1,
+                     *           "created_at": "2026-11-24T13:36:06.441Z",
+                     *           "last_used_at": null
+                     *         },
+                     *         {
+                     *           "id": "6f3091a0-b100-4a77-9fa4-8edf3323f3ee",
+                     *           "site_id": "4158ea17-48db-4c7d-9458-4255656c50d0",
+                     *           "type": "api_key",
+                     *           "identifier": "stripe.live",
+                     *           "key_version": 1,
+                     *           "created_at": "2026-11-24T13:36:06.339Z",
+                     *           "last_used_at": null
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 2,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SecureToken"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10660,6 +12875,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "4158ea17-48db-4c7d-9458-4255656c50d0",
+                 *       "type": "api_key",
+                 *       "identifier": "stripe.live",
+                 *       "value": "sk_live_da70f267aa8129b5ed541ddd"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Name that tells the secret apart within the site (unique per site), e.g. "stripe.live" */
                     identifier: string;
@@ -10686,6 +12909,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "6f3091a0-b100-4a77-9fa4-8edf3323f3ee",
+                     *         "site_id": "4158ea17-48db-4c7d-9458-4255656c50d0",
+                     *         "type": "api_key",
+                     *         "identifier": "stripe.live",
+                     *         "key_version": 1,
+                     *         "created_at": "2026-11-24T13:36:06.339Z",
+                     *         "last_used_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SecureToken"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10708,9 +12945,15 @@ export interface operations {
     deleteApiSecureTokens: {
         parameters: {
             query: {
-                /** @description Secure token id */
+                /**
+                 * @description Secure token id
+                 * @example e909af50-1e72-4a79-9dbe-3365403061bc
+                 */
                 id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 4158ea17-48db-4c7d-9458-4255656c50d0
+                 */
                 site_id: string;
             };
             header?: never;
@@ -10729,6 +12972,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Secure token deleted"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -10749,13 +12998,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Secure token id */
+                /**
+                 * @description Secure token id
+                 * @example 69329b0a-408d-4684-b25c-92078cf6d969
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "4158ea17-48db-4c7d-9458-4255656c50d0"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10776,6 +13033,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "69329b0a-408d-4684-b25c-92078cf6d969",
+                     *         "type": "api_key",
+                     *         "identifier": "slack",
+                     *         "value": "xoxb-47805a6c3b32b52405d6"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DecryptedSecureToken"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10798,11 +13066,17 @@ export interface operations {
     getApiSecureTokensAudit: {
         parameters: {
             query: {
-                /** @description Page size, 1–100 (default 20) */
+                /**
+                 * @description Page size, 1–100 (default 20)
+                 * @example 100
+                 */
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 4158ea17-48db-4c7d-9458-4255656c50d0
+                 */
                 site_id: string;
             };
             header?: never;
@@ -10818,6 +13092,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "6a20d7f3-b829-4f9f-9ce6-bf1d8f3f5d98",
+                     *           "token_id": "462cf59a-2bf1-eb64-1aed-c10cbbd55238",
+                     *           "identifier": null,
+                     *           "action": "decrypt",
+                     *           "outcome": "not_found",
+                     *           "api_key_id": "f6044913-a975-4b25-9ff8-14aff759d8db",
+                     *           "user_id": null,
+                     *           "created_at": "2026-11-24T13:36:07.948Z"
+                     *         },
+                     *         {
+                     *           "id": "2a5d5ab2-8f3e-4c74-986a-f0ee2e98c388",
+                     *           "token_id": "69329b0a-408d-4684-b25c-92078cf6d969",
+                     *           "identifier": "slack",
+                     *           "action": "decrypt",
+                     *           "outcome": "ok",
+                     *           "api_key_id": "f6044913-a975-4b25-9ff8-14aff759d8db",
+                     *           "user_id": null,
+                     *           "created_at": "2026-11-24T13:36:07.684Z"
+                     *         },
+                     *         {
+                     *           "id": "5a6799c7-a2d8-4ea9-a024-f286f52bd280",
+                     *           "token_id": "69329b0a-408d-4684-b25c-92078cf6d969",
+                     *           "identifier": "slack",
+                     *           "action": "create",
+                     *           "outcome": "ok",
+                     *           "api_key_id": "f6044913-a975-4b25-9ff8-14aff759d8db",
+                     *           "user_id": null,
+                     *           "created_at": "2026-11-24T13:36:07.462Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 9,
+                     *         "limit": 100,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SecureTokenAudit"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10838,13 +13155,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); a site the signed-in user owns */
+                /**
+                 * @description Site id (UUID); a site the signed-in user owns
+                 * @example 49677814-743f-4b7e-a8f8-53c4091b7b3d
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "confirm": "Test site"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The site's current name, typed out (e.g. "My shop"): guards against deleting the wrong site */
                     confirm: string;
@@ -10859,6 +13184,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "49677814-743f-4b7e-a8f8-53c4091b7b3d",
+                     *         "name": "Test site",
+                     *         "deleted_at": "2026-11-24T13:38:11.668Z",
+                     *         "removed": {
+                     *           "api_keys": 4,
+                     *           "visitors": 0,
+                     *           "visitor_sessions": 0,
+                     *           "leads": 0,
+                     *           "commands": 0,
+                     *           "workflow_runs": 0,
+                     *           "workflow_runs_terminated": 0,
+                     *           "files": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DeletedSite"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10881,13 +13226,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); a site the signed-in user owns */
+                /**
+                 * @description Site id (UUID); a site the signed-in user owns
+                 * @example c22c3041-16e4-4454-974f-803cee2d2b09
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "www.shop.example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Host name of the site, e.g. example.com; null removes it */
                     domain?: string | null;
@@ -10904,6 +13257,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "c22c3041-16e4-4454-974f-803cee2d2b09",
+                     *         "name": "Shop",
+                     *         "domain": "www.shop.example.com",
+                     *         "created_at": "2026-11-24T13:37:50.974Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Site"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10926,15 +13290,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A conversation of the site */
+                /**
+                 * @description A conversation of the site
+                 * @example 0e9fbd9e-6000-4a0b-bf0d-869977045181
+                 */
                 conversation_id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 3cf665c3-3b7d-4833-b1b7-8d460d941f03
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "message": "Later is fine"
+                 *     }
+                 */
                 "application/json": {
                     /** @description What you ask or tell the agent (at most 20,000 characters) */
                     message: string;
@@ -10949,6 +13324,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "334f6bcd-65a4-4e32-864c-552eca9d1769",
+                     *         "conversation_id": "0e9fbd9e-6000-4a0b-bf0d-869977045181",
+                     *         "status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AgentAccepted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -10972,7 +13357,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 63719a32-250e-413a-bb82-fed2a08a690d
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -10986,6 +13374,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "c0395c67-1f5e-47a4-ae8a-982726a6b715",
+                     *           "email": "user-dfc7d3570b52@example.com",
+                     *           "verified": true,
+                     *           "verified_at": "2026-11-24T13:30:24.799Z",
+                     *           "code_expires_at": null,
+                     *           "created_at": "2026-11-24T13:30:24.424Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Recipient"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11006,13 +13409,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 63719a32-250e-413a-bb82-fed2a08a690d
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "USER-DFC7D3570B52@EXAMPLE.COM"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -11030,6 +13441,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "c0395c67-1f5e-47a4-ae8a-982726a6b715",
+                     *         "email": "user-dfc7d3570b52@example.com",
+                     *         "verified": false,
+                     *         "verified_at": null,
+                     *         "code_expires_at": "2026-11-25T13:30:24.424Z",
+                     *         "created_at": "2026-11-24T13:30:24.424Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Recipient"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11054,9 +13478,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Recipient id */
+                /**
+                 * @description Recipient id
+                 * @example 0c2e4a6b-8d1f-4e3a-9b5c-7d9e1f3a5b7c
+                 */
                 recipient_id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 3df6ddd1-33f9-4fb2-be72-78ac9a405131
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11070,6 +13500,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Recipient removed"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -11089,15 +13525,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Recipient id */
+                /**
+                 * @description Recipient id
+                 * @example c0395c67-1f5e-47a4-ae8a-982726a6b715
+                 */
                 recipient_id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 63719a32-250e-413a-bb82-fed2a08a690d
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "52g9 jbtm"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The code from the verification email (dashes and spaces ignored) */
                     code: string;
@@ -11112,6 +13559,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "c0395c67-1f5e-47a4-ae8a-982726a6b715",
+                     *         "email": "user-dfc7d3570b52@example.com",
+                     *         "verified": true,
+                     *         "verified_at": "2026-11-24T13:30:24.799Z",
+                     *         "code_expires_at": null,
+                     *         "created_at": "2026-11-24T13:30:24.424Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Recipient"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11134,7 +13594,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 3504805f-f525-473e-a4ed-2d04b80610ae
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11148,6 +13611,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "from_address": "no-reply@localhost",
+                     *         "from_name": "Test site",
+                     *         "reply_to": null,
+                     *         "customized": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EmailSender"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11168,13 +13642,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 3504805f-f525-473e-a4ed-2d04b80610ae
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "from_address": "Sales@Acme-Bakeries.io",
+                 *       "from_name": "Acme Sales",
+                 *       "reply_to": "inbox@acme-bakeries.io"
+                 *     }
+                 */
                 "application/json": {
                     /** @description From address (null: the deployment’s EMAIL_FROM address) */
                     from_address?: string | null;
@@ -11193,6 +13677,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "from_address": "sales@acme-bakeries.io",
+                     *         "from_name": "Acme Sales",
+                     *         "reply_to": "inbox@acme-bakeries.io",
+                     *         "customized": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EmailSender"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11219,7 +13714,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11233,6 +13731,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "email": "gone@acme-bakeries.io",
+                     *           "reason": "bounced",
+                     *           "created_at": "2026-11-24T13:24:14.044Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Suppression"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11251,12 +13767,18 @@ export interface operations {
     deleteApiSitesSiteIdEmailSuppressions: {
         parameters: {
             query: {
-                /** @description Email address (compared lower-case) */
+                /**
+                 * @description Email address (compared lower-case)
+                 * @example user-82241c89200e@example.com
+                 */
                 email: string;
             };
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example fdf4d3e1-b9da-49bf-babb-a4cea3b4f059
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11270,6 +13792,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Address removed from the suppression list"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -11287,16 +13815,25 @@ export interface operations {
     getApiSitesSiteIdEmails: {
         parameters: {
             query?: {
-                /** @description Only the messages sent to or received from this lead (its email history) */
+                /**
+                 * @description Only the messages sent to or received from this lead (its email history)
+                 * @example d5c8357f-5246-4257-b440-679b3e849327
+                 */
                 lead_id?: string;
-                /** @description Page size, 1–100 (default 20) */
+                /**
+                 * @description Page size, 1–100 (default 20)
+                 * @example 100
+                 */
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11310,6 +13847,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "a9f88388-24e6-46b5-8eb4-5eaeba24d7b6",
+                     *           "transport": "imap",
+                     *           "status": "received",
+                     *           "to": [
+                     *             "inbox-4d12dc@acme-bakeries.io"
+                     *           ],
+                     *           "provider_message_id": null,
+                     *           "message_id": null,
+                     *           "created_at": "2026-11-24T13:24:14.017Z",
+                     *           "app_id": null,
+                     *           "from": "user-c43967e51354@example.com",
+                     *           "subject": "Out of office",
+                     *           "text": "I am away until Monday.\n",
+                     *           "html": null,
+                     *           "direction": "inbound",
+                     *           "in_reply_to": "<a624ff8b-2c12-4fed-b21a-3aad296b4cfe@localhost>",
+                     *           "kind": "auto_reply",
+                     *           "lead_id": "d5c8357f-5246-4257-b440-679b3e849327",
+                     *           "workflow_id": null,
+                     *           "conversation_id": null,
+                     *           "command_id": null
+                     *         },
+                     *         {
+                     *           "id": "3c095874-bf55-41fd-8995-f28e614e7267",
+                     *           "transport": "imap",
+                     *           "status": "received",
+                     *           "to": [
+                     *             "inbox-4d12dc@acme-bakeries.io"
+                     *           ],
+                     *           "provider_message_id": null,
+                     *           "message_id": "<reply-1@acme-bakeries.io>",
+                     *           "created_at": "2026-11-24T13:24:13.953Z",
+                     *           "app_id": null,
+                     *           "from": "user-c43967e51354@example.com",
+                     *           "subject": "Re: Fresh bread for Acme",
+                     *           "text": "Yes please, Tuesday works.\n\n> Hi Ada, shall we talk next week?\n",
+                     *           "html": null,
+                     *           "direction": "inbound",
+                     *           "in_reply_to": "<a624ff8b-2c12-4fed-b21a-3aad296b4cfe@localhost>",
+                     *           "kind": "reply",
+                     *           "lead_id": "d5c8357f-5246-4257-b440-679b3e849327",
+                     *           "workflow_id": null,
+                     *           "conversation_id": "92a222a9-44c1-487f-9013-7501682e1f3c",
+                     *           "command_id": "45efa495-637e-4992-9129-3c8c53a4817e"
+                     *         },
+                     *         {
+                     *           "id": "95393abf-5922-40b0-baed-a6764c369a8c",
+                     *           "transport": "outbox",
+                     *           "status": "stored",
+                     *           "to": [
+                     *             "user-c43967e51354@example.com"
+                     *           ],
+                     *           "provider_message_id": null,
+                     *           "message_id": "<a624ff8b-2c12-4fed-b21a-3aad296b4cfe@localhost>",
+                     *           "created_at": "2026-11-24T13:24:13.072Z",
+                     *           "app_id": null,
+                     *           "from": "\"Test site\" <no-reply@localhost>",
+                     *           "subject": "Fresh bread for Acme",
+                     *           "text": "Hi Ada, shall we talk next week?\n\n--\nTo stop receiving these messages: http://localhost:3000/unsubscribe?token=v1.WyJhZWQwMWRlMS0zZjcyLTRkZDYtYTdiMi00MDIxZjkxZDcxMzAiLCJ1c2VyLWM0Mzk2N2U1MTM1NEBleGFtcGxlLmNvbSJd.ri96hHI259KM_xfXV37mPcWp\n",
+                     *           "html": null,
+                     *           "direction": "outbound",
+                     *           "in_reply_to": null,
+                     *           "kind": null,
+                     *           "lead_id": "d5c8357f-5246-4257-b440-679b3e849327",
+                     *           "workflow_id": "lead-follow-up-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526652498-096f642e",
+                     *           "conversation_id": null,
+                     *           "command_id": null
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 3,
+                     *         "limit": 100,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EmailMessage"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11330,7 +13949,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11344,6 +13966,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "host": "127.0.0.1",
+                     *         "port": 34907,
+                     *         "tls": false,
+                     *         "username": "inbox-4d12dc@acme-bakeries.io",
+                     *         "folder": "INBOX",
+                     *         "secret_id": "48118f5a-a424-4dc2-b355-77e3ec67d924",
+                     *         "last_uid": 0,
+                     *         "last_sync_at": null,
+                     *         "last_error_code": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Mailbox"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11365,13 +14003,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "host": "127.0.0.1",
+                 *       "port": 34907,
+                 *       "tls": false,
+                 *       "username": "inbox-4d12dc@acme-bakeries.io",
+                 *       "password": "imap-ee95fb4df358a46431a52347"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Folder to sync (default INBOX)
@@ -11405,6 +14055,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "host": "127.0.0.1",
+                     *         "port": 34907,
+                     *         "tls": false,
+                     *         "username": "inbox-4d12dc@acme-bakeries.io",
+                     *         "folder": "INBOX",
+                     *         "secret_id": "48118f5a-a424-4dc2-b355-77e3ec67d924",
+                     *         "last_uid": 0,
+                     *         "last_sync_at": null,
+                     *         "last_error_code": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Mailbox"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11427,7 +14093,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 3df6ddd1-33f9-4fb2-be72-78ac9a405131
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11441,6 +14110,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Mailbox removed; its password stays a secure token of the site until you delete it"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -11460,7 +14135,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11474,6 +14152,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "ok": true,
+                     *         "code": null,
+                     *         "message": "Connected: 0 messages in INBOX",
+                     *         "messages": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MailboxCheck"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11495,7 +14184,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); a site the signed-in user owns */
+                /**
+                 * @description Site id (UUID); a site the signed-in user owns
+                 * @example df87650f-bf91-48d9-95e1-90d6e8992376
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11509,6 +14201,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "a9c2980d-609e-49a1-b65c-ff3d3d4fc6d2",
+                     *           "origin": "https://a.example.com",
+                     *           "created_at": "2026-11-24T13:23:04.049Z"
+                     *         },
+                     *         {
+                     *           "id": "c87cb5fd-650b-43b8-b84f-0e2266101b4d",
+                     *           "origin": "http://localhost:3000",
+                     *           "created_at": "2026-11-24T13:23:04.087Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SiteOrigin"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11529,13 +14238,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); a site the signed-in user owns */
+                /**
+                 * @description Site id (UUID); a site the signed-in user owns
+                 * @example 1f3a0b7f-2317-4ee6-8a18-86839cb3c5a3
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "origin": "https://App.Partner.io/"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Origin allowed to call the public tracking routes, e.g. https://app.example.com (scheme, host and optional port; no path) */
                     origin: string;
@@ -11550,6 +14267,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "978038d6-eab8-44f4-b2d1-6221401bbc9b",
+                     *         "origin": "https://app.partner.io",
+                     *         "created_at": "2026-11-24T13:23:02.723Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SiteOrigin"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11572,9 +14299,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Allowed origin id */
+                /**
+                 * @description Allowed origin id
+                 * @example 978038d6-eab8-44f4-b2d1-6221401bbc9b
+                 */
                 origin_id: string;
-                /** @description Site id (UUID); a site the signed-in user owns */
+                /**
+                 * @description Site id (UUID); a site the signed-in user owns
+                 * @example 1f3a0b7f-2317-4ee6-8a18-86839cb3c5a3
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11588,6 +14321,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Origin removed"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -11607,7 +14346,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a54a93b0-f245-4be7-a935-5d78903398e1
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11621,6 +14363,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "6826e9bd-104d-4c5e-b4ff-e02f2dd9cc2f",
+                     *           "name": "Generated app",
+                     *           "short_id": "5athnt6snxreesiw",
+                     *           "schema": "app_5athnt6snxreesiw",
+                     *           "created_at": "2026-11-24T13:30:07.934Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["App"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11641,13 +14397,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example fdf4d3e1-b9da-49bf-babb-a4cea3b4f059
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Generated app"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Name of the generated application */
                     name: string;
@@ -11662,6 +14426,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "2db656c4-4637-483d-9109-e42b3ad1ac1a",
+                     *         "name": "Generated app",
+                     *         "short_id": "3lnpzudhet42yrq3",
+                     *         "schema": "app_3lnpzudhet42yrq3",
+                     *         "created_at": "2026-11-24T13:25:02.230Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["App"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11683,14 +14459,20 @@ export interface operations {
             query?: {
                 /** @description Only the calls of this app */
                 app_id?: string;
-                /** @description Page size, 1–100 (default 20) */
+                /**
+                 * @description Page size, 1–100 (default 20)
+                 * @example 100
+                 */
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 11715a5d-c34c-4968-8a85-79843f317ccd
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11704,6 +14486,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 49,
+                     *           "app_id": "d8259259-e669-4af4-a643-1a78ec10b4a3",
+                     *           "key_id": "3668382f-269e-4c4f-873e-fd36b33793f7",
+                     *           "request_id": "a9866661-2141-4ed8-9978-e8c3300b6bdd",
+                     *           "method": "GET",
+                     *           "route": "/api/platform/me",
+                     *           "capability": null,
+                     *           "status": 401,
+                     *           "error_code": "UNAUTHORIZED",
+                     *           "created_at": "2026-11-24T13:30:21.936Z"
+                     *         },
+                     *         {
+                     *           "id": 48,
+                     *           "app_id": "d8259259-e669-4af4-a643-1a78ec10b4a3",
+                     *           "key_id": "80a70974-db0f-4bbe-9cc2-224dbcdb19d1",
+                     *           "request_id": "354f7e71-2ba7-4fba-8beb-350e0b4a4487",
+                     *           "method": "GET",
+                     *           "route": "/api/platform/me",
+                     *           "capability": null,
+                     *           "status": 401,
+                     *           "error_code": "UNAUTHORIZED",
+                     *           "created_at": "2026-11-24T13:30:21.902Z"
+                     *         },
+                     *         {
+                     *           "id": 47,
+                     *           "app_id": "d8259259-e669-4af4-a643-1a78ec10b4a3",
+                     *           "key_id": "4cb8a0ba-71b6-4020-98d8-f0e23ea9b376",
+                     *           "request_id": "d4966b1a-9812-48b4-bbfe-0525251c2d05",
+                     *           "method": "POST",
+                     *           "route": "/api/platform/leads",
+                     *           "capability": "leads.write",
+                     *           "status": 400,
+                     *           "error_code": "INVALID_REQUEST",
+                     *           "created_at": "2026-11-24T13:30:21.880Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 7,
+                     *         "limit": 100,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AuditEntry"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11728,7 +14559,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a54a93b0-f245-4be7-a935-5d78903398e1
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11742,6 +14576,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "8060e320-f988-4f33-8d1d-1df8a51f7318",
+                     *           "app_id": "6826e9bd-104d-4c5e-b4ff-e02f2dd9cc2f",
+                     *           "name": "test platform key",
+                     *           "display": "sgp_pk_…9voT",
+                     *           "status": "active",
+                     *           "capabilities": [
+                     *             "leads.read",
+                     *             "leads.write",
+                     *             "tracking.event.write"
+                     *           ],
+                     *           "expires_at": "2027-02-22T13:30:08.257Z",
+                     *           "created_at": "2026-11-24T13:30:08.258Z",
+                     *           "revoked_at": null
+                     *         },
+                     *         {
+                     *           "id": "f99d9d61-8193-40a0-a187-32a513bf7a79",
+                     *           "app_id": "6826e9bd-104d-4c5e-b4ff-e02f2dd9cc2f",
+                     *           "name": "test platform key",
+                     *           "display": "sgp_pk_…ctRz",
+                     *           "status": "revoked",
+                     *           "capabilities": [
+                     *             "leads.read",
+                     *             "leads.write",
+                     *             "tracking.event.write"
+                     *           ],
+                     *           "expires_at": "2027-02-22T13:30:08.383Z",
+                     *           "created_at": "2026-11-24T13:30:08.383Z",
+                     *           "revoked_at": "2026-11-24T13:30:08.535Z"
+                     *         },
+                     *         {
+                     *           "id": "00ceb858-4bdc-4ced-bc5e-076a32a28790",
+                     *           "app_id": "6826e9bd-104d-4c5e-b4ff-e02f2dd9cc2f",
+                     *           "name": "test platform key",
+                     *           "display": "sgp_pk_…poW6",
+                     *           "status": "expired",
+                     *           "capabilities": [
+                     *             "leads.read",
+                     *             "leads.write",
+                     *             "tracking.event.write"
+                     *           ],
+                     *           "expires_at": "2026-11-24T13:30:07.544Z",
+                     *           "created_at": "2026-11-24T13:30:08.532Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PlatformKey"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11763,13 +14649,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example fdf4d3e1-b9da-49bf-babb-a4cea3b4f059
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "app_id": "2db656c4-4637-483d-9109-e42b3ad1ac1a",
+                 *       "name": "test platform key",
+                 *       "capabilities": [
+                 *         "leads.read",
+                 *         "leads.write",
+                 *         "tracking.event.write",
+                 *         "email.send",
+                 *         "email.send.test-only",
+                 *         "db.migrate"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -11796,6 +14699,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "108af19e-b57b-445b-8358-6a2e1b901df6",
+                     *         "app_id": "2db656c4-4637-483d-9109-e42b3ad1ac1a",
+                     *         "name": "test platform key",
+                     *         "display": "sgp_pk_…03KD",
+                     *         "status": "active",
+                     *         "capabilities": [
+                     *           "leads.read",
+                     *           "leads.write",
+                     *           "tracking.event.write"
+                     *         ],
+                     *         "expires_at": "2027-02-22T13:25:02.382Z",
+                     *         "created_at": "2026-11-24T13:25:02.382Z",
+                     *         "revoked_at": null,
+                     *         "platformKey": "sgp_pk_hbRGXPBWkteZutWZE4WmvMxCZoPppYJFZ3VSGUSreiJ1d03KD"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedPlatformKey"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11818,9 +14742,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Platform key id */
+                /**
+                 * @description Platform key id
+                 * @example 936957ed-3f0a-4d4f-9462-060da1c262f0
+                 */
                 key_id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a54a93b0-f245-4be7-a935-5d78903398e1
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -11834,6 +14764,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Platform key revoked"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -11864,7 +14800,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Visitor id */
+                /**
+                 * @description Visitor id
+                 * @example c2fa7b92-c0d5-4f62-b7ac-f69396fb47a6
+                 */
                 visitor_id: string;
             };
             cookie?: never;
@@ -11881,6 +14820,100 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "session_id": "8a0ce04d-d8ea-4d57-bc4b-e2039702ff78",
+                     *           "visitor_id": "c2fa7b92-c0d5-4f62-b7ac-f69396fb47a6",
+                     *           "fingerprint": "fp-ytho6v1s9it",
+                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "lead_id": null,
+                     *           "previous_session_id": "6b650a20-5532-4e34-b551-81ba4d1f48c3",
+                     *           "status": "active",
+                     *           "url": null,
+                     *           "current_url": null,
+                     *           "referrer": null,
+                     *           "utm_source": null,
+                     *           "utm_medium": null,
+                     *           "utm_campaign": null,
+                     *           "utm_term": null,
+                     *           "utm_content": null,
+                     *           "created_at": 1795264200000,
+                     *           "started_at": 1795264200000,
+                     *           "last_activity_at": 1795264200000,
+                     *           "updated_at": 1795264200000,
+                     *           "expires_at": 1795266000000,
+                     *           "ended_at": null,
+                     *           "duration": null,
+                     *           "page_views": 0,
+                     *           "active_time": null,
+                     *           "idle_time": null,
+                     *           "exit_url": null,
+                     *           "exit_type": null,
+                     *           "device": null,
+                     *           "browser": null,
+                     *           "location": null,
+                     *           "performance": null,
+                     *           "consent": null,
+                     *           "custom_data": null,
+                     *           "lead_data": null,
+                     *           "is_bot": true,
+                     *           "event_count": 0,
+                     *           "conversions": 0
+                     *         },
+                     *         {
+                     *           "session_id": "6b650a20-5532-4e34-b551-81ba4d1f48c3",
+                     *           "visitor_id": "c2fa7b92-c0d5-4f62-b7ac-f69396fb47a6",
+                     *           "fingerprint": "fp-ytho6v1s9it",
+                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "lead_id": null,
+                     *           "previous_session_id": null,
+                     *           "status": "expired",
+                     *           "url": null,
+                     *           "current_url": null,
+                     *           "referrer": null,
+                     *           "utm_source": null,
+                     *           "utm_medium": null,
+                     *           "utm_campaign": null,
+                     *           "utm_term": null,
+                     *           "utm_content": null,
+                     *           "created_at": 1795262400000,
+                     *           "started_at": 1795262400000,
+                     *           "last_activity_at": 1795262400000,
+                     *           "updated_at": 1795264200000,
+                     *           "expires_at": 1795264200000,
+                     *           "ended_at": 1795262400000,
+                     *           "duration": 0,
+                     *           "page_views": 0,
+                     *           "active_time": null,
+                     *           "idle_time": null,
+                     *           "exit_url": null,
+                     *           "exit_type": "bounce",
+                     *           "device": null,
+                     *           "browser": null,
+                     *           "location": null,
+                     *           "performance": null,
+                     *           "consent": null,
+                     *           "custom_data": null,
+                     *           "lead_data": null,
+                     *           "is_bot": true,
+                     *           "event_count": 0,
+                     *           "conversions": 0
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 2,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "has_more": false,
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795264200000,
+                     *         "processing_time": 159.1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SessionSummary"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11907,6 +14940,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
+                 *       "session_id": "32026ebe-fd76-440a-812c-4a720dc559be",
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -11946,6 +14986,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "lead_id": "48bed93e-9c3f-4946-8176-da0ac6091b6d",
+                     *         "visitor_id": "f8883618-6574-4dcc-91a4-16e254961f0f",
+                     *         "session_id": "32026ebe-fd76-440a-812c-4a720dc559be",
+                     *         "email": "ada@example.com",
+                     *         "name": "ada",
+                     *         "is_new_lead": true
+                     *       },
+                     *       "meta": {
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795255620000,
+                     *         "processing_time": 250.11
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Identified"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11973,6 +15031,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                 *       "visitor_id": "cca434ab-7ae8-4589-8d97-151bee5d68e3",
+                 *       "segment_id": "9812b547-6608-4c7d-bc96-29b6b4dc6f01"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -12003,6 +15068,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "visitor_id": "cca434ab-7ae8-4589-8d97-151bee5d68e3",
+                     *         "segment_id": "9812b547-6608-4c7d-bc96-29b6b4dc6f01",
+                     *         "added_at": 1795527927624,
+                     *         "already_member": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SegmentMembership"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12024,9 +15100,15 @@ export interface operations {
     getApiVisitorsSession: {
         parameters: {
             query: {
-                /** @description Session id */
+                /**
+                 * @description Session id
+                 * @example 6a73cfce-2256-4d73-a01a-8cb774b50224
+                 */
                 session_id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 3df6ddd1-33f9-4fb2-be72-78ac9a405131
+                 */
                 site_id: string;
             };
             header?: never;
@@ -12045,6 +15127,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "session_id": "6a73cfce-2256-4d73-a01a-8cb774b50224",
+                     *         "visitor_id": "31645ecc-a2b3-4b6d-b3f9-8c3ce63c9c61",
+                     *         "fingerprint": "fp-z3tob7rno8f",
+                     *         "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "lead_id": null,
+                     *         "previous_session_id": null,
+                     *         "status": "active",
+                     *         "url": "https://shop.example.com/?utm_source=x",
+                     *         "current_url": "https://shop.example.com/?utm_source=x",
+                     *         "referrer": "https://google.com/",
+                     *         "utm_source": "news",
+                     *         "utm_medium": null,
+                     *         "utm_campaign": null,
+                     *         "utm_term": null,
+                     *         "utm_content": null,
+                     *         "created_at": 1795262400000,
+                     *         "started_at": 1795262400000,
+                     *         "last_activity_at": 1795262400000,
+                     *         "updated_at": 1795262400000,
+                     *         "expires_at": 1795264200000,
+                     *         "ended_at": null,
+                     *         "duration": null,
+                     *         "page_views": 0,
+                     *         "active_time": null,
+                     *         "idle_time": null,
+                     *         "exit_url": null,
+                     *         "exit_type": null,
+                     *         "device": null,
+                     *         "browser": null,
+                     *         "location": null,
+                     *         "performance": null,
+                     *         "consent": null,
+                     *         "custom_data": null,
+                     *         "lead_data": null,
+                     *         "is_bot": true,
+                     *         "event_count": 0,
+                     *         "conversions": 0,
+                     *         "ttl": 1800,
+                     *         "session_url": "/api/visitors/session?session_id=6a73cfce-2256-4d73-a01a-8cb774b50224&site_id=3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "events": []
+                     *       },
+                     *       "meta": {
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795262400000,
+                     *         "processing_time": 54.19
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SessionDetail"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12071,6 +15205,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                 *       "session_id": "60fcf026-6767-46e2-9818-d4399decb237"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Active time so far (milliseconds) */
                     active_time?: number;
@@ -12121,6 +15261,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "session_id": "60fcf026-6767-46e2-9818-d4399decb237",
+                     *         "visitor_id": "d3b718d8-dc87-4199-82be-ad64ae118131",
+                     *         "fingerprint": "fp-kvfgnuugfl",
+                     *         "last_activity_at": 1795263900000,
+                     *         "updated_at": 1795263900000,
+                     *         "expires_at": 1795265700000,
+                     *         "ttl": 1800
+                     *       },
+                     *       "meta": {
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795263900000,
+                     *         "processing_time": 66.74
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["UpdatedSession"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12151,8 +15310,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                 *       "fingerprint": "fp-aa1f050530c31887"
+                 *       "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
+                 *       "fingerprint": "fp-9kec08e2umt",
+                 *       "url": "https://shop.example.com/?utm_source=newsletter&utm_campaign=spring",
+                 *       "referrer": "https://www.google.com/search?q=shoes",
+                 *       "location": {
+                 *         "country": "ES"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -12288,6 +15452,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "session_id": "49da0f8f-9147-433c-95f6-00a839dc9d9c",
+                     *         "visitor_id": "670af103-0e89-4390-a1a7-92e71a859f31",
+                     *         "fingerprint": "fp-z63cz5bpxnj",
+                     *         "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "created_at": 1795262400000,
+                     *         "last_activity_at": 1795263000000,
+                     *         "expires_at": 1795264800000,
+                     *         "ttl": 1800,
+                     *         "session_url": "/api/visitors/session?session_id=49da0f8f-9147-433c-95f6-00a839dc9d9c&site_id=3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "is_new_session": false,
+                     *         "previous_session_id": null,
+                     *         "is_bot": true
+                     *       },
+                     *       "meta": {
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795263000000,
+                     *         "processing_time": 58.79
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedSession"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12311,22 +15499,22 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "da1cc6bf-2d77-4148-91c0-6454640fae5f",
-                     *         "visitor_id": "f4387bfd-7ac1-4762-a5c2-57b9927083bc",
-                     *         "fingerprint": "fp-aa1f050530c31887",
-                     *         "site_id": "63e5d440-08a2-4444-803b-9f186cfc32dc",
-                     *         "created_at": 1795514960052,
-                     *         "expires_at": 1795516760052,
+                     *         "session_id": "32026ebe-fd76-440a-812c-4a720dc559be",
+                     *         "visitor_id": "f8883618-6574-4dcc-91a4-16e254961f0f",
+                     *         "fingerprint": "fp-9kec08e2umt",
+                     *         "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
+                     *         "created_at": 1795255200000,
+                     *         "expires_at": 1795257000000,
                      *         "ttl": 1800,
-                     *         "session_url": "/api/visitors/session?session_id=da1cc6bf-2d77-4148-91c0-6454640fae5f&site_id=63e5d440-08a2-4444-803b-9f186cfc32dc",
+                     *         "session_url": "/api/visitors/session?session_id=32026ebe-fd76-440a-812c-4a720dc559be&site_id=9f73961c-0b33-4619-8840-71083eca7d4e",
                      *         "is_new_session": true,
                      *         "previous_session_id": null,
-                     *         "is_bot": true
+                     *         "is_bot": false
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1795514960108,
-                     *         "processing_time": 67.37
+                     *         "server_time": 1795255200000,
+                     *         "processing_time": 74.52
                      *       }
                      *     }
                      */
@@ -12353,13 +15541,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Session id */
+                /**
+                 * @description Session id
+                 * @example 92e59871-8442-4ff8-b9a9-731816b35c4c
+                 */
                 session_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "exit_url": "https://shop.example.com/bye",
+                 *       "exit_type": "exit",
+                 *       "page_views": 3
+                 *     }
+                 */
                 "application/json": {
                     /** @description Session duration (milliseconds) */
                     duration?: number;
@@ -12378,6 +15576,13 @@ export interface operations {
                      */
                     site_id?: string;
                 };
+                /**
+                 * @example {
+                 *       "exit_url": "https://shop.example.com/bye",
+                 *       "exit_type": "exit",
+                 *       "page_views": 3
+                 *     }
+                 */
                 "text/plain": {
                     /** @description Session duration (milliseconds) */
                     duration?: number;
@@ -12409,6 +15614,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "session_id": "92e59871-8442-4ff8-b9a9-731816b35c4c",
+                     *         "visitor_id": "786002a7-ac4d-40a0-9bf4-a5597674f19a",
+                     *         "fingerprint": "fp-jzorzl9m7i",
+                     *         "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "lead_id": null,
+                     *         "previous_session_id": null,
+                     *         "status": "closed",
+                     *         "url": null,
+                     *         "current_url": null,
+                     *         "referrer": null,
+                     *         "utm_source": null,
+                     *         "utm_medium": null,
+                     *         "utm_campaign": null,
+                     *         "utm_term": null,
+                     *         "utm_content": null,
+                     *         "created_at": 1795262400000,
+                     *         "started_at": 1795262400000,
+                     *         "last_activity_at": 1795262400000,
+                     *         "updated_at": 1795262700000,
+                     *         "expires_at": 1795264200000,
+                     *         "ended_at": 1795262700000,
+                     *         "duration": 300000,
+                     *         "page_views": 3,
+                     *         "active_time": null,
+                     *         "idle_time": null,
+                     *         "exit_url": "https://shop.example.com/bye",
+                     *         "exit_type": "exit",
+                     *         "device": null,
+                     *         "browser": null,
+                     *         "location": null,
+                     *         "performance": null,
+                     *         "consent": null,
+                     *         "custom_data": null,
+                     *         "lead_data": null,
+                     *         "is_bot": true,
+                     *         "event_count": 0,
+                     *         "conversions": 0
+                     *       },
+                     *       "meta": {
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795262700000,
+                     *         "processing_time": 38.95
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SessionSummary"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12432,13 +15686,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Session id */
+                /**
+                 * @description Session id
+                 * @example 17ffdfaa-1400-4999-9145-8042d823c613
+                 */
                 session_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lead_id": "75eafa50-1a41-4cde-9665-93f67489ef64",
+                 *       "lead_data": {
+                 *         "company": "Acme"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Lead attributes as the client knows them; stored with the session (at most 50 KB) */
                     lead_data?: {
@@ -12468,6 +15733,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "session_id": "17ffdfaa-1400-4999-9145-8042d823c613",
+                     *         "visitor_id": "00ec74c4-4a27-4235-b95a-beab249593e4",
+                     *         "lead_id": "75eafa50-1a41-4cde-9665-93f67489ef64"
+                     *       },
+                     *       "meta": {
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795527927306,
+                     *         "processing_time": 36.57
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SessionIdentified"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12495,6 +15775,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "e4218d5e-d201-4c1a-a5ea-ee59222f9934",
+                 *       "session_id": "007b3d62-bf44-4a6c-aa85-b8a60026c606"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Session duration (milliseconds) */
                     duration?: number;
@@ -12518,6 +15804,12 @@ export interface operations {
                      */
                     site_id?: string;
                 };
+                /**
+                 * @example {
+                 *       "site_id": "e4218d5e-d201-4c1a-a5ea-ee59222f9934",
+                 *       "session_id": "007b3d62-bf44-4a6c-aa85-b8a60026c606"
+                 *     }
+                 */
                 "text/plain": {
                     /** @description Session duration (milliseconds) */
                     duration?: number;
@@ -12554,6 +15846,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "session_id": "007b3d62-bf44-4a6c-aa85-b8a60026c606",
+                     *         "visitor_id": "dfbc6d81-fea6-4a89-b32a-64eb9731a5cf",
+                     *         "fingerprint": "fp-ulhdcn8ybx",
+                     *         "site_id": "e4218d5e-d201-4c1a-a5ea-ee59222f9934",
+                     *         "lead_id": null,
+                     *         "previous_session_id": null,
+                     *         "status": "closed",
+                     *         "url": "https://shop.example.com/",
+                     *         "current_url": "https://shop.example.com/",
+                     *         "referrer": null,
+                     *         "utm_source": null,
+                     *         "utm_medium": null,
+                     *         "utm_campaign": null,
+                     *         "utm_term": null,
+                     *         "utm_content": null,
+                     *         "created_at": 1795262400000,
+                     *         "started_at": 1795262400000,
+                     *         "last_activity_at": 1795262400000,
+                     *         "updated_at": 1795262580000,
+                     *         "expires_at": 1795264200000,
+                     *         "ended_at": 1795262580000,
+                     *         "duration": 180000,
+                     *         "page_views": 1,
+                     *         "active_time": null,
+                     *         "idle_time": null,
+                     *         "exit_url": "https://shop.example.com/",
+                     *         "exit_type": "bounce",
+                     *         "device": null,
+                     *         "browser": null,
+                     *         "location": null,
+                     *         "performance": null,
+                     *         "consent": null,
+                     *         "custom_data": null,
+                     *         "lead_data": null,
+                     *         "is_bot": true,
+                     *         "event_count": 1,
+                     *         "conversions": 0
+                     *       },
+                     *       "meta": {
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795262580000,
+                     *         "processing_time": 10.54
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SessionSummary"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12597,6 +15938,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": []
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Site"][] | components["schemas"]["SiteDetail"] | components["schemas"]["Visitor"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12647,10 +15994,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "927a1b9c-a114-4648-8c0b-10771aeeec11",
+                     *         "id": "43158408-98d5-4ffc-86fb-e8d59c335aa2",
                      *         "name": "Test site",
                      *         "domain": null,
-                     *         "created_at": "2026-11-24T10:09:09.379Z"
+                     *         "created_at": "2026-11-24T13:19:41.688Z"
                      *       }
                      *     }
                      */
@@ -12679,6 +16026,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
+                 *       "session_id": "32026ebe-fd76-440a-812c-4a720dc559be",
+                 *       "event_type": "pageview",
+                 *       "url": "https://shop.example.com/?utm_source=newsletter&utm_campaign=spring"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Name of the event, e.g. signup_click (recommended for custom) */
                     event_name?: string;
@@ -12724,6 +16079,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event_id": "0c2c3c42-85ce-464e-afd7-6858cba05c4c",
+                     *         "session_id": "32026ebe-fd76-440a-812c-4a720dc559be",
+                     *         "visitor_id": "f8883618-6574-4dcc-91a4-16e254961f0f",
+                     *         "event_type": "pageview",
+                     *         "timestamp": 1795255200000,
+                     *         "stored": true,
+                     *         "expires_at": 1795257000000
+                     *       },
+                     *       "meta": {
+                     *         "api_version": "1.0",
+                     *         "server_time": 1795255200000,
+                     *         "processing_time": 48.04
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TrackedEvent"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12752,6 +16126,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                 *       "visitor_id": "670af103-0e89-4390-a1a7-92e71a859f31",
+                 *       "type": "avatar",
+                 *       "file": "me pic.png"
+                 *     }
+                 */
                 "multipart/form-data": {
                     /**
                      * Format: binary
@@ -12784,6 +16166,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "file_id": "2a4c6e8f-0b1d-4f3a-8c5e-7a9b1c3d5e7f",
+                     *         "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "visitor_id": "670af103-0e89-4390-a1a7-92e71a859f31",
+                     *         "type": "avatar",
+                     *         "file_name": "me_pic.png",
+                     *         "content_type": "image/png",
+                     *         "size": 67,
+                     *         "storage": "local",
+                     *         "storage_key": "3df6ddd1-33f9-4fb2-be72-78ac9a405131/2a4c6e8f-0b1d-4f3a-8c5e-7a9b1c3d5e7f/me_pic.png",
+                     *         "created_at": "2026-11-24T13:38:12.927Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             content_type: string;
@@ -12823,7 +16222,10 @@ export interface operations {
     getApiWebhooks: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e
+                 */
                 site_id: string;
             };
             header?: never;
@@ -12842,6 +16244,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": []
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Endpoint"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12867,6 +16275,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                 *       "url": "https://93.184.216.34/hook",
+                 *       "events": [
+                 *         "lead.created"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Receives events (default true) */
                     active?: boolean;
@@ -12895,6 +16312,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "5e73f182-9866-452e-ad09-81aefc23c559",
+                     *         "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                     *         "url": "https://93.184.216.34/hook",
+                     *         "description": null,
+                     *         "events": [
+                     *           "lead.created"
+                     *         ],
+                     *         "active": true,
+                     *         "status": "healthy",
+                     *         "failing_since": null,
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-24T13:38:18.299Z",
+                     *         "updated_at": "2026-11-24T13:38:18.299Z",
+                     *         "secret": "whsec_vCZ+1Jn1aDwUy9h9MgQFVWXenn8/QqV4"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedEndpoint"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12915,9 +16353,15 @@ export interface operations {
     deleteApiWebhooks: {
         parameters: {
             query: {
-                /** @description Endpoint id */
+                /**
+                 * @description Endpoint id
+                 * @example 192a5452-597b-4465-b272-39789f31a114
+                 */
                 id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example b7789adb-f85f-47d9-b8da-1548fe449108
+                 */
                 site_id: string;
             };
             header?: never;
@@ -12936,6 +16380,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "192a5452-597b-4465-b272-39789f31a114",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deleted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -12958,13 +16411,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Endpoint id */
+                /**
+                 * @description Endpoint id
+                 * @example 5e73f182-9866-452e-ad09-81aefc23c559
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -12985,6 +16446,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "event_id": "ae011278-3bfe-4b77-9ee4-b57000e43caa",
+                     *         "delivery_id": "71445ecc-20c5-4e5a-a85b-9b80755b998f"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PingResult"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -13008,13 +16478,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Endpoint id */
+                /**
+                 * @description Endpoint id
+                 * @example 242de400-811b-4f0f-a4c5-c3926250a2af
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "e654efc2-6dd2-4d5b-a187-3b8570bee983",
+                 *       "grace_seconds": 3600
+                 *     }
+                 */
                 "application/json": {
                     /** @description How long the old secret keeps signing too (default 86400 = 24 h; 0 = stop at once) */
                     grace_seconds?: number;
@@ -13037,6 +16516,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "242de400-811b-4f0f-a4c5-c3926250a2af",
+                     *         "site_id": "e654efc2-6dd2-4d5b-a187-3b8570bee983",
+                     *         "url": "http://127.0.0.1:37537/ping",
+                     *         "description": null,
+                     *         "events": [
+                     *           "lead.updated"
+                     *         ],
+                     *         "active": true,
+                     *         "status": "healthy",
+                     *         "failing_since": null,
+                     *         "previous_secret_expires_at": "2026-11-24T14:48:23.768Z",
+                     *         "created_at": "2026-11-24T13:48:23.729Z",
+                     *         "updated_at": "2026-11-24T13:48:23.769Z",
+                     *         "secret": "whsec_dan+roZ3PACyqK7FROSz9g5yhGpKYPLD"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedEndpoint"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -13058,11 +16558,17 @@ export interface operations {
     getApiWebhooksDeliveries: {
         parameters: {
             query: {
-                /** @description Only this endpoint */
+                /**
+                 * @description Only this endpoint
+                 * @example 0ba08135-68ff-4626-8821-c93c1cb3fd81
+                 */
                 endpoint_id?: string;
                 /** @description 1–100, default 20 */
                 limit?: number;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 2780f5ce-bc73-42a2-a061-e209dd62c3d0
+                 */
                 site_id: string;
             };
             header?: never;
@@ -13081,6 +16587,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "abcc618c-b88c-4df4-8df0-33a61adea3e6",
+                     *           "event_id": "75d42459-3e92-420f-afca-244590849af8",
+                     *           "event_type": "workflow.completed",
+                     *           "endpoint_id": "0ba08135-68ff-4626-8821-c93c1cb3fd81",
+                     *           "status": "pending",
+                     *           "attempts": 0,
+                     *           "next_attempt_at": "2026-11-24T13:48:15.564Z",
+                     *           "last_status_code": null,
+                     *           "last_error": null,
+                     *           "delivered_at": null,
+                     *           "created_at": "2026-11-24T13:48:15.554Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Delivery"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -13101,12 +16627,18 @@ export interface operations {
     getApiWebhooksDeliveriesId: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example dbfba90b-0a3b-4cfe-b256-2fa2f7f9de33
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description Delivery id */
+                /**
+                 * @description Delivery id
+                 * @example 2426f420-18e3-4fda-9fc9-9f077f20b288
+                 */
                 id: string;
             };
             cookie?: never;
@@ -13123,6 +16655,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "2426f420-18e3-4fda-9fc9-9f077f20b288",
+                     *         "event_id": "594e1f74-726a-44e5-a9ef-a0f05ef5a876",
+                     *         "event_type": "lead.created",
+                     *         "endpoint_id": "f3098a49-8643-4098-a678-9ac9593089fd",
+                     *         "status": "succeeded",
+                     *         "attempts": 4,
+                     *         "next_attempt_at": null,
+                     *         "last_status_code": 200,
+                     *         "last_error": null,
+                     *         "delivered_at": "2026-11-24T13:48:18.366Z",
+                     *         "created_at": "2026-11-24T13:48:17.037Z",
+                     *         "attempt_log": [
+                     *           {
+                     *             "attempt": 1,
+                     *             "started_at": "2026-11-24T13:48:17.142Z",
+                     *             "duration_ms": 87,
+                     *             "status_code": 500,
+                     *             "error": "answered 500",
+                     *             "response_body": "nope"
+                     *           },
+                     *           {
+                     *             "attempt": 2,
+                     *             "started_at": "2026-11-24T13:48:17.505Z",
+                     *             "duration_ms": 19,
+                     *             "status_code": 503,
+                     *             "error": "answered 503",
+                     *             "response_body": "nope"
+                     *           },
+                     *           {
+                     *             "attempt": 3,
+                     *             "started_at": "2026-11-24T13:48:17.748Z",
+                     *             "duration_ms": 1,
+                     *             "status_code": 429,
+                     *             "error": "answered 429",
+                     *             "response_body": "nope"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DeliveryWithAttempts"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -13145,13 +16721,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Delivery id */
+                /**
+                 * @description Delivery id
+                 * @example a2dcc69a-b264-4ea0-bb71-41cc1f1ac789
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "1355774b-ece8-4816-b9a1-1eba77b2d2b2"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -13172,6 +16756,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "3e318e87-580d-43c8-b463-f08bef6430d0",
+                     *         "event_id": "d83d21e6-ff22-4e96-9918-023fb668c0b5",
+                     *         "event_type": "lead.created",
+                     *         "endpoint_id": "ce009e53-d4ea-4842-ab3c-8e69a3030df4",
+                     *         "status": "pending",
+                     *         "attempts": 0,
+                     *         "next_attempt_at": "2026-11-24T13:48:22.504Z",
+                     *         "last_status_code": null,
+                     *         "last_error": null,
+                     *         "delivered_at": null,
+                     *         "created_at": "2026-11-24T13:48:22.503Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Delivery"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -13199,6 +16801,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "5fca1add-e7e2-46ed-8917-12e9ea7c652d",
+                 *       "message": "How often should we post?"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Agent that receives the message (default: the site's CMO agent) */
                     agent_id?: string;
@@ -13225,6 +16833,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "agent-message-5fca1add-e7e2-46ed-8917-12e9ea7c652d-1795528161745-056f30e2",
+                     *       "runId": "375f8c5c-8ed5-47c0-89e9-efcde001817c",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13258,6 +16875,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "8dce55e6-971a-4f38-b9aa-d91ae434b815",
+                 *       "url": "http://127.0.0.1:32949/"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -13283,6 +16906,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "analyze-site-8dce55e6-971a-4f38-b9aa-d91ae434b815-1795528238063-66503389",
+                     *       "runId": "cda0e477-afb2-454b-8954-049e6a1b8b41",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13316,6 +16948,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "6a3bec36-1278-4843-9389-d7cf7415c1bc",
+                 *       "assignee_ids": [
+                 *         "4f86bc6c-58dc-4d1c-8336-68e38aaf0e77",
+                 *         "7c4b66a6-1bf6-41fe-8538-48abc99c505d"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description People to share the leads between (round robin, least loaded first) */
                     assignee_ids: string[];
@@ -13345,6 +16986,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "assign-leads-6a3bec36-1278-4843-9389-d7cf7415c1bc-1795528236367-dc9d4d7a",
+                     *       "runId": "34137ea6-bcc8-440a-a53b-f1f13deb056e",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13378,6 +17028,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                 *       "segment_id": "9b1f2c4e-6a7d-4e3f-8c2b-1d5e7f9a0b3c"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -13403,6 +17059,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "build-campaigns-3df6ddd1-33f9-4fb2-be72-78ac9a405131-1795528238063-66503389",
+                     *       "runId": "1b3d5f7a-9c2e-4b6d-8f0a-2c4e6a8b0d1f",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13436,6 +17101,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                 *       "topic": "Spring menu for bakeries",
+                 *       "segment_id": "9b1f2c4e-6a7d-4e3f-8c2b-1d5e7f9a0b3c"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -13463,6 +17135,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "build-content-3df6ddd1-33f9-4fb2-be72-78ac9a405131-1795528238063-66503389",
+                     *       "runId": "2c4e6a8b-0d1f-4c7e-9a1b-3d5f7a9c1e2a",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13496,6 +17177,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "9a95532d-170f-4ee4-b663-a4e946124bfd",
+                 *       "attributes": [
+                 *         "origin"
+                 *       ],
+                 *       "min_size": 2
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Lead attributes whose shared values form a segment (default origin)
@@ -13528,6 +17218,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "build-segments-9a95532d-170f-4ee4-b663-a4e946124bfd-1795528234584-28886d4f",
+                     *       "runId": "13e5b55f-6356-4259-9df5-a2dca0cf2db9",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13561,6 +17260,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -13581,6 +17285,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "build-segments-icp-3df6ddd1-33f9-4fb2-be72-78ac9a405131-1795528238063-66503389",
+                     *       "runId": "3d5f7a9c-1e2a-4d8f-8b2c-4e6a8b0d2f3b",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13614,6 +17327,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "conversationId": "c1",
+                 *       "userId": "u1",
+                 *       "message": "Where is my order?",
+                 *       "agentId": "a1",
+                 *       "site_id": "8dce55e6-971a-4f38-b9aa-d91ae434b815",
+                 *       "lead_id": "l1",
+                 *       "visitor_id": "v1",
+                 *       "name": "Grace",
+                 *       "email": "grace@acme-bakeries.io",
+                 *       "phone": "+1 555 0100",
+                 *       "lead_notification": "email",
+                 *       "origin": "website",
+                 *       "origin_message_id": "m1",
+                 *       "website_chat_origin": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description Support agent id */
                     agentId: string;
@@ -13660,6 +17391,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "customer-support-8dce55e6-971a-4f38-b9aa-d91ae434b815-1795528216751-c128951e",
+                     *       "runId": "846085ed-9055-4631-8e83-89cbb0244561",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13693,6 +17433,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "2780f5ce-bc73-42a2-a061-e209dd62c3d0"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -13718,6 +17463,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "daily-stand-up-2780f5ce-bc73-42a2-a061-e209dd62c3d0-1795528095496-21670f6d",
+                     *       "runId": "6fe87249-67a6-4ff0-b03f-3257186ea836",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13751,6 +17505,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "linkedin_profile": "https://www.linkedin.com/in/ada-hopper",
+                 *       "person_id": "per_8f2k1m",
+                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                 *       "userId": "dec4de11-1fa8-487f-b10c-d7b63cdac22d",
+                 *       "company_name": "Acme Bakeries"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Company of the person */
                     company_name: string;
@@ -13779,6 +17542,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "enrich-lead-3df6ddd1-33f9-4fb2-be72-78ac9a405131-1795528238063-66503389",
+                     *       "runId": "4e6a8b0d-2f3b-4e9a-9c3d-5f7a9c1e3a4c",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13812,6 +17584,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "84907e95-312a-4434-bbe3-f38a423a7bff",
+                 *       "question": "Approve the campaign?",
+                 *       "timeout_seconds": 600
+                 *     }
+                 */
                 "application/json": {
                     /** @description Anything the human needs to decide */
                     context?: {
@@ -13843,6 +17622,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "human-intervention-84907e95-312a-4434-bbe3-f38a423a7bff-1795528223706-6b41de8f",
+                     *       "runId": "e53925b6-a94f-42d1-9715-1f6d374b9f14",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13876,6 +17664,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "0c9769ea-1cf4-4525-a1aa-728d22dd6c18",
+                 *       "role_query_id": "18c47a1b-da60-486e-8337-dc4779e4f678"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -13901,6 +17695,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "ideal-client-profile-mining-0c9769ea-1cf4-4525-a1aa-728d22dd6c18-1795526786725-bf81459c",
+                     *       "runId": "78a88f67-6d29-44a4-9ac6-13969aac69f1",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13934,6 +17737,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                 *       "limit": 10
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description How many key accounts to list (default 10)
@@ -13959,6 +17768,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "key-account-generation-3df6ddd1-33f9-4fb2-be72-78ac9a405131-1795528238063-66503389",
+                     *       "runId": "5f7a9c1e-3a4c-4f0b-8d4e-6a8b0d2f4b5d",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -13992,6 +17810,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130",
+                 *       "lead_id": "d5c8357f-5246-4257-b440-679b3e849327"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -14017,6 +17841,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "lead-follow-up-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526652498-096f642e",
+                     *       "runId": "db5ccd8a-73a3-456a-9126-8ab1ab6dbd0a",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -14050,6 +17883,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -14070,6 +17908,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "lead-generation-020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e-1795527498708-578566ee",
+                     *       "runId": "c933f259-625b-40f4-9b19-97bdf4c02b5f",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -14103,6 +17950,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "8dce55e6-971a-4f38-b9aa-d91ae434b815"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Report the invalid leads without changing them
@@ -14128,6 +17980,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "lead-invalidation-8dce55e6-971a-4f38-b9aa-d91ae434b815-1795528233274-1741dd74",
+                     *       "runId": "b85d1d8e-ef7b-4baf-90f9-7d89dcdc16f4",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -14161,6 +18022,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                 *       "lead_ids": [
+                 *         "ab0dc2dd-858e-44a8-895d-d44b110684b9"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Leads to research (default: the 20 oldest `new` leads) */
                     lead_ids?: string[];
@@ -14183,6 +18052,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "lead-research-3df6ddd1-33f9-4fb2-be72-78ac9a405131-1795528238063-66503389",
+                     *       "runId": "6a8b0d2f-4b5d-4a1c-9e5f-7a9c1e3a5c6e",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -14216,6 +18094,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                 *       "instance_id": "b408cd6b-8415-4c85-8ebf-dd7a3f1005fe",
+                 *       "prompt": "Sign as Ken"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -14247,6 +18132,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "prompt-robot-197a07b4-1baa-4b3f-afe3-46608073fc25-1795527248242-e268f5c9",
+                     *       "runId": "b1eb96ac-3a6e-4441-b060-d664d78e974f",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -14280,6 +18174,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                 *       "activity": "Sign the guest book"
+                 *     }
+                 */
                 "application/json": {
                     /** @description What the robot should do */
                     activity: string;
@@ -14302,6 +18202,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "start-robot-197a07b4-1baa-4b3f-afe3-46608073fc25-1795527246606-6b95644b",
+                     *       "runId": "6ff4650c-1778-4991-8731-0ba995e15bae",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -14335,6 +18244,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "197a07b4-1baa-4b3f-afe3-46608073fc25",
+                 *       "instance_id": "b408cd6b-8415-4c85-8ebf-dd7a3f1005fe"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -14360,6 +18275,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "stop-robot-197a07b4-1baa-4b3f-afe3-46608073fc25-1795527250896-e8f76605",
+                     *       "runId": "2135cddf-4100-4cb5-90e3-33054435ff14",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -14393,6 +18317,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: date-time
@@ -14418,6 +18347,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "workflowId": "sync-emails-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526653503-195d967b",
+                     *       "runId": "159586bd-c77c-4072-a186-9d842c55675c",
+                     *       "status": "RUNNING"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -14451,6 +18389,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "03596376-ccca-4eca-bb49-574544d8c890",
+                 *       "type": "INSERT",
+                 *       "table": "leads",
+                 *       "schema": "public",
+                 *       "record": {
+                 *         "id": "d6a64413-245e-4aa3-85d8-320ed192b10d",
+                 *         "site_id": "03596376-ccca-4eca-bb49-574544d8c890",
+                 *         "email": "eve@acme.io"
+                 *       },
+                 *       "old_record": null
+                 *     }
+                 */
                 "application/json": {
                     /** @description The row before the change (null on INSERT) */
                     old_record?: {
@@ -14488,6 +18440,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "async": true,
+                     *       "event_workflow_id": "webhook-03596376-ccca-4eca-bb49-574544d8c890-1795528108082-488477ef",
+                     *       "dispatched": [
+                     *         {
+                     *           "subscription_id": "6661caf9-723b-47f1-aedf-c6b4c0d07521",
+                     *           "workflow": "dailyStandUp",
+                     *           "workflowId": "daily-stand-up-03596376-ccca-4eca-bb49-574544d8c890-1795528108128-51d1a063"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         async: true;
@@ -14538,6 +18504,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "1f3a0b7f-2317-4ee6-8a18-86839cb3c5a3",
+                     *           "name": "Shop",
+                     *           "domain": "shop.example.com",
+                     *           "created_at": "2026-11-24T13:23:02.037Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Site"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14558,7 +18537,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 941fb8cb-dad4-4f00-a7ee-0c455c0f00b3
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -14575,6 +18557,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "941fb8cb-dad4-4f00-a7ee-0c455c0f00b3",
+                     *         "name": "Test site",
+                     *         "domain": null,
+                     *         "created_at": "2026-11-24T13:38:59.278Z",
+                     *         "settings": {}
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SiteDetail"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14594,20 +18588,32 @@ export interface operations {
     getSitesSiteIdAnalyticsBreakdownDimension: {
         parameters: {
             query?: {
-                /** @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to` */
+                /**
+                 * @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to`
+                 * @example 2026-11-21
+                 */
                 from?: string;
                 /** @description Rows, 1–100 (default 10), largest first */
                 limit?: number;
                 /** @description Where days start and end: `utc` (default) or `site`, the site's time zone (settings `business_hours.timezone`; UTC when it has none) */
                 timezone?: "utc" | "site";
-                /** @description Last day of the period, included. Default: today in the chosen time zone */
+                /**
+                 * @description Last day of the period, included. Default: today in the chosen time zone
+                 * @example 2026-11-22
+                 */
                 to?: string;
             };
             header?: never;
             path: {
-                /** @description pages (page views by path), entry_pages (sessions by landing path), referrers (sessions by referring host; null = direct), utm_sources, utm_mediums, utm_campaigns, countries, devices (sessions by that value; null = none) */
+                /**
+                 * @description pages (page views by path), entry_pages (sessions by landing path), referrers (sessions by referring host; null = direct), utm_sources, utm_mediums, utm_campaigns, countries, devices (sessions by that value; null = none)
+                 * @example pages
+                 */
                 dimension: "pages" | "entry_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices";
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 9f73961c-0b33-4619-8840-71083eca7d4e
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -14624,6 +18630,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
+                     *         "range": {
+                     *           "from": "2026-11-21",
+                     *           "to": "2026-11-22",
+                     *           "timezone": "UTC"
+                     *         },
+                     *         "dimension": "pages",
+                     *         "items": [
+                     *           {
+                     *             "value": "/",
+                     *             "sessions": 2,
+                     *             "page_views": 2,
+                     *             "bounce_rate": null,
+                     *             "avg_duration_ms": null,
+                     *             "conversions": null
+                     *           },
+                     *           {
+                     *             "value": "/pricing",
+                     *             "sessions": 2,
+                     *             "page_views": 2,
+                     *             "bounce_rate": null,
+                     *             "avg_duration_ms": null,
+                     *             "conversions": null
+                     *           },
+                     *           {
+                     *             "value": "/checkout",
+                     *             "sessions": 1,
+                     *             "page_views": 1,
+                     *             "bounce_rate": null,
+                     *             "avg_duration_ms": null,
+                     *             "conversions": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Breakdown"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14643,18 +18689,30 @@ export interface operations {
     getSitesSiteIdAnalyticsFunnel: {
         parameters: {
             query: {
-                /** @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to` */
+                /**
+                 * @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to`
+                 * @example 2026-11-21
+                 */
                 from?: string;
-                /** @description Event names (`event_name` of tracked events), comma-separated, in order: 2–10 steps, e.g. `add_to_cart,checkout,purchase` */
+                /**
+                 * @description Event names (`event_name` of tracked events), comma-separated, in order: 2–10 steps, e.g. `add_to_cart,checkout,purchase`
+                 * @example add_to_cart,purchase
+                 */
                 steps: string;
                 /** @description Where days start and end: `utc` (default) or `site`, the site's time zone (settings `business_hours.timezone`; UTC when it has none) */
                 timezone?: "utc" | "site";
-                /** @description Last day of the period, included. Default: today in the chosen time zone */
+                /**
+                 * @description Last day of the period, included. Default: today in the chosen time zone
+                 * @example 2026-11-22
+                 */
                 to?: string;
             };
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 9f73961c-0b33-4619-8840-71083eca7d4e
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -14671,6 +18729,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
+                     *         "range": {
+                     *           "from": "2026-11-21",
+                     *           "to": "2026-11-22",
+                     *           "timezone": "UTC"
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "name": "add_to_cart",
+                     *             "sessions": 2,
+                     *             "conversion_rate": 1,
+                     *             "drop_off": 0
+                     *           },
+                     *           {
+                     *             "name": "purchase",
+                     *             "sessions": 1,
+                     *             "conversion_rate": 0.5,
+                     *             "drop_off": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Funnel"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14690,16 +18775,25 @@ export interface operations {
     getSitesSiteIdAnalyticsOverview: {
         parameters: {
             query?: {
-                /** @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to` */
+                /**
+                 * @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to`
+                 * @example 2026-11-21
+                 */
                 from?: string;
                 /** @description Where days start and end: `utc` (default) or `site`, the site's time zone (settings `business_hours.timezone`; UTC when it has none) */
                 timezone?: "utc" | "site";
-                /** @description Last day of the period, included. Default: today in the chosen time zone */
+                /**
+                 * @description Last day of the period, included. Default: today in the chosen time zone
+                 * @example 2026-11-22
+                 */
                 to?: string;
             };
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 9f73961c-0b33-4619-8840-71083eca7d4e
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -14716,6 +18810,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
+                     *         "range": {
+                     *           "from": "2026-11-21",
+                     *           "to": "2026-11-22",
+                     *           "timezone": "UTC"
+                     *         },
+                     *         "totals": {
+                     *           "visitors": 2,
+                     *           "sessions": 3,
+                     *           "page_views": 5,
+                     *           "bounce_rate": 0.6667,
+                     *           "avg_duration_ms": 140000,
+                     *           "conversions": 1,
+                     *           "new_leads": 1
+                     *         },
+                     *         "series": [
+                     *           {
+                     *             "visitors": 2,
+                     *             "sessions": 2,
+                     *             "page_views": 4,
+                     *             "bounce_rate": 0.5,
+                     *             "avg_duration_ms": 210000,
+                     *             "conversions": 1,
+                     *             "new_leads": 1,
+                     *             "date": "2026-11-21"
+                     *           },
+                     *           {
+                     *             "visitors": 1,
+                     *             "sessions": 1,
+                     *             "page_views": 1,
+                     *             "bounce_rate": 1,
+                     *             "avg_duration_ms": 0,
+                     *             "conversions": 0,
+                     *             "new_leads": 0,
+                     *             "date": "2026-11-22"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Overview"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14744,7 +18882,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example fd16b88b-b4f3-449e-9d65-3424286affef
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -14761,6 +18902,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "command_id": "18cd289d-e47f-4252-9d90-243551c82a6b",
+                     *           "site_id": "fd16b88b-b4f3-449e-9d65-3424286affef",
+                     *           "agent": "cmo",
+                     *           "conversation_id": "57e62978-6981-4259-be52-ad6676610a18",
+                     *           "task": "Audit landing page",
+                     *           "description": "SEO pass",
+                     *           "parameters": {
+                     *             "url": "https://example.com"
+                     *           },
+                     *           "status": "pending",
+                     *           "reply": null,
+                     *           "tool_calls": [],
+                     *           "usage": null,
+                     *           "error": null,
+                     *           "created_at": "2026-11-24T13:22:33.985Z",
+                     *           "started_at": null,
+                     *           "finished_at": null,
+                     *           "updated_at": "2026-11-24T13:22:33.985Z"
+                     *         },
+                     *         {
+                     *           "command_id": "e54fb0e4-590f-4920-8901-acbaa67a798b",
+                     *           "site_id": "fd16b88b-b4f3-449e-9d65-3424286affef",
+                     *           "agent": "cmo",
+                     *           "conversation_id": "25bfce11-63e8-4af5-883b-e8c2ab38e149",
+                     *           "task": "audit",
+                     *           "description": "d",
+                     *           "parameters": {},
+                     *           "status": "pending",
+                     *           "reply": null,
+                     *           "tool_calls": [],
+                     *           "usage": null,
+                     *           "error": null,
+                     *           "created_at": "2026-11-24T13:22:33.937Z",
+                     *           "started_at": null,
+                     *           "finished_at": null,
+                     *           "updated_at": "2026-11-24T13:22:33.937Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 2,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Command"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14782,13 +18974,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "task": "Audit landing page",
+                 *       "description": "SEO pass",
+                 *       "parameters": {
+                 *         "url": "https://example.com"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Details for whoever carries the task out
@@ -14818,6 +19022,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "dfa7b299-d81e-42db-bcfe-7add31668877",
+                     *         "status": "processing",
+                     *         "created_at": "2026-11-24T13:19:46.116Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreatedCommand"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14841,8 +19055,12 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 401794a3-4c02-48e4-9cdb-a6bc471c28ee */
                 command_id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -14859,6 +19077,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "401794a3-4c02-48e4-9cdb-a6bc471c28ee",
+                     *         "site_id": "a7401700-de24-4c4f-9fc9-22b97ebde8a2",
+                     *         "agent": "cmo",
+                     *         "conversation_id": "cd3263ef-c72d-4018-8d0e-707c80bc4e8b",
+                     *         "task": "message",
+                     *         "description": "What should we focus on?",
+                     *         "parameters": {
+                     *           "message": "What should we focus on?"
+                     *         },
+                     *         "status": "pending",
+                     *         "reply": null,
+                     *         "tool_calls": [],
+                     *         "usage": null,
+                     *         "error": null,
+                     *         "created_at": "2026-11-24T13:19:42.246Z",
+                     *         "started_at": null,
+                     *         "finished_at": null,
+                     *         "updated_at": "2026-11-24T13:19:42.246Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Command"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14881,8 +19124,12 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 8897600f-d057-45b7-8799-9a20eb54d5bd */
                 command_id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -14899,6 +19146,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "8897600f-d057-45b7-8799-9a20eb54d5bd",
+                     *         "site_id": "a7401700-de24-4c4f-9fc9-22b97ebde8a2",
+                     *         "agent": "cmo",
+                     *         "conversation_id": "da31f8b1-3630-4906-8d83-5499f4ebec2d",
+                     *         "task": "message",
+                     *         "description": "to cancel",
+                     *         "parameters": {
+                     *           "message": "to cancel"
+                     *         },
+                     *         "status": "cancelled",
+                     *         "reply": null,
+                     *         "tool_calls": [],
+                     *         "usage": null,
+                     *         "error": null,
+                     *         "created_at": "2026-11-24T13:19:46.519Z",
+                     *         "started_at": null,
+                     *         "finished_at": "2026-11-24T13:19:46.586Z",
+                     *         "updated_at": "2026-11-24T13:19:46.586Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Command"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14921,7 +19193,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 941fb8cb-dad4-4f00-a7ee-0c455c0f00b3
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -14938,6 +19213,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "941fb8cb-dad4-4f00-a7ee-0c455c0f00b3",
+                     *         "generated_at": "2026-11-24T13:39:15.790Z",
+                     *         "api_keys": {
+                     *           "total": 4,
+                     *           "active": 2,
+                     *           "revoked": 1,
+                     *           "expired": 1
+                     *         },
+                     *         "api_requests": {
+                     *           "total": 6,
+                     *           "last_24h": 6
+                     *         },
+                     *         "commands": {
+                     *           "total": 0,
+                     *           "by_status": {}
+                     *         },
+                     *         "visitors": {
+                     *           "total": 0,
+                     *           "identified": 0,
+                     *           "bots": 0
+                     *         },
+                     *         "sessions": {
+                     *           "total": 0,
+                     *           "active": 0,
+                     *           "last_24h": 0,
+                     *           "bots": 0
+                     *         },
+                     *         "events": {
+                     *           "total": 0,
+                     *           "last_24h": 0
+                     *         },
+                     *         "uploads": {
+                     *           "total": 0,
+                     *           "bytes": 0
+                     *         },
+                     *         "leads": {
+                     *           "total": 0,
+                     *           "by_status": {}
+                     *         },
+                     *         "segments": {
+                     *           "total": 0,
+                     *           "active": 0
+                     *         },
+                     *         "requirements": {
+                     *           "total": 0,
+                     *           "by_status": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SiteStats"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */

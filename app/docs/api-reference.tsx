@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import { bundleOpenApi, partsOf } from '@/lib/http/openapi-split';
 import styles from './docs.module.css';
 
 export interface KeyChoice {
@@ -45,6 +46,20 @@ export function withSite(doc: Doc, siteId: string | undefined): Doc {
   return copy;
 }
 
+const getJson = (url: string) =>
+  fetch(url).then((r) => {
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    return r.json();
+  });
+
+/** /api/openapi.json and the part of each tag it refers to, as one document for the renderer. */
+async function loadDocument(): Promise<Doc> {
+  const main = await getJson('/api/openapi.json');
+  const files = partsOf(main);
+  const parts = await Promise.all(files.map((f) => getJson(`/api/openapi/${f}`)));
+  return bundleOpenApi(main, Object.fromEntries(files.map((f, i) => [f, parts[i]]))) as unknown as Doc;
+}
+
 function loadScript(src: string): Promise<void> {
   if (window.Scalar) return Promise.resolve();
   return new Promise((resolve, reject) => {
@@ -76,7 +91,7 @@ export function ApiReference({ sites }: { sites: SiteChoice[] }) {
   }, [keyId]);
 
   useEffect(() => {
-    Promise.all([fetch('/api/openapi.json').then((r) => r.json() as Promise<Doc>), loadScript('/docs/reference.js')])
+    Promise.all([loadDocument(), loadScript('/docs/reference.js')])
       .then(([d]) => setDoc(d))
       .catch((e: Error) => setFailed(e.message));
   }, []);

@@ -4,7 +4,9 @@ import recorded from './openapi-examples.json';
 /**
  * Examples of the OpenAPI document, recorded from the test suites' own calls
  * (`npm run openapi:examples`, scripts/openapi-examples.ts): real requests and the answers the
- * routes gave, so they are valid by construction, and a unit test checks each against its schema.
+ * routes gave. Where the suites record none, they are written below from the same fixtures. A unit
+ * test (tests/unit/openapi-examples.test.ts) checks that every operation has them and that each
+ * matches its schema.
  */
 export interface OperationExamples {
   params?: Record<string, unknown>;
@@ -56,8 +58,122 @@ const ERROR_EXAMPLES: ErrorExamples = {
   MODEL_NOT_CONFIGURED: error('MODEL_NOT_CONFIGURED', 'No language model is configured: set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY when the endpoint needs one)'),
 };
 
+const SITE = '3df6ddd1-33f9-4fb2-be72-78ac9a405131';
+const LEAD = 'ab0dc2dd-858e-44a8-895d-d44b110684b9';
+const SEGMENT = '9b1f2c4e-6a7d-4e3f-8c2b-1d5e7f9a0b3c';
+const started = (name: string, runId: string) => ({
+  202: { success: true, async: true, workflowId: `${name}-${SITE}-1795528238063-66503389`, runId, status: 'RUNNING' },
+});
+const message = (text: string) => ({ 200: { success: true, message: text } });
+const leadsFound = { success: true, leads: [], total: 0, limit: 10, offset: 0, has_more: false };
+
+/**
+ * Operations whose success the suites reach only in ways the recorder does not keep (multipart
+ * uploads, the MCP transport, a workflow started with another body, an answer status the suites
+ * assert without reading its body), written from the same fixtures and answers. A recorded example
+ * of the same status replaces one of these.
+ */
+const WRITTEN: ExampleSet['operations'] = {
+  'POST /api/email/unsubscribe': {
+    query: { token: 'eyJzIjoiM2RmNmRkZDEiLCJlIjoiYWRhQGV4YW1wbGUuY29tIn0.q1NnJ0vZ2l8qW6xk3m4rQ9yF1tB7cHd5eK2aLuPzS0w' },
+    responses: message('Unsubscribed: no further email will be sent to this address'),
+  },
+  'POST /api/mcp': {
+    request: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'getLeads', arguments: { site_id: SITE, search: 'hopper', limit: 10 } } },
+    responses: {
+      200: { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: JSON.stringify(leadsFound) }], structuredContent: leadsFound } },
+    },
+  },
+  'POST /api/platform/tracking/event': {
+    responses: {
+      200: {
+        success: true,
+        data: {
+          event_id: 'e58a9e6c-a303-45cb-8484-676e412fe01d',
+          session_id: '8b3015d8-e2c1-49ac-bf77-a566a5ed2edc',
+          visitor_id: 'f7c1dd38-7872-4a60-a41c-51850ee5543d',
+          event_type: 'custom',
+          timestamp: 1795527012733,
+          stored: false,
+          expires_at: 1795528812733,
+        },
+      },
+    },
+  },
+  'POST /api/robots/instance/assistant': {
+    request: { instance_id: 'eb10605d-0a81-4798-97da-e6e8f2a64b6a', message: 'Sign the guest book as Ada', tools: ['navigate', 'click', 'type', 'extract'] },
+    responses: {
+      202: {
+        success: true,
+        data: {
+          async: true,
+          workflowId: `prompt-robot-${SITE}-1795528240112-1c7e9a3d`,
+          runId: '5f0c3b8e-2d47-4a19-9e6b-8c1f4d2a7e50',
+          instance_id: 'eb10605d-0a81-4798-97da-e6e8f2a64b6a',
+          status: 'RUNNING',
+        },
+      },
+    },
+  },
+  'DELETE /api/sites/{site_id}/email-recipients/{recipient_id}': {
+    params: { site_id: SITE, recipient_id: '0c2e4a6b-8d1f-4e3a-9b5c-7d9e1f3a5b7c' },
+    responses: message('Recipient removed'),
+  },
+  'DELETE /api/sites/{site_id}/mailbox': {
+    params: { site_id: SITE },
+    responses: message('Mailbox removed; its password stays a secure token of the site until you delete it'),
+  },
+  'POST /api/visitors/upload': {
+    request: { site_id: SITE, visitor_id: '670af103-0e89-4390-a1a7-92e71a859f31', type: 'avatar', file: 'me pic.png' },
+    responses: {
+      201: {
+        success: true,
+        data: {
+          file_id: '2a4c6e8f-0b1d-4f3a-8c5e-7a9b1c3d5e7f',
+          site_id: SITE,
+          visitor_id: '670af103-0e89-4390-a1a7-92e71a859f31',
+          type: 'avatar',
+          file_name: 'me_pic.png',
+          content_type: 'image/png',
+          size: 67,
+          storage: 'local',
+          storage_key: `${SITE}/2a4c6e8f-0b1d-4f3a-8c5e-7a9b1c3d5e7f/me_pic.png`,
+          created_at: '2026-11-24T13:38:12.927Z',
+        },
+      },
+    },
+  },
+  'POST /api/workflow/buildCampaigns': { request: { site_id: SITE, segment_id: SEGMENT }, responses: started('build-campaigns', '1b3d5f7a-9c2e-4b6d-8f0a-2c4e6a8b0d1f') },
+  'POST /api/workflow/buildContent': {
+    request: { site_id: SITE, topic: 'Spring menu for bakeries', segment_id: SEGMENT },
+    responses: started('build-content', '2c4e6a8b-0d1f-4c7e-9a1b-3d5f7a9c1e2a'),
+  },
+  'POST /api/workflow/buildSegmentsICP': { request: { site_id: SITE }, responses: started('build-segments-icp', '3d5f7a9c-1e2a-4d8f-8b2c-4e6a8b0d2f3b') },
+  'POST /api/workflow/enrichLead': {
+    request: {
+      linkedin_profile: 'https://www.linkedin.com/in/ada-hopper',
+      person_id: 'per_8f2k1m',
+      site_id: SITE,
+      userId: 'dec4de11-1fa8-487f-b10c-d7b63cdac22d',
+      company_name: 'Acme Bakeries',
+    },
+    responses: started('enrich-lead', '4e6a8b0d-2f3b-4e9a-9c3d-5f7a9c1e3a4c'),
+  },
+  'POST /api/workflow/keyAccountGeneration': { request: { site_id: SITE, limit: 10 }, responses: started('key-account-generation', '5f7a9c1e-3a4c-4f0b-8d4e-6a8b0d2f4b5d') },
+  'POST /api/workflow/leadResearch': { request: { site_id: SITE, lead_ids: [LEAD] }, responses: started('lead-research', '6a8b0d2f-4b5d-4a1c-9e5f-7a9c1e3a5c6e') },
+};
+
+/** `over`'s examples replacing `base`'s, operation by operation and, for answers, status by status. */
+export function mergeExamples(base: ExampleSet['operations'], over: ExampleSet['operations']): ExampleSet['operations'] {
+  const out = { ...base };
+  for (const [key, entry] of Object.entries(over)) {
+    out[key] = { ...base[key], ...entry, responses: { ...base[key]?.responses, ...entry.responses } };
+  }
+  return out;
+}
+
 const file = recorded as unknown as Partial<ExampleSet>;
 export const recordedExamples: ExampleSet = {
-  operations: file.operations ?? {},
+  operations: mergeExamples(WRITTEN, file.operations ?? {}),
   errors: { ...ERROR_EXAMPLES, ...file.errors },
 };

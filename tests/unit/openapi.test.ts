@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { routeManifest } from '@/app/api/openapi.json/manifest';
-import { GET as openapiRoute } from '@/app/api/openapi.json/route';
+import { routeManifest, schemaModules } from '@/app/api/openapi.json/manifest';
+import { GET as openapiPartRoute } from '@/app/api/openapi/[part]/route';
 import { buildOpenApi, HTTP_METHODS, operationsOf } from '@/lib/http/openapi';
+import { servedOpenApi } from '../helpers/served-openapi';
 import { findRouteFiles, renderManifest } from '@/scripts/route-files';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,9 +44,20 @@ describe('route manifest and OpenAPI', () => {
     expect(doc.paths['/api/workflow/{name}']).toBeUndefined();
   });
 
+  it('is served split by tag, each file under 300 KB, and the parts put together are the whole document', async () => {
+    const { main, parts, whole: served } = await servedOpenApi();
+    const sizes = { 'openapi.json': JSON.stringify(main).length, ...Object.fromEntries(Object.entries(parts).map(([f, p]) => [f, JSON.stringify(p).length])) };
+    for (const [file, size] of Object.entries(sizes)) expect(size, file).toBeLessThan(300 * 1024);
+    expect(Object.keys(parts).length).toBeGreaterThan(1);
+    const whole = buildOpenApi(routeManifest, { schemaModules });
+    expect(served).toEqual({ ...whole, servers: [{ url: 'http://localhost:3000', description: 'This server' }] });
+    const unknown = await openapiPartRoute(new Request('http://localhost:3000/api/openapi/nothing.json'), { params: Promise.resolve({ part: 'nothing.json' }) });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+  });
+
   it('documents the spec paths with their security and error envelope', async () => {
-    const res = openapiRoute(new Request('http://localhost:3000/api/openapi.json'));
-    const doc = await res.json();
+    const doc = (await servedOpenApi()).whole;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/sites'].get.security).toEqual([{ ApiKey: [] }]);
     expect(doc.paths['/api/keys'].post.security).toEqual([{ Bearer: [] }, { SessionCookie: [] }]);

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '@/lib/db/raw';
 import { flushKeyUsage } from '@/lib/keys/usage';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { GET as openapi } from '@/app/api/openapi.json/route';
 import { createLeadTool, getLeadsTool } from '@/lib/tools/leads';
 import { tools } from '@/lib/tools/registry';
 import { presenters } from '../../helpers/auth-matrix';
 import { createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
+import { servedOpenApi } from '../../helpers/served-openapi';
 import { startMcp, viaMcp, viaRest, withoutRequestId } from '../../helpers/tools';
 
 let mine: Tenant;
@@ -132,7 +132,7 @@ describe('MCP tools', () => {
 
 describe('OpenAPI', () => {
   it('documents every tool route, GET /api/requirements and /api/mcp', async () => {
-    const doc = await (await openapi(new Request('http://localhost:3000/api/openapi.json'))).json();
+    const doc = (await servedOpenApi()).whole;
     for (const t of tools) expect(doc.paths[`/api/agents/tools/${t.path}`]?.post, t.path).toBeDefined();
     expect(doc.paths['/api/requirements'].get).toBeDefined();
     expect(doc.paths['/api/mcp'].post.description).toContain('createLead');

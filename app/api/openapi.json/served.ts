@@ -1,0 +1,14 @@
+import { buildOpenApi } from '@/lib/http/openapi';
+import { splitOpenApi, type SplitDocument } from '@/lib/http/openapi-split';
+import { routeManifest, schemaModules } from './manifest';
+
+let split: SplitDocument | undefined;
+
+/** The document as served: built once, split by tag (lib/http/openapi-split.ts). */
+export function servedOpenApi(): SplitDocument {
+  split ??= splitOpenApi(buildOpenApi(routeManifest, { schemaModules }) as unknown as Parameters<typeof splitOpenApi>[0]);
+  return split;
+}
+
+export const jsonResponse = (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=60' } });
