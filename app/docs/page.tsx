@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { listKeys } from '@/lib/keys/repo';
-import { listSitesOfOwner } from '@/lib/sites/repo';
+import { listKeysForUser } from '@/lib/keys/service';
+import { listSitesOfOwner } from '@/lib/sites/service';
 import { mcpToolOf } from '@/lib/http/mcp';
 import { tools } from '@/lib/tools/registry';
 import { currentUser } from '../(console)/_lib/session';
@@ -16,7 +16,7 @@ export default async function DocsPage() {
   const sites: SiteChoice[] = [];
   if (user) {
     for (const site of await listSitesOfOwner(user.id)) {
-      const keys: KeyChoice[] = (await listKeys(site.id)).filter((k) => k.status === 'active').map((k) => ({ id: k.id, name: k.name, display: k.display }));
+      const keys: KeyChoice[] = (await listKeysForUser(user, site.id)).filter((k) => k.status === 'active').map((k) => ({ id: k.id, name: k.name, display: k.display }));
       sites.push({ id: site.id, name: site.name, keys });
     }
   }

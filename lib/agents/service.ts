@@ -135,4 +135,4 @@ export const submitSiteCommand = (caller: ApiKeyPrincipal, body: CreateCommandIn
 export const siteConversation = async (siteId: string, conversationId: string) =>
   found(await getConversation(siteId, conversationId), 'Conversation');
 
-export { listConversations } from './repo';
+export { getConversation, listConversations } from './repo';

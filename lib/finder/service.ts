@@ -38,3 +38,5 @@ export async function creditsOverview(siteId: string, limit: number) {
     ledger,
   };
 }
+
+export { listRoleQueries } from './repo';

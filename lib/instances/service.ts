@@ -3,7 +3,7 @@ import { isSiteOwner } from '@/lib/sites/repo';
 import { fileStorage } from '@/lib/providers/storage';
 import { deleteInstance, loadInstance, pauseInstance, startInstance, stopInstance } from '@/lib/robots/lifecycle';
 import { sealEnvVars } from './env-vars';
-import { findLog, insertInstance, insertLog, insertPlan, listLogs, listPlans, toInstance, toLog, toPlan, updateInstanceRow } from './repo';
+import { findInstance, findLog, insertInstance, insertLog, insertPlan, listLogs, listPlans, toInstance, toLog, toPlan, updateInstanceRow } from './repo';
 import type { CreateInstanceInput, CreateLogInput, CreatePlanInput, Instance, InstanceLog, InstancePlan, UpdateInstanceInput } from './schema';
 import { BUSY_STATUSES, OPERATION_FOR_STATUS } from './states';
 
@@ -71,6 +71,12 @@ export async function instancePlans(siteId: string, id: string, q: Parameters<ty
   await loadInstance(siteId, id);
   return listPlans(siteId, id, q);
 }
+
+/** The site's instance as the API answers it, or undefined (also for one of another site). */
+export const findSiteInstance = async (siteId: string, id: string): Promise<Instance | undefined> => {
+  const row = await findInstance(siteId, id);
+  return row ? toInstance(row) : undefined;
+};
 
 export { listInstances } from './repo';
 

@@ -27,3 +27,11 @@ export async function identifyLead(siteId: string, input: IdentifyLeadInput): Pr
   }
   return { lead: toLead(lead), visitor_id: visitorId };
 }
+
+/** The site's lead as the API answers it, or undefined (also for one of another site). */
+export const siteLead = async (siteId: string, leadId: string): Promise<Lead | undefined> => {
+  const row = await findLead(siteId, leadId);
+  return row ? toLead(row) : undefined;
+};
+
+export { listLeads, setLeadStatus, updateLead } from './repo';

@@ -27,5 +27,5 @@ export async function updateSiteOf(siteId: string, input: UpdateSiteInput) {
   return found(await updateSite(siteId, input), 'Site');
 }
 
-export { addSiteOrigin, listSiteOrigins } from './repo';
+export { addSiteOrigin, getSite, listSiteOrigins, listSitesOfOwner } from './repo';
 export { siteStats } from './stats-repo';

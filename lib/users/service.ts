@@ -49,3 +49,5 @@ export async function issueToken(email: string, password: string, ip = 'unknown'
   const { token, expiresAt } = await issueSessionToken(user);
   return { token, expires_at: expiresAt.toISOString() };
 }
+
+export { findUserById } from './repo';

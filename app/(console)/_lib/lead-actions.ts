@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { uuidSchema } from '@/lib/core/schemas';
 import { LEAD_STATUSES, updateLeadInputSchema } from '@/lib/leads/schema';
-import { setLeadStatus, updateLead } from '@/lib/leads/repo';
+import { setLeadStatus, updateLead } from '@/lib/leads/service';
 import { defineAction } from './define-action';
 import { text } from './forms';
 

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { uuidSchema } from '@/lib/core/schemas';
-import { addSiteOrigin } from '@/lib/sites/repo';
+import { addSiteOrigin } from '@/lib/sites/service';
 import { addSiteOriginBodySchema } from '@/lib/sites/schema';
 import { removeOrigin } from '@/lib/sites/service';
 import { defineAction } from './define-action';

@@ -1,7 +1,7 @@
 'use server';
 
 import { createSegmentInputSchema } from '@/lib/segments/schema';
-import { createSegment } from '@/lib/segments/repo';
+import { createSegment } from '@/lib/segments/service';
 import { defineAction } from './define-action';
 import { optionalText } from './forms';
 

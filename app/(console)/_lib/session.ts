@@ -4,9 +4,9 @@ import { notFound, redirect } from 'next/navigation';
 import { authOptions } from '@/lib/auth/next-auth';
 import { issueSessionToken, sessionCookie, type SessionUser } from '@/lib/auth/session';
 import { isUuid } from '@/lib/core/schemas';
-import { getSite } from '@/lib/sites/repo';
+import { getSite } from '@/lib/sites/service';
 import type { SiteDetail } from '@/lib/sites/schema';
-import { findUserById } from '@/lib/users/repo';
+import { findUserById } from '@/lib/users/service';
 import type { User } from '@/lib/users/schema';
 
 /** The signed-in user, or null. A valid cookie whose account no longer exists counts as signed out. */

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listSitesOfOwner } from '@/lib/sites/repo';
+import { listSitesOfOwner } from '@/lib/sites/service';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listCommands } from '@/lib/commands/repo';
+import { listCommands } from '@/lib/commands/service';
 import { COMMAND_STATUSES, FINISHED_STATUSES, type Command, type CommandStatus } from '@/lib/commands/schema';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listConversations } from '@/lib/agents/repo';
+import { listConversations } from '@/lib/agents/service';
 import type { Conversation } from '@/lib/agents/schema';
 import { AGENT_ROLES } from '@/lib/commands/schema';
 import { Card } from '@/components/kit/card';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listRoleQueries } from '@/lib/finder/repo';
+import { listRoleQueries } from '@/lib/finder/service';
 import { creditsOverview } from '@/lib/finder/service';
 import { createQueryBodySchema } from '@/lib/finder/schema';
 import { Card } from '@/components/kit/card';

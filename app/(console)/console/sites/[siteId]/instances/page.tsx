@@ -4,7 +4,7 @@ import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { listInstances } from '@/lib/instances/repo';
+import { listInstances } from '@/lib/instances/service';
 import { robotFormFields } from '../../../../_lib/robot-form';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { CreateRobotForm } from './create-robot-form';

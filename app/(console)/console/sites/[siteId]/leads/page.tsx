@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listLeads } from '@/lib/leads/repo';
+import { listLeads } from '@/lib/leads/service';
 import { LEAD_STATUSES, listLeadsInputSchema, type Lead } from '@/lib/leads/schema';
-import { listSegments } from '@/lib/segments/repo';
+import { listSegments } from '@/lib/segments/service';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';

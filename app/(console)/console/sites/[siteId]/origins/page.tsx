@@ -5,7 +5,7 @@ import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { impliedOrigins } from '@/lib/sites/origins';
-import { listSiteOrigins } from '@/lib/sites/repo';
+import { listSiteOrigins } from '@/lib/sites/service';
 import { requireOwnedSite } from '../../../../_lib/session';
 import { AddOriginForm } from './add-origin-form';
 import { RemoveOriginButton } from './remove-origin-button';

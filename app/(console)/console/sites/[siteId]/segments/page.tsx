@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listSegments } from '@/lib/segments/repo';
+import { listSegments } from '@/lib/segments/service';
 import type { Segment } from '@/lib/segments/schema';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listSiteOrigins } from '@/lib/sites/repo';
+import { listSiteOrigins } from '@/lib/sites/service';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { requireOwnedSite } from '../../../../_lib/session';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { getConversation } from '@/lib/agents/repo';
+import { getConversation } from '@/lib/agents/service';
 import { isUuid } from '@/lib/core/schemas';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';

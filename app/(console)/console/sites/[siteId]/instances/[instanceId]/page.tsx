@@ -6,8 +6,7 @@ import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { isUuid } from '@/lib/core/schemas';
-import { findInstance, listLogs, listPlans, toInstance } from '@/lib/instances/repo';
-import { screenshotOf } from '@/lib/instances/service';
+import { findSiteInstance, instanceLogs, instancePlans, screenshotOf } from '@/lib/instances/service';
 import { requireOwnedSite } from '../../../../../_lib/session';
 import { InstanceButtons } from '../instance-buttons';
 
@@ -17,12 +16,11 @@ export const dynamic = 'force-dynamic';
 export default async function InstancePage({ params }: { params: Promise<{ siteId: string; instanceId: string }> }) {
   const { siteId, instanceId } = await params;
   const { site } = await requireOwnedSite(siteId);
-  const row = isUuid(instanceId) ? await findInstance(site.id, instanceId) : undefined;
-  if (!row) notFound();
-  const instance = toInstance(row);
+  const instance = isUuid(instanceId) ? await findSiteInstance(site.id, instanceId) : undefined;
+  if (!instance) notFound();
   const [logs, plans, screenshot] = await Promise.all([
-    listLogs(site.id, instance.id, { limit: 50, offset: 0 }),
-    listPlans(site.id, instance.id, { limit: 20, offset: 0 }),
+    instanceLogs(site.id, instance.id, { limit: 50, offset: 0 }),
+    instancePlans(site.id, instance.id, { limit: 20, offset: 0 }),
     instance.screenshot_url ? screenshotOf(site.id, instance.id).catch(() => undefined) : undefined,
   ]);
   return (

@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { isUuid } from '@/lib/core/schemas';
-import { findLead, toLead } from '@/lib/leads/repo';
-import { listSegments } from '@/lib/segments/repo';
+import { siteLead } from '@/lib/leads/service';
+import { listSegments } from '@/lib/segments/service';
 import type { SessionSummary } from '@/lib/visitors/schema';
 import { sessionsOfLead } from '@/lib/visitors/service';
 import { Card } from '@/components/kit/card';
@@ -23,9 +23,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export default async function LeadPage({ params }: { params: Promise<{ siteId: string; leadId: string }> }) {
   const { siteId, leadId } = await params;
   const { site } = await requireOwnedSite(siteId);
-  const row = isUuid(leadId) ? await findLead(site.id, leadId.toLowerCase()) : undefined;
-  if (!row) notFound();
-  const lead = toLead(row);
+  const lead = isUuid(leadId) ? await siteLead(site.id, leadId.toLowerCase()) : undefined;
+  if (!lead) notFound();
   const [visits, segments] = await Promise.all([
     sessionsOfLead(site.id, lead.id, { limit: VISITS, offset: 0 }),
     listSegments(site.id, { site_id: site.id, limit: 500, offset: 0 }),
