@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
 import { SiteSchema } from '@/lib/sites/schema';
 import { siteDetail } from '@/lib/sites/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /sites — the sites this API key may see (exactly its own site)
 export const GET = defineRoute({
   summary: 'List sites',
   description: 'An API key belongs to one site, so the list holds that site only.',
   tags: ['Sites'],
-  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  auth: policies.siteKey,
   response: z.array(SiteSchema),
   handler: async ({ siteId }) => [await siteDetail(siteId)],
 });

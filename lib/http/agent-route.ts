@@ -3,7 +3,7 @@ import { AgentAcceptedSchema } from '@/lib/agents/schema';
 import { startStreamedRequest, submitAgentRequest, type AgentCaller, type AgentRequest } from '@/lib/agents/service';
 import { defineRoute, type RouteHandler } from './define-route';
 import { acceptsEventStream, eventStreamResponse } from './sse';
-import { TOOL_KEY_HEADERS } from './tool-route';
+import { policies } from '@/lib/http/auth/policies';
 
 const KEYS = `
 
@@ -33,7 +33,7 @@ export function agentRoute<B extends z.ZodType<{ site_id: string }>>(o: {
     summary: o.summary,
     description: o.description + KEYS + STREAMING,
     tags: ['Agents'],
-    auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'write' },
+    auth: policies.keyWrite,
     body: o.body,
     response: AgentAcceptedSchema,
     status: 202,

@@ -28,6 +28,39 @@ export interface RouteContext<A extends AuthPolicy, P, Q, B> {
   res: ResponseExtras;
 }
 
+export interface BodyReading {
+  /** How the body is parsed (default `json`); see BodyType. */
+  type?: BodyType;
+  /** Size cap in bytes (default MAX_BODY_BYTES); a function is read per request. */
+  maxBytes?: number | (() => number);
+  /**
+   * The handler validates the body itself (tool routes: `invokeTool`); it is still read with its
+   * size cap and tenant-checked, and `body` documents it.
+   */
+  checkedByHandler?: boolean;
+}
+
+export interface SpecErrors {
+  /** Code for a `site_id` that is not a UUID (default INVALID_REQUEST). */
+  invalidSiteId?: ErrorCode;
+  /** Codes for invalid query/body fields other than INVALID_REQUEST, by top-level field (e.g. `limit` → INVALID_LIMIT). */
+  fields?: Partial<Record<string, ErrorCode>>;
+  /** Errors repeat their `code` at the top level of the body (spec §7, workflow start). */
+  codeAtTopLevel?: boolean;
+}
+
+export interface OpenApiExtras {
+  /** Other success statuses the handler sets through `res.status`, with the same body, and what each means. */
+  alsoSucceeds?: Record<number, string>;
+  /** Other statuses the route answers without a body, with their description. */
+  otherResponses?: Record<number, string>;
+  /**
+   * One operation per value of a path parameter, each with its own body (a workflow per catalog
+   * name), instead of one operation over an open body.
+   */
+  variants?: { param: string; values: { value: string; summary: string; description?: string; body: z.ZodType }[] };
+}
+
 export interface RouteDefinition<
   A extends AuthPolicy = AuthPolicy,
   P extends AnyObject | undefined = AnyObject | undefined,
@@ -43,15 +76,8 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
-  /**
-   * The handler validates the body itself (tool routes: `invokeTool`); it is still read with its
-   * size cap and tenant-checked, and `body` documents it.
-   */
-  rawBody?: boolean;
-  /** How the body is read (default `json`); see BodyType. */
-  bodyType?: BodyType;
-  /** Body size cap in bytes (default MAX_BODY_BYTES); a function is read per request. */
-  maxBodyBytes?: number | (() => number);
+  /** How the body is read, where it is not JSON checked by `body` up to MAX_BODY_BYTES. */
+  bodyReading?: BodyReading;
   response: R;
   /**
    * `data` (default): `{success, data, meta?}`. `bare`: `{success, ...response}` (e.g. `{success, lead}`).
@@ -64,21 +90,10 @@ export interface RouteDefinition<
   errors?: ErrorCode[];
   /** Limits applied after authentication: `plan` (default for API-key routes), `visitor`, `none` (default otherwise). */
   rateLimit?: RateLimitPolicy;
-  /** Code for a `site_id` that is not a UUID (default INVALID_REQUEST). */
-  invalidSiteIdCode?: ErrorCode;
-  /** Codes for invalid query/body fields other than INVALID_REQUEST, by top-level field (e.g. `limit` → INVALID_LIMIT). */
-  fieldErrorCodes?: Partial<Record<string, ErrorCode>>;
-  /** Errors repeat their `code` at the top level of the body (spec §7, workflow start). */
-  topLevelErrorCode?: boolean;
-  /** Other success statuses the handler sets through `res.status`, with the same body, and what each means. */
-  alsoSucceeds?: Record<number, string>;
-  /**
-   * OpenAPI only: one operation per value of a path parameter, each with its own body (a
-   * workflow per catalog name), instead of one operation over an open body.
-   */
-  variants?: { param: string; values: { value: string; summary: string; description?: string; body: z.ZodType }[] };
-  /** OpenAPI only: other statuses the route answers without a body, with their description. */
-  otherResponses?: Record<number, string>;
+  /** Where the specification fixes other error codes or shapes than the house rules. */
+  specErrors?: SpecErrors;
+  /** What only the OpenAPI document reads. */
+  openapi?: OpenApiExtras;
   /**
    * Returns the answer to serialize through `response`, or a Response of its own for an answer in
    * another media type the client asked for (a server-sent event stream); that Response gets the
@@ -99,7 +114,7 @@ type NextHandler = (req: Request, ctx: NextContext) => Promise<Response>;
 export type RouteHandler = NextHandler & { definition: RouteDoc };
 
 function maxBytesOf(definition: RouteDoc): number | undefined {
-  const cap = definition.maxBodyBytes;
+  const cap = definition.bodyReading?.maxBytes;
   return typeof cap === 'function' ? cap() : cap;
 }
 
@@ -119,9 +134,9 @@ export function defineRoute<
     const ex = begin(req);
     let response: Response;
     try {
-      const raw = rawRequest(ex, (await nextCtx?.params) ?? {}, definition.body && { type: definition.bodyType ?? 'json', maxBytes: maxBytesOf(definition) });
+      const raw = rawRequest(ex, (await nextCtx?.params) ?? {}, definition.body && { type: definition.bodyReading?.type ?? 'json', maxBytes: maxBytesOf(definition) });
       const principal = await authenticate(ex, definition.auth, raw);
-      const siteId = await authorizeSite(ex, raw, definition.invalidSiteIdCode);
+      const siteId = await authorizeSite(ex, raw, definition.specErrors?.invalidSiteId);
       await limit(ex, limitPolicy);
       const res: ResponseExtras = { headers: ex.headers };
       const ctx = {
@@ -131,12 +146,12 @@ export function defineRoute<
         principal,
         siteId,
         params: definition.params ? parse(definition.params, raw.params, 'path') : {},
-        query: definition.query ? parse(definition.query, raw.query, 'query', definition.fieldErrorCodes) : {},
+        query: definition.query ? parse(definition.query, raw.query, 'query', definition.specErrors?.fields) : {},
         body: !definition.body
           ? undefined
-          : definition.rawBody
+          : definition.bodyReading?.checkedByHandler
             ? await raw.body()
-            : parse(definition.body, (await raw.body()) ?? {}, 'body', definition.fieldErrorCodes),
+            : parse(definition.body, (await raw.body()) ?? {}, 'body', definition.specErrors?.fields),
         res,
       } as unknown as Parameters<typeof definition.handler>[0];
       const answer = await definition.handler(ctx);
@@ -145,7 +160,7 @@ export function defineRoute<
           ? adopt(ex, answer)
           : respond(ex, envelope(definition.envelope, definition.response.parse(answer), res.meta), res.status ?? definition.status ?? 200);
     } catch (error) {
-      response = fail(ex, error, definition.topLevelErrorCode);
+      response = fail(ex, error, definition.specErrors?.codeAtTopLevel);
     }
     return finish(ex, response);
   };
@@ -175,7 +190,7 @@ export function defineProtocolRoute(
     try {
       const raw = rawRequest(ex, (await nextCtx?.params) ?? {});
       await authenticate(ex, doc.auth, raw);
-      await authorizeSite(ex, raw, doc.invalidSiteIdCode);
+      await authorizeSite(ex, raw, doc.specErrors?.invalidSiteId);
       await limit(ex, limitPolicy);
       response = adopt(ex, await handle(ex as Exchange & { principal: NonNullable<Exchange['principal']> }, raw.params));
     } catch (error) {

@@ -22,7 +22,8 @@ import { defineProtocolRoute } from './define-route';
 import { readJsonBody } from './body';
 import { errorBody } from './envelope';
 import { maskError, parse } from './pipeline';
-import { TOOL_KEY_HEADERS, TOOL_ROUTE_PREFIX } from './tool-route';
+import { TOOL_ROUTE_PREFIX } from './tool-route';
+import { policies } from '@/lib/http/auth/policies';
 
 /**
  * The MCP server (Streamable HTTP, stateless: one server and transport per HTTP request, JSON
@@ -207,11 +208,11 @@ export const mcpRoute = defineProtocolRoute(
       'Without a valid key the answer is HTTP 401 with the error envelope and `WWW-Authenticate: Bearer`.',
     ].join('\n\n'),
     tags: ['Tools'],
-    auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'read' },
+    auth: policies.keyRead,
     body: JsonRpcRequestSchema,
     response: JsonRpcResponseSchema,
     envelope: 'raw',
-    otherResponses: { 202: 'Accepted: the message was a notification or a response (no body)' },
+    openapi: { otherResponses: { 202: 'Accepted: the message was a notification or a response (no body)' } },
   },
   async ({ req, requestId, principal }) => {
     const key = principal as ApiKeyPrincipal;

@@ -4,6 +4,7 @@ import { admitAttempt } from '@/lib/auth/brute-force';
 import { authOptions } from '@/lib/auth/next-auth';
 import { clientIp } from './client-ip';
 import { defineProtocolRoute } from './define-route';
+import { policies } from '@/lib/http/auth/policies';
 
 const CREDENTIALS_CALLBACK = /\/api\/auth\/callback\/credentials\/?$/;
 
@@ -17,7 +18,7 @@ export const nextAuthRoute = defineProtocolRoute(
   {
     summary: 'Console sign-in endpoints (next-auth)',
     tags: ['Auth'],
-    auth: { kind: 'public' },
+    auth: policies.public,
     response: z.unknown(),
     envelope: 'raw',
     errors: ['RATE_LIMITED'],

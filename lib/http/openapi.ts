@@ -19,8 +19,8 @@ function errorCodesOf(def: RouteDoc): ErrorCode[] {
   if (def.params || def.query || def.body) codes.add('INVALID_REQUEST');
   if (def.body) codes.add('PAYLOAD_TOO_LARGE');
   for (const strategy of strategiesOf(def.auth)) for (const code of strategy.errors) codes.add(code);
-  if (def.invalidSiteIdCode) codes.add(def.invalidSiteIdCode);
-  for (const code of Object.values(def.fieldErrorCodes ?? {})) if (code) codes.add(code);
+  if (def.specErrors?.invalidSiteId) codes.add(def.specErrors.invalidSiteId);
+  for (const code of Object.values(def.specErrors?.fields ?? {})) if (code) codes.add(code);
   if (policyOf(def.rateLimit, def.auth.kind) !== 'none') codes.add('RATE_LIMITED');
   return [...codes];
 }
@@ -100,10 +100,10 @@ function responses(def: RouteDoc, components: Components, ex: OperationExamples 
   const out: Record<string, unknown> = {
     [okStatus]: { description: 'Success', headers, content: { 'application/json': json(okStatus, success) } },
   };
-  for (const [status, description] of Object.entries(def.alsoSucceeds ?? {})) {
+  for (const [status, description] of Object.entries(def.openapi?.alsoSucceeds ?? {})) {
     out[status] = { description, headers, content: { 'application/json': json(status, success) } };
   }
-  for (const [status, description] of Object.entries(def.otherResponses ?? {})) out[status] = { description, headers };
+  for (const [status, description] of Object.entries(def.openapi?.otherResponses ?? {})) out[status] = { description, headers };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(def)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
@@ -162,8 +162,8 @@ function parameters(def: RouteDoc, components: Components, ex: OperationExamples
 function requestContent(def: RouteDoc, body: z.ZodType, components: Components, ex: OperationExamples | undefined) {
   const schema = components.refer(toJson(body, 'input'));
   const media = { schema, ...(ex && 'request' in ex ? { example: ex.request } : {}) };
-  if (def.bodyType === 'multipart') return { 'multipart/form-data': media };
-  if (def.bodyType === 'beacon') return { 'application/json': media, 'text/plain': media };
+  if (def.bodyReading?.type === 'multipart') return { 'multipart/form-data': media };
+  if (def.bodyReading?.type === 'beacon') return { 'application/json': media, 'text/plain': media };
   return { 'application/json': media };
 }
 
@@ -209,8 +209,8 @@ function operation(op: OperationSpec, components: Components, examples: ExampleS
 
 /** The operations a route declaration documents: one per method, or one per variant value. */
 function specsOf(path: string, method: string, def: RouteDoc, declared: Set<string>): OperationSpec[] {
-  if (!def.variants) return [{ path, method, def }];
-  const { param, values } = def.variants;
+  if (!def.openapi?.variants) return [{ path, method, def }];
+  const { param, values } = def.openapi.variants;
   return values
     .map((v) => ({
       path: path.replace(`{${param}}`, v.value),

@@ -1,9 +1,9 @@
 import type { AnyTool, Tool } from '@/lib/tools/define-tool';
 import { invokeTool } from '@/lib/tools/invoke';
 import { defineRoute, type RouteHandler } from './define-route';
+import { policies } from '@/lib/http/auth/policies';
 
-/** Tool routes accept the key as `Authorization: Bearer <key>` or `x-api-key` (spec §5). */
-export const TOOL_KEY_HEADERS = ['bearer', 'x-api-key'] as const;
+/** Tool routes take the key as `Authorization: Bearer <key>` or `x-api-key` (spec §5: `policies.key`). */
 export const TOOL_ROUTE_PREFIX = '/api/agents/tools/';
 
 const handlers = new WeakMap<object, RouteHandler>();
@@ -21,9 +21,9 @@ export function toolRoute<T extends Tool<any, any>>(tool: T): RouteHandler {
     summary: t.title,
     description: `${t.description}\n\nAlso served as the MCP tool \`${t.name}\` at /api/mcp, with the same arguments, result and errors.`,
     tags: ['Tools'],
-    auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: t.scope },
+    auth: { ...policies.key, scope: t.scope },
     body: t.input,
-    rawBody: true,
+    bodyReading: { checkedByHandler: true },
     response: t.output,
     envelope: 'bare',
     status: t.creates ? 201 : 200,

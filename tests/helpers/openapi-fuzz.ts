@@ -24,7 +24,7 @@ export function documentedOperations(): Operation[] {
   const doc = buildOpenApi(routeManifest) as { paths: Record<string, Record<string, Schema>> };
   return operationsOf(routeManifest).flatMap(({ path, method, definition }) => {
     const handler = routeManifest.find((r) => r.path === path)!.module[method] as RouteHandler;
-    const variants = definition?.variants;
+    const variants = definition?.openapi?.variants;
     const entries = variants
       ? variants.values
           .map((v) => ({ docPath: path.replace(`{${variants.param}}`, v.value), fixed: { [variants.param]: v.value } }))

@@ -34,7 +34,7 @@ describe('route manifest and OpenAPI', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     // A route with variants is documented once per value (one operation per workflow), except where a route of its own answers.
     const declared = operationsOf(routeManifest).flatMap(({ method, path, definition }) => {
-      const variants = definition?.variants;
+      const variants = definition?.openapi?.variants;
       if (!variants) return [`${method} ${path}`];
       return variants.values.map((v) => path.replace(`{${variants.param}}`, v.value)).filter((p) => !filePaths.has(p)).map((p) => `${method} ${p}`);
     });

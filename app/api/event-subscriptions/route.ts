@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
 import { createSubscriptionBodySchema, DeletedSchema, siteQuerySchema, subscriptionQuerySchema, SubscriptionSchema } from '@/lib/webhooks/schema';
 import { createSubscription, deleteSubscription, listSubscriptions } from '@/lib/webhooks/service';
+import { policies } from '@/lib/http/auth/policies';
 
 const tags = ['Webhooks'];
-const headers = ['bearer', 'x-api-key'] as const;
 
 // POST /api/event-subscriptions — start a workflow when POST /api/workflow/webhook receives a matching change event
 export const POST = defineRoute({
   summary: 'Subscribe a workflow to inbound change events',
   tags,
-  auth: { kind: 'apiKey', headers: [...headers], scope: 'write' },
+  auth: policies.keyWrite,
   body: createSubscriptionBodySchema,
   response: SubscriptionSchema,
   status: 201,
@@ -21,7 +21,7 @@ export const POST = defineRoute({
 export const GET = defineRoute({
   summary: 'List inbound change-event subscriptions',
   tags,
-  auth: { kind: 'apiKey', headers: [...headers], scope: 'read' },
+  auth: policies.keyRead,
   query: siteQuerySchema,
   response: z.array(SubscriptionSchema),
   handler: ({ siteId }) => listSubscriptions(siteId),
@@ -31,7 +31,7 @@ export const GET = defineRoute({
 export const DELETE = defineRoute({
   summary: 'Delete an inbound change-event subscription',
   tags,
-  auth: { kind: 'apiKey', headers: [...headers], scope: 'write' },
+  auth: policies.keyWrite,
   query: subscriptionQuerySchema,
   response: DeletedSchema,
   errors: ['NOT_FOUND'],

@@ -3,14 +3,14 @@ import { defineRoute } from '@/lib/http/define-route';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, siteIdSchema } from '@/lib/core/schemas';
 import { requirementsPage } from '@/lib/requirements/service';
 import { RequirementListSchema, listRequirementsFilters } from '@/lib/requirements/schema';
-import { TOOL_KEY_HEADERS } from '@/lib/http/tool-route';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/requirements?site_id= — the site's requirements (same result as the requirements/get tool)
 export const GET = defineRoute({
   summary: 'List requirements (site scoped)',
   description: 'Same filters and result as POST /api/agents/tools/requirements/get, as a GET with query parameters.',
   tags: ['Tools'],
-  auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS },
+  auth: policies.key,
   query: z.strictObject({
     site_id: siteIdSchema,
     ...listRequirementsFilters,

@@ -8,17 +8,17 @@ import {
   SecureTokenSchema,
 } from '@/lib/secure-tokens/schema';
 import { createSecureToken, listSiteSecureTokens, removeSecureToken } from '@/lib/secure-tokens/service';
+import { policies } from '@/lib/http/auth/policies';
 
 const tags = ['Secure tokens'];
 // A server with a write key of the site, or its owner in the console.
-const auth = { kind: 'apiKey', headers: ['x-api-key'], scope: 'write', session: true } as const;
 
 // POST /api/secure-tokens — store a secret for the site, encrypted; the value is never returned here
 export const POST = defineRoute({
   summary: 'Store a secret',
   description: 'Encrypts the value (AES-256-GCM, a data key per secret wrapped by the master key). Answers its metadata only.',
   tags,
-  auth,
+  auth: policies.keyOrOwner,
   body: createSecureTokenBodySchema,
   response: SecureTokenSchema,
   status: 201,
@@ -30,7 +30,7 @@ export const POST = defineRoute({
 export const GET = defineRoute({
   summary: 'List secrets of a site (metadata only)',
   tags,
-  auth,
+  auth: policies.keyOrOwner,
   query: listSecureTokensQuerySchema,
   response: z.array(SecureTokenSchema),
   handler: async ({ siteId, query, res }) => {
@@ -44,7 +44,7 @@ export const GET = defineRoute({
 export const DELETE = defineRoute({
   summary: 'Delete a secret',
   tags,
-  auth,
+  auth: policies.keyOrOwner,
   query: deleteSecureTokenQuerySchema,
   response: DeletedSecureTokenSchema,
   envelope: 'bare',

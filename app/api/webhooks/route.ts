@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
 import { createEndpointBodySchema, CreatedEndpointSchema, DeletedSchema, EndpointSchema, endpointQuerySchema, siteQuerySchema } from '@/lib/webhooks/schema';
 import { createEndpoint, deleteEndpoint, listEndpoints } from '@/lib/webhooks/service';
+import { policies } from '@/lib/http/auth/policies';
 
 const tags = ['Webhooks'];
-const headers = ['bearer', 'x-api-key'] as const;
 
 // POST /api/webhooks — register an endpoint for the site's events; the signing secret is returned once
 export const POST = defineRoute({
@@ -14,7 +14,7 @@ export const POST = defineRoute({
     '`webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the returned `whsec_` secret). The URL must be https and ' +
     'resolve to a public address. docs/PRODUCT.md "Events and webhooks".',
   tags,
-  auth: { kind: 'apiKey', headers: [...headers], scope: 'write' },
+  auth: policies.keyWrite,
   body: createEndpointBodySchema,
   response: CreatedEndpointSchema,
   status: 201,
@@ -26,7 +26,7 @@ export const POST = defineRoute({
 export const GET = defineRoute({
   summary: 'List webhook endpoints',
   tags,
-  auth: { kind: 'apiKey', headers: [...headers], scope: 'read' },
+  auth: policies.keyRead,
   query: siteQuerySchema,
   response: z.array(EndpointSchema),
   handler: ({ siteId }) => listEndpoints(siteId),
@@ -36,7 +36,7 @@ export const GET = defineRoute({
 export const DELETE = defineRoute({
   summary: 'Delete a webhook endpoint',
   tags,
-  auth: { kind: 'apiKey', headers: [...headers], scope: 'write' },
+  auth: policies.keyWrite,
   query: endpointQuerySchema,
   response: DeletedSchema,
   errors: ['NOT_FOUND'],

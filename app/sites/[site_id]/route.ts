@@ -3,12 +3,13 @@ import { defineRoute } from '@/lib/http/define-route';
 import { siteIdSchema } from '@/lib/core/schemas';
 import { SiteDetailSchema } from '@/lib/sites/schema';
 import { siteDetail } from '@/lib/sites/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /sites/{site_id} — the key's site with its settings
 export const GET = defineRoute({
   summary: 'Get a site',
   tags: ['Sites'],
-  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  auth: policies.siteKey,
   params: z.object({ site_id: siteIdSchema }),
   response: SiteDetailSchema,
   handler: ({ siteId }) => siteDetail(siteId),

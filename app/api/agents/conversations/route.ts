@@ -3,14 +3,14 @@ import { listConversations } from '@/lib/agents/service';
 import { ConversationSchema, listConversationsQuerySchema } from '@/lib/agents/schema';
 import { paginationMeta } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
-import { TOOL_KEY_HEADERS } from '@/lib/http/tool-route';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/agents/conversations — the site's agent conversations, latest activity first
 export const GET = defineRoute({
   summary: 'List agent conversations',
   description: 'Conversations of the site with its agents, most recently active first; `agent` filters by role. `meta` carries total/limit/offset/has_more.',
   tags: ['Agents'],
-  auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'read' },
+  auth: policies.keyRead,
   query: listConversationsQuerySchema,
   response: z.array(ConversationSchema),
   handler: async ({ siteId, query, res }) => {

@@ -2,6 +2,7 @@ import { unsubscribeQuerySchema } from '@/lib/email/schema';
 import { unsubscribe } from '@/lib/email/service';
 import { defineRoute } from '@/lib/http/define-route';
 import { MessageSchema } from '@/lib/platform/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/email/unsubscribe — one-click unsubscribe (RFC 8058) from a site's email
 export const POST = defineRoute({
@@ -12,7 +13,7 @@ export const POST = defineRoute({
     'the site and the address, which goes on the site’s suppression list: the site never writes to it again. Repeating ' +
     'it is harmless; an altered token is 400. People who open the link in the message reach the /unsubscribe page instead.',
   tags: ['Email'],
-  auth: { kind: 'public' },
+  auth: policies.public,
   query: unsubscribeQuerySchema,
   response: MessageSchema,
   envelope: 'bare',

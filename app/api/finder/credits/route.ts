@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { creditsQuery, CreditsResponseSchema } from '@/lib/finder/schema';
 import { creditsOverview } from '@/lib/finder/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/finder/credits — the site's finder balance, monthly cap, prices and recent ledger
 export const GET = defineRoute({
@@ -9,7 +10,7 @@ export const GET = defineRoute({
     "The site's credit balance, this month's spend against its cap, the price of each call type and the most recent " +
     'ledger entries (grants, charges, refunds). Credits are granted by the operator (`npm run credits:grant`).',
   tags: ['Finder'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'read' },
+  auth: policies.keyRead,
   query: creditsQuery,
   response: CreditsResponseSchema,
   handler: ({ siteId, query }) => creditsOverview(siteId, query.limit),

@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { searchOrganizations } from '@/lib/finder/calls';
 import { IcpSearchResponseSchema, paramsOf, searchBodySchema } from '@/lib/finder/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/finder/icp — organizations matching an ideal-client profile
 export const POST = defineRoute({
@@ -10,7 +11,7 @@ export const POST = defineRoute({
     'passed through after the same shape and size check as person_role_search, and one page of organizations comes back. ' +
     'Costs 1 credit per page, charged only when the provider answers.',
   tags: ['Finder'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
+  auth: policies.keyWrite,
   body: searchBodySchema,
   response: IcpSearchResponseSchema,
   errors: ['INSUFFICIENT_CREDITS', 'PROVIDER_ERROR', 'PROVIDER_NOT_CONFIGURED', 'RATE_LIMITED'],

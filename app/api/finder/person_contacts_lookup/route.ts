@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { lookupContacts } from '@/lib/finder/calls';
 import { contactsLookupBodySchema, ContactsLookupResponseSchema } from '@/lib/finder/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/finder/person_contacts_lookup — work or personal emails, phone numbers or details of one person
 export const POST = defineRoute({
@@ -9,7 +10,7 @@ export const POST = defineRoute({
     'One lookup per call: `work_emails` (2 credits), `personal_emails` (2), `phone_numbers` (5) or `details` (1), for a ' +
     '`person_id` from a search. Charged only when the provider answers (an empty answer is an answer).',
   tags: ['Finder'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
+  auth: policies.keyWrite,
   body: contactsLookupBodySchema,
   response: ContactsLookupResponseSchema,
   errors: ['INSUFFICIENT_CREDITS', 'PROVIDER_ERROR', 'PROVIDER_NOT_CONFIGURED', 'RATE_LIMITED'],

@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { searchPeople } from '@/lib/finder/calls';
 import { paramsOf, PersonSearchResponseSchema, searchBodySchema } from '@/lib/finder/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/finder/person_role_search — one page of people whose roles match the provider's search parameters
 export const POST = defineRoute({
@@ -11,7 +12,7 @@ export const POST = defineRoute({
     'provider answers; 402 INSUFFICIENT_CREDITS before any provider call when the balance or the monthly cap cannot cover it. ' +
     'A provider failure answers 502 PROVIDER_ERROR (refunded), the provider rate limiting 429 with its Retry-After.',
   tags: ['Finder'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
+  auth: policies.keyWrite,
   body: searchBodySchema,
   response: PersonSearchResponseSchema,
   errors: ['INSUFFICIENT_CREDITS', 'PROVIDER_ERROR', 'PROVIDER_NOT_CONFIGURED', 'RATE_LIMITED'],

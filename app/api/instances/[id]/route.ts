@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { siteIdSchema } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
-import { INSTANCE_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { INSTANCE_TAGS as tags } from '@/lib/http/robot-policy';
 import { InstanceSchema, instanceParamsSchema, updateInstanceBodySchema } from '@/lib/instances/schema';
 import { getInstance, removeInstance, updateInstance } from '@/lib/instances/service';
 import { DeletedInstanceSchema } from '@/lib/robots/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 const siteQuery = z.strictObject({ site_id: siteIdSchema.optional() });
 
@@ -12,7 +13,7 @@ const siteQuery = z.strictObject({ site_id: siteIdSchema.optional() });
 export const GET = defineRoute({
   summary: 'Get an instance',
   tags,
-  auth,
+  auth: policies.key,
   params: instanceParamsSchema,
   query: siteQuery,
   response: InstanceSchema,
@@ -27,7 +28,7 @@ export const PUT = defineRoute({
     'Changes the given fields. `status: running` starts or resumes the browser, `paused` pauses it (state saved), `stopped` stops it; ' +
     'any other status change, or one the current status does not allow, is 409 CONFLICT (state machine in docs/PRODUCT.md, "Instances and robots").',
   tags,
-  auth,
+  auth: policies.key,
   params: instanceParamsSchema,
   body: updateInstanceBodySchema,
   response: InstanceSchema,
@@ -40,7 +41,7 @@ export const DELETE = defineRoute({
   summary: 'Delete an instance',
   description: 'Closes its browser if it runs, then deletes the record, its logs, plans, screenshots and saved state. 409 while it is starting or stopping.',
   tags,
-  auth,
+  auth: policies.key,
   params: instanceParamsSchema,
   query: siteQuery,
   response: DeletedInstanceSchema,

@@ -1,18 +1,18 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { ListWorkflowsResponseSchema, listWorkflowsQuerySchema } from '@/lib/workflows/schema';
 import { listWorkflowRuns } from '@/lib/workflows/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/logs/workflows — the site's workflow runs, newest first, page by page
 export const GET = defineRoute({
   summary: 'List workflow runs',
   description: 'Runs of the site only, newest first. Pages: pass `nextPageToken` back as `pageToken`; filters: status, type, from, to.',
   tags: ['Workflows'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'read' },
+  auth: policies.keyRead,
   query: listWorkflowsQuerySchema,
   response: ListWorkflowsResponseSchema,
   envelope: 'bare',
-  invalidSiteIdCode: 'INVALID_SITE_ID',
-  fieldErrorCodes: { site_id: 'INVALID_SITE_ID', limit: 'INVALID_LIMIT' },
+  specErrors: { invalidSiteId: 'INVALID_SITE_ID', fields: { site_id: 'INVALID_SITE_ID', limit: 'INVALID_LIMIT' } },
   errors: ['INVALID_REQUEST', 'WORKFLOW_QUERY_ERROR'],
   handler: async ({ siteId, query }) => {
     const { site_id: _site, ...filters } = query;

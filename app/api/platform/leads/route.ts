@@ -3,6 +3,7 @@ import { defineRoute } from '@/lib/http/define-route';
 import { LeadSchema } from '@/lib/leads/schema';
 import { createPlatformLeadsBodySchema, LeadBatchResultSchema, platformLeadsQuerySchema } from '@/lib/platform/schema';
 import { createLeadsForApp, leadsForApp } from '@/lib/platform/service';
+import { platformKey } from '@/lib/http/auth/policies';
 
 const tags = ['Platform API'];
 
@@ -13,7 +14,7 @@ export const GET = defineRoute({
     "The leads of the key's site, newest first; `search` matches name, email and company; `meta` carries " +
     '`{total, limit, offset, has_more}`. Each call takes one unit of the daily `leads.read` quota (429 when it is spent).',
   tags,
-  auth: { kind: 'platformKey', capabilities: ['leads.read'] },
+  auth: platformKey(['leads.read']),
   query: platformLeadsQuerySchema,
   response: z.array(LeadSchema),
   errors: ['RATE_LIMITED'],
@@ -34,7 +35,7 @@ export const POST = defineRoute({
     'name or email) is 400 and creates nothing. The batch takes its size from the daily `leads.write` quota, all or ' +
     'nothing (429 when it does not fit); refused items give their units back.',
   tags,
-  auth: { kind: 'platformKey', capabilities: ['leads.write'] },
+  auth: platformKey(['leads.write']),
   body: createPlatformLeadsBodySchema,
   response: LeadBatchResultSchema,
   errors: ['RATE_LIMITED'],

@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { PlatformMeSchema } from '@/lib/platform/schema';
 import { introspect } from '@/lib/platform/service';
+import { platformKey } from '@/lib/http/auth/policies';
 
 // GET /api/platform/me — introspection: the key, its site and app, the app's tenant schema and today's quotas
 export const GET = defineRoute({
@@ -10,7 +11,7 @@ export const GET = defineRoute({
     'the generated app and its tenant schema `app_<short_id>` (`exists` once the first migration created it), and the ' +
     "daily quota of each of the key's capabilities. Any capability opens this route.",
   tags: ['Platform API'],
-  auth: { kind: 'platformKey', capabilities: 'any' },
+  auth: platformKey('any'),
   response: PlatformMeSchema,
   handler: ({ principal }) => introspect(principal),
 });

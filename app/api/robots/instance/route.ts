@@ -1,7 +1,8 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { ROBOT_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { ROBOT_TAGS as tags } from '@/lib/http/robot-policy';
 import { RobotInstanceResultSchema, robotInstanceBodySchema } from '@/lib/robots/schema';
 import { createOrResumeRobot } from '@/lib/robots/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/robots/instance — create a robot instance (or resume `instance_id`) and plan the activity
 export const POST = defineRoute({
@@ -12,11 +13,11 @@ export const POST = defineRoute({
     '`timeout_hours` (0.1–24, default 1): the browser stops by itself after it. 429 beyond the running-browser caps (per site and overall); ' +
     '503 PROVIDER_NOT_CONFIGURED without a robot browser.',
   tags,
-  auth,
+  auth: policies.key,
   body: robotInstanceBodySchema,
   response: RobotInstanceResultSchema,
   status: 201,
-  alsoSucceeds: { 200: 'An existing instance was resumed or was already running' },
+  openapi: { alsoSucceeds: { 200: 'An existing instance was resumed or was already running' } },
   errors: ['NOT_FOUND', 'CONFLICT', 'PROVIDER_NOT_CONFIGURED', 'PROVIDER_ERROR'],
   handler: async ({ siteId, body, res }) => {
     const result = await createOrResumeRobot(siteId, body);

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
 import { listAuditQuerySchema, SecureTokenAuditSchema } from '@/lib/secure-tokens/schema';
 import { siteAudit } from '@/lib/secure-tokens/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/secure-tokens/audit — who decrypted, created or deleted the site's secrets, refused attempts included
 export const GET = defineRoute({
   summary: 'Audit of a site’s secrets',
   tags: ['Secure tokens'],
-  auth: { kind: 'session' },
+  auth: policies.owner,
   query: listAuditQuerySchema,
   response: z.array(SecureTokenAuditSchema),
   handler: async ({ siteId, query, res }) => {

@@ -1,8 +1,9 @@
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { IdentifiedSchema, identifyBodySchema } from '@/lib/visitors/schema';
 import { identifyVisitor, sessionMeta } from '@/lib/visitors/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/identify — a person's email (and name) becomes the site's lead, bound to the session and visitor
 export const POST = defineRoute({
@@ -13,7 +14,7 @@ export const POST = defineRoute({
     'is given. The visitor is named by `session_id`, `visitor_id` or both; both must then agree (else 400 ' +
     '`INVALID_REQUEST`). An unknown session is 404 `session_not_found`, an unknown visitor 404 `NOT_FOUND`.',
   tags,
-  auth: visitorAuth,
+  auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
   body: identifyBodySchema,
   response: IdentifiedSchema,

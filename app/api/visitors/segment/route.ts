@@ -1,8 +1,9 @@
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { SegmentMembershipSchema, segmentBodySchema } from '@/lib/visitors/schema';
 import { addToSegment } from '@/lib/visitors/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/segment — add a visitor to one of the site's segments
 export const POST = defineRoute({
@@ -11,7 +12,7 @@ export const POST = defineRoute({
     "Both the visitor and the segment must belong to the site (404 NOT_FOUND otherwise). Adding a member again is harmless: " +
     '`already_member: true` and the first `added_at`.',
   tags,
-  auth: visitorAuth,
+  auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
   body: segmentBodySchema,
   response: SegmentMembershipSchema,

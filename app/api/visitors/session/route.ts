@@ -1,6 +1,6 @@
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import { visitorAuth, visitorReadAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import {
   createSessionBodySchema,
   CreatedSessionSchema,
@@ -10,6 +10,7 @@ import {
   updateSessionBodySchema,
 } from '@/lib/visitors/schema';
 import { createSession, sessionDetail, sessionMeta, touchSession } from '@/lib/visitors/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/session — start a session, or reuse the fingerprint's active one at this site
 export const POST = defineRoute({
@@ -22,12 +23,12 @@ export const POST = defineRoute({
     'Bot User-Agents are flagged (`is_bot`). With `consent.analytics: false` only the session itself is kept (no URLs, ' +
     'referrer, UTM, device, browser, location, performance or custom_data). From a browser: no key, Origin must be the site domain.',
   tags,
-  auth: visitorAuth,
+  auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
   body: createSessionBodySchema,
   response: CreatedSessionSchema,
   status: 201,
-  alsoSucceeds: { 200: 'An open session of the same visitor was reused' },
+  openapi: { alsoSucceeds: { 200: 'An open session of the same visitor was reused' } },
   errors: ['NOT_FOUND'],
   handler: async ({ siteId, body, req, res, startedAt }) => {
     const { data, isNew } = await createSession(siteId, body, req);
@@ -42,7 +43,7 @@ export const GET = defineRoute({
   summary: 'Get a visitor session',
   description: 'The session and its events, oldest first. A missing or expired session is 404 `session_not_found`.',
   tags,
-  auth: visitorReadAuth,
+  auth: policies.visitorRead,
   rateLimit: VISITOR_RATE_LIMIT,
   query: sessionQuerySchema,
   response: SessionDetailSchema,
@@ -61,7 +62,7 @@ export const PUT = defineRoute({
     'Records activity and renews the expiry (30 minutes from now, never past 24 hours after the start). `consent` may be ' +
     'updated here. A closed session answers 409 CONFLICT; a missing or expired one 404 `session_not_found`.',
   tags,
-  auth: visitorAuth,
+  auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
   body: updateSessionBodySchema,
   response: UpdatedSessionSchema,

@@ -1,8 +1,9 @@
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { TrackedEventSchema, trackBodySchema } from '@/lib/visitors/schema';
 import { sessionMeta, trackEvent } from '@/lib/visitors/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/track — record one event in a session (the ingestion hot path)
 export const POST = defineRoute({
@@ -14,7 +15,7 @@ export const POST = defineRoute({
     'session. A session holds at most 1,000 events: the 1,001st is 409 CONFLICT and nothing is stored. A closed session is ' +
     '409 CONFLICT; a missing or expired one 404 `session_not_found`.',
   tags,
-  auth: visitorAuth,
+  auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
   body: trackBodySchema,
   response: TrackedEventSchema,

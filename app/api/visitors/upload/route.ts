@@ -1,8 +1,9 @@
 import { config } from '@/lib/core/config';
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { MULTIPART_OVERHEAD_BYTES, UPLOAD_TYPE_NAMES, uploadBodySchema, UploadedFileSchema, uploadFile } from '@/lib/visitors/uploads';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/upload — store a file for a visitor or conversation (multipart)
 export const POST = defineRoute({
@@ -13,11 +14,10 @@ export const POST = defineRoute({
     '(default 10 MB) is 413 PAYLOAD_TOO_LARGE; beyond the site\'s stored-bytes cap of its plan, 403 PLAN_LIMIT_REACHED. Stored on local disk under DATA_DIR, or in Supabase Storage when ' +
     'STORAGE_PROVIDER=supabase (503 PROVIDER_NOT_CONFIGURED if it lacks its URL or key).',
   tags,
-  auth: visitorAuth,
+  auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
   body: uploadBodySchema,
-  bodyType: 'multipart',
-  maxBodyBytes: () => config().UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES,
+  bodyReading: { type: 'multipart', maxBytes: () => config().UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES },
   response: UploadedFileSchema,
   status: 201,
   errors: ['NOT_FOUND', 'PLAN_LIMIT_REACHED', 'PROVIDER_NOT_CONFIGURED'],

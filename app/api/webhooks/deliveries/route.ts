@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
 import { DeliverySchema, listDeliveriesQuerySchema } from '@/lib/webhooks/schema';
 import { listDeliveries } from '@/lib/webhooks/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/webhooks/deliveries — the site's recent deliveries, newest first
 export const GET = defineRoute({
   summary: 'List webhook deliveries',
   tags: ['Webhooks'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'read' },
+  auth: policies.keyRead,
   query: listDeliveriesQuerySchema,
   response: z.array(DeliverySchema),
   errors: ['NOT_FOUND'],

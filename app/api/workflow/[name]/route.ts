@@ -3,6 +3,7 @@ import { defineRoute } from '@/lib/http/define-route';
 import { workflowCatalog, WORKFLOW_NAMES } from '@/lib/workflows/catalog';
 import { StartWorkflowResponseSchema, workflowNameParams } from '@/lib/workflows/schema';
 import { startWorkflow } from '@/lib/workflows/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/workflow/{name} — start a run of a catalog workflow; answers at once
 export const POST = defineRoute({
@@ -12,23 +13,24 @@ export const POST = defineRoute({
     '(bodies in docs/PRODUCT.md, "Workflows"). An `Idempotency-Key` header makes retries return the same run. Errors repeat ' +
     '`code` at the top level. A site may have a plan-dependent number of runs in progress (429 RATE_LIMITED beyond).',
   tags: ['Workflows'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
+  auth: policies.keyWrite,
   params: workflowNameParams,
   body: z.record(z.string(), z.unknown()).describe("The workflow's body: `site_id` plus its own fields"),
-  variants: {
-    param: 'name',
-    values: Object.values(workflowCatalog).map((w) => ({
-      value: w.name,
-      summary: `Start ${w.name}`,
-      description: `${w.purpose} (\`${w.type}\`, ${w.group}). Answers at once (\`async: true\`); follow the run in GET /api/logs/workflows. An \`Idempotency-Key\` header makes retries return the same run. Errors repeat \`code\` at the top level. A site may have a plan-dependent number of runs in progress (429 RATE_LIMITED beyond).`,
-      body: w.body,
-    })),
+  openapi: {
+    variants: {
+      param: 'name',
+      values: Object.values(workflowCatalog).map((w) => ({
+        value: w.name,
+        summary: `Start ${w.name}`,
+        description: `${w.purpose} (\`${w.type}\`, ${w.group}). Answers at once (\`async: true\`); follow the run in GET /api/logs/workflows. An \`Idempotency-Key\` header makes retries return the same run. Errors repeat \`code\` at the top level. A site may have a plan-dependent number of runs in progress (429 RATE_LIMITED beyond).`,
+        body: w.body,
+      })),
+    },
   },
   response: StartWorkflowResponseSchema,
   envelope: 'bare',
   status: 202,
-  invalidSiteIdCode: 'INVALID_SITE_ID',
-  topLevelErrorCode: true,
+  specErrors: { invalidSiteId: 'INVALID_SITE_ID', codeAtTopLevel: true },
   errors: ['INVALID_SITE_ID', 'INVALID_REQUEST', 'NOT_FOUND', 'RATE_LIMITED', 'WORKFLOW_EXECUTION_ERROR'],
   handler: async ({ siteId, params, body, req }) => {
     const run = await startWorkflow(siteId, params.name, body, req.headers.get('idempotency-key'));

@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { changeEventBodySchema, ChangeEventResultSchema } from '@/lib/webhooks/schema';
 import { receiveChangeEvent } from '@/lib/webhooks/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/workflow/webhook — receive a database change event (Supabase database-webhook shape) and start the subscribed workflows
 export const POST = defineRoute({
@@ -10,13 +11,12 @@ export const POST = defineRoute({
     'the `webhook` workflow; each active subscription of the site for that table and type (POST /api/event-subscriptions) starts its ' +
     'workflow. A record whose `site_id` is another site is refused (403); a table nobody subscribes to dispatches nothing.',
   tags: ['Workflows'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
+  auth: policies.keyWrite,
   body: changeEventBodySchema,
   response: ChangeEventResultSchema,
   envelope: 'bare',
   status: 202,
-  invalidSiteIdCode: 'INVALID_SITE_ID',
-  topLevelErrorCode: true,
+  specErrors: { invalidSiteId: 'INVALID_SITE_ID', codeAtTopLevel: true },
   errors: ['INVALID_SITE_ID', 'INVALID_REQUEST', 'FORBIDDEN', 'RATE_LIMITED', 'WORKFLOW_EXECUTION_ERROR'],
   handler: ({ siteId, body }) => receiveChangeEvent(siteId, body),
 });

@@ -4,13 +4,14 @@ import { siteIdSchema } from '@/lib/core/schemas';
 import { SiteStatsSchema } from '@/lib/sites/schema';
 import { siteStats } from '@/lib/sites/service';
 import { currentDate } from '@/lib/core/clock';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /sites/{site_id}/stats — live counts for the site
 export const GET = defineRoute({
   summary: 'Site statistics',
   description: 'Counts computed from the stored data at request time.',
   tags: ['Sites'],
-  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  auth: policies.siteKey,
   params: z.object({ site_id: siteIdSchema }),
   response: SiteStatsSchema,
   handler: ({ siteId }) => siteStats(siteId, currentDate()),

@@ -3,14 +3,14 @@ import { ConversationDetailSchema, getConversationQuerySchema } from '@/lib/agen
 import { siteConversation } from '@/lib/agents/service';
 import { uuidSchema } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
-import { TOOL_KEY_HEADERS } from '@/lib/http/tool-route';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/agents/conversations/{conversation_id} — one conversation with its messages
 export const GET = defineRoute({
   summary: 'Get an agent conversation',
   description: "The conversation and its messages, oldest first (role, content, the agent's tool calls, command, time). Another site's conversation is a 404.",
   tags: ['Agents'],
-  auth: { kind: 'apiKey', headers: TOOL_KEY_HEADERS, scope: 'read' },
+  auth: policies.keyRead,
   params: z.object({ conversation_id: uuidSchema }),
   query: getConversationQuerySchema,
   response: ConversationDetailSchema,

@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { autocomplete } from '@/lib/finder/calls';
 import { autocompleteParams, autocompleteQuery, AutocompleteResponseSchema } from '@/lib/finder/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/finder/autocomplete/{category} — values of a search filter matching some text
 export const GET = defineRoute({
@@ -9,7 +10,7 @@ export const GET = defineRoute({
     "Values of one of the provider's search filters (industry, location, job_title, skill, organization, …) whose names " +
     'match `q`, with the ids to use in person_role_search. Free.',
   tags: ['Finder'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'read' },
+  auth: policies.keyRead,
   params: autocompleteParams,
   query: autocompleteQuery,
   response: AutocompleteResponseSchema,

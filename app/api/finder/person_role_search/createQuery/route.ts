@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { createQueryBodySchema, CreateQueryResponseSchema } from '@/lib/finder/schema';
 import { createRoleQuery } from '@/lib/finder/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/finder/person_role_search/createQuery — save a role query and start mining leads for it
 export const POST = defineRoute({
@@ -11,11 +12,11 @@ export const POST = defineRoute({
     'own, else 404), and starts an idealClientProfileMining run that creates up to `total_targets` new leads from it. ' +
     'Answers 201 with the role query and the run ids when the query is new, 200 when it existed.',
   tags: ['Finder'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
+  auth: policies.keyWrite,
   body: createQueryBodySchema,
   response: CreateQueryResponseSchema,
   status: 201,
-  alsoSucceeds: { 200: 'The site already had a role query with this normalised query: it was updated and a run started' },
+  openapi: { alsoSucceeds: { 200: 'The site already had a role query with this normalised query: it was updated and a run started' } },
   errors: ['NOT_FOUND', 'RATE_LIMITED', 'WORKFLOW_EXECUTION_ERROR'],
   handler: async ({ siteId, body, res }) => {
     const answer = await createRoleQuery(siteId, body);

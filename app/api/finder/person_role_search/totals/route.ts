@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { countPeople } from '@/lib/finder/calls';
 import { paramsOf, totalsBodySchema, TotalsResponseSchema } from '@/lib/finder/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/finder/person_role_search/totals — how many people match the provider's search parameters
 export const POST = defineRoute({
@@ -9,7 +10,7 @@ export const POST = defineRoute({
     'Same parameters as person_role_search (without `page`); answers the total count of matching people. Costs 1 credit, ' +
     'charged only when the provider answers (402 INSUFFICIENT_CREDITS before any provider call when short).',
   tags: ['Finder'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
+  auth: policies.keyWrite,
   body: totalsBodySchema,
   response: TotalsResponseSchema,
   errors: ['INSUFFICIENT_CREDITS', 'PROVIDER_ERROR', 'PROVIDER_NOT_CONFIGURED', 'RATE_LIMITED'],

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { paginationMeta } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
-import { INSTANCE_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { INSTANCE_TAGS as tags } from '@/lib/http/robot-policy';
 import { createLogBodySchema, InstanceLogSchema, instanceParamsSchema, listLogsQuerySchema } from '@/lib/instances/schema';
 import { addLog, instanceLogs } from '@/lib/instances/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/instances/{id}/logs — the instance's log, newest first
 export const GET = defineRoute({
   summary: 'List the logs of an instance',
   description: 'Newest first; filter by `log_type` and `level`; `limit` (default 50) and `offset` page. Robot actions carry a `screenshot_url`.',
   tags,
-  auth,
+  auth: policies.key,
   params: instanceParamsSchema,
   query: listLogsQuerySchema,
   response: z.array(InstanceLogSchema),
@@ -26,7 +27,7 @@ export const GET = defineRoute({
 export const POST = defineRoute({
   summary: 'Add a log entry to an instance',
   tags,
-  auth,
+  auth: policies.key,
   params: instanceParamsSchema,
   body: createLogBodySchema,
   response: InstanceLogSchema,

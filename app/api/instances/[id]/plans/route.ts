@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { paginationMeta } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
-import { INSTANCE_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { INSTANCE_TAGS as tags } from '@/lib/http/robot-policy';
 import { createPlanBodySchema, InstancePlanSchema, instanceParamsSchema, listPlansQuerySchema } from '@/lib/instances/schema';
 import { addPlan, instancePlans } from '@/lib/instances/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/instances/{id}/plans — the instance's plans, highest priority and newest first
 export const GET = defineRoute({
   summary: 'List the plans of an instance',
   description: 'Highest `priority` first, then newest; filter by `status` and `plan_type`; `limit` (default 50) and `offset` page.',
   tags,
-  auth,
+  auth: policies.key,
   params: instanceParamsSchema,
   query: listPlansQuerySchema,
   response: z.array(InstancePlanSchema),
@@ -26,7 +27,7 @@ export const GET = defineRoute({
 export const POST = defineRoute({
   summary: 'Add a plan to an instance',
   tags,
-  auth,
+  auth: policies.key,
   params: instanceParamsSchema,
   body: createPlanBodySchema,
   response: InstancePlanSchema,

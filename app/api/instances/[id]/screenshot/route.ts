@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { uuidSchema } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
-import { INSTANCE_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { INSTANCE_TAGS as tags } from '@/lib/http/robot-policy';
 import { instanceParamsSchema, screenshotQuerySchema } from '@/lib/instances/schema';
 import { screenshotOf } from '@/lib/instances/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/instances/{id}/screenshot — the latest screenshot of the instance, or a log entry's
 export const GET = defineRoute({
   summary: 'Get a screenshot of an instance',
   description: "The PNG (base64) taken with the log entry `log_id`, or the instance's latest; 404 when there is none.",
   tags,
-  auth,
+  auth: policies.key,
   params: instanceParamsSchema,
   query: screenshotQuerySchema,
   response: z.object({

@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { keyUsagePathSchema, keyUsageQuerySchema, KeyUsageSchema } from '@/lib/keys/schema';
 import { keyUsage } from '@/lib/keys/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/keys/{id}/usage — requests per day, last use and last status of one key, for the console
 export const GET = defineRoute({
@@ -9,7 +10,7 @@ export const GET = defineRoute({
     'Requests per UTC day (zero-filled, oldest first), errors per day, the time and status of the latest request. ' +
     'Usage is recorded within about a second of each request; per-request rows are kept KEY_USAGE_RETENTION_DAYS days (default 90).',
   tags: ['API keys'],
-  auth: { kind: 'session' },
+  auth: policies.owner,
   params: keyUsagePathSchema,
   query: keyUsageQuerySchema,
   response: KeyUsageSchema,

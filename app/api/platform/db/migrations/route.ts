@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { appMigrationBodySchema, AppMigrationResultSchema } from '@/lib/platform/schema';
 import { migrateAppSchema } from '@/lib/platform/service';
+import { platformKey } from '@/lib/http/auth/policies';
 
 // POST /api/platform/db/migrations — lint a SQL migration and apply it to the app's own schema
 export const POST = defineRoute({
@@ -13,7 +14,7 @@ export const POST = defineRoute({
     '`name` with the same SQL again answers `already_applied`; with other SQL, 409. One unit of the `db.migrate` daily ' +
     'quota, given back when the migration is refused or fails.',
   tags: ['Platform API'],
-  auth: { kind: 'platformKey', capabilities: ['db.migrate'] },
+  auth: platformKey(['db.migrate']),
   body: appMigrationBodySchema,
   response: AppMigrationResultSchema,
   errors: ['UNPROCESSABLE', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED'],

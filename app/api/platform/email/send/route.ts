@@ -1,6 +1,7 @@
 import { sendEmailBodySchema, SentEmailSchema } from '@/lib/email/schema';
 import { defineRoute } from '@/lib/http/define-route';
 import { sendEmailForApp } from '@/lib/platform/service';
+import { platformKey } from '@/lib/http/auth/policies';
 
 // POST /api/platform/email/send — send a transactional email through the email port
 export const POST = defineRoute({
@@ -15,7 +16,7 @@ export const POST = defineRoute({
     '(unsubscribed or bounced) is never written to: 422 UNPROCESSABLE with `details.suppressed`, nothing sent. One unit of the daily quota of the capability used per recipient, given ' +
     'back when the delivery fails.',
   tags: ['Platform API'],
-  auth: { kind: 'platformKey', capabilities: ['email.send', 'email.send.test-only'] },
+  auth: platformKey(['email.send', 'email.send.test-only']),
   body: sendEmailBodySchema,
   response: SentEmailSchema,
   status: 201,

@@ -2,6 +2,7 @@ import { defineRoute } from '@/lib/http/define-route';
 import { platformTrackBodySchema } from '@/lib/platform/schema';
 import { trackForApp } from '@/lib/platform/service';
 import { TrackedEventSchema } from '@/lib/visitors/schema';
+import { platformKey } from '@/lib/http/auth/policies';
 
 // POST /api/platform/tracking/event — record a custom tracking event in a visitor session of the site
 export const POST = defineRoute({
@@ -12,11 +13,11 @@ export const POST = defineRoute({
     'expired session (404 `session_not_found`) behave the same. One unit of the daily `tracking.event.write` quota per ' +
     'event, given back when the event is refused.',
   tags: ['Platform API'],
-  auth: { kind: 'platformKey', capabilities: ['tracking.event.write'] },
+  auth: platformKey(['tracking.event.write']),
   body: platformTrackBodySchema,
   response: TrackedEventSchema,
   status: 201,
-  alsoSucceeds: { 200: 'The session took the activity but the event was not stored (consent.analytics is false)' },
+  openapi: { alsoSucceeds: { 200: 'The session took the activity but the event was not stored (consent.analytics is false)' } },
   errors: ['session_not_found', 'CONFLICT', 'RATE_LIMITED'],
   handler: async ({ principal, body, res }) => {
     const { site_id: _site, ...input } = body;

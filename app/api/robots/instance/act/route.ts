@@ -1,8 +1,9 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { ROBOT_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { ROBOT_TAGS as tags } from '@/lib/http/robot-policy';
 import { assertSiteUser } from '@/lib/instances/service';
 import { actOnInstance } from '@/lib/robots/act';
 import { actBodySchema, ActResultSchema } from '@/lib/robots/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/robots/instance/act — update the robot's plan and perform its next steps in the browser
 export const POST = defineRoute({
@@ -13,7 +14,7 @@ export const POST = defineRoute({
     '`step_status` sets the status of the current step first; a new `activity` starts a new plan. Each performed step is an instance log ' +
     '(`agent_action`) with a screenshot; performing stops at the first failed step. The instance must be running (409 otherwise).',
   tags,
-  auth,
+  auth: policies.key,
   body: actBodySchema,
   response: ActResultSchema,
   errors: ['NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'MODEL_NOT_CONFIGURED', 'PROVIDER_NOT_CONFIGURED', 'PROVIDER_ERROR'],

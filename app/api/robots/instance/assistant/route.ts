@@ -1,10 +1,11 @@
 import { currentDate } from '@/lib/core/clock';
 import { defineRoute } from '@/lib/http/define-route';
-import { ROBOT_TAGS as tags, robotAuth as auth } from '@/lib/http/robot-policy';
+import { ROBOT_TAGS as tags } from '@/lib/http/robot-policy';
 import { acceptsEventStream, eventStreamResponse } from '@/lib/http/sse';
 import { followAssistantRun } from '@/lib/robots/assistant';
 import { AssistantStartedSchema, assistantBodySchema } from '@/lib/robots/schema';
 import { startAssistant } from '@/lib/robots/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/robots/instance/assistant — run a prompt on a robot as a promptRobot workflow
 export const POST = defineRoute({
@@ -16,7 +17,7 @@ export const POST = defineRoute({
     '`X-Workflow-Run-Id` carry it too. With `Accept: text/event-stream` the answer is 200 with server-sent events instead: `accepted` (the run), ' +
     '`log` (each instance log entry as it is written), then `done` (the run record, COMPLETED or FAILED), or `timeout` after 10 minutes.',
   tags,
-  auth,
+  auth: policies.key,
   body: assistantBodySchema,
   response: AssistantStartedSchema,
   status: 202,

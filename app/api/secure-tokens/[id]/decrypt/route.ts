@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { decryptSecureTokenBodySchema, DecryptedSecureTokenSchema, secureTokenPathSchema } from '@/lib/secure-tokens/schema';
 import { decryptSecureToken } from '@/lib/secure-tokens/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/secure-tokens/{id}/decrypt — a secret's value, for server-to-server use; audited and rate limited
 export const POST = defineRoute({
@@ -10,7 +11,7 @@ export const POST = defineRoute({
     '(SECRETS_DECRYPT_PER_KEY_PER_MINUTE, SECRETS_DECRYPT_PER_SITE_PER_MINUTE) on top of the plan. A secret that fails ' +
     'its integrity check answers 500 without detail.',
   tags: ['Secure tokens'],
-  auth: { kind: 'apiKey', headers: ['x-api-key'], scope: 'write' },
+  auth: policies.siteKeyWrite,
   params: secureTokenPathSchema,
   body: decryptSecureTokenBodySchema,
   response: DecryptedSecureTokenSchema,

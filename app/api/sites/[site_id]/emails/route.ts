@@ -4,6 +4,7 @@ import { emailLog, leadEmailHistory } from '@/lib/email/service';
 import { defineRoute } from '@/lib/http/define-route';
 import { paginationMeta } from '@/lib/core/schemas';
 import { sitePathSchema } from '@/lib/platform/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/sites/{site_id}/emails — the site's email log: the outbox, and what went to the SMTP server
 export const GET = defineRoute({
@@ -15,7 +16,7 @@ export const GET = defineRoute({
     'bounce or auto_reply). Each message carries its Message-ID and the lead, run and conversation it belongs to; ' +
     '`lead_id` narrows the log to one lead’s email history. `meta` carries `{total, limit, offset, has_more}`.',
   tags: ['Email'],
-  auth: { kind: 'session' },
+  auth: policies.owner,
   params: sitePathSchema,
   query: emailLogQuerySchema,
   response: z.array(EmailMessageSchema),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
 import { AuditEntrySchema, auditQuerySchema, sitePathSchema } from '@/lib/platform/schema';
 import { auditOfSite } from '@/lib/platform/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/sites/{site_id}/platform-audit — every platform call of the site's apps, refused ones included
 export const GET = defineRoute({
@@ -11,7 +12,7 @@ export const GET = defineRoute({
     'status and error code — calls refused for a revoked or expired key, a missing capability, a spent quota or bad input ' +
     'included. Never request bodies. `meta` carries `{total, limit, offset, has_more}`.',
   tags: ['Platform apps and keys'],
-  auth: { kind: 'session' },
+  auth: policies.owner,
   params: sitePathSchema,
   query: auditQuerySchema,
   response: z.array(AuditEntrySchema),

@@ -1,9 +1,10 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { paginationMeta } from '@/lib/core/schemas';
-import { visitorReadAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { sessionListQuerySchema, SessionSummarySchema, visitorParamsSchema } from '@/lib/visitors/schema';
 import { sessionMeta, sessionsOfVisitor } from '@/lib/visitors/service';
 import { z } from 'zod';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/visitors/{visitor_id}/sessions — a visitor's sessions, newest first
 export const GET = defineRoute({
@@ -12,7 +13,7 @@ export const GET = defineRoute({
     'Sessions of the visitor, newest first, optionally within [`from`, `to`] (start time, epoch ms). `meta` holds the ' +
     'pagination `{total, limit, offset, has_more}` and the session meta `{api_version, server_time, processing_time}`.',
   tags,
-  auth: visitorReadAuth,
+  auth: policies.visitorRead,
   rateLimit: VISITOR_RATE_LIMIT,
   params: visitorParamsSchema,
   query: sessionListQuerySchema,

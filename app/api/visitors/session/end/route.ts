@@ -1,18 +1,19 @@
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { END_SESSION_DESCRIPTION, endSessionByBodySchema, SessionSummarySchema } from '@/lib/visitors/schema';
 import { closeSession, sessionMeta } from '@/lib/visitors/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/session/end — close a session named in the body (what the snippet's page-hide beacon calls)
 export const POST = defineRoute({
   summary: 'End a visitor session (session_id in the body)',
   description: END_SESSION_DESCRIPTION,
   tags,
-  auth: visitorAuth,
+  auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
   body: endSessionByBodySchema,
-  bodyType: 'beacon',
+  bodyReading: { type: 'beacon' },
   response: SessionSummarySchema,
   errors: ['session_not_found'],
   handler: async ({ siteId, body: { session_id, ...end }, res, startedAt }) => {

@@ -1,12 +1,13 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { deliveryIdParams, DeliveryWithAttemptsSchema, siteQuerySchema } from '@/lib/webhooks/schema';
 import { getDelivery } from '@/lib/webhooks/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/webhooks/deliveries/{id} — one delivery with every attempt (status, duration, error)
 export const GET = defineRoute({
   summary: 'Get a webhook delivery and its attempts',
   tags: ['Webhooks'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'read' },
+  auth: policies.keyRead,
   params: deliveryIdParams,
   query: siteQuerySchema,
   response: DeliveryWithAttemptsSchema,

@@ -3,6 +3,7 @@ import { funnel } from '@/lib/analytics/service';
 import { funnelQuerySchema, FunnelSchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
 import { siteIdSchema } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /sites/{site_id}/analytics/funnel — sessions that went through named events in order
 export const GET = defineRoute({
@@ -13,7 +14,7 @@ export const GET = defineRoute({
     'period; its share of the first step and the drop-off from the previous one. ' +
     PERIOD_DESCRIPTION,
   tags: ['Analytics'],
-  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  auth: policies.siteKey,
   params: z.object({ site_id: siteIdSchema }),
   query: funnelQuerySchema,
   response: FunnelSchema,

@@ -3,6 +3,7 @@ import { overview } from '@/lib/analytics/service';
 import { OverviewSchema, rangeQuerySchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
 import { siteIdSchema } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /sites/{site_id}/analytics/overview — totals of a period and one entry per day
 export const GET = defineRoute({
@@ -12,7 +13,7 @@ export const GET = defineRoute({
     'same per day (every day of the period, oldest first). ' +
     PERIOD_DESCRIPTION,
   tags: ['Analytics'],
-  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  auth: policies.siteKey,
   params: z.object({ site_id: siteIdSchema }),
   query: rangeQuerySchema,
   response: OverviewSchema,

@@ -1,18 +1,18 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { WorkflowRecordSchema, cancelWorkflowBodySchema, workflowIdParams } from '@/lib/workflows/schema';
 import { cancelWorkflowRun } from '@/lib/workflows/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/logs/workflows/{workflowId}/cancel — cancel a running run (→ CANCELLED)
 export const POST = defineRoute({
   summary: 'Cancel a workflow run',
   description: 'Ends a RUNNING run as CANCELLED; a run that already ended answers 409.',
   tags: ['Workflows'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
+  auth: policies.keyWrite,
   params: workflowIdParams,
   body: cancelWorkflowBodySchema,
   response: WorkflowRecordSchema,
-  invalidSiteIdCode: 'INVALID_SITE_ID',
-  fieldErrorCodes: { site_id: 'INVALID_SITE_ID' },
+  specErrors: { invalidSiteId: 'INVALID_SITE_ID', fields: { site_id: 'INVALID_SITE_ID' } },
   errors: ['NOT_FOUND', 'CONFLICT', 'WORKFLOW_QUERY_ERROR'],
   handler: ({ siteId, params }) => cancelWorkflowRun(siteId, params.workflowId),
 });

@@ -2,12 +2,13 @@ import { recipientPathSchema } from '@/lib/email/schema';
 import { removeRecipient } from '@/lib/email/service';
 import { defineRoute } from '@/lib/http/define-route';
 import { MessageSchema } from '@/lib/platform/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 // DELETE /api/sites/{site_id}/email-recipients/{recipient_id} — stop allowing test email to an address
 export const DELETE = defineRoute({
   summary: 'Remove a test recipient',
   tags: ['Email'],
-  auth: { kind: 'session' },
+  auth: policies.owner,
   params: recipientPathSchema,
   response: MessageSchema,
   envelope: 'bare',

@@ -2,6 +2,7 @@ import { MailboxCheckSchema } from '@/lib/email/schema';
 import { checkSiteMailbox } from '@/lib/email/inbound';
 import { defineRoute } from '@/lib/http/define-route';
 import { sitePathSchema } from '@/lib/platform/schema';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/sites/{site_id}/mailbox/check — sign in to the site's mailbox and open its folder
 export const POST = defineRoute({
@@ -11,7 +12,7 @@ export const POST = defineRoute({
     '(username or password refused), MAILBOX_UNREACHABLE (no connection, TLS or timeout, or a non-public host), ' +
     'MAILBOX_FOLDER_NOT_FOUND, MAILBOX_NOT_CONFIGURED.',
   tags: ['Email'],
-  auth: { kind: 'session' },
+  auth: policies.owner,
   params: sitePathSchema,
   response: MailboxCheckSchema,
   errors: ['PROVIDER_NOT_CONFIGURED'],

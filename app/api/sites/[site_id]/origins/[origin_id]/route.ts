@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
 import { siteOriginItemPathSchema } from '@/lib/sites/schema';
 import { removeOrigin } from '@/lib/sites/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // DELETE /api/sites/{site_id}/origins/{origin_id} — stop allowing an origin; effective on the next request
 export const DELETE = defineRoute({
   summary: 'Remove an allowed origin',
   tags: ['Allowed origins'],
-  auth: { kind: 'session' },
+  auth: policies.owner,
   params: siteOriginItemPathSchema,
   response: z.object({ message: z.string() }),
   envelope: 'bare',

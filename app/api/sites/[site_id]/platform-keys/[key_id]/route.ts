@@ -1,12 +1,13 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { MessageSchema, platformKeyPathSchema } from '@/lib/platform/schema';
 import { revokeKeyOfSite } from '@/lib/platform/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // DELETE /api/sites/{site_id}/platform-keys/{key_id} — revoke a platform key; it stops working on the next request
 export const DELETE = defineRoute({
   summary: 'Revoke a platform key',
   tags: ['Platform apps and keys'],
-  auth: { kind: 'session' },
+  auth: policies.owner,
   params: platformKeyPathSchema,
   response: MessageSchema,
   envelope: 'bare',

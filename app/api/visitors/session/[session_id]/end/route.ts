@@ -1,19 +1,20 @@
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { END_SESSION_DESCRIPTION, endSessionBodySchema, sessionParamsSchema, SessionSummarySchema } from '@/lib/visitors/schema';
 import { closeSession, sessionMeta } from '@/lib/visitors/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/session/{session_id}/end — close a session (sendBeacon-friendly)
 export const POST = defineRoute({
   summary: 'End a visitor session',
   description: END_SESSION_DESCRIPTION,
   tags,
-  auth: visitorAuth,
+  auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
   params: sessionParamsSchema,
   body: endSessionBodySchema,
-  bodyType: 'beacon',
+  bodyReading: { type: 'beacon' },
   response: SessionSummarySchema,
   errors: ['session_not_found'],
   handler: async ({ siteId, params, body, res, startedAt }) => {

@@ -1,8 +1,9 @@
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import { visitorAuth, VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { identifySessionBodySchema, sessionParamsSchema, SessionIdentifiedSchema } from '@/lib/visitors/schema';
 import { identifySession, sessionMeta } from '@/lib/visitors/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/session/{session_id}/identify — bind an existing lead to the session and its visitor
 export const POST = defineRoute({
@@ -12,7 +13,7 @@ export const POST = defineRoute({
     "visitor's later sessions carry it too. `lead_data` is stored with the session. Closed sessions may be identified; " +
     'missing or expired ones are 404 `session_not_found`.',
   tags,
-  auth: visitorAuth,
+  auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
   params: sessionParamsSchema,
   body: identifySessionBodySchema,

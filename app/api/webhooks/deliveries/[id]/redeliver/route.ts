@@ -1,13 +1,14 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { deliveryIdParams, DeliverySchema, siteBodySchema } from '@/lib/webhooks/schema';
 import { redeliver } from '@/lib/webhooks/service';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/webhooks/deliveries/{id}/redeliver — send the event again (new delivery, same webhook-id)
 export const POST = defineRoute({
   summary: 'Redeliver a webhook event',
   description: 'Queues a new delivery of the same event to the same endpoint, with a fresh retry schedule; `webhook-id` is unchanged.',
   tags: ['Webhooks'],
-  auth: { kind: 'apiKey', headers: ['bearer', 'x-api-key'], scope: 'write' },
+  auth: policies.keyWrite,
   params: deliveryIdParams,
   body: siteBodySchema,
   response: DeliverySchema,

@@ -1,6 +1,7 @@
 import { breakdown } from '@/lib/analytics/service';
 import { breakdownParamsSchema, breakdownQuerySchema, BreakdownSchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
 import { defineRoute } from '@/lib/http/define-route';
+import { policies } from '@/lib/http/auth/policies';
 
 // GET /sites/{site_id}/analytics/breakdown/{dimension} — top pages, entry pages, referrers, UTM values, countries or devices
 export const GET = defineRoute({
@@ -13,7 +14,7 @@ export const GET = defineRoute({
     '`value` null stands for none: direct traffic (no referrer, or the site itself), no campaign, unknown country. ' +
     PERIOD_DESCRIPTION,
   tags: ['Analytics'],
-  auth: { kind: 'apiKey', headers: ['x-api-key'] },
+  auth: policies.siteKey,
   params: breakdownParamsSchema,
   query: breakdownQuerySchema,
   response: BreakdownSchema,

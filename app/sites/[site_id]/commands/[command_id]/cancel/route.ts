@@ -3,6 +3,7 @@ import { CommandSchema } from '@/lib/commands/schema';
 import { cancelSiteCommand } from '@/lib/commands/service';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /sites/{site_id}/commands/{command_id}/cancel — stop a command that has not finished
 export const POST = defineRoute({
@@ -10,7 +11,7 @@ export const POST = defineRoute({
   description:
     'A pending command becomes `cancelled` and never runs; a running one becomes `cancelled` at once and its agent stops at its next status check, within `COMMAND_CANCEL_CHECK_MS` (2 s; its reply, if any, is not recorded). A finished command is returned unchanged.',
   tags: ['Commands'],
-  auth: { kind: 'apiKey', headers: ['x-api-key'], scope: 'write' },
+  auth: policies.siteKeyWrite,
   params: z.object({ site_id: siteIdSchema, command_id: uuidSchema }),
   response: CommandSchema,
   errors: ['NOT_FOUND'],

@@ -2,6 +2,7 @@ import { AgentAcceptedSchema, conversationPathSchema, ownerMessageBodySchema } f
 import { messageRequest, siteConversation, siteOwnerCaller } from '@/lib/agents/service';
 import { answerAgentRequest, STREAMING } from '@/lib/http/agent-route';
 import { defineRoute } from '@/lib/http/define-route';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/sites/{site_id}/conversations/{conversation_id}/messages — the site's owner writes in a conversation with an agent
 export const POST = defineRoute({
@@ -10,7 +11,7 @@ export const POST = defineRoute({
     "The signed-in owner of the site continues one of its conversations: the message goes to the conversation's agent, which is offered every tool of the site. Another site's conversation is a 404." +
     STREAMING,
   tags: ['Agents'],
-  auth: { kind: 'session' },
+  auth: policies.owner,
   params: conversationPathSchema,
   body: ownerMessageBodySchema,
   response: AgentAcceptedSchema,

@@ -1,6 +1,7 @@
 import { recipientPathSchema, RecipientSchema, verifyRecipientBodySchema } from '@/lib/email/schema';
 import { verifyRecipient } from '@/lib/email/service';
 import { defineRoute } from '@/lib/http/define-route';
+import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/sites/{site_id}/email-recipients/{recipient_id}/verify — enter the code mailed to the address
 export const POST = defineRoute({
@@ -9,7 +10,7 @@ export const POST = defineRoute({
     'A matching code verifies the address. A wrong or expired code is 400 (`details.attempts_left`); after 5 wrong codes ' +
     'the pending code stops working and a new one must be requested. Verifying a verified address returns it unchanged.',
   tags: ['Email'],
-  auth: { kind: 'session' },
+  auth: policies.owner,
   params: recipientPathSchema,
   body: verifyRecipientBodySchema,
   response: RecipientSchema,
