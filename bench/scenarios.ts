@@ -17,6 +17,8 @@ export interface Scenario {
    * visitor limits (1,000 requests/min per key or site) would cap one client at about 17 req/s.
    */
   onlyLimiter?: 'none';
+  /** It leaves lasting work behind (runs the worker keeps executing): the run puts it after every other scenario. */
+  lasting?: boolean;
 }
 
 const toolHeaders = (s: Seed) => ({ authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' });
@@ -49,7 +51,8 @@ async function startSession(s: Seed): Promise<string> {
 /**
  * Ingestion: track and session create, with X-SA-API-KEY and from a browser Origin (the seeded
  * site's domain). A session holds at most 1,000 events, so track spreads its events over a pool
- * of sessions created in setup; session create sends a new fingerprint each time.
+ * of sessions created in setup; session create sends a new fingerprint each time, session
+ * returning one of a pool whose sessions are open.
  */
 function ingestion(s: Seed): Scenario[] {
   const trackScenario = (name: string, headers: Record<string, string>): Scenario => {
@@ -85,11 +88,34 @@ function ingestion(s: Seed): Scenario[] {
       },
     };
   };
+  // A returning visitor: each request names a fingerprint whose session is open (200, the session reused).
+  const returningScenario = (name: string, headers: Record<string, string>): Scenario => {
+    const fingerprints = Array.from({ length: 200 }, (_, i) => `fp-${name}-${i}`);
+    let n = 0;
+    const body = (fingerprint: string) => JSON.stringify({ site_id: s.siteId, fingerprint, url: 'https://bench.example.com/' });
+    return {
+      name,
+      onlyLimiter: 'none',
+      path: '/api/visitors/session',
+      request: {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        requests: [{ setupRequest: (req) => ({ ...req, body: body(fingerprints[n++ % fingerprints.length]) }) }],
+      },
+      setup: async () => {
+        for (const fingerprint of fingerprints) {
+          const res = await fetch(`${s.base}/api/visitors/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sa-api-key': s.apiKey }, body: body(fingerprint) });
+          if (!res.ok) throw new Error(`session start failed: ${res.status} ${await res.text()}`);
+        }
+      },
+    };
+  };
   return [
     trackScenario('track.key', { 'x-sa-api-key': s.apiKey }),
     trackScenario('track.origin', { origin: BROWSER_ORIGIN }),
     createScenario('session.create.key', { 'x-sa-api-key': s.apiKey }),
     createScenario('session.create.origin', { origin: BROWSER_ORIGIN }),
+    returningScenario('session.returning.key', { 'x-sa-api-key': s.apiKey }),
   ];
 }
 
@@ -129,6 +155,7 @@ export function scenarios(s: Seed): Scenario[] {
     {
       // A run is inserted and queued per request; the app's worker executes them meanwhile.
       name: 'workflow.start',
+      lasting: true,
       path: '/api/workflow/webhook',
       request: { method: 'POST', headers: toolHeaders(s), body: JSON.stringify({ site_id: s.siteId, type: 'INSERT', table: 'leads', record: { id: 1 } }) },
     },
