@@ -71,8 +71,11 @@ async function seed(): Promise<Seed> {
   return { base: BASE, siteId: site.id, apiKey: key.apiKey, sessionToken: token };
 }
 
-async function waitUp(base = BASE): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+/** Until the server answers /api/health; the first start migrates a new database, minutes on a busy machine. */
+async function waitUp(base = BASE, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`the server at ${base} exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${base}/api/health`)).ok) return;
     } catch {
@@ -80,7 +83,7 @@ async function waitUp(base = BASE): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error('server did not start');
+  throw new Error(`the server at ${base} did not answer within 5 minutes`);
 }
 
 async function rssMb(pid: number): Promise<number> {
@@ -156,7 +159,7 @@ async function main() {
   try {
     const seeding = startServer({ DATA_DIR: path.join(dataDir, 'seed'), RATE_LIMIT_BACKEND: 'none' });
     servers.push(seeding);
-    await waitUp();
+    await waitUp(BASE, seeding);
     const s = await seed();
     await stop(seeding);
     await runTool(['scripts/site-plan.ts', s.siteId, 'enterprise', '100000000', '100000'], { DATA_DIR: path.join(dataDir, 'seed') });
@@ -196,7 +199,7 @@ async function main() {
       servers.push(child);
       return { label, backend, plain, only, base: `http://127.0.0.1:${port}`, child };
     });
-    for (const t of targets) await waitUp(t.base);
+    for (const t of targets) await waitUp(t.base, t.child);
     for (const t of targets) console.log(`server=${t.label} idle_rss_mb=${await rssMb(t.child.pid!)}`);
     // One API-key request opens the database (and migrates); then the server idles for a moment.
     for (const t of targets) await fetch(`${t.base}/sites`, { headers: { 'x-api-key': s.apiKey } }).then((r) => r.arrayBuffer());
