@@ -142,6 +142,8 @@ interface Row {
   non2xx: number;
   /** req/s of each round, in round order. */
   rounds: number[];
+  /** The reference (`next start` noop) req/s sampled with each round's sample. */
+  references: number[];
 }
 
 const median = (xs: number[]) => {
@@ -216,22 +218,35 @@ async function main() {
       if (t.only === 'limiterNone') return scenario.name === 'noop' || scenario.onlyLimiter === 'none';
       return !scenario.onlyLimiter || scenario.onlyLimiter === t.backend;
     };
+    const referenceTarget = targets.find((t) => t.label === 'next-start')!;
+    const referenceNoop = perTarget[targets.indexOf(referenceTarget)].find((sc) => sc.name === 'noop')!;
+    const sample = (t: (typeof targets)[number], scenario: (typeof all)[number]) =>
+      autocannon({ url: t.base + scenario.path, connections: CONNECTIONS, duration: DURATION / ROUNDS, ...scenario.request });
     for (let round = 0; round < ROUNDS; round++) {
       for (const name of names) {
+        // The reference is sampled right before each scenario of each round: on a machine whose load
+        // moves, a ratio compares two samples taken under the same load.
+        const reference = name === 'noop' ? undefined : (await sample(referenceTarget, referenceNoop)).requests.average;
         for (const [i, t] of targets.entries()) {
           const scenario = perTarget[i].find((sc) => sc.name === name)!;
           if (!runsOn(t, scenario)) continue;
           if (round === 0) await scenario.setup?.();
-          const result = await autocannon({ url: t.base + scenario.path, connections: CONNECTIONS, duration: DURATION / ROUNDS, ...scenario.request });
+          const result = await sample(t, scenario);
           const id = `${t.label}/${scenario.name}`;
-          const row = totals.get(id) ?? { backend: t.label, name: scenario.name, rps: 0, p99: 0, errors: 0, non2xx: 0, samples: 0, rounds: [] };
+          const row = totals.get(id) ?? { backend: t.label, name: scenario.name, rps: 0, p99: 0, errors: 0, non2xx: 0, samples: 0, rounds: [], references: [] };
           row.rps += result.requests.average;
           row.rounds.push(result.requests.average);
+          if (reference !== undefined) row.references.push(reference);
           row.p99 = Math.max(row.p99, result.latency.p99);
           row.errors += result.errors;
           row.non2xx += result.non2xx;
           row.samples += 1;
           totals.set(id, row);
+        }
+        // noop: every server's sample of this round against the reference's of the same round.
+        if (name === 'noop') {
+          const ref = totals.get(`next-start/noop`)!.rounds[round];
+          for (const t of targets) totals.get(`${t.label}/noop`)?.references.push(ref);
         }
       }
     }
@@ -251,12 +266,13 @@ async function main() {
     );
     const labels = targets.map((t) => t.label);
     const reference = rows.find((x) => x.backend === 'next-start' && x.name === 'noop');
+    const referenceSamples = [...totals.values()].flatMap((row) => (row.name === 'noop' ? [] : row.references));
     for (const r of rows.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name) || labels.indexOf(a.backend) - labels.indexOf(b.backend))) {
       const noop = rows.find((x) => x.backend === r.backend && x.name === 'noop')?.rps ?? NaN;
       const none = rows.find((x) => x.backend === 'none' && x.name === r.name)?.rps;
-      // Per round: this scenario's req/s over the reference no-op's req/s of the same round.
-      const ratios = reference ? r.rounds.map((rps, k) => rps / reference.rounds[k]) : [];
-      const vsNext = ratios.length ? [Math.min(...ratios), median(ratios), Math.max(...ratios)].map((x) => x.toFixed(2)).join(' / ') : '-';
+      // Per round: this scenario's req/s over the reference no-op's sampled with it.
+      const ratios = r.rounds.map((rps, k) => rps / r.references[k]);
+      const vsNext = ratios.length && ratios.every(Number.isFinite) ? [Math.min(...ratios), median(ratios), Math.max(...ratios)].map((x) => x.toFixed(2)).join(' / ') : '-';
       console.log(
         r.name.padEnd(23) +
           r.backend.padStart(10) +
@@ -269,7 +285,10 @@ async function main() {
           String(r.errors).padStart(8),
       );
     }
-    if (reference) console.log(`\nreference: next start noop ${reference.rps} req/s, p99 ${reference.p99} ms`);
+    if (reference) {
+      const all = [...reference.rounds, ...new Set(referenceSamples)].map(Math.round);
+      console.log(`\nreference: next start noop ${reference.rps} req/s (samples min/median/max ${Math.min(...all)} / ${median(all)} / ${Math.max(...all)}), p99 ${reference.p99} ms`);
+    }
   } finally {
     await Promise.all(servers.map(stop));
     if (bridge) {
