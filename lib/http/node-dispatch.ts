@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { errorFields, log } from '@/lib/core/log';
 import { routePattern } from './route-pattern';
 
@@ -74,8 +73,49 @@ function requestOf(req: IncomingMessage, pathAndQuery: string, signal: AbortSign
     method,
     headers,
     signal,
-    ...(withBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(withBody ? { body: bodyOf(req), duplex: 'half' } : {}),
   } as RequestInit);
+}
+
+/**
+ * The request body as a web stream, read as the route reads it (backpressure: the socket pauses
+ * while the route has not asked for more). A route that stops early (a body over its size cap)
+ * cancels it: the rest is read and dropped, so the connection stays usable for the next request.
+ */
+function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        if (done) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once('end', () => {
+        if (!done) controller.close();
+        done = true;
+      });
+      req.once('error', (error) => {
+        if (!done) controller.error(error);
+        done = true;
+      });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      done = true;
+      req.resume();
+    },
+  });
+}
+
+/** Whatever of the body the route did not read is read and dropped (keep-alive: the next request follows it). */
+function drain(req: IncomingMessage): void {
+  if (req.readableEnded) return;
+  req.removeAllListeners('data');
+  req.on('data', () => undefined);
+  req.resume();
 }
 
 /** The request's Host when it is a plain host[:port] (the URL's origin is not read by routes); else localhost. */
@@ -121,11 +161,13 @@ export function nodeDispatcher(routes: NodeRoute[]): (req: IncomingMessage, res:
       try {
         const response = await (handler as Handler)(requestOf(req, url, aborted.signal), { params: Promise.resolve(found.params) });
         await write(res, response);
+        drain(req);
       } catch (error) {
         // Declared routes answer their own errors; this is what Next does with one that escapes.
         log.error('route handler failed', { method: req.method, route: routePattern(pathname, found.params), ...errorFields(error) });
         if (!res.headersSent) res.statusCode = 500;
         res.end();
+        drain(req);
       }
     })();
     return true;

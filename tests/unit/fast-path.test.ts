@@ -29,6 +29,19 @@ describe('nodeDispatcher', () => {
     { path: '/api/things', module: { POST: echo } },
     { path: '/api/things/{thing_id}/end', module: { POST: echo, GET: echo } },
     { path: '/api/broken', module: { GET: () => Promise.reject(new Error('boom')) } },
+    // Answers without reading the body, or after reading only its start (a size cap).
+    { path: '/api/unread', module: { POST: () => new Response(null, { status: 401 }) } },
+    {
+      path: '/api/capped',
+      module: {
+        POST: async (req: Request) => {
+          const reader = req.body!.getReader();
+          await reader.read();
+          await reader.cancel();
+          return new Response(null, { status: 413 });
+        },
+      },
+    },
   ]);
   let server: http.Server;
   let base: string;
@@ -72,6 +85,16 @@ describe('nodeDispatcher', () => {
     ]) {
       const res = await fetch(base + path, { method, ...(method === 'HEAD' ? {} : { body: method === 'POST' || method === 'PUT' ? 'x' : undefined }) });
       expect(res.status, `${method} ${path}`).toBe(299);
+    }
+  });
+
+  it('keeps a connection usable after a route left the body unread or stopped reading it', async () => {
+    const big = 'x'.repeat(2_000_000);
+    for (const path of ['/api/unread', '/api/capped', '/api/unread']) {
+      expect((await fetch(base + path, { method: 'POST', body: big })).status, path).toBe(path === '/api/capped' ? 413 : 401);
+      // The next request on the same keep-alive connection, answered by the dispatcher and handed on alike.
+      expect((await fetch(`${base}/api/things`, { method: 'POST', body: 'next' })).status).toBe(201);
+      expect((await fetch(`${base}/api/other`, { method: 'POST', body: 'next' })).status).toBe(299);
     }
   });
 
