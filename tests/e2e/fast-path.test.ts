@@ -1,4 +1,6 @@
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { generateApiKey } from '@/lib/auth/api-key-format';
 import { startServer, type RunningServer } from './server';
 
 /**
@@ -284,5 +286,36 @@ describe.skipIf(!base)('the ingestion fast path and Next answer alike', () => {
       limited = fast.status === 429;
     }
     expect(limited).toBe(true);
+  });
+});
+
+describe.skipIf(!base || !existsSync('/proc/self/fd'))('one embedded database per process, whichever path opens it', () => {
+  // WORKERS=off: the web process holds PGlite itself, so a second open of the data directory in
+  // it would be a second PGlite on the same files. The fast path opens it here, with its first request.
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(FIRST_PORT + 2, { FAST_PATH: '1', WORKERS: 'off' }, 'server-fast-path-embedded');
+  }, 600_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('the fast path and Next share one database handle: one set of open data files, and each sees the other’s writes', async () => {
+    const refused = await fetch(`${server.url}/api/visitors/track`, { method: 'POST', headers: { 'x-sa-api-key': generateApiKey('key'), 'content-type': 'application/json' }, body: '{}' });
+    expect(refused.status).toBe(401); // the fast path answered a well-formed unknown key after looking it up: the database is open
+    const tenant = await tenantOf(server.url); // through Next
+    const started = await api(server.url, 'POST', '/api/visitors/session', { site_id: tenant.siteId, fingerprint: 'fp-shared' }, { 'x-sa-api-key': tenant.key });
+    const listed = await api(server.url, 'GET', `/api/visitors/${started.data.visitor_id}/sessions?site_id=${tenant.siteId}`, undefined, { 'x-sa-api-key': tenant.key });
+    expect(listed.data.map((s: { session_id: string }) => s.session_id)).toEqual([started.data.session_id]);
+    const open = readdirSync(`/proc/${server.pid}/fd`).flatMap((fd) => {
+      try {
+        return [readlinkSync(`/proc/${server.pid}/fd/${fd}`)];
+      } catch {
+        return []; // closed meanwhile
+      }
+    });
+    const dataFiles = open.filter((file) => file.startsWith(`${server.dataDir}/pglite/`));
+    expect(dataFiles.filter((file) => file.includes('/pg_wal/'))).toHaveLength(1);
+    expect(dataFiles.filter((file, i) => dataFiles.indexOf(file) !== i)).toEqual([]);
   });
 });
