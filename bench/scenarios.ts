@@ -37,11 +37,11 @@ async function seedLeads(s: Seed): Promise<void> {
 
 const BROWSER_ORIGIN = 'https://bench.example.com';
 
-async function startSession(s: Seed): Promise<string> {
+async function startSession(s: Seed, fingerprint = `bench-${Math.random()}`): Promise<string> {
   const res = await fetch(`${s.base}/api/visitors/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-sa-api-key': s.apiKey },
-    body: JSON.stringify({ site_id: s.siteId, fingerprint: `bench-${Math.random()}` }),
+    body: JSON.stringify({ site_id: s.siteId, fingerprint }),
   });
   const body = await res.json();
   if (!res.ok) throw new Error(`session start failed: ${JSON.stringify(body)}`);
@@ -75,8 +75,14 @@ function ingestion(s: Seed): Scenario[] {
       },
     };
   };
-  const createScenario = (name: string, headers: Record<string, string>): Scenario => {
+  /**
+   * Session start. Without `returning`, a new fingerprint each request (201); with it, the fingerprints
+   * of a pool whose sessions setup opened, in turn (200, the open session reused).
+   */
+  const sessionScenario = (name: string, headers: Record<string, string>, returning?: number): Scenario => {
+    const pool = Array.from({ length: returning ?? 0 }, (_, i) => `fp-${name}-${i}`);
     let n = 0;
+    const fingerprint = () => (returning ? pool[n++ % returning] : `fp-${name}-${n++}`);
     return {
       name,
       onlyLimiter: 'none',
@@ -84,38 +90,21 @@ function ingestion(s: Seed): Scenario[] {
       request: {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ site_id: s.siteId, fingerprint: `fp-${name}-${n++}`, url: 'https://bench.example.com/' }) }) }],
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ site_id: s.siteId, fingerprint: fingerprint(), url: 'https://bench.example.com/' }) }) }],
       },
-    };
-  };
-  // A returning visitor: each request names a fingerprint whose session is open (200, the session reused).
-  const returningScenario = (name: string, headers: Record<string, string>): Scenario => {
-    const fingerprints = Array.from({ length: 200 }, (_, i) => `fp-${name}-${i}`);
-    let n = 0;
-    const body = (fingerprint: string) => JSON.stringify({ site_id: s.siteId, fingerprint, url: 'https://bench.example.com/' });
-    return {
-      name,
-      onlyLimiter: 'none',
-      path: '/api/visitors/session',
-      request: {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        requests: [{ setupRequest: (req) => ({ ...req, body: body(fingerprints[n++ % fingerprints.length]) }) }],
-      },
-      setup: async () => {
-        for (const fingerprint of fingerprints) {
-          const res = await fetch(`${s.base}/api/visitors/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sa-api-key': s.apiKey }, body: body(fingerprint) });
-          if (!res.ok) throw new Error(`session start failed: ${res.status} ${await res.text()}`);
-        }
-      },
+      setup: returning
+        ? async () => {
+            for (const fp of pool) await startSession(s, fp);
+          }
+        : undefined,
     };
   };
   return [
     trackScenario('track.key', { 'x-sa-api-key': s.apiKey }),
     trackScenario('track.origin', { origin: BROWSER_ORIGIN }),
-    createScenario('session.create.key', { 'x-sa-api-key': s.apiKey }),
-    createScenario('session.create.origin', { origin: BROWSER_ORIGIN }),
-    returningScenario('session.returning.key', { 'x-sa-api-key': s.apiKey }),
+    sessionScenario('session.create.key', { 'x-sa-api-key': s.apiKey }),
+    sessionScenario('session.create.origin', { origin: BROWSER_ORIGIN }),
+    sessionScenario('session.returning.key', { 'x-sa-api-key': s.apiKey }, 200),
   ];
 }
 
