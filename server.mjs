@@ -13,10 +13,19 @@
  *   as they wrote it (the N-th entry from the right is the client). The socket address is then the
  *   nearest proxy, not the client, so it is used only when no proxy header arrived at all.
  *
+ * The ingestion fast path (FAST_PATH, default on): the visitor routes every tracked page calls —
+ * session start/update/end, track, identify — and `/t.js` are answered by their own route
+ * modules through a plain dispatcher (scripts/fast-path.ts, bundled by `npm run build` into
+ * `.next/fast-path.cjs`) instead of Next's router; every other request goes to Next. FAST_PATH=0
+ * sends everything to Next. The client address is pinned above both.
+ *
  * Plain JavaScript on purpose: production runs it with `node`, without a TypeScript loader.
  * `npm run dev` stays `next dev` (development only; it keeps Next's own header handling).
  */
+import { existsSync } from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -28,6 +37,15 @@ function trustedHopsFrom(value) {
   const hops = Number(value);
   if (!Number.isInteger(hops) || hops < 0 || hops > 10) throw new Error(`Invalid environment configuration: TRUST_PROXY: expected an integer 0–10, got "${value}"`);
   return hops;
+}
+
+/** FAST_PATH: `0` sends every request to Next; `1` requires the bundle; unset uses it when the build made it. */
+function fastPathFrom(value, bundle) {
+  if (value === '0') return false;
+  if (value === undefined || value === '') return existsSync(bundle);
+  if (value !== '1') throw new Error(`Invalid environment configuration: FAST_PATH: expected 0 or 1, got "${value}"`);
+  if (!existsSync(bundle)) throw new Error(`FAST_PATH=1 but ${bundle} is missing: run \`npm run build\``);
+  return true;
 }
 
 /** Makes the request's forwarding headers say what the socket and TRUST_PROXY allow them to say. */
@@ -46,15 +64,26 @@ async function main() {
   const port = Number(values.port ?? process.env.PORT ?? 3000);
   const hostname = values.hostname; // undefined: every interface, as `next start`
   const trustedHops = trustedHopsFrom(process.env.TRUST_PROXY);
+  const dir = fileURLToPath(new URL('.', import.meta.url));
+  const bundle = path.join(dir, '.next', 'fast-path.cjs');
+  const fast = fastPathFrom(process.env.FAST_PATH, bundle);
   process.env.NODE_ENV ??= 'production';
 
   const { default: next } = await import('next');
-  const app = next({ dev: false, dir: fileURLToPath(new URL('.', import.meta.url)), hostname: hostname ?? 'localhost', port });
+  const app = next({ dev: false, dir, hostname: hostname ?? 'localhost', port });
+  // Runs Next's instrumentation hook: the worker child (and, embedded, the database's holder) starts.
   await app.prepare();
   const handle = app.getRequestHandler();
+  let dispatch = () => false;
+  if (fast) {
+    const fastPath = createRequire(import.meta.url)(bundle);
+    await fastPath.prepare();
+    dispatch = fastPath.dispatch;
+  }
 
   const server = http.createServer((req, res) => {
     pinClientAddress(req, trustedHops);
+    if (dispatch(req, res)) return;
     handle(req, res).catch((error) => {
       console.error(`Failed to handle request for ${req.url}`, error);
       if (!res.headersSent) res.statusCode = 500;
@@ -70,7 +99,7 @@ async function main() {
     process.exit(1);
   });
   server.listen(port, hostname, () => {
-    console.log(`Listening on http://${hostname ?? 'localhost'}:${port} (TRUST_PROXY=${trustedHops})`);
+    console.log(`Listening on http://${hostname ?? 'localhost'}:${port} (TRUST_PROXY=${trustedHops}, fast path ${fast ? 'on' : 'off'})`);
   });
 
   // Same exit codes as `next start` (128 + signal number).

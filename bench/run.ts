@@ -14,9 +14,16 @@
  * `none` run: the limiter's cost per request. `upstash` goes through the test REST bridge to
  * Redis at REDIS_URL (default redis://127.0.0.1:6379), with a random key prefix removed afterwards.
  *
- * Servers start as `npm start` starts them (`node server.mjs`, the server entry that sets the
- * client address from the socket). BENCH_NEXT_START=1 adds a plain `next start` (first limiter
- * backend) that runs only `noop`, and prints the server entry's cost: its `noop` over that one's.
+ * Servers start as `npm start` starts them (`node server.mjs`: the server entry that sets the
+ * client address from the socket and serves the ingestion routes on its fast path; FAST_PATH=0 in
+ * the bench's environment turns that off for every server). Every run also starts a plain
+ * `next start` (label `next-start`) that runs only `noop`: the reference row. Each scenario is
+ * printed with its ratio to its own server's `noop` and to that reference (`vs next`), per round
+ * as min/median/max over BENCH_ROUNDS. Scenarios restricted to the `none` limiter (ingestion) get a
+ * server of their own with limits off when BENCH_RATE_LIMIT_BACKENDS has no `none`. Scenarios with
+ * lasting side effects (workflow starts, executed by the worker meanwhile) run after all others.
+ * BENCH_ONLY=track.*,session.create.key runs those scenarios (and `noop`); `*` matches any text.
+ * BENCH_SLOW_PATH=1 adds a server with FAST_PATH=0 (label `next-path`, limits off) for the ingestion scenarios.
  * BENCH_CPU_PROFILE=<dir> makes the server entries write V8 CPU profiles there (`node --cpu-prof`).
  * BENCH_COMPARE_DIR=<dir> adds a server from another built checkout (label `compare`; e.g. the
  * previous commit, for a before/after in one run) that runs every scenario like the first backend.
@@ -37,7 +44,11 @@ const PORT = Number(process.env.BENCH_PORT ?? 3210);
 const BASE = `http://127.0.0.1:${PORT}`;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const ONLY = process.env.BENCH_ONLY?.split(',');
+const ONLY = process.env.BENCH_ONLY?.split(',')
+  .map((p) => p.trim())
+  .filter(Boolean)
+  .map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
+const selected = (name: string) => name === 'noop' || !ONLY || ONLY.some((p) => p.test(name));
 const BACKENDS = process.env.BENCH_RATE_LIMIT_BACKENDS?.split(',').filter(Boolean) ?? [process.env.RATE_LIMIT_BACKEND ?? 'memory'];
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (BACKENDS.length > 1 ? 3 : 1));
@@ -60,8 +71,11 @@ async function seed(): Promise<Seed> {
   return { base: BASE, siteId: site.id, apiKey: key.apiKey, sessionToken: token };
 }
 
-async function waitUp(base = BASE): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+/** Until the server answers /api/health; the first start migrates a new database, minutes on a busy machine. */
+async function waitUp(base = BASE, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`the server at ${base} exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${base}/api/health`)).ok) return;
     } catch {
@@ -69,7 +83,7 @@ async function waitUp(base = BASE): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error('server did not start');
+  throw new Error(`the server at ${base} did not answer within 5 minutes`);
 }
 
 async function rssMb(pid: number): Promise<number> {
@@ -79,7 +93,7 @@ async function rssMb(pid: number): Promise<number> {
   return Math.round(kb / 1024);
 }
 
-const NEXT_START = process.env.BENCH_NEXT_START === '1';
+const SLOW_PATH = process.env.BENCH_SLOW_PATH === '1';
 // BENCH_COMPARE_DIR=<dir>: another built checkout of the app (e.g. the previous commit), served the same way.
 const COMPARE_DIR = process.env.BENCH_COMPARE_DIR;
 // BENCH_CPU_PROFILE=<dir>: each server entry writes a V8 CPU profile there when it stops.
@@ -126,7 +140,17 @@ interface Row {
   p99: number;
   errors: number;
   non2xx: number;
+  /** req/s of each round, in round order. */
+  rounds: number[];
+  /** The reference (`next start` noop) req/s sampled with each round's sample. */
+  references: number[];
 }
+
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-bench-'));
@@ -137,7 +161,7 @@ async function main() {
   try {
     const seeding = startServer({ DATA_DIR: path.join(dataDir, 'seed'), RATE_LIMIT_BACKEND: 'none' });
     servers.push(seeding);
-    await waitUp();
+    await waitUp(BASE, seeding);
     const s = await seed();
     await stop(seeding);
     await runTool(['scripts/site-plan.ts', s.siteId, 'enterprise', '100000000', '100000'], { DATA_DIR: path.join(dataDir, 'seed') });
@@ -145,13 +169,20 @@ async function main() {
 
     const dbBackend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
     console.log(`backend=${dbBackend} duration=${DURATION}s connections=${CONNECTIONS} limiters=${BACKENDS.join(',')} rounds=${ROUNDS}`);
-    // Each target is one server; `label` names its rows (the limiter backend, or `next-start`).
-    const targetSpecs = [
+    const all = scenarios({ ...s });
+    const wanted = all.filter((sc) => selected(sc.name));
+    const needsNone = !BACKENDS.includes('none') && wanted.some((sc) => sc.onlyLimiter === 'none');
+    // Each target is one server; `label` names its rows (the limiter backend, `next-start`, …).
+    type Spec = { label: string; backend: string; plain: boolean; cwd?: string; env?: Record<string, string>; only?: 'noop' | 'limiterNone' };
+    const targetSpecs: Spec[] = [
       ...BACKENDS.map((backend) => ({ label: backend, backend, plain: false })),
-      ...(NEXT_START ? [{ label: 'next-start', backend: BACKENDS[0], plain: true }] : []),
+      // Ingestion is measured without limits: a server with limits off when the run has none.
+      ...(needsNone ? [{ label: 'none', backend: 'none', plain: false, only: 'limiterNone' as const }] : []),
+      ...(SLOW_PATH ? [{ label: 'next-path', backend: 'none', plain: false, env: { FAST_PATH: '0' }, only: 'limiterNone' as const }] : []),
+      { label: 'next-start', backend: BACKENDS[0], plain: true, only: 'noop' },
       ...(COMPARE_DIR ? [{ label: 'compare', backend: BACKENDS[0], plain: false, cwd: path.resolve(COMPARE_DIR) }] : []),
     ];
-    const targets = targetSpecs.map(({ label, backend, plain, cwd }: { label: string; backend: string; plain: boolean; cwd?: string }, i) => {
+    const targets = targetSpecs.map(({ label, backend, plain, cwd, env, only }, i) => {
       const dir = path.join(dataDir, label);
       cpSync(path.join(dataDir, 'seed'), dir, { recursive: true });
       const port = PORT + i;
@@ -161,15 +192,16 @@ async function main() {
           RATE_LIMIT_BACKEND: backend,
           RATE_LIMIT_PREFIX: prefix,
           ...(bridge ? { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token } : {}),
+          ...env,
         },
         port,
         plain,
         cwd,
       );
       servers.push(child);
-      return { label, backend, plain, base: `http://127.0.0.1:${port}`, child };
+      return { label, backend, plain, only, base: `http://127.0.0.1:${port}`, child };
     });
-    for (const t of targets) await waitUp(t.base);
+    for (const t of targets) await waitUp(t.base, t.child);
     for (const t of targets) console.log(`server=${t.label} idle_rss_mb=${await rssMb(t.child.pid!)}`);
     // One API-key request opens the database (and migrates); then the server idles for a moment.
     for (const t of targets) await fetch(`${t.base}/sites`, { headers: { 'x-api-key': s.apiKey } }).then((r) => r.arrayBuffer());
@@ -179,23 +211,42 @@ async function main() {
     const totals = new Map<string, Row & { samples: number }>();
     // Each server gets the scenarios with its own base URL, so setups seed the data that server reads.
     const perTarget = targets.map((t) => scenarios({ ...s, base: t.base }));
-    const names = perTarget[0].map((sc) => sc.name).filter((name) => !ONLY || ONLY.includes(name) || name === 'noop');
+    // Scenarios with lasting side effects after every other one, so their aftermath loads nobody else's run.
+    const names = [...wanted.filter((sc) => !sc.lasting), ...wanted.filter((sc) => sc.lasting)].map((sc) => sc.name);
+    const runsOn = (t: (typeof targets)[number], scenario: (typeof all)[number]) => {
+      if (t.only === 'noop') return scenario.name === 'noop';
+      if (t.only === 'limiterNone') return scenario.name === 'noop' || scenario.onlyLimiter === 'none';
+      return !scenario.onlyLimiter || scenario.onlyLimiter === t.backend;
+    };
+    const referenceTarget = targets.find((t) => t.label === 'next-start')!;
+    const referenceNoop = perTarget[targets.indexOf(referenceTarget)].find((sc) => sc.name === 'noop')!;
+    const sample = (t: (typeof targets)[number], scenario: (typeof all)[number]) =>
+      autocannon({ url: t.base + scenario.path, connections: CONNECTIONS, duration: DURATION / ROUNDS, ...scenario.request });
     for (let round = 0; round < ROUNDS; round++) {
       for (const name of names) {
+        // The reference is sampled right before each scenario of each round: on a machine whose load
+        // moves, a ratio compares two samples taken under the same load.
+        const reference = name === 'noop' ? undefined : (await sample(referenceTarget, referenceNoop)).requests.average;
         for (const [i, t] of targets.entries()) {
           const scenario = perTarget[i].find((sc) => sc.name === name)!;
-          if (scenario.onlyLimiter && scenario.onlyLimiter !== t.backend) continue;
-          if (t.plain && scenario.name !== 'noop') continue;
+          if (!runsOn(t, scenario)) continue;
           if (round === 0) await scenario.setup?.();
-          const result = await autocannon({ url: t.base + scenario.path, connections: CONNECTIONS, duration: DURATION / ROUNDS, ...scenario.request });
+          const result = await sample(t, scenario);
           const id = `${t.label}/${scenario.name}`;
-          const row = totals.get(id) ?? { backend: t.label, name: scenario.name, rps: 0, p99: 0, errors: 0, non2xx: 0, samples: 0 };
+          const row = totals.get(id) ?? { backend: t.label, name: scenario.name, rps: 0, p99: 0, errors: 0, non2xx: 0, samples: 0, rounds: [], references: [] };
           row.rps += result.requests.average;
+          row.rounds.push(result.requests.average);
+          if (reference !== undefined) row.references.push(reference);
           row.p99 = Math.max(row.p99, result.latency.p99);
           row.errors += result.errors;
           row.non2xx += result.non2xx;
           row.samples += 1;
           totals.set(id, row);
+        }
+        // noop: every server's sample of this round against the reference's of the same round.
+        if (name === 'noop') {
+          const ref = totals.get(`next-start/noop`)!.rounds[round];
+          for (const t of targets) totals.get(`${t.label}/noop`)?.references.push(ref);
         }
       }
     }
@@ -203,26 +254,41 @@ async function main() {
     for (const t of targets) console.log(`server=${t.label} rss_after_mb=${await rssMb(t.child.pid!)}`);
 
     console.log(
-      '\nscenario'.padEnd(24) + 'server'.padStart(9) + 'req/s'.padStart(8) + 'ratio'.padStart(8) + 'vs none'.padStart(9) + 'p99 ms'.padStart(9) + 'non2xx'.padStart(9) + 'errors'.padStart(8),
+      '\nscenario'.padEnd(24) +
+        'server'.padStart(10) +
+        'req/s'.padStart(8) +
+        'ratio'.padStart(8) +
+        'vs none'.padStart(9) +
+        'vs next (min/med/max)'.padStart(23) +
+        'p99 ms'.padStart(8) +
+        'non2xx'.padStart(8) +
+        'errors'.padStart(8),
     );
     const labels = targets.map((t) => t.label);
-    for (const r of rows.sort((a, b) => a.name.localeCompare(b.name) || labels.indexOf(a.backend) - labels.indexOf(b.backend))) {
+    const reference = rows.find((x) => x.backend === 'next-start' && x.name === 'noop');
+    const referenceSamples = [...totals.values()].flatMap((row) => (row.name === 'noop' ? [] : row.references));
+    for (const r of rows.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name) || labels.indexOf(a.backend) - labels.indexOf(b.backend))) {
       const noop = rows.find((x) => x.backend === r.backend && x.name === 'noop')?.rps ?? NaN;
       const none = rows.find((x) => x.backend === 'none' && x.name === r.name)?.rps;
+      // Per round: this scenario's req/s over the reference no-op's sampled with it.
+      const ratios = r.rounds.map((rps, k) => rps / r.references[k]);
+      const vsNext = ratios.length && ratios.every(Number.isFinite) ? [Math.min(...ratios), median(ratios), Math.max(...ratios)].map((x) => x.toFixed(2)).join(' / ') : '-';
       console.log(
         r.name.padEnd(23) +
-          r.backend.padStart(9) +
+          r.backend.padStart(10) +
           String(r.rps).padStart(8) +
           (r.rps / noop).toFixed(2).padStart(8) +
-          (none ? (r.rps / none).toFixed(2) : '-').padStart(9) +
-          String(r.p99).padStart(9) +
-          String(r.non2xx).padStart(9) +
+          (none && r.backend !== 'none' ? (r.rps / none).toFixed(2) : '-').padStart(9) +
+          vsNext.padStart(23) +
+          String(r.p99).padStart(8) +
+          String(r.non2xx).padStart(8) +
           String(r.errors).padStart(8),
       );
     }
-    const entry = rows.find((x) => x.backend === BACKENDS[0] && x.name === 'noop')?.rps;
-    const plain = rows.find((x) => x.backend === 'next-start' && x.name === 'noop')?.rps;
-    if (entry && plain) console.log(`\nserver entry cost: noop via server.mjs / via next start = ${(entry / plain).toFixed(2)}`);
+    if (reference) {
+      const all = [...reference.rounds, ...new Set(referenceSamples)].map(Math.round);
+      console.log(`\nreference: next start noop ${reference.rps} req/s (samples min/median/max ${Math.min(...all)} / ${median(all)} / ${Math.max(...all)}), p99 ${reference.p99} ms`);
+    }
   } finally {
     await Promise.all(servers.map(stop));
     if (bridge) {

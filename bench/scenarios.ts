@@ -17,6 +17,8 @@ export interface Scenario {
    * visitor limits (1,000 requests/min per key or site) would cap one client at about 17 req/s.
    */
   onlyLimiter?: 'none';
+  /** It leaves lasting work behind (runs the worker keeps executing): the run puts it after every other scenario. */
+  lasting?: boolean;
 }
 
 const toolHeaders = (s: Seed) => ({ authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' });
@@ -35,11 +37,11 @@ async function seedLeads(s: Seed): Promise<void> {
 
 const BROWSER_ORIGIN = 'https://bench.example.com';
 
-async function startSession(s: Seed): Promise<string> {
+async function startSession(s: Seed, fingerprint = `bench-${Math.random()}`): Promise<string> {
   const res = await fetch(`${s.base}/api/visitors/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-sa-api-key': s.apiKey },
-    body: JSON.stringify({ site_id: s.siteId, fingerprint: `bench-${Math.random()}` }),
+    body: JSON.stringify({ site_id: s.siteId, fingerprint }),
   });
   const body = await res.json();
   if (!res.ok) throw new Error(`session start failed: ${JSON.stringify(body)}`);
@@ -49,7 +51,8 @@ async function startSession(s: Seed): Promise<string> {
 /**
  * Ingestion: track and session create, with X-SA-API-KEY and from a browser Origin (the seeded
  * site's domain). A session holds at most 1,000 events, so track spreads its events over a pool
- * of sessions created in setup; session create sends a new fingerprint each time.
+ * of sessions created in setup; session create sends a new fingerprint each time, session
+ * returning one of a pool whose sessions are open.
  */
 function ingestion(s: Seed): Scenario[] {
   const trackScenario = (name: string, headers: Record<string, string>): Scenario => {
@@ -72,8 +75,14 @@ function ingestion(s: Seed): Scenario[] {
       },
     };
   };
-  const createScenario = (name: string, headers: Record<string, string>): Scenario => {
+  /**
+   * Session start. Without `returning`, a new fingerprint each request (201); with it, the fingerprints
+   * of a pool whose sessions setup opened, in turn (200, the open session reused).
+   */
+  const sessionScenario = (name: string, headers: Record<string, string>, returning?: number): Scenario => {
+    const pool = Array.from({ length: returning ?? 0 }, (_, i) => `fp-${name}-${i}`);
     let n = 0;
+    const fingerprint = () => (returning ? pool[n++ % returning] : `fp-${name}-${n++}`);
     return {
       name,
       onlyLimiter: 'none',
@@ -81,15 +90,21 @@ function ingestion(s: Seed): Scenario[] {
       request: {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ site_id: s.siteId, fingerprint: `fp-${name}-${n++}`, url: 'https://bench.example.com/' }) }) }],
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ site_id: s.siteId, fingerprint: fingerprint(), url: 'https://bench.example.com/' }) }) }],
       },
+      setup: returning
+        ? async () => {
+            for (const fp of pool) await startSession(s, fp);
+          }
+        : undefined,
     };
   };
   return [
     trackScenario('track.key', { 'x-sa-api-key': s.apiKey }),
     trackScenario('track.origin', { origin: BROWSER_ORIGIN }),
-    createScenario('session.create.key', { 'x-sa-api-key': s.apiKey }),
-    createScenario('session.create.origin', { origin: BROWSER_ORIGIN }),
+    sessionScenario('session.create.key', { 'x-sa-api-key': s.apiKey }),
+    sessionScenario('session.create.origin', { origin: BROWSER_ORIGIN }),
+    sessionScenario('session.returning.key', { 'x-sa-api-key': s.apiKey }, 200),
   ];
 }
 
@@ -129,6 +144,7 @@ export function scenarios(s: Seed): Scenario[] {
     {
       // A run is inserted and queued per request; the app's worker executes them meanwhile.
       name: 'workflow.start',
+      lasting: true,
       path: '/api/workflow/webhook',
       request: { method: 'POST', headers: toolHeaders(s), body: JSON.stringify({ site_id: s.siteId, type: 'INSERT', table: 'leads', record: { id: 1 } }) },
     },

@@ -36,7 +36,11 @@ describe('README', () => {
     }
   });
 
-  describe.skipIf(!base)('walk-through, run verbatim against the built app', () => {
+  // Once through the server entry's ingestion fast path (the default) and once with every request through Next.
+  describe.skipIf(!base).each([
+    { path: 'the fast path', FAST_PATH: '1' },
+    { path: 'Next', FAST_PATH: '0' },
+  ])('walk-through, run verbatim against the built app, ingestion through $path', ({ FAST_PATH }) => {
     // The walk-through queues a command, which needs a model: a server of its own, pointed at the local stand-in.
     let llm: LlmStandIn;
     let server: RunningServer;
@@ -45,7 +49,7 @@ describe('README', () => {
       const probe = http.createServer();
       const port = await listenInTestRange(probe);
       await new Promise<void>((resolve) => probe.close(() => resolve()));
-      server = await startServer(port, { LLM_BASE_URL: llm.url, LLM_API_KEY: 'standin-key', LLM_MODEL: 'stand-in-model' }, 'server-readme');
+      server = await startServer(port, { FAST_PATH, LLM_BASE_URL: llm.url, LLM_API_KEY: 'standin-key', LLM_MODEL: 'stand-in-model' }, `server-readme-fast-path-${FAST_PATH}`);
     });
     afterAll(async () => {
       await server?.stop();
@@ -62,7 +66,7 @@ describe('README', () => {
         ...blocks.map((block) => block.replace(BASE_LINE, `B=${server.url}`)),
       ].join('\n');
       const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 240_000, env: process.env });
-      writeFileSync(path.join(ARTIFACTS, 'readme-walkthrough.log'), `$ bash (README walk-through)\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
+      writeFileSync(path.join(ARTIFACTS, `readme-walkthrough-fast-path-${FAST_PATH}.log`), `$ bash (README walk-through)\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
       const requests = run.stderr
         .split('\n')
         .filter((l) => l.startsWith('HTTP '))

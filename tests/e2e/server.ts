@@ -13,7 +13,7 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = path.join(ROOT, 'test-results', 'e2e');
 const NEXT_BIN = path.join(ROOT, 'node_modules', '.bin', 'next');
 const SERVER_ENTRY = path.join(ROOT, 'server.mjs');
-const SOURCES = ['app', 'components', 'lib', 'scripts/worker.ts', 'scripts/build-worker.mjs', 'proxy.ts', 'next.config.ts', 'package.json', 'tsconfig.json', 'supabase'];
+const SOURCES = ['app', 'components', 'lib', 'scripts/worker.ts', 'scripts/fast-path.ts', 'scripts/build-worker.mjs', 'proxy.ts', 'next.config.ts', 'package.json', 'tsconfig.json', 'supabase'];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -27,14 +27,14 @@ function newestMtime(entry: string): number {
 /** True when there is no production build or a source file is newer than it. */
 export function needsBuild(): boolean {
   const buildId = path.join(ROOT, '.next', 'BUILD_ID');
-  if (!existsSync(buildId) || !existsSync(path.join(ROOT, '.next', 'worker.cjs'))) return true;
+  if (!existsSync(buildId) || !['worker.cjs', 'fast-path.cjs'].every((b) => existsSync(path.join(ROOT, '.next', b)))) return true;
   const built = statSync(buildId).mtimeMs;
   return SOURCES.some((s) => newestMtime(path.join(ROOT, s)) > built);
 }
 
 export function ensureBuilt(): void {
   if (!needsBuild()) return;
-  console.log('[e2e] building the app (next build and the worker bundle)…');
+  console.log('[e2e] building the app (next build and the worker and fast-path bundles)…');
   const result = spawnSync(NEXT_BIN, ['build'], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
@@ -42,7 +42,7 @@ export function ensureBuilt(): void {
   });
   if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
   const worker = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-worker.mjs')], { cwd: ROOT, stdio: 'inherit' });
-  if (worker.status !== 0) throw new Error(`the worker bundle failed (exit ${worker.status})`);
+  if (worker.status !== 0) throw new Error(`the worker and fast-path bundles failed (exit ${worker.status})`);
 }
 
 export interface RunningServer {

@@ -31,9 +31,38 @@ export interface CallResult<T = any> {
   body: T;
 }
 
-/** Calls a route handler in-process, exactly as Next would. */
+/**
+ * `TEST_HTTP_PATH=fast`: a call to a route of the server entry's ingestion fast path goes over
+ * HTTP to an in-process node:http server running that dispatcher (scripts/fast-path.ts) instead
+ * of straight to the handler, so the suites run on both dispatchers of the same declarations.
+ */
+const FAST = process.env.TEST_HTTP_PATH === 'fast';
+let fastServer: Promise<{ base: string; serves: (handler: unknown) => boolean }> | undefined;
+
+function startFastServer() {
+  return (fastServer ??= (async () => {
+    const http = await import('node:http');
+    const { FAST_ROUTES, dispatch } = await import('@/scripts/fast-path');
+    const server = http.createServer((req, res) => {
+      if (dispatch(req, res)) return;
+      res.statusCode = 599; // not the fast path's: the suite asked for a route it does not serve
+      res.end();
+    });
+    server.unref();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    const handlers = new Set(FAST_ROUTES.flatMap((r) => Object.values(r.module)));
+    return { base: `http://127.0.0.1:${port}`, serves: (handler: unknown) => handlers.has(handler) };
+  })());
+}
+
+/** Calls a route handler in-process, exactly as Next would (or through the fast path: TEST_HTTP_PATH=fast). */
 export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx: any) => Promise<Response>), o: CallOptions): Promise<CallResult<T>> {
-  const url = new URL(o.path, BASE);
+  const fast = FAST ? await startFastServer() : undefined;
+  // A header value with control characters cannot travel over HTTP/1.1 (Node's parser refuses the
+  // request before any dispatcher sees it): such a call goes to the handler directly.
+  const transmittable = !Object.values(o.headers ?? {}).some((v) => /[\x00-\x08\x0a-\x1f\x7f]/.test(v));
+  const url = new URL(o.path, fast?.serves(handler) && transmittable ? fast.base : BASE);
   for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers = new Headers(o.headers);
   let body: string | FormData | undefined = o.form ?? o.rawBody;
@@ -43,7 +72,8 @@ export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx:
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   }
   const req = new Request(url, { method: o.method ?? 'GET', headers, body, signal: o.signal });
-  const res = await handler(req, { params: Promise.resolve(o.params ?? {}) });
+  const res = url.origin === BASE ? await handler(req, { params: Promise.resolve(o.params ?? {}) }) : await fetch(req);
+  if (res.status === 599) throw new Error(`the fast path does not serve ${o.method ?? 'GET'} ${o.path}`);
   const text = await res.text();
   const result = { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   if (process.env.OPENAPI_EXAMPLES_DIR && 'definition' in handler) await recordExample(handler, o, result);

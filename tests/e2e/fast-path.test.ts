@@ -1,0 +1,321 @@
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { generateApiKey } from '@/lib/auth/api-key-format';
+import { startServer, type RunningServer } from './server';
+
+/**
+ * The ingestion routes answer the same through the server entry's fast path (FAST_PATH, the
+ * default) and through Next (FAST_PATH=0): two servers of the same build, fresh data, the same
+ * requests in the same order, and each answer compared — status, every header the app sets
+ * (CORS, X-RateLimit-*, X-Request-ID, content type, caching) and the body. Values that cannot
+ * agree between two databases (ids, timestamps, timings) are compared by shape: each server's ids
+ * are numbered in order of appearance, so the same entity must come back in the same places.
+ *
+ * Headers that are transport, not the app's answer, are left out: Date, Connection, Keep-Alive,
+ * and Content-Length/Transfer-Encoding (Next streams every body); so are the tokens Next adds to
+ * Vary for its own router (rsc, next-router-*), which no API client sends.
+ */
+const base = inject('e2eBaseUrl');
+const FIRST_PORT = Number(process.env.E2E_SPLIT_PORT ?? Number(process.env.E2E_PORT ?? 3600) + 50) + 1;
+const DOMAIN = 'shop.example.com';
+const ORIGIN = `https://${DOMAIN}`;
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+const NEXT_VARY = new Set(['rsc', 'next-router-state-tree', 'next-router-prefetch', 'next-router-segment-prefetch']);
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const TIMES = /(_at|_time|time|timestamp|^duration|^ttl_remaining)$/;
+
+interface Tenant {
+  siteId: string;
+  key: string;
+  readKey: string;
+  revokedKey: string;
+  token: string;
+  otherSiteId: string;
+  otherKey: string;
+}
+
+interface Target {
+  name: string;
+  server: RunningServer;
+  tenant: Tenant;
+  /** Values of earlier answers later requests name (session, visitor and lead ids). */
+  saved: Record<string, string>;
+  ids: Map<string, string>;
+}
+
+interface Step {
+  method: string;
+  path: (t: Target) => string;
+  headers?: (t: Target) => Record<string, string>;
+  /** JSON-encoded unless a string. */
+  body?: (t: Target) => unknown;
+  /** Keeps values of the answer for later steps. */
+  save?: (t: Target, body: any) => void;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+async function api(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const parsed = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+async function tenantOf(url: string): Promise<Tenant> {
+  const email = `fast-${Date.now()}@example.com`;
+  const password = 'correct horse battery';
+  await api(url, 'POST', '/api/auth/signup', { email, password });
+  const token = (await api(url, 'POST', '/api/auth/token', { email, password })).data.token;
+  const auth = { authorization: `Bearer ${token}` };
+  const site = async (domain: string) => (await api(url, 'POST', '/api/visitors/sites', { name: domain, domain }, auth)).data.id as string;
+  const key = async (siteId: string, scopes: string[]) => (await api(url, 'POST', '/api/keys', { name: 'k', scopes, site_id: siteId, expirationDays: 1 }, auth)).data;
+  const siteId = await site(DOMAIN);
+  const otherSiteId = await site('other.example.com');
+  const revoked = await key(siteId, ['read', 'write']);
+  await api(url, 'DELETE', `/api/keys?site_id=${siteId}&id=${revoked.id}`, undefined, auth);
+  return {
+    siteId,
+    key: (await key(siteId, ['read', 'write'])).apiKey,
+    readKey: (await key(siteId, ['read'])).apiKey,
+    revokedKey: revoked.apiKey,
+    token,
+    otherSiteId,
+    otherKey: (await key(otherSiteId, ['read', 'write'])).apiKey,
+  };
+}
+
+/** Ids numbered per server in order of first appearance; times and timings by type only. */
+function normalize(t: Target, value: unknown, key = ''): unknown {
+  if (typeof value === 'string') {
+    if (TIMES.test(key) && !Number.isNaN(Date.parse(value))) return '<time>';
+    return value.replace(UUID, (id) => {
+      const lower = id.toLowerCase();
+      if (!t.ids.has(lower)) t.ids.set(lower, `<id${t.ids.size}>`);
+      return t.ids.get(lower)!;
+    });
+  }
+  if (typeof value === 'number' && (TIMES.test(key) || key === 'retry_after' || key === 'reset')) return '<number>';
+  if (Array.isArray(value)) return value.map((v) => normalize(t, v));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(t, v, k)]));
+  return value;
+}
+
+async function send(t: Target, step: Step, requestId: string): Promise<Answer & { raw: any }> {
+  const body = step.body?.(t);
+  const res = await fetch(t.server.url + step.path(t), {
+    method: step.method,
+    headers: {
+      'x-request-id': requestId,
+      ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
+      ...step.headers?.(t),
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    redirect: 'manual',
+  });
+  const text = await res.text();
+  let raw: any = text;
+  try {
+    raw = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON (t.js, Next's own pages): compared as text
+  }
+  if (res.ok) step.save?.(t, raw);
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (TRANSPORT.has(name)) return;
+    if (name === 'vary') value = value.split(',').map((v) => v.trim()).filter((v) => !NEXT_VARY.has(v.toLowerCase())).join(', ');
+    if (value) headers[name] = name === 'x-request-id' ? (normalize(t, value) as string) : value;
+  });
+  return { status: res.status, headers, body: normalize(t, raw), raw };
+}
+
+/** The same step on both servers; the answers must agree. Returns the fast path's. */
+async function both(targets: Target[], step: Step, label: string): Promise<Answer> {
+  const requestId = `fp-${label.replace(/[^A-Za-z0-9._:-]/g, '-')}`.slice(0, 128);
+  const [fast, next] = [await send(targets[0], step, requestId), await send(targets[1], step, requestId)];
+  const a = { ...fast.headers };
+  const b = { ...next.headers };
+  // Counters of a fixed window: comparable when both requests fell in the same window.
+  for (const h of [a, b]) if (h['retry-after']) h['retry-after'] = '<seconds>';
+  if (a['x-ratelimit-reset'] !== b['x-ratelimit-reset']) {
+    for (const h of [a, b]) {
+      delete h['x-ratelimit-reset'];
+      delete h['x-ratelimit-remaining'];
+    }
+  }
+  expect({ status: fast.status, headers: a, body: fast.body }, label).toEqual({ status: next.status, headers: b, body: next.body });
+  return { status: fast.status, headers: fast.headers, body: fast.raw };
+}
+
+const withKey = (t: Target) => ({ 'x-sa-api-key': t.tenant.key });
+const fromSite = () => ({ origin: ORIGIN });
+const session = (t: Target) => t.saved.session;
+
+/** The visitor flows: sessions new and returning, track, identify, end, from a server and from the site's pages. */
+const FLOWS: [string, Step, number][] = [
+  ['session create with a key', { method: 'POST', path: () => '/api/visitors/session', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, fingerprint: 'fp-1', url: `${ORIGIN}/` }), save: (t, b) => Object.assign(t.saved, { session: b.data.session_id, visitor: b.data.visitor_id }) }, 201],
+  ['session create, returning fingerprint', { method: 'POST', path: () => '/api/visitors/session', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, fingerprint: 'fp-1' }) }, 200],
+  ['session create from the site origin', { method: 'POST', path: () => '/api/visitors/session', headers: fromSite, body: (t) => ({ site_id: t.tenant.siteId, fingerprint: 'fp-2', url: `${ORIGIN}/a` }), save: (t, b) => (t.saved.browserSession = b.data.session_id) }, 201],
+  ['session update', { method: 'PUT', path: () => '/api/visitors/session', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), page_views: 2, current_url: `${ORIGIN}/b` }) }, 200],
+  ['track with a key', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'pageview', url: `${ORIGIN}/b` }) }, 201],
+  ['track from the site origin', { method: 'POST', path: () => '/api/visitors/track', headers: fromSite, body: (t) => ({ site_id: t.tenant.siteId, session_id: t.saved.browserSession, event_type: 'click', url: `${ORIGIN}/a` }) }, 201],
+  ['track, unknown session', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: '00000000-0000-4000-8000-000000000000', event_type: 'click' }) }, 404],
+  ['identify', { method: 'POST', path: () => '/api/visitors/identify', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), email: 'ada@example.com', firstName: 'Ada' }), save: (t, b) => (t.saved.lead = b.data.lead_id ?? b.data.lead?.id) }, 200],
+  ['session identify', { method: 'POST', path: (t) => `/api/visitors/session/${t.saved.browserSession}/identify`, headers: fromSite, body: (t) => ({ site_id: t.tenant.siteId, lead_id: t.saved.lead }) }, 200],
+  ['session read', { method: 'GET', path: (t) => `/api/visitors/session?site_id=${t.tenant.siteId}&session_id=${session(t)}`, headers: withKey }, 200],
+  ['session end, beacon body', { method: 'POST', path: () => '/api/visitors/session/end', headers: () => ({ origin: ORIGIN, 'content-type': 'text/plain;charset=UTF-8' }), body: (t) => JSON.stringify({ site_id: t.tenant.siteId, session_id: t.saved.browserSession }) }, 200],
+  ['session end by id', { method: 'POST', path: (t) => `/api/visitors/session/${session(t)}/end`, headers: withKey, body: (t) => ({ site_id: t.tenant.siteId }) }, 200],
+  ['track, closed session', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'click' }) }, 409],
+  ['the snippet', { method: 'GET', path: () => '/t.js' }, 200],
+];
+
+const PREFLIGHT_PATHS = ['/api/visitors/session', '/api/visitors/session/end', '/api/visitors/track', '/api/visitors/identify', '/api/visitors/session/00000000-0000-4000-8000-000000000000/end', '/api/visitors/session/00000000-0000-4000-8000-000000000000/identify'];
+
+/** The auth matrix rows of the ingestion routes: each credential case on each route. */
+const ROUTES: [string, string, (t: Target, siteId: string) => unknown][] = [
+  ['POST', '/api/visitors/session', (_t, siteId) => ({ site_id: siteId, fingerprint: 'fp-auth' })],
+  ['POST', '/api/visitors/track', (t, siteId) => ({ site_id: siteId, session_id: session(t), event_type: 'click' })],
+  ['POST', '/api/visitors/identify', (t, siteId) => ({ site_id: siteId, visitor_id: t.saved.visitor, email: 'grace@example.com' })],
+  ['POST', '/api/visitors/session/end', (t, siteId) => ({ site_id: siteId, session_id: session(t) })],
+];
+const CREDENTIALS: [string, (t: Target) => Record<string, string>, (t: Target) => string][] = [
+  ['no key', () => ({}), (t) => t.tenant.siteId],
+  ['a malformed key', () => ({ 'x-sa-api-key': 'not-a-key' }), (t) => t.tenant.siteId],
+  ['a revoked key', (t) => ({ 'x-sa-api-key': t.tenant.revokedKey }), (t) => t.tenant.siteId],
+  ['a read-only key', (t) => ({ 'x-sa-api-key': t.tenant.readKey }), (t) => t.tenant.siteId],
+  ['a session token instead of a key', (t) => ({ authorization: `Bearer ${t.tenant.token}` }), (t) => t.tenant.siteId],
+  ["another site's key", (t) => ({ 'x-sa-api-key': t.tenant.otherKey }), (t) => t.tenant.siteId],
+  ["another site's id", (t) => ({ 'x-sa-api-key': t.tenant.key }), (t) => t.tenant.otherSiteId],
+  ['an origin not registered for the site', () => ({ origin: 'https://evil.example.net' }), (t) => t.tenant.siteId],
+  ["the site's origin naming another site", () => ({ origin: ORIGIN }), (t) => t.tenant.otherSiteId],
+];
+
+/**
+ * Hostile input: malformed bodies, paths and methods; each answered alike. The ingestion routes
+ * answer an error envelope, never a 500; what is not theirs (`NEXT_ANSWERS`: a trailing slash, a
+ * method they lack, HEAD, a path that does not decode) both servers hand to Next's router, and
+ * only the sameness of its answer is asserted here.
+ */
+const NEXT_ANSWERS = new Set(['a path segment that does not decode', 'a trailing slash', 'a method the route does not have', 'HEAD of the snippet']);
+const HOSTILE: [string, Step][] = [
+  ['invalid JSON', { method: 'POST', path: () => '/api/visitors/track', headers: () => ({ 'x-sa-api-key': '', 'content-type': 'application/json' }), body: () => '{"site_id":' }],
+  ['invalid JSON with a key', { method: 'POST', path: () => '/api/visitors/track', headers: (t) => ({ ...withKey(t), 'content-type': 'application/json' }), body: () => '{"site_id":' }],
+  ['an array body', { method: 'POST', path: () => '/api/visitors/session', headers: withKey, body: () => [1, 2] }],
+  ['a null body', { method: 'POST', path: () => '/api/visitors/session', headers: (t) => ({ ...withKey(t), 'content-type': 'application/json' }), body: () => 'null' }],
+  ['no body', { method: 'POST', path: () => '/api/visitors/track', headers: withKey }],
+  ['site_id not a UUID', { method: 'POST', path: () => '/api/visitors/session', headers: withKey, body: () => ({ site_id: 'x' }) }],
+  ['an unknown field', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'click', admin: true }) }],
+  ['an unknown event type', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'drop table' }) }],
+  ['prototype keys', { method: 'POST', path: () => '/api/visitors/session', headers: (t) => ({ ...withKey(t), 'content-type': 'application/json' }), body: (t) => `{"site_id":"${t.tenant.siteId}","__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}` }],
+  ['an XML body', { method: 'POST', path: () => '/api/visitors/track', headers: (t) => ({ ...withKey(t), 'content-type': 'application/xml' }), body: () => '<track/>' }],
+  ['a body over the size cap', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'custom', custom_data: { pad: 'x'.repeat(2_000_000) } }) }],
+  ['a session id that is not a UUID', { method: 'POST', path: () => '/api/visitors/session/not-a-uuid/end', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId }) }],
+  ['a path segment that does not decode', { method: 'POST', path: () => '/api/visitors/session/%E0%A4%A/end', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId }) }],
+  ['a trailing slash', { method: 'POST', path: () => '/api/visitors/track/', headers: withKey, body: () => ({}) }],
+  ['a method the route does not have', { method: 'DELETE', path: () => '/api/visitors/track', headers: withKey }],
+  ['HEAD of the snippet', { method: 'HEAD', path: () => '/t.js' }],
+  ['a query string on the snippet', { method: 'GET', path: () => '/t.js?v=1&site=x' }],
+  ['a request id that is not kept', { method: 'POST', path: () => '/api/visitors/track', headers: (t) => ({ ...withKey(t), 'x-request-id': 'a b'.repeat(100) }), body: () => ({}) }],
+  ['client address headers', { method: 'POST', path: () => '/api/visitors/track', headers: (t) => ({ ...withKey(t), 'x-forwarded-for': '203.0.113.7', 'x-real-ip': '203.0.113.8' }), body: () => ({}) }],
+];
+
+describe.skipIf(!base)('the ingestion fast path and Next answer alike', () => {
+  const targets: Target[] = [];
+
+  beforeAll(async () => {
+    const [fast, next] = await Promise.all([
+      startServer(FIRST_PORT, { FAST_PATH: '1' }, 'server-fast-path'),
+      startServer(FIRST_PORT + 1, { FAST_PATH: '0' }, 'server-next-path'),
+    ]);
+    for (const [name, server] of [['fast path', fast], ['next', next]] as const) targets.push({ name, server, tenant: await tenantOf(server.url), saved: {}, ids: new Map() });
+  }, 600_000);
+  afterAll(async () => {
+    await Promise.all(targets.map((t) => t.server.stop()));
+  });
+
+  it('visitor flows: status, headers and bodies', async () => {
+    for (const [label, step, status] of FLOWS) {
+      const answer = await both(targets, step, label);
+      expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBe(status);
+    }
+  });
+
+  it('CORS preflight of every ingestion route, for a registered origin, another origin and none', async () => {
+    for (const path of PREFLIGHT_PATHS) {
+      for (const origin of [ORIGIN, 'https://evil.example.net', undefined]) {
+        const step: Step = { method: 'OPTIONS', path: () => path, headers: () => ({ ...(origin ? { origin } : {}), 'access-control-request-method': 'POST' }) };
+        const answer = await both(targets, step, `OPTIONS ${path} from ${origin}`);
+        expect(answer.status).toBe(204);
+        expect(answer.headers['access-control-allow-origin']).toBe(origin === ORIGIN ? ORIGIN : undefined);
+      }
+    }
+  });
+
+  it('auth matrix rows of the ingestion routes', async () => {
+    for (const [method, path, body] of ROUTES) {
+      for (const [label, headers, siteOf] of CREDENTIALS) {
+        const answer = await both(targets, { method, path: () => path, headers, body: (t) => body(t, siteOf(t)) }, `${method} ${path} with ${label}`);
+        expect([401, 403], `${method} ${path} with ${label}: ${JSON.stringify(answer.body)}`).toContain(answer.status);
+      }
+    }
+  });
+
+  it('hostile input', async () => {
+    for (const [label, step] of HOSTILE) {
+      const answer = await both(targets, step, label);
+      if (!NEXT_ANSWERS.has(label)) expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
+    }
+  });
+
+  it('the visitor rate limit: the same counts, and the same 429 once the client address is over it', async () => {
+    // Up to the per-IP limit (60 a minute) and over it, one request to each server at a time. Two
+    // requests counted in different minutes (the window turned between them) are not comparable.
+    const step: Step = { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: t.saved.browserSession, event_type: 'click' }) };
+    let limited = false;
+    for (let i = 0; i < 130 && !limited; i++) {
+      const label = `fp-burst-${i}`;
+      const [fast, next] = [await send(targets[0], step, label), await send(targets[1], step, label)];
+      if (fast.headers['x-ratelimit-reset'] !== next.headers['x-ratelimit-reset']) continue;
+      for (const h of [fast.headers, next.headers]) if (h['retry-after']) h['retry-after'] = '<seconds>';
+      expect({ status: fast.status, headers: fast.headers, body: fast.body }, label).toEqual({ status: next.status, headers: next.headers, body: next.body });
+      limited = fast.status === 429;
+    }
+    expect(limited).toBe(true);
+  });
+});
+
+describe.skipIf(!base || !existsSync('/proc/self/fd'))('one embedded database per process, whichever path opens it', () => {
+  // WORKERS=off: the web process holds PGlite itself, so a second open of the data directory in
+  // it would be a second PGlite on the same files. The fast path opens it here, with its first request.
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(FIRST_PORT + 2, { FAST_PATH: '1', WORKERS: 'off' }, 'server-fast-path-embedded');
+  }, 600_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('the fast path and Next share one database handle: one set of open data files, and each sees the other’s writes', async () => {
+    const refused = await fetch(`${server.url}/api/visitors/track`, { method: 'POST', headers: { 'x-sa-api-key': generateApiKey('key'), 'content-type': 'application/json' }, body: '{}' });
+    expect(refused.status).toBe(401); // the fast path answered a well-formed unknown key after looking it up: the database is open
+    const tenant = await tenantOf(server.url); // through Next
+    const started = await api(server.url, 'POST', '/api/visitors/session', { site_id: tenant.siteId, fingerprint: 'fp-shared' }, { 'x-sa-api-key': tenant.key });
+    const listed = await api(server.url, 'GET', `/api/visitors/${started.data.visitor_id}/sessions?site_id=${tenant.siteId}`, undefined, { 'x-sa-api-key': tenant.key });
+    expect(listed.data.map((s: { session_id: string }) => s.session_id)).toEqual([started.data.session_id]);
+    const open = readdirSync(`/proc/${server.pid}/fd`).flatMap((fd) => {
+      try {
+        return [readlinkSync(`/proc/${server.pid}/fd/${fd}`)];
+      } catch {
+        return []; // closed meanwhile
+      }
+    });
+    const dataFiles = open.filter((file) => file.startsWith(`${server.dataDir}/pglite/`));
+    expect(dataFiles.filter((file) => file.includes('/pg_wal/'))).toHaveLength(1);
+    expect(dataFiles.filter((file, i) => dataFiles.indexOf(file) !== i)).toEqual([]);
+  });
+});
