@@ -8,9 +8,11 @@
 export async function register(): Promise<void> {
   // The documented form: the bundler drops this branch from the edge build.
   if (process.env.NEXT_RUNTIME === 'nodejs' && process.env.NEXT_PHASE !== 'phase-production-build') {
-    // Key usage is committed in groups that gather for up to a second: a stop writes the last one.
-    const { flushKeyUsage } = await import('./lib/keys/usage');
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void flushKeyUsage());
+    // Key usage is committed in groups that gather for up to a second: a stop writes the last one
+    // (it starts on the signal; server.mjs also awaits it before exiting, which `next start` does not).
+    const [{ flushKeyUsage }, { onShutdown, runShutdown }] = await Promise.all([import('./lib/keys/usage'), import('./lib/core/shutdown')]);
+    onShutdown(flushKeyUsage);
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void runShutdown());
     const { startWorkerBesideWeb } = await import('./lib/jobs/child');
     await startWorkerBesideWeb();
   }

@@ -108,6 +108,9 @@ async function main() {
       server.close();
       server.closeIdleConnections();
       await app.close().catch((error) => console.error(error));
+      // The app's shutdown work (lib/core/shutdown.ts: the last group of key usage) before exiting.
+      const shutdown = globalThis[Symbol.for('sgp.shutdown')];
+      if (shutdown) await Promise.allSettled([...shutdown].map((work) => work()));
       process.exit(code);
     });
   stop('SIGINT', 130);
