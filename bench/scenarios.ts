@@ -85,11 +85,34 @@ function ingestion(s: Seed): Scenario[] {
       },
     };
   };
+  // A returning visitor: 200 fingerprints whose sessions setup starts, then sent in turn (each start renews its session).
+  const returningScenario = (name: string, headers: Record<string, string>): Scenario => {
+    const fingerprints = Array.from({ length: 200 }, (_, i) => `fp-${name}-${i}`);
+    let n = 0;
+    const body = (fingerprint: string) => JSON.stringify({ site_id: s.siteId, fingerprint, url: 'https://bench.example.com/' });
+    return {
+      name,
+      onlyLimiter: 'none',
+      path: '/api/visitors/session',
+      request: {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        requests: [{ setupRequest: (req) => ({ ...req, body: body(fingerprints[n++ % fingerprints.length]) }) }],
+      },
+      setup: async () => {
+        for (const fingerprint of fingerprints) {
+          const res = await fetch(`${s.base}/api/visitors/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body(fingerprint) });
+          if (!res.ok) throw new Error(`session start failed: ${res.status} ${await res.text()}`);
+        }
+      },
+    };
+  };
   return [
     trackScenario('track.key', { 'x-sa-api-key': s.apiKey }),
     trackScenario('track.origin', { origin: BROWSER_ORIGIN }),
     createScenario('session.create.key', { 'x-sa-api-key': s.apiKey }),
     createScenario('session.create.origin', { origin: BROWSER_ORIGIN }),
+    returningScenario('session.create.returning', { 'x-sa-api-key': s.apiKey }),
   ];
 }
 
