@@ -72,36 +72,27 @@ function ingestion(s: Seed): Scenario[] {
       },
     };
   };
-  const createScenario = (name: string, headers: Record<string, string>): Scenario => {
-    let n = 0;
-    return {
-      name,
-      onlyLimiter: 'none',
-      path: '/api/visitors/session',
-      request: {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ site_id: s.siteId, fingerprint: `fp-${name}-${n++}`, url: 'https://bench.example.com/' }) }) }],
-      },
-    };
-  };
-  // A returning visitor: 200 fingerprints whose sessions setup starts, then sent in turn (each start renews its session).
-  const returningScenario = (name: string, headers: Record<string, string>): Scenario => {
-    const fingerprints = Array.from({ length: 200 }, (_, i) => `fp-${name}-${i}`);
+  /**
+   * Session starts: a new fingerprint each time, or (`returning`) 200 fingerprints whose sessions
+   * setup starts, sent in turn, so each start renews its visitor's live session.
+   */
+  const createScenario = (name: string, headers: Record<string, string>, returning = false): Scenario => {
+    const pool = returning ? Array.from({ length: 200 }, (_, i) => `fp-${name}-${i}`) : [];
     let n = 0;
     const body = (fingerprint: string) => JSON.stringify({ site_id: s.siteId, fingerprint, url: 'https://bench.example.com/' });
+    const requestHeaders = { 'content-type': 'application/json', ...headers };
     return {
       name,
       onlyLimiter: 'none',
       path: '/api/visitors/session',
       request: {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        requests: [{ setupRequest: (req) => ({ ...req, body: body(fingerprints[n++ % fingerprints.length]) }) }],
+        headers: requestHeaders,
+        requests: [{ setupRequest: (req) => ({ ...req, body: body(returning ? pool[n++ % pool.length] : `fp-${name}-${n++}`) }) }],
       },
       setup: async () => {
-        for (const fingerprint of fingerprints) {
-          const res = await fetch(`${s.base}/api/visitors/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body(fingerprint) });
+        for (const fingerprint of pool) {
+          const res = await fetch(`${s.base}/api/visitors/session`, { method: 'POST', headers: requestHeaders, body: body(fingerprint) });
           if (!res.ok) throw new Error(`session start failed: ${res.status} ${await res.text()}`);
         }
       },
@@ -112,7 +103,7 @@ function ingestion(s: Seed): Scenario[] {
     trackScenario('track.origin', { origin: BROWSER_ORIGIN }),
     createScenario('session.create.key', { 'x-sa-api-key': s.apiKey }),
     createScenario('session.create.origin', { origin: BROWSER_ORIGIN }),
-    returningScenario('session.create.returning', { 'x-sa-api-key': s.apiKey }),
+    createScenario('session.create.returning', { 'x-sa-api-key': s.apiKey }, true),
   ];
 }
 

@@ -86,6 +86,9 @@ const SORT_KEYS = {
   lead_score: 'leadScore',
 } as const satisfies Record<LeadSortField, keyof LeadRow>;
 
+/** Sort keys that are searched fields too (see listLeads). */
+const SEARCHED_SORT_KEYS = new Set<LeadSortField>(['name', 'email', 'company']);
+
 /** `%`, `_` and `\` in a search term match themselves, not as LIKE wildcards. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -106,7 +109,8 @@ const searchText = sql`(${leads.name} || chr(31) || ${leads.email} || chr(31) ||
  * `search` is a case-insensitive substring match on name, email and company, bound as a
  * parameter; the sort key comes from a whitelist, with the id as tie-breaker so pages are stable.
  * The planner serves a page either from the trigram index (few matches: fetch them, sort, cut)
- * or by walking the sort key's index until the page is full (many matches: a page needs few rows).
+ * or by walking the sort key's index until the page is full (many matches: a page needs few rows);
+ * sorted by a searched field, always the former.
  */
 export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ items: Lead[]; count: CappedTotal }> {
   const db = await getDb();
@@ -116,13 +120,15 @@ export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ it
   if (q.search) filters.push(sql`${searchText} ilike ${likePattern(q.search)}`);
   const where = and(...filters);
   const direction = q.sort_order === 'asc' ? asc : desc;
-  const rows = await db
-    .select()
-    .from(leads)
-    .where(where)
-    .orderBy(direction(leads[SORT_KEYS[q.sort_by]]), direction(leads.id))
-    .limit(q.limit + 1)
-    .offset(q.offset);
+  const key = SORT_KEYS[q.sort_by];
+  // Sorted by a searched field, the walk of its index meets the matches in an order that follows the
+  // term (a company every lead of a few names has): it may pass most of the site before the page
+  // fills. Those pages sort the matches the trigram index finds instead. OFFSET 0 keeps Postgres
+  // from folding the subquery back into that walk.
+  const matches = q.search && SEARCHED_SORT_KEYS.has(q.sort_by) ? db.select().from(leads).where(where).offset(0).as('matches') : undefined;
+  const rows = matches
+    ? await db.select().from(matches).orderBy(direction(matches[key]), direction(matches.id)).limit(q.limit + 1).offset(q.offset)
+    : await db.select().from(leads).where(where).orderBy(direction(leads[key]), direction(leads.id)).limit(q.limit + 1).offset(q.offset);
   const items = rows.slice(0, q.limit).map(toLead);
   if (rows.length > q.limit) return { items, count: { total: q.offset + q.limit + 1, capped: true } };
   if (rows.length > 0 || q.offset === 0) return { items, count: { total: q.offset + rows.length, capped: false } };
