@@ -323,7 +323,7 @@ export interface paths {
         put?: never;
         /**
          * List leads
-         * @description Lists the site's leads, newest first by default. `search` matches name, email and company case-insensitively (substring); `status` and `segment_id` filter; `limit` 1–500 (default 50), `offset`, `sort_by` (created_at, updated_at, name, email, company, status, lead_score) and `sort_order` (asc, desc).
+         * @description Lists the site's leads, newest first by default. `search` matches name, email and company case-insensitively (substring); `status` and `segment_id` filter; `limit` 1–500 (default 50), `offset`, `sort_by` (created_at, updated_at, name, email, company, status, lead_score) and `sort_order` (asc, desc). `has_more` says whether leads follow the page; `total` counts the matches up to one past the page: exact when `total_capped` is false, otherwise `offset + limit + 1` (more match).
          *
          *     Also served as the MCP tool `getLeads` at /api/mcp, with the same arguments, result and errors.
          *
@@ -1321,7 +1321,7 @@ export interface paths {
         };
         /**
          * List leads (platform)
-         * @description The leads of the key's site, newest first; `search` matches name, email and company; `meta` carries `{total, limit, offset, has_more}`. Each call takes one unit of the daily `leads.read` quota (429 when it is spent).
+         * @description The leads of the key's site, newest first; `search` matches name, email and company; `meta` carries `{total, limit, offset, has_more, total_capped}`: `total` counts up to one past the page, exact unless `total_capped`. Each call takes one unit of the daily `leads.read` quota (429 when it is spent).
          *
          *     Requires a platform key with the `leads.read` capability.
          *
@@ -6814,7 +6814,8 @@ export interface operations {
                      *       "total": 0,
                      *       "limit": 10,
                      *       "offset": 0,
-                     *       "has_more": false
+                     *       "has_more": false,
+                     *       "total_capped": false
                      *     }
                      */
                     "application/json": {
@@ -6825,8 +6826,10 @@ export interface operations {
                         offset: number;
                         /** @constant */
                         success: true;
-                        /** @description Items matching the filter */
+                        /** @description Items matching the filter, counted up to one past this page: exact unless `total_capped` */
                         total: number;
+                        /** @description True when more items match than this page reaches: `total` is then `offset + limit + 1`, a lower bound */
+                        total_capped: boolean;
                     };
                 };
             };
@@ -11489,10 +11492,11 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "total": 5,
+                     *         "total": 3,
                      *         "limit": 2,
                      *         "offset": 0,
-                     *         "has_more": true
+                     *         "has_more": true,
+                     *         "total_capped": true
                      *       }
                      *     }
                      */

@@ -59,14 +59,17 @@ export function DataTable<T>({
   );
 }
 
-/** "Newer / older" links of a paged list; `href(offset)` builds the page's address. */
-export function Pager({ offset, limit, total, href }: { offset: number; limit: number; total: number; href: (offset: number) => string }) {
+/**
+ * "Newer / older" links of a paged list; `href(offset)` builds the page's address. `capped`: the
+ * list counted only up to one past this page, so `total` is a lower bound.
+ */
+export function Pager({ offset, limit, total, capped = false, href }: { offset: number; limit: number; total: number; capped?: boolean; href: (offset: number) => string }) {
   if (total <= limit) return null;
   return (
     <nav className="pager" aria-label="Pages">
       {offset > 0 ? <a href={href(Math.max(0, offset - limit))}>← Newer</a> : <span />}
       <span className="empty">
-        {offset + 1}–{Math.min(offset + limit, total)} of {total}
+        {offset + 1}–{Math.min(offset + limit, total)} of {capped ? `more than ${offset + limit}` : total}
       </span>
       {offset + limit < total ? <a href={href(offset + limit)}>Older →</a> : <span />}
     </nav>

@@ -59,3 +59,26 @@ export const listBodyPagination = {
 
 /** The pagination fields of a list result that carries its items next to them (`{items…, total, limit, offset, has_more}`). */
 export const listResultShape = PaginationMetaSchema.shape;
+
+/**
+ * Pagination of a list whose count stops one past the page (a search over a large table: the
+ * count would cost more than the page). `has_more` is exact; `total` is exact unless
+ * `total_capped`, when it is `offset + limit + 1`: more items match than the page reaches.
+ */
+export const CappedPaginationMetaSchema = PaginationMetaSchema.extend({
+  total: z.number().int().describe('Items matching the filter, counted up to one past this page: exact unless `total_capped`'),
+  total_capped: z.boolean().describe('True when more items match than this page reaches: `total` is then `offset + limit + 1`, a lower bound'),
+});
+
+export type CappedPaginationMeta = z.infer<typeof CappedPaginationMetaSchema>;
+
+/** A page's count as a capped list reports it (see CappedPaginationMetaSchema). */
+export interface CappedTotal {
+  total: number;
+  capped: boolean;
+}
+
+export const cappedPaginationMeta = ({ total, capped }: CappedTotal, limit: number, offset: number): CappedPaginationMeta => ({
+  ...paginationMeta(total, limit, offset),
+  total_capped: capped,
+});

@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ErrorCode as McpErrorCode,
@@ -8,11 +8,12 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
+  type JSONRPCMessage,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import type { ApiKeyPrincipal } from '@/lib/core/principal';
 import { annotationsOf, type AnyTool } from '@/lib/tools/define-tool';
@@ -26,8 +27,10 @@ import { TOOL_ROUTE_PREFIX } from './tool-route';
 import { policies } from '@/lib/http/auth/policies';
 
 /**
- * The MCP server (Streamable HTTP, stateless: one server and transport per HTTP request, JSON
- * responses) exposing every tool of the registry.
+ * The MCP server (Streamable HTTP, stateless: nothing outlives an HTTP request, JSON responses)
+ * exposing every tool of the registry. One SDK server per process answers every request: its
+ * handlers and tool list are built once, and each HTTP request hands it one message through an
+ * in-process transport (see InProcessTransport) with the caller's context.
  *
  * The HTTP request goes through the pipeline's steps like any route: request id, API key (read
  * scope; Bearer or x-api-key), the site's plan rate limit with X-RateLimit-* headers, error
@@ -82,7 +85,49 @@ async function callTool(ctx: CallContext, tool: AnyTool, args: unknown): Promise
   }
 }
 
-function mcpServer(ctx: CallContext): Server {
+/**
+ * The process's one SDK server talks through this transport: `dispatch` hands it one request with
+ * an id of the transport's own (so concurrent callers' ids never meet, and nothing a client sends
+ * can name another caller's request) and resolves with the answer under the caller's id. The
+ * caller's context travels with the request and is read back by the id the handler sees.
+ */
+class InProcessTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private next = 0;
+  private readonly pending = new Map<string, { clientId: string | number; ctx: CallContext; answer: (m: JSONRPCMessage) => void }>();
+
+  async start(): Promise<void> {}
+  async close(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // Only answers to requests come back: the server sends no requests or notifications of its own here.
+    if (!('id' in message) || message.id === undefined || 'method' in message) return;
+    const call = this.pending.get(String(message.id));
+    if (!call) return;
+    this.pending.delete(String(message.id));
+    call.answer({ ...message, id: call.clientId } as JSONRPCMessage);
+  }
+
+  /** The context of the request the server knows by `id`. */
+  contextOf(id: string | number): CallContext {
+    const call = this.pending.get(String(id));
+    if (!call) throw new Error('MCP request context missing');
+    return call.ctx;
+  }
+
+  dispatch(message: { id: string | number; method: string; params?: Record<string, unknown> }, ctx: CallContext): Promise<JSONRPCMessage> {
+    const id = `r${++this.next}`;
+    return new Promise((answer) => {
+      this.pending.set(id, { clientId: message.id, ctx, answer });
+      this.onmessage?.({ jsonrpc: '2.0', id, method: message.method, ...(message.params ? { params: message.params } : {}) });
+    });
+  }
+}
+
+function mcpServer(): InProcessTransport {
+  const transport = new InProcessTransport();
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
     instructions:
@@ -93,25 +138,20 @@ function mcpServer(ctx: CallContext): Server {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = toolByName(request.params.name);
     // serveMcp answered an unknown tool already; this guards a call that reaches the server another way.
     if (!tool) throw new McpError(McpErrorCode.InvalidParams, 'Unknown tool');
-    return callTool(ctx, tool, request.params.arguments);
+    return callTool(transport.contextOf(extra.requestId), tool, request.params.arguments);
   });
-  return server;
+  // Connecting an in-process transport only calls its (empty) start.
+  void server.connect(transport);
+  return transport;
 }
 
-/**
- * The request as the transport wants it: the answer is always JSON (never a stream), so a client
- * that sent no Accept header, or `*\/*`, is served like one that listed both media types.
- */
-function asJsonClient(req: Request): Request {
-  const headers = new Headers(req.headers);
-  headers.set('accept', 'application/json, text/event-stream');
-  headers.set('content-type', 'application/json');
-  return new Request(req.url, { method: req.method, headers });
-}
+const SERVER = Symbol.for('sgp.mcpServer');
+/** One server per process (Next may load this module more than once). */
+const processServer = (): InProcessTransport => ((globalThis as Record<symbol, InProcessTransport | undefined>)[SERVER] ??= mcpServer());
 
 /** The message without `params.arguments` (what the edge checks; invokeTool checks the arguments). */
 function withoutToolArguments(message: unknown): unknown {
@@ -144,45 +184,42 @@ function toolCallParamsError(message: unknown): Response | undefined {
   return Response.json({ jsonrpc: '2.0', id, error: { code: McpErrorCode.InvalidParams, message: error } });
 }
 
-/** A transport-level refusal (e.g. an unsupported protocol version header) as a 400 in the error envelope. */
-async function protocolError(response: Response): Promise<ApiError> {
-  const body = (await response.json().catch(() => undefined)) as { error?: { code?: number; message?: string } } | undefined;
-  return new ApiError('INVALID_REQUEST', body?.error?.message ?? 'Invalid MCP request', { jsonrpc_error: body?.error });
+/**
+ * A request after `initialize` may say which protocol version it speaks (`MCP-Protocol-Version`);
+ * one the server does not support is a 400 in the error envelope, with the JSON-RPC error the
+ * Streamable HTTP transport specifies.
+ */
+function unsupportedVersion(req: Request, method: string): ApiError | undefined {
+  const version = req.headers.get('mcp-protocol-version');
+  if (method === 'initialize' || version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  const message = `Bad Request: Unsupported protocol version: ${version.slice(0, 100)} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
+  return new ApiError('INVALID_REQUEST', message, { jsonrpc_error: { code: -32000, message } });
 }
 
 /**
- * Lets a fresh stateless transport answer one JSON-RPC message for an authenticated caller. The
- * HTTP body is checked as on every route, answering in the error envelope: JSON under the cap,
- * the text rule, the documented message shape. A tool call's arguments are the tool's input:
- * invokeTool checks them and the answer is a tool result, as over REST.
+ * Answers one JSON-RPC message for an authenticated caller. The HTTP body is checked as on every
+ * route, answering in the error envelope: JSON under the cap, the text rule, the documented
+ * message shape. A tool call's arguments are the tool's input: invokeTool checks them and the
+ * answer is a tool result, as over REST. A notification has nothing to answer in a stateless
+ * server (202); a request goes to the process's server and its answer is the JSON body.
  */
 async function serveMcp(req: Request, ctx: CallContext): Promise<Response> {
   const message = await readJsonBody(req);
-  parse(JsonRpcRequestSchema, withoutToolArguments(message), 'body');
+  const head = parse(JsonRpcRequestSchema, withoutToolArguments(message), 'body');
+  const refusedVersion = unsupportedVersion(req, head.method);
+  if (refusedVersion) throw refusedVersion;
   const refused = toolCallParamsError(message);
   if (refused) return refused;
-  const server = mcpServer(ctx);
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-    maxRequestBodySize: config().MAX_BODY_BYTES,
-  });
-  await server.connect(transport);
-  try {
-    const response = await transport.handleRequest(asJsonClient(req), { parsedBody: message });
-    if (response.status >= 400 && response.status < 500) throw await protocolError(response);
-    return response;
-  } finally {
-    // Stateless: nothing outlives the request. The JSON body is complete before close.
-    void transport.close().catch(() => undefined);
-    void server.close().catch(() => undefined);
-  }
+  if (head.id === undefined) return new Response(null, { status: 202 });
+  const { params } = message as { params?: Record<string, unknown> };
+  const answer = await processServer().dispatch({ id: head.id, method: head.method, params }, ctx);
+  return Response.json(answer);
 }
 
 const JsonRpcRequestSchema = z
   .object({
     jsonrpc: z.literal('2.0'),
-    id: z.union([z.string(), z.number()]).optional().describe('Absent for notifications'),
+    id: z.union([z.string(), z.number().int()]).optional().describe('Absent for notifications'),
     method: z.string().describe('initialize, notifications/initialized, tools/list, tools/call, resources/list, resources/templates/list, prompts/list, ping'),
     params: z.record(z.string(), z.unknown()).optional().describe('For tools/call: {name, arguments}'),
   })

@@ -92,8 +92,20 @@ export function respond(ex: Exchange, body: unknown, status: number): Response {
   return jsonResponse(body, status, ex.headers);
 }
 
-/** Wraps a response another protocol built (MCP, next-auth) so it carries the exchange's headers. */
+/**
+ * Gives a response another protocol built (MCP, next-auth) the exchange's headers. A response
+ * built in this process takes them in place, so its body stays the string it was built from; one
+ * with immutable headers (e.g. fetched) is wrapped in a copy around its body stream.
+ */
 export function adopt(ex: Exchange, response: Response): Response {
+  try {
+    ex.headers.forEach((value, name) => {
+      if (!response.headers.has(name)) response.headers.set(name, value);
+    });
+    return response;
+  } catch {
+    // Immutable headers: copy below.
+  }
   const headers = new Headers(response.headers);
   ex.headers.forEach((value, name) => {
     if (!headers.has(name)) headers.set(name, value);

@@ -6,6 +6,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
 import { leads } from '@/lib/db/schema';
 import { siteScoped } from '@/lib/db/site-scoped';
 import { ApiError } from '@/lib/core/errors';
+import type { CappedTotal } from '@/lib/core/schemas';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
 import { leadResource, type CreateLeadInput, type Lead, type LeadSortField, type LeadStatus, type ListLeadsInput, type UpdateLeadInput } from './schema';
 
@@ -85,6 +86,9 @@ const SORT_KEYS = {
   lead_score: 'leadScore',
 } as const satisfies Record<LeadSortField, keyof LeadRow>;
 
+/** Sort keys that are searched fields too (see listLeads). */
+const SEARCHED_SORT_KEYS = new Set<LeadSortField>(['name', 'email', 'company']);
+
 /** `%`, `_` and `\` in a search term match themselves, not as LIKE wildcards. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -96,11 +100,19 @@ const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}
 const searchText = sql`(${leads.name} || chr(31) || ${leads.email} || chr(31) || coalesce(${leads.company}, ''))`;
 
 /**
- * One page of the site's leads. `search` is a case-insensitive substring match on name, email
- * and company, bound as a parameter and served by the trigram index; the sort key comes from
- * a whitelist, with the id as tie-breaker so pages are stable.
+ * One page of the site's leads, and how many match: counted up to one past the page (a count of
+ * every match of a site with a million leads would cost far more than the page). The page asks
+ * for one row more than `limit`: when it comes, more leads follow (`capped`, `total` =
+ * `offset + limit + 1`); when it does not, `total` is exact. Only a page past the end needs a
+ * count of its own, and that one stops at `offset`.
+ *
+ * `search` is a case-insensitive substring match on name, email and company, bound as a
+ * parameter; the sort key comes from a whitelist, with the id as tie-breaker so pages are stable.
+ * The planner serves a page either from the trigram index (few matches: fetch them, sort, cut)
+ * or by walking the sort key's index until the page is full (many matches: a page needs few rows);
+ * sorted by a searched field, always the former.
  */
-export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ items: Lead[]; total: number }> {
+export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ items: Lead[]; count: CappedTotal }> {
   const db = await getDb();
   const filters: (SQL | undefined)[] = [eq(leads.siteId, siteId)];
   if (q.status) filters.push(eq(leads.status, q.status));
@@ -108,43 +120,24 @@ export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ it
   if (q.search) filters.push(sql`${searchText} ilike ${likePattern(q.search)}`);
   const where = and(...filters);
   const direction = q.sort_order === 'asc' ? asc : desc;
-  const countAll = async () => Number((await db.select({ total: count() }).from(leads).where(where))[0].total);
-
-  if (!q.search) {
-    // Without a search the page is a walk of the sort key's index; the count is separate.
-    const [rows, total] = await Promise.all([
-      db
-        .select()
-        .from(leads)
-        .where(where)
-        .orderBy(direction(leads[SORT_KEYS[q.sort_by]]), direction(leads.id))
-        .limit(q.limit)
-        .offset(q.offset),
-      countAll(),
-    ]);
-    return { items: rows.map(toLead), total };
-  }
-
-  // With a search, the matches come from the trigram index once, counted in the same pass
-  // (`count(*) over ()`), then sorted. OFFSET 0 keeps Postgres from folding the subquery into a
-  // walk of a sort index that would test every lead of the site against the pattern.
-  const matches = db
-    .select({ ...getTableColumns(leads), total: sql<number>`count(*) over ()`.as('total') })
-    .from(leads)
-    .where(where)
-    .offset(0)
-    .as('matches');
-  const rows = await db
-    .select()
-    .from(matches)
-    .orderBy(direction(matches[SORT_KEYS[q.sort_by]]), direction(matches.id))
-    .limit(q.limit)
-    .offset(q.offset);
-  // A page past the end has no row to carry the count.
-  const total = rows.length > 0 ? Number(rows[0].total) : q.offset > 0 ? await countAll() : 0;
-  return { items: rows.map(({ total: _total, ...row }) => toLead(row)), total };
+  const key = SORT_KEYS[q.sort_by];
+  // Sorted by a searched field, the walk of its index meets the matches in an order that follows the
+  // term (a company every lead of a few names has): it may pass most of the site before the page
+  // fills. Those pages sort the matches the trigram index finds instead. OFFSET 0 keeps Postgres
+  // from folding the subquery back into that walk.
+  const matches = q.search && SEARCHED_SORT_KEYS.has(q.sort_by) ? db.select().from(leads).where(where).offset(0).as('matches') : undefined;
+  const rows = matches
+    ? await db.select().from(matches).orderBy(direction(matches[key]), direction(matches.id)).limit(q.limit + 1).offset(q.offset)
+    : await db.select().from(leads).where(where).orderBy(direction(leads[key]), direction(leads.id)).limit(q.limit + 1).offset(q.offset);
+  const items = rows.slice(0, q.limit).map(toLead);
+  if (rows.length > q.limit) return { items, count: { total: q.offset + q.limit + 1, capped: true } };
+  if (rows.length > 0 || q.offset === 0) return { items, count: { total: q.offset + rows.length, capped: false } };
+  // Past the end: how many there are, up to the offset (as many as `offset` means the page was just past the last).
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(db.select({ one: sql`1` }).from(leads).where(where).limit(q.offset).as('upto'));
+  return { items, count: { total: Number(n), capped: false } };
 }
-
 
 /** Upper bound of the leads one workflow step reads (a batch pass over a site's open leads). */
 export const LEAD_BATCH_MAX = 10_000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource, field, updateBodySchema } from '@/lib/core/resource';
-import { listBodyPagination, listResultShape, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { CappedPaginationMetaSchema, listBodyPagination, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Leads of a site. Types the spec leaves open are fixed here: `lead_score` an integer 0–100,
@@ -90,7 +90,7 @@ export const LeadSchema = leadResource.schema;
 
 export const LeadResultSchema = z.object({ lead: LeadSchema });
 export const IdentifiedLeadResultSchema = z.object({ lead: LeadSchema, visitor_id: uuidSchema });
-export const LeadListSchema = z.object({ leads: z.array(LeadSchema), ...listResultShape });
+export const LeadListSchema = z.object({ leads: z.array(LeadSchema), ...CappedPaginationMetaSchema.shape });
 
 export type Lead = z.infer<typeof LeadSchema>;
 export type CreateLeadInput = z.infer<typeof createLeadInputSchema>;

@@ -1,6 +1,6 @@
 import { applyAppMigration, appSchemaStatus } from '@/lib/app-schema/apply';
 import { ApiError, found, notFound } from '@/lib/core/errors';
-import { paginationMeta } from '@/lib/core/schemas';
+import { cappedPaginationMeta, paginationMeta } from '@/lib/core/schemas';
 import type { Capability, PlatformKeyPrincipal } from '@/lib/core/principal';
 import { sendEmail, unverifiedRecipients } from '@/lib/email/service';
 import type { SendEmailInput, SentEmail } from '@/lib/email/schema';
@@ -72,7 +72,7 @@ export async function introspect(p: PlatformKeyPrincipal): Promise<PlatformMe> {
 /** GET /api/platform/leads: one page of the site's leads (one unit of `leads.read`). */
 export async function leadsForApp(p: PlatformKeyPrincipal, q: { search?: string; status?: string; limit: number; offset: number }) {
   await consumeQuota(ownerOf(p), 'leads.read');
-  const { items, total } = await listLeads(p.siteId, {
+  const { items, count } = await listLeads(p.siteId, {
     site_id: p.siteId,
     search: q.search,
     status: q.status as never,
@@ -81,7 +81,7 @@ export async function leadsForApp(p: PlatformKeyPrincipal, q: { search?: string;
     sort_by: 'created_at',
     sort_order: 'desc',
   });
-  return { items, meta: paginationMeta(total, q.limit, q.offset) };
+  return { items, meta: cappedPaginationMeta(count, q.limit, q.offset) };
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   updateLeadInputSchema,
 } from '@/lib/leads/schema';
 import { identifyLead } from '@/lib/leads/service';
-import { paginationMeta } from '@/lib/core/schemas';
+import { cappedPaginationMeta } from '@/lib/core/schemas';
 import { defineTool } from './define-tool';
 
 export const createLeadTool = defineTool({
@@ -34,13 +34,13 @@ export const getLeadsTool = defineTool({
   path: 'leads/get',
   title: 'List leads',
   description:
-    "Lists the site's leads, newest first by default. `search` matches name, email and company case-insensitively (substring); `status` and `segment_id` filter; `limit` 1–500 (default 50), `offset`, `sort_by` (created_at, updated_at, name, email, company, status, lead_score) and `sort_order` (asc, desc).",
+    "Lists the site's leads, newest first by default. `search` matches name, email and company case-insensitively (substring); `status` and `segment_id` filter; `limit` 1–500 (default 50), `offset`, `sort_by` (created_at, updated_at, name, email, company, status, lead_score) and `sort_order` (asc, desc). `has_more` says whether leads follow the page; `total` counts the matches up to one past the page: exact when `total_capped` is false, otherwise `offset + limit + 1` (more match).",
   scope: 'read',
   input: listLeadsInputSchema,
   output: LeadListSchema,
   run: async ({ siteId }, input) => {
-    const { items, total } = await listLeads(siteId, input);
-    return { leads: items, ...paginationMeta(total, input.limit, input.offset) };
+    const { items, count } = await listLeads(siteId, input);
+    return { leads: items, ...cappedPaginationMeta(count, input.limit, input.offset) };
   },
 });
 

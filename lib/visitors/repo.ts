@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { sharedBatcher } from '@/lib/db/batch';
 import { getDb, type Db } from '@/lib/db/client';
+import { rows, tableRecords, tableRows } from '@/lib/db/raw';
 import { sessionEvents, visitorSegments, visitorSessions, visitorUploads, visitors } from '@/lib/db/schema';
 import { sessionEnded, sessionNotFound } from './errors';
 import { recordEvent } from '@/lib/webhooks/events';
 import { landingAttribution } from './attribution';
-import { closedEnd, expiryAfter, hasLapsed, isLive, lapsedEnd } from './lifetime';
+import { closedEnd, expiryAfter, hasLapsed, isLive, lapsedEnd, SESSION_MAX_MS, sessionTtlMs } from './lifetime';
 import {
   type CreateSessionInput,
   type EndSessionInput,
@@ -85,10 +86,8 @@ type StartItem = { siteId: string; start: SessionStart };
 
 /**
  * Starts a session, or renews the fingerprint's active one at this site (§3.2). Concurrent
- * starts are grouped: one transaction (one commit) per batch. The visitor upsert locks the
- * visitor row, so concurrent starts for one fingerprint run one after the other and the second
- * sees the first's session; visitors are upserted in (site, fingerprint) order so two batches
- * always lock them in the same order.
+ * starts are grouped: one statement (one commit) per batch for every first-time visitor and every
+ * returning one whose session is still live; only the rare rest takes a transaction of its own.
  */
 export function startSession(siteId: string, start: SessionStart): Promise<Started> {
   return sharedBatcher('sessionStarts', startSessions).submit({ siteId, start });
@@ -97,67 +96,122 @@ export function startSession(siteId: string, start: SessionStart): Promise<Start
 const visitorKey = (item: StartItem) => `${item.siteId}|${item.start.input.fingerprint ?? ''}`;
 
 /**
- * The batch in two statements whatever its size: every visitor upserted at once, then every
- * first-time visitor's session inserted at once (nobody else can have a session of a visitor this
- * transaction just created). Returning visitors and a fingerprint's second start in the batch
- * need a look at their open session after the upsert (a fresh snapshot that sees what a
- * concurrent start committed meanwhile), so they go one by one, in key order, afterwards.
+ * The batch in ONE statement: every visitor upserted at once (in (site, fingerprint) order, so
+ * two batches always lock visitors in the same order), each first-time visitor's session inserted
+ * (nobody else can have a session of a visitor this statement created), and each returning
+ * visitor's live session renewed — for a returning visitor one indexed lookup of its open session
+ * (`visitor_sessions_one_active_key`) and one write.
+ *
+ * The statement sees sessions as they stood when it began. What it cannot settle from that view
+ * goes one by one, in key order, through `startAgain` in a transaction afterwards, where each
+ * statement sees what was committed meanwhile: a returning visitor without a live session (the
+ * old one is closed and a new one chained to it), one whose start raced a concurrent start (its
+ * session was not there yet when the statement began), and a fingerprint's second start in the
+ * batch.
  */
 async function startSessions(items: StartItem[]): Promise<Started[]> {
-  const db = await getDb();
   const order = items
     .map((item, i) => ({ item, i, key: visitorKey(item), proposedId: randomUUID() }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
-  // The first start of each (site, fingerprint) takes part in the bulk upsert; a start without a
+  // The first start of each (site, fingerprint) takes part in the statement; a start without a
   // fingerprint is always a new visitor of its own.
   const seen = new Set<string>();
   const first: typeof order = [];
-  const repeats: typeof order = [];
+  const rest: typeof order = [];
   for (const o of order) {
-    if (o.item.start.input.fingerprint != null && seen.has(o.key)) repeats.push(o);
+    if (o.item.start.input.fingerprint != null && seen.has(o.key)) rest.push(o);
     else (seen.add(o.key), first.push(o));
   }
 
-  return db.transaction(async (tx) => {
-    const results: Started[] = new Array(items.length);
-    const upserted = await tx
-      .insert(visitors)
-      .values(first.map(({ item: { siteId, start }, proposedId }) => visitorValues(siteId, start, proposedId)))
-      .onConflictDoUpdate({
-        target: [visitors.siteId, visitors.fingerprint],
-        // The proposed row (`excluded`) carries the start's time and lead; no lead keeps the stored one.
-        set: { lastSeenAt: sql`excluded.last_seen_at`, leadId: sql`coalesce(excluded.lead_id, ${visitors.leadId})` },
-      })
-      .returning({ id: visitors.id, siteId: visitors.siteId, fingerprint: visitors.fingerprint, leadId: visitors.leadId });
-    const byKey = new Map(upserted.filter((v) => v.fingerprint !== null).map((v) => [`${v.siteId}|${v.fingerprint}`, v]));
-    const byId = new Map(upserted.map((v) => [v.id, v]));
-    const refs = first.map((o) => {
-      const v = o.item.start.input.fingerprint == null ? byId.get(o.proposedId) : byKey.get(o.key);
-      if (!v) throw new Error('visitor upsert returned no row for a start');
-      return { o, visitor: { id: v.id, leadId: v.leadId, isNew: v.id === o.proposedId } };
+  const results: Started[] = new Array(items.length);
+  const settled = await startOrRenew(first);
+  for (const o of first) {
+    const done = settled.get(o.proposedId);
+    if (done) results[o.i] = done;
+    else rest.push(o);
+  }
+  if (rest.length) {
+    rest.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+    const db = await getDb();
+    await db.transaction(async (tx) => {
+      for (const o of rest) results[o.i] = await startAgain(tx, o.item.siteId, o.item.start);
     });
-
-    const fresh = refs.filter((r) => r.visitor.isNew);
-    if (fresh.length) {
-      const inserted = await tx
-        .insert(visitorSessions)
-        .values(fresh.map(({ o, visitor }) => sessionValues(o.item.siteId, o.item.start, visitor, undefined)))
-        .returning();
-      const byVisitor = new Map(inserted.map((row) => [row.visitorId, row]));
-      for (const { o, visitor } of fresh) results[o.i] = { row: byVisitor.get(visitor.id)!, isNew: true };
-    }
-    for (const { o, visitor } of refs.filter((r) => !r.visitor.isNew)) results[o.i] = await continueStart(tx, o.item.siteId, o.item.start, visitor);
-    for (const o of repeats) results[o.i] = await startAgain(tx, o.item.siteId, o.item.start);
-    return results;
-  });
+  }
+  return results;
 }
 
-function visitorValues(siteId: string, start: SessionStart, id: string): typeof visitors.$inferInsert {
-  const { input, now } = start;
-  return { id, siteId, fingerprint: input.fingerprint ?? null, leadId: input.lead_id ?? null, isBot: start.isBot, firstSeenAt: now, lastSeenAt: now };
+/** The one statement of a batch (see startSessions): what it settled, by the start's proposed visitor id. */
+async function startOrRenew(first: { item: StartItem; proposedId: string }[]): Promise<Map<string, Started>> {
+  const ttl = sessionTtlMs();
+  const starts = JSON.stringify(
+    first.map(({ item: { siteId, start }, proposedId }, ord) => ({
+      ord,
+      id: proposedId,
+      site_id: siteId,
+      fingerprint: start.input.fingerprint ?? null,
+      lead_id: start.input.lead_id ?? null,
+      is_bot: start.isBot,
+      at: start.now,
+    })),
+  );
+  // Every start's session as a first-time visitor's (its visitor is the proposed one); the
+  // statement inserts only those whose visitor it created.
+  const fresh = tableRecords(
+    visitorSessions,
+    first.map(({ item: { siteId, start }, proposedId }) => ({
+      id: randomUUID(),
+      ...sessionValues(siteId, start, { id: proposedId, leadId: start.input.lead_id ?? null, isNew: true }, undefined),
+    })),
+  );
+  // Each row names its start by the proposed visitor id (`ref`) and says whether it renewed.
+  const raw = await rows<Record<string, unknown> & { ref: string; renewed: boolean }>(sql`
+    with input as (
+      select * from jsonb_to_recordset(${starts}::jsonb)
+        as t(ord int, id uuid, site_id uuid, fingerprint text, lead_id uuid, is_bot boolean, at bigint)
+    ),
+    upserted as (
+      insert into visitors (id, site_id, fingerprint, lead_id, is_bot, first_seen_at, last_seen_at)
+      select id, site_id, fingerprint, lead_id, is_bot, at, at from input order by ord
+      -- The proposed row (excluded) carries the start's time and lead; no lead keeps the stored one.
+      on conflict (site_id, fingerprint) do update
+        set last_seen_at = excluded.last_seen_at, lead_id = coalesce(excluded.lead_id, visitors.lead_id)
+      returning id, site_id, fingerprint
+    ),
+    returning_visitors as (
+      select i.id as ref, u.id as visitor_id, i.lead_id, i.at
+      from input i join upserted u on u.site_id = i.site_id and u.fingerprint = i.fingerprint
+      where u.id <> i.id
+    ),
+    started as (
+      insert into ${visitorSessions} (${fresh.columns})
+      select ${fresh.columns} from jsonb_populate_recordset(null::visitor_sessions, ${fresh.json}::jsonb) s
+      where s.visitor_id in (select id from upserted)
+      returning *
+    ),
+    renewed as (
+      update visitor_sessions s
+      set last_activity_at = greatest(s.last_activity_at, r.at),
+          updated_at = r.at,
+          expires_at = least(r.at + ${ttl}, s.created_at + ${SESSION_MAX_MS}),
+          lead_id = coalesce(r.lead_id, s.lead_id)
+      from returning_visitors r
+      where s.visitor_id = r.visitor_id and s.status = 'active' and s.expires_at > r.at
+      returning s.*, r.ref
+    )
+    select started.*, started.visitor_id as ref, false as renewed from started
+    union all
+    select renewed.*, true from renewed
+  `);
+  const settled = new Map<string, Started>();
+  const typed = tableRows(visitorSessions, raw);
+  raw.forEach((r, i) => settled.set(String(r.ref), { row: typed[i], isNew: !r.renewed }));
+  return settled;
 }
 
-/** A fingerprint's next start in the same batch: its visitor exists now, so this renews the session the batch started. */
+/**
+ * A start the batch's statement left over: its visitor exists now and is locked here (so starts
+ * for one fingerprint go one after the other), then its live session is renewed or a new one starts.
+ */
 async function startAgain(tx: Tx, siteId: string, start: SessionStart): Promise<Started> {
   const { input, now } = start;
   const [visitor] = await tx

@@ -101,13 +101,13 @@ describe('leads/get', () => {
   });
   const get = (body: Record<string, unknown>) => viaRest(getLeadsTool, presenters.bearer(tenant.readKey), { site_id: tenant.siteId, ...body });
 
-  it('pages with limit 50 by default and reports total, limit, offset, has_more', async () => {
+  it('pages with limit 50 by default; counts up to one past the page: capped before the last page, exact on it', async () => {
     const res = await get({});
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, total: 60, limit: 50, offset: 0, has_more: true });
+    expect(res.body).toMatchObject({ success: true, total: 51, total_capped: true, limit: 50, offset: 0, has_more: true });
     expect(res.body.leads).toHaveLength(50);
     const last = await get({ offset: 50 });
-    expect(last.body).toMatchObject({ total: 60, offset: 50, has_more: false });
+    expect(last.body).toMatchObject({ total: 60, total_capped: false, offset: 50, has_more: false });
     expect(last.body.leads).toHaveLength(10);
     const ids = new Set([...res.body.leads, ...last.body.leads].map((l: { id: string }) => l.id));
     expect(ids.size).toBe(60);
@@ -146,12 +146,14 @@ describe('leads/get', () => {
     expect(await names('nobody-matches')).toEqual([]);
   });
 
-  it('counts all matches of a search on every page, also past the end', async () => {
+  it('counts the matches of a search up to one past the page, exactly on the last page and past the end', async () => {
     const page = await get({ search: 'example.org', limit: 3 });
-    expect(page.body).toMatchObject({ total: 4, limit: 3, offset: 0, has_more: true });
-    expect((await get({ search: 'example.org', limit: 3, offset: 3 })).body).toMatchObject({ total: 4, has_more: false });
+    expect(page.body).toMatchObject({ total: 4, total_capped: true, limit: 3, offset: 0, has_more: true });
+    expect((await get({ search: 'example.org', limit: 4 })).body).toMatchObject({ total: 4, total_capped: false, has_more: false });
+    expect((await get({ search: 'example.org', limit: 3, offset: 3 })).body).toMatchObject({ total: 4, total_capped: false, has_more: false });
     const past = await get({ search: 'example.org', offset: 10 });
-    expect(past.body).toMatchObject({ leads: [], total: 4, has_more: false });
+    expect(past.body).toMatchObject({ leads: [], total: 4, total_capped: false, has_more: false });
+    expect((await get({ search: 'example.org', offset: 4 })).body).toMatchObject({ leads: [], total: 4, total_capped: false, has_more: false });
   });
 
   it('treats LIKE wildcards and quotes in the search as plain text', async () => {

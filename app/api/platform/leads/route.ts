@@ -12,7 +12,7 @@ export const GET = defineRoute({
   summary: 'List leads (platform)',
   description:
     "The leads of the key's site, newest first; `search` matches name, email and company; `meta` carries " +
-    '`{total, limit, offset, has_more}`. Each call takes one unit of the daily `leads.read` quota (429 when it is spent).',
+    '`{total, limit, offset, has_more, total_capped}`: `total` counts up to one past the page, exact unless `total_capped`. Each call takes one unit of the daily `leads.read` quota (429 when it is spent).',
   tags,
   auth: platformKey(['leads.read']),
   query: platformLeadsQuerySchema,

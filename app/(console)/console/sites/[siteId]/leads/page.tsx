@@ -28,8 +28,8 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
     limit: PAGE_SIZE,
     offset,
   });
-  const [{ items, total }, segments] = await Promise.all([
-    parsed.success ? listLeads(site.id, parsed.data) : { items: [] as Lead[], total: 0 },
+  const [{ items, count }, segments] = await Promise.all([
+    parsed.success ? listLeads(site.id, parsed.data) : { items: [] as Lead[], count: { total: 0, capped: false } },
     listSegments(site.id, { site_id: site.id, limit: 500, offset: 0 }),
   ]);
   const segmentName = new Map(segments.items.map((s) => [s.segment_id, s.name]));
@@ -99,7 +99,7 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
           { header: 'Created', cell: (l) => <Time iso={l.created_at} /> },
         ]}
       />
-      <Pager offset={offset} limit={PAGE_SIZE} total={total} href={(o) => withQuery(base, q, { offset: o || undefined })} />
+      <Pager offset={offset} limit={PAGE_SIZE} total={count.total} capped={count.capped} href={(o) => withQuery(base, q, { offset: o || undefined })} />
     </Card>
   );
 }
