@@ -35,7 +35,8 @@ const CLIENT_CLAIMS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-port'
 function trustedHopsFrom(value) {
   if (value === undefined || value === '') return 0;
   const hops = Number(value);
-  if (!Number.isInteger(hops) || hops < 0 || hops > 10) throw new Error(`Invalid environment configuration: TRUST_PROXY: expected an integer 0–10, got "${value}"`);
+  if (!Number.isInteger(hops) || hops < 0 || hops > 10)
+    throw new Error(`Invalid environment configuration: TRUST_PROXY: expected an integer 0–10, got "${value}"`);
   return hops;
 }
 

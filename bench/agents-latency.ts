@@ -13,11 +13,11 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { engineDispatcher } from '@/lib/agents/dispatch';
+import { getCommand } from '@/lib/commands/repo';
 import { overrideProviders } from '@/lib/core/providers';
+import { openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
 import { startBackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
-import { getCommand } from '@/lib/commands/repo';
-import { openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
 import { call, createTenant } from '../tests/helpers/harness';
 import { startLlmStandIn, useStandIn } from '../tests/helpers/llm-server';
 import { applyTestEnv } from '../tests/helpers/test-env';
@@ -78,7 +78,9 @@ async function main() {
     }
     times.sort((a, b) => a - b);
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
-    console.log(`${database.kind}: message → completed command over ${times.length} messages: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
+    console.log(
+      `${database.kind}: message → completed command over ${times.length} messages: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
+    );
   } finally {
     await worker.stop();
     await database.close();

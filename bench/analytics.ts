@@ -17,18 +17,18 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_ITERATIONS=50 npm run bench:analytics
  *   BENCH_DB=pglite BENCH_ITERATIONS=20 npm run bench:analytics
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { admin } from './admin';
-import { breakdown, funnel, overview } from '@/lib/analytics/service';
 import { addDays, dateIn } from '@/lib/analytics/calendar';
+import { breakdown, funnel, overview } from '@/lib/analytics/service';
 import { openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { updateSettings } from '@/lib/settings/service';
+import { admin } from './admin';
 
 const KIND = process.env.BENCH_DB === 'pglite' ? 'pglite' : 'postgres';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -42,7 +42,16 @@ const DAY = 86_400_000;
 const EVENTS_PER_SESSION = [1, 1, 1, 1, 2, 3, 4, 6, 8, 14];
 const MEAN_EVENTS = EVENTS_PER_SESSION.reduce((a, b) => a + b, 0) / EVENTS_PER_SESSION.length;
 const PATHS = ['/', '/pricing', '/blog/launch', '/blog/guide', '/features', '/docs', '/about', '/signup'];
-const REFERRERS = ['https://www.google.com/search', 'https://news.ycombinator.com/item', 'https://t.co/x', 'https://www.facebook.com/', 'https://duckduckgo.com/', 'https://www.bing.com/search', 'https://www.reddit.com/r/x', 'https://partner.example.org/list'];
+const REFERRERS = [
+  'https://www.google.com/search',
+  'https://news.ycombinator.com/item',
+  'https://t.co/x',
+  'https://www.facebook.com/',
+  'https://duckduckgo.com/',
+  'https://www.bing.com/search',
+  'https://www.reddit.com/r/x',
+  'https://partner.example.org/list',
+];
 const SOURCES = ['newsletter', 'google', 'twitter', 'facebook', 'partner'];
 const COUNTRIES = ['US', 'ES', 'DE', 'FR', 'GB', 'IN', 'BR', 'JP', 'MX', 'IT'];
 const text = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(',')}]`;
@@ -112,8 +121,12 @@ function seedStatements(siteId: string, events: number, end: number): string[] {
 }
 
 async function seed(database: Database, end: number): Promise<{ siteId: string; events: number }> {
-  const [{ id: userId }] = await database.sql.query<{ id: string }>(`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
-  const sites = await database.sql.query<{ id: string }>(`insert into sites (owner_id, name) values ($1, 'Bench'), ($1, 'Neighbour') returning id`, [userId]);
+  const [{ id: userId }] = await database.sql.query<{ id: string }>(
+    `insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`,
+  );
+  const sites = await database.sql.query<{ id: string }>(`insert into sites (owner_id, name) values ($1, 'Bench'), ($1, 'Neighbour') returning id`, [
+    userId,
+  ]);
   await database.session(async (runner) => {
     // Bulk load: the rows are consistent by construction, so foreign-key triggers are skipped.
     await runner.exec('set session_replication_role = replica');
@@ -158,7 +171,9 @@ async function main() {
     const now = Date.now();
     const seeding = performance.now();
     const { siteId, events } = await seed(database, now);
-    console.log(`${KIND}: seeded ${events} events for one site (+${Math.round(EVENTS / 10)} at another) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+    console.log(
+      `${KIND}: seeded ${events} events for one site (+${Math.round(EVENTS / 10)} at another) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+    );
     await updateSettings(siteId, { business_hours: { timezone: 'Europe/Madrid' } });
 
     const today = dateIn(now, 'UTC');
@@ -206,7 +221,9 @@ async function main() {
       );
     }
     everything.sort((a, b) => a - b);
-    console.log(`analytics ${KIND} (${everything.length} reads): p50 ${percentile(everything, 50).toFixed(1)} ms, p95 ${percentile(everything, 95).toFixed(1)} ms, max ${everything[everything.length - 1].toFixed(1)} ms`);
+    console.log(
+      `analytics ${KIND} (${everything.length} reads): p50 ${percentile(everything, 50).toFixed(1)} ms, p95 ${percentile(everything, 95).toFixed(1)} ms, max ${everything[everything.length - 1].toFixed(1)} ms`,
+    );
   } finally {
     await database.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -216,7 +233,6 @@ async function main() {
     }
   }
 }
-
 
 main().catch((error) => {
   console.error(error);

@@ -80,14 +80,25 @@ function rss(pid: number): { web: number; children: number } {
 }
 
 async function json(base: string, method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const parsed = await res.json();
   if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${JSON.stringify(parsed)}`);
   return parsed;
 }
 
 async function load(url: string, o: { duration?: number; method?: string; body?: string; headers?: Record<string, string> } = {}) {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: o.duration ?? DURATION, method: (o.method ?? 'GET') as 'GET', body: o.body, headers: o.headers });
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: o.duration ?? DURATION,
+    method: (o.method ?? 'GET') as 'GET',
+    body: o.body,
+    headers: o.headers,
+  });
   return { rps: r.requests.average, p99: r.latency.p99, max: r.latency.max, non2xx: r.non2xx, errors: r.errors };
 }
 
@@ -138,10 +149,23 @@ async function main() {
     const email = `bgbench-${Date.now()}@example.com`;
     await json(base0, 'POST', '/api/auth/signup', { email, password: 'bench password 123' });
     const { token } = (await json(base0, 'POST', '/api/auth/token', { email, password: 'bench password 123' })).data;
-    const site = (await json(base0, 'POST', '/api/visitors/sites', { name: 'Bench', domain: 'bench.example.com' }, { authorization: `Bearer ${token}` })).data;
-    const key = (await json(base0, 'POST', '/api/keys', { name: 'bench', scopes: ['read', 'write'], site_id: site.id, expirationDays: 1 }, { authorization: `Bearer ${token}` })).data.apiKey;
+    const site = (
+      await json(base0, 'POST', '/api/visitors/sites', { name: 'Bench', domain: 'bench.example.com' }, { authorization: `Bearer ${token}` })
+    ).data;
+    const key = (
+      await json(
+        base0,
+        'POST',
+        '/api/keys',
+        { name: 'bench', scopes: ['read', 'write'], site_id: site.id, expirationDays: 1 },
+        { authorization: `Bearer ${token}` },
+      )
+    ).data.apiKey;
     await stop(seeding);
-    const plan = spawnSync(path.join('node_modules', '.bin', 'tsx'), ['scripts/site-plan.ts', site.id, 'enterprise', '100000000', '100000'], { env: { ...process.env, ...seedEnv }, stdio: 'inherit' });
+    const plan = spawnSync(path.join('node_modules', '.bin', 'tsx'), ['scripts/site-plan.ts', site.id, 'enterprise', '100000000', '100000'], {
+      env: { ...process.env, ...seedEnv },
+      stdio: 'inherit',
+    });
     if (plan.status !== 0) throw new Error('site-plan failed');
 
     const labels = ['on', 'off'] as const;
@@ -168,10 +192,18 @@ async function main() {
     for (const t of targets) memory[`${t.label}_db_idle`] = rss(t.child.pid!);
 
     const backend = ADMIN_URL ? 'postgres' : 'pglite';
-    console.log(`backend=${backend} rounds=${ROUNDS}x${DURATION}s connections=${CONNECTIONS} load=${os.loadavg().map((l) => l.toFixed(1)).join(',')}`);
+    console.log(
+      `backend=${backend} rounds=${ROUNDS}x${DURATION}s connections=${CONNECTIONS} load=${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(',')}`,
+    );
     // Warm-up, then interleaved no-op rounds.
     for (const t of targets) await load(`${t.base}/api/health`, { duration: 2 });
-    const idle: Record<string, { rps: number[]; p99: number[]; max: number[] }> = { on: { rps: [], p99: [], max: [] }, off: { rps: [], p99: [], max: [] } };
+    const idle: Record<string, { rps: number[]; p99: number[]; max: number[] }> = {
+      on: { rps: [], p99: [], max: [] },
+      off: { rps: [], p99: [], max: [] },
+    };
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of r % 2 ? [...targets].reverse() : targets) {
         const x = await load(`${t.base}/api/health`);
@@ -180,7 +212,10 @@ async function main() {
         idle[t.label].max.push(x.max);
       }
     }
-    for (const label of labels) console.log(`noop idle ${label.padEnd(3)} req/s ${JSON.stringify(stats(idle[label].rps))} p99 ms ${JSON.stringify(stats(idle[label].p99))} max ms ${Math.max(...idle[label].max)}`);
+    for (const label of labels)
+      console.log(
+        `noop idle ${label.padEnd(3)} req/s ${JSON.stringify(stats(idle[label].rps))} p99 ms ${JSON.stringify(stats(idle[label].p99))} max ms ${Math.max(...idle[label].max)}`,
+      );
     const ratios = idle.on.rps.map((v, i) => v / idle.off.rps[i]);
     console.log(`noop on/off per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${stats(ratios.map((x) => x * 100)).median / 100})`);
 
@@ -191,19 +226,34 @@ async function main() {
     const before = received;
     const queued = (async () => {
       for (let i = 0; i < 100; i++) await json(on.base, 'POST', '/api/workflow/dailyStandUp', { site_id: site.id }, auth);
-      for (let i = 0; i < 400; i++) await json(on.base, 'POST', '/api/agents/tools/leads/create', { site_id: site.id, name: `Lead ${i}`, email: `lead${i}-${randomBytes(3).toString('hex')}@example.com` }, { authorization: `Bearer ${key}` });
+      for (let i = 0; i < 400; i++)
+        await json(
+          on.base,
+          'POST',
+          '/api/agents/tools/leads/create',
+          { site_id: site.id, name: `Lead ${i}`, email: `lead${i}-${randomBytes(3).toString('hex')}@example.com` },
+          { authorization: `Bearer ${key}` },
+        );
     })();
     const busy = await load(`${on.base}/api/health`, { duration: DURATION * 2 });
     await queued;
     const startedWaiting = Date.now();
     while (received - before < 500 && Date.now() - startedWaiting < 300_000) await sleep(200);
     const idleP99 = stats(idle.on.p99).median;
-    console.log(`noop while working through 100 runs + ${received - before} deliveries: ${Math.round(busy.rps)} req/s, p99 ${busy.p99} ms (${(busy.p99 / idleP99).toFixed(2)}x idle p99 ${idleP99} ms), slowest ${busy.max} ms, errors ${busy.errors}`);
+    console.log(
+      `noop while working through 100 runs + ${received - before} deliveries: ${Math.round(busy.rps)} req/s, p99 ${busy.p99} ms (${(busy.p99 / idleP99).toFixed(2)}x idle p99 ${idleP99} ms), slowest ${busy.max} ms, errors ${busy.errors}`,
+    );
 
     // workflow.start alone, against the no-op route measured right before.
     const noop = await load(`${on.base}/api/health`);
-    const start = await load(`${on.base}/api/workflow/dailyStandUp`, { method: 'POST', body: JSON.stringify({ site_id: site.id }), headers: { 'content-type': 'application/json', ...auth } });
-    console.log(`workflow.start ${Math.round(start.rps)} req/s vs noop ${Math.round(noop.rps)}: ${(start.rps / noop.rps).toFixed(2)}x (p99 ${start.p99} ms, non2xx ${start.non2xx})`);
+    const start = await load(`${on.base}/api/workflow/dailyStandUp`, {
+      method: 'POST',
+      body: JSON.stringify({ site_id: site.id }),
+      headers: { 'content-type': 'application/json', ...auth },
+    });
+    console.log(
+      `workflow.start ${Math.round(start.rps)} req/s vs noop ${Math.round(noop.rps)}: ${(start.rps / noop.rps).toFixed(2)}x (p99 ${start.p99} ms, non2xx ${start.non2xx})`,
+    );
     for (const t of targets) memory[`${t.label}_after`] = rss(t.child.pid!);
     console.log(`resident MB (web process / its worker process): ${JSON.stringify(memory)}`);
   } finally {

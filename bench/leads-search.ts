@@ -15,34 +15,125 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { admin } from './admin';
 import { openMigratedDatabase, useDatabase } from '@/lib/db/client';
 import { listLeads } from '@/lib/leads/repo';
 import { listLeadsInputSchema } from '@/lib/leads/schema';
+import { admin } from './admin';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const WARMUP = 20;
 
-const FIRST = ['james', 'mary', 'john', 'patricia', 'robert', 'jennifer', 'michael', 'linda', 'william', 'elizabeth', 'david', 'barbara', 'richard', 'susan', 'joseph', 'jessica', 'thomas', 'sarah', 'carlos', 'lucia', 'ahmed', 'fatima', 'wei', 'yuki', 'olga', 'ivan', 'pierre', 'amelie', 'hans', 'greta'];
-const LAST = ['smith', 'johnson', 'williams', 'brown', 'jones', 'garcia', 'miller', 'davis', 'rodriguez', 'martinez', 'hernandez', 'lopez', 'gonzalez', 'wilson', 'anderson', 'thomas', 'taylor', 'moore', 'jackson', 'martin', 'lee', 'perez', 'thompson', 'white', 'harris', 'sanchez', 'clark', 'ramirez', 'lewis', 'robinson', 'walker', 'young', 'allen', 'king', 'wright', 'scott', 'torres', 'nguyen', 'hill', 'flores'];
-const COMPANY_WORDS = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark', 'wayne', 'wonka', 'cyberdyne', 'tyrell', 'soylent', 'massive', 'aperture', 'black mesa', 'vandelay', 'pied piper', 'dunder', 'prestige', 'monarch', 'oscorp'];
+const FIRST = [
+  'james',
+  'mary',
+  'john',
+  'patricia',
+  'robert',
+  'jennifer',
+  'michael',
+  'linda',
+  'william',
+  'elizabeth',
+  'david',
+  'barbara',
+  'richard',
+  'susan',
+  'joseph',
+  'jessica',
+  'thomas',
+  'sarah',
+  'carlos',
+  'lucia',
+  'ahmed',
+  'fatima',
+  'wei',
+  'yuki',
+  'olga',
+  'ivan',
+  'pierre',
+  'amelie',
+  'hans',
+  'greta',
+];
+const LAST = [
+  'smith',
+  'johnson',
+  'williams',
+  'brown',
+  'jones',
+  'garcia',
+  'miller',
+  'davis',
+  'rodriguez',
+  'martinez',
+  'hernandez',
+  'lopez',
+  'gonzalez',
+  'wilson',
+  'anderson',
+  'thomas',
+  'taylor',
+  'moore',
+  'jackson',
+  'martin',
+  'lee',
+  'perez',
+  'thompson',
+  'white',
+  'harris',
+  'sanchez',
+  'clark',
+  'ramirez',
+  'lewis',
+  'robinson',
+  'walker',
+  'young',
+  'allen',
+  'king',
+  'wright',
+  'scott',
+  'torres',
+  'nguyen',
+  'hill',
+  'flores',
+];
+const COMPANY_WORDS = [
+  'acme',
+  'globex',
+  'initech',
+  'umbrella',
+  'hooli',
+  'stark',
+  'wayne',
+  'wonka',
+  'cyberdyne',
+  'tyrell',
+  'soylent',
+  'massive',
+  'aperture',
+  'black mesa',
+  'vandelay',
+  'pied piper',
+  'dunder',
+  'prestige',
+  'monarch',
+  'oscorp',
+];
 const SUFFIX = ['inc', 'llc', 'gmbh', 'sa', 'ltd', 'labs', 'systems', 'group'];
 const DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.com', 'proton.me', 'company.io'];
 
 const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(',')}]`;
 
-
 async function seed(url: string): Promise<{ siteId: string }> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows: [user] } = await client.query(`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
-    const { rows: sites } = await client.query(
-      `insert into sites (owner_id, name) values ($1, 'Bench'), ($1, 'Neighbour') returning id`,
-      [user.id],
-    );
+    const {
+      rows: [user],
+    } = await client.query(`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
+    const { rows: sites } = await client.query(`insert into sites (owner_id, name) values ($1, 'Bench'), ($1, 'Neighbour') returning id`, [user.id]);
     const insert = (siteId: string, count: number, offset: number) =>
       client.query(
         `insert into leads (site_id, name, email, company, status, lead_score, created_at, updated_at)
@@ -81,7 +172,9 @@ async function largestSite(url: string): Promise<{ siteId: string }> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows: [top] } = await client.query(`select site_id, count(*)::int as n from leads group by site_id order by n desc limit 1`);
+    const {
+      rows: [top],
+    } = await client.query(`select site_id, count(*)::int as n from leads group by site_id order by n desc limit 1`);
     console.log(`reusing ${top.n} leads of the largest site`);
     return { siteId: top.site_id };
   } finally {
@@ -116,7 +209,8 @@ async function main() {
     useDatabase(database);
     const started = performance.now();
     const { siteId } = reuse ? await largestSite(url.toString()) : await seed(url.toString());
-    if (!reuse) console.log(`seeded ${LEADS} leads (+${Math.round(LEADS / 5)} at another site) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (!reuse)
+      console.log(`seeded ${LEADS} leads (+${Math.round(LEADS / 5)} at another site) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     const all: number[] = [];
     const indexed: number[] = [];
@@ -142,7 +236,9 @@ async function main() {
       ['without the 2-letter search', indexed],
     ] as const) {
       times.sort((a, b) => a - b);
-      console.log(`leads-search ${label} (${times.length} calls): p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`);
+      console.log(
+        `leads-search ${label} (${times.length} calls): p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`,
+      );
     }
   } finally {
     await database.close();

@@ -19,10 +19,7 @@ const CONCURRENCY = Number(process.env.LIMITER_COST_CONCURRENCY ?? 50);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function planCheck(limiter: RateLimiter) {
-  const [, slot] = await Promise.all([
-    limiter.limit('plan:bench', { limit: 1e9, windowMs: 60_000 }),
-    limiter.acquire('plan:bench', 1e6),
-  ]);
+  const [, slot] = await Promise.all([limiter.limit('plan:bench', { limit: 1e9, windowMs: 60_000 }), limiter.acquire('plan:bench', 1e6)]);
   await slot?.release();
 }
 
@@ -40,12 +37,19 @@ async function measure(name: string, limiter: RateLimiter, ops: number) {
     }),
   );
   const seconds = Number(process.hrtime.bigint() - t) / 1e9;
-  console.log(`${name.padEnd(8)} sequential ${latencyUs.toFixed(1).padStart(8)} µs/request   ${CONCURRENCY} concurrent ${Math.round(ops / seconds).toString().padStart(8)} requests/s`);
+  console.log(
+    `${name.padEnd(8)} sequential ${latencyUs.toFixed(1).padStart(8)} µs/request   ${CONCURRENCY} concurrent ${Math.round(ops / seconds)
+      .toString()
+      .padStart(8)} requests/s`,
+  );
 }
 
 async function main() {
   await measure('memory', new MemoryRateLimiter(), OPS * 10);
-  const bridge = spawn(path.join('node_modules', '.bin', 'tsx'), ['tests/helpers/upstash-bridge-cli.ts'], { env: { ...process.env, REDIS_URL }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const bridge = spawn(path.join('node_modules', '.bin', 'tsx'), ['tests/helpers/upstash-bridge-cli.ts'], {
+    env: { ...process.env, REDIS_URL },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const prefix = `sgp-bench-${randomBytes(4).toString('hex')}`;
   try {
     const first = await createInterface({ input: bridge.stdout! })[Symbol.asyncIterator]().next();

@@ -10,11 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { POST as instanceRoute } from '@/app/api/robots/instance/route';
 import { POST as actRoute } from '@/app/api/robots/instance/act/route';
 import { POST as deleteRoute } from '@/app/api/robots/instance/delete/route';
 import { POST as pauseRoute } from '@/app/api/robots/instance/pause/route';
 import { POST as resumeRoute } from '@/app/api/robots/instance/resume/route';
+import { POST as instanceRoute } from '@/app/api/robots/instance/route';
 import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
 import { openMigratedDatabase, useDatabase } from '@/lib/db/client';
@@ -89,7 +89,11 @@ async function main() {
   const ids: string[] = [];
   for (let i = 0; i < INSTANCES; i++) {
     const { instance } = await post(instanceRoute, '/api/robots/instance', { site_id: t.siteId, activity: `Memory ${i}` });
-    await post(actRoute, '/api/robots/instance/act', { instance_id: instance.id, message: 'open', actions: [{ type: 'navigate', url: `${pages.url}/form` }] });
+    await post(actRoute, '/api/robots/instance/act', {
+      instance_id: instance.id,
+      message: 'open',
+      actions: [{ type: 'navigate', url: `${pages.url}/form` }],
+    });
     ids.push(instance.id);
   }
   await new Promise((r) => setTimeout(r, 1000));

@@ -129,7 +129,10 @@ async function startBridge(): Promise<{ child: ChildProcess; url: string; token:
     env: { ...process.env, REDIS_URL },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const [line] = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
+  const [line] = await createInterface({ input: child.stdout! })
+    [Symbol.asyncIterator]()
+    .next()
+    .then((r) => [r.value as string]);
   return { child, ...JSON.parse(line) };
 }
 
@@ -233,7 +236,17 @@ async function main() {
           if (round === 0) await scenario.setup?.();
           const result = await sample(t, scenario);
           const id = `${t.label}/${scenario.name}`;
-          const row = totals.get(id) ?? { backend: t.label, name: scenario.name, rps: 0, p99: 0, errors: 0, non2xx: 0, samples: 0, rounds: [], references: [] };
+          const row = totals.get(id) ?? {
+            backend: t.label,
+            name: scenario.name,
+            rps: 0,
+            p99: 0,
+            errors: 0,
+            non2xx: 0,
+            samples: 0,
+            rounds: [],
+            references: [],
+          };
           row.rps += result.requests.average;
           row.rounds.push(result.requests.average);
           if (reference !== undefined) row.references.push(reference);
@@ -272,7 +285,10 @@ async function main() {
       const none = rows.find((x) => x.backend === 'none' && x.name === r.name)?.rps;
       // Per round: this scenario's req/s over the reference no-op's sampled with it.
       const ratios = r.rounds.map((rps, k) => rps / r.references[k]);
-      const vsNext = ratios.length && ratios.every(Number.isFinite) ? [Math.min(...ratios), median(ratios), Math.max(...ratios)].map((x) => x.toFixed(2)).join(' / ') : '-';
+      const vsNext =
+        ratios.length && ratios.every(Number.isFinite)
+          ? [Math.min(...ratios), median(ratios), Math.max(...ratios)].map((x) => x.toFixed(2)).join(' / ')
+          : '-';
       console.log(
         r.name.padEnd(23) +
           r.backend.padStart(10) +
@@ -287,7 +303,9 @@ async function main() {
     }
     if (reference) {
       const all = [...reference.rounds, ...new Set(referenceSamples)].map(Math.round);
-      console.log(`\nreference: next start noop ${reference.rps} req/s (samples min/median/max ${Math.min(...all)} / ${median(all)} / ${Math.max(...all)}), p99 ${reference.p99} ms`);
+      console.log(
+        `\nreference: next start noop ${reference.rps} req/s (samples min/median/max ${Math.min(...all)} / ${median(all)} / ${Math.max(...all)}), p99 ${reference.p99} ms`,
+      );
     }
   } finally {
     await Promise.all(servers.map(stop));

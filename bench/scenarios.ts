@@ -59,7 +59,12 @@ function ingestion(s: Seed): Scenario[] {
     const sessions: string[] = [];
     let sent = 0;
     const body = () =>
-      JSON.stringify({ site_id: s.siteId, session_id: sessions[Math.floor(sent++ / 900) % sessions.length], event_type: 'click', url: 'https://bench.example.com/' });
+      JSON.stringify({
+        site_id: s.siteId,
+        session_id: sessions[Math.floor(sent++ / 900) % sessions.length],
+        event_type: 'click',
+        url: 'https://bench.example.com/',
+      });
     return {
       name,
       onlyLimiter: 'none',
@@ -90,7 +95,14 @@ function ingestion(s: Seed): Scenario[] {
       request: {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ site_id: s.siteId, fingerprint: fingerprint(), url: 'https://bench.example.com/' }) }) }],
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({ site_id: s.siteId, fingerprint: fingerprint(), url: 'https://bench.example.com/' }),
+            }),
+          },
+        ],
       },
       setup: returning
         ? async () => {
@@ -146,7 +158,11 @@ export function scenarios(s: Seed): Scenario[] {
       name: 'workflow.start',
       lasting: true,
       path: '/api/workflow/webhook',
-      request: { method: 'POST', headers: toolHeaders(s), body: JSON.stringify({ site_id: s.siteId, type: 'INSERT', table: 'leads', record: { id: 1 } }) },
+      request: {
+        method: 'POST',
+        headers: toolHeaders(s),
+        body: JSON.stringify({ site_id: s.siteId, type: 'INSERT', table: 'leads', record: { id: 1 } }),
+      },
     },
     ...ingestion(s),
   ];

@@ -18,10 +18,10 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { resetConfig } from '@/lib/core/config';
 import { getDb, openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
-import { recordEvent } from '@/lib/webhooks/events';
-import { createEndpoint } from '@/lib/webhooks/service';
 import { closeQueueClient } from '@/lib/jobs/queue';
+import { recordEvent } from '@/lib/webhooks/events';
 import { deliverWebhook } from '@/lib/webhooks/jobs';
+import { createEndpoint } from '@/lib/webhooks/service';
 import { startBackgroundWork } from '@/lib/worker';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -88,7 +88,9 @@ async function main() {
       await closeQueueClient();
       const seconds = (performance.now() - started) / 1000;
       const [pending] = await db.sql.query<{ n: number }>(`select count(*)::int as n from webhook_deliveries where status <> 'succeeded'`);
-      console.log(`concurrency ${String(concurrency).padStart(2)}: ${(EVENTS / seconds).toFixed(0).padStart(5)} deliveries/s (${seconds.toFixed(2)} s; not succeeded: ${pending.n})`);
+      console.log(
+        `concurrency ${String(concurrency).padStart(2)}: ${(EVENTS / seconds).toFixed(0).padStart(5)} deliveries/s (${seconds.toFixed(2)} s; not succeeded: ${pending.n})`,
+      );
     }
   } finally {
     await db.close();

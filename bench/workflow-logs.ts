@@ -11,10 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { admin } from './admin';
 import { GET as logsRoute } from '@/app/api/logs/workflows/route';
 import { openMigratedDatabase, useDatabase } from '@/lib/db/client';
 import { createKey } from '@/lib/keys/repo';
+import { admin } from './admin';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(process.env.BENCH_RUNS ?? 100_000);
@@ -24,12 +24,13 @@ const WARMUP = 30;
 const TYPES = ['leadGenerationWorkflow', 'dailyStandUpWorkflow', 'webhookWorkflow', 'analyzeSiteWorkflow', 'customerSupportMessageWorkflow'];
 const STATUSES = ['COMPLETED', 'COMPLETED', 'COMPLETED', 'FAILED', 'RUNNING', 'CANCELLED', 'TIMED_OUT'];
 
-
 async function seed(url: string): Promise<{ userId: string; siteIds: string[] }> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows: [user] } = await client.query(`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
+    const {
+      rows: [user],
+    } = await client.query(`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
     const { rows: sites } = await client.query(
       `insert into sites (owner_id, name) select $1, 'Site ' || i from generate_series(1, $2::int) i returning id`,
       [user.id, SITES],
@@ -71,7 +72,9 @@ async function main() {
     const t0 = performance.now();
     const { userId, siteIds } = await seed(url.toString());
     console.log(`seeded ${RUNS} runs over ${SITES} sites in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const keys = await Promise.all(siteIds.map((siteId) => createKey(siteId, userId, { name: 'bench', scopes: ['read'], expirationDays: 30, prefix: 'key', site_id: siteId })));
+    const keys = await Promise.all(
+      siteIds.map((siteId) => createKey(siteId, userId, { name: 'bench', scopes: ['read'], expirationDays: 30, prefix: 'key', site_id: siteId })),
+    );
 
     const get = async (i: number, query: Record<string, string>) => {
       const site = i % SITES;

@@ -29,14 +29,26 @@ export async function walkthrough(base: string, email = 'ada@example.com') {
 
   // 5.–8. A visitor session: start it, track a page view, read it back, end it
   const session = must(
-    await api.POST('/api/visitors/session', { body: { site_id: site.id, fingerprint: 'fp-ada-laptop', url: 'https://shop.example.com/?utm_source=newsletter' } }),
+    await api.POST('/api/visitors/session', {
+      body: { site_id: site.id, fingerprint: 'fp-ada-laptop', url: 'https://shop.example.com/?utm_source=newsletter' },
+    }),
   ).data;
-  must(await api.POST('/api/visitors/track', { body: { site_id: site.id, session_id: session.session_id, event_type: 'pageview', url: 'https://shop.example.com/pricing' } }));
+  must(
+    await api.POST('/api/visitors/track', {
+      body: { site_id: site.id, session_id: session.session_id, event_type: 'pageview', url: 'https://shop.example.com/pricing' },
+    }),
+  );
   const read = must(await api.GET('/api/visitors/session', { params: { query: { session_id: session.session_id, site_id: site.id } } })).data;
-  must(await api.POST('/api/visitors/session/{session_id}/end', { params: { path: { session_id: session.session_id } }, body: { exit_type: 'exit' } }));
+  must(
+    await api.POST('/api/visitors/session/{session_id}/end', { params: { path: { session_id: session.session_id } }, body: { exit_type: 'exit' } }),
+  );
 
   // 9. A tool route: create a lead, then find it
-  const lead = must(await api.POST('/api/agents/tools/leads/create', { body: { site_id: site.id, name: 'Grace Hopper', email: 'grace@example.com', company: 'Navy' } })).lead;
+  const lead = must(
+    await api.POST('/api/agents/tools/leads/create', {
+      body: { site_id: site.id, name: 'Grace Hopper', email: 'grace@example.com', company: 'Navy' },
+    }),
+  ).lead;
   const found = must(await api.POST('/api/agents/tools/leads/get', { body: { site_id: site.id, search: 'grace' } })).leads;
 
   return { siteId: site.id, sites, session: read, lead, found };

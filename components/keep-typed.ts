@@ -12,9 +12,7 @@ export function useKeepTyped(state: { errors?: Record<string, string> }) {
   const kept = useRef<Map<string, string>>(new Map());
   const form = useRef<HTMLFormElement>(null);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    kept.current = new Map(
-      [...event.currentTarget.querySelectorAll<HTMLInputElement>('input[data-keep]')].map((input) => [input.name, input.value]),
-    );
+    kept.current = new Map([...event.currentTarget.querySelectorAll<HTMLInputElement>('input[data-keep]')].map((input) => [input.name, input.value]));
   };
   useEffect(() => {
     if (!state.errors) {

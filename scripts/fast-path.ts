@@ -12,15 +12,15 @@
  * usage, the job queue client, the worker child — lives on globalThis under Symbol.for keys, so
  * this copy and Next's share it.
  */
-import * as snippet from '@/app/t.js/route';
 import * as identify from '@/app/api/visitors/identify/route';
 import * as sessionEndById from '@/app/api/visitors/session/[session_id]/end/route';
 import * as sessionIdentify from '@/app/api/visitors/session/[session_id]/identify/route';
 import * as sessionEnd from '@/app/api/visitors/session/end/route';
 import * as session from '@/app/api/visitors/session/route';
 import * as track from '@/app/api/visitors/track/route';
-import { startWorkerBesideWeb } from '@/lib/jobs/child';
+import * as snippet from '@/app/t.js/route';
 import { nodeDispatcher, type NodeRoute } from '@/lib/http/node-dispatch';
+import { startWorkerBesideWeb } from '@/lib/jobs/child';
 
 /** The routes served here, by the path the route manifest gives their module (t.js: its file's path). */
 export const FAST_ROUTES: NodeRoute[] = [

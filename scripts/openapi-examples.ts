@@ -98,7 +98,12 @@ function record(target: string) {
     if (run.status !== 0) console.warn(`${target}: the suites did not all pass; the answers they gave are kept`);
     const records = readdirSync(dir)
       .sort()
-      .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Recorded));
+      .flatMap((f) =>
+        readFileSync(path.join(dir, f), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Recorded),
+      );
     const previous = (JSON.parse(readFileSync(FILE, 'utf8')) as Partial<ExampleSet>).operations ?? {};
     const operations = chooseExamples(records, previous);
     writeFileSync(FILE, JSON.stringify({ operations }, null, 1) + '\n');

@@ -36,12 +36,9 @@ export function lintOpenApi(): { tool: string; ok: boolean; output: string }[] {
     };
     // Beside the files: the ruleset's overrides name them relative to itself.
     copyFileSync(path.join(root, '.spectral.yaml'), path.join(dir, '.spectral.yaml'));
-    const spectral = (target: string) => run('spectral', ['lint', target, '--ruleset', path.join(dir, '.spectral.yaml'), '--fail-severity', 'warn', '--format', 'text']);
-    return [
-      spectral(file),
-      spectral(bundled),
-      run('redocly', ['lint', file, '--config', path.join(root, 'redocly.yaml'), '--max-problems', '200']),
-    ];
+    const spectral = (target: string) =>
+      run('spectral', ['lint', target, '--ruleset', path.join(dir, '.spectral.yaml'), '--fail-severity', 'warn', '--format', 'text']);
+    return [spectral(file), spectral(bundled), run('redocly', ['lint', file, '--config', path.join(root, 'redocly.yaml'), '--max-problems', '200'])];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

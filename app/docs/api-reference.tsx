@@ -132,7 +132,10 @@ export function ApiReference({ sites }: { sites: SiteChoice[] }) {
           <>
             <label>
               <span>Site</span>
-              <select value={siteId} onChange={(e) => (setSiteId(e.target.value), setKeyId(sites.find((s) => s.id === e.target.value)?.keys[0]?.id ?? ''))}>
+              <select
+                value={siteId}
+                onChange={(e) => (setSiteId(e.target.value), setKeyId(sites.find((s) => s.id === e.target.value)?.keys[0]?.id ?? ''))}
+              >
                 {sites.map((s) => (
                   <option key={s.id} value={s.id}>
                     {s.name}
@@ -143,11 +146,15 @@ export function ApiReference({ sites }: { sites: SiteChoice[] }) {
             <label>
               <span>Key</span>
               <select value={keyId} onChange={(e) => setKeyId(e.target.value)} disabled={!site?.keys.length}>
-                {site?.keys.length ? site.keys.map((k) => (
-                  <option key={k.id} value={k.id}>
-                    {k.name} ({k.display})
-                  </option>
-                )) : <option value="">No active key</option>}
+                {site?.keys.length ? (
+                  site.keys.map((k) => (
+                    <option key={k.id} value={k.id}>
+                      {k.name} ({k.display})
+                    </option>
+                  ))
+                ) : (
+                  <option value="">No active key</option>
+                )}
               </select>
             </label>
           </>

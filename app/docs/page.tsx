@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
+import { mcpToolOf } from '@/lib/http/mcp';
 import { listKeysForUser } from '@/lib/keys/service';
 import { listSitesOfOwner } from '@/lib/sites/service';
-import { mcpToolOf } from '@/lib/http/mcp';
 import { tools } from '@/lib/tools/registry';
 import { currentUser } from '../(console)/_lib/session';
 import { ApiReference, type KeyChoice, type SiteChoice } from './api-reference';
@@ -16,7 +17,9 @@ export default async function DocsPage() {
   const sites: SiteChoice[] = [];
   if (user) {
     for (const site of await listSitesOfOwner(user.id)) {
-      const keys: KeyChoice[] = (await listKeysForUser(user, site.id)).filter((k) => k.status === 'active').map((k) => ({ id: k.id, name: k.name, display: k.display }));
+      const keys: KeyChoice[] = (await listKeysForUser(user, site.id))
+        .filter((k) => k.status === 'active')
+        .map((k) => ({ id: k.id, name: k.name, display: k.display }));
       sites.push({ id: site.id, name: site.name, keys });
     }
   }
@@ -24,11 +27,11 @@ export default async function DocsPage() {
   return (
     <div className={styles.page}>
       <header className={styles.topbar}>
-        <a href="/console" className={styles.brand}>
+        <Link href="/console" className={styles.brand}>
           Site Growth Platform
-        </a>
+        </Link>
         <nav aria-label="Main" className={styles.nav}>
-          <a href="/console">Sites</a>
+          <Link href="/console">Sites</Link>
           <a href="/docs" aria-current="page">
             API docs
           </a>
@@ -39,8 +42,8 @@ export default async function DocsPage() {
       <section className={styles.mcp} aria-labelledby="mcp-tools">
         <h2 id="mcp-tools">MCP tools</h2>
         <p>
-          The same tools over the Model Context Protocol at <code>POST /api/mcp</code> (Streamable HTTP, your API key as Bearer). Each
-          tool&apos;s input and output schema:
+          The same tools over the Model Context Protocol at <code>POST /api/mcp</code> (Streamable HTTP, your API key as Bearer). Each tool&apos;s
+          input and output schema:
         </p>
         {mcpTools.map((t) => (
           <details key={t.name} className={styles.tool}>

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { SiteSchema } from '@/lib/sites/schema';
 import { siteDetail } from '@/lib/sites/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /sites — the sites this API key may see (exactly its own site)
 export const GET = defineRoute({

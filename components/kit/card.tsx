@@ -4,7 +4,19 @@ import type { ReactNode } from 'react';
  * A titled box of a page. `id` names the heading (the section is labelled by it); `actions` sit
  * at the right of the title (a link "as code", a button).
  */
-export function Card({ title, id, actions, className, children }: { title?: ReactNode; id?: string; actions?: ReactNode; className?: string; children: ReactNode }) {
+export function Card({
+  title,
+  id,
+  actions,
+  className,
+  children,
+}: {
+  title?: ReactNode;
+  id?: string;
+  actions?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
   const headingId = id ? `${id}-heading` : undefined;
   return (
     <section className={className ? `card ${className}` : 'card'} aria-labelledby={title ? headingId : undefined}>

@@ -16,13 +16,34 @@ const COLORS = ['var(--accent)', 'var(--ok)', 'var(--warn)'];
  * points and picks round ticks, d3-shape writes the paths. No client JavaScript; every point has a
  * tooltip and the figures are also in a visually hidden table for screen readers.
  */
-export function Chart({ title, labels, series, format = (n: number) => n.toLocaleString('en') }: { title: string; labels: string[]; series: ChartSeries[]; format?: (n: number) => string }) {
+export function Chart({
+  title,
+  labels,
+  series,
+  format = (n: number) => n.toLocaleString('en'),
+}: {
+  title: string;
+  labels: string[];
+  series: ChartSeries[];
+  format?: (n: number) => string;
+}) {
   const max = Math.max(1, ...series.flatMap((s) => s.values));
-  const y = scaleLinear().domain([0, max]).nice(4).range([H - M.bottom, M.top]);
-  const x = scalePoint<number>().domain(labels.map((_, i) => i)).range([M.left, W - M.right]).padding(0.3);
+  const y = scaleLinear()
+    .domain([0, max])
+    .nice(4)
+    .range([H - M.bottom, M.top]);
+  const x = scalePoint<number>()
+    .domain(labels.map((_, i) => i))
+    .range([M.left, W - M.right])
+    .padding(0.3);
   const px = (i: number) => x(i) ?? M.left;
-  const path = line<number>().x((_, i) => px(i)).y((v) => y(v));
-  const fill = area<number>().x((_, i) => px(i)).y0(y(0)).y1((v) => y(v));
+  const path = line<number>()
+    .x((_, i) => px(i))
+    .y((v) => y(v));
+  const fill = area<number>()
+    .x((_, i) => px(i))
+    .y0(y(0))
+    .y1((v) => y(v));
   const every = Math.max(1, Math.ceil(labels.length / 7));
   return (
     <figure className="chart">

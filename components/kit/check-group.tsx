@@ -30,7 +30,8 @@ export function CheckGroup({
       <div className="checks">
         {options.map((o) => (
           <label key={o.value} title={o.title}>
-            <input type="checkbox" name={name} value={o.value} defaultChecked={sent ? sent.includes(o.value) : initially(o.value)} /> {o.label ?? o.value}
+            <input type="checkbox" name={name} value={o.value} defaultChecked={sent ? sent.includes(o.value) : initially(o.value)} />{' '}
+            {o.label ?? o.value}
           </label>
         ))}
       </div>

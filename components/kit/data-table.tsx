@@ -63,7 +63,19 @@ export function DataTable<T>({
  * "Newer / older" links of a paged list; `href(offset)` builds the page's address. `capped`: the
  * list counted only up to one past this page, so `total` is a lower bound.
  */
-export function Pager({ offset, limit, total, capped = false, href }: { offset: number; limit: number; total: number; capped?: boolean; href: (offset: number) => string }) {
+export function Pager({
+  offset,
+  limit,
+  total,
+  capped = false,
+  href,
+}: {
+  offset: number;
+  limit: number;
+  total: number;
+  capped?: boolean;
+  href: (offset: number) => string;
+}) {
   if (total <= limit) return null;
   return (
     <nav className="pager" aria-label="Pages">

@@ -73,14 +73,7 @@ export function SchemaInput({ field: f, value, error }: { field: SchemaField; va
       );
     default:
       return (
-        <Field
-          name={f.name}
-          label={label}
-          type={f.kind === 'number' ? 'number' : 'text'}
-          defaultValue={shown}
-          hint={f.description}
-          error={error}
-        />
+        <Field name={f.name} label={label} type={f.kind === 'number' ? 'number' : 'text'} defaultValue={shown} hint={f.description} error={error} />
       );
   }
 }

@@ -8,7 +8,23 @@ import { CopyButton } from '@/components/copy-button';
  * until the owner says it is stored; the focus moves to it when it appears. `id` tells one
  * credential from the next, so a new one is shown again after the last was hidden.
  */
-export function ShownOnce({ id, value, title, noun, testId, headingId, children }: { id: string; value: string; title: ReactNode; noun: 'key' | 'secret'; testId: string; headingId: string; children: ReactNode }) {
+export function ShownOnce({
+  id,
+  value,
+  title,
+  noun,
+  testId,
+  headingId,
+  children,
+}: {
+  id: string;
+  value: string;
+  title: ReactNode;
+  noun: 'key' | 'secret';
+  testId: string;
+  headingId: string;
+  children: ReactNode;
+}) {
   const [dismissed, setDismissed] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const shown = dismissed !== id;

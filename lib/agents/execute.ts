@@ -1,19 +1,19 @@
 import { APICallError, RetryError, stepCountIs, streamText, type ModelMessage } from 'ai';
+import { claimCommand, claimNextCommand, commandStatus, failCommand, failInterrupted, findCommand, type CommandRow } from '@/lib/commands/repo';
+import { FINISHED_STATUSES, type AgentRole, type CommandError, type CommandStatus, type TokenUsage, type ToolCall } from '@/lib/commands/schema';
 import { currentDate } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { claimCommand, claimNextCommand, commandStatus, failCommand, failInterrupted, findCommand, type CommandRow } from '@/lib/commands/repo';
-import { FINISHED_STATUSES, type AgentRole, type CommandError, type CommandStatus, type TokenUsage, type ToolCall } from '@/lib/commands/schema';
 import { keyStatusOf } from '@/lib/keys/repo';
 import { findLead, toLead } from '@/lib/leads/repo';
 import { agentModel } from '@/lib/providers/llm';
 import { getSettings } from '@/lib/settings/service';
 import { getSite } from '@/lib/sites/repo';
+import { scheduleCommandDeadline } from './jobs';
 import { attachConversation, completeCommand, getConversation } from './repo';
 import { ROLES, systemPrompt } from './roles';
 import { siteToolSet } from './tools';
-import { scheduleCommandDeadline } from './jobs';
 import { commandTurn } from './turns';
 
 /** Hears the reply as the model writes it (a streamed answer). */
@@ -150,14 +150,24 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
     // The agent acts with the key that asked: a key revoked (or expired) since then no longer acts.
     const keyState = row.keyId ? await keyStatusOf(siteId, row.keyId) : 'active';
     if (keyState !== 'active') {
-      await failCommand(siteId, row.id, { code: 'UNAUTHORIZED', message: `The API key that created this command is ${keyState ?? 'deleted'}` }, currentDate());
+      await failCommand(
+        siteId,
+        row.id,
+        { code: 'UNAUTHORIZED', message: `The API key that created this command is ${keyState ?? 'deleted'}` },
+        currentDate(),
+      );
       return;
     }
     const role = ROLES[row.agent as AgentRole];
     const { system, messages, conversationId } = await promptFor(row);
     const ctx = {
       siteId,
-      principal: { kind: 'apiKey' as const, keyId: row.keyId ?? '', siteId, scopes: row.keyScopes.filter((s): s is 'read' | 'write' => s === 'read' || s === 'write') },
+      principal: {
+        kind: 'apiKey' as const,
+        keyId: row.keyId ?? '',
+        siteId,
+        scopes: row.keyScopes.filter((s): s is 'read' | 'write' => s === 'read' || s === 'write'),
+      },
       requestId: row.id,
     };
     const timeout = AbortSignal.timeout(model.timeoutMs);
@@ -190,7 +200,13 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
     }
     if (watch.signal.aborted) return; // cancelled (or failed as interrupted): its record is final already
     if (timeout.aborted) {
-      await failCommand(siteId, row.id, { code: 'TIMEOUT', message: `The model did not finish within ${model.timeoutMs} ms (LLM_TIMEOUT_MS)` }, currentDate(), { toolCalls, usage });
+      await failCommand(
+        siteId,
+        row.id,
+        { code: 'TIMEOUT', message: `The model did not finish within ${model.timeoutMs} ms (LLM_TIMEOUT_MS)` },
+        currentDate(),
+        { toolCalls, usage },
+      );
       return;
     }
     if (failure !== undefined) {
@@ -204,7 +220,8 @@ export async function runClaimed(row: CommandRow, listener?: ReplyListener): Pro
     }
     await completeCommand(siteId, row.id, conversationId, { reply, toolCalls, usage: usage ?? usageOf(undefined) }, currentDate());
   } catch (error) {
-    const recorded = error instanceof ApiError ? { code: error.code, message: error.message } : { code: 'SYSTEM_ERROR', message: 'The command failed unexpectedly' };
+    const recorded =
+      error instanceof ApiError ? { code: error.code, message: error.message } : { code: 'SYSTEM_ERROR', message: 'The command failed unexpectedly' };
     if (!(error instanceof ApiError)) log.error('command failed', { command_id: row.id, site_id: siteId, ...errorFields(error) });
     await failCommand(siteId, row.id, recorded, currentDate(), { toolCalls, usage }).catch((e) =>
       log.error('could not record a command failure', { command_id: row.id, ...errorFields(e) }),

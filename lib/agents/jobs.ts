@@ -1,6 +1,6 @@
+import { failInterrupted } from '@/lib/commands/repo';
 import { currentDate, now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
-import { failInterrupted } from '@/lib/commands/repo';
 import type { Db } from '@/lib/db/client';
 import { defineJob } from '@/lib/jobs/define';
 import { enqueue } from '@/lib/jobs/queue';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
-import { ApiError, notFound } from '@/lib/core/errors';
-import type { AgentRole, TokenUsage, ToolCall } from '@/lib/commands/schema';
 import type { CommandRow } from '@/lib/commands/repo';
+import type { AgentRole, TokenUsage, ToolCall } from '@/lib/commands/schema';
+import { ApiError, notFound } from '@/lib/core/errors';
 import { getDb, type Db } from '@/lib/db/client';
 import { commands, conversationMessages, conversations } from '@/lib/db/schema';
 import type { Conversation, ConversationMessage } from './schema';
@@ -122,8 +122,13 @@ export async function attachConversation(siteId: string, command: CommandRow, us
       .insert(conversations)
       .values({ siteId, agent: command.agent, title: titleOf(userContent), createdAt: now, updatedAt: now })
       .returning({ id: conversations.id });
-    await tx.insert(conversationMessages).values({ siteId, conversationId: created.id, commandId: command.id, role: 'user', content: userContent, createdAt: now });
-    await tx.update(commands).set({ conversationId: created.id }).where(and(eq(commands.siteId, siteId), eq(commands.id, command.id)));
+    await tx
+      .insert(conversationMessages)
+      .values({ siteId, conversationId: created.id, commandId: command.id, role: 'user', content: userContent, createdAt: now });
+    await tx
+      .update(commands)
+      .set({ conversationId: created.id })
+      .where(and(eq(commands.siteId, siteId), eq(commands.id, command.id)));
     return created.id;
   });
 }
@@ -151,7 +156,10 @@ export async function completeCommand(
     await tx
       .insert(conversationMessages)
       .values({ siteId, conversationId, commandId, role: 'assistant', content: outcome.reply, toolCalls: outcome.toolCalls, createdAt: now });
-    await tx.update(conversations).set({ updatedAt: now }).where(and(eq(conversations.siteId, siteId), eq(conversations.id, conversationId)));
+    await tx
+      .update(conversations)
+      .set({ updatedAt: now })
+      .where(and(eq(conversations.siteId, siteId), eq(conversations.id, conversationId)));
     return true;
   });
 }
@@ -169,7 +177,10 @@ export async function listConversations(
   return { items: rows.map(toConversation), total: n };
 }
 
-export async function getConversation(siteId: string, conversationId: string): Promise<(Conversation & { messages: ConversationMessage[] }) | undefined> {
+export async function getConversation(
+  siteId: string,
+  conversationId: string,
+): Promise<(Conversation & { messages: ConversationMessage[] }) | undefined> {
   const db = await getDb();
   const [row] = await db
     .select()

@@ -27,7 +27,7 @@ export const ROLES: Record<AgentRole, RoleDefinition> = {
     role: 'sales',
     title: 'a sales representative',
     instructions:
-      "You qualify and advance leads: find out what the prospect needs, match it to the products and services, propose a next step. Record what you learn with the lead tools (create or update leads, set their status) when the conversation gives you the facts; never invent contact details.",
+      'You qualify and advance leads: find out what the prospect needs, match it to the products and services, propose a next step. Record what you learn with the lead tools (create or update leads, set their status) when the conversation gives you the facts; never invent contact details.',
     usesTools: true,
   },
   customerSupport: {
@@ -41,7 +41,7 @@ export const ROLES: Record<AgentRole, RoleDefinition> = {
     role: 'email',
     title: 'an email assistant',
     instructions:
-      'You draft replies to inbound emails on behalf of the business. Answer with the body of the reply only (no subject line, no placeholders such as [Name] unless the information is truly missing), ready to send. Match the sender\'s language. You may look leads up with the tools; do not change records unless the email asks for it.',
+      "You draft replies to inbound emails on behalf of the business. Answer with the body of the reply only (no subject line, no placeholders such as [Name] unless the information is truly missing), ready to send. Match the sender's language. You may look leads up with the tools; do not change records unless the email asks for it.",
     usesTools: true,
   },
   copywriter: {
@@ -102,7 +102,9 @@ export function systemPrompt(role: RoleDefinition, c: PromptContext): string {
   return [
     `You are ${role.title} of "${c.siteName}".`,
     role.instructions,
-    facts.length ? `Business facts (from the site's settings):\n${facts.map((l) => `- ${l}`).join('\n')}` : 'The site has no business settings yet; do not invent facts about the business.',
+    facts.length
+      ? `Business facts (from the site's settings):\n${facts.map((l) => `- ${l}`).join('\n')}`
+      : 'The site has no business settings yet; do not invent facts about the business.',
     forbidden.length ? `Never use these words: ${forbidden.join(', ')}.` : undefined,
     c.lead ? `The conversation is about this lead: ${JSON.stringify(c.lead)}` : undefined,
     c.visitorId ? `The conversation is with the site visitor ${c.visitorId}.` : undefined,

@@ -15,7 +15,9 @@ const conversationRefs = {
     .describe("Continue this conversation of the site with the same agent (its earlier messages are the agent's context); omit to start a new one"),
   lead_id: uuidSchema
     .optional()
-    .describe("One of the site's leads the conversation is about; its details are given to the agent (set when a conversation starts; a continued one keeps its own)"),
+    .describe(
+      "One of the site's leads the conversation is about; its details are given to the agent (set when a conversation starts; a continued one keeps its own)",
+    ),
   visitor_id: uuidSchema.optional().describe('The site visitor the conversation is with (set when a conversation starts)'),
 };
 

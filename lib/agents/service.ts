@@ -1,16 +1,16 @@
-import { ApiError, found } from '@/lib/core/errors';
-import { errorFields, log } from '@/lib/core/log';
-import { currentDate } from '@/lib/core/clock';
-import type { ApiKeyPrincipal } from '@/lib/core/principal';
 import { failCommand, findCommand, getCommand } from '@/lib/commands/repo';
 import type { AgentRole, Command, CreateCommandInput } from '@/lib/commands/schema';
+import { currentDate } from '@/lib/core/clock';
+import { ApiError, found } from '@/lib/core/errors';
+import { errorFields, log } from '@/lib/core/log';
+import type { ApiKeyPrincipal } from '@/lib/core/principal';
 import type { Db } from '@/lib/db/client';
 import { findLead } from '@/lib/leads/repo';
 import { agentModel } from '@/lib/providers/llm';
 import { findVisitor } from '@/lib/visitors/repo';
+import { dispatchCommand } from './dispatch';
 import { runClaimed, type ReplyListener } from './execute';
 import { scheduleCommandDeadline } from './jobs';
-import { dispatchCommand } from './dispatch';
 import { getConversation, openCommand, type OpenCommand } from './repo';
 import type { AgentMessageBody, ContentEditorBody, EmailReplyBody } from './schema';
 import { commandTurn, contentEditTurn, emailTurn } from './turns';
@@ -87,11 +87,22 @@ async function open(caller: AgentCaller, r: AgentRequest & { description: string
     } catch (error) {
       // A command that no run will carry out is recorded as failed, not left pending.
       log.error('command dispatch failed', { site_id: siteId, command_id: command.id, ...errorFields(error) });
-      await failCommand(siteId, command.id, { code: 'WORKFLOW_EXECUTION_ERROR', message: 'The command could not be handed to the workflow engine' }, currentDate());
+      await failCommand(
+        siteId,
+        command.id,
+        { code: 'WORKFLOW_EXECUTION_ERROR', message: 'The command could not be handed to the workflow engine' },
+        currentDate(),
+      );
       throw new ApiError('WORKFLOW_EXECUTION_ERROR', 'The command could not be started; it is recorded as failed');
     }
   }
-  return { command_id: command.id, conversation_id: conversationId, status: claim ? 'running' : 'pending', site_id: siteId, created_at: command.createdAt.toISOString() };
+  return {
+    command_id: command.id,
+    conversation_id: conversationId,
+    status: claim ? 'running' : 'pending',
+    site_id: siteId,
+    created_at: command.createdAt.toISOString(),
+  };
 }
 
 const describe = (r: AgentRequest) => ({ ...r, description: r.userContent.slice(0, 10_000) });
@@ -129,7 +140,11 @@ export const submitInboundEmail = (siteId: string, body: EmailReplyBody): Promis
 
 /** `POST /sites/{site_id}/commands`: the CMO agent carries the command out (task, description, parameters as its instruction). */
 export const submitSiteCommand = (caller: ApiKeyPrincipal, body: CreateCommandInput) =>
-  open(caller, { agent: 'cmo', userContent: commandTurn(body), title: body.task, task: body.task, description: body.description, parameters: body.parameters }, false);
+  open(
+    caller,
+    { agent: 'cmo', userContent: commandTurn(body), title: body.task, task: body.task, description: body.description, parameters: body.parameters },
+    false,
+  );
 
 /** The site's conversation with its messages; 404 for one of another site. */
 export const siteConversation = async (siteId: string, conversationId: string) =>

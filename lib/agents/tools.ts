@@ -1,8 +1,8 @@
 import { jsonSchema, tool, type ToolSet } from 'ai';
 import { z } from 'zod';
+import type { ToolCall } from '@/lib/commands/schema';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import type { ToolCall } from '@/lib/commands/schema';
 import type { AnyTool, ToolContext } from '@/lib/tools/define-tool';
 import { invokeTool } from '@/lib/tools/invoke';
 import { tools as registry } from '@/lib/tools/registry';

@@ -26,7 +26,11 @@ export const emailTurn = (b: EmailReplyBody): string =>
     .filter((l) => l !== undefined)
     .join('\n');
 
-const LENGTH_HINT = { shorter: 'noticeably shorter than the original', same: 'about as long as the original', longer: 'longer than the original' } as const;
+const LENGTH_HINT = {
+  shorter: 'noticeably shorter than the original',
+  same: 'about as long as the original',
+  longer: 'longer than the original',
+} as const;
 
 export const contentEditTurn = (b: ContentEditorBody): string =>
   [

@@ -73,7 +73,10 @@ export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL
       from e group by day`);
   }
   if (dims.length) {
-    const values = sql.join(dims.map((d) => sql`(${d}::text, ${DIMENSION_SQL[d]})`), sql`, `);
+    const values = sql.join(
+      dims.map((d) => sql`(${d}::text, ${DIMENSION_SQL[d]})`),
+      sql`, `,
+    );
     selects.push(sql`
       select s.day, d.dim, coalesce(d.value, ''), 0, count(*), count(*) filter (where s.page_views <= 1), sum(s.duration_ms),
              sum(s.page_views), sum(s.conversions)
@@ -168,7 +171,10 @@ const FACT_COLUMNS = sql`day, dim, value, visitors, sessions, bounces, duration_
 /** The fact rows of `dims` from both sources, as one relation `f`. */
 function factsOf(source: FactSource, parts: Part[], dims: string[]): SQL {
   const branches: SQL[] = [];
-  const dimList = sql.join(dims.map((d) => sql`${d}`), sql`, `);
+  const dimList = sql.join(
+    dims.map((d) => sql`${d}`),
+    sql`, `,
+  );
   if (source.kept) {
     branches.push(sql`
       select ${FACT_COLUMNS} from analytics_facts
@@ -254,16 +260,25 @@ export async function newLeadsPerDay(siteId: string, calendar: Days): Promise<Ma
 export function funnelQuery(siteId: string, steps: string[], lo: number, hi: number): SQL {
   const names = [...new Set(steps)];
   const letter = (name: string) => String.fromCharCode(97 + names.indexOf(name));
-  const cases = sql.join(names.map((n) => sql`when ${n} then ${letter(n)}`), sql` `);
+  const cases = sql.join(
+    names.map((n) => sql`when ${n} then ${letter(n)}`),
+    sql` `,
+  );
   const counts = steps.map((_, i) => {
-    const pattern = steps.slice(0, i + 1).map(letter).join('.*');
+    const pattern = steps
+      .slice(0, i + 1)
+      .map(letter)
+      .join('.*');
     return sql`count(*) filter (where seq ~ ${pattern})::int as ${sql.raw(`n${i + 1}`)}`;
   });
   return sql`
     with seqs as (
       select session_id, string_agg(case event_name ${cases} end, '' order by "timestamp", event_name) as seq
       from session_events
-      where site_id = ${siteId} and event_name in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})
+      where site_id = ${siteId} and event_name in (${sql.join(
+        names.map((n) => sql`${n}`),
+        sql`, `,
+      )})
         and received_at >= ${lo}::bigint and received_at < ${hi}::bigint
       group by session_id
     )

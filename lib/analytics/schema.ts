@@ -19,7 +19,8 @@ export const TIMEZONES = ['utc', 'site'] as const;
 /** How every analytics route reads its period (OpenAPI descriptions). */
 export const PERIOD_DESCRIPTION =
   `Period: \`from\` and \`to\` (YYYY-MM-DD, both included; default the last ${DEFAULT_RANGE_DAYS} days up to today) in ` +
-  "`timezone` `utc` (default) or `site` (the site's `business_hours.timezone`). At most " + `${MAX_RANGE_DAYS} days. ` +
+  "`timezone` `utc` (default) or `site` (the site's `business_hours.timezone`). At most " +
+  `${MAX_RANGE_DAYS} days. ` +
   '`from` after `to`, a longer period, a date that does not exist or a site time zone that is not an IANA zone is 400 ' +
   '`INVALID_REQUEST` with the field in `details.issues[].path`. Bot sessions are left out.';
 
@@ -29,17 +30,26 @@ export const PERIOD_DESCRIPTION =
  * then hold for the console, which calls the service directly.
  */
 export const rangeQuerySchema = z.strictObject({
-  from: dateSchema(`First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: ${DEFAULT_RANGE_DAYS - 1} days before \`to\``).optional(),
+  from: dateSchema(
+    `First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: ${DEFAULT_RANGE_DAYS - 1} days before \`to\``,
+  ).optional(),
   to: dateSchema('Last day of the period, included. Default: today in the chosen time zone').optional(),
   timezone: z
     .enum(TIMEZONES)
     .default('utc')
-    .describe(
-      "Where days start and end: `utc` (default) or `site`, the site's time zone (settings `business_hours.timezone`; UTC when it has none)",
-    ),
+    .describe("Where days start and end: `utc` (default) or `site`, the site's time zone (settings `business_hours.timezone`; UTC when it has none)"),
 });
 
-export const BREAKDOWN_DIMENSIONS = ['pages', 'entry_pages', 'referrers', 'utm_sources', 'utm_mediums', 'utm_campaigns', 'countries', 'devices'] as const;
+export const BREAKDOWN_DIMENSIONS = [
+  'pages',
+  'entry_pages',
+  'referrers',
+  'utm_sources',
+  'utm_mediums',
+  'utm_campaigns',
+  'countries',
+  'devices',
+] as const;
 export type BreakdownDimension = (typeof BREAKDOWN_DIMENSIONS)[number];
 
 export const breakdownParamsSchema = z.strictObject({
@@ -73,7 +83,9 @@ export const funnelQuerySchema = rangeQuerySchema.extend({
     .string()
     .transform((v) => v.split(','))
     .pipe(stepsSchema)
-    .describe(`Event names (\`event_name\` of tracked events), comma-separated, in order: 2–${MAX_FUNNEL_STEPS} steps, e.g. \`add_to_cart,checkout,purchase\``),
+    .describe(
+      `Event names (\`event_name\` of tracked events), comma-separated, in order: 2–${MAX_FUNNEL_STEPS} steps, e.g. \`add_to_cart,checkout,purchase\``,
+    ),
 });
 
 export type RangeQuery = z.input<typeof rangeQuerySchema>;
@@ -85,7 +97,7 @@ export type FunnelInput = z.input<typeof funnelInputSchema>;
 export const AnalyticsRangeSchema = z.object({
   from: z.string().describe('First day, included (YYYY-MM-DD)'),
   to: z.string().describe('Last day, included'),
-  timezone: z.string().describe('IANA time zone the days are counted in (`UTC` or the site\'s)'),
+  timezone: z.string().describe("IANA time zone the days are counted in (`UTC` or the site's)"),
 });
 
 const rate = (what: string) => z.number().min(0).max(1).nullable().describe(`${what}, 0–1; null without sessions`);

@@ -75,7 +75,11 @@ async function periodOf(siteId: string, query: { from?: string; to?: string; tim
   const to = query.to ?? (query.from ? minDate(addDays(query.from, MAX_RANGE_DAYS - 1), dateIn(at, timeZone)) : dateIn(at, timeZone));
   const from = query.from ?? addDays(to, -(DEFAULT_RANGE_DAYS - 1));
   if (from > to) throw issue('from', `must be on or before to (${to})`);
-  if (daysBetween(from, to) > MAX_RANGE_DAYS) throw issue('to', `the period may cover at most ${MAX_RANGE_DAYS} days; from ${from} it ends at ${addDays(from, MAX_RANGE_DAYS - 1)} at the latest`);
+  if (daysBetween(from, to) > MAX_RANGE_DAYS)
+    throw issue(
+      'to',
+      `the period may cover at most ${MAX_RANGE_DAYS} days; from ${from} it ends at ${addDays(from, MAX_RANGE_DAYS - 1)} at the latest`,
+    );
   return { from, to, timeZone, days: daysOf(from, to, timeZone) };
 }
 
@@ -131,7 +135,10 @@ async function rollUpMissing(siteId: string, timeZone: string, dates: string[], 
 const ratio = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
 const mean = (sum: number, count: number) => (count > 0 ? Math.round(sum / count) : null);
 
-function figures(t: { visitors: number; sessions: number; bounces: number; duration_ms: number; page_views: number; conversions: number }, newLeads: number): Figures {
+function figures(
+  t: { visitors: number; sessions: number; bounces: number; duration_ms: number; page_views: number; conversions: number },
+  newLeads: number,
+): Figures {
   return {
     visitors: t.visitors,
     sessions: t.sessions,
@@ -181,7 +188,10 @@ export async function breakdown(siteId: string, dimension: BreakdownDimension, q
   const at = now();
   const q = parseInput(breakdownQuerySchema, query, 'query');
   const part = PART_OF[dimension];
-  if (!part) throw new ApiError('INVALID_REQUEST', `Invalid path: path.dimension: must be one of ${Object.keys(PART_OF).join(', ')}`, { issues: [{ path: 'path.dimension', message: `must be one of ${Object.keys(PART_OF).join(', ')}` }] });
+  if (!part)
+    throw new ApiError('INVALID_REQUEST', `Invalid path: path.dimension: must be one of ${Object.keys(PART_OF).join(', ')}`, {
+      issues: [{ path: 'path.dimension', message: `must be one of ${Object.keys(PART_OF).join(', ')}` }],
+    });
   const period = await periodOf(siteId, q, at);
   const found = await topValues(await sourceOf(siteId, period, at), part, q.limit);
   const pages = part === 'page';

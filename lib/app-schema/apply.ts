@@ -3,8 +3,8 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { ApiError } from '@/lib/core/errors';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
-import { appSchemaMigrations, appSchemas } from '@/lib/db/schema';
 import { rows } from '@/lib/db/raw';
+import { appSchemaMigrations, appSchemas } from '@/lib/db/schema';
 import { lintMigration, MAX_MIGRATION_BYTES } from './lint';
 import { lineAt } from './parser';
 import type { LintIssue } from './rules';
@@ -44,9 +44,12 @@ const refused = (issues: LintIssue[]) => new ApiError('UNPROCESSABLE', 'The migr
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 function validate(input: AppMigrationInput) {
-  if (!APP_SCHEMA_PATTERN.test(input.appSchema)) throw new ApiError('INVALID_REQUEST', 'The app schema must be app_<short id> (lowercase letters, digits, _)');
-  if (!MIGRATION_NAME_PATTERN.test(input.name)) throw new ApiError('INVALID_REQUEST', 'Migration name: 1–128 letters, digits, _ . - (starting with a letter or digit)');
-  if (Buffer.byteLength(input.sql, 'utf8') > MAX_MIGRATION_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE', `A migration is at most ${MAX_MIGRATION_BYTES} bytes`);
+  if (!APP_SCHEMA_PATTERN.test(input.appSchema))
+    throw new ApiError('INVALID_REQUEST', 'The app schema must be app_<short id> (lowercase letters, digits, _)');
+  if (!MIGRATION_NAME_PATTERN.test(input.name))
+    throw new ApiError('INVALID_REQUEST', 'Migration name: 1–128 letters, digits, _ . - (starting with a letter or digit)');
+  if (Buffer.byteLength(input.sql, 'utf8') > MAX_MIGRATION_BYTES)
+    throw new ApiError('PAYLOAD_TOO_LARGE', `A migration is at most ${MAX_MIGRATION_BYTES} bytes`);
 }
 
 async function schemaOwner(appSchema: string): Promise<string | undefined> {
@@ -137,9 +140,13 @@ export async function applyAppMigration(input: AppMigrationInput): Promise<AppMi
         tx,
       );
       if (tables.length) {
-        throw refused(tables.map((t) => ({ rule: 'rls-required', message: `Table ${t.relname} must have row level security enabled and a policy`, line: 1 })));
+        throw refused(
+          tables.map((t) => ({ rule: 'rls-required', message: `Table ${t.relname} must have row level security enabled and a policy`, line: 1 })),
+        );
       }
-      await tx.insert(appSchemaMigrations).values({ siteId: input.siteId, appSchema: input.appSchema, name: input.name, checksum, statements: statements.length });
+      await tx
+        .insert(appSchemaMigrations)
+        .values({ siteId: input.siteId, appSchema: input.appSchema, name: input.name, checksum, statements: statements.length });
       return { status: 'applied' as const, name: input.name, checksum, statements: statements.length };
     });
   } catch (error) {
@@ -154,7 +161,13 @@ export async function applyAppMigration(input: AppMigrationInput): Promise<AppMi
     const dbError = sqlStateError(error);
     if (dbError && running) {
       const line = lineAt(input.sql, running.start + (running.text.length - running.text.trimStart().length));
-      throw refused([{ rule: 'database', message: `The database refused this statement (SQL state ${dbError.code}): ${dbError.message.slice(0, 300)}. Nothing was applied.`, line }]);
+      throw refused([
+        {
+          rule: 'database',
+          message: `The database refused this statement (SQL state ${dbError.code}): ${dbError.message.slice(0, 300)}. Nothing was applied.`,
+          line,
+        },
+      ]);
     }
     throw error;
   }
@@ -175,7 +188,10 @@ export async function appSchemaStatus(siteId: string, appSchema: string): Promis
   const db = await getDb();
   const [owner] = await db.select({ siteId: appSchemas.siteId }).from(appSchemas).where(eq(appSchemas.name, appSchema)).limit(1);
   if (!owner || owner.siteId !== siteId) return { exists: false, applied: 0 };
-  const [{ n }] = await db.select({ n: count() }).from(appSchemaMigrations).where(and(eq(appSchemaMigrations.siteId, siteId), eq(appSchemaMigrations.appSchema, appSchema)));
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(appSchemaMigrations)
+    .where(and(eq(appSchemaMigrations.siteId, siteId), eq(appSchemaMigrations.appSchema, appSchema)));
   const present = await rows(sql`select 1 from pg_namespace where nspname = ${appSchema}`, db);
   return { exists: present.length > 0, applied: Number(n) };
 }

@@ -13,7 +13,10 @@ export const MAX_STATEMENTS = 200;
 type Node = Record<string, unknown>;
 
 const REFUSED_STATEMENTS: Record<string, { rule: RuleId; message: string }> = {
-  TransactionStmt: { rule: 'statement-not-allowed', message: 'Transaction control is not allowed: the migration runs in one transaction the service opens' },
+  TransactionStmt: {
+    rule: 'statement-not-allowed',
+    message: 'Transaction control is not allowed: the migration runs in one transaction the service opens',
+  },
   DoStmt: { rule: 'statement-not-allowed', message: 'DO blocks are not allowed' },
   CopyStmt: { rule: 'statement-not-allowed', message: 'COPY is not allowed (nor COPY … PROGRAM)' },
   CreateExtensionStmt: { rule: 'statement-not-allowed', message: 'Extensions are not allowed' },
@@ -37,11 +40,23 @@ const REFUSED_STATEMENTS: Record<string, { rule: RuleId; message: string }> = {
 };
 
 const SYSTEM_SCHEMAS = new Set(['pg_catalog', 'information_schema', 'pg_toast']);
-const REG_TYPES = new Set(['regclass', 'regproc', 'regprocedure', 'regoper', 'regoperator', 'regtype', 'regrole', 'regnamespace', 'regconfig', 'regdictionary', 'regcollation']);
+const REG_TYPES = new Set([
+  'regclass',
+  'regproc',
+  'regprocedure',
+  'regoper',
+  'regoperator',
+  'regtype',
+  'regrole',
+  'regnamespace',
+  'regconfig',
+  'regdictionary',
+  'regcollation',
+]);
 const TRUE_WORDS = new Set(['true', 'on', '1', 'yes']);
 
 const strings = (list: unknown): string[] =>
-  Array.isArray(list) ? list.map((item) => ((item as { String?: { sval?: string } })?.String?.sval ?? '')) : [];
+  Array.isArray(list) ? list.map((item) => (item as { String?: { sval?: string } })?.String?.sval ?? '') : [];
 
 export interface LintResult {
   issues: LintIssue[];
@@ -74,8 +89,14 @@ export async function lintMigration(schema: string, sql: string): Promise<LintRe
     for (const table of checker.policed) policed.add(table);
   }
   for (const [table, line] of created) {
-    if (!secured.has(table)) issues.push({ rule: 'rls-required', message: `Table ${table} must enable row level security in this migration (ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY)`, line });
-    if (!policed.has(table)) issues.push({ rule: 'policy-required', message: `Table ${table} needs a policy in this migration (CREATE POLICY … ON ${table})`, line });
+    if (!secured.has(table))
+      issues.push({
+        rule: 'rls-required',
+        message: `Table ${table} must enable row level security in this migration (ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY)`,
+        line,
+      });
+    if (!policed.has(table))
+      issues.push({ rule: 'policy-required', message: `Table ${table} needs a policy in this migration (CREATE POLICY … ON ${table})`, line });
   }
   issues.sort((a, b) => a.line - b.line);
   return { issues, statements };
@@ -110,7 +131,10 @@ class StatementChecker {
     }
     if (refused) return this.refuse(refused.rule, refused.message);
     if (!(ALLOWED_STATEMENTS as readonly string[]).includes(type)) {
-      return this.refuse('statement-not-allowed', `${describe(type)} is not allowed in an app migration (allowed: create/alter table, create index, create view, create policy, comment, …)`);
+      return this.refuse(
+        'statement-not-allowed',
+        `${describe(type)} is not allowed in an app migration (allowed: create/alter table, create index, create view, create policy, comment, …)`,
+      );
     }
     if (!reparsesAsItself(this.statement)) {
       return this.refuse('statement-boundary', 'The statement does not stand on its own (its text reads differently when split from the migration)');
@@ -232,7 +256,8 @@ class StatementChecker {
   }
 
   checkAlterTableStmt(node: Node) {
-    if (node.objtype !== 'OBJECT_TABLE') return this.refuse('statement-not-allowed', 'Only ALTER TABLE is allowed of the ALTER statements on relations');
+    if (node.objtype !== 'OBJECT_TABLE')
+      return this.refuse('statement-not-allowed', 'Only ALTER TABLE is allowed of the ALTER statements on relations');
     const table = this.tableOf(node.relation);
     for (const cmd of (node.cmds as Node[] | undefined) ?? []) {
       const subtype = String((cmd.AlterTableCmd as Node | undefined)?.subtype ?? '');
@@ -270,7 +295,8 @@ class StatementChecker {
 
   checkCommentStmt(node: Node) {
     const kind = String(node.objtype);
-    if (!OWN_OBJECT_KINDS.has(kind)) return this.refuse('statement-not-allowed', `COMMENT ON ${describe(kind.replace(/^OBJECT_/, ''))} is not allowed`);
+    if (!OWN_OBJECT_KINDS.has(kind))
+      return this.refuse('statement-not-allowed', `COMMENT ON ${describe(kind.replace(/^OBJECT_/, ''))} is not allowed`);
     if (kind !== 'OBJECT_TYPE') this.checkNameList(node.object, ['OBJECT_COLUMN', 'OBJECT_TABCONSTRAINT', 'OBJECT_POLICY'].includes(kind) ? 2 : 1);
   }
 
@@ -280,7 +306,8 @@ class StatementChecker {
       return this.refuse('statement-not-allowed', `DROP ${describe(kind.replace(/^OBJECT_/, ''))} is not allowed`);
     }
     if (node.behavior === 'DROP_CASCADE') this.refuse('cascade', 'DROP … CASCADE is not allowed: drop dependent objects explicitly');
-    if (kind !== 'OBJECT_TYPE') for (const object of (node.objects as unknown[] | undefined) ?? []) this.checkNameList(object, kind === 'OBJECT_POLICY' ? 2 : 1);
+    if (kind !== 'OBJECT_TYPE')
+      for (const object of (node.objects as unknown[] | undefined) ?? []) this.checkNameList(object, kind === 'OBJECT_POLICY' ? 2 : 1);
   }
 
   checkRenameStmt(node: Node) {

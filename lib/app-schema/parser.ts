@@ -63,7 +63,11 @@ export function reparsesAsItself(statement: ParsedStatement): boolean {
 function withoutLocations(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutLocations);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'location' && k !== 'stmt_location' && k !== 'stmt_len').map(([k, v]) => [k, withoutLocations(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== 'location' && k !== 'stmt_location' && k !== 'stmt_len')
+        .map(([k, v]) => [k, withoutLocations(v)]),
+    );
   }
   return value;
 }

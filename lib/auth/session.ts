@@ -1,5 +1,5 @@
-import { now } from '@/lib/core/clock';
 import { decode, encode } from 'next-auth/jwt';
+import { now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { authSecret } from './secret';
 

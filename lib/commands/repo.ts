@@ -1,15 +1,7 @@
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { commands } from '@/lib/db/schema';
-import {
-  PROCESSING,
-  type AgentRole,
-  type Command,
-  type CommandError,
-  type CommandStatus,
-  type TokenUsage,
-  type ToolCall,
-} from './schema';
+import { PROCESSING, type AgentRole, type Command, type CommandError, type CommandStatus, type TokenUsage, type ToolCall } from './schema';
 
 export type CommandRow = typeof commands.$inferSelect;
 
@@ -96,11 +88,7 @@ export async function claimNextCommand(now: Date): Promise<CommandRow | undefine
       .limit(1)
       .for('update', { skipLocked: true });
     if (!next) return undefined;
-    const [row] = await tx
-      .update(commands)
-      .set({ status: 'running', startedAt: now, updatedAt: now })
-      .where(eq(commands.id, next.id))
-      .returning();
+    const [row] = await tx.update(commands).set({ status: 'running', startedAt: now, updatedAt: now }).where(eq(commands.id, next.id)).returning();
     return row;
   });
 }
@@ -155,7 +143,10 @@ export async function cancelCommand(siteId: string, commandId: string, now: Date
  * may already have acted. Answers whether this call changed it.
  */
 export async function failInterrupted(siteId: string, commandId: string, now: Date): Promise<boolean> {
-  return failRunning(siteId, commandId, now, { code: 'INTERRUPTED', message: 'interrupted: the process running this command stopped before it finished' });
+  return failRunning(siteId, commandId, now, {
+    code: 'INTERRUPTED',
+    message: 'interrupted: the process running this command stopped before it finished',
+  });
 }
 
 async function failRunning(siteId: string, commandId: string, now: Date, error: CommandError): Promise<boolean> {

@@ -49,8 +49,8 @@ export const CreatedCommandSchema = z.object({
 
 export const ToolCallSchema = z.object({
   name: z.string().describe('Tool name (as in the tool registry and MCP)'),
-  arguments: z.unknown().describe('Arguments the model passed (site_id is always the credential\'s site)'),
-  result: z.unknown().nullable().describe('The tool\'s result; null when it failed'),
+  arguments: z.unknown().describe("Arguments the model passed (site_id is always the credential's site)"),
+  result: z.unknown().nullable().describe("The tool's result; null when it failed"),
   error: z.object({ code: z.string(), message: z.string() }).nullable().describe('Why the call failed; null when it succeeded'),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
@@ -65,7 +65,9 @@ export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 export const CommandErrorSchema = z.object({
   code: z
     .string()
-    .describe('MODEL_ERROR (the model endpoint failed or refused), TIMEOUT (LLM_TIMEOUT_MS passed), INTERRUPTED (the process running it stopped), UNAUTHORIZED (the key that created it was revoked or expired before it ran), MODEL_NOT_CONFIGURED, SYSTEM_ERROR'),
+    .describe(
+      'MODEL_ERROR (the model endpoint failed or refused), TIMEOUT (LLM_TIMEOUT_MS passed), INTERRUPTED (the process running it stopped), UNAUTHORIZED (the key that created it was revoked or expired before it ran), MODEL_NOT_CONFIGURED, SYSTEM_ERROR',
+    ),
   message: z.string(),
 });
 export type CommandError = z.infer<typeof CommandErrorSchema>;
@@ -74,12 +76,12 @@ export const CommandSchema = z.object({
   command_id: uuidSchema,
   site_id: uuidSchema,
   agent: z.enum(AGENT_ROLES).describe('The agent that runs the command'),
-  conversation_id: uuidSchema.nullable().describe('The conversation the command\'s messages belong to'),
+  conversation_id: uuidSchema.nullable().describe("The conversation the command's messages belong to"),
   task: z.string(),
   description: z.string(),
   parameters: z.record(z.string(), z.unknown()),
   status: z.enum(COMMAND_STATUSES).describe('pending → running → completed | failed; pending or running → cancelled'),
-  reply: z.string().nullable().describe('The agent\'s answer once completed'),
+  reply: z.string().nullable().describe("The agent's answer once completed"),
   tool_calls: z.array(ToolCallSchema).describe('Tools the agent called, in order'),
   usage: TokenUsageSchema.nullable().describe('Tokens used by all model calls of the command'),
   error: CommandErrorSchema.nullable().describe('Why the command failed'),

@@ -1,7 +1,7 @@
 import { currentDate } from '@/lib/core/clock';
 import { found } from '@/lib/core/errors';
-import type { Command } from './schema';
 import { cancelCommand, getCommand, toCommand } from './repo';
+import type { Command } from './schema';
 
 /** The site's command; 404 for one of another site. */
 export const siteCommand = async (siteId: string, commandId: string): Promise<Command> => found(await getCommand(siteId, commandId), 'Command');

@@ -14,7 +14,18 @@ const bool = (fallback: boolean) =>
 const hostList = z
   .string()
   .optional()
-  .transform((v) => (v ?? '').split(',').map((h) => h.trim().replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase()).filter(Boolean));
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((h) =>
+        h
+          .trim()
+          .replace(/^\[|\]$/g, '')
+          .replace(/\.$/, '')
+          .toLowerCase(),
+      )
+      .filter(Boolean),
+  );
 
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -24,7 +35,11 @@ const configSchema = z.object({
   // Buffer cache of the embedded database (PGlite), in MB: resident memory grows with it.
   PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(16),
   AUTH_SECRET: z.string().min(32).optional(),
-  SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(300).default(60 * 60 * 24 * 7),
+  SESSION_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .default(60 * 60 * 24 * 7),
   /**
    * Public origin of the app, e.g. https://growth.example.com. Optional: without it the console
    * works on whatever host it is reached at (sign-in and sign-out are server actions, and the
@@ -35,7 +50,11 @@ const configSchema = z.object({
   NEXTAUTH_URL: z.string().url().optional(),
   OPEN_SIGNUP: bool(true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   // People-data provider behind the finder (a Forager-compatible HTTP API). Unset → 503 PROVIDER_NOT_CONFIGURED.
   // PEOPLE_DATA_API_URL is the older name of PEOPLE_DATA_BASE_URL (read when the new one is unset).
   PEOPLE_DATA_BASE_URL: z.string().url().optional(),
@@ -51,7 +70,10 @@ const configSchema = z.object({
   // Rate limits (docs/OPERATIONS.md "Rate limits, CORS and key usage"). `none` switches every limit off:
   // a benchmark baseline, never for production.
   RATE_LIMIT_BACKEND: z.enum(['memory', 'upstash', 'none']).default('memory'),
-  RATE_LIMIT_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/).default('sgp'),
+  RATE_LIMIT_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/)
+    .default('sgp'),
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   // How many reverse proxies in front of the app append to X-Forwarded-For (0: none, the app is reached directly).
@@ -63,7 +85,12 @@ const configSchema = z.object({
   // shorten it to see sessions expire without waiting half an hour.
   SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
   // Visitor uploads: size cap per file and where files go (local disk under DATA_DIR, or Supabase Storage).
-  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
   STORAGE_PROVIDER: z.enum(['local', 'supabase']).default('local'),
   SUPABASE_URL: z.string().url().optional(),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
@@ -91,7 +118,12 @@ const configSchema = z.object({
   // Older name of the same allow-list (still honoured; both lists apply).
   WORKFLOW_FETCH_ALLOWED_HOSTS: hostList,
   WORKFLOW_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  WORKFLOW_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
+  WORKFLOW_FETCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(20 * 1024 * 1024)
+    .default(2 * 1024 * 1024),
   // Webhook deliveries (docs/PRODUCT.md "Events and webhooks"): jobs of the delivery queue, sent by the worker.
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1000),
@@ -107,7 +139,10 @@ const configSchema = z.object({
     .transform((v) => v.split(',').map(Number)),
   // Temporal (docs/OPERATIONS.md "Running with Temporal"). TEMPORAL_ADDRESS set → runs go to that cluster and a
   // separate `npm run worker:temporal` process executes them.
-  TEMPORAL_ADDRESS: z.string().regex(/^[\w.-]+:\d{1,5}$/, 'host:port').optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[\w.-]+:\d{1,5}$/, 'host:port')
+    .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('site-growth'),
   // Temporal Cloud: an API key (implies TLS), or mTLS with a client certificate and key (PEM files).

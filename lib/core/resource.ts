@@ -13,7 +13,12 @@ type CreateMode = 'required' | 'optional' | { default: unknown };
 /** On update a field is optional; `clearable` fields also take `null`, which clears the column. */
 type UpdateMode = 'optional' | 'clearable';
 
-export interface Field<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, C extends CreateMode = CreateMode, U extends UpdateMode = UpdateMode> {
+export interface Field<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+  C extends CreateMode = CreateMode,
+  U extends UpdateMode = UpdateMode,
+> {
   /** The Drizzle column key. */
   column: string;
   /** What the API accepts (with its bounds and description). */
@@ -38,8 +43,8 @@ type Fields = Record<string, Field>;
 type CreateSchema<F extends Field> = F['create'] extends 'required'
   ? F['in']
   : F['create'] extends { default: unknown }
-  ? z.ZodDefault<F['in']>
-  : z.ZodOptional<F['in']>;
+    ? z.ZodDefault<F['in']>
+    : z.ZodOptional<F['in']>;
 type UpdateSchema<F extends Field> = F['update'] extends 'clearable' ? z.ZodOptional<z.ZodNullable<F['in']>> : z.ZodOptional<F['in']>;
 
 export type CreateShape<FS extends Fields> = { [K in keyof FS]: CreateSchema<FS[K]> };

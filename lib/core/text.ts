@@ -22,7 +22,6 @@ export interface TextIssue {
   message: string;
 }
 
-// eslint-disable-next-line no-control-regex
 const REFUSED = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why `value` is refused, or undefined when it is acceptable text. */

@@ -66,9 +66,7 @@ export async function migrate(db: SqlRunner, dir = MIGRATIONS_DIR): Promise<stri
   )`);
   await db.query('select pg_advisory_lock($1)', [LOCK_ID]);
   try {
-    const rows = await db.query<{ version: string; checksum: string }>(
-      'select version, checksum from schema_migrations',
-    );
+    const rows = await db.query<{ version: string; checksum: string }>('select version, checksum from schema_migrations');
     const applied = new Map(rows.map((r) => [r.version, r.checksum]));
     const done: string[] = [];
     for (const m of migrations) {
@@ -79,7 +77,9 @@ export async function migrate(db: SqlRunner, dir = MIGRATIONS_DIR): Promise<stri
         }
         continue;
       }
-      await db.exec(`begin;\n${m.sql}\n;insert into schema_migrations (version, name, checksum) values ('${m.version}', '${m.name}', '${m.checksum}');\ncommit;`);
+      await db.exec(
+        `begin;\n${m.sql}\n;insert into schema_migrations (version, name, checksum) values ('${m.version}', '${m.name}', '${m.checksum}');\ncommit;`,
+      );
       done.push(m.version);
     }
     return done;

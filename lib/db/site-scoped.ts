@@ -41,14 +41,22 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
 
     async find(siteId: string, id: string): Promise<Row | undefined> {
       const db = await getDb();
-      const [row] = await db.select().from(table as PgTable).where(ofSite(siteId, id)).limit(1);
+      const [row] = await db
+        .select()
+        .from(table as PgTable)
+        .where(ofSite(siteId, id))
+        .limit(1);
       return row as Row | undefined;
     },
 
     /** Inserts the fields present in `input` (API names); columns left out take their defaults. */
     async create(siteId: string, input: Record<string, unknown>): Promise<Api> {
       const db = await getDb();
-      const insert = async (q: Db) => (await q.insert(table).values({ ...resource.columnsOf(input), siteId } as T['$inferInsert']).returning()) as Row[];
+      const insert = async (q: Db) =>
+        (await q
+          .insert(table)
+          .values({ ...resource.columnsOf(input), siteId } as T['$inferInsert'])
+          .returning()) as Row[];
       const onWrite = o.onWrite;
       const row = await writing(input, () =>
         onWrite
@@ -89,8 +97,17 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
       const db = await getDb();
       const where = and(eq(table.siteId, siteId), ...filters);
       const [rows, [{ total }]] = await Promise.all([
-        db.select().from(table as PgTable).where(where).orderBy(desc(table.createdAt), desc(table.id)).limit(page.limit).offset(page.offset),
-        db.select({ total: count() }).from(table as PgTable).where(where),
+        db
+          .select()
+          .from(table as PgTable)
+          .where(where)
+          .orderBy(desc(table.createdAt), desc(table.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        db
+          .select({ total: count() })
+          .from(table as PgTable)
+          .where(where),
       ]);
       return { items: (rows as Row[]).map(toApi), total: Number(total) };
     },

@@ -41,7 +41,7 @@ export function bouncedRecipients(source: string): string[] {
 /** The Message-IDs a message answers: In-Reply-To first, then References newest first. */
 export function threadIds(mail: ParsedMail): string[] {
   const refs = typeof mail.references === 'string' ? [mail.references] : (mail.references ?? []);
-  const ids = [mail.inReplyTo, ...[...refs].reverse()].flatMap((v) => (v ? v.match(/<[^<>\s]+>/g) ?? [] : []));
+  const ids = [mail.inReplyTo, ...[...refs].reverse()].flatMap((v) => (v ? (v.match(/<[^<>\s]+>/g) ?? []) : []));
   return [...new Set(ids)];
 }
 

@@ -1,14 +1,24 @@
 import { simpleParser } from 'mailparser';
 import { submitInboundEmail } from '@/lib/agents/service';
+import { config } from '@/lib/core/config';
 import { ApiError, notFound } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
+import { findLeadByEmail } from '@/lib/leads/repo';
 import type { Caller } from '@/lib/secure-tokens/service';
 import { putProductSecret, readProductSecret } from '@/lib/secure-tokens/service';
-import { config } from '@/lib/core/config';
-import { findLeadByEmail } from '@/lib/leads/repo';
 import { bouncedRecipients, classify, fromAddress, threadIds } from './classify';
 import { checkMailbox, fetchNewMessages, MailboxError, type MailboxConnection } from './mailbox';
-import { deleteMailbox, findMailbox, findOutboundByMessageIds, insertInbound, linkInboundCommand, recordMailboxSync, saveMailbox, suppress, type MailboxRow } from './repo';
+import {
+  deleteMailbox,
+  findMailbox,
+  findOutboundByMessageIds,
+  insertInbound,
+  linkInboundCommand,
+  recordMailboxSync,
+  saveMailbox,
+  suppress,
+  type MailboxRow,
+} from './repo';
 import type { Mailbox, MailboxCheck, MailboxInput } from './schema';
 
 /**
@@ -38,12 +48,15 @@ export async function getMailbox(siteId: string): Promise<Mailbox | null> {
 /** Saves the mailbox; the password is required the first time and kept when omitted later. */
 export async function configureMailbox(siteId: string, caller: Caller, input: MailboxInput): Promise<Mailbox> {
   const existing = await findMailbox(siteId);
-  if (!existing && input.password === undefined) throw new ApiError('INVALID_REQUEST', 'password is required to set up the mailbox', { field: 'password' });
+  if (!existing && input.password === undefined)
+    throw new ApiError('INVALID_REQUEST', 'password is required to set up the mailbox', { field: 'password' });
   const secretId =
     input.password !== undefined
       ? await putProductSecret(siteId, caller, { type: 'password', identifier: SECRET_IDENTIFIER, value: input.password })
       : existing!.secretId;
-  return toMailbox(await saveMailbox(siteId, { host: input.host, port: input.port, tls: input.tls, username: input.username, folder: input.folder, secretId }));
+  return toMailbox(
+    await saveMailbox(siteId, { host: input.host, port: input.port, tls: input.tls, username: input.username, folder: input.folder, secretId }),
+  );
 }
 
 export async function removeMailbox(siteId: string): Promise<{ message: string }> {
@@ -103,7 +116,17 @@ export async function syncMailbox(siteId: string, since: Date | null): Promise<S
     throw error;
   }
   const position = fetched.uidValidity === row.uidValidity ? row.lastUid : 0;
-  const summary: SyncSummary = { fetched: fetched.messages.length, stored: 0, replies: 0, from_leads: 0, bounces: 0, auto_replies: 0, commands: [], not_handed: [], last_uid: position };
+  const summary: SyncSummary = {
+    fetched: fetched.messages.length,
+    stored: 0,
+    replies: 0,
+    from_leads: 0,
+    bounces: 0,
+    auto_replies: 0,
+    commands: [],
+    not_handed: [],
+    last_uid: position,
+  };
   for (const m of fetched.messages) {
     summary.last_uid = m.uid;
     if (since && m.receivedAt && m.receivedAt < since) continue;
@@ -117,7 +140,9 @@ export async function syncMailbox(siteId: string, since: Date | null): Promise<S
     const stored = await insertInbound(siteId, {
       mailboxKey: `${fetched.uidValidity}:${m.uid}`,
       fromAddress: sender || '(unknown sender)',
-      toAddresses: (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase())).filter(Boolean),
+      toAddresses: (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : [])
+        .flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase()))
+        .filter(Boolean),
       subject: (mail.subject ?? '').slice(0, 998),
       textBody: text,
       messageId: mail.messageId ?? null,

@@ -1,5 +1,5 @@
-import { ApiError } from '@/lib/core/errors';
 import { config } from '@/lib/core/config';
+import { ApiError } from '@/lib/core/errors';
 import { log } from '@/lib/core/log';
 import { defineSiteSchedule } from '@/lib/jobs/define';
 import { startWorkflow } from '@/lib/workflows/service';

@@ -39,7 +39,8 @@ function asMailboxError(error: unknown, c: Pick<MailboxConnection, 'host' | 'por
   if (e?.serverResponseCode === 'NONEXISTENT' || e?.code === 'NoMailbox') {
     return new MailboxError('MAILBOX_FOLDER_NOT_FOUND', `The folder ${c.folder} does not exist in the mailbox`);
   }
-  if (error instanceof OutboundRefusedError) return new MailboxError('MAILBOX_UNREACHABLE', `The IMAP server is not reachable from here: ${error.message}`);
+  if (error instanceof OutboundRefusedError)
+    return new MailboxError('MAILBOX_UNREACHABLE', `The IMAP server is not reachable from here: ${error.message}`);
   const reason = error instanceof OutboundFailedError ? error.message : (e?.code ?? 'the connection failed');
   return new MailboxError('MAILBOX_UNREACHABLE', `The IMAP server ${c.host}:${c.port} could not be reached (${reason})`);
 }
@@ -110,7 +111,10 @@ export function fetchNewMessages(
     if (box.exists === 0) return { uidValidity, messages };
     // `n:*` always names the newest message, even below n: filter by UID.
     const found = await client.search({ uid: `${after + 1}:*` }, { uid: true });
-    const uids = (found || []).filter((uid) => uid > after).sort((x, y) => x - y).slice(0, max);
+    const uids = (found || [])
+      .filter((uid) => uid > after)
+      .sort((x, y) => x - y)
+      .slice(0, max);
     if (uids.length === 0) return { uidValidity, messages };
     for await (const m of client.fetch(uids.join(','), { uid: true, internalDate: true, source: { maxLength: MAX_SOURCE_BYTES } }, { uid: true })) {
       if (m.source) messages.push({ uid: m.uid, source: m.source, receivedAt: m.internalDate ? new Date(m.internalDate) : null });

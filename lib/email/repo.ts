@@ -29,13 +29,22 @@ const toMessage = (row: MessageRow): EmailMessage => ({
   created_at: row.createdAt.toISOString(),
 });
 
-export async function insertMessage(siteId: string, m: Omit<typeof emailMessages.$inferInsert, 'siteId' | 'id' | 'createdAt'>): Promise<EmailMessage> {
+export async function insertMessage(
+  siteId: string,
+  m: Omit<typeof emailMessages.$inferInsert, 'siteId' | 'id' | 'createdAt'>,
+): Promise<EmailMessage> {
   const db = await getDb();
-  const [row] = await db.insert(emailMessages).values({ ...m, siteId, createdAt: currentDate() }).returning();
+  const [row] = await db
+    .insert(emailMessages)
+    .values({ ...m, siteId, createdAt: currentDate() })
+    .returning();
   return toMessage(row);
 }
 
-export async function listMessages(siteId: string, page: { limit: number; offset: number; leadId?: string }): Promise<{ items: EmailMessage[]; total: number }> {
+export async function listMessages(
+  siteId: string,
+  page: { limit: number; offset: number; leadId?: string },
+): Promise<{ items: EmailMessage[]; total: number }> {
   const db = await getDb();
   const where = page.leadId ? and(eq(emailMessages.siteId, siteId), eq(emailMessages.leadId, page.leadId)) : eq(emailMessages.siteId, siteId);
   const [found, [{ total }]] = await Promise.all([
@@ -173,7 +182,10 @@ export async function findOutboundByMessageIds(siteId: string, messageIds: strin
 
 export async function linkInboundCommand(siteId: string, id: string, link: { commandId: string; conversationId: string }): Promise<void> {
   const db = await getDb();
-  await db.update(emailMessages).set(link).where(and(eq(emailMessages.siteId, siteId), eq(emailMessages.id, id)));
+  await db
+    .update(emailMessages)
+    .set(link)
+    .where(and(eq(emailMessages.siteId, siteId), eq(emailMessages.id, id)));
 }
 
 // ——— Sender identity ———
@@ -187,7 +199,10 @@ export async function findSender(siteId: string) {
 export async function saveSender(siteId: string, v: { fromAddress: string | null; fromName: string | null; replyTo: string | null }): Promise<void> {
   const db = await getDb();
   const values = { ...v, updatedAt: currentDate() };
-  await db.insert(emailSenders).values({ siteId, ...values }).onConflictDoUpdate({ target: emailSenders.siteId, set: values });
+  await db
+    .insert(emailSenders)
+    .values({ siteId, ...values })
+    .onConflictDoUpdate({ target: emailSenders.siteId, set: values });
 }
 
 // ——— Suppression list ———
@@ -211,7 +226,13 @@ export async function listSuppressions(siteId: string, page: { limit: number; of
   const db = await getDb();
   const where = eq(emailSuppressions.siteId, siteId);
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(emailSuppressions).where(where).orderBy(desc(emailSuppressions.createdAt), emailSuppressions.email).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(emailSuppressions)
+      .where(where)
+      .orderBy(desc(emailSuppressions.createdAt), emailSuppressions.email)
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(emailSuppressions).where(where),
   ]);
   return { items: rows.map((r) => ({ email: r.email, reason: r.reason, created_at: r.createdAt.toISOString() })), total: Number(total) };

@@ -138,7 +138,14 @@ export const mailboxBodySchema = z.strictObject({
     .max(1_000)
     .optional()
     .describe('Password; stored as a secure token of the site and never returned. Omit to keep the stored one'),
-  folder: z.string().trim().min(1).max(200).regex(/^[^\r\n]*$/).default('INBOX').describe('Folder to sync (default INBOX)'),
+  folder: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[^\r\n]*$/)
+    .default('INBOX')
+    .describe('Folder to sync (default INBOX)'),
 });
 export type MailboxInput = z.infer<typeof mailboxBodySchema>;
 

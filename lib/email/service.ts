@@ -1,6 +1,6 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
-import { config } from '@/lib/core/config';
 import { currentDate } from '@/lib/core/clock';
+import { config } from '@/lib/core/config';
 import { ApiError, found, notFound } from '@/lib/core/errors';
 import { emailTransport, type OutgoingEmail } from '@/lib/providers/email';
 import { getSite } from '@/lib/sites/repo';
@@ -68,7 +68,8 @@ export async function sendEmail(
   if (message.to.length === 1) {
     const unsubscribe = unsubscribeLinks(siteId, message.to[0]);
     outgoing.headers = { 'List-Unsubscribe': `<${unsubscribe.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
-    if (links.unsubscribeFooter && outgoing.text !== undefined) outgoing.text = `${outgoing.text}\n\n--\nTo stop receiving these messages: ${unsubscribe.page}\n`;
+    if (links.unsubscribeFooter && outgoing.text !== undefined)
+      outgoing.text = `${outgoing.text}\n\n--\nTo stop receiving these messages: ${unsubscribe.page}\n`;
   }
   const envelope = {
     appId,
@@ -112,7 +113,12 @@ const deploymentAddress = () => {
   const from = config().EMAIL_FROM;
   return (from.match(/<([^<>\s]+)>/)?.[1] ?? from).trim().toLowerCase();
 };
-const asDisplayName = (name: string) => name.replace(/[\r\n"<>\\]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 100) || 'Site Growth';
+const asDisplayName = (name: string) =>
+  name
+    .replace(/[\r\n"<>\\]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 100) || 'Site Growth';
 
 /** Who the site's messages come from: its own identity where set, else EMAIL_FROM's address with the site's name. */
 export async function senderOf(siteId: string): Promise<EmailSender> {
@@ -201,7 +207,12 @@ export async function addRecipient(siteId: string, email: string): Promise<Recip
   const issued = await issueCode(siteId, email, codeHashOf(siteId, email, code), expiresAt, CODE_MIN_GAP_MS);
   if ('refused' in issued) {
     if (issued.refused === 'verified') throw new ApiError('CONFLICT', 'This address is already verified');
-    throw new ApiError('RATE_LIMITED', 'A code was sent less than a minute ago; wait before asking for another', { retry_after: 60 }, { 'retry-after': '60' });
+    throw new ApiError(
+      'RATE_LIMITED',
+      'A code was sent less than a minute ago; wait before asking for another',
+      { retry_after: 60 },
+      { 'retry-after': '60' },
+    );
   }
   const site = found(await getSite(siteId), 'Site');
   const siteName = site.name.replace(/\s+/g, ' ').trim();
@@ -227,7 +238,8 @@ export async function verifyRecipient(siteId: string, id: string, code: string):
   }
   const after = await attemptCode(siteId, id, codeHashOf(siteId, row.email, code), CODE_MAX_ATTEMPTS);
   if (!after) throw notFound('Recipient');
-  if (!after.verifiedAt) throw new ApiError('INVALID_REQUEST', 'Wrong or expired code', { attempts_left: Math.max(0, CODE_MAX_ATTEMPTS - after.failedAttempts) });
+  if (!after.verifiedAt)
+    throw new ApiError('INVALID_REQUEST', 'Wrong or expired code', { attempts_left: Math.max(0, CODE_MAX_ATTEMPTS - after.failedAttempts) });
   return toRecipient(after);
 }
 

@@ -17,7 +17,12 @@ export interface Charged<T> {
   credits: { charged: number; balance: number | null };
 }
 
-export async function charged<T>(siteId: string, callType: FinderCallType, call: () => Promise<T>, o: { workflowId?: string | null } = {}): Promise<Charged<T>> {
+export async function charged<T>(
+  siteId: string,
+  callType: FinderCallType,
+  call: () => Promise<T>,
+  o: { workflowId?: string | null } = {},
+): Promise<Charged<T>> {
   const price = FINDER_PRICES[callType];
   if (price === 0) return { value: await call(), credits: { charged: 0, balance: null } };
   const { chargeId, balance } = await chargeCredits(siteId, callType, price, o);
@@ -73,4 +78,3 @@ export async function searchVenues(siteId: string, input: VenueSearch) {
   const { value, credits } = await charged(siteId, 'venue_search', () => provider.search(input));
   return { region: input.region, query: input.query, venues: value, credits };
 }
-

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { config } from '@/lib/core/config';
 import { currentDate } from '@/lib/core/clock';
+import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
@@ -103,7 +103,8 @@ export async function chargeCredits(
   });
   if (charged) return charged;
   const account = await creditAccount(siteId);
-  const capped = account.effective_monthly_cap !== null && account.spent_this_month + amount > account.effective_monthly_cap && account.balance >= amount;
+  const capped =
+    account.effective_monthly_cap !== null && account.spent_this_month + amount > account.effective_monthly_cap && account.balance >= amount;
   throw new ApiError(
     'INSUFFICIENT_CREDITS',
     capped
@@ -185,7 +186,13 @@ export async function grantCredits(siteId: string, amount: number, o: { note?: s
 
 /** The site's most recent ledger entries, newest first. */
 export async function recentLedger(siteId: string, limit: number): Promise<LedgerEntry[]> {
-  const list = await rows<Omit<LedgerEntry, 'amount' | 'balance_after' | 'created_at'> & { amount: string | number; balance_after: string | number; created_at: Date | string }>(sql`
+  const list = await rows<
+    Omit<LedgerEntry, 'amount' | 'balance_after' | 'created_at'> & {
+      amount: string | number;
+      balance_after: string | number;
+      created_at: Date | string;
+    }
+  >(sql`
     select id, kind, call_type, amount, balance_after, refund_of, workflow_id, note, created_at
     from finder_credit_ledger where site_id = ${siteId}
     order by created_at desc, id desc limit ${limit}`);

@@ -23,4 +23,3 @@ export const FINDER_PRICES = {
 } as const;
 
 export type FinderCallType = keyof typeof FINDER_PRICES;
-export const FINDER_CALL_TYPES = Object.keys(FINDER_PRICES) as FinderCallType[];

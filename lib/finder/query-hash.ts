@@ -34,4 +34,7 @@ function isEmpty(v: unknown): boolean {
 }
 
 /** sha256 of the canonical form, hex. */
-export const queryHash = (query: Record<string, unknown>): string => createHash('sha256').update(JSON.stringify(normaliseQuery(query))).digest('hex');
+export const queryHash = (query: Record<string, unknown>): string =>
+  createHash('sha256')
+    .update(JSON.stringify(normaliseQuery(query)))
+    .digest('hex');

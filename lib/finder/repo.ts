@@ -102,7 +102,11 @@ export async function upsertRoleQuery(
 
 export async function findRoleQuery(siteId: string, id: string): Promise<RoleQuery | undefined> {
   const db = await getDb();
-  const [row] = await db.select().from(finderRoleQueries).where(and(eq(finderRoleQueries.siteId, siteId), eq(finderRoleQueries.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(finderRoleQueries)
+    .where(and(eq(finderRoleQueries.siteId, siteId), eq(finderRoleQueries.id, id)))
+    .limit(1);
   if (!row) return undefined;
   return toRoleQuery(row, (await segmentsOf(siteId, [row.id])).get(row.id)!);
 }
@@ -116,12 +120,17 @@ export async function listRoleQueries(siteId: string, o: { unfinishedOnly?: bool
     .where(
       and(
         eq(finderRoleQueries.siteId, siteId),
-        o.unfinishedOnly ? sql`${finderRoleQueries.leadsCreated} < ${finderRoleQueries.totalTargets} and ${finderRoleQueries.status} <> 'exhausted'` : undefined,
+        o.unfinishedOnly
+          ? sql`${finderRoleQueries.leadsCreated} < ${finderRoleQueries.totalTargets} and ${finderRoleQueries.status} <> 'exhausted'`
+          : undefined,
       ),
     )
     .orderBy(desc(finderRoleQueries.updatedAt), desc(finderRoleQueries.id))
     .limit(o.limit ?? 100);
-  const segments = await segmentsOf(siteId, list.map((r) => r.id));
+  const segments = await segmentsOf(
+    siteId,
+    list.map((r) => r.id),
+  );
   return list.map((r) => toRoleQuery(r, segments.get(r.id)!));
 }
 
@@ -166,7 +175,15 @@ export type MinedOutcome = 'lead' | 'duplicate' | 'no_email' | 'target_reached' 
 export async function saveMinedPerson(
   siteId: string,
   roleQueryId: string,
-  person: { person_id: string; email: string | null; name: string; position: string | null; company: string | null; notes: string | null; origin: string },
+  person: {
+    person_id: string;
+    email: string | null;
+    name: string;
+    position: string | null;
+    company: string | null;
+    notes: string | null;
+    origin: string;
+  },
 ): Promise<{ outcome: MinedOutcome; lead_id: string | null; leads_created: number; total_targets: number }> {
   const db = await getDb();
   const at = currentDate();
@@ -223,14 +240,4 @@ export async function saveMinedPerson(
       .returning({ leadsCreated: finderRoleQueries.leadsCreated });
     return { outcome: 'lead' as const, lead_id: lead.id, leads_created: updated.leadsCreated, total_targets: q.totalTargets };
   });
-}
-
-/** Leads a role query created (for the console and tests). */
-export async function minedLeadCount(siteId: string, roleQueryId: string): Promise<number> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(finderMinedPeople)
-    .where(and(eq(finderMinedPeople.siteId, siteId), eq(finderMinedPeople.roleQueryId, roleQueryId), eq(finderMinedPeople.outcome, 'lead')));
-  return Number(row?.n ?? 0);
 }

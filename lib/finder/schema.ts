@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 import { AutocompleteItemSchema, CONTACT_LOOKUPS, ContactSchema, FinderOrganizationSchema, FinderPersonSchema } from '@/lib/providers/people-data';
 import { VenueSchema } from '@/lib/providers/venues';
-import { FINDER_PRICES } from './pricing';
 
 /**
  * Bodies and answers of the finder routes and tools. Search parameters are the provider's own
@@ -190,5 +189,9 @@ export const venueSearchInput = z.strictObject({
   query: z.string().trim().min(2).max(200).describe('What kind of venue (e.g. "coworking", "dental clinic")'),
   limit: z.number().int().min(1).max(50).default(20).describe('Most venues to return (1–50, default 20)'),
 });
-export const VenueSearchResponseSchema = z.object({ region: z.string(), query: z.string(), venues: z.array(VenueSchema), credits: CreditsChargedSchema });
-
+export const VenueSearchResponseSchema = z.object({
+  region: z.string(),
+  query: z.string(),
+  venues: z.array(VenueSchema),
+  credits: CreditsChargedSchema,
+});

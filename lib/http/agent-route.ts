@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { AgentAcceptedSchema } from '@/lib/agents/schema';
 import { startStreamedRequest, submitAgentRequest, type AgentCaller, type AgentRequest } from '@/lib/agents/service';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute, type RouteHandler } from './define-route';
 import { acceptsEventStream, eventStreamResponse } from './sse';
-import { policies } from '@/lib/http/auth/policies';
 
 const KEYS = `
 

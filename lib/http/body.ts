@@ -77,5 +77,4 @@ async function readBytes(req: Request, maxBytes: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const tooLarge = (maxBytes: number) =>
-  new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBytes} bytes`, { max_bytes: maxBytes });
+const tooLarge = (maxBytes: number) => new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBytes} bytes`, { max_bytes: maxBytes });

@@ -134,7 +134,11 @@ export function defineRoute<
     const ex = begin(req);
     let response: Response;
     try {
-      const raw = rawRequest(ex, (await nextCtx?.params) ?? {}, definition.body && { type: definition.bodyReading?.type ?? 'json', maxBytes: maxBytesOf(definition) });
+      const raw = rawRequest(
+        ex,
+        (await nextCtx?.params) ?? {},
+        definition.body && { type: definition.bodyReading?.type ?? 'json', maxBytes: maxBytesOf(definition) },
+      );
       const principal = await authenticate(ex, definition.auth, raw);
       const siteId = await authorizeSite(ex, raw, definition.specErrors?.invalidSiteId);
       await limit(ex, limitPolicy);

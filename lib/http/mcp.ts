@@ -16,15 +16,15 @@ import {
 import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
 import type { ApiKeyPrincipal } from '@/lib/core/principal';
+import { policies } from '@/lib/http/auth/policies';
 import { annotationsOf, type AnyTool } from '@/lib/tools/define-tool';
 import { invokeTool } from '@/lib/tools/invoke';
 import { tools as registry, toolByName } from '@/lib/tools/registry';
-import { defineProtocolRoute } from './define-route';
 import { readJsonBody } from './body';
+import { defineProtocolRoute } from './define-route';
 import { errorBody } from './envelope';
 import { maskError, parse } from './pipeline';
 import { TOOL_ROUTE_PREFIX } from './tool-route';
-import { policies } from '@/lib/http/auth/policies';
 
 /**
  * The MCP server (Streamable HTTP, stateless: nothing outlives an HTTP request, JSON responses)
@@ -81,7 +81,11 @@ async function callTool(ctx: CallContext, tool: AnyTool, args: unknown): Promise
     return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   } catch (error) {
     const apiError = maskError(error, ctx.requestId, { tool: tool.name });
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(apiError, ctx.requestId)) }], _meta: { status: apiError.status } };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: JSON.stringify(errorBody(apiError, ctx.requestId)) }],
+      _meta: { status: apiError.status },
+    };
   }
 }
 
@@ -220,7 +224,9 @@ const JsonRpcRequestSchema = z
   .object({
     jsonrpc: z.literal('2.0'),
     id: z.union([z.string(), z.number().int()]).optional().describe('Absent for notifications'),
-    method: z.string().describe('initialize, notifications/initialized, tools/list, tools/call, resources/list, resources/templates/list, prompts/list, ping'),
+    method: z
+      .string()
+      .describe('initialize, notifications/initialized, tools/list, tools/call, resources/list, resources/templates/list, prompts/list, ping'),
     params: z.record(z.string(), z.unknown()).optional().describe('For tools/call: {name, arguments}'),
   })
   .describe('One JSON-RPC 2.0 message of the Model Context Protocol');

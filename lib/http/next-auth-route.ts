@@ -2,9 +2,9 @@ import NextAuth from 'next-auth';
 import { z } from 'zod';
 import { admitAttempt } from '@/lib/auth/brute-force';
 import { authOptions } from '@/lib/auth/next-auth';
+import { policies } from '@/lib/http/auth/policies';
 import { clientIp } from './client-ip';
 import { defineProtocolRoute } from './define-route';
-import { policies } from '@/lib/http/auth/policies';
 
 const CREDENTIALS_CALLBACK = /\/api\/auth\/callback\/credentials\/?$/;
 

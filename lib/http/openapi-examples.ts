@@ -55,7 +55,10 @@ const ERROR_EXAMPLES: ErrorExamples = {
   WORKFLOW_QUERY_ERROR: error('WORKFLOW_QUERY_ERROR', 'The workflow runs could not be read'),
   PROVIDER_ERROR: error('PROVIDER_ERROR', 'The SMTP server did not accept the message'),
   PROVIDER_NOT_CONFIGURED: error('PROVIDER_NOT_CONFIGURED', 'No people-data provider is configured'),
-  MODEL_NOT_CONFIGURED: error('MODEL_NOT_CONFIGURED', 'No language model is configured: set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY when the endpoint needs one)'),
+  MODEL_NOT_CONFIGURED: error(
+    'MODEL_NOT_CONFIGURED',
+    'No language model is configured: set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY when the endpoint needs one)',
+  ),
 };
 
 const SITE = '3df6ddd1-33f9-4fb2-be72-78ac9a405131';
@@ -101,7 +104,11 @@ const WRITTEN: ExampleSet['operations'] = {
     },
   },
   'POST /api/robots/instance/assistant': {
-    request: { instance_id: 'eb10605d-0a81-4798-97da-e6e8f2a64b6a', message: 'Sign the guest book as Ada', tools: ['navigate', 'click', 'type', 'extract'] },
+    request: {
+      instance_id: 'eb10605d-0a81-4798-97da-e6e8f2a64b6a',
+      message: 'Sign the guest book as Ada',
+      tools: ['navigate', 'click', 'type', 'extract'],
+    },
     responses: {
       202: {
         success: true,
@@ -143,12 +150,18 @@ const WRITTEN: ExampleSet['operations'] = {
       },
     },
   },
-  'POST /api/workflow/buildCampaigns': { request: { site_id: SITE, segment_id: SEGMENT }, responses: started('build-campaigns', '1b3d5f7a-9c2e-4b6d-8f0a-2c4e6a8b0d1f') },
+  'POST /api/workflow/buildCampaigns': {
+    request: { site_id: SITE, segment_id: SEGMENT },
+    responses: started('build-campaigns', '1b3d5f7a-9c2e-4b6d-8f0a-2c4e6a8b0d1f'),
+  },
   'POST /api/workflow/buildContent': {
     request: { site_id: SITE, topic: 'Spring menu for bakeries', segment_id: SEGMENT },
     responses: started('build-content', '2c4e6a8b-0d1f-4c7e-9a1b-3d5f7a9c1e2a'),
   },
-  'POST /api/workflow/buildSegmentsICP': { request: { site_id: SITE }, responses: started('build-segments-icp', '3d5f7a9c-1e2a-4d8f-8b2c-4e6a8b0d2f3b') },
+  'POST /api/workflow/buildSegmentsICP': {
+    request: { site_id: SITE },
+    responses: started('build-segments-icp', '3d5f7a9c-1e2a-4d8f-8b2c-4e6a8b0d2f3b'),
+  },
   'POST /api/workflow/enrichLead': {
     request: {
       linkedin_profile: 'https://www.linkedin.com/in/ada-hopper',
@@ -159,8 +172,14 @@ const WRITTEN: ExampleSet['operations'] = {
     },
     responses: started('enrich-lead', '4e6a8b0d-2f3b-4e9a-9c3d-5f7a9c1e3a4c'),
   },
-  'POST /api/workflow/keyAccountGeneration': { request: { site_id: SITE, limit: 10 }, responses: started('key-account-generation', '5f7a9c1e-3a4c-4f0b-8d4e-6a8b0d2f4b5d') },
-  'POST /api/workflow/leadResearch': { request: { site_id: SITE, lead_ids: [LEAD] }, responses: started('lead-research', '6a8b0d2f-4b5d-4a1c-9e5f-7a9c1e3a5c6e') },
+  'POST /api/workflow/keyAccountGeneration': {
+    request: { site_id: SITE, limit: 10 },
+    responses: started('key-account-generation', '5f7a9c1e-3a4c-4f0b-8d4e-6a8b0d2f4b5d'),
+  },
+  'POST /api/workflow/leadResearch': {
+    request: { site_id: SITE, lead_ids: [LEAD] },
+    responses: started('lead-research', '6a8b0d2f-4b5d-4a1c-9e5f-7a9c1e3a5c6e'),
+  },
 };
 
 /** `over`'s examples replacing `base`'s, operation by operation and, for answers, status by status. */

@@ -117,9 +117,14 @@ export class Components {
     const name = this.byKey.get(keyOf(node));
     if (name && !(top && name === self)) {
       const { description } = node as Json;
-      return { $ref: `#/components/schemas/${name}`, ...(description !== undefined && description !== this.schemas[name].description ? { description } : {}) };
+      return {
+        $ref: `#/components/schemas/${name}`,
+        ...(description !== undefined && description !== this.schemas[name].description ? { description } : {}),
+      };
     }
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'properties' ? this.walkProps(v as Json, self) : this.walk(v, self, false)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => [k, k === 'properties' ? this.walkProps(v as Json, self) : this.walk(v, self, false)]),
+    );
   }
 
   private walkProps(props: Json, self: string | undefined): Json {

@@ -7,14 +7,24 @@
  */
 import type { Json } from './openapi-schemas';
 
-export type Doc = { openapi: string; info: { title: string; version: string; description?: string }; tags?: { name: string }[]; paths: Record<string, Json>; components?: Json } & Json;
+export type Doc = {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  tags?: { name: string }[];
+  paths: Record<string, Json>;
+  components?: Json;
+} & Json;
 
 /** Where a part lives relative to the main document, and where the main one is from a part. */
 const PART_DIR = 'openapi';
 const MAIN_FROM_PART = '../openapi.json';
 
 /** `Platform apps and keys` → `platform-apps-and-keys`. */
-export const partName = (tag: string) => tag.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+export const partName = (tag: string) =>
+  tag
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** A path as a JSON Pointer token inside a URI fragment (`/sites/{site_id}` → `~1sites~1%7Bsite_id%7D`). */
 const pointerToken = (path: string) => encodeURIComponent(path.replace(/~/g, '~0').replace(/\//g, '~1'));
@@ -47,7 +57,11 @@ export function splitOpenApi(doc: Doc): SplitDocument {
     const file = `${partName(tag)}.json`;
     parts[file] ??= {
       openapi: doc.openapi,
-      info: { ...doc.info, title: `${doc.info.title}: ${tag}`, description: `The ${tag} operations; the shared components are in ${MAIN_FROM_PART}.` },
+      info: {
+        ...doc.info,
+        title: `${doc.info.title}: ${tag}`,
+        description: `The ${tag} operations; the shared components are in ${MAIN_FROM_PART}.`,
+      },
       tags: (doc.tags ?? []).filter((t) => t.name === tag),
       paths: {},
     };

@@ -46,14 +46,21 @@ function successSchema(def: RouteDoc, components: Components): Json {
   if (def.envelope === 'bare') return components.refer(bareEnvelope(data));
   return {
     type: 'object',
-    properties: { success: { const: true }, data: components.refer(data), meta: { type: 'object', description: 'Pagination of lists: `{total, limit, offset, has_more}`' } },
+    properties: {
+      success: { const: true },
+      data: components.refer(data),
+      meta: { type: 'object', description: 'Pagination of lists: `{total, limit, offset, has_more}`' },
+    },
     required: ['success', 'data'],
   };
 }
 
 /** Response headers every answer carries, and the ones of rate-limited routes. */
 const HEADERS = {
-  'X-Request-ID': { description: 'The request id (echoes a valid `X-Request-ID` sent by the client); quoted in error bodies and logs', schema: { type: 'string' } },
+  'X-Request-ID': {
+    description: 'The request id (echoes a valid `X-Request-ID` sent by the client); quoted in error bodies and logs',
+    schema: { type: 'string' },
+  },
   'X-RateLimit-Limit': { description: 'Requests allowed per minute for this caller', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Remaining': { description: 'Requests left in the current minute', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Reset': { description: 'When the current minute window ends (Unix seconds)', schema: { type: 'integer', minimum: 0 } },
@@ -138,7 +145,10 @@ class ErrorResponses {
 
 function parameters(def: RouteDoc, components: Components, ex: OperationExamples | undefined, fixed: Record<string, string> = {}) {
   const list: Record<string, unknown>[] = [];
-  for (const [where, schema] of [['path', def.params], ['query', def.query]] as const) {
+  for (const [where, schema] of [
+    ['path', def.params],
+    ['query', def.query],
+  ] as const) {
     if (!schema) continue;
     const json = toJson(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, prop] of Object.entries(json.properties ?? {})) {
@@ -241,7 +251,10 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Sites', description: 'The sites of the signed-in owner and, with an API key, its own site: details, stats, changes, deletion.' },
   { name: 'API keys', description: 'Create, list, revoke and meter the API keys of a site. The full key is shown once, when created.' },
   { name: 'Allowed origins', description: 'Browser origins that may call the tracking routes without a key for a site.' },
-  { name: 'Visitor sessions', description: 'Visits of a site: sessions, tracked events, identification, uploads (X-SA-API-KEY or an allowed browser origin).' },
+  {
+    name: 'Visitor sessions',
+    description: 'Visits of a site: sessions, tracked events, identification, uploads (X-SA-API-KEY or an allowed browser origin).',
+  },
   { name: 'Analytics', description: "Figures over a site's visits: overview by day, breakdowns, funnels." },
   { name: 'Commands', description: 'Tasks for the CMO agent, run in the background and followed by id.' },
   { name: 'Tools', description: 'CRM tools (leads, segments, requirements, settings, finder) as REST routes and as MCP tools over one definition.' },
@@ -250,7 +263,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Webhooks', description: 'Endpoints that receive signed event deliveries, the deliveries and their attempts, change-event subscriptions.' },
   { name: 'Instances', description: 'Remote-browser instances: start, follow, plan and screenshot.' },
   { name: 'Robots', description: 'Robots that act on remote browsers for a site.' },
-  { name: 'Finder', description: 'People and company search at the people-data provider, paid from the site\'s finder credits.' },
+  { name: 'Finder', description: "People and company search at the people-data provider, paid from the site's finder credits." },
   { name: 'Secure tokens', description: 'Secrets a site stores encrypted for its workflows (e.g. third-party credentials), with an audit trail.' },
   { name: 'Platform apps and keys', description: 'Apps of the platform and their platform keys (owner session).' },
   { name: 'Platform API', description: 'What a platform key may call: its own identity, audit, lead batches, app migrations.' },

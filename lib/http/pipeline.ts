@@ -1,5 +1,4 @@
 import { currentDate } from '@/lib/core/clock';
-import type { z } from 'zod';
 import { ApiError, type ErrorCode } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import type { Principal } from '@/lib/core/principal';

@@ -1,9 +1,9 @@
+import { ApiError } from '@/lib/core/errors';
+import type { Principal } from '@/lib/core/principal';
 import { rateLimiter, type LimitResult, type Slot } from '@/lib/ratelimit';
 import { rateLimited, rateLimitHeaders } from '@/lib/ratelimit/answers';
 import { PLAN_LIMITS } from '@/lib/sites/plans';
-import type { Principal } from '@/lib/core/principal';
 import { strategyOf } from './auth';
-import { ApiError } from '@/lib/core/errors';
 import { clientIp } from './client-ip';
 
 /**
@@ -28,12 +28,7 @@ export function policyOf(declared: RateLimitPolicy | undefined, authKind: string
  * 429 RATE_LIMITED when a limit is exceeded. Returns the concurrency slot to release when the
  * request ends, if the policy holds one.
  */
-export async function enforceRateLimit(
-  policy: RateLimitPolicy,
-  principal: Principal,
-  req: Request,
-  headers: Headers,
-): Promise<Slot | undefined> {
+export async function enforceRateLimit(policy: RateLimitPolicy, principal: Principal, req: Request, headers: Headers): Promise<Slot | undefined> {
   const limiter = rateLimiter();
   if (!limiter || policy === 'none') return undefined;
 

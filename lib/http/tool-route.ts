@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import type { AnyTool, Tool } from '@/lib/tools/define-tool';
 import { invokeTool } from '@/lib/tools/invoke';
 import { defineRoute, type RouteHandler } from './define-route';
-import { policies } from '@/lib/http/auth/policies';
 
 /** Tool routes take the key as `Authorization: Bearer <key>` or `x-api-key` (spec §5: `policies.key`). */
 export const TOOL_ROUTE_PREFIX = '/api/agents/tools/';

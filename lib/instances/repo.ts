@@ -1,18 +1,9 @@
-import { and, count, desc, eq, inArray, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
 import { instanceLogs, instancePlans, remoteInstances } from '@/lib/db/schema';
 import { envVarNames } from './env-vars';
-import type {
-  Instance,
-  InstanceLog,
-  InstancePlan,
-  InstanceStatus,
-  ListInstancesQuery,
-  ListLogsQuery,
-  ListPlansQuery,
-  PlanStep,
-} from './schema';
+import type { Instance, InstanceLog, InstancePlan, InstanceStatus, ListInstancesQuery, ListLogsQuery, ListPlansQuery, PlanStep } from './schema';
 import { BUSY_STATUSES } from './states';
 
 /** The only code that touches instances, their logs and plans; every call is scoped by the site id. */
@@ -80,7 +71,10 @@ const ofSite = (siteId: string, id: string) => and(eq(remoteInstances.siteId, si
 
 export async function insertInstance(siteId: string, values: Omit<typeof remoteInstances.$inferInsert, 'siteId'>): Promise<InstanceRow> {
   const db = await getDb();
-  const [row] = await db.insert(remoteInstances).values({ ...values, siteId }).returning();
+  const [row] = await db
+    .insert(remoteInstances)
+    .values({ ...values, siteId })
+    .returning();
   return row;
 }
 
@@ -112,7 +106,11 @@ export async function updateInstanceRow(
 ): Promise<InstanceRow | undefined> {
   const db = await getDb();
   const where = onlyIn ? and(ofSite(siteId, id), inArray(remoteInstances.status, [...onlyIn])) : ofSite(siteId, id);
-  const [row] = await db.update(remoteInstances).set({ ...set, updatedAt: currentDate() }).where(where).returning();
+  const [row] = await db
+    .update(remoteInstances)
+    .set({ ...set, updatedAt: currentDate() })
+    .where(where)
+    .returning();
   return row;
 }
 
@@ -135,7 +133,10 @@ export async function insertLog(
   values: { logType: string; level?: string; message: string; details?: Record<string, unknown>; screenshotKey?: string | null; id?: string },
 ): Promise<LogRow> {
   const db = await getDb();
-  const [row] = await db.insert(instanceLogs).values({ ...values, siteId, instanceId }).returning();
+  const [row] = await db
+    .insert(instanceLogs)
+    .values({ ...values, siteId, instanceId })
+    .returning();
   return row;
 }
 
@@ -149,7 +150,11 @@ export async function findLog(siteId: string, instanceId: string, logId: string)
   return row;
 }
 
-export async function listLogs(siteId: string, instanceId: string, q: Omit<ListLogsQuery, 'site_id'>): Promise<{ items: InstanceLog[]; total: number }> {
+export async function listLogs(
+  siteId: string,
+  instanceId: string,
+  q: Omit<ListLogsQuery, 'site_id'>,
+): Promise<{ items: InstanceLog[]; total: number }> {
   const db = await getDb();
   const filters: (SQL | undefined)[] = [eq(instanceLogs.siteId, siteId), eq(instanceLogs.instanceId, instanceId)];
   if (q.log_type) filters.push(eq(instanceLogs.logType, q.log_type));
@@ -180,7 +185,10 @@ export async function insertPlan(
   values: Omit<typeof instancePlans.$inferInsert, 'siteId' | 'instanceId'>,
 ): Promise<PlanRow> {
   const db = await getDb();
-  const [row] = await db.insert(instancePlans).values({ ...values, siteId, instanceId }).returning();
+  const [row] = await db
+    .insert(instancePlans)
+    .values({ ...values, siteId, instanceId })
+    .returning();
   return row;
 }
 
@@ -213,7 +221,11 @@ export async function openPlan(siteId: string, instanceId: string): Promise<Plan
   return row;
 }
 
-export async function listPlans(siteId: string, instanceId: string, q: Omit<ListPlansQuery, 'site_id'>): Promise<{ items: InstancePlan[]; total: number }> {
+export async function listPlans(
+  siteId: string,
+  instanceId: string,
+  q: Omit<ListPlansQuery, 'site_id'>,
+): Promise<{ items: InstancePlan[]; total: number }> {
   const db = await getDb();
   const filters: (SQL | undefined)[] = [eq(instancePlans.siteId, siteId), eq(instancePlans.instanceId, instanceId)];
   if (q.status) filters.push(eq(instancePlans.status, q.status));
@@ -238,7 +250,13 @@ export async function logsAfter(siteId: string, instanceId: string, after: Date,
   return db
     .select()
     .from(instanceLogs)
-    .where(and(eq(instanceLogs.siteId, siteId), eq(instanceLogs.instanceId, instanceId), sql`${instanceLogs.createdAt} >= ${after.toISOString()}::timestamptz`))
+    .where(
+      and(
+        eq(instanceLogs.siteId, siteId),
+        eq(instanceLogs.instanceId, instanceId),
+        sql`${instanceLogs.createdAt} >= ${after.toISOString()}::timestamptz`,
+      ),
+    )
     .orderBy(instanceLogs.createdAt, instanceLogs.id)
     .limit(max);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { remoteInstances } from '@/lib/db/schema';
 import { isoTimestamp, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import type { remoteInstances } from '@/lib/db/schema';
 
 /**
  * Remote instances (spec §2.8), their logs and plans (§2.9). What the spec leaves open is fixed
@@ -40,13 +40,21 @@ export const HIDDEN_VALUE = '********';
 const envVarsSchema = z
   .record(z.string().regex(ENV_NAME, 'Names are letters, digits and _ (not starting with a digit), at most 128'), z.string().max(4096))
   .refine((o) => Object.keys(o).length <= ENV_VARS_MAX, `At most ${ENV_VARS_MAX} environment variables`)
-  .describe(`Environment variables of the machine (at most ${ENV_VARS_MAX}, values up to 4096 characters). Stored encrypted; answers show the names with the value ${HIDDEN_VALUE}. An update replaces the whole set.`);
+  .describe(
+    `Environment variables of the machine (at most ${ENV_VARS_MAX}, values up to 4096 characters). Stored encrypted; answers show the names with the value ${HIDDEN_VALUE}. An update replaces the whole set.`,
+  );
 
 const nameSchema = z.string().trim().min(1).max(200).describe('Name of the instance');
 const instanceTypeSchema = z.enum(INSTANCE_TYPES).describe('browser (default), ubuntu or windows; the robot providers run browsers');
 
 const pageFields = {
-  limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT).describe(`Page size, 1–${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(LIST_LIMIT_MAX)
+    .default(LIST_LIMIT_DEFAULT)
+    .describe(`Page size, 1–${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`),
   offset: z.coerce.number().int().min(0).default(0).describe('Items to skip (default 0)'),
 };
 
@@ -54,7 +62,10 @@ export const instanceParamsSchema = z.strictObject({ id: uuidSchema.describe('Th
 
 export const listInstancesQuerySchema = z.strictObject({
   site_id: siteIdSchema.optional().describe("Site id (UUID); optional, the key's site is the one listed"),
-  status: z.enum(INSTANCE_STATUSES).optional().describe(`Only instances in this status: ${INSTANCE_STATUSES.join(', ')}`),
+  status: z
+    .enum(INSTANCE_STATUSES)
+    .optional()
+    .describe(`Only instances in this status: ${INSTANCE_STATUSES.join(', ')}`),
   instance_type: instanceTypeSchema.optional().describe('Only instances of this type'),
   ...pageFields,
 });
@@ -64,7 +75,10 @@ export const createInstanceBodySchema = z.strictObject({
   user_id: uuidSchema.describe('A user who owns the site (403 otherwise)'),
   name: nameSchema,
   instance_type: instanceTypeSchema.default('browser'),
-  status: z.enum(CREATE_STATUSES).default('uninstantiated').describe('uninstantiated (default) or pending; the other statuses are reached through the robot operations'),
+  status: z
+    .enum(CREATE_STATUSES)
+    .default('uninstantiated')
+    .describe('uninstantiated (default) or pending; the other statuses are reached through the robot operations'),
   agent_id: uuidSchema.optional().describe('Agent assigned to the instance'),
   configuration: boundedObject('Configuration').optional(),
   environment_variables: envVarsSchema.optional(),
@@ -108,15 +122,24 @@ export type Instance = z.infer<typeof InstanceSchema>;
 
 export const listLogsQuerySchema = z.strictObject({
   site_id: siteIdSchema.optional(),
-  log_type: z.enum(LOG_TYPES).optional().describe(`Only logs of this type: ${LOG_TYPES.join(', ')}`),
-  level: z.enum(LOG_LEVELS).optional().describe(`Only logs of this level: ${LOG_LEVELS.join(', ')}`),
+  log_type: z
+    .enum(LOG_TYPES)
+    .optional()
+    .describe(`Only logs of this type: ${LOG_TYPES.join(', ')}`),
+  level: z
+    .enum(LOG_LEVELS)
+    .optional()
+    .describe(`Only logs of this level: ${LOG_LEVELS.join(', ')}`),
   ...pageFields,
 });
 
 export const createLogBodySchema = z.strictObject({
   site_id: siteIdSchema.optional(),
   log_type: z.enum(LOG_TYPES).describe(`Kind of entry: ${LOG_TYPES.join(', ')}`),
-  level: z.enum(LOG_LEVELS).default('info').describe(`${LOG_LEVELS.join(', ')} (default info)`),
+  level: z
+    .enum(LOG_LEVELS)
+    .default('info')
+    .describe(`${LOG_LEVELS.join(', ')} (default info)`),
   message: z.string().trim().min(1).max(10_000).describe('What happened'),
   details: boundedObject('Details').optional(),
 });
@@ -136,8 +159,14 @@ export type InstanceLog = z.infer<typeof InstanceLogSchema>;
 
 export const listPlansQuerySchema = z.strictObject({
   site_id: siteIdSchema.optional(),
-  status: z.enum(PLAN_STATUSES).optional().describe(`Only plans in this status: ${PLAN_STATUSES.join(', ')}`),
-  plan_type: z.enum(PLAN_TYPES).optional().describe(`Only plans of this type: ${PLAN_TYPES.join(', ')}`),
+  status: z
+    .enum(PLAN_STATUSES)
+    .optional()
+    .describe(`Only plans in this status: ${PLAN_STATUSES.join(', ')}`),
+  plan_type: z
+    .enum(PLAN_TYPES)
+    .optional()
+    .describe(`Only plans of this type: ${PLAN_TYPES.join(', ')}`),
   ...pageFields,
 });
 
@@ -146,7 +175,10 @@ export const createPlanBodySchema = z.strictObject({
   title: z.string().trim().min(1).max(200).describe('Title'),
   description: z.string().max(5000).optional().describe('Description'),
   plan_type: z.enum(PLAN_TYPES).describe(`${PLAN_TYPES.join(', ')}`),
-  status: z.enum(PLAN_STATUSES).default('pending').describe(`${PLAN_STATUSES.join(', ')} (default pending)`),
+  status: z
+    .enum(PLAN_STATUSES)
+    .default('pending')
+    .describe(`${PLAN_STATUSES.join(', ')} (default pending)`),
   priority: z.number().int().min(0).max(1000).default(0).describe('0–1000, higher first (default 0)'),
   instructions: z.string().max(10_000).optional().describe('Instructions for the robot'),
 });
@@ -162,7 +194,10 @@ export const actionSchema = z.discriminatedUnion('type', [
     submit: z.boolean().default(false).describe('Press Enter afterwards'),
   }),
   z.strictObject({ type: z.literal('wait'), selector: z.string().min(1).max(500).describe('Wait until this element is visible') }),
-  z.strictObject({ type: z.literal('extract'), selector: z.string().min(1).max(500).default('body').describe('Element whose text is read (default body)') }),
+  z.strictObject({
+    type: z.literal('extract'),
+    selector: z.string().min(1).max(500).default('body').describe('Element whose text is read (default body)'),
+  }),
   z.strictObject({ type: z.literal('screenshot') }),
 ]);
 export type RobotAction = z.infer<typeof actionSchema>;

@@ -1,9 +1,21 @@
 import { ApiError } from '@/lib/core/errors';
-import { isSiteOwner } from '@/lib/sites/repo';
 import { fileStorage } from '@/lib/providers/storage';
 import { deleteInstance, loadInstance, pauseInstance, startInstance, stopInstance } from '@/lib/robots/lifecycle';
+import { isSiteOwner } from '@/lib/sites/repo';
 import { sealEnvVars } from './env-vars';
-import { findInstance, findLog, insertInstance, insertLog, insertPlan, listLogs, listPlans, toInstance, toLog, toPlan, updateInstanceRow } from './repo';
+import {
+  findInstance,
+  findLog,
+  insertInstance,
+  insertLog,
+  insertPlan,
+  listLogs,
+  listPlans,
+  toInstance,
+  toLog,
+  toPlan,
+  updateInstanceRow,
+} from './repo';
 import type { CreateInstanceInput, CreateLogInput, CreatePlanInput, Instance, InstanceLog, InstancePlan, UpdateInstanceInput } from './schema';
 import { BUSY_STATUSES, OPERATION_FOR_STATUS } from './states';
 
@@ -47,7 +59,8 @@ export async function updateInstance(siteId: string, id: string, input: UpdateIn
   if (operation === 'stop') await stopInstance(siteId, id);
   if (Object.keys(fields).length > 0) {
     const current = operation ? await loadInstance(siteId, id) : row;
-    if (BUSY_STATUSES.includes(current.status)) throw new ApiError('CONFLICT', `The instance is ${current.status}; try again when it has finished`, { status: current.status });
+    if (BUSY_STATUSES.includes(current.status))
+      throw new ApiError('CONFLICT', `The instance is ${current.status}; try again when it has finished`, { status: current.status });
     await updateInstanceRow(siteId, id, {
       ...(fields.name !== undefined ? { name: fields.name } : {}),
       ...(fields.agent_id !== undefined ? { agentId: fields.agent_id } : {}),

@@ -64,7 +64,10 @@ export function startWorkerBesideWeb(): Promise<void> {
     const c = config();
     const embedded = !c.DATABASE_URL;
     if (!workersBesideWeb(c)) {
-      if (embedded) log.warn('WORKERS=off with the embedded database: no background work runs (workflow runs, webhook deliveries…); use Postgres to run `npm run worker` apart');
+      if (embedded)
+        log.warn(
+          'WORKERS=off with the embedded database: no background work runs (workflow runs, webhook deliveries…); use Postgres to run `npm run worker` apart',
+        );
       return;
     }
     if (embedded) writableDataDir(embeddedDataDir());

@@ -105,7 +105,11 @@ export async function enqueue<D>(queue: JobQueue<D>, data: D, o: EnqueueOptions 
 }
 
 /** Queues several jobs of one queue in one statement. */
-export async function enqueueAll<D>(queue: JobQueue<D>, items: { data: D; startAfter?: Date; singletonKey?: string; singletonSeconds?: number }[], o: { tx?: Db } = {}): Promise<void> {
+export async function enqueueAll<D>(
+  queue: JobQueue<D>,
+  items: { data: D; startAfter?: Date; singletonKey?: string; singletonSeconds?: number }[],
+  o: { tx?: Db } = {},
+): Promise<void> {
   if (items.length === 0) return;
   const boss = await queueClient();
   await queueReady(queue, o.tx);

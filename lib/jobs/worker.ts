@@ -8,7 +8,6 @@ import {
   siteQueueName,
   type BackgroundJob,
   type JobContext,
-  type JobDefinition,
   type JobQueue,
   type ScheduleDefinition,
   type SiteScheduleDefinition,
@@ -73,7 +72,10 @@ function lanesOf(jobs: BackgroundJob[]): { lanes: Lane[]; schedules: ScheduleDef
     if (job.kind === 'job') {
       lane(job, (data, ctx) => job.run(data, ctx));
       const exhausted = job.exhausted;
-      if (exhausted) lane({ name: exhaustedQueueName(job), options: () => ({ retryLimit: 5, expireInSeconds: 60 }) }, (data) => exhausted(data, 'its attempts ran out'));
+      if (exhausted)
+        lane({ name: exhaustedQueueName(job), options: () => ({ retryLimit: 5, expireInSeconds: 60 }) }, (data) =>
+          exhausted(data, 'its attempts ran out'),
+        );
     } else if (job.kind === 'schedule') {
       schedules.push(job);
       lane(job, (_data, ctx) => job.run(ctx));
@@ -114,7 +116,9 @@ export async function startJobWorker(jobs: BackgroundJob[], o: { maintenanceInte
   const { lanes } = lanesOf(jobs);
   const shortest = Math.min(...lanes.map((l) => l.expireInSeconds));
   // Expired jobs (dead workers) are found this often: at most half the shortest expiry, 1–60 s.
-  const boss = await newQueueClient({ maintenanceIntervalSeconds: o.maintenanceIntervalSeconds ?? Math.min(60, Math.max(1, Math.floor(shortest / 2))) });
+  const boss = await newQueueClient({
+    maintenanceIntervalSeconds: o.maintenanceIntervalSeconds ?? Math.min(60, Math.max(1, Math.floor(shortest / 2))),
+  });
   await createQueues(boss, jobs);
 
   let stopping = false;
@@ -141,9 +145,9 @@ export async function startJobWorker(jobs: BackgroundJob[], o: { maintenanceInte
       } catch (error) {
         if (lost.signal.aborted) return;
         log.warn('background job failed', { queue: lane.name, job_id: job.id, attempt: job.retryCount + 1, ...errorFields(error) });
-        await boss.fail(lane.name, job.id, { message: error instanceof Error ? error.message : String(error) }).catch((e) =>
-          log.error('background job failure not recorded', { queue: lane.name, job_id: job.id, ...errorFields(e) }),
-        );
+        await boss
+          .fail(lane.name, job.id, { message: error instanceof Error ? error.message : String(error) })
+          .catch((e) => log.error('background job failure not recorded', { queue: lane.name, job_id: job.id, ...errorFields(e) }));
       }
     })().finally(() => {
       clearInterval(heartbeat);

@@ -1,7 +1,7 @@
-import { currentDate } from '@/lib/core/clock';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { sharedBatcher } from '@/lib/db/batch';
 import { displaySuffixOf, generateApiKey, hashApiKey } from '@/lib/auth/api-key-format';
+import { currentDate } from '@/lib/core/clock';
+import { sharedBatcher } from '@/lib/db/batch';
 import { getDb } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { apiKeys, sites } from '@/lib/db/schema';
@@ -163,6 +163,9 @@ export async function keyUsageByDay(siteId: string, keyId: string, since: Date):
 /** Keys of the site that are not revoked (the plan's cap counts these). */
 export async function countLiveKeys(siteId: string): Promise<number> {
   const db = await getDb();
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(apiKeys).where(and(eq(apiKeys.siteId, siteId), isNull(apiKeys.revokedAt)));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.siteId, siteId), isNull(apiKeys.revokedAt)));
   return Number(row.n);
 }

@@ -21,7 +21,8 @@ export const createKeyBodySchema = z.strictObject({
     .int('Expiry must be a whole number of days')
     .min(1, 'Expiry must be 1–365 days')
     .max(365, 'Expiry must be 1–365 days')
-    .default(90).describe('Days until the key expires, 1–365 (default 90)'),
+    .default(90)
+    .describe('Days until the key expires, 1–365 (default 90)'),
   prefix: z
     .string()
     .regex(KEY_PREFIX_PATTERN, 'Prefix must be 1–16 lowercase letters or digits')

@@ -1,8 +1,8 @@
 import { currentDate } from '@/lib/core/clock';
-import { ApiError, notFound } from '@/lib/core/errors';
-import type { User } from '@/lib/users/schema';
 import { config } from '@/lib/core/config';
+import { ApiError, notFound } from '@/lib/core/errors';
 import { withinSiteCap } from '@/lib/sites/caps';
+import type { User } from '@/lib/users/schema';
 import { countLiveKeys, createKey, keyUsageByDay, listKeys, revokeKey } from './repo';
 import type { CreateKeyInput, KeyUsage } from './schema';
 
@@ -13,7 +13,12 @@ function assertSelf(user: User, userId: string | undefined) {
 
 export function createKeyForUser(user: User, siteId: string, input: CreateKeyInput) {
   assertSelf(user, input.user_id);
-  return withinSiteCap(siteId, 'api_keys_per_site', () => countLiveKeys(siteId), () => createKey(siteId, user.id, input));
+  return withinSiteCap(
+    siteId,
+    'api_keys_per_site',
+    () => countLiveKeys(siteId),
+    () => createKey(siteId, user.id, input),
+  );
 }
 
 export function listKeysForUser(user: User, siteId: string, userId?: string) {

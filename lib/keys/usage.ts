@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { errorFields, log } from '@/lib/core/log';
 import { sharedBatcher } from '@/lib/db/batch';
 import { getDb } from '@/lib/db/client';
 import { apiKeyUsage } from '@/lib/db/schema';
-import { errorFields, log } from '@/lib/core/log';
 
 /**
  * Key usage is the request path's own write, committed in groups in the process that served the
@@ -48,9 +48,9 @@ async function writeEntries(entries: UsageEntry[]): Promise<void[]> {
   const lastUse = new Map<string, UsageEntry>();
   for (const e of entries) if ((lastUse.get(e.keyId)?.at.getTime() ?? 0) <= e.at.getTime()) lastUse.set(e.keyId, e);
   await db.transaction(async (tx) => {
-    await tx.insert(apiKeyUsage).values(
-      entries.map((e) => ({ keyId: e.keyId, siteId: e.siteId, method: e.method, route: e.route, status: e.status, createdAt: e.at })),
-    );
+    await tx
+      .insert(apiKeyUsage)
+      .values(entries.map((e) => ({ keyId: e.keyId, siteId: e.siteId, method: e.method, route: e.route, status: e.status, createdAt: e.at })));
     for (const [keyId, { at, status }] of lastUse) {
       const when = at.toISOString();
       await tx.execute(

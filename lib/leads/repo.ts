@@ -1,14 +1,22 @@
-import { currentDate } from '@/lib/core/clock';
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { currentDate } from '@/lib/core/clock';
+import { ApiError } from '@/lib/core/errors';
+import type { CappedTotal } from '@/lib/core/schemas';
 import { getDb, type Db } from '@/lib/db/client';
-import { recordEvent } from '@/lib/webhooks/events';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
 import { leads } from '@/lib/db/schema';
 import { siteScoped } from '@/lib/db/site-scoped';
-import { ApiError } from '@/lib/core/errors';
-import type { CappedTotal } from '@/lib/core/schemas';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
-import { leadResource, type CreateLeadInput, type Lead, type LeadSortField, type LeadStatus, type ListLeadsInput, type UpdateLeadInput } from './schema';
+import { recordEvent } from '@/lib/webhooks/events';
+import {
+  leadResource,
+  type CreateLeadInput,
+  type Lead,
+  type LeadSortField,
+  type LeadStatus,
+  type ListLeadsInput,
+  type UpdateLeadInput,
+} from './schema';
 
 export type LeadRow = typeof leads.$inferSelect;
 
@@ -44,10 +52,7 @@ export async function findLeadByEmail(siteId: string, email: string): Promise<Le
  * Creates the site's lead for this email, or updates the given fields of the existing one
  * (one lead per email per site). Used when a visitor identifies themselves.
  */
-export async function upsertLeadByEmail(
-  siteId: string,
-  input: { email: string; name: string; origin?: string | null },
-): Promise<LeadRow> {
+export async function upsertLeadByEmail(siteId: string, input: { email: string; name: string; origin?: string | null }): Promise<LeadRow> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -127,15 +132,31 @@ export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ it
   // from folding the subquery back into that walk.
   const matches = q.search && SEARCHED_SORT_KEYS.has(q.sort_by) ? db.select().from(leads).where(where).offset(0).as('matches') : undefined;
   const rows = matches
-    ? await db.select().from(matches).orderBy(direction(matches[key]), direction(matches.id)).limit(q.limit + 1).offset(q.offset)
-    : await db.select().from(leads).where(where).orderBy(direction(leads[key]), direction(leads.id)).limit(q.limit + 1).offset(q.offset);
+    ? await db
+        .select()
+        .from(matches)
+        .orderBy(direction(matches[key]), direction(matches.id))
+        .limit(q.limit + 1)
+        .offset(q.offset)
+    : await db
+        .select()
+        .from(leads)
+        .where(where)
+        .orderBy(direction(leads[key]), direction(leads.id))
+        .limit(q.limit + 1)
+        .offset(q.offset);
   const items = rows.slice(0, q.limit).map(toLead);
   if (rows.length > q.limit) return { items, count: { total: q.offset + q.limit + 1, capped: true } };
   if (rows.length > 0 || q.offset === 0) return { items, count: { total: q.offset + rows.length, capped: false } };
   // Past the end: how many there are, up to the offset (as many as `offset` means the page was just past the last).
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(db.select({ one: sql`1` }).from(leads).where(where).limit(q.offset).as('upto'));
+  const [{ n }] = await db.select({ n: count() }).from(
+    db
+      .select({ one: sql`1` })
+      .from(leads)
+      .where(where)
+      .limit(q.offset)
+      .as('upto'),
+  );
   return { items, count: { total: Number(n), capped: false } };
 }
 
@@ -152,7 +173,12 @@ export async function leadsForBatch(
   if (filter.statuses?.length) filters.push(inArray(leads.status, filter.statuses));
   if (filter.ids) filters.push(filter.ids.length ? inArray(leads.id, filter.ids) : sql`false`);
   if (filter.unassignedOnly) filters.push(isNull(leads.assigneeId));
-  return db.select().from(leads).where(and(...filters)).orderBy(asc(leads.createdAt), asc(leads.id)).limit(LEAD_BATCH_MAX);
+  return db
+    .select()
+    .from(leads)
+    .where(and(...filters))
+    .orderBy(asc(leads.createdAt), asc(leads.id))
+    .limit(LEAD_BATCH_MAX);
 }
 
 /** Sets each lead to `lost` and appends its reason to the notes, in one transaction; answers how many changed. */
@@ -194,4 +220,3 @@ export async function assignLeadsTo(siteId: string, assignments: { leadId: strin
     return changed;
   });
 }
-

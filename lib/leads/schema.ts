@@ -43,7 +43,11 @@ export const leadResource = defineResource({
     segment_id: clearable('segmentId', uuidSchema.describe("One of the site's segments"), uuidSchema.nullable()),
     campaign_id: clearable('campaignId', uuidSchema.describe('Campaign the lead belongs to'), uuidSchema.nullable()),
     assignee_id: clearable('assigneeId', uuidSchema.describe('User the lead is assigned to'), uuidSchema.nullable()),
-    lead_score: clearable('leadScore', z.number().int().min(0).max(100).describe('Lead score, an integer from 0 to 100'), z.number().int().nullable()),
+    lead_score: clearable(
+      'leadScore',
+      z.number().int().min(0).max(100).describe('Lead score, an integer from 0 to 100'),
+      z.number().int().nullable(),
+    ),
   },
 });
 
@@ -64,7 +68,7 @@ export const identifyLeadInputSchema = z
   .strictObject({
     site_id: siteIdSchema,
     visitor_id: uuidSchema.describe('The visitor of this site (from the visitor session)'),
-    lead_id: uuidSchema.optional().describe("Link the visitor to this lead of the site"),
+    lead_id: uuidSchema.optional().describe('Link the visitor to this lead of the site'),
     email: emailSchema.optional().describe("Link the visitor to the site's lead with this email"),
   })
   .refine((b) => !(b.lead_id && b.email), 'Give lead_id or email, not both')
@@ -80,9 +84,12 @@ export const listLeadsInputSchema = z.strictObject({
     .optional()
     .describe('Case-insensitive substring matched against name, email and company'),
   status: statusSchema.optional().describe('Only leads with this status'),
-  segment_id: uuidSchema.optional().describe("Only leads in this segment of the site"),
+  segment_id: uuidSchema.optional().describe('Only leads in this segment of the site'),
   ...listBodyPagination,
-  sort_by: z.enum(LEAD_SORT_FIELDS).default('created_at').describe(`Sort key: ${LEAD_SORT_FIELDS.join(', ')} (default created_at)`),
+  sort_by: z
+    .enum(LEAD_SORT_FIELDS)
+    .default('created_at')
+    .describe(`Sort key: ${LEAD_SORT_FIELDS.join(', ')} (default created_at)`),
   sort_order: z.enum(['asc', 'desc']).default('desc').describe('asc or desc (default desc)'),
 });
 

@@ -1,5 +1,5 @@
-import { isForeignKeyViolation } from '@/lib/db/errors';
 import { found, notFound } from '@/lib/core/errors';
+import { isForeignKeyViolation } from '@/lib/db/errors';
 import { findVisitor, setVisitorLead } from '@/lib/visitors/repo';
 import { findLead, findLeadByEmail, toLead } from './repo';
 import type { IdentifyLeadInput, Lead } from './schema';

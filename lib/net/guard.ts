@@ -115,7 +115,11 @@ export function isPublicAddress(ip: string): boolean {
   return !blocked.check(address, 'ipv6');
 }
 
-const normalHost = (host: string) => host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+const normalHost = (host: string) =>
+  host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 
 /** Whether the operator allows this host (name or IP) although it resolves to a refused address. */
 export function isAllowListedHost(host: string): boolean {
@@ -139,7 +143,8 @@ function parseUrl(url: string | URL): URL {
  */
 export async function checkOutboundUrl(url: string | URL): Promise<{ url: URL; addresses: string[] }> {
   const parsed = parseUrl(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new OutboundRefusedError(`only http and https URLs are reached, not ${parsed.protocol}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new OutboundRefusedError(`only http and https URLs are reached, not ${parsed.protocol}`);
   if (parsed.username || parsed.password) throw new OutboundRefusedError('URLs with credentials are not reached');
   const host = normalHost(parsed.hostname);
   if (!host) throw new OutboundRefusedError('the URL has no host');
@@ -156,7 +161,8 @@ export async function checkOutboundUrl(url: string | URL): Promise<{ url: URL; a
   }
   if (!isAllowListedHost(host)) {
     const bad = addresses.find((a) => !isPublicAddress(a));
-    if (bad !== undefined) throw new OutboundRefusedError(`${host} resolves to a non-public address (${bad}); an operator may allow it in OUTBOUND_ALLOW_HOSTS`);
+    if (bad !== undefined)
+      throw new OutboundRefusedError(`${host} resolves to a non-public address (${bad}); an operator may allow it in OUTBOUND_ALLOW_HOSTS`);
   }
   return { url: parsed, addresses };
 }
@@ -215,7 +221,8 @@ function requestOnce(url: URL, address: string, hop: Hop, maxBytes: number, dead
         // A fresh connection (no pooled socket to another address), no proxy, to the checked address.
         agent: false,
         lookup: (_host, options, callback) => {
-          if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+          if ((options as { all?: boolean }).all)
+            (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
           else callback(null, address, family);
         },
       },
@@ -228,7 +235,8 @@ function requestOnce(url: URL, address: string, hop: Hop, maxBytes: number, dead
           settled = true;
           clearTimeout(timer);
           const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          for (const [name, value] of Object.entries(res.headers))
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
           resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks), url: url.toString(), truncated });
         };
         res.on('data', (chunk: Buffer) => {
@@ -250,10 +258,13 @@ function requestOnce(url: URL, address: string, hop: Hop, maxBytes: number, dead
         res.on('close', () => (res.complete ? finish() : fail(new OutboundFailedError(`${url.host} closed the response early`, 'network'))));
       },
     );
-    const timer = setTimeout(() => {
-      fail(new OutboundFailedError(`${url.host} did not answer in time`, 'timeout'));
-      req.destroy();
-    }, Math.max(1, deadline - performance.now()));
+    const timer = setTimeout(
+      () => {
+        fail(new OutboundFailedError(`${url.host} did not answer in time`, 'timeout'));
+        req.destroy();
+      },
+      Math.max(1, deadline - performance.now()),
+    );
     req.on('error', (e) => fail(new OutboundFailedError(`${url.host}: ${e.message}`, 'network')));
     req.end(hop.body);
   });

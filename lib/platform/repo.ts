@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull } from 'drizzle-orm';
 import { displaySuffixOf, generatePlatformKey, hashApiKey, PLATFORM_KEY_PREFIX } from '@/lib/auth/api-key-format';
 import { currentDate } from '@/lib/core/clock';
 import { CAPABILITIES, type Capability, type PlanLimits } from '@/lib/core/principal';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
-import { rows } from '@/lib/db/raw';
 import { platformApps, platformAuditLog, platformKeys, sites } from '@/lib/db/schema';
 import { planLimits } from '@/lib/sites/plans';
 import type { App, AuditEntry, CreatedPlatformKey, CreatePlatformKeyInput, PlatformKeySummary } from './schema';
@@ -47,7 +46,11 @@ export async function createApp(siteId: string, name: string): Promise<App> {
 
 export async function listApps(siteId: string): Promise<App[]> {
   const db = await getDb();
-  const found = await db.select().from(platformApps).where(eq(platformApps.siteId, siteId)).orderBy(asc(platformApps.createdAt), asc(platformApps.id));
+  const found = await db
+    .select()
+    .from(platformApps)
+    .where(eq(platformApps.siteId, siteId))
+    .orderBy(asc(platformApps.createdAt), asc(platformApps.id));
   return found.map(toApp);
 }
 
@@ -83,7 +86,12 @@ const toKeySummary = (row: KeyRow, now = currentDate()): PlatformKeySummary => (
 });
 
 /** Creates a key for an app of the site; the returned `platformKey` is the only time the full key exists. */
-export async function createPlatformKey(siteId: string, userId: string, input: CreatePlatformKeyInput, now = currentDate()): Promise<CreatedPlatformKey> {
+export async function createPlatformKey(
+  siteId: string,
+  userId: string,
+  input: CreatePlatformKeyInput,
+  now = currentDate(),
+): Promise<CreatedPlatformKey> {
   const db = await getDb();
   const platformKey = generatePlatformKey();
   const [row] = await db
@@ -201,11 +209,20 @@ export async function insertAuditEntry(entry: AuditWrite): Promise<void> {
   await db.insert(platformAuditLog).values({ ...entry, createdAt: currentDate() });
 }
 
-export async function listAuditEntries(siteId: string, q: { appId?: string; limit: number; offset: number }): Promise<{ items: AuditEntry[]; total: number }> {
+export async function listAuditEntries(
+  siteId: string,
+  q: { appId?: string; limit: number; offset: number },
+): Promise<{ items: AuditEntry[]; total: number }> {
   const db = await getDb();
   const where = q.appId ? and(eq(platformAuditLog.siteId, siteId), eq(platformAuditLog.appId, q.appId)) : eq(platformAuditLog.siteId, siteId);
   const [found, [{ total }]] = await Promise.all([
-    db.select().from(platformAuditLog).where(where).orderBy(desc(platformAuditLog.createdAt), desc(platformAuditLog.id)).limit(q.limit).offset(q.offset),
+    db
+      .select()
+      .from(platformAuditLog)
+      .where(where)
+      .orderBy(desc(platformAuditLog.createdAt), desc(platformAuditLog.id))
+      .limit(q.limit)
+      .offset(q.offset),
     db.select({ total: count() }).from(platformAuditLog).where(where),
   ]);
   return {

@@ -162,7 +162,10 @@ export const LeadBatchResultSchema = z.object({
         index: z.number().int().describe('Position of the item in `leads`'),
         success: z.boolean(),
         lead: LeadSchema.optional().describe('The created lead (success)'),
-        error: z.object({ code: z.string(), message: z.string() }).optional().describe('Why this item was refused (e.g. CONFLICT: email already a lead)'),
+        error: z
+          .object({ code: z.string(), message: z.string() })
+          .optional()
+          .describe('Why this item was refused (e.g. CONFLICT: email already a lead)'),
       }),
     )
     .describe('One result per item, in order'),

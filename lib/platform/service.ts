@@ -1,24 +1,15 @@
 import { applyAppMigration, appSchemaStatus } from '@/lib/app-schema/apply';
 import { ApiError, found, notFound } from '@/lib/core/errors';
-import { cappedPaginationMeta, paginationMeta } from '@/lib/core/schemas';
 import type { Capability, PlatformKeyPrincipal } from '@/lib/core/principal';
-import { sendEmail, unverifiedRecipients } from '@/lib/email/service';
+import { cappedPaginationMeta, paginationMeta } from '@/lib/core/schemas';
 import type { SendEmailInput, SentEmail } from '@/lib/email/schema';
+import { sendEmail, unverifiedRecipients } from '@/lib/email/service';
 import { createLead, listLeads } from '@/lib/leads/repo';
-import { trackEvent } from '@/lib/visitors/service';
-import type { TrackInput } from '@/lib/visitors/schema';
-import { consumeQuota, quotaStatus, refundQuota, type QuotaOwner } from './quota-repo';
 import { withinSiteCap } from '@/lib/sites/caps';
-import {
-  countApps,
-  createApp,
-  createPlatformKey,
-  findApp,
-  listAuditEntries,
-  listPlatformKeys,
-  platformIdentity,
-  revokePlatformKey,
-} from './repo';
+import type { TrackInput } from '@/lib/visitors/schema';
+import { trackEvent } from '@/lib/visitors/service';
+import { consumeQuota, quotaStatus, refundQuota, type QuotaOwner } from './quota-repo';
+import { countApps, createApp, createPlatformKey, findApp, listAuditEntries, listPlatformKeys, platformIdentity, revokePlatformKey } from './repo';
 import type { AppMigrationBody, CreatePlatformKeyInput, LeadBatchResult, PlatformLeadItem, PlatformMe } from './schema';
 
 // ——— Owner side (session routes and console) ———
@@ -27,7 +18,12 @@ export { listApps } from './repo';
 
 /** A new app of the site, within the apps its plan allows. */
 export function createAppOf(siteId: string, name: string) {
-  return withinSiteCap(siteId, 'platform_apps_per_site', () => countApps(siteId), () => createApp(siteId, name));
+  return withinSiteCap(
+    siteId,
+    'platform_apps_per_site',
+    () => countApps(siteId),
+    () => createApp(siteId, name),
+  );
 }
 
 export async function createKeyForApp(siteId: string, userId: string, input: CreatePlatformKeyInput) {
@@ -61,7 +57,13 @@ export async function introspect(p: PlatformKeyPrincipal): Promise<PlatformMe> {
   const identity = found(await platformIdentity(p.siteId, p.keyId), 'Platform key');
   const [schema, quotas] = await Promise.all([appSchemaStatus(p.siteId, p.appSchema), quotaStatus(ownerOf(p), p.capabilities)]);
   return {
-    key: { id: identity.key.id, name: identity.key.name, display: identity.key.display, expires_at: identity.key.expires_at, capabilities: identity.key.capabilities },
+    key: {
+      id: identity.key.id,
+      name: identity.key.name,
+      display: identity.key.display,
+      expires_at: identity.key.expires_at,
+      capabilities: identity.key.capabilities,
+    },
     site: identity.site,
     app: { id: identity.app.id, name: identity.app.name, short_id: identity.app.short_id },
     schema: { name: identity.app.schema, ...schema },
@@ -126,7 +128,9 @@ export async function sendEmailForApp(p: PlatformKeyPrincipal, input: SendEmailI
   if (capability === 'email.send.test-only') {
     const refused = await unverifiedRecipients(p.siteId, input.to);
     if (refused.length) {
-      throw new ApiError('FORBIDDEN', "This key may send only to the site owner's verified addresses (email.send.test-only)", { not_verified: refused });
+      throw new ApiError('FORBIDDEN', "This key may send only to the site owner's verified addresses (email.send.test-only)", {
+        not_verified: refused,
+      });
     }
   }
   return withUnits(ownerOf(p), capability, input.to.length, () =>

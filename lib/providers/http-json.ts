@@ -73,7 +73,11 @@ export async function providerJson(req: ProviderRequest): Promise<unknown> {
 }
 
 /** Parses a provider answer with `schema`; a mismatch is the provider's fault (502), never ours. */
-export function providerShape<T>(provider: string, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, value: unknown): T {
+export function providerShape<T>(
+  provider: string,
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  value: unknown,
+): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new ApiError('PROVIDER_ERROR', `The ${provider} sent an unexpected response`);
   return parsed.data;

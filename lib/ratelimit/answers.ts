@@ -19,8 +19,13 @@ export const retryAfterSeconds = (reset: number, now = Date.now()) => Math.max(1
 /** 429 RATE_LIMITED with Retry-After (seconds) and the window's headers. */
 export function rateLimited(result: LimitResult, message: string): ApiError {
   const retryAfter = retryAfterSeconds(result.reset);
-  return new ApiError('RATE_LIMITED', message, { limit: result.limit, retry_after: retryAfter }, {
-    ...rateLimitHeaders(result),
-    'retry-after': String(retryAfter),
-  });
+  return new ApiError(
+    'RATE_LIMITED',
+    message,
+    { limit: result.limit, retry_after: retryAfter },
+    {
+      ...rateLimitHeaders(result),
+      'retry-after': String(retryAfter),
+    },
+  );
 }

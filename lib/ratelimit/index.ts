@@ -1,10 +1,10 @@
 import { config } from '@/lib/core/config';
-import { MemoryRateLimiter } from './memory';
 import { defineProvider, provider } from '@/lib/core/providers';
+import { MemoryRateLimiter } from './memory';
 import type { RateLimiter } from './port';
 import { UpstashRateLimiter } from './upstash';
 
-export type { LimitResult, LimitWindow, RateLimiter, Slot } from './port';
+export type { LimitResult, RateLimiter, Slot } from './port';
 
 declare module '@/lib/core/providers' {
   interface ProviderMap {

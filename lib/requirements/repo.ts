@@ -1,7 +1,13 @@
 import { eq, type SQL } from 'drizzle-orm';
 import { requirements } from '@/lib/db/schema';
 import { siteScoped } from '@/lib/db/site-scoped';
-import { requirementResource, type CreateRequirementInput, type ListRequirementsInput, type Requirement, type UpdateRequirementInput } from './schema';
+import {
+  requirementResource,
+  type CreateRequirementInput,
+  type ListRequirementsInput,
+  type Requirement,
+  type UpdateRequirementInput,
+} from './schema';
 
 const repo = siteScoped(requirements, requirementResource);
 

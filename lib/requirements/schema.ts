@@ -32,10 +32,7 @@ export const requirementResource = defineResource({
     status: field('status', { in: statusSchema, out: z.enum(REQUIREMENT_STATUSES), create: 'optional', update: 'optional' }),
     completion_status: field('completionStatus', { in: completionSchema, out: z.enum(COMPLETION_STATUSES), create: 'optional', update: 'optional' }),
     instructions: field('instructions', {
-      in: z
-        .string()
-        .max(20_000)
-        .describe("How to do it; states whether the work is an external deliverable or uses the service's tools"),
+      in: z.string().max(20_000).describe("How to do it; states whether the work is an external deliverable or uses the service's tools"),
       out: z.string().nullable(),
       create: 'optional',
       update: 'clearable',

@@ -2,7 +2,17 @@ import { generateText } from 'ai';
 import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { insertLog, insertPlan, openPlan, toInstance, toPlan, updateInstanceRow, updatePlanRow, type InstanceRow, type PlanRow } from '@/lib/instances/repo';
+import {
+  insertLog,
+  insertPlan,
+  openPlan,
+  toInstance,
+  toPlan,
+  updateInstanceRow,
+  updatePlanRow,
+  type InstanceRow,
+  type PlanRow,
+} from '@/lib/instances/repo';
 import { actionSchema, type PlanStatus, type PlanStep, type RobotAction } from '@/lib/instances/schema';
 import { agentModel } from '@/lib/providers/llm';
 import type { BrowserSession } from '@/lib/providers/robots';
@@ -49,9 +59,7 @@ const newStep = (index: number, description: string, action: RobotAction | null)
 /** What the model answers: how the plan changes and the steps to add. */
 const ModelPlanSchema = z.object({
   mode: z.enum(['continue', 'modify', 'regenerate']).default('continue'),
-  steps: z
-    .array(z.object({ description: z.string().min(1).max(500), action: actionSchema }))
-    .max(ACT_MAX_ACTIONS),
+  steps: z.array(z.object({ description: z.string().min(1).max(500), action: actionSchema })).max(ACT_MAX_ACTIONS),
 });
 type ModelPlan = z.infer<typeof ModelPlanSchema>;
 
@@ -82,7 +90,10 @@ function parseModelPlan(text: string, allowed: readonly string[]): ModelPlan {
   } catch {
     throw new ApiError('PROVIDER_ERROR', 'The model did not answer with a plan (JSON expected)');
   }
-  if (!parsed.success) throw new ApiError('PROVIDER_ERROR', 'The model answered a plan that is not valid', { issues: parsed.error.issues.slice(0, 5).map((i) => i.message) });
+  if (!parsed.success)
+    throw new ApiError('PROVIDER_ERROR', 'The model answered a plan that is not valid', {
+      issues: parsed.error.issues.slice(0, 5).map((i) => i.message),
+    });
   const refused = parsed.data.steps.find((s) => !allowed.includes(s.action.type));
   if (refused) throw new ApiError('PROVIDER_ERROR', `The model planned a ${refused.action.type} action, which this request does not allow`);
   return parsed.data;
@@ -147,7 +158,11 @@ async function perform(siteId: string, row: InstanceRow, session: BrowserSession
 }
 
 const planStatusOf = (steps: PlanStep[]): PlanStatus =>
-  steps.length > 0 && steps.every((s) => s.status === 'completed') ? 'completed' : steps.some((s) => s.status !== 'pending') ? 'in_progress' : 'pending';
+  steps.length > 0 && steps.every((s) => s.status === 'completed')
+    ? 'completed'
+    : steps.some((s) => s.status !== 'pending')
+      ? 'in_progress'
+      : 'pending';
 
 /**
  * The plan act works on: the open one, or a new one for the activity (a new activity regenerates
@@ -160,7 +175,13 @@ async function choosePlan(siteId: string, row: InstanceRow, activity: string | u
   return { open, fresh: true, title: (activity ?? row.activity ?? message).slice(0, 200), steps: [] as PlanStep[] };
 }
 
-async function commitPlan(siteId: string, row: InstanceRow, chosen: Awaited<ReturnType<typeof choosePlan>>, activity: string | undefined, message: string): Promise<PlanRow> {
+async function commitPlan(
+  siteId: string,
+  row: InstanceRow,
+  chosen: Awaited<ReturnType<typeof choosePlan>>,
+  activity: string | undefined,
+  message: string,
+): Promise<PlanRow> {
   if (!chosen.fresh) return chosen.open!;
   if (chosen.open) await updatePlanRow(siteId, chosen.open.id, { status: 'cancelled' });
   if (activity) await updateInstanceRow(siteId, row.id, { activity });
@@ -187,7 +208,14 @@ export async function actOnInstance(
   if (body.actions) {
     steps.push(...body.actions.map((a, i) => newStep(steps.length + i, describeAction(a), a)));
   } else {
-    const planned = await askModel(session, { activity: chosen.title, steps, message: body.message, context: body.context, systemPrompt: o.systemPrompt, tools });
+    const planned = await askModel(session, {
+      activity: chosen.title,
+      steps,
+      message: body.message,
+      context: body.context,
+      systemPrompt: o.systemPrompt,
+      tools,
+    });
     if (mode !== 'regenerate') mode = planned.mode;
     if (planned.mode === 'regenerate') steps = [];
     if (planned.mode === 'modify') steps = steps.filter((s) => s.status !== 'pending' && s.status !== 'failed');
@@ -195,7 +223,11 @@ export async function actOnInstance(
     steps = steps.map((s, index) => ({ ...s, index }));
   }
   const plan = await commitPlan(siteId, row, chosen, body.activity, body.message);
-  await insertLog(siteId, row.id, { logType: 'user_action', message: body.message.slice(0, 10_000), details: { plan_id: plan.id, mode, ...(body.step_status ? { step_status: body.step_status } : {}) } });
+  await insertLog(siteId, row.id, {
+    logType: 'user_action',
+    message: body.message.slice(0, 10_000),
+    details: { plan_id: plan.id, mode, ...(body.step_status ? { step_status: body.step_status } : {}) },
+  });
 
   const executed: PlanStep[] = [];
   for (let i = 0; i < steps.length; i++) {

@@ -1,17 +1,17 @@
 import { now } from '@/lib/core/clock';
 import { ApiError, found } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { enqueue } from '@/lib/jobs/queue';
 import { deleteInstanceRow, findInstance, insertLog, storedKeysOf, updateInstanceRow, type InstanceRow } from '@/lib/instances/repo';
-import { TRANSITIONS, type Operation } from '@/lib/instances/states';
 import type { InstanceStatus } from '@/lib/instances/schema';
-import { fileStorage } from '@/lib/providers/storage';
+import { TRANSITIONS, type Operation } from '@/lib/instances/states';
+import { enqueue } from '@/lib/jobs/queue';
 import { robotProvider, type BrowserSession, type SavedBrowserState } from '@/lib/providers/robots';
-import { robotExpiryQueue } from './queue';
-import { allowRequest } from './outbound';
-import { TIMEOUT_HOURS } from './schema';
+import { fileStorage } from '@/lib/providers/storage';
 import { accountCap } from '@/lib/sites/caps';
 import { siteOwnerId } from '@/lib/sites/repo';
+import { allowRequest } from './outbound';
+import { robotExpiryQueue } from './queue';
+import { TIMEOUT_HOURS } from './schema';
 
 /**
  * The life of an instance's browser: start (or resume), pause, stop, delete, expiry. Each step
@@ -33,8 +33,7 @@ export async function loadInstance(siteId: string, id: string): Promise<Instance
   return found(await findInstance(siteId, id), 'Instance');
 }
 
-const conflict = (op: string, status: InstanceStatus) =>
-  new ApiError('CONFLICT', `Cannot ${op} an instance that is ${status}`, { status });
+const conflict = (op: string, status: InstanceStatus) => new ApiError('CONFLICT', `Cannot ${op} an instance that is ${status}`, { status });
 
 /** Moves the instance into the operation's working status; 409 when its status does not allow it. */
 async function claim(siteId: string, row: InstanceRow, op: Operation, label: string = op): Promise<InstanceRow> {
@@ -81,7 +80,10 @@ async function closeSession(id: string): Promise<void> {
 }
 
 async function removeSavedState(siteId: string, row: InstanceRow): Promise<void> {
-  if (row.stateKey) await fileStorage().remove(row.stateKey).catch(() => undefined);
+  if (row.stateKey)
+    await fileStorage()
+      .remove(row.stateKey)
+      .catch(() => undefined);
   await updateInstanceRow(siteId, row.id, { stateKey: null });
 }
 
@@ -109,7 +111,8 @@ export async function liveSession(siteId: string, row: InstanceRow): Promise<Bro
  */
 export async function startInstance(siteId: string, id: string, o: { timeoutHours?: number; label?: string } = {}): Promise<InstanceRow> {
   const row = await loadInstance(siteId, id);
-  if (row.instanceType !== 'browser') throw new ApiError('PROVIDER_NOT_CONFIGURED', `No robot provider runs ${row.instanceType} instances; only browser instances can start`);
+  if (row.instanceType !== 'browser')
+    throw new ApiError('PROVIDER_NOT_CONFIGURED', `No robot provider runs ${row.instanceType} instances; only browser instances can start`);
   const provider = robotProvider();
   const previous = row.status;
   await claim(siteId, row, 'start', o.label ?? 'start');
@@ -163,7 +166,10 @@ export async function pauseInstance(siteId: string, id: string): Promise<Instanc
     await fileStorage().put(key, new TextEncoder().encode(JSON.stringify(state)), 'application/json');
     await session.close();
     const paused = await updateInstanceRow(siteId, id, { status: 'paused', stateKey: key, currentUrl: state.url, expiresAt: null });
-    if (row.stateKey) await fileStorage().remove(row.stateKey).catch(() => undefined);
+    if (row.stateKey)
+      await fileStorage()
+        .remove(row.stateKey)
+        .catch(() => undefined);
     await systemLog(siteId, id, 'Browser paused; its state was saved', { url: state.url });
     return found(paused, 'Instance');
   } catch (error) {

@@ -33,12 +33,18 @@ export const resumeBodySchema = z.strictObject({
 export const actBodySchema = z.strictObject({
   instance_id: instanceId,
   message: z.string().trim().min(1).max(10_000).describe('What to do next, for the model; with `actions`, a note recorded with them'),
-  step_status: z.enum(STEP_STATUSES).optional().describe("Status of the plan's current step as the caller saw it: completed, failed, in_progress or pending"),
+  step_status: z
+    .enum(STEP_STATUSES)
+    .optional()
+    .describe("Status of the plan's current step as the caller saw it: completed, failed, in_progress or pending"),
   site_id: siteIdSchema.optional(),
   activity: activitySchema.optional().describe('A new activity: the plan is regenerated for it'),
   user_id: uuidSchema.optional().describe('The user acting (must own the site)'),
   context: z
-    .union([z.string().max(10_000), z.record(z.string(), z.unknown()).refine((o) => JSON.stringify(o).length <= 16_384, 'context must be at most 16 KB')])
+    .union([
+      z.string().max(10_000),
+      z.record(z.string(), z.unknown()).refine((o) => JSON.stringify(o).length <= 16_384, 'context must be at most 16 KB'),
+    ])
     .optional()
     .describe('Anything the model should know (string or object, at most 16 KB)'),
   actions: z

@@ -1,6 +1,6 @@
 import { found } from '@/lib/core/errors';
-import { assertSiteUser } from '@/lib/instances/service';
 import { insertInstance, insertPlan, toInstance, toPlan, updateInstanceRow, type InstanceRow } from '@/lib/instances/repo';
+import { assertSiteUser } from '@/lib/instances/service';
 import { agentModel } from '@/lib/providers/llm';
 import { siteOwnerId } from '@/lib/sites/repo';
 import { startWorkflow } from '@/lib/workflows/service';
@@ -21,7 +21,13 @@ async function ownerOf(siteId: string, userId?: string): Promise<string> {
 }
 
 async function newInstance(siteId: string, o: { text: string; userId?: string; activity?: string }): Promise<InstanceRow> {
-  return insertInstance(siteId, { userId: await ownerOf(siteId, o.userId), name: nameOf(o.text), instanceType: 'browser', status: 'uninstantiated', activity: o.activity ?? null });
+  return insertInstance(siteId, {
+    userId: await ownerOf(siteId, o.userId),
+    name: nameOf(o.text),
+    instanceType: 'browser',
+    status: 'uninstantiated',
+    activity: o.activity ?? null,
+  });
 }
 
 /**
@@ -46,7 +52,12 @@ export async function createOrResumeRobot(siteId: string, body: RobotInstanceBod
     created = true;
   }
   await updateInstanceRow(siteId, row.id, { activity: body.activity });
-  const plan = await insertPlan(siteId, row.id, { title: body.activity.slice(0, 200), planType: 'task', status: 'pending', instructions: body.activity });
+  const plan = await insertPlan(siteId, row.id, {
+    title: body.activity.slice(0, 200),
+    planType: 'task',
+    status: 'pending',
+    instructions: body.activity,
+  });
   return { instance: toInstance(await loadInstance(siteId, row.id)), plan: toPlan(plan), created };
 }
 
@@ -96,7 +107,11 @@ export async function runRobotCommand(siteId: string, command: RobotCommand): Pr
   }
   const row = await loadInstance(siteId, command.instance_id);
   if (row.status !== 'running') await startInstance(siteId, row.id, { label: 'resume' });
-  const result = await actOnInstance(siteId, { instance_id: row.id, message: command.prompt }, { systemPrompt: command.system_prompt, tools: command.tools });
+  const result = await actOnInstance(
+    siteId,
+    { instance_id: row.id, message: command.prompt },
+    { systemPrompt: command.system_prompt, tools: command.tools },
+  );
   return {
     instance_id: row.id,
     status: result.instance.status,

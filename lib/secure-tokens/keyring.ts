@@ -37,7 +37,10 @@ export function masterKeyId(key: Buffer): string {
 }
 
 export function parseMasterKeys(text: string): MasterKey[] {
-  const entries = text.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (entries.length === 0) throw new MasterKeyFormatError('no master key listed');
   const keys = entries.map((entry, index) => {
     const colon = entry.indexOf(':');

@@ -44,7 +44,9 @@ export async function insertSecureToken(
         .insert(secureTokens)
         .values({ id: input.id, siteId, type: input.type, identifier: input.identifier, ...input.sealed, createdBy: input.actor.userId ?? null })
         .returning();
-      await tx.insert(secureTokenAudit).values(auditValues(siteId, { tokenId: row.id, identifier: row.identifier, action: 'create', outcome: 'ok', actor: input.actor }));
+      await tx
+        .insert(secureTokenAudit)
+        .values(auditValues(siteId, { tokenId: row.id, identifier: row.identifier, action: 'create', outcome: 'ok', actor: input.actor }));
       return toApi(row);
     });
   } catch (error) {
@@ -65,7 +67,11 @@ export async function listSecureTokens(siteId: string, page: { limit: number; of
 
 export async function findSecureToken(siteId: string, id: string): Promise<Row | undefined> {
   const db = await getDb();
-  const [row] = await db.select().from(secureTokens).where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(secureTokens)
+    .where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.id, id)))
+    .limit(1);
   return row;
 }
 
@@ -73,16 +79,24 @@ export async function findSecureToken(siteId: string, id: string): Promise<Row |
 export async function deleteSecureToken(siteId: string, id: string, actor: Actor): Promise<boolean> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [row] = await tx.delete(secureTokens).where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.id, id))).returning();
+    const [row] = await tx
+      .delete(secureTokens)
+      .where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.id, id)))
+      .returning();
     if (!row) return false;
-    await tx.insert(secureTokenAudit).values(auditValues(siteId, { tokenId: id, identifier: row.identifier, action: 'delete', outcome: 'ok', actor }));
+    await tx
+      .insert(secureTokenAudit)
+      .values(auditValues(siteId, { tokenId: id, identifier: row.identifier, action: 'delete', outcome: 'ok', actor }));
     return true;
   });
 }
 
 export async function touchSecureToken(siteId: string, id: string): Promise<void> {
   const db = await getDb();
-  await db.update(secureTokens).set({ lastUsedAt: currentDate() }).where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.id, id)));
+  await db
+    .update(secureTokens)
+    .set({ lastUsedAt: currentDate() })
+    .where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.id, id)));
 }
 
 interface AuditEntry {
@@ -112,7 +126,13 @@ export async function listAudit(siteId: string, page: { limit: number; offset: n
   const db = await getDb();
   const where = eq(secureTokenAudit.siteId, siteId);
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(secureTokenAudit).where(where).orderBy(desc(secureTokenAudit.createdAt), desc(secureTokenAudit.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(secureTokenAudit)
+      .where(where)
+      .orderBy(desc(secureTokenAudit.createdAt), desc(secureTokenAudit.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(secureTokenAudit).where(where),
   ]);
   return {
@@ -183,7 +203,11 @@ export async function countSecureTokens(siteId: string): Promise<number> {
 
 export async function findSecureTokenByIdentifier(siteId: string, identifier: string): Promise<Row | undefined> {
   const db = await getDb();
-  const [row] = await db.select().from(secureTokens).where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.identifier, identifier))).limit(1);
+  const [row] = await db
+    .select()
+    .from(secureTokens)
+    .where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.identifier, identifier)))
+    .limit(1);
   return row;
 }
 
@@ -197,6 +221,8 @@ export async function resealSecureToken(siteId: string, id: string, sealed: Seal
       .where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.id, id)))
       .returning();
     if (!row) throw new ApiError('NOT_FOUND', 'Secure token not found');
-    await tx.insert(secureTokenAudit).values(auditValues(siteId, { tokenId: id, identifier: row.identifier, action: 'create', outcome: 'ok', actor }));
+    await tx
+      .insert(secureTokenAudit)
+      .values(auditValues(siteId, { tokenId: id, identifier: row.identifier, action: 'create', outcome: 'ok', actor }));
   });
 }

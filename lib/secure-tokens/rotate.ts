@@ -22,7 +22,7 @@ export async function rotateSecureTokens(keyring: Keyring, o: { batch?: number }
   const batch = o.batch ?? 100;
   const report: RotationReport = { rewrapped: 0, skipped: 0, failed: [] };
   const current = { keyId: keyring.current.id, keyVersion: keyring.current.version };
-  for (let after: string | undefined; ; ) {
+  for (let after: string | undefined; ;) {
     const rows = await rowsToRewrap(current, after, batch);
     if (rows.length === 0) return report;
     for (const row of rows) {

@@ -66,8 +66,6 @@ export const SecureTokenAuditSchema = z.object({
   created_at: isoTimestamp,
 });
 
-export const listAuditQuerySchema = listSecureTokensQuerySchema;
-
 export type CreateSecureTokenInput = z.infer<typeof createSecureTokenBodySchema>;
 export type SecureToken = z.infer<typeof SecureTokenSchema>;
 export type SecureTokenAudit = z.infer<typeof SecureTokenAuditSchema>;

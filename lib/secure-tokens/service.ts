@@ -46,8 +46,11 @@ function keyring(): Keyring {
 export async function createSecureToken(siteId: string, caller: Caller, input: CreateSecureTokenInput) {
   const id = randomUUID();
   const sealed = encryptSecret(keyring(), { siteId, tokenId: id }, input.value);
-  return withinSiteCap(siteId, 'secrets_per_site', () => countSecureTokens(siteId), () =>
-    insertSecureToken(siteId, { id, type: input.type, identifier: input.identifier, sealed, actor: actorOf(caller) }),
+  return withinSiteCap(
+    siteId,
+    'secrets_per_site',
+    () => countSecureTokens(siteId),
+    () => insertSecureToken(siteId, { id, type: input.type, identifier: input.identifier, sealed, actor: actorOf(caller) }),
   );
 }
 
@@ -152,11 +155,20 @@ export async function readProductSecret(siteId: string, id: string): Promise<str
   }
   try {
     const value = decryptSecret(ring, { siteId, tokenId: row.id }, sealedOf(row));
-    await Promise.all([touchSecureToken(siteId, row.id), recordAudit(siteId, { tokenId: id, identifier: row.identifier, action: 'decrypt', outcome: 'ok', actor: {} })]);
+    await Promise.all([
+      touchSecureToken(siteId, row.id),
+      recordAudit(siteId, { tokenId: id, identifier: row.identifier, action: 'decrypt', outcome: 'ok', actor: {} }),
+    ]);
     return value;
   } catch (error) {
     if (error instanceof MasterKeyUnavailableError || error instanceof SecretIntegrityError) {
-      await recordAudit(siteId, { tokenId: id, identifier: row.identifier, action: 'decrypt', outcome: error instanceof MasterKeyUnavailableError ? 'key_unavailable' : 'integrity_failure', actor: {} });
+      await recordAudit(siteId, {
+        tokenId: id,
+        identifier: row.identifier,
+        action: 'decrypt',
+        outcome: error instanceof MasterKeyUnavailableError ? 'key_unavailable' : 'integrity_failure',
+        actor: {},
+      });
       throw new ApiError('PROVIDER_NOT_CONFIGURED', 'The stored secret could not be decrypted with the configured master keys');
     }
     throw error;

@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
+import { found } from '@/lib/core/errors';
 import { getDb } from '@/lib/db/client';
 import { leads, segments } from '@/lib/db/schema';
 import { siteScoped } from '@/lib/db/site-scoped';
-import { found } from '@/lib/core/errors';
 import { segmentResource, type CreateSegmentInput, type ListSegmentsInput, type Segment, type UpdateSegmentInput } from './schema';
 
 const repo = siteScoped(segments, segmentResource);
@@ -55,8 +55,15 @@ export async function saveClusterSegments(
         .limit(1);
       const values = { name: plan.name, description: plan.description, size: plan.leadIds.length, attributes, updatedAt: currentDate() };
       const [row] = existing
-        ? await tx.update(segments).set(values).where(and(eq(segments.siteId, siteId), eq(segments.id, existing.id))).returning()
-        : await tx.insert(segments).values({ ...values, siteId }).returning();
+        ? await tx
+            .update(segments)
+            .set(values)
+            .where(and(eq(segments.siteId, siteId), eq(segments.id, existing.id)))
+            .returning()
+        : await tx
+            .insert(segments)
+            .values({ ...values, siteId })
+            .returning();
       if (plan.leadIds.length) {
         await tx
           .update(leads)

@@ -50,7 +50,12 @@ export const segmentResource = defineResource({
       create: 'optional',
       update: 'clearable',
     }),
-    is_active: field('isActive', { in: z.boolean().describe('Whether the segment is in use (default true)'), out: z.boolean(), create: 'optional', update: 'optional' }),
+    is_active: field('isActive', {
+      in: z.boolean().describe('Whether the segment is in use (default true)'),
+      out: z.boolean(),
+      create: 'optional',
+      update: 'optional',
+    }),
     attributes: field('attributes', {
       in: z
         .record(z.string(), z.unknown())

@@ -10,17 +10,40 @@ import { z } from 'zod';
  */
 const str = (max: number, what: string) => z.string().trim().max(max).describe(what);
 const list = (what: string, maxItems = 100, maxLen = 500) => z.array(z.string().trim().min(1).max(maxLen)).max(maxItems).describe(what);
-const url = (what: string) => z.url({ protocol: /^https?$/ }).max(2_000).describe(what);
+const url = (what: string) =>
+  z
+    .url({ protocol: /^https?$/ })
+    .max(2_000)
+    .describe(what);
 const hexColor = (what: string) =>
-  z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Must be a hex color such as #1a2b3c').describe(what);
-const currency = z.string().regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 code such as USD').describe('ISO 4217 currency code (USD, EUR)');
+  z
+    .string()
+    .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Must be a hex color such as #1a2b3c')
+    .describe(what);
+const currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 code such as USD')
+  .describe('ISO 4217 currency code (USD, EUR)');
 const isoDate = z.iso.date().describe('Date, YYYY-MM-DD');
 /** A time of day; the console edits it with a time input. */
-export const timeOfDaySchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Must be HH:MM (24-hour)').describe('Time of day, HH:MM (24-hour)');
+export const timeOfDaySchema = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Must be HH:MM (24-hour)')
+  .describe('Time of day, HH:MM (24-hour)');
 
 export const BRAND_ARCHETYPES = [
-  'innocent', 'everyman', 'hero', 'outlaw', 'explorer', 'creator',
-  'ruler', 'magician', 'lover', 'caregiver', 'jester', 'sage',
+  'innocent',
+  'everyman',
+  'hero',
+  'outlaw',
+  'explorer',
+  'creator',
+  'ruler',
+  'magician',
+  'lover',
+  'caregiver',
+  'jester',
+  'sage',
 ] as const;
 
 export const BrandingSchema = z
@@ -98,10 +121,9 @@ const journeyStage = (stage: string) =>
 export const JOURNEY_STAGES = ['awareness', 'consideration', 'decision', 'purchase', 'retention', 'referral'] as const;
 
 export const CustomerJourneySchema = z
-  .strictObject(Object.fromEntries(JOURNEY_STAGES.map((s) => [s, journeyStage(s)])) as Record<
-    (typeof JOURNEY_STAGES)[number],
-    ReturnType<typeof journeyStage>
-  >)
+  .strictObject(
+    Object.fromEntries(JOURNEY_STAGES.map((s) => [s, journeyStage(s)])) as Record<(typeof JOURNEY_STAGES)[number], ReturnType<typeof journeyStage>>,
+  )
   .partial()
   .describe('Customer journey stages, each with metrics, actions and tactics');
 
@@ -335,7 +357,10 @@ function patchOf(schema: z.ZodType): z.ZodType {
     const shape = Object.fromEntries(
       Object.entries(inner.shape as Record<string, z.ZodType>).map(([key, field]) => [
         key,
-        patchOf(field).nullable().optional().describe(descriptionOf(field) ?? key),
+        patchOf(field)
+          .nullable()
+          .optional()
+          .describe(descriptionOf(field) ?? key),
       ]),
     );
     return z.strictObject(shape).describe(inner.description ?? '');

@@ -41,7 +41,14 @@ export async function accountCap(ownerId: string, cap: PlanCap): Promise<{ plan:
 }
 
 /** Runs `insert` when `used` plus `adding` stays within the cap `limitOf` gives, under the lock `key`. */
-function withinCap<T>(key: string, cap: PlanCap, limitOf: () => Promise<{ plan: string; limit: number }>, used: () => Promise<number>, insert: () => Promise<T>, adding: number): Promise<T> {
+function withinCap<T>(
+  key: string,
+  cap: PlanCap,
+  limitOf: () => Promise<{ plan: string; limit: number }>,
+  used: () => Promise<number>,
+  insert: () => Promise<T>,
+  adding: number,
+): Promise<T> {
   return withLock(`cap:${cap}:${key}`, async () => {
     const { plan, limit } = await limitOf();
     const now = await used();

@@ -1,5 +1,5 @@
-import { ApiError, found } from '@/lib/core/errors';
 import { currentDate } from '@/lib/core/clock';
+import { ApiError, found } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { fileStorage } from '@/lib/providers/storage';
 import { workflowEngine } from '@/lib/workflows/engines';

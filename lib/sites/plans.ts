@@ -95,7 +95,10 @@ export const DEFAULT_PLAN_CAPS: Record<Plan, PlanCaps> = {
 const planCapsOverrideSchema = z.partialRecord(
   z.enum(PLANS),
   z.strictObject(
-    Object.fromEntries(Object.keys(DEFAULT_PLAN_CAPS.basic).map((k) => [k, z.number().int().min(0).optional()])) as Record<PlanCap, z.ZodOptional<z.ZodNumber>>,
+    Object.fromEntries(Object.keys(DEFAULT_PLAN_CAPS.basic).map((k) => [k, z.number().int().min(0).optional()])) as Record<
+      PlanCap,
+      z.ZodOptional<z.ZodNumber>
+    >,
   ),
 );
 
@@ -103,7 +106,10 @@ const planCapsOverrideSchema = z.partialRecord(
 export function planCap(plan: string, cap: PlanCap): number {
   const known = (PLANS as readonly string[]).includes(plan) ? (plan as Plan) : 'basic';
   const override = planCapsOverrideSchema.safeParse(config().PLAN_CAPS);
-  if (!override.success) throw new Error(`Invalid environment configuration: PLAN_CAPS: ${override.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!override.success)
+    throw new Error(
+      `Invalid environment configuration: PLAN_CAPS: ${override.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return override.data[known]?.[cap] ?? DEFAULT_PLAN_CAPS[known][cap];
 }
 

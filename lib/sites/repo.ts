@@ -1,11 +1,11 @@
-import { currentDate } from '@/lib/core/clock';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { currentDate } from '@/lib/core/clock';
+import { ApiError } from '@/lib/core/errors';
 import { sharedBatcher } from '@/lib/db/batch';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { rows } from '@/lib/db/raw';
 import { siteOrigins, sites, visitorUploads } from '@/lib/db/schema';
-import { ApiError } from '@/lib/core/errors';
 import type { Plan, SitePlanInput } from './plans';
 import type { CreateSiteInput, DeletedSite, Site, SiteDetail, SiteOrigin, UpdateSiteInput } from './schema';
 
@@ -171,7 +171,10 @@ async function findOriginsOfSites(siteIds: string[]): Promise<(SiteOrigins | und
   const ids = [...new Set(siteIds)];
   const found = await rows<{ id: string; domain: string | null; origins: string[] | null }>(sql`
     select s.id, s.domain, (select array_agg(o.origin) from site_origins o where o.site_id = s.id) as origins
-      from sites s where s.id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+      from sites s where s.id in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`);
   const byId = new Map(found.map((r) => [r.id, { domain: r.domain, origins: r.origins ?? [] }]));
   return siteIds.map((id) => byId.get(id));
 }
@@ -188,7 +191,10 @@ export function originsOfSite(siteId: string): Promise<SiteOrigins | undefined> 
 export async function anySiteHasOrigin(origin: string, domains: string[]): Promise<boolean> {
   const [row] = await rows<{ found: boolean }>(sql`
     select exists (select 1 from site_origins where origin = ${origin})
-        or exists (select 1 from sites where domain in (${sql.join(domains.map((d) => sql`${d}`), sql`, `)})) as found`);
+        or exists (select 1 from sites where domain in (${sql.join(
+          domains.map((d) => sql`${d}`),
+          sql`, `,
+        )})) as found`);
   return Boolean(row?.found);
 }
 
@@ -207,6 +213,9 @@ export async function plansOfOwner(ownerId: string): Promise<Plan[]> {
 
 export async function countSitesOfOwner(ownerId: string): Promise<number> {
   const db = await getDb();
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sites).where(eq(sites.ownerId, ownerId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sites)
+    .where(eq(sites.ownerId, ownerId));
   return Number(row.n);
 }

@@ -28,10 +28,7 @@ export const updateSiteBodySchema = z
 
 /** The typed confirmation a site deletion needs: the site's current name, exactly as stored. */
 export const deleteSiteBodySchema = z.strictObject({
-  confirm: z
-    .string()
-    .max(200)
-    .describe("The site's current name, typed out (e.g. \"My shop\"): guards against deleting the wrong site"),
+  confirm: z.string().max(200).describe('The site\'s current name, typed out (e.g. "My shop"): guards against deleting the wrong site'),
 });
 
 export const sitePathSchema = z.strictObject({ site_id: uuidSchema.describe('Site id (UUID); a site the signed-in user owns') });
@@ -72,8 +69,7 @@ export const visitorSitesQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0).describe('With site_id: items to skip (default 0)'),
 });
 
-const countsByStatus = (what: string) =>
-  z.object({ total: z.number().int(), by_status: z.record(z.string(), z.number().int()).describe(what) });
+const countsByStatus = (what: string) => z.object({ total: z.number().int(), by_status: z.record(z.string(), z.number().int()).describe(what) });
 
 export const SiteStatsSchema = z.object({
   site_id: uuidSchema,
@@ -138,8 +134,7 @@ export function normalizeOrigin(value: string): string | null {
   }
 }
 
-export const siteOriginPathSchema = sitePathSchema;
-export const siteOriginItemPathSchema = siteOriginPathSchema.extend({ origin_id: uuidSchema.describe('Allowed origin id') });
+export const siteOriginItemPathSchema = sitePathSchema.extend({ origin_id: uuidSchema.describe('Allowed origin id') });
 export const addSiteOriginBodySchema = z.strictObject({ origin: originSchema });
 /** Extra allowed origins given when a site is created in the console (each checked like one added later). */
 export const siteOriginListSchema = z.array(originSchema).max(50, 'At most 50 origins at once').describe('Extra allowed origins');

@@ -5,7 +5,12 @@ import type { CreateSiteInput, UpdateSiteInput } from './schema';
 
 /** A new site of the account, within the sites its plan allows (403 PLAN_LIMIT_REACHED beyond). */
 export function createSiteOf(ownerId: string, input: CreateSiteInput, origins: string[] = []) {
-  return withinAccountCap(ownerId, 'sites_per_account', () => countSitesOfOwner(ownerId), () => createSite(ownerId, input, origins));
+  return withinAccountCap(
+    ownerId,
+    'sites_per_account',
+    () => countSitesOfOwner(ownerId),
+    () => createSite(ownerId, input, origins),
+  );
 }
 
 /** Sites of a user; with `id`, just that one when the user owns it (404 otherwise). */

@@ -1,5 +1,5 @@
-import { currentDate } from '@/lib/core/clock';
 import { sql } from 'drizzle-orm';
+import { currentDate } from '@/lib/core/clock';
 import { rows } from '@/lib/db/raw';
 import type { SiteStats } from './schema';
 

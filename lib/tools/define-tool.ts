@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ApiKeyPrincipal, Scope } from '@/lib/core/principal';
 import type { ErrorCode } from '@/lib/core/errors';
+import type { ApiKeyPrincipal, Scope } from '@/lib/core/principal';
 
 /** What a tool runs with: the tenant (the credential's site), the credential and the request id. */
 export interface ToolContext {

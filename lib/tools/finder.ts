@@ -1,9 +1,16 @@
 import { z } from 'zod';
 import { siteIdSchema } from '@/lib/core/schemas';
-import { FinderCategorySchema, peopleDataProvider } from '@/lib/providers/people-data';
 import { countPeople, searchVenues } from '@/lib/finder/calls';
-import { createQueryBodySchema, CreateQueryResponseSchema, searchQuerySchema, TotalsResponseSchema, venueSearchInput, VenueSearchResponseSchema } from '@/lib/finder/schema';
+import {
+  createQueryBodySchema,
+  CreateQueryResponseSchema,
+  searchQuerySchema,
+  TotalsResponseSchema,
+  venueSearchInput,
+  VenueSearchResponseSchema,
+} from '@/lib/finder/schema';
 import { createRoleQuery } from '@/lib/finder/service';
+import { FinderCategorySchema, peopleDataProvider } from '@/lib/providers/people-data';
 import { defineTool } from './define-tool';
 
 export const getFinderCategoryIdsTool = defineTool({

@@ -1,3 +1,4 @@
+import { cappedPaginationMeta } from '@/lib/core/schemas';
 import { createLead, listLeads, setLeadStatus, updateLead } from '@/lib/leads/repo';
 import {
   IdentifiedLeadResultSchema,
@@ -10,7 +11,6 @@ import {
   updateLeadInputSchema,
 } from '@/lib/leads/schema';
 import { identifyLead } from '@/lib/leads/service';
-import { cappedPaginationMeta } from '@/lib/core/schemas';
 import { defineTool } from './define-tool';
 
 export const createLeadTool = defineTool({
@@ -19,7 +19,7 @@ export const createLeadTool = defineTool({
   path: 'leads/create',
   title: 'Create a lead',
   description:
-    'Creates a lead for the site. `name` and `email` are required; the email is stored lower-case and a site has one lead per email (a duplicate answers 409 CONFLICT). `segment_id` must be one of the site\'s segments.',
+    "Creates a lead for the site. `name` and `email` are required; the email is stored lower-case and a site has one lead per email (a duplicate answers 409 CONFLICT). `segment_id` must be one of the site's segments.",
   scope: 'write',
   creates: true,
   input: createLeadInputSchema,
@@ -63,7 +63,7 @@ export const qualifyLeadTool = defineTool({
   effect: 'overwrite',
   path: 'leads/qualify',
   title: 'Set the status of a lead',
-  description: 'Sets the lead\'s `status` (new, contacted, qualified, converted, lost). Any status may follow any other.',
+  description: "Sets the lead's `status` (new, contacted, qualified, converted, lost). Any status may follow any other.",
   scope: 'write',
   input: qualifyLeadInputSchema,
   output: LeadResultSchema,
@@ -84,4 +84,3 @@ export const identifyLeadTool = defineTool({
   errors: ['NOT_FOUND'],
   run: ({ siteId }, input) => identifyLead(siteId, input),
 });
-

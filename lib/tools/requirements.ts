@@ -1,5 +1,4 @@
 import { createRequirement, updateRequirement } from '@/lib/requirements/repo';
-import { requirementsPage } from '@/lib/requirements/service';
 import {
   RequirementListSchema,
   RequirementResultSchema,
@@ -7,6 +6,7 @@ import {
   listRequirementsInputSchema,
   updateRequirementInputSchema,
 } from '@/lib/requirements/schema';
+import { requirementsPage } from '@/lib/requirements/service';
 import { defineTool } from './define-tool';
 
 export const createRequirementTool = defineTool({

@@ -28,7 +28,8 @@ export const getSegmentsTool = defineTool({
   effect: 'read',
   path: 'segments/get',
   title: 'List segments',
-  description: "Lists the site's segments, newest first; optionally one by `segment_id` or only active/inactive ones. `limit` 1–500 (default 50), `offset`.",
+  description:
+    "Lists the site's segments, newest first; optionally one by `segment_id` or only active/inactive ones. `limit` 1–500 (default 50), `offset`.",
   scope: 'read',
   input: listSegmentsInputSchema,
   output: SegmentListSchema,

@@ -8,10 +8,7 @@ import { defineTool } from './define-tool';
 const inputSchema = SettingsPatchSchema.extend({
   site_id: siteIdSchema,
   action: z.enum(['get', 'update']).describe('`get` returns the settings; `update` changes the given fields and returns the result'),
-}).refine(
-  (b) => b.action === 'update' || Object.keys(b).every((k) => k === 'site_id' || k === 'action'),
-  'The get action takes no settings fields',
-);
+}).refine((b) => b.action === 'update' || Object.keys(b).every((k) => k === 'site_id' || k === 'action'), 'The get action takes no settings fields');
 
 export const updateSiteSettingsTool = defineTool({
   name: 'updateSiteSettings',

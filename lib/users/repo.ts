@@ -1,8 +1,8 @@
 import { count, eq, sql } from 'drizzle-orm';
+import { ApiError } from '@/lib/core/errors';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { users } from '@/lib/db/schema';
-import { ApiError } from '@/lib/core/errors';
 
 const publicColumns = { id: users.id, email: users.email, name: users.name };
 
@@ -19,7 +19,11 @@ export async function insertUser(input: { email: string; name: string | null; pa
 
 export async function findUserByEmail(email: string) {
   const db = await getDb();
-  const [row] = await db.select().from(users).where(eq(sql`lower(${users.email})`, email.toLowerCase())).limit(1);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
+    .limit(1);
   return row;
 }
 

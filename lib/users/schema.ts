@@ -18,7 +18,12 @@ export const signupBodySchema = z
   .describe('New account');
 
 export const tokenBodySchema = z.strictObject({
-  email: z.string().trim().max(254).transform((e) => e.toLowerCase()).describe('Account email'),
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .transform((e) => e.toLowerCase())
+    .describe('Account email'),
   password: z.string().max(256).describe('Account password'),
 });
 

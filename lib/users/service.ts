@@ -1,10 +1,10 @@
-import { config } from '@/lib/core/config';
-import { decoyPasswordHash, hashPassword, verifyPassword } from '@/lib/auth/passwords';
 import { admitAttempt, guardAttempt, recordFailedAttempt } from '@/lib/auth/brute-force';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '@/lib/auth/passwords';
 import { issueSessionToken } from '@/lib/auth/session';
+import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
-import type { SignupInput, User } from './schema';
 import { countUsers, findUserByEmail, insertUser } from './repo';
+import type { SignupInput, User } from './schema';
 
 /**
  * Creates an account. With OPEN_SIGNUP=false only the very first account can sign up.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { sharedBatcher } from '@/lib/db/batch';
 import { INT4_MAX } from '@/lib/core/schemas';
+import { sharedBatcher } from '@/lib/db/batch';
 import { rows } from '@/lib/db/raw';
 import { SESSION_MAX_MS, sessionTtlMs } from './lifetime';
 import { MAX_EVENTS_PER_SESSION } from './schema';
@@ -24,8 +24,7 @@ export interface EventWrite {
 
 export type EventOutcome =
   /** The session is missing, expired, closed, or not this visitor's: the caller finds out which. */
-  | { status: 'refused' }
-  | { status: 'stored' | 'skipped' | 'cap'; visitorId: string; expiresAt: number };
+  { status: 'refused' } | { status: 'stored' | 'skipped' | 'cap'; visitorId: string; expiresAt: number };
 
 /**
  * Writes a batch of events in ONE statement (one transaction, one commit): the sessions are

@@ -4,9 +4,9 @@ import { sharedBatcher } from '@/lib/db/batch';
 import { getDb, type Db } from '@/lib/db/client';
 import { rows, tableRecords, tableRows } from '@/lib/db/raw';
 import { sessionEvents, visitorSegments, visitorSessions, visitorUploads, visitors } from '@/lib/db/schema';
-import { sessionEnded, sessionNotFound } from './errors';
 import { recordEvent } from '@/lib/webhooks/events';
 import { landingAttribution } from './attribution';
+import { sessionEnded, sessionNotFound } from './errors';
 import { closedEnd, expiryAfter, hasLapsed, isLive, lapsedEnd, SESSION_MAX_MS, sessionTtlMs } from './lifetime';
 import {
   type CreateSessionInput,
@@ -120,7 +120,10 @@ async function startSessions(items: StartItem[]): Promise<Started[]> {
   const rest: typeof order = [];
   for (const o of order) {
     if (o.item.start.input.fingerprint != null && seen.has(o.key)) rest.push(o);
-    else (seen.add(o.key), first.push(o));
+    else {
+      seen.add(o.key);
+      first.push(o);
+    }
   }
 
   const results: Started[] = new Array(items.length);
@@ -258,7 +261,10 @@ async function continueStart(tx: Tx, siteId: string, start: SessionStart, visito
         .limit(1);
     }
   }
-  const [row] = await tx.insert(visitorSessions).values(sessionValues(siteId, start, visitor, previous)).returning();
+  const [row] = await tx
+    .insert(visitorSessions)
+    .values(sessionValues(siteId, start, visitor, previous))
+    .returning();
   return { row, isNew: true };
 }
 
@@ -382,7 +388,12 @@ export async function listEvents(siteId: string, sessionId: string): Promise<Ses
 }
 
 /** PUT: activity and counters; renews expiry. Only a live session takes it. */
-export async function updateSession(siteId: string, input: UpdateSessionInput, now: number, analyticsAllowed: (row: SessionRow) => boolean): Promise<SessionRow> {
+export async function updateSession(
+  siteId: string,
+  input: UpdateSessionInput,
+  now: number,
+  analyticsAllowed: (row: SessionRow) => boolean,
+): Promise<SessionRow> {
   const db = await getDb();
   const updated = await db.transaction(async (tx) => {
     const [current] = await tx
@@ -494,7 +505,10 @@ export async function bindLead(siteId: string, sessionId: string, leadId: string
       )
       .returning();
     if (!row) throw sessionNotFound(sessionId, siteId);
-    await tx.update(visitors).set({ leadId }).where(and(eq(visitors.siteId, siteId), eq(visitors.id, row.visitorId)));
+    await tx
+      .update(visitors)
+      .set({ leadId })
+      .where(and(eq(visitors.siteId, siteId), eq(visitors.id, row.visitorId)));
     return row;
   });
 }
@@ -539,7 +553,11 @@ export async function hasAnySession(siteId: string): Promise<boolean> {
 
 export async function findVisitor(siteId: string, visitorId: string) {
   const db = await getDb();
-  const [row] = await db.select().from(visitors).where(and(eq(visitors.siteId, siteId), eq(visitors.id, visitorId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(visitors)
+    .where(and(eq(visitors.siteId, siteId), eq(visitors.id, visitorId)))
+    .limit(1);
   return row;
 }
 
@@ -585,11 +603,7 @@ export async function listVisitors(siteId: string, limit: number, offset: number
 /** Adds a visitor to a segment; adding again is harmless and keeps the first `added_at`. */
 export async function addVisitorToSegment(siteId: string, visitorId: string, segmentId: string, now: number) {
   const db = await getDb();
-  const [inserted] = await db
-    .insert(visitorSegments)
-    .values({ siteId, visitorId, segmentId, addedAt: now })
-    .onConflictDoNothing()
-    .returning();
+  const [inserted] = await db.insert(visitorSegments).values({ siteId, visitorId, segmentId, addedAt: now }).onConflictDoNothing().returning();
   if (inserted) return { addedAt: inserted.addedAt, alreadyMember: false };
   const [existing] = await db
     .select()
@@ -602,13 +616,19 @@ export async function addVisitorToSegment(siteId: string, visitorId: string, seg
 /** Records a stored file of the site. */
 export async function insertUpload(siteId: string, file: Omit<typeof visitorUploads.$inferInsert, 'siteId'>) {
   const db = await getDb();
-  const [inserted] = await db.insert(visitorUploads).values({ ...file, siteId }).returning();
+  const [inserted] = await db
+    .insert(visitorUploads)
+    .values({ ...file, siteId })
+    .returning();
   return inserted;
 }
 
 /** Bytes of the files the site has stored (its upload quota counts these). */
 export async function storedUploadBytes(siteId: string): Promise<number> {
   const db = await getDb();
-  const [row] = await db.select({ n: sql<string>`coalesce(sum(${visitorUploads.size}), 0)` }).from(visitorUploads).where(eq(visitorUploads.siteId, siteId));
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${visitorUploads.size}), 0)` })
+    .from(visitorUploads)
+    .where(eq(visitorUploads.siteId, siteId));
   return Number(row.n);
 }

@@ -21,8 +21,15 @@ const customDataSchema = z
 export const deviceSchema = z
   .strictObject({
     type: text('Device type, e.g. desktop, mobile, tablet', 50).optional(),
-    screen_size: z.string().regex(/^\d{1,5}x\d{1,5}$/, 'Must be WIDTHxHEIGHT, e.g. 1920x1080').describe('Screen size, width x height').optional(),
-    os: z.strictObject({ name: text('OS name', 100).optional(), version: text('OS version', 100).optional() }).describe('Operating system').optional(),
+    screen_size: z
+      .string()
+      .regex(/^\d{1,5}x\d{1,5}$/, 'Must be WIDTHxHEIGHT, e.g. 1920x1080')
+      .describe('Screen size, width x height')
+      .optional(),
+    os: z
+      .strictObject({ name: text('OS name', 100).optional(), version: text('OS version', 100).optional() })
+      .describe('Operating system')
+      .optional(),
     pixel_ratio: z.number().positive().max(20).describe('Device pixel ratio').optional(),
     orientation: text('Screen orientation, e.g. portrait, landscape', 50).optional(),
     memory: z.number().min(0).describe('Device memory (MB)').optional(),
@@ -91,7 +98,7 @@ export const createSessionBodySchema = z.strictObject({
   idle_time: durationMs('Idle time').optional(),
   exit_url: urlText('Exit URL').optional(),
   exit_type: exitTypeSchema.optional(),
-  lead_id: uuidSchema.describe("Lead of this site the visitor is known as").optional(),
+  lead_id: uuidSchema.describe('Lead of this site the visitor is known as').optional(),
   previous_session_id: uuidSchema.describe('Previous session of the same visitor (set by the server when it knows it)').optional(),
   device: deviceSchema.optional(),
   browser: browserSchema.optional(),
@@ -140,11 +147,13 @@ export const identifySessionBodySchema = z.strictObject({
     .optional(),
 });
 
-export const sessionListQuerySchema = paginationQuerySchema.extend({
-  site_id: siteIdSchema.optional(),
-  from: z.coerce.number().int().min(0).describe('Sessions started at or after this time (epoch ms)').optional(),
-  to: z.coerce.number().int().min(0).describe('Sessions started at or before this time (epoch ms)').optional(),
-}).strict();
+export const sessionListQuerySchema = paginationQuerySchema
+  .extend({
+    site_id: siteIdSchema.optional(),
+    from: z.coerce.number().int().min(0).describe('Sessions started at or after this time (epoch ms)').optional(),
+    to: z.coerce.number().int().min(0).describe('Sessions started at or before this time (epoch ms)').optional(),
+  })
+  .strict();
 
 export const visitorParamsSchema = z.strictObject({ visitor_id: uuidSchema.describe('Visitor id') });
 export const leadParamsSchema = z.strictObject({ lead_id: uuidSchema.describe('Lead id') });
@@ -161,9 +170,7 @@ export const trackBodySchema = z.strictObject({
   site_id: siteIdSchema,
   session_id: uuidSchema.describe('Session the event belongs to (renews its expiry)'),
   visitor_id: uuidSchema.describe("Visitor id; when given it must be the session's visitor").optional(),
-  event_type: z
-    .enum(EVENT_TYPES)
-    .describe('pageview, click, form_submit, scroll, custom, conversion, error, or consent (strictly necessary)'),
+  event_type: z.enum(EVENT_TYPES).describe('pageview, click, form_submit, scroll, custom, conversion, error, or consent (strictly necessary)'),
   event_name: text('Name of the event, e.g. signup_click (recommended for custom)', 200).optional(),
   url: urlText('URL where the event happened').optional(),
   timestamp: ms('When the event happened (default: when received)').optional(),
@@ -178,7 +185,9 @@ export const identifyBodySchema = z
   .strictObject({
     site_id: siteIdSchema,
     session_id: uuidSchema.describe('Session of the visitor being identified (this or visitor_id is required)').optional(),
-    visitor_id: uuidSchema.describe("Visitor being identified (this or session_id is required); with session_id it must be the session's visitor").optional(),
+    visitor_id: uuidSchema
+      .describe("Visitor being identified (this or session_id is required); with session_id it must be the session's visitor")
+      .optional(),
     email: z.string().trim().toLowerCase().email().max(320).describe('Email of the person (stored lower-case)'),
     firstName: text('First name', 200).optional(),
     lastName: text('Last name', 200).optional(),

@@ -49,8 +49,7 @@ const analyticsAllowed = (consent: Record<string, unknown> | null | undefined) =
 const ttlOf = (row: Pick<SessionRow, 'expiresAt' | 'status'>, at: number) =>
   row.status === 'active' ? Math.max(0, Math.round((row.expiresAt - at) / 1000)) : 0;
 
-export const sessionUrl = (siteId: string, sessionId: string) =>
-  `/api/visitors/session?session_id=${sessionId}&site_id=${siteId}`;
+export const sessionUrl = (siteId: string, sessionId: string) => `/api/visitors/session?session_id=${sessionId}&site_id=${siteId}`;
 
 async function requireLead(siteId: string, leadId: string) {
   return found(await findLead(siteId, leadId), 'Lead');
@@ -188,10 +187,15 @@ export async function identifyVisitor(
 
 /** The site's lead for this email: created, or its name updated when one is given. */
 async function leadForPerson(siteId: string, input: { email: string; firstName?: string; lastName?: string }) {
-  const name = [input.firstName, input.lastName].map((s) => s?.trim()).filter(Boolean).join(' ');
+  const name = [input.firstName, input.lastName]
+    .map((s) => s?.trim())
+    .filter(Boolean)
+    .join(' ');
   const existing = await findLeadByEmail(siteId, input.email);
   const lead =
-    existing && !name ? existing : await upsertLeadByEmail(siteId, { email: input.email, name: name || input.email.split('@')[0], origin: 'visitor_identify' });
+    existing && !name
+      ? existing
+      : await upsertLeadByEmail(siteId, { email: input.email, name: name || input.email.split('@')[0], origin: 'visitor_identify' });
   return { lead, isNew: !existing };
 }
 

@@ -60,7 +60,11 @@ export const UploadedFileSchema = z.object({
 });
 
 const safeName = (name: string) =>
-  (name.normalize('NFKD').replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '').slice(-120) || 'file');
+  name
+    .normalize('NFKD')
+    .replace(/[^\w.-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(-120) || 'file';
 
 export async function uploadFile(siteId: string, input: z.infer<typeof uploadBodySchema>) {
   const { file } = input;
@@ -85,7 +89,16 @@ export async function uploadFile(siteId: string, input: z.infer<typeof uploadBod
     async () => {
       await storage.put(key, bytes, contentType);
       try {
-        return await insertUpload(siteId, { id, visitorId: input.visitor_id ?? null, type: input.type ?? null, fileName, contentType, size: bytes.byteLength, storage: storage.kind, storageKey: key });
+        return await insertUpload(siteId, {
+          id,
+          visitorId: input.visitor_id ?? null,
+          type: input.type ?? null,
+          fileName,
+          contentType,
+          size: bytes.byteLength,
+          storage: storage.kind,
+          storageKey: key,
+        });
       } catch (error) {
         await storage.remove(key).catch(() => undefined);
         throw error;

@@ -49,7 +49,14 @@ export async function attemptDelivery(claimed: ClaimedDelivery): Promise<Attempt
   let error: string | null = null;
   let responseBody: string | null = null;
   try {
-    const res = await guardedFetch(claimed.endpoint.url, { method: 'POST', headers, body, timeoutMs: c.WEBHOOK_TIMEOUT_MS, maxBytes: c.WEBHOOK_MAX_RESPONSE_BYTES, maxRedirects: 0 });
+    const res = await guardedFetch(claimed.endpoint.url, {
+      method: 'POST',
+      headers,
+      body,
+      timeoutMs: c.WEBHOOK_TIMEOUT_MS,
+      maxBytes: c.WEBHOOK_MAX_RESPONSE_BYTES,
+      maxRedirects: 0,
+    });
     statusCode = res.status;
     responseBody = res.body.toString('utf8').replace(/\u0000/g, '');
     if (res.status < 200 || res.status >= 300) error = `answered ${res.status}`;

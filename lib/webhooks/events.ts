@@ -1,7 +1,7 @@
 import { and, arrayContains, eq } from 'drizzle-orm';
+import { currentDate } from '@/lib/core/clock';
 import { getDb, type Db } from '@/lib/db/client';
 import { outboundEvents, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
-import { currentDate } from '@/lib/core/clock';
 import { enqueueAll } from '@/lib/jobs/queue';
 import { deliveryQueue } from './queue';
 
@@ -11,14 +11,7 @@ import { deliveryQueue } from './queue';
  * the event exists exactly when the change does; each delivery's first attempt is a job of the
  * delivery queue written in the same transaction (`./jobs.ts` sends it).
  */
-export const EVENT_TYPES = [
-  'workflow.completed',
-  'workflow.failed',
-  'workflow.cancelled',
-  'lead.created',
-  'lead.updated',
-  'session.ended',
-] as const;
+export const EVENT_TYPES = ['workflow.completed', 'workflow.failed', 'workflow.cancelled', 'lead.created', 'lead.updated', 'session.ended'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Sent only to the endpoint it tests (POST /api/webhooks/{id}/ping); never subscribed to. */
@@ -29,7 +22,13 @@ export const PING_EVENT = 'webhook.ping';
  * second call for the same thing records nothing. Answers the event id, or undefined when no
  * endpoint wants the event (nothing is written then).
  */
-export async function recordEvent(tx: Db, siteId: string, type: EventType, data: Record<string, unknown>, dedupeKey?: string): Promise<string | undefined> {
+export async function recordEvent(
+  tx: Db,
+  siteId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  dedupeKey?: string,
+): Promise<string | undefined> {
   const endpoints = await tx
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
@@ -46,7 +45,11 @@ export async function recordEvent(tx: Db, siteId: string, type: EventType, data:
     .insert(webhookDeliveries)
     .values(endpoints.map((e) => ({ siteId, eventId: event.id, endpointId: e.id, nextAttemptAt: at })))
     .returning({ id: webhookDeliveries.id });
-  await enqueueAll(deliveryQueue, deliveries.map((d) => ({ data: { deliveryId: d.id } })), { tx });
+  await enqueueAll(
+    deliveryQueue,
+    deliveries.map((d) => ({ data: { deliveryId: d.id } })),
+    { tx },
+  );
   return event.id;
 }
 

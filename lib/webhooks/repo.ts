@@ -1,9 +1,9 @@
 import { and, desc, eq, sql, arrayContains } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
+import { eventSubscriptions, outboundEvents, webhookAttempts, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
 import { enqueueAll } from '@/lib/jobs/queue';
 import { deliveryQueue } from './queue';
-import { eventSubscriptions, outboundEvents, webhookAttempts, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
 
 /** The only code touching the webhook tables. Site id first; another site's id finds nothing. */
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -17,34 +17,56 @@ export async function insertEndpoint(
   values: { url: string; description: string | null; events: string[]; active: boolean; secretEncrypted: string },
 ): Promise<EndpointRow> {
   const db = await getDb();
-  const [row] = await db.insert(webhookEndpoints).values({ siteId, ...values }).returning();
+  const [row] = await db
+    .insert(webhookEndpoints)
+    .values({ siteId, ...values })
+    .returning();
   return row;
 }
 
 export async function listEndpoints(siteId: string): Promise<EndpointRow[]> {
   const db = await getDb();
-  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.siteId, siteId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)).limit(100);
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.siteId, siteId))
+    .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id))
+    .limit(100);
 }
 
 export async function countEndpoints(siteId: string): Promise<number> {
   const db = await getDb();
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(eq(webhookEndpoints.siteId, siteId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.siteId, siteId));
   return Number(row.n);
 }
 
 export async function findEndpoint(siteId: string, id: string): Promise<EndpointRow | undefined> {
   const db = await getDb();
-  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id)));
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id)));
   return row;
 }
 
 export async function deleteEndpoint(siteId: string, id: string): Promise<boolean> {
   const db = await getDb();
-  const rows = await db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id))).returning({ id: webhookEndpoints.id });
+  const rows = await db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id)))
+    .returning({ id: webhookEndpoints.id });
   return rows.length > 0;
 }
 
-export async function rotateEndpointSecret(siteId: string, id: string, secretEncrypted: string, previousUntil: Date | null): Promise<EndpointRow | undefined> {
+export async function rotateEndpointSecret(
+  siteId: string,
+  id: string,
+  secretEncrypted: string,
+  previousUntil: Date | null,
+): Promise<EndpointRow | undefined> {
   const db = await getDb();
   const [row] = await db
     .update(webhookEndpoints)
@@ -54,16 +76,6 @@ export async function rotateEndpointSecret(siteId: string, id: string, secretEnc
       secretEncrypted,
       updatedAt: currentDate(),
     })
-    .where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id)))
-    .returning();
-  return row;
-}
-
-export async function updateEndpoint(siteId: string, id: string, set: { active?: boolean; events?: string[] }): Promise<EndpointRow | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({ ...set, updatedAt: currentDate() })
     .where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id)))
     .returning();
   return row;
@@ -189,21 +201,39 @@ export async function finishAttempt(
 
 export async function insertSubscription(
   siteId: string,
-  values: { tableName: string; eventTypes: string[]; workflow: string; input: Record<string, unknown>; recordFields: Record<string, string>; active: boolean },
+  values: {
+    tableName: string;
+    eventTypes: string[];
+    workflow: string;
+    input: Record<string, unknown>;
+    recordFields: Record<string, string>;
+    active: boolean;
+  },
 ): Promise<SubscriptionRow> {
   const db = await getDb();
-  const [row] = await db.insert(eventSubscriptions).values({ siteId, ...values }).returning();
+  const [row] = await db
+    .insert(eventSubscriptions)
+    .values({ siteId, ...values })
+    .returning();
   return row;
 }
 
 export async function listSubscriptions(siteId: string): Promise<SubscriptionRow[]> {
   const db = await getDb();
-  return db.select().from(eventSubscriptions).where(eq(eventSubscriptions.siteId, siteId)).orderBy(desc(eventSubscriptions.createdAt), desc(eventSubscriptions.id)).limit(100);
+  return db
+    .select()
+    .from(eventSubscriptions)
+    .where(eq(eventSubscriptions.siteId, siteId))
+    .orderBy(desc(eventSubscriptions.createdAt), desc(eventSubscriptions.id))
+    .limit(100);
 }
 
 export async function deleteSubscription(siteId: string, id: string): Promise<SubscriptionRow | undefined> {
   const db = await getDb();
-  const [row] = await db.delete(eventSubscriptions).where(and(eq(eventSubscriptions.siteId, siteId), eq(eventSubscriptions.id, id))).returning();
+  const [row] = await db
+    .delete(eventSubscriptions)
+    .where(and(eq(eventSubscriptions.siteId, siteId), eq(eventSubscriptions.id, id)))
+    .returning();
   return row;
 }
 

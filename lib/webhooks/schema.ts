@@ -7,10 +7,7 @@ export const eventTypeSchema = z.enum(EVENT_TYPES).describe(`Event type: ${EVENT
 
 export const createEndpointBodySchema = z.strictObject({
   site_id: siteIdSchema,
-  url: z
-    .string()
-    .max(2048)
-    .describe('Where events are POSTed: https (http only to a host the operator allows); must resolve to a public address'),
+  url: z.string().max(2048).describe('Where events are POSTed: https (http only to a host the operator allows); must resolve to a public address'),
   events: z.array(eventTypeSchema).min(1).max(EVENT_TYPES.length).describe('The event types this endpoint receives'),
   description: z.string().max(500).optional().describe('What the endpoint is for'),
   active: z.boolean().optional().describe('Receives events (default true)'),
@@ -88,7 +85,10 @@ export const PingResultSchema = z.object({ event_id: uuidSchema, delivery_id: uu
 
 // Inbound change events.
 
-const tableName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'a table name').describe('Table name, e.g. leads');
+const tableName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'a table name')
+  .describe('Table name, e.g. leads');
 export const CHANGE_TYPES = ['INSERT', 'UPDATE', 'DELETE'] as const;
 
 export const createSubscriptionBodySchema = z.strictObject({

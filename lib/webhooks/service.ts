@@ -24,7 +24,8 @@ export function toEndpoint(row: repo.EndpointRow): Endpoint {
     active: row.active,
     status: row.status,
     failing_since: iso(row.failingSince),
-    previous_secret_expires_at: row.previousSecretExpiresAt && row.previousSecretExpiresAt.getTime() > now() ? row.previousSecretExpiresAt.toISOString() : null,
+    previous_secret_expires_at:
+      row.previousSecretExpiresAt && row.previousSecretExpiresAt.getTime() > now() ? row.previousSecretExpiresAt.toISOString() : null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -44,7 +45,8 @@ async function checkEndpointUrl(raw: string): Promise<string> {
   try {
     return (await checkOutboundUrl(url)).url.toString();
   } catch (error) {
-    if (error instanceof OutboundRefusedError || error instanceof OutboundFailedError) throw new ApiError('INVALID_REQUEST', `url refused: ${error.message}`);
+    if (error instanceof OutboundRefusedError || error instanceof OutboundFailedError)
+      throw new ApiError('INVALID_REQUEST', `url refused: ${error.message}`);
     throw error;
   }
 }
@@ -55,14 +57,18 @@ export async function createEndpoint(
 ): Promise<Endpoint & { secret: string }> {
   const url = await checkEndpointUrl(input.url);
   const secret = generateSigningSecret();
-  const row = await withinSiteCap(siteId, 'webhook_endpoints_per_site', () => repo.countEndpoints(siteId), () =>
-    repo.insertEndpoint(siteId, {
-      url,
-      description: input.description ?? null,
-      events: [...new Set(input.events)],
-      active: input.active ?? true,
-      secretEncrypted: encryptSecret(secret),
-    }),
+  const row = await withinSiteCap(
+    siteId,
+    'webhook_endpoints_per_site',
+    () => repo.countEndpoints(siteId),
+    () =>
+      repo.insertEndpoint(siteId, {
+        url,
+        description: input.description ?? null,
+        events: [...new Set(input.events)],
+        active: input.active ?? true,
+        secretEncrypted: encryptSecret(secret),
+      }),
   );
   return { ...toEndpoint(row), secret };
 }
@@ -153,12 +159,20 @@ function toSubscription(row: repo.SubscriptionRow) {
 
 export async function createSubscription(
   siteId: string,
-  input: { table: string; event_types: string[]; workflow: string; input?: Record<string, unknown>; record_fields?: Record<string, string>; active?: boolean },
+  input: {
+    table: string;
+    event_types: string[];
+    workflow: string;
+    input?: Record<string, unknown>;
+    record_fields?: Record<string, string>;
+    active?: boolean;
+  },
 ) {
   const entry = catalogEntry(input.workflow);
   if (!entry) throw new ApiError('INVALID_REQUEST', `Unknown workflow: ${input.workflow}`);
   // The webhook workflow records every inbound event already; starting it from a subscription would record twice.
-  if (entry.name === 'webhook') throw new ApiError('INVALID_REQUEST', 'The webhook workflow records every inbound event already; subscribe another workflow');
+  if (entry.name === 'webhook')
+    throw new ApiError('INVALID_REQUEST', 'The webhook workflow records every inbound event already; subscribe another workflow');
   if ('site_id' in (input.input ?? {}) || 'site_id' in (input.record_fields ?? {})) {
     throw new ApiError('INVALID_REQUEST', 'site_id is always the subscription’s site; leave it out of input and record_fields');
   }
@@ -180,7 +194,8 @@ export async function deleteSubscription(siteId: string, id: string): Promise<{ 
   return { id, deleted: true };
 }
 
-const sameSite = (value: unknown, siteId: string) => value === undefined || value === null || (typeof value === 'string' && value.toLowerCase() === siteId);
+const sameSite = (value: unknown, siteId: string) =>
+  value === undefined || value === null || (typeof value === 'string' && value.toLowerCase() === siteId);
 
 /**
  * An inbound database change event: refused when its record (or old record) names another site;

@@ -3,7 +3,16 @@ import type { LogLevel } from '@temporalio/worker';
 import { config } from '@/lib/core/config';
 import { errorFields, log } from '@/lib/core/log';
 import { resetProviders } from '@/lib/core/providers';
-import { database, embeddedDataDir, embeddedPrepared, markEmbeddedPrepared, openDatabase, openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
+import {
+  database,
+  embeddedDataDir,
+  embeddedPrepared,
+  markEmbeddedPrepared,
+  openDatabase,
+  openMigratedDatabase,
+  useDatabase,
+  type Database,
+} from '@/lib/db/client';
 import type { EmbeddedServer } from '@/lib/db/embedded-server';
 import { closeQueueClient, newQueueClient } from '@/lib/jobs/queue';
 import { temporalSettings } from '@/lib/workflows/engines/temporal/settings';
@@ -51,7 +60,10 @@ export async function prepareEmbeddedDatabase(): Promise<void> {
 /** Runs `prepareEmbeddedDatabase` in a child process of this same entry, unless the data directory is already prepared. */
 async function prepareApart(): Promise<void> {
   if (await embeddedPrepared(embeddedDataDir())) return;
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], PREPARE_FLAG], { env: process.env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], PREPARE_FLAG], {
+    env: process.env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const [code, signal] = await new Promise<[number | null, string | null]>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (c, s) => resolve([c, s]));
@@ -82,7 +94,10 @@ export async function runWorkerProcess(o: { requireTemporal?: boolean } = {}): P
   if (settings) {
     const { DefaultLogger, Runtime } = await import('@temporalio/worker');
     // The SDK's own logs go through the app's JSON log; signals are handled below.
-    Runtime.install({ logger: new DefaultLogger(LEVELS[cfg.LOG_LEVEL], (entry) => WRITE[entry.level](entry.message, entry.meta)), shutdownSignals: [] });
+    Runtime.install({
+      logger: new DefaultLogger(LEVELS[cfg.LOG_LEVEL], (entry) => WRITE[entry.level](entry.message, entry.meta)),
+      shutdownSignals: [],
+    });
   }
 
   let embedded: { held: Database; server: EmbeddedServer } | undefined;

@@ -1,20 +1,20 @@
 import { generateText } from 'ai';
 import { carryOutCommand } from '@/lib/agents/execute';
-import { agentModel, type AgentModel } from '@/lib/providers/llm';
+import { now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
-import { now } from '@/lib/core/clock';
-import { sendEmail } from '@/lib/email/service';
 import { syncMailbox } from '@/lib/email/inbound';
 import { MailboxError } from '@/lib/email/mailbox';
-import { assignLeadsTo, leadsForBatch, markLeadsLost, setLeadStatus, toLead, type LeadRow } from '@/lib/leads/repo';
-import { peopleDataProvider } from '@/lib/providers/people-data';
+import { sendEmail } from '@/lib/email/service';
 import { lookupContacts, searchPeople } from '@/lib/finder/calls';
 import { findRoleQuery, listRoleQueries, recordRoleQueryProgress, saveMinedPerson, unseenPeople } from '@/lib/finder/repo';
+import { assignLeadsTo, leadsForBatch, markLeadsLost, setLeadStatus, toLead, type LeadRow } from '@/lib/leads/repo';
+import { agentModel, type AgentModel } from '@/lib/providers/llm';
+import { peopleDataProvider } from '@/lib/providers/people-data';
+import { runRobotCommand } from '@/lib/robots/service';
 import { findSegment, saveClusterSegments } from '@/lib/segments/repo';
 import { getSettings } from '@/lib/settings/service';
 import { getSite } from '@/lib/sites/repo';
-import { runRobotCommand } from '@/lib/robots/service';
 import { recentFigures } from '@/lib/sites/stats-repo';
 import type { Activities, LeadSnapshot, MiningTarget, PaidAnswer } from './activities';
 import { WorkflowFailedError } from './definition';
@@ -34,10 +34,7 @@ function snapshot(row: LeadRow): LeadSnapshot {
 }
 
 export const modelNotConfigured = () =>
-  new WorkflowFailedError(
-  'MODEL_NOT_CONFIGURED',
-    'no language model is configured for this deployment: set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL',
-  );
+  new WorkflowFailedError('MODEL_NOT_CONFIGURED', 'no language model is configured for this deployment: set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL');
 
 /** Provider errors: not configured → the run fails for good; anything else may pass, so it is retried. */
 function fromProvider(error: unknown): never {
@@ -55,7 +52,14 @@ async function paid<T extends object>(call: () => Promise<T>): Promise<PaidAnswe
   }
 }
 
-const toTarget = (q: { id: string; name: string; query: Record<string, unknown>; total_targets: number; leads_created: number; next_page: number }): MiningTarget => ({
+const toTarget = (q: {
+  id: string;
+  name: string;
+  query: Record<string, unknown>;
+  total_targets: number;
+  leads_created: number;
+  next_page: number;
+}): MiningTarget => ({
   id: q.id,
   name: q.name,
   query: q.query,
@@ -82,7 +86,11 @@ export function createActivities(): Activities {
         siteId,
         marks.map((m) => ({ leadId: m.lead_id, note: `Marked invalid: ${m.reason}` })),
       ),
-    assignLeads: (siteId, assignments) => assignLeadsTo(siteId, assignments.map((a) => ({ leadId: a.lead_id, assigneeId: a.assignee_id }))),
+    assignLeads: (siteId, assignments) =>
+      assignLeadsTo(
+        siteId,
+        assignments.map((a) => ({ leadId: a.lead_id, assigneeId: a.assignee_id })),
+      ),
     async getSegment(siteId, segmentId) {
       const s = await findSegment(siteId, segmentId);
       return s ? { id: s.segment_id, name: s.name, description: s.description, audience: s.audience, size: s.size, attributes: s.attributes } : null;
@@ -95,7 +103,12 @@ export function createActivities(): Activities {
       return saved.map((s) => ({ key: s.key, segment_id: s.segmentId, name: s.name, size: s.size, created: s.created }));
     },
     async recordWebhookEvent(siteId, event) {
-      const id = await insertWebhookEvent(siteId, { workflowId: event.workflow_id, eventType: event.event_type, tableName: event.table, payload: event.payload });
+      const id = await insertWebhookEvent(siteId, {
+        workflowId: event.workflow_id,
+        eventType: event.event_type,
+        tableName: event.table,
+        payload: event.payload,
+      });
       return { event_id: id };
     },
     async recordRunEnd(siteId, end) {
@@ -181,7 +194,9 @@ export function createActivities(): Activities {
         position: person.role_title,
         company: person.company,
         origin: 'finder',
-        notes: [`Found by the people search "${person.query_name}" (provider person ${person.person_id})`, person.linkedin_url].filter(Boolean).join('\n'),
+        notes: [`Found by the people search "${person.query_name}" (provider person ${person.person_id})`, person.linkedin_url]
+          .filter(Boolean)
+          .join('\n'),
       }),
     recordMiningProgress: (siteId, roleQueryId, p) =>
       recordRoleQueryProgress(siteId, roleQueryId, {
@@ -192,15 +207,23 @@ export function createActivities(): Activities {
       }),
     async sendEmail(siteId, message) {
       try {
-        const sent = await sendEmail(siteId, null, { to: [message.to], subject: message.subject, text: message.text }, {
-          leadId: message.lead_id,
-          workflowId: message.workflow_id,
-          unsubscribeFooter: true,
-        });
+        const sent = await sendEmail(
+          siteId,
+          null,
+          { to: [message.to], subject: message.subject, text: message.text },
+          {
+            leadId: message.lead_id,
+            workflowId: message.workflow_id,
+            unsubscribeFooter: true,
+          },
+        );
         return { email_id: sent.id, message_id: sent.message_id ?? '', transport: sent.transport };
       } catch (error) {
         if (error instanceof ApiError && error.code === 'UNPROCESSABLE') {
-          throw new WorkflowFailedError('RECIPIENT_SUPPRESSED', `${message.to} is on the site's suppression list (unsubscribed or bounced); nothing was sent`);
+          throw new WorkflowFailedError(
+            'RECIPIENT_SUPPRESSED',
+            `${message.to} is on the site's suppression list (unsubscribed or bounced); nothing was sent`,
+          );
         }
         throw error;
       }

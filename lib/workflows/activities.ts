@@ -107,7 +107,6 @@ export interface MailboxSyncResult {
   last_uid: number;
 }
 
-
 /** A role query as mining sees it. */
 export interface MiningTarget {
   id: string;
@@ -178,7 +177,10 @@ export interface Activities {
   // Finder mining: role queries, paid provider calls (charged to the site's credits, attributed to the run), leads.
   /** The role query `roleQueryId` (fails the run when the site has none), or every unfinished one of the site. */
   miningTargets(siteId: string, roleQueryId: string | null): Promise<MiningTarget[]>;
-  searchPeoplePage(siteId: string, request: { query: Record<string, unknown>; page: number; workflow_id: string }): Promise<PaidAnswer<{ people: FoundPerson[]; total: number | null }>>;
+  searchPeoplePage(
+    siteId: string,
+    request: { query: Record<string, unknown>; page: number; workflow_id: string },
+  ): Promise<PaidAnswer<{ people: FoundPerson[]; total: number | null }>>;
   findWorkEmail(siteId: string, request: { person_id: string; workflow_id: string }): Promise<PaidAnswer<{ email: string | null }>>;
   /** Of these provider person ids, those the site never considered. */
   unseenPeople(siteId: string, personIds: string[]): Promise<string[]>;
@@ -187,11 +189,21 @@ export interface Activities {
     siteId: string,
     roleQueryId: string,
     person: FoundPerson & { query_name: string },
-  ): Promise<{ outcome: 'lead' | 'duplicate' | 'no_email' | 'target_reached' | 'seen'; lead_id: string | null; leads_created: number; total_targets: number }>;
+  ): Promise<{
+    outcome: 'lead' | 'duplicate' | 'no_email' | 'target_reached' | 'seen';
+    lead_id: string | null;
+    leads_created: number;
+    total_targets: number;
+  }>;
   recordMiningProgress(
     siteId: string,
     roleQueryId: string,
-    progress: { status?: 'mining' | 'completed' | 'exhausted' | 'out_of_credits' | 'pending'; next_page?: number; pages_fetched?: number; workflow_id?: string },
+    progress: {
+      status?: 'mining' | 'completed' | 'exhausted' | 'out_of_credits' | 'pending';
+      next_page?: number;
+      pages_fetched?: number;
+      workflow_id?: string;
+    },
   ): Promise<void>;
 }
 

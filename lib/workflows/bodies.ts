@@ -16,7 +16,7 @@ export const idealClientProfileMiningBody = z.strictObject({
   ...site,
   role_query_id: uuidSchema
     .optional()
-    .describe("A role query of the site to mine (POST /api/finder/person_role_search/createQuery); default every unfinished one"),
+    .describe('A role query of the site to mine (POST /api/finder/person_role_search/createQuery); default every unfinished one'),
 });
 export type IdealClientProfileMiningInput = z.infer<typeof idealClientProfileMiningBody>;
 export const enrichLeadBody = z.strictObject({
@@ -66,7 +66,10 @@ export const assignLeadsBody = z.strictObject({
 });
 export const analyzeSiteBody = z.strictObject({
   ...site,
-  url: z.url({ protocol: /^https?$/ }).max(2048).describe('Page to fetch and analyze (http or https)'),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .describe('Page to fetch and analyze (http or https)'),
 });
 export const keyAccountGenerationBody = z.strictObject({
   ...site,
@@ -127,7 +130,7 @@ export const promptRobotBody = z.strictObject({
 });
 export const agentMessageBody = z.strictObject({
   ...site,
-  agent_id: z.string().min(1).max(200).optional().describe('Agent that receives the message (default: the site\'s CMO agent)'),
+  agent_id: z.string().min(1).max(200).optional().describe("Agent that receives the message (default: the site's CMO agent)"),
   message: z.string().min(1).max(10_000).describe('The message'),
   conversation_id: z.string().max(200).optional().describe('Conversation to continue'),
 });

@@ -17,4 +17,3 @@ export function failureOf(error: unknown, source: string): WorkflowFailure {
 export function engineFailure(message: string): WorkflowFailure {
   return { message, cause: { message, source: 'engine', stackTrace: '' } };
 }
-

@@ -33,7 +33,8 @@ export async function fetchPageSummary(rawUrl: string, policy: FetchPolicy): Pro
     }
     throw error;
   }
-  if (res.status >= 300 && res.status < 400 && res.headers.location) throw new WorkflowFailedError('FETCH_FAILED', `more than ${MAX_REDIRECTS} redirects`);
+  if (res.status >= 300 && res.status < 400 && res.headers.location)
+    throw new WorkflowFailedError('FETCH_FAILED', `more than ${MAX_REDIRECTS} redirects`);
   if (res.status >= 400) throw new WorkflowFailedError('FETCH_FAILED', `${new URL(res.url).host} answered ${res.status}`);
   const html = res.body.toString('utf8');
   return {
@@ -52,7 +53,9 @@ function text(html: string): string {
   return html
     .replace(/<[^>]*>/g, ' ')
     .replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e: string) =>
-      e[0] === '#' ? String.fromCodePoint(e[1].toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : (ENTITIES[e.toLowerCase()] ?? m),
+      e[0] === '#'
+        ? String.fromCodePoint(e[1].toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10))
+        : (ENTITIES[e.toLowerCase()] ?? m),
     )
     .replace(/\s+/g, ' ')
     .trim();
@@ -76,5 +79,10 @@ export function extract(html: string): Pick<PageSummary, 'title' | 'description'
     .map((m) => ({ level: Number(m[1]), text: text(m[2]) }))
     .filter((h) => h.text)
     .slice(0, 50);
-  return { title: title ? text(title[1]) || null : null, description: description || null, headings, links: (body.match(/<a\b[^>]*\bhref=/gi) ?? []).length };
+  return {
+    title: title ? text(title[1]) || null : null,
+    description: description || null,
+    headings,
+    links: (body.match(/<a\b[^>]*\bhref=/gi) ?? []).length,
+  };
 }

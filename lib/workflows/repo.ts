@@ -7,6 +7,9 @@ export async function insertWebhookEvent(
   event: { workflowId: string; eventType: string | null; tableName: string | null; payload: Record<string, unknown> },
 ): Promise<string> {
   const db = await getDb();
-  const [row] = await db.insert(webhookEvents).values({ siteId, ...event }).returning({ id: webhookEvents.id });
+  const [row] = await db
+    .insert(webhookEvents)
+    .values({ siteId, ...event })
+    .returning({ id: webhookEvents.id });
   return row.id;
 }

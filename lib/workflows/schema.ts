@@ -59,11 +59,14 @@ export const ListWorkflowsResponseSchema = z.object({
   meta: z.object({ site_id: z.string(), total_found: z.number().int(), has_more: z.boolean() }),
 });
 
-export const workflowIdParams = z.object({ workflowId: z.string().min(1).max(300).describe('The run\'s workflowId') });
+export const workflowIdParams = z.object({ workflowId: z.string().min(1).max(300).describe("The run's workflowId") });
 export const siteQuerySchema = z.strictObject({ site_id: siteIdSchema });
 export const cancelWorkflowBodySchema = z.strictObject({ site_id: siteIdSchema });
 export const signalWorkflowBodySchema = z.strictObject({
   site_id: siteIdSchema,
-  signal: z.string().regex(/^[A-Za-z][\w.-]{0,63}$/).describe('Signal name, e.g. humanResponse'),
+  signal: z
+    .string()
+    .regex(/^[A-Za-z][\w.-]{0,63}$/)
+    .describe('Signal name, e.g. humanResponse'),
   payload: z.unknown().optional().describe('Value the waiting run receives'),
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshot, signedUpPage } from './browser';
 
 const base = inject('e2eBaseUrl');
@@ -33,7 +33,13 @@ describe.skipIf(!base)('console: forms generated from the API schemas, end to en
     await page.waitForURL(/\/console\/sites\/[0-9a-f-]{36}$/);
     siteId = page.url().split('/').at(-1)!;
     const token = (await api('/api/auth/token', { method: 'POST', body: { email, password } })).body.data.token;
-    key = (await api('/api/keys', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: { name: 'forms', scopes: ['read', 'write'], site_id: siteId } })).body.data.apiKey;
+    key = (
+      await api('/api/keys', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: { name: 'forms', scopes: ['read', 'write'], site_id: siteId },
+      })
+    ).body.data.apiKey;
     phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await page.context().storageState() })).newPage();
   }, 120_000);
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshot } from './browser';
 
 const base = inject('e2eBaseUrl');
@@ -99,9 +99,7 @@ describe.skipIf(!base)('console, end to end', () => {
     await page.reload();
     expect(await page.getByTestId('new-api-key').count()).toBe(0);
     expect(await page.content()).not.toContain(apiKey);
-    expect(await page.locator('tbody tr', { hasText: 'Checkout server' }).locator('.mono').textContent()).toBe(
-      `key_…${apiKey.slice(-4)}`,
-    );
+    expect(await page.locator('tbody tr', { hasText: 'Checkout server' }).locator('.mono').textContent()).toBe(`key_…${apiKey.slice(-4)}`);
   });
 
   it('lets the key call the API', async () => {
@@ -122,9 +120,7 @@ describe.skipIf(!base)('console, end to end', () => {
     await page.getByRole('link', { name: 'Tracking snippet' }).click();
     await page.waitForURL('**/snippet');
     expect(await page.getByRole('link', { name: 'Tracking snippet' }).getAttribute('aria-current')).toBe('page');
-    expect(await page.getByTestId('tracking-snippet').textContent()).toBe(
-      `<script src="${base}/t.js" data-site-id="${siteId}" async></script>`,
-    );
+    expect(await page.getByTestId('tracking-snippet').textContent()).toBe(`<script src="${base}/t.js" data-site-id="${siteId}" async></script>`);
     await screenshot(page, '06-snippet');
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL(`**/console/sites/${siteId}/keys`);

@@ -60,7 +60,11 @@ interface Answer {
 }
 
 async function api(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const parsed = await res.json();
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(parsed)}`);
   return parsed;
@@ -73,7 +77,8 @@ async function tenantOf(url: string): Promise<Tenant> {
   const token = (await api(url, 'POST', '/api/auth/token', { email, password })).data.token;
   const auth = { authorization: `Bearer ${token}` };
   const site = async (domain: string) => (await api(url, 'POST', '/api/visitors/sites', { name: domain, domain }, auth)).data.id as string;
-  const key = async (siteId: string, scopes: string[]) => (await api(url, 'POST', '/api/keys', { name: 'k', scopes, site_id: siteId, expirationDays: 1 }, auth)).data;
+  const key = async (siteId: string, scopes: string[]) =>
+    (await api(url, 'POST', '/api/keys', { name: 'k', scopes, site_id: siteId, expirationDays: 1 }, auth)).data;
   const siteId = await site(DOMAIN);
   const otherSiteId = await site('other.example.com');
   const revoked = await key(siteId, ['read', 'write']);
@@ -128,7 +133,12 @@ async function send(t: Target, step: Step, requestId: string): Promise<Answer & 
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => {
     if (TRANSPORT.has(name)) return;
-    if (name === 'vary') value = value.split(',').map((v) => v.trim()).filter((v) => !NEXT_VARY.has(v.toLowerCase())).join(', ');
+    if (name === 'vary')
+      value = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => !NEXT_VARY.has(v.toLowerCase()))
+        .join(', ');
     if (value) headers[name] = name === 'x-request-id' ? (normalize(t, value) as string) : value;
   });
   return { status: res.status, headers, body: normalize(t, raw), raw };
@@ -158,23 +168,135 @@ const session = (t: Target) => t.saved.session;
 
 /** The visitor flows: sessions new and returning, track, identify, end, from a server and from the site's pages. */
 const FLOWS: [string, Step, number][] = [
-  ['session create with a key', { method: 'POST', path: () => '/api/visitors/session', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, fingerprint: 'fp-1', url: `${ORIGIN}/` }), save: (t, b) => Object.assign(t.saved, { session: b.data.session_id, visitor: b.data.visitor_id }) }, 201],
-  ['session create, returning fingerprint', { method: 'POST', path: () => '/api/visitors/session', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, fingerprint: 'fp-1' }) }, 200],
-  ['session create from the site origin', { method: 'POST', path: () => '/api/visitors/session', headers: fromSite, body: (t) => ({ site_id: t.tenant.siteId, fingerprint: 'fp-2', url: `${ORIGIN}/a` }), save: (t, b) => (t.saved.browserSession = b.data.session_id) }, 201],
-  ['session update', { method: 'PUT', path: () => '/api/visitors/session', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), page_views: 2, current_url: `${ORIGIN}/b` }) }, 200],
-  ['track with a key', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'pageview', url: `${ORIGIN}/b` }) }, 201],
-  ['track from the site origin', { method: 'POST', path: () => '/api/visitors/track', headers: fromSite, body: (t) => ({ site_id: t.tenant.siteId, session_id: t.saved.browserSession, event_type: 'click', url: `${ORIGIN}/a` }) }, 201],
-  ['track, unknown session', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: '00000000-0000-4000-8000-000000000000', event_type: 'click' }) }, 404],
-  ['identify', { method: 'POST', path: () => '/api/visitors/identify', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), email: 'ada@example.com', firstName: 'Ada' }), save: (t, b) => (t.saved.lead = b.data.lead_id ?? b.data.lead?.id) }, 200],
-  ['session identify', { method: 'POST', path: (t) => `/api/visitors/session/${t.saved.browserSession}/identify`, headers: fromSite, body: (t) => ({ site_id: t.tenant.siteId, lead_id: t.saved.lead }) }, 200],
-  ['session read', { method: 'GET', path: (t) => `/api/visitors/session?site_id=${t.tenant.siteId}&session_id=${session(t)}`, headers: withKey }, 200],
-  ['session end, beacon body', { method: 'POST', path: () => '/api/visitors/session/end', headers: () => ({ origin: ORIGIN, 'content-type': 'text/plain;charset=UTF-8' }), body: (t) => JSON.stringify({ site_id: t.tenant.siteId, session_id: t.saved.browserSession }) }, 200],
-  ['session end by id', { method: 'POST', path: (t) => `/api/visitors/session/${session(t)}/end`, headers: withKey, body: (t) => ({ site_id: t.tenant.siteId }) }, 200],
-  ['track, closed session', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'click' }) }, 409],
+  [
+    'session create with a key',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/session',
+      headers: withKey,
+      body: (t) => ({ site_id: t.tenant.siteId, fingerprint: 'fp-1', url: `${ORIGIN}/` }),
+      save: (t, b) => Object.assign(t.saved, { session: b.data.session_id, visitor: b.data.visitor_id }),
+    },
+    201,
+  ],
+  [
+    'session create, returning fingerprint',
+    { method: 'POST', path: () => '/api/visitors/session', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, fingerprint: 'fp-1' }) },
+    200,
+  ],
+  [
+    'session create from the site origin',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/session',
+      headers: fromSite,
+      body: (t) => ({ site_id: t.tenant.siteId, fingerprint: 'fp-2', url: `${ORIGIN}/a` }),
+      save: (t, b) => (t.saved.browserSession = b.data.session_id),
+    },
+    201,
+  ],
+  [
+    'session update',
+    {
+      method: 'PUT',
+      path: () => '/api/visitors/session',
+      headers: withKey,
+      body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), page_views: 2, current_url: `${ORIGIN}/b` }),
+    },
+    200,
+  ],
+  [
+    'track with a key',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: withKey,
+      body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'pageview', url: `${ORIGIN}/b` }),
+    },
+    201,
+  ],
+  [
+    'track from the site origin',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: fromSite,
+      body: (t) => ({ site_id: t.tenant.siteId, session_id: t.saved.browserSession, event_type: 'click', url: `${ORIGIN}/a` }),
+    },
+    201,
+  ],
+  [
+    'track, unknown session',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: withKey,
+      body: (t) => ({ site_id: t.tenant.siteId, session_id: '00000000-0000-4000-8000-000000000000', event_type: 'click' }),
+    },
+    404,
+  ],
+  [
+    'identify',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/identify',
+      headers: withKey,
+      body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), email: 'ada@example.com', firstName: 'Ada' }),
+      save: (t, b) => (t.saved.lead = b.data.lead_id ?? b.data.lead?.id),
+    },
+    200,
+  ],
+  [
+    'session identify',
+    {
+      method: 'POST',
+      path: (t) => `/api/visitors/session/${t.saved.browserSession}/identify`,
+      headers: fromSite,
+      body: (t) => ({ site_id: t.tenant.siteId, lead_id: t.saved.lead }),
+    },
+    200,
+  ],
+  [
+    'session read',
+    { method: 'GET', path: (t) => `/api/visitors/session?site_id=${t.tenant.siteId}&session_id=${session(t)}`, headers: withKey },
+    200,
+  ],
+  [
+    'session end, beacon body',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/session/end',
+      headers: () => ({ origin: ORIGIN, 'content-type': 'text/plain;charset=UTF-8' }),
+      body: (t) => JSON.stringify({ site_id: t.tenant.siteId, session_id: t.saved.browserSession }),
+    },
+    200,
+  ],
+  [
+    'session end by id',
+    { method: 'POST', path: (t) => `/api/visitors/session/${session(t)}/end`, headers: withKey, body: (t) => ({ site_id: t.tenant.siteId }) },
+    200,
+  ],
+  [
+    'track, closed session',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: withKey,
+      body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'click' }),
+    },
+    409,
+  ],
   ['the snippet', { method: 'GET', path: () => '/t.js' }, 200],
 ];
 
-const PREFLIGHT_PATHS = ['/api/visitors/session', '/api/visitors/session/end', '/api/visitors/track', '/api/visitors/identify', '/api/visitors/session/00000000-0000-4000-8000-000000000000/end', '/api/visitors/session/00000000-0000-4000-8000-000000000000/identify'];
+const PREFLIGHT_PATHS = [
+  '/api/visitors/session',
+  '/api/visitors/session/end',
+  '/api/visitors/track',
+  '/api/visitors/identify',
+  '/api/visitors/session/00000000-0000-4000-8000-000000000000/end',
+  '/api/visitors/session/00000000-0000-4000-8000-000000000000/identify',
+];
 
 /** The auth matrix rows of the ingestion routes: each credential case on each route. */
 const ROUTES: [string, string, (t: Target, siteId: string) => unknown][] = [
@@ -203,25 +325,106 @@ const CREDENTIALS: [string, (t: Target) => Record<string, string>, (t: Target) =
  */
 const NEXT_ANSWERS = new Set(['a path segment that does not decode', 'a trailing slash', 'a method the route does not have', 'HEAD of the snippet']);
 const HOSTILE: [string, Step][] = [
-  ['invalid JSON', { method: 'POST', path: () => '/api/visitors/track', headers: () => ({ 'x-sa-api-key': '', 'content-type': 'application/json' }), body: () => '{"site_id":' }],
-  ['invalid JSON with a key', { method: 'POST', path: () => '/api/visitors/track', headers: (t) => ({ ...withKey(t), 'content-type': 'application/json' }), body: () => '{"site_id":' }],
+  [
+    'invalid JSON',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: () => ({ 'x-sa-api-key': '', 'content-type': 'application/json' }),
+      body: () => '{"site_id":',
+    },
+  ],
+  [
+    'invalid JSON with a key',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: (t) => ({ ...withKey(t), 'content-type': 'application/json' }),
+      body: () => '{"site_id":',
+    },
+  ],
   ['an array body', { method: 'POST', path: () => '/api/visitors/session', headers: withKey, body: () => [1, 2] }],
-  ['a null body', { method: 'POST', path: () => '/api/visitors/session', headers: (t) => ({ ...withKey(t), 'content-type': 'application/json' }), body: () => 'null' }],
+  [
+    'a null body',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/session',
+      headers: (t) => ({ ...withKey(t), 'content-type': 'application/json' }),
+      body: () => 'null',
+    },
+  ],
   ['no body', { method: 'POST', path: () => '/api/visitors/track', headers: withKey }],
   ['site_id not a UUID', { method: 'POST', path: () => '/api/visitors/session', headers: withKey, body: () => ({ site_id: 'x' }) }],
-  ['an unknown field', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'click', admin: true }) }],
-  ['an unknown event type', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'drop table' }) }],
-  ['prototype keys', { method: 'POST', path: () => '/api/visitors/session', headers: (t) => ({ ...withKey(t), 'content-type': 'application/json' }), body: (t) => `{"site_id":"${t.tenant.siteId}","__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}` }],
-  ['an XML body', { method: 'POST', path: () => '/api/visitors/track', headers: (t) => ({ ...withKey(t), 'content-type': 'application/xml' }), body: () => '<track/>' }],
-  ['a body over the size cap', { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'custom', custom_data: { pad: 'x'.repeat(2_000_000) } }) }],
-  ['a session id that is not a UUID', { method: 'POST', path: () => '/api/visitors/session/not-a-uuid/end', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId }) }],
-  ['a path segment that does not decode', { method: 'POST', path: () => '/api/visitors/session/%E0%A4%A/end', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId }) }],
+  [
+    'an unknown field',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: withKey,
+      body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'click', admin: true }),
+    },
+  ],
+  [
+    'an unknown event type',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: withKey,
+      body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'drop table' }),
+    },
+  ],
+  [
+    'prototype keys',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/session',
+      headers: (t) => ({ ...withKey(t), 'content-type': 'application/json' }),
+      body: (t) => `{"site_id":"${t.tenant.siteId}","__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}`,
+    },
+  ],
+  [
+    'an XML body',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: (t) => ({ ...withKey(t), 'content-type': 'application/xml' }),
+      body: () => '<track/>',
+    },
+  ],
+  [
+    'a body over the size cap',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: withKey,
+      body: (t) => ({ site_id: t.tenant.siteId, session_id: session(t), event_type: 'custom', custom_data: { pad: 'x'.repeat(2_000_000) } }),
+    },
+  ],
+  [
+    'a session id that is not a UUID',
+    { method: 'POST', path: () => '/api/visitors/session/not-a-uuid/end', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId }) },
+  ],
+  [
+    'a path segment that does not decode',
+    { method: 'POST', path: () => '/api/visitors/session/%E0%A4%A/end', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId }) },
+  ],
   ['a trailing slash', { method: 'POST', path: () => '/api/visitors/track/', headers: withKey, body: () => ({}) }],
   ['a method the route does not have', { method: 'DELETE', path: () => '/api/visitors/track', headers: withKey }],
   ['HEAD of the snippet', { method: 'HEAD', path: () => '/t.js' }],
   ['a query string on the snippet', { method: 'GET', path: () => '/t.js?v=1&site=x' }],
-  ['a request id that is not kept', { method: 'POST', path: () => '/api/visitors/track', headers: (t) => ({ ...withKey(t), 'x-request-id': 'a b'.repeat(100) }), body: () => ({}) }],
-  ['client address headers', { method: 'POST', path: () => '/api/visitors/track', headers: (t) => ({ ...withKey(t), 'x-forwarded-for': '203.0.113.7', 'x-real-ip': '203.0.113.8' }), body: () => ({}) }],
+  [
+    'a request id that is not kept',
+    { method: 'POST', path: () => '/api/visitors/track', headers: (t) => ({ ...withKey(t), 'x-request-id': 'a b'.repeat(100) }), body: () => ({}) },
+  ],
+  [
+    'client address headers',
+    {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: (t) => ({ ...withKey(t), 'x-forwarded-for': '203.0.113.7', 'x-real-ip': '203.0.113.8' }),
+      body: () => ({}),
+    },
+  ],
 ];
 
 describe.skipIf(!base)('the ingestion fast path and Next answer alike', () => {
@@ -232,7 +435,11 @@ describe.skipIf(!base)('the ingestion fast path and Next answer alike', () => {
       startServer(FIRST_PORT, { FAST_PATH: '1' }, 'server-fast-path'),
       startServer(FIRST_PORT + 1, { FAST_PATH: '0' }, 'server-next-path'),
     ]);
-    for (const [name, server] of [['fast path', fast], ['next', next]] as const) targets.push({ name, server, tenant: await tenantOf(server.url), saved: {}, ids: new Map() });
+    for (const [name, server] of [
+      ['fast path', fast],
+      ['next', next],
+    ] as const)
+      targets.push({ name, server, tenant: await tenantOf(server.url), saved: {}, ids: new Map() });
   }, 600_000);
   afterAll(async () => {
     await Promise.all(targets.map((t) => t.server.stop()));
@@ -248,7 +455,11 @@ describe.skipIf(!base)('the ingestion fast path and Next answer alike', () => {
   it('CORS preflight of every ingestion route, for a registered origin, another origin and none', async () => {
     for (const path of PREFLIGHT_PATHS) {
       for (const origin of [ORIGIN, 'https://evil.example.net', undefined]) {
-        const step: Step = { method: 'OPTIONS', path: () => path, headers: () => ({ ...(origin ? { origin } : {}), 'access-control-request-method': 'POST' }) };
+        const step: Step = {
+          method: 'OPTIONS',
+          path: () => path,
+          headers: () => ({ ...(origin ? { origin } : {}), 'access-control-request-method': 'POST' }),
+        };
         const answer = await both(targets, step, `OPTIONS ${path} from ${origin}`);
         expect(answer.status).toBe(204);
         expect(answer.headers['access-control-allow-origin']).toBe(origin === ORIGIN ? ORIGIN : undefined);
@@ -275,14 +486,23 @@ describe.skipIf(!base)('the ingestion fast path and Next answer alike', () => {
   it('the visitor rate limit: the same counts, and the same 429 once the client address is over it', async () => {
     // Up to the per-IP limit (60 a minute) and over it, one request to each server at a time. Two
     // requests counted in different minutes (the window turned between them) are not comparable.
-    const step: Step = { method: 'POST', path: () => '/api/visitors/track', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId, session_id: t.saved.browserSession, event_type: 'click' }) };
+    const step: Step = {
+      method: 'POST',
+      path: () => '/api/visitors/track',
+      headers: withKey,
+      body: (t) => ({ site_id: t.tenant.siteId, session_id: t.saved.browserSession, event_type: 'click' }),
+    };
     let limited = false;
     for (let i = 0; i < 130 && !limited; i++) {
       const label = `fp-burst-${i}`;
       const [fast, next] = [await send(targets[0], step, label), await send(targets[1], step, label)];
       if (fast.headers['x-ratelimit-reset'] !== next.headers['x-ratelimit-reset']) continue;
       for (const h of [fast.headers, next.headers]) if (h['retry-after']) h['retry-after'] = '<seconds>';
-      expect({ status: fast.status, headers: fast.headers, body: fast.body }, label).toEqual({ status: next.status, headers: next.headers, body: next.body });
+      expect({ status: fast.status, headers: fast.headers, body: fast.body }, label).toEqual({
+        status: next.status,
+        headers: next.headers,
+        body: next.body,
+      });
       limited = fast.status === 429;
     }
     expect(limited).toBe(true);
@@ -301,11 +521,23 @@ describe.skipIf(!base || !existsSync('/proc/self/fd'))('one embedded database pe
   });
 
   it('the fast path and Next share one database handle: one set of open data files, and each sees the other’s writes', async () => {
-    const refused = await fetch(`${server.url}/api/visitors/track`, { method: 'POST', headers: { 'x-sa-api-key': generateApiKey('key'), 'content-type': 'application/json' }, body: '{}' });
+    const refused = await fetch(`${server.url}/api/visitors/track`, {
+      method: 'POST',
+      headers: { 'x-sa-api-key': generateApiKey('key'), 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401); // the fast path answered a well-formed unknown key after looking it up: the database is open
     const tenant = await tenantOf(server.url); // through Next
-    const started = await api(server.url, 'POST', '/api/visitors/session', { site_id: tenant.siteId, fingerprint: 'fp-shared' }, { 'x-sa-api-key': tenant.key });
-    const listed = await api(server.url, 'GET', `/api/visitors/${started.data.visitor_id}/sessions?site_id=${tenant.siteId}`, undefined, { 'x-sa-api-key': tenant.key });
+    const started = await api(
+      server.url,
+      'POST',
+      '/api/visitors/session',
+      { site_id: tenant.siteId, fingerprint: 'fp-shared' },
+      { 'x-sa-api-key': tenant.key },
+    );
+    const listed = await api(server.url, 'GET', `/api/visitors/${started.data.visitor_id}/sessions?site_id=${tenant.siteId}`, undefined, {
+      'x-sa-api-key': tenant.key,
+    });
     expect(listed.data.map((s: { session_id: string }) => s.session_id)).toEqual([started.data.session_id]);
     const open = readdirSync(`/proc/${server.pid}/fd`).flatMap((fd) => {
       try {

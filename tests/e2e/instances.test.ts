@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshot, signedUpPage } from './browser';
 
 const base = inject('e2eBaseUrl');
@@ -38,14 +38,26 @@ describe.skipIf(!base)('console: robot instances, end to end', () => {
     const token = (await api('/api/auth/token', { method: 'POST', body: { email, password } })).body.data.token;
     const session = { authorization: `Bearer ${token}` };
     siteId = (await api('/api/visitors/sites', { method: 'POST', headers: session, body: { name: 'Robot Shop' } })).body.data.id;
-    key = (await api('/api/keys', { method: 'POST', headers: session, body: { name: 'robots', scopes: ['read', 'write'], site_id: siteId } })).body.data.apiKey;
-    const created = await api('/api/robots/instance', { method: 'POST', headers: { 'x-api-key': key }, body: { site_id: siteId, activity: 'Look at a greeting' } });
+    key = (await api('/api/keys', { method: 'POST', headers: session, body: { name: 'robots', scopes: ['read', 'write'], site_id: siteId } })).body
+      .data.apiKey;
+    const created = await api('/api/robots/instance', {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      body: { site_id: siteId, activity: 'Look at a greeting' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     instanceId = created.body.data.instance.id;
     const acted = await api('/api/robots/instance/act', {
       method: 'POST',
       headers: { 'x-api-key': key },
-      body: { instance_id: instanceId, message: 'Open the greeting', actions: [{ type: 'navigate', url: 'data:text/html,<h1>Hello from the robot</h1>' }, { type: 'extract', selector: 'h1' }] },
+      body: {
+        instance_id: instanceId,
+        message: 'Open the greeting',
+        actions: [
+          { type: 'navigate', url: 'data:text/html,<h1>Hello from the robot</h1>' },
+          { type: 'extract', selector: 'h1' },
+        ],
+      },
     });
     expect(acted.body.data.executed.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed']);
   }, 120_000);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SITE_SECTIONS } from '@/app/(console)/_lib/site-sections';
 import { launchBrowser, screenshot } from './browser';
 
@@ -41,13 +41,19 @@ function phoneProblems(): Problem[] {
   const describe = (el: Element) =>
     `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : ''} “${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 40)}”`;
   const root = document.documentElement;
-  if (root.scrollWidth > root.clientWidth) problems.push({ what: `page scrolls sideways (${root.scrollWidth}px > ${root.clientWidth}px)`, element: 'html' });
+  if (root.scrollWidth > root.clientWidth)
+    problems.push({ what: `page scrolls sideways (${root.scrollWidth}px > ${root.clientWidth}px)`, element: 'html' });
   for (const el of document.querySelectorAll<HTMLElement>('body *')) {
     if (!el.checkVisibility({ checkVisibilityCSS: true })) continue;
     const style = getComputedStyle(el);
     // The API reference's code samples and tables scroll inside the renderer (Scalar), as code does.
     const rendered = el.closest('[data-testid="api-reference"]') !== null;
-    if (!rendered && (style.overflowX === 'auto' || style.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1 && el.tagName !== 'TEXTAREA') {
+    if (
+      !rendered &&
+      (style.overflowX === 'auto' || style.overflowX === 'scroll') &&
+      el.scrollWidth > el.clientWidth + 1 &&
+      el.tagName !== 'TEXTAREA'
+    ) {
       problems.push({ what: `box scrolls sideways (${el.scrollWidth}px > ${el.clientWidth}px)`, element: describe(el) });
     }
   }
@@ -67,12 +73,20 @@ function phoneProblems(): Problem[] {
     }
     // The API reference's own controls are the renderer's (Scalar) design; its page around them is ours.
     const inReference = el.closest('[data-testid="api-reference"]') !== null;
-    if (!inReference && (box.height < 16 || box.width < 16)) problems.push({ what: `too small to tap (${Math.round(box.width)}×${Math.round(box.height)}px)`, element: describe(el) });
+    if (!inReference && (box.height < 16 || box.width < 16))
+      problems.push({ what: `too small to tap (${Math.round(box.width)}×${Math.round(box.height)}px)`, element: describe(el) });
     const x = Math.min(Math.max(box.left + box.width / 2, 0), root.clientWidth - 1);
     const y = Math.min(Math.max(box.top + Math.min(box.height, 40) / 2, 0), window.innerHeight - 1);
     const hit = document.elementFromPoint(x, y);
     const label = el.id ? document.querySelector(`label[for="${CSS.escape(el.id)}"]`) : null;
-    if (hit && hit !== el && !el.contains(hit) && !hit.contains(el) && !(label && (label === hit || label.contains(hit))) && hit.closest('label') !== el.closest('label')) {
+    if (
+      hit &&
+      hit !== el &&
+      !el.contains(hit) &&
+      !hit.contains(el) &&
+      !(label && (label === hit || label.contains(hit))) &&
+      hit.closest('label') !== el.closest('label')
+    ) {
       problems.push({ what: `covered by ${hit.tagName.toLowerCase()}.${hit.className}`, element: describe(el) });
     }
   }
@@ -102,7 +116,13 @@ describe.skipIf(!base)(`every console page at ${WIDTH} px`, () => {
     // The whole page at rest: the viewport grows to the page, so a sticky bar sits at its end.
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.setViewportSize({ width: WIDTH, height });
-    await screenshot(page, `phone${path.replace(siteId, 'site').replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}`);
+    await screenshot(
+      page,
+      `phone${path
+        .replace(siteId, 'site')
+        .replace(/[^a-z0-9]+/gi, '-')
+        .replace(/-$/, '')}`,
+    );
     await page.setViewportSize({ width: WIDTH, height: 844 });
     expect({ path, problems }).toEqual({ path, problems: [] });
     visited.push(path);
@@ -119,7 +139,11 @@ describe.skipIf(!base)(`every console page at ${WIDTH} px`, () => {
     await api(`/api/sites/${siteId}/origins`, { method: 'POST', headers: auth, body: { origin: 'https://checkout.phone-shop.example.com:8443' } });
     ({
       data: { apiKey },
-    } = await api('/api/keys', { method: 'POST', headers: auth, body: { name: 'Production checkout server', scopes: ['read', 'write'], site_id: siteId } }));
+    } = await api('/api/keys', {
+      method: 'POST',
+      headers: auth,
+      body: { name: 'Production checkout server', scopes: ['read', 'write'], site_id: siteId },
+    }));
     const { data: spare } = await api('/api/keys', { method: 'POST', headers: auth, body: { name: 'Old key', scopes: ['read'], site_id: siteId } });
     await api(`/api/keys?id=${spare.id}&site_id=${siteId}`, { method: 'DELETE', headers: auth });
     await api('/sites', { headers: { 'X-API-Key': apiKey } });
@@ -160,7 +184,10 @@ describe.skipIf(!base)(`every console page at ${WIDTH} px`, () => {
 
       const prefixes = [site + section.path + '/'];
       const links = await page.locator('main a[href]').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
-      const below = [...new Set(links.filter((p) => prefixes.some((prefix) => p.startsWith(prefix)) && p !== site + section.path))].slice(0, MAX_SUBPAGES);
+      const below = [...new Set(links.filter((p) => prefixes.some((prefix) => p.startsWith(prefix)) && p !== site + section.path))].slice(
+        0,
+        MAX_SUBPAGES,
+      );
       for (const path of below) if (!visited.includes(path)) await check(path);
     }
     // Settings groups and a key's usage page were reached through their links.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshot } from './browser';
 
 const base = inject('e2eBaseUrl');
@@ -85,7 +85,11 @@ describe.skipIf(!base)('console: platform apps, keys, audit log and email, end t
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.locator(`tr[data-row-id="${address}"]`).getByText('verified').waitFor();
 
-    const sent = await platformCall(platformKey, '/api/platform/email/send', { to: [address], subject: 'Welcome preview', text: 'Hello from the app' });
+    const sent = await platformCall(platformKey, '/api/platform/email/send', {
+      to: [address],
+      subject: 'Welcome preview',
+      text: 'Hello from the app',
+    });
     expect(sent.status).toBe(201);
     expect(sent.body.data.transport).toBe('outbox');
     await page.reload();

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-standin';
 import { listenInTestRange } from '../helpers/serve';
@@ -31,7 +31,17 @@ describe('README', () => {
     const blocks = walkthroughBlocks();
     expect(README.split(MARKER).length - 1, 'each marker is followed by a bash block').toBe(blocks.length);
     const all = blocks.join('\n');
-    for (const route of ['/api/auth/signup', '/api/visitors/session', '/api/visitors/track', '/end', '/api/agents/tools/leads/create', '/api/mcp', 'tools/call', '-X PATCH', '-X DELETE']) {
+    for (const route of [
+      '/api/auth/signup',
+      '/api/visitors/session',
+      '/api/visitors/track',
+      '/end',
+      '/api/agents/tools/leads/create',
+      '/api/mcp',
+      'tools/call',
+      '-X PATCH',
+      '-X DELETE',
+    ]) {
       expect(all, route).toContain(route);
     }
   });
@@ -49,7 +59,11 @@ describe('README', () => {
       const probe = http.createServer();
       const port = await listenInTestRange(probe);
       await new Promise<void>((resolve) => probe.close(() => resolve()));
-      server = await startServer(port, { FAST_PATH, LLM_BASE_URL: llm.url, LLM_API_KEY: 'standin-key', LLM_MODEL: 'stand-in-model' }, `server-readme-fast-path-${FAST_PATH}`);
+      server = await startServer(
+        port,
+        { FAST_PATH, LLM_BASE_URL: llm.url, LLM_API_KEY: 'standin-key', LLM_MODEL: 'stand-in-model' },
+        `server-readme-fast-path-${FAST_PATH}`,
+      );
     });
     afterAll(async () => {
       await server?.stop();
@@ -66,7 +80,10 @@ describe('README', () => {
         ...blocks.map((block) => block.replace(BASE_LINE, `B=${server.url}`)),
       ].join('\n');
       const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 240_000, env: process.env });
-      writeFileSync(path.join(ARTIFACTS, `readme-walkthrough-fast-path-${FAST_PATH}.log`), `$ bash (README walk-through)\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
+      writeFileSync(
+        path.join(ARTIFACTS, `readme-walkthrough-fast-path-${FAST_PATH}.log`),
+        `$ bash (README walk-through)\n${run.stdout}\n--- stderr ---\n${run.stderr}`,
+      );
       const requests = run.stderr
         .split('\n')
         .filter((l) => l.startsWith('HTTP '))

@@ -13,7 +13,19 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = path.join(ROOT, 'test-results', 'e2e');
 const NEXT_BIN = path.join(ROOT, 'node_modules', '.bin', 'next');
 const SERVER_ENTRY = path.join(ROOT, 'server.mjs');
-const SOURCES = ['app', 'components', 'lib', 'scripts/worker.ts', 'scripts/fast-path.ts', 'scripts/build-worker.mjs', 'proxy.ts', 'next.config.ts', 'package.json', 'tsconfig.json', 'supabase'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'scripts/worker.ts',
+  'scripts/fast-path.ts',
+  'scripts/build-worker.mjs',
+  'proxy.ts',
+  'next.config.ts',
+  'package.json',
+  'tsconfig.json',
+  'supabase',
+];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

@@ -20,7 +20,11 @@ export interface Shop {
 }
 
 export async function api(app: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(app + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(app + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -33,7 +37,14 @@ export async function provision(app: string, prefix: string, pingMs?: number): P
   const auth = { authorization: `Bearer ${token}` };
   const siteId = (await api(app, 'POST', '/api/visitors/sites', { name: 'E2E shop', domain: `127.0.0.1:${PAGE_PORT}` }, auth)).body.data.id;
   const created = await api(app, 'POST', '/api/keys', { name: 'e2e', scopes: ['read', 'write'], site_id: siteId }, auth);
-  return { app, siteId, owner: { email, password }, key: { 'x-sa-api-key': created.body.data.apiKey, 'x-api-key': created.body.data.apiKey }, prefix, pingMs };
+  return {
+    app,
+    siteId,
+    owner: { email, password },
+    key: { 'x-sa-api-key': created.body.data.apiKey, 'x-api-key': created.body.data.apiKey },
+    prefix,
+    pingMs,
+  };
 }
 
 export const PAGES: Record<string, { title: string; body: string }> = {
@@ -72,4 +83,3 @@ export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolea
   }
   throw new Error(`${what} did not happen; last seen: ${JSON.stringify(last)}`);
 }
-

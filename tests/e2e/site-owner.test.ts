@@ -107,7 +107,11 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
     await console1280.getByRole('heading', { name: 'Traffic' }).waitFor({ timeout: 20_000 });
     // It turned live at the first page view; the figures of the whole visit are there on the next load.
     await console1280.reload();
-    const figure = async (label: string) => console1280.locator('.figures div', { has: console1280.locator(`dt:text-is("${label}")`) }).locator('dd').textContent();
+    const figure = async (label: string) =>
+      console1280
+        .locator('.figures div', { has: console1280.locator(`dt:text-is("${label}")`) })
+        .locator('dd')
+        .textContent();
     expect(await figure('Visitors')).toBe('1');
     expect(await figure('Sessions')).toBe('1');
     expect(await figure('Page views')).toBe('3');
@@ -156,7 +160,13 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
     await console1280.getByLabel('Status').selectOption('qualified');
     await console1280.getByRole('button', { name: 'Change status' }).click();
     await console1280.getByRole('status').filter({ hasText: 'Status is now qualified.' }).waitFor();
-    const lead = await api(APP, 'POST', '/api/agents/tools/leads/get', { site_id: shop.siteId, search: 'ada@example.com' }, { 'x-api-key': shop.key['x-api-key'] });
+    const lead = await api(
+      APP,
+      'POST',
+      '/api/agents/tools/leads/get',
+      { site_id: shop.siteId, search: 'ada@example.com' },
+      { 'x-api-key': shop.key['x-api-key'] },
+    );
     expect(lead.body.leads.map((l: { id: string; status: string }) => [l.id, l.status])).toEqual([[leadId, 'qualified']]);
 
     await console1280.getByLabel('Email').fill('not an email');
@@ -180,7 +190,20 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
     await page.getByRole('heading', { name: 'Traffic' }).waitFor();
     const menu = page.locator('nav[aria-label="Site sections"] a');
     const labels = await menu.allTextContents();
-    expect(labels).toEqual(expect.arrayContaining(['Overview', 'Visitors & sessions', 'Leads', 'Segments', 'Conversations', 'Commands', 'Workflows', 'API keys', 'Settings', 'General']));
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        'Overview',
+        'Visitors & sessions',
+        'Leads',
+        'Segments',
+        'Conversations',
+        'Commands',
+        'Workflows',
+        'API keys',
+        'Settings',
+        'General',
+      ]),
+    );
     for (const link of await menu.all()) {
       const box = (await link.boundingBox())!;
       expect(box.x >= 0 && box.x + box.width <= 390, `${await link.textContent()} in view`).toBe(true);

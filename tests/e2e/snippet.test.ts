@@ -15,7 +15,9 @@ const APP = inject('e2eBaseUrl');
 /** The inactivity limit of the app that shows sessions running out of time. */
 const SHORT_IDLE_SECONDS = 6;
 
-const sessionOf = async (tab: Page): Promise<{ session_id: string; visitor_id: string; is_new_session: boolean; previous_session_id: string | null }> => {
+const sessionOf = async (
+  tab: Page,
+): Promise<{ session_id: string; visitor_id: string; is_new_session: boolean; previous_session_id: string | null }> => {
   await tab.waitForFunction(() => (window as any).sgp?.session?.());
   return tab.evaluate(() => (window as any).sgp.session());
 };
@@ -31,7 +33,11 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
   const sessionsOfVisitor = async (s: Shop, visitorId: string) =>
     (await api(s.app, 'GET', `/api/visitors/${visitorId}/sessions?site_id=${s.siteId}`, undefined, s.key)).body;
   const withEvents = (s: Shop, id: string, count: number, what: string) =>
-    eventually(() => readSession(s, id), (r) => r.body.data?.events?.length >= count, what).then((r) => r.body.data);
+    eventually(
+      () => readSession(s, id),
+      (r) => r.body.data?.events?.length >= count,
+      what,
+    ).then((r) => r.body.data);
   const open = async (context: BrowserContext, s: Shop, path: string) => {
     const tab = await context.newPage();
     await tab.goto(`${pageOrigin}${s.prefix}${path}`);
@@ -127,7 +133,13 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
     expect(calls.filter((c) => c === 'POST /api/visitors/session')).toHaveLength(1);
     expect(calls.filter((c) => c.includes('/end'))).toEqual([]);
     // The lead is the identified person.
-    const lead = await api(APP, 'POST', '/api/agents/tools/leads/get', { site_id: shop.siteId, search: 'ada@example.com' }, { 'x-api-key': shop.key['x-api-key'] });
+    const lead = await api(
+      APP,
+      'POST',
+      '/api/agents/tools/leads/get',
+      { site_id: shop.siteId, search: 'ada@example.com' },
+      { 'x-api-key': shop.key['x-api-key'] },
+    );
     expect(lead.body.leads.map((l: any) => [l.id, l.email, l.name])).toEqual([[visit.lead_id, 'ada@example.com', 'Ada Lovelace']]);
 
     // The analytics count the visit once, with its source and its purchase (this site has had no other visit yet).
@@ -137,7 +149,11 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
     const sources = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/breakdown/utm_sources`, undefined, read);
     expect(sources.body.data.items).toMatchObject([{ value: 'newsletter', sessions: 1, page_views: 3, conversions: 1 }]);
     const pages = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/breakdown/pages`, undefined, read);
-    expect(pages.body.data.items.map((i: any) => [i.value, i.page_views]).sort()).toEqual([['/', 1], ['/checkout', 1], ['/pricing', 1]]);
+    expect(pages.body.data.items.map((i: any) => [i.value, i.page_views]).sort()).toEqual([
+      ['/', 1],
+      ['/checkout', 1],
+      ['/pricing', 1],
+    ]);
     await context.close();
   });
 
@@ -192,7 +208,11 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
     const next = await sessionOf(tab);
     expect(next).toMatchObject({ is_new_session: true, visitor_id: s.visitor_id, previous_session_id: s.session_id });
     // Browsers of other origins are refused.
-    const foreign = await fetch(`${APP}/api/visitors/session`, { method: 'POST', headers: { origin: 'http://localhost:9', 'content-type': 'application/json' }, body: JSON.stringify({ site_id: shop.siteId }) });
+    const foreign = await fetch(`${APP}/api/visitors/session`, {
+      method: 'POST',
+      headers: { origin: 'http://localhost:9', 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: shop.siteId }),
+    });
     expect(foreign.status).toBe(401);
     await context.close();
   });
@@ -203,7 +223,11 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
     const first = await sessionOf(tab);
     await withEvents(later, first.session_id, 1, 'the landing page view');
     // The inactivity limit of this app is a few seconds: wait until the session is gone.
-    await eventually(() => readSession(later, first.session_id), (r) => r.status === 404, 'the session running out of time');
+    await eventually(
+      () => readSession(later, first.session_id),
+      (r) => r.status === 404,
+      'the session running out of time',
+    );
 
     await follow(tab, later, '/pricing');
     const second = await sessionOf(tab);

@@ -108,18 +108,32 @@ async function product(env: Record<string, string>, label: string, model: LlmSta
   await api('/api/auth/signup', { method: 'POST', body: { email, password: 'a long enough password' } });
   const token = (await api('/api/auth/token', { method: 'POST', body: { email, password: 'a long enough password' } })).body.data.token;
   const session = { authorization: `Bearer ${token}` };
-  const site = (await api('/api/visitors/sites', { method: 'POST', headers: session, body: { name: 'Split', domain: 'split.example.com' } })).body.data;
-  const created = (await api('/api/keys', { method: 'POST', headers: session, body: { name: 'split', scopes: ['read', 'write'], site_id: site.id } })).body.data;
+  const site = (await api('/api/visitors/sites', { method: 'POST', headers: session, body: { name: 'Split', domain: 'split.example.com' } })).body
+    .data;
+  const created = (await api('/api/keys', { method: 'POST', headers: session, body: { name: 'split', scopes: ['read', 'write'], site_id: site.id } }))
+    .body.data;
   const key = { 'x-api-key': created.apiKey };
 
   // Work that happens later, asked for while no worker runs: it waits in the queues.
-  const hook = await api('/api/webhooks', { method: 'POST', headers: key, body: { site_id: site.id, url: receiver.url(`/${label}`), events: ['lead.created', 'workflow.completed'] } });
+  const hook = await api('/api/webhooks', {
+    method: 'POST',
+    headers: key,
+    body: { site_id: site.id, url: receiver.url(`/${label}`), events: ['lead.created', 'workflow.completed'] },
+  });
   expect(hook.status).toBe(201);
-  const lead = await api('/api/agents/tools/leads/create', { method: 'POST', headers: key, body: { site_id: site.id, name: 'Ada', email: `ada-${label}@example.com` } });
+  const lead = await api('/api/agents/tools/leads/create', {
+    method: 'POST',
+    headers: key,
+    body: { site_id: site.id, name: 'Ada', email: `ada-${label}@example.com` },
+  });
   expect(lead.status).toBe(201);
   const run = await api('/api/workflow/dailyStandUp', { method: 'POST', headers: key, body: { site_id: site.id } });
   expect(run.status).toBe(202);
-  const command = await api(`/sites/${site.id}/commands`, { method: 'POST', headers: key, body: { task: 'Audit', description: 'SEO pass', parameters: {} } });
+  const command = await api(`/sites/${site.id}/commands`, {
+    method: 'POST',
+    headers: key,
+    body: { task: 'Audit', description: 'SEO pass', parameters: {} },
+  });
   expect(command.status, JSON.stringify(command.body)).toBe(201);
   const commandId = command.body.data.command_id;
 
@@ -155,14 +169,23 @@ describe.skipIf(!base || !ADMIN_URL)('split processes: a web process without bac
   const shared = async () => {
     const model = await startLlmStandIn();
     const receiver = await startReceiver();
-    cleanups.push(() => model.close(), () => receiver.close());
+    cleanups.push(
+      () => model.close(),
+      () => receiver.close(),
+    );
     return {
       model,
       receiver,
       env: {
         // The two processes share the server secret (webhook signing secrets are sealed with it), as in production.
         AUTH_SECRET: randomBytes(32).toString('hex'),
-        LLM_BASE_URL: model.url, LLM_API_KEY: 'standin-key', LLM_MODEL: 'stand-in-model', OUTBOUND_ALLOW_HOSTS: '127.0.0.1', WORKFLOW_POLL_SECONDS: '0.5', WEBHOOK_POLL_MS: '200' },
+        LLM_BASE_URL: model.url,
+        LLM_API_KEY: 'standin-key',
+        LLM_MODEL: 'stand-in-model',
+        OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+        WORKFLOW_POLL_SECONDS: '0.5',
+        WEBHOOK_POLL_MS: '200',
+      },
     };
   };
 
@@ -171,10 +194,20 @@ describe.skipIf(!base || !ADMIN_URL)('split processes: a web process without bac
     await product({ ...env, DATABASE_URL: await freshDatabase() }, 'postgres', model, receiver, PORT);
   }, 240_000);
 
-  it.skipIf(!CLI)('on Temporal', async () => {
-    const { model, receiver, env } = await shared();
-    const temporal = await startTemporalDevServer(CLI!);
-    cleanups.push(() => temporal.stop());
-    await product({ ...env, DATABASE_URL: await freshDatabase(), TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: temporal.namespace }, 'temporal', model, receiver, PORT + 1);
-  }, 300_000);
+  it.skipIf(!CLI)(
+    'on Temporal',
+    async () => {
+      const { model, receiver, env } = await shared();
+      const temporal = await startTemporalDevServer(CLI!);
+      cleanups.push(() => temporal.stop());
+      await product(
+        { ...env, DATABASE_URL: await freshDatabase(), TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: temporal.namespace },
+        'temporal',
+        model,
+        receiver,
+        PORT + 1,
+      );
+    },
+    300_000,
+  );
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshot, signedUpPage } from './browser';
 
 const base = inject('e2eBaseUrl');
@@ -54,7 +54,8 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
     const token = (await api('/api/auth/token', { method: 'POST', body: { email, password } })).body.data.token;
     const session = { authorization: `Bearer ${token}` };
     siteId = (await api('/api/visitors/sites', { method: 'POST', headers: session, body: { name: 'Flow Shop' } })).body.data.id;
-    key = (await api('/api/keys', { method: 'POST', headers: session, body: { name: 'flows', scopes: ['read', 'write'], site_id: siteId } })).body.data.apiKey;
+    key = (await api('/api/keys', { method: 'POST', headers: session, body: { name: 'flows', scopes: ['read', 'write'], site_id: siteId } })).body
+      .data.apiKey;
     // The app's own worker (instrumentation hook) executes these; in batches below the Basic plan's
     // cap of 10 runs in progress.
     for (let batch = 0; batch < 3; batch++) {
@@ -121,7 +122,10 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
 
   it('cancels a running run after confirmation', async () => {
     await page.goto(`${base}/console/sites/${siteId}/workflows/${runs.waiting}`);
-    await page.getByRole('button', { name: /Cancel run/ }).first().click();
+    await page
+      .getByRole('button', { name: /Cancel run/ })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor({ state: 'visible' });
     await screenshot(page, '42-workflow-cancel-dialog');

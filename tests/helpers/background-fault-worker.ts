@@ -14,11 +14,11 @@
  * FAULT_WATCH=<json of the seed>: print `summary {json}` and exit once every one of them ended.
  */
 import { randomBytes } from 'node:crypto';
-import { database, getDb } from '@/lib/db/client';
-import { commandDeadline } from '@/lib/agents/jobs';
 import { dispatchCommand, engineDispatcher } from '@/lib/agents/dispatch';
+import { commandDeadline } from '@/lib/agents/jobs';
 import { openCommand } from '@/lib/agents/repo';
 import { overrideProviders } from '@/lib/core/providers';
+import { database, getDb } from '@/lib/db/client';
 import { defineJob } from '@/lib/jobs/define';
 import { closeQueueClient, enqueue } from '@/lib/jobs/queue';
 import { retention } from '@/lib/retention/schedule';
@@ -95,7 +95,9 @@ interface Seed {
 async function seed(receiverUrl: string, engine: EmbeddedEngine): Promise<Seed> {
   const db = await database();
   await db.sql.exec('create table if not exists fault_effects (id serial primary key, label text not null, at timestamptz not null default now())');
-  const [user] = await db.sql.query<{ id: string }>(`insert into users (email, password_hash) values ($1, 'x') returning id`, [`fault-${randomBytes(4).toString('hex')}@acme.io`]);
+  const [user] = await db.sql.query<{ id: string }>(`insert into users (email, password_hash) values ($1, 'x') returning id`, [
+    `fault-${randomBytes(4).toString('hex')}@acme.io`,
+  ]);
   const [site] = await db.sql.query<{ id: string }>(`insert into sites (owner_id, name) values ($1, 'Fault') returning id`, [user.id]);
   await createEndpoint(site.id, { url: receiverUrl, events: ['lead.created'] });
   const eventId = (await (await getDb()).transaction((tx) => recordEvent(tx as never, site.id, 'lead.created', { lead: { email: 'ada@acme.io' } })))!;
@@ -119,9 +121,16 @@ async function seed(receiverUrl: string, engine: EmbeddedEngine): Promise<Seed> 
 async function summary(s: Seed) {
   const db = await database();
   const [run] = await db.sql.query<{ status: string; result: unknown }>('select status, result from workflow_runs where run_id = $1', [s.runId]);
-  const [command] = await db.sql.query<{ status: string; error: { code: string } | null }>('select status, error from commands where id = $1', [s.commandId]);
-  const [commandRun] = await db.sql.query<{ status: string }>(`select status from workflow_runs where site_id = $1 and type = 'agentCommandWorkflow'`, [s.siteId]);
-  const [delivery] = await db.sql.query<{ status: string; attempts: number }>('select status, attempts from webhook_deliveries where event_id = $1', [s.eventId]);
+  const [command] = await db.sql.query<{ status: string; error: { code: string } | null }>('select status, error from commands where id = $1', [
+    s.commandId,
+  ]);
+  const [commandRun] = await db.sql.query<{ status: string }>(
+    `select status from workflow_runs where site_id = $1 and type = 'agentCommandWorkflow'`,
+    [s.siteId],
+  );
+  const [delivery] = await db.sql.query<{ status: string; attempts: number }>('select status, attempts from webhook_deliveries where event_id = $1', [
+    s.eventId,
+  ]);
   return { run, command, commandRun, delivery, effects: await effects() };
 }
 
@@ -134,7 +143,14 @@ async function main() {
   const engine = new EmbeddedEngine();
   const activities = { ...createActivities(), ...probeActivities };
   const worker = await startBackgroundWork({
-    jobs: [deliverWebhook, robotExpiry, commandDeadline, retention, probeJob, workflowRunJob({ definitions: { ...workflowDefinitions, faultProbeWorkflow }, activities })],
+    jobs: [
+      deliverWebhook,
+      robotExpiry,
+      commandDeadline,
+      retention,
+      probeJob,
+      workflowRunJob({ definitions: { ...workflowDefinitions, faultProbeWorkflow }, activities }),
+    ],
   });
   say('worker ready');
   if (process.env.FAULT_SEED) say(`seeded ${JSON.stringify(await seed(process.env.FAULT_SEED, engine))}`);

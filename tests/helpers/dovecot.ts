@@ -64,7 +64,9 @@ function readGreeting(port: number): Promise<void> {
 
 /** An existing system user, by name, with its uid and gid. */
 function systemUser(names: string[]): { name: string; uid: number; gid: number } {
-  const passwd = readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':'));
+  const passwd = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((l) => l.split(':'));
   for (const name of names) {
     const entry = passwd.find((f) => f[0] === name);
     if (entry) return { name, uid: Number(entry[2]), gid: Number(entry[3]) };
@@ -149,7 +151,13 @@ export async function startDovecot(): Promise<DovecotServer> {
       writeFileSync(passwdFile, [...passwords].map(([u, p]) => `${u}:{PLAIN}${p}::::::`).join('\n') + '\n');
     },
     async deliver(username, raw) {
-      const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user: username, pass: passwords.get(username)! }, logger: false });
+      const client = new ImapFlow({
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        auth: { user: username, pass: passwords.get(username)! },
+        logger: false,
+      });
       await client.connect();
       try {
         const appended = await client.append('INBOX', raw);

@@ -90,7 +90,15 @@ async function recordExample(handler: RouteHandler, o: CallOptions, result: Call
   const { appendFileSync } = await import('node:fs');
   const op = operationsOf(routeManifest).find(({ path, method }) => routeManifest.find((r) => r.path === path)?.module[method] === handler);
   if (!op || o.form || o.rawBody !== undefined || o.body instanceof FormData) return;
-  const record = { method: op.method, path: op.path, params: o.params, query: o.query, request: o.body, status: result.status, response: result.body };
+  const record = {
+    method: op.method,
+    path: op.path,
+    params: o.params,
+    query: o.query,
+    request: o.body,
+    status: result.status,
+    response: result.body,
+  };
   appendFileSync(`${process.env.OPENAPI_EXAMPLES_DIR}/${process.pid}.jsonl`, JSON.stringify(record) + '\n');
 }
 

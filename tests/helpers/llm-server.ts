@@ -22,10 +22,7 @@ export interface ChatRequest {
 }
 
 export type Turn =
-  | { text: string }
-  | { toolCalls: { name: string; arguments: unknown }[] }
-  | { status: number; message: string }
-  | { delayMs: number; then: Turn };
+  { text: string } | { toolCalls: { name: string; arguments: unknown }[] } | { status: number; message: string } | { delayMs: number; then: Turn };
 
 /** Chooses the answer to a request; the default echoes the last user message. */
 export type Script = (req: ChatRequest) => Turn;
@@ -51,7 +48,13 @@ export interface LlmStandIn {
 let ids = 0;
 
 function chunk(delta: Record<string, unknown>, finish: string | null) {
-  return { id: 'chatcmpl-standin', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'stand-in', choices: [{ index: 0, delta, finish_reason: finish }] };
+  return {
+    id: 'chatcmpl-standin',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'stand-in',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
 }
 
 function answer(res: http.ServerResponse, req: ChatRequest, turn: Turn): void {
@@ -61,12 +64,18 @@ function answer(res: http.ServerResponse, req: ChatRequest, turn: Turn): void {
     return;
   }
   if ('status' in turn) {
-    res.writeHead(turn.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: turn.message, type: 'server_error' } }));
+    res
+      .writeHead(turn.status, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: turn.message, type: 'server_error' } }));
     return;
   }
   const toolCalls =
     'toolCalls' in turn
-      ? turn.toolCalls.map((c) => ({ id: `call_${++ids}`, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.arguments) } }))
+      ? turn.toolCalls.map((c) => ({
+          id: `call_${++ids}`,
+          type: 'function' as const,
+          function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+        }))
       : undefined;
   const text = 'text' in turn ? turn.text : '';
   const finish = toolCalls ? 'tool_calls' : 'stop';
@@ -77,7 +86,9 @@ function answer(res: http.ServerResponse, req: ChatRequest, turn: Turn): void {
         object: 'chat.completion',
         created: 1_700_000_000,
         model: req.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text || null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }],
+        choices: [
+          { index: 0, message: { role: 'assistant', content: text || null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: finish },
+        ],
         usage: USAGE,
       }),
     );
@@ -137,7 +148,13 @@ export async function startLlmStandIn(apiKey = 'standin-key'): Promise<LlmStandI
 
 /** Points the app at the stand-in (LLM_* variables); the returned function unsets them again. */
 export function useStandIn(standIn: LlmStandIn, extra: Record<string, string> = {}): () => void {
-  const vars: Record<string, string> = { LLM_BASE_URL: standIn.url, LLM_API_KEY: 'standin-key', LLM_MODEL: 'stand-in-model', LLM_MAX_RETRIES: '0', ...extra };
+  const vars: Record<string, string> = {
+    LLM_BASE_URL: standIn.url,
+    LLM_API_KEY: 'standin-key',
+    LLM_MODEL: 'stand-in-model',
+    LLM_MAX_RETRIES: '0',
+    ...extra,
+  };
   for (const [k, v] of Object.entries(vars)) process.env[k] = v;
   resetConfig();
   return () => {

@@ -1,6 +1,6 @@
 import { routeManifest } from '@/app/api/openapi.json/manifest';
-import { buildOpenApi, operationsOf } from '@/lib/http/openapi';
 import type { RouteHandler } from '@/lib/http/define-route';
+import { buildOpenApi, operationsOf } from '@/lib/http/openapi';
 import type { CallOptions } from './harness';
 
 /**
@@ -65,7 +65,19 @@ export const seededUuid = (r: Rng) =>
 export type Known = Record<string, string>;
 
 /** Strings tried, in order, against a `pattern` the generator cannot invert. */
-const PATTERN_CANDIDATES = ['en', 'es-MX', '#a1b2c3', 'USD', 'ada@example.com', '2026-01-15', '09:30', 'abc123', '1920x1080', 'shop.example.com', 'Plain text'];
+const PATTERN_CANDIDATES = [
+  'en',
+  'es-MX',
+  '#a1b2c3',
+  'USD',
+  'ada@example.com',
+  '2026-01-15',
+  '09:30',
+  'abc123',
+  '1920x1080',
+  'shop.example.com',
+  'Plain text',
+];
 
 function patternValue(pattern: string, r: Rng): string {
   let re: RegExp;
@@ -107,7 +119,7 @@ export function generate(s: Schema | undefined, r: Rng, known: Known, name = '',
   if (s.enum) return r.pick(s.enum);
   if (s.anyOf || s.oneOf) {
     const options = (s.anyOf ?? s.oneOf).filter((o: Schema) => o.type !== 'null' || r.chance(0.1));
-    return generate(r.pick(options.length ? options : s.anyOf ?? s.oneOf), r, known, name, depth);
+    return generate(r.pick(options.length ? options : (s.anyOf ?? s.oneOf)), r, known, name, depth);
   }
   if (s.allOf) return Object.assign({}, ...s.allOf.map((p: Schema) => generate(p, r, known, name, depth)));
   const type = Array.isArray(s.type) ? r.pick(s.type.filter((t: string) => t !== 'null')) : s.type;
@@ -122,7 +134,7 @@ export function generate(s: Schema | undefined, r: Rng, known: Known, name = '',
     case 'null':
       return null;
     case 'array': {
-      const n = depth > 3 ? s.minItems ?? 0 : r.int(s.minItems ?? 0, Math.min(s.maxItems ?? 3, (s.minItems ?? 0) + 2));
+      const n = depth > 3 ? (s.minItems ?? 0) : r.int(s.minItems ?? 0, Math.min(s.maxItems ?? 3, (s.minItems ?? 0) + 2));
       return Array.from({ length: n }, () => generate(s.items, r, known, name, depth + 1));
     }
     case 'object':
@@ -155,7 +167,15 @@ export const deeplyNested = (levels: number): Json => {
 export function wrongType(s: Schema | undefined, r: Rng): Json {
   const t = Array.isArray(s?.type) ? s!.type[0] : s?.type;
   const pool: Json[] =
-    t === 'string' ? [42, true, ['x'], { x: 1 }] : t === 'integer' || t === 'number' ? ['12', true, [1], { n: 1 }] : t === 'boolean' ? ['true', 1, null] : t === 'array' ? ['x', { 0: 'x' }, 3] : ['x', 7, [1]];
+    t === 'string'
+      ? [42, true, ['x'], { x: 1 }]
+      : t === 'integer' || t === 'number'
+        ? ['12', true, [1], { n: 1 }]
+        : t === 'boolean'
+          ? ['true', 1, null]
+          : t === 'array'
+            ? ['x', { 0: 'x' }, 3]
+            : ['x', 7, [1]];
   return r.pick(pool);
 }
 
@@ -230,4 +250,3 @@ export function validRequest(o: Operation, r: Rng, allKnown: Known, credential: 
   }
   return { params, query, headers, body: value };
 }
-

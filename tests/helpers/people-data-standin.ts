@@ -157,7 +157,8 @@ export async function startPeopleDataStandIn(apiKey: string, o: { population?: n
       const p = people.find((x) => x.id === body.person_id);
       if (!p) return json(res, 200, []);
       if (contacts[1] === 'work_emails') return json(res, 200, p.workEmail ? [{ email: p.workEmail, validation_status: 'valid' }] : []);
-      if (contacts[1] === 'personal_emails') return json(res, 200, [{ email: `${p.first}${p.n}@mail.example`.toLowerCase(), validation_status: 'unknown' }]);
+      if (contacts[1] === 'personal_emails')
+        return json(res, 200, [{ email: `${p.first}${p.n}@mail.example`.toLowerCase(), validation_status: 'unknown' }]);
       return json(res, 200, [{ phone_number: `+3460000${String(p.n).padStart(4, '0')}`, type: 'mobile' }]);
     }
     if (req.method === 'POST' && path === '/person_detail_lookup/') {

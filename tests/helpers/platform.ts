@@ -7,7 +7,10 @@ import { call, type Tenant } from './harness';
 
 export const platformAuth = (key: string) => ({ authorization: `Bearer ${key}` });
 
-export async function createApp(t: Pick<Tenant, 'user' | 'siteId'>, name = 'Generated app'): Promise<{ id: string; short_id: string; schema: string }> {
+export async function createApp(
+  t: Pick<Tenant, 'user' | 'siteId'>,
+  name = 'Generated app',
+): Promise<{ id: string; short_id: string; schema: string }> {
   const res = await call(createAppRoute, {
     method: 'POST',
     path: `/api/sites/${t.siteId}/platform-apps`,
@@ -64,7 +67,14 @@ export async function createPlatformFixture(t: Pick<Tenant, 'user' | 'siteId'>):
     keyWithout(needed) {
       const id = [...needed].sort().join(',');
       if (!without.has(id)) {
-        without.set(id, createPlatformKey(t, app.id, CAPABILITIES.filter((c) => !needed.includes(c))).then((k) => k.platformKey));
+        without.set(
+          id,
+          createPlatformKey(
+            t,
+            app.id,
+            CAPABILITIES.filter((c) => !needed.includes(c)),
+          ).then((k) => k.platformKey),
+        );
       }
       return without.get(id)!;
     },

@@ -31,7 +31,10 @@ export async function startRobotPages(): Promise<RobotPages> {
     req.on('end', () => {
       const html = (body: string, title?: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(body, title));
       if (url.pathname === '/form') {
-        return html('<h1>Sign the guest book</h1><form method="post" action="/submit"><label>Name <input id="name" name="name"></label><button id="go" type="submit">Send</button></form>', 'Guest book');
+        return html(
+          '<h1>Sign the guest book</h1><form method="post" action="/submit"><label>Name <input id="name" name="name"></label><button id="go" type="submit">Send</button></form>',
+          'Guest book',
+        );
       }
       if (url.pathname === '/submit' && req.method === 'POST') {
         const name = new URLSearchParams(raw).get('name') ?? '';
@@ -80,9 +83,14 @@ export function chromiumChildren(pid = process.pid): number[] {
     .map(([p, pp, comm]) => ({ pid: Number(p), ppid: Number(pp), comm: comm ?? '' }));
   // Descendants of this process, at any depth.
   const mine = new Set([pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
-    for (const r of rows) if (mine.has(r.ppid) && !mine.has(r.pid)) (mine.add(r.pid), (grew = true));
+    for (const r of rows) {
+      if (mine.has(r.ppid) && !mine.has(r.pid)) {
+        mine.add(r.pid);
+        grew = true;
+      }
+    }
   }
   return rows.filter((r) => r.pid !== pid && mine.has(r.pid) && /chrom/i.test(r.comm)).map((r) => r.pid);
 }
@@ -93,11 +101,24 @@ export function chromiumChildren(pid = process.pid): number[] {
  * the protocol's version request — no fixed wait, so a loaded machine only makes it slower. Closing
  * waits for the process to exit and removes its profile; it never throws.
  */
-export async function startCdpChromium(executable = '/usr/bin/chromium'): Promise<{ endpoint: string; process: ChildProcess; close(): Promise<void> }> {
+export async function startCdpChromium(
+  executable = '/usr/bin/chromium',
+): Promise<{ endpoint: string; process: ChildProcess; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'sgp-cdp-'));
   const child = spawn(
     executable,
-    ['--headless=new', '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--user-data-dir=${profile}`, 'about:blank'],
+    [
+      '--headless=new',
+      '--remote-debugging-port=0',
+      '--remote-debugging-address=127.0.0.1',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => {

@@ -29,10 +29,9 @@ export async function serveRoutes(routes: Record<string, Partial<Record<string, 
         if (value !== undefined && !CLIENT_CLAIMS.has(name)) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
       if (req.socket.remoteAddress) headers.set('x-forwarded-for', req.socket.remoteAddress);
-      const response = await handler(
-        new Request(url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }),
-        { params: Promise.resolve({}) },
-      );
+      const response = await handler(new Request(url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }), {
+        params: Promise.resolve({}),
+      });
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (error) {

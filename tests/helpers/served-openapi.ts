@@ -1,5 +1,5 @@
-import { GET as openapiRoute } from '@/app/api/openapi.json/route';
 import { GET as openapiPartRoute } from '@/app/api/openapi/[part]/route';
+import { GET as openapiRoute } from '@/app/api/openapi.json/route';
 import { bundleOpenApi, partsOf, type Doc } from '@/lib/http/openapi-split';
 
 /**
@@ -14,6 +14,5 @@ export async function servedOpenApi(origin = 'http://localhost:3000') {
     if (res.status !== 200) throw new Error(`/api/openapi/${part}: HTTP ${res.status}`);
     parts[part] = (await res.json()) as Doc;
   }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { main, parts, whole: bundleOpenApi(main, parts) as any };
 }

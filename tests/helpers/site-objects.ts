@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { getDb } from '@/lib/db/client';
 import type { RouteHandler } from '@/lib/http/define-route';
-import { call, createKey, uniqueEmail, type CallOptions, type Tenant } from './harness';
 import { presenters } from './auth-matrix';
+import { call, createKey, uniqueEmail, type CallOptions, type Tenant } from './harness';
 import { createApp, createPlatformKey } from './platform';
 
 /** The handler the manifest serves for `METHOD path` (path as in OpenAPI, e.g. `/sites/{site_id}`). */
@@ -35,10 +35,20 @@ const AGENT_MESSAGES: Record<string, Record<string, string>> = {
  */
 export async function createSiteObjects(t: Tenant): Promise<Record<string, string>> {
   const key = { authorization: `Bearer ${t.key}` };
-  const lead = await created('POST', '/api/agents/tools/leads/create', { headers: key, body: { site_id: t.siteId, name: 'Ada', email: uniqueEmail() } });
+  const lead = await created('POST', '/api/agents/tools/leads/create', {
+    headers: key,
+    body: { site_id: t.siteId, name: 'Ada', email: uniqueEmail() },
+  });
   const segment = await created('POST', '/api/agents/tools/segments/create', { headers: key, body: { site_id: t.siteId, name: 'SMB' } });
-  const requirement = await created('POST', '/api/agents/tools/requirements/create', { headers: key, body: { site_id: t.siteId, title: 'Write posts' } });
-  const command = await created('POST', '/sites/{site_id}/commands', { params: { site_id: t.siteId }, headers: presenters.xApiKey(t.key), body: { task: 'Audit' } });
+  const requirement = await created('POST', '/api/agents/tools/requirements/create', {
+    headers: key,
+    body: { site_id: t.siteId, title: 'Write posts' },
+  });
+  const command = await created('POST', '/sites/{site_id}/commands', {
+    params: { site_id: t.siteId },
+    headers: presenters.xApiKey(t.key),
+    body: { task: 'Audit' },
+  });
   const session = await created('POST', '/api/visitors/session', {
     headers: presenters.xSaApiKey(t.key),
     body: { site_id: t.siteId, fingerprint: `fp-${randomBytes(6).toString('hex')}` },
@@ -72,7 +82,11 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
   const app = await createApp(t);
   const [platform, sparePlatformKey] = await Promise.all([createPlatformKey(t, app.id), createPlatformKey(t, app.id, ['leads.read'])]);
   const recipientEmail = uniqueEmail();
-  const recipient = await created('POST', '/api/sites/{site_id}/email-recipients', { params: { site_id: t.siteId }, headers: t.user.auth, body: { email: recipientEmail } });
+  const recipient = await created('POST', '/api/sites/{site_id}/email-recipients', {
+    params: { site_id: t.siteId },
+    headers: t.user.auth,
+    body: { email: recipientEmail },
+  });
   const outbox = await created('GET', '/api/sites/{site_id}/emails', { params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: 100 } });
   const code = /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(outbox.data.find((m: { to: string[] }) => m.to[0] === recipientEmail).text)![1];
   const secureToken = await created('POST', '/api/secure-tokens', {
@@ -152,7 +166,11 @@ async function runningRobot(t: Tenant): Promise<{ instanceId: string; logId: str
   const key = { authorization: `Bearer ${t.key}` };
   const known = robots.get(t.siteId);
   if (known) {
-    const res = await call(routeOf('GET', '/api/instances/{id}'), { path: `/api/instances/${known.instanceId}`, params: { id: known.instanceId }, headers: key });
+    const res = await call(routeOf('GET', '/api/instances/{id}'), {
+      path: `/api/instances/${known.instanceId}`,
+      params: { id: known.instanceId },
+      headers: key,
+    });
     if (res.status === 200 && res.body.data.status === 'running') return known;
     if (res.status === 200) {
       await created('POST', '/api/robots/instance/resume', { headers: key, body: { instance_id: known.instanceId } });
@@ -161,7 +179,10 @@ async function runningRobot(t: Tenant): Promise<{ instanceId: string; logId: str
   }
   const started = await created('POST', '/api/robots/instance', { headers: key, body: { site_id: t.siteId, activity: 'Test robot' } });
   const instanceId = started.data.instance.id;
-  const acted = await created('POST', '/api/robots/instance/act', { headers: key, body: { instance_id: instanceId, message: 'snap', actions: [{ type: 'screenshot' }] } });
+  const acted = await created('POST', '/api/robots/instance/act', {
+    headers: key,
+    body: { instance_id: instanceId, message: 'snap', actions: [{ type: 'screenshot' }] },
+  });
   const robot = { instanceId, logId: acted.data.executed[0].log_id };
   robots.set(t.siteId, robot);
   return robot;
@@ -193,7 +214,10 @@ const COUNTERS_OF_REFUSALS: Record<string, string> = { email_recipients: 'failed
 export async function siteFingerprint(siteIds: string[]): Promise<Record<string, string>> {
   const db = await getDb();
   const names = await (tables ??= siteTables());
-  const ids = sql.join(siteIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const ids = sql.join(
+    siteIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
   const parts = [
     ...names.map((name) => {
       const row = COUNTERS_OF_REFUSALS[name] ? sql`(to_jsonb(x) - ${COUNTERS_OF_REFUSALS[name]}::text)::text` : sql`x::text`;

@@ -50,8 +50,8 @@ type Outcome = { ran: number; skipped: number };
 
 function outcomeOf(modules: TestModule[]): Outcome {
   const outcome = { ran: 0, skipped: 0 };
-  for (const module of modules) {
-    for (const test of module.children.allTests()) {
+  for (const file of modules) {
+    for (const test of file.children.allTests()) {
       const state = test.result().state;
       if (state === 'passed' || state === 'failed') outcome.ran++;
       else outcome.skipped++;

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { AnyTool } from '@/lib/tools/define-tool';
 import { mcpRoute } from '@/lib/http/mcp';
 import { toolRoute } from '@/lib/http/tool-route';
+import type { AnyTool } from '@/lib/tools/define-tool';
 import { call, type CallResult } from './harness';
 import { serveRoutes } from './serve';
 

@@ -82,7 +82,8 @@ export async function startUpstashBridge(options: { redisUrl?: string; token?: s
   };
 }
 
-const arg = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const arg = (value: unknown): string =>
+  value === null || value === undefined ? '' : typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 function encodeValue(value: unknown): unknown {
   if (typeof value === 'string') return value === 'OK' ? value : Buffer.from(value, 'utf8').toString('base64');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoute } from '@/lib/http/define-route';
 import { siteIdSchema } from '@/lib/core/schemas';
+import { defineRoute } from '@/lib/http/define-route';
 
 /** A test-only route declared like the public visitor-tracking routes: X-SA-API-KEY or a registered browser Origin. */
 export const visitorTestRoute = defineRoute({

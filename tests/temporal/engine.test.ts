@@ -130,10 +130,24 @@ describe.skipIf(!server)('Temporal engine', () => {
     // A first start that reserved its key but never reached the cluster: the retry starts that run.
     const reserved = workflowId('webhook', siteA);
     await reserveStartKey(siteA, 'interrupted', reserved);
-    const resumed = await engine.start({ siteId: siteA, type: 'webhookWorkflow', workflowId: workflowId('webhook', siteA), input: { site_id: siteA }, idempotencyKey: 'interrupted' });
+    const resumed = await engine.start({
+      siteId: siteA,
+      type: 'webhookWorkflow',
+      workflowId: workflowId('webhook', siteA),
+      input: { site_id: siteA },
+      idempotencyKey: 'interrupted',
+    });
     expect(resumed).toMatchObject({ workflowId: reserved, created: false });
     await until(siteA, reserved, closedAs('COMPLETED'));
-    expect(await engine.start({ siteId: siteA, type: 'webhookWorkflow', workflowId: workflowId('webhook', siteA), input: {}, idempotencyKey: 'interrupted' })).toEqual(resumed);
+    expect(
+      await engine.start({
+        siteId: siteA,
+        type: 'webhookWorkflow',
+        workflowId: workflowId('webhook', siteA),
+        input: {},
+        idempotencyKey: 'interrupted',
+      }),
+    ).toEqual(resumed);
   });
 
   it('refuses a second run under a workflow id already used', async () => {
@@ -230,9 +244,7 @@ describe.skipIf(!server)('Temporal engine', () => {
     expect(await ids({ siteId: site, limit: 20, status: 'COMPLETED' })).toEqual([done.workflowId]);
     expect(await ids({ siteId: site, limit: 20, type: 'webhookWorkflow' })).toEqual([done.workflowId]);
     expect(await ids({ siteId: site, limit: 20, from: new Date(Date.now() + 60_000) })).toEqual([]);
-    expect((await ids({ siteId: site, limit: 20, to: new Date(Date.now() + 60_000) })).sort()).toEqual(
-      [done.workflowId, waiting.workflowId].sort(),
-    );
+    expect((await ids({ siteId: site, limit: 20, to: new Date(Date.now() + 60_000) })).sort()).toEqual([done.workflowId, waiting.workflowId].sort());
     expect(await engine.countRunning(site)).toBe(1);
     await engine.terminate(site, waiting.workflowId, 'test over');
   });

@@ -15,7 +15,12 @@ describe('analytics calendar', () => {
 
   it('makes daylight-saving days 23 and 25 hours long', () => {
     const spring = daysOf('2026-03-28', '2026-03-30', 'Europe/Madrid');
-    expect(spring.starts.map(iso)).toEqual(['2026-03-27T23:00:00.000Z', '2026-03-28T23:00:00.000Z', '2026-03-29T22:00:00.000Z', '2026-03-30T22:00:00.000Z']);
+    expect(spring.starts.map(iso)).toEqual([
+      '2026-03-27T23:00:00.000Z',
+      '2026-03-28T23:00:00.000Z',
+      '2026-03-29T22:00:00.000Z',
+      '2026-03-30T22:00:00.000Z',
+    ]);
     const autumn = daysOf('2026-10-25', '2026-10-25', 'Europe/Madrid');
     expect(autumn.starts[1] - autumn.starts[0]).toBe(25 * 3_600_000);
   });
@@ -40,7 +45,12 @@ describe('analytics calendar', () => {
 
 describe('landing attribution', () => {
   it('reads utm_* and ref from the landing URL when the body has none; given values win; empty ones count as missing', () => {
-    expect(landingAttribution({}, 'https://shop.example.com/?utm_source=newsletter&utm_medium=email&utm_campaign=spring+sale&utm_term=x&utm_content=y&ref=ph#top')).toEqual({
+    expect(
+      landingAttribution(
+        {},
+        'https://shop.example.com/?utm_source=newsletter&utm_medium=email&utm_campaign=spring+sale&utm_term=x&utm_content=y&ref=ph#top',
+      ),
+    ).toEqual({
       utm_source: 'newsletter',
       utm_medium: 'email',
       utm_campaign: 'spring sale',

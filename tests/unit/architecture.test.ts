@@ -31,7 +31,9 @@ const DOMAINS = readdirSync('lib', { withFileTypes: true })
 
 describe('dependencies point one way: app → lib/http → lib/<domain> → lib/core, lib/db', () => {
   it.each(DOMAINS)('lib/%s imports neither lib/http nor next/*', (domain) => {
-    const bad = importsUnder(`lib/${domain}`).filter(({ file, spec }) => layerOf(file, spec) === 'http' || spec === 'next' || spec.startsWith('next/'));
+    const bad = importsUnder(`lib/${domain}`).filter(
+      ({ file, spec }) => layerOf(file, spec) === 'http' || spec === 'next' || spec.startsWith('next/'),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -44,7 +46,9 @@ describe('dependencies point one way: app → lib/http → lib/<domain> → lib/
   });
 
   it('lib/db imports only lib/core and itself', () => {
-    const bad = importsUnder('lib/db').filter(({ file, spec }) => (spec.startsWith('@/') || spec.startsWith('.')) && !['core', 'db'].includes(layerOf(file, spec)!));
+    const bad = importsUnder('lib/db').filter(
+      ({ file, spec }) => (spec.startsWith('@/') || spec.startsWith('.')) && !['core', 'db'].includes(layerOf(file, spec)!),
+    );
     expect(bad).toEqual([]);
   });
 });

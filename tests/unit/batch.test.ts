@@ -21,7 +21,10 @@ describe('batcher', () => {
     expect(batches).toEqual([[1, 2, 3]]); // 4 and 5 wait: they never join the batch already running
     release();
     expect(await Promise.all([...first, ...later])).toEqual([10, 20, 30, 40, 50]);
-    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('a failing item does not fail its neighbours', async () => {
@@ -48,7 +51,10 @@ describe('batcher', () => {
     await new Promise((r) => setImmediate(r));
     expect(batches).toEqual([[1, 2, 3]]); // still gathering
     await b.flush();
-    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     expect(await Promise.all(rest)).toEqual([4, 5]);
     await b.flush(); // nothing queued: resolves at once
   });

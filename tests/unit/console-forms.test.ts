@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { absoluteTime, relativeTime } from '@/app/(console)/_lib/dates';
 import { fieldErrors, optionalText } from '@/app/(console)/_lib/forms';
 import { parseOriginLines } from '@/app/(console)/_lib/origin-lines';
-import { impliedOrigins } from '@/lib/sites/origins';
 import { createKeyBodySchema } from '@/lib/keys/schema';
+import { impliedOrigins } from '@/lib/sites/origins';
 import { signupBodySchema } from '@/lib/users/schema';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
@@ -28,7 +28,13 @@ describe('console dates', () => {
 
 describe('console form errors', () => {
   it('keys the first message of each field by its name, from the API schema', () => {
-    const parsed = createKeyBodySchema.safeParse({ name: ' ', scopes: [], site_id: '0b7a4f40-8f0c-4b8e-9d7a-1f1f1f1f1f1f', expirationDays: 400, prefix: 'Bad!' });
+    const parsed = createKeyBodySchema.safeParse({
+      name: ' ',
+      scopes: [],
+      site_id: '0b7a4f40-8f0c-4b8e-9d7a-1f1f1f1f1f1f',
+      expirationDays: 400,
+      prefix: 'Bad!',
+    });
     expect(parsed.success).toBe(false);
     expect(fieldErrors(parsed.error!)).toEqual({
       name: 'Name is required',

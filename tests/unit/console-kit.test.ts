@@ -41,19 +41,31 @@ describe('DataTable', () => {
       { header: 'Name', title: true, cell: (r: { id: string }) => r.id },
       { header: 'Status', cell: () => 'ok' },
     ];
-    const html = renderToStaticMarkup(createElement(DataTable<{ id: string }>, { caption: 'Rows', rows: [{ id: 'a' }], rowKey: (r) => r.id, columns, empty: 'none' }));
+    const html = renderToStaticMarkup(
+      createElement(DataTable<{ id: string }>, { caption: 'Rows', rows: [{ id: 'a' }], rowKey: (r) => r.id, columns, empty: 'none' }),
+    );
     expect(html).toContain('<tr data-row-id="a"><td>a</td><td data-label="Status">ok</td></tr>');
-    expect(renderToStaticMarkup(createElement(DataTable<{ id: string }>, { caption: 'Rows', rows: [], rowKey: (r) => r.id, columns, empty: 'none' }))).toBe('none');
+    expect(
+      renderToStaticMarkup(createElement(DataTable<{ id: string }>, { caption: 'Rows', rows: [], rowKey: (r) => r.id, columns, empty: 'none' })),
+    ).toBe('none');
   });
 });
 
 describe('forms generated from a body schema', () => {
   it('has one field per property but site_id, of the kind that types it, with the schema defaults', () => {
     expect(schemaFields(buildSegmentsBody)).toEqual([
-      expect.objectContaining({ name: 'attributes', kind: 'checks', options: ['company', 'origin', 'position', 'email_domain', 'status'], defaultValue: ['origin'], required: false }),
+      expect.objectContaining({
+        name: 'attributes',
+        kind: 'checks',
+        options: ['company', 'origin', 'position', 'email_domain', 'status'],
+        defaultValue: ['origin'],
+        required: false,
+      }),
       expect.objectContaining({ name: 'min_size', label: 'Min size', kind: 'number', defaultValue: '2', required: false }),
     ]);
-    expect(schemaFields(leadResearchBody)).toEqual([expect.objectContaining({ name: 'lead_ids', label: 'Lead IDs', kind: 'lines', required: false })]);
+    expect(schemaFields(leadResearchBody)).toEqual([
+      expect.objectContaining({ name: 'lead_ids', label: 'Lead IDs', kind: 'lines', required: false }),
+    ]);
     expect(schemaFields(humanInterventionBody).map((f) => [f.name, f.kind, f.required])).toEqual([
       ['question', 'text', true],
       ['context', 'json', false],
@@ -63,12 +75,29 @@ describe('forms generated from a body schema', () => {
 
   it('turns the submitted form back into a body the schema accepts, or refuses next to the field', () => {
     const fields = schemaFields(humanInterventionBody);
-    const body = bodyFromForm(fields, form([['question', ' Ship it? '], ['context', '{"pr": 12}'], ['timeout_seconds', '60']]));
+    const body = bodyFromForm(
+      fields,
+      form([
+        ['question', ' Ship it? '],
+        ['context', '{"pr": 12}'],
+        ['timeout_seconds', '60'],
+      ]),
+    );
     expect(body).toEqual({ question: 'Ship it?', context: { pr: 12 }, timeout_seconds: 60 });
     const site_id = '2f1c6a4e-8d0b-4c3e-9a51-7b2d4e6f8a90';
     expect(humanInterventionBody.parse({ ...body, site_id })).toEqual({ ...body, site_id });
 
-    const bad = humanInterventionBody.safeParse({ ...bodyFromForm(fields, form([['question', 'x'], ['context', '{not json'], ['timeout_seconds', 'soon']])), site_id });
+    const bad = humanInterventionBody.safeParse({
+      ...bodyFromForm(
+        fields,
+        form([
+          ['question', 'x'],
+          ['context', '{not json'],
+          ['timeout_seconds', 'soon'],
+        ]),
+      ),
+      site_id,
+    });
     expect(bad.success).toBe(false);
     expect(new Set(bad.error!.issues.map((i) => i.path[0]))).toEqual(new Set(['context', 'timeout_seconds']));
 

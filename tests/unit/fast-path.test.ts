@@ -83,7 +83,10 @@ describe('nodeDispatcher', () => {
       ['PUT', '/api/things'],
       ['HEAD', '/api/things/x/end'],
     ]) {
-      const res = await fetch(base + path, { method, ...(method === 'HEAD' ? {} : { body: method === 'POST' || method === 'PUT' ? 'x' : undefined }) });
+      const res = await fetch(base + path, {
+        method,
+        ...(method === 'HEAD' ? {} : { body: method === 'POST' || method === 'PUT' ? 'x' : undefined }),
+      });
       expect(res.status, `${method} ${path}`).toBe(299);
     }
   });

@@ -31,7 +31,10 @@ describe('text rule', () => {
       path: ['b', 1, 'c'],
       message: expect.stringContaining('NUL'),
     });
-    expect(findInputIssue({ meta: { 'bad\u0001key': 1 } })).toEqual({ path: ['meta', 'bad\u0001key'], message: expect.stringMatching(/^Field name: /) });
+    expect(findInputIssue({ meta: { 'bad\u0001key': 1 } })).toEqual({
+      path: ['meta', 'bad\u0001key'],
+      message: expect.stringMatching(/^Field name: /),
+    });
     expect(findInputIssue({ a: 1, b: true, c: null, d: ['x'] })).toBeUndefined();
     expect(findInputIssue('\u0000')).toEqual({ path: [], message: expect.any(String) });
   });
@@ -89,7 +92,9 @@ describe('error log fields', () => {
 describe('route pattern', () => {
   it('replaces path params with their names', () => {
     const site = '5f0c6c1e-8d1c-4f5e-9a4b-2a1c3d4e5f60';
-    expect(routePattern(`/sites/${site}/commands/abc%20def`, { site_id: site, command_id: 'abc def' })).toBe('/sites/{site_id}/commands/{command_id}');
+    expect(routePattern(`/sites/${site}/commands/abc%20def`, { site_id: site, command_id: 'abc def' })).toBe(
+      '/sites/{site_id}/commands/{command_id}',
+    );
     expect(routePattern('/api/health', {})).toBe('/api/health');
   });
 });

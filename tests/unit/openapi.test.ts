@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { routeManifest, schemaModules } from '@/app/api/openapi.json/manifest';
-import { GET as openapiPartRoute } from '@/app/api/openapi/[part]/route';
-import { buildOpenApi, HTTP_METHODS, operationsOf } from '@/lib/http/openapi';
-import { servedOpenApi } from '../helpers/served-openapi';
-import { findRouteFiles, renderManifest } from '@/scripts/route-files';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GET as openapiPartRoute } from '@/app/api/openapi/[part]/route';
+import { routeManifest, schemaModules } from '@/app/api/openapi.json/manifest';
+import { buildOpenApi, HTTP_METHODS, operationsOf } from '@/lib/http/openapi';
+import { findRouteFiles, renderManifest } from '@/scripts/route-files';
+import { servedOpenApi } from '../helpers/served-openapi';
 
 describe('route manifest and OpenAPI', () => {
   it('the manifest is current (run `npm run routes` after adding a route file)', () => {
@@ -36,7 +36,10 @@ describe('route manifest and OpenAPI', () => {
     const declared = operationsOf(routeManifest).flatMap(({ method, path, definition }) => {
       const variants = definition?.openapi?.variants;
       if (!variants) return [`${method} ${path}`];
-      return variants.values.map((v) => path.replace(`{${variants.param}}`, v.value)).filter((p) => !filePaths.has(p)).map((p) => `${method} ${p}`);
+      return variants.values
+        .map((v) => path.replace(`{${variants.param}}`, v.value))
+        .filter((p) => !filePaths.has(p))
+        .map((p) => `${method} ${p}`);
     });
     expect(documented.sort()).toEqual(declared.sort());
     const start = doc.paths['/api/workflow/leadGeneration'].post as { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
@@ -46,12 +49,17 @@ describe('route manifest and OpenAPI', () => {
 
   it('is served split by tag, each file under 300 KB, and the parts put together are the whole document', async () => {
     const { main, parts, whole: served } = await servedOpenApi();
-    const sizes = { 'openapi.json': JSON.stringify(main).length, ...Object.fromEntries(Object.entries(parts).map(([f, p]) => [f, JSON.stringify(p).length])) };
+    const sizes = {
+      'openapi.json': JSON.stringify(main).length,
+      ...Object.fromEntries(Object.entries(parts).map(([f, p]) => [f, JSON.stringify(p).length])),
+    };
     for (const [file, size] of Object.entries(sizes)) expect(size, file).toBeLessThan(300 * 1024);
     expect(Object.keys(parts).length).toBeGreaterThan(1);
     const whole = buildOpenApi(routeManifest, { schemaModules });
     expect(served).toEqual({ ...whole, servers: [{ url: 'http://localhost:3000', description: 'This server' }] });
-    const unknown = await openapiPartRoute(new Request('http://localhost:3000/api/openapi/nothing.json'), { params: Promise.resolve({ part: 'nothing.json' }) });
+    const unknown = await openapiPartRoute(new Request('http://localhost:3000/api/openapi/nothing.json'), {
+      params: Promise.resolve({ part: 'nothing.json' }),
+    });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
   });

@@ -9,7 +9,13 @@ const widget = defineResource({
     title: field('title', { in: z.string().min(1), out: z.string(), create: 'required', update: 'optional' }),
     kind: field('kind', { in: z.enum(['a', 'b']), out: z.enum(['a', 'b']), create: { default: 'a' }, update: 'optional' }),
     note: field('noteText', { in: z.string().max(5), out: z.string().nullable(), create: 'optional', update: 'clearable' }),
-    price: field('price', { in: z.number(), out: z.number().nullable(), create: 'optional', update: 'clearable', read: (v) => (v === null ? null : Number(v)) }),
+    price: field('price', {
+      in: z.number(),
+      out: z.number().nullable(),
+      create: 'optional',
+      update: 'clearable',
+      read: (v) => (v === null ? null : Number(v)),
+    }),
   },
 });
 const create = z.strictObject(widget.createShape);
@@ -38,7 +44,16 @@ describe('defineResource', () => {
   it('maps a row to the response, converting where the field says so', () => {
     const at = new Date('2026-11-21T12:00:00Z');
     const api = widget.toApi({ id: ID, siteId: SITE, title: 't', kind: 'b', noteText: null, price: '12.5', createdAt: at, updatedAt: at });
-    expect(api).toEqual({ widget_id: ID, site_id: SITE, title: 't', kind: 'b', note: null, price: 12.5, created_at: at.toISOString(), updated_at: at.toISOString() });
+    expect(api).toEqual({
+      widget_id: ID,
+      site_id: SITE,
+      title: 't',
+      kind: 'b',
+      note: null,
+      price: 12.5,
+      created_at: at.toISOString(),
+      updated_at: at.toISOString(),
+    });
     expect(widget.schema.parse(api)).toEqual(api);
     expect(Object.keys(widget.schema.shape)).toEqual(['widget_id', 'site_id', 'title', 'kind', 'note', 'price', 'created_at', 'updated_at']);
   });

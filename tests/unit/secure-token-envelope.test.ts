@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decryptSecret, encryptSecret, MasterKeyUnavailableError, rewrapSecret, SecretIntegrityError, type SealedSecret } from '@/lib/secure-tokens/envelope';
+import {
+  decryptSecret,
+  encryptSecret,
+  MasterKeyUnavailableError,
+  rewrapSecret,
+  SecretIntegrityError,
+  type SealedSecret,
+} from '@/lib/secure-tokens/envelope';
 import { keyringOf, parseMasterKeys, MasterKeyFormatError } from '@/lib/secure-tokens/keyring';
 
 const k1 = randomBytes(32).toString('base64');

@@ -74,7 +74,12 @@ describe('settings editor model', () => {
 
   it('names fields and list items in words', () => {
     expect(['Products', 'Opportunities', 'Weaknesses', 'KPIs', 'Social media', 'Press releases'].map(singular)).toEqual([
-      'Product', 'Opportunity', 'Weakness', 'KPI', 'Social media', 'Press release',
+      'Product',
+      'Opportunity',
+      'Weakness',
+      'KPI',
+      'Social media',
+      'Press release',
     ]);
     expect(['logo_dark_url', 'dont_list', 'whatsapp'].map(humanize)).toEqual(['Logo dark URL', 'Don’t list', 'WhatsApp']);
   });
@@ -82,7 +87,13 @@ describe('settings editor model', () => {
   it('drops empty list items and keeps each error on the field it came from', () => {
     const [swot] = groupFields(SETTINGS_GROUPS.find((g) => g.id === 'swot')!);
     const paths = new Map<string, string>();
-    const value = fromFormValue(swot.node, { strengths: ['', 'Fast', '  ', 'Cheap'], weaknesses: [], opportunities: [], threats: [] }, 'swot', 'swot', paths);
+    const value = fromFormValue(
+      swot.node,
+      { strengths: ['', 'Fast', '  ', 'Cheap'], weaknesses: [], opportunities: [], threats: [] },
+      'swot',
+      'swot',
+      paths,
+    );
     expect(value).toEqual({ strengths: ['Fast', 'Cheap'] });
     expect(formPathOf('swot.strengths.1', paths)).toBe('swot.strengths.3');
     const [products] = groupFields(SETTINGS_GROUPS.find((g) => g.id === 'offerings')!);

@@ -3,12 +3,20 @@ import { mergeSettings } from '@/lib/settings/merge';
 import { SettingsPatchSchema, SiteSettingsSchema } from '@/lib/settings/schema';
 
 describe('mergeSettings', () => {
-  const stored = { industry: 'Retail', branding: { brand_archetype: 'sage', color_palette: { primary: '#000', text: '#111' } }, products: [{ name: 'A' }, { name: 'B' }] };
+  const stored = {
+    industry: 'Retail',
+    branding: { brand_archetype: 'sage', color_palette: { primary: '#000', text: '#111' } },
+    products: [{ name: 'A' }, { name: 'B' }],
+  };
 
   it('keeps absent fields, merges objects recursively, replaces arrays and scalars, removes on null', () => {
     expect(
       mergeSettings(stored, { industry: 'SaaS', branding: { color_palette: { text: null, accent: '#f00' } }, products: [{ name: 'C' }] }),
-    ).toEqual({ industry: 'SaaS', branding: { brand_archetype: 'sage', color_palette: { primary: '#000', accent: '#f00' } }, products: [{ name: 'C' }] });
+    ).toEqual({
+      industry: 'SaaS',
+      branding: { brand_archetype: 'sage', color_palette: { primary: '#000', accent: '#f00' } },
+      products: [{ name: 'C' }],
+    });
   });
 
   it('does not modify its arguments', () => {

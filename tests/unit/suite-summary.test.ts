@@ -4,7 +4,11 @@ import SuiteSummaryReporter, { summarize } from '../helpers/suite-summary';
 
 /** A test module as the reporter sees it: its project, its file and the states of its tests. */
 const mod = (project: string, moduleId: string, states: string[]) =>
-  ({ project: { name: project }, moduleId, children: { allTests: () => states.map((state) => ({ result: () => ({ state }) })) } }) as unknown as TestModule;
+  ({
+    project: { name: project },
+    moduleId,
+    children: { allTests: () => states.map((state) => ({ result: () => ({ state }) })) },
+  }) as unknown as TestModule;
 
 describe('npm test suite summary', () => {
   it('says which machine-dependent suites ran, which were skipped and how to enable them', () => {
@@ -24,7 +28,10 @@ describe('npm test suite summary', () => {
   });
 
   it('counts the Postgres suites as run when TEST_DATABASE_URL is set', () => {
-    const lines = summarize([mod('postgres', '/repo/tests/integration/keys/keys.test.ts', ['passed', 'failed'])], { TEST_DATABASE_URL: 'postgres://x', CI: 'true' });
+    const lines = summarize([mod('postgres', '/repo/tests/integration/keys/keys.test.ts', ['passed', 'failed'])], {
+      TEST_DATABASE_URL: 'postgres://x',
+      CI: 'true',
+    });
     expect(lines.find((l) => l.includes('Postgres'))).toMatch(/RAN .*2 tests/);
     expect(lines.some((l) => l.includes('with CI=true'))).toBe(false);
   });

@@ -8,9 +8,27 @@ describe('workflow catalog', () => {
   it('has every name of the spec, with the spec type names', () => {
     expect(WORKFLOW_NAMES.sort()).toEqual(
       [
-        'leadGeneration', 'leadFollowUp', 'leadResearch', 'enrichLead', 'leadInvalidation', 'assignLeads', 'analyzeSite',
-        'idealClientProfileMining', 'keyAccountGeneration', 'buildSegments', 'buildSegmentsICP', 'buildCampaigns', 'buildContent',
-        'customerSupport', 'syncEmails', 'dailyStandUp', 'humanIntervention', 'startRobot', 'stopRobot', 'promptRobot', 'webhook',
+        'leadGeneration',
+        'leadFollowUp',
+        'leadResearch',
+        'enrichLead',
+        'leadInvalidation',
+        'assignLeads',
+        'analyzeSite',
+        'idealClientProfileMining',
+        'keyAccountGeneration',
+        'buildSegments',
+        'buildSegmentsICP',
+        'buildCampaigns',
+        'buildContent',
+        'customerSupport',
+        'syncEmails',
+        'dailyStandUp',
+        'humanIntervention',
+        'startRobot',
+        'stopRobot',
+        'promptRobot',
+        'webhook',
         'agentMessage',
       ].sort(),
     );
@@ -40,7 +58,20 @@ describe('page summary', () => {
 
 describe('lead checks and clustering', () => {
   const lead = (id: string, email: string, origin: string | null, phone: string | null = null) =>
-    ({ id, name: 'n', email, status: 'new', phone, position: null, company: null, notes: null, origin, segment_id: null, assignee_id: null, lead_score: null }) as const;
+    ({
+      id,
+      name: 'n',
+      email,
+      status: 'new',
+      phone,
+      position: null,
+      company: null,
+      notes: null,
+      origin,
+      segment_id: null,
+      assignee_id: null,
+      lead_score: null,
+    }) as const;
 
   it('names why contact data is unusable', () => {
     expect(invalidReason(lead('1', 'ada@acme.io', null))).toBeNull();
@@ -52,7 +83,14 @@ describe('lead checks and clustering', () => {
 
   it('clusters by normalized values, largest first, skipping small groups and missing values', () => {
     const plans = clusterLeads(
-      [lead('a', 'a@x.io', 'Web'), lead('b', 'b@x.io', ' web'), lead('c', 'c@y.io', 'Fair'), lead('d', 'd@y.io', null), lead('e', 'e@y.io', 'fair'), lead('f', 'f@y.io', 'fair')],
+      [
+        lead('a', 'a@x.io', 'Web'),
+        lead('b', 'b@x.io', ' web'),
+        lead('c', 'c@y.io', 'Fair'),
+        lead('d', 'd@y.io', null),
+        lead('e', 'e@y.io', 'fair'),
+        lead('f', 'f@y.io', 'fair'),
+      ],
       ['origin'],
       2,
     );

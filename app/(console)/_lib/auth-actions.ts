@@ -3,8 +3,8 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { clientIpFrom } from '@/lib/http/client-ip';
 import { ApiError } from '@/lib/core/errors';
+import { clientIpFrom } from '@/lib/http/client-ip';
 import { signupBodySchema, tokenBodySchema } from '@/lib/users/schema';
 import { signIn, signUp } from '@/lib/users/service';
 import { defineAction } from './define-action';

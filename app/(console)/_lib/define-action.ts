@@ -33,7 +33,10 @@ function refusalToForm(error: unknown, field?: string | ((error: ApiError) => st
   }
   const errors: Record<string, string> = {};
   for (const issue of issues as { path?: unknown; message?: unknown }[]) {
-    const name = String(issue.path ?? '').split('.').filter((p) => p !== 'body' && p !== 'query')[0] || 'form';
+    const name =
+      String(issue.path ?? '')
+        .split('.')
+        .filter((p) => p !== 'body' && p !== 'query')[0] || 'form';
     errors[name] ??= String(issue.message);
   }
   return errors;
@@ -48,7 +51,6 @@ const nonEmpty = (form: FormData) => {
 /** Who may run an action: the owner of the site it is bound to (the default), any signed-in user, or anyone (sign-in). */
 type Access = 'site' | 'user' | 'anyone';
 type Context<A extends Access, I> = { input: I } & (A extends 'site' ? { user: User; site: SiteDetail } : A extends 'user' ? { user: User } : object);
-export type ActionContext<I> = Context<'site', I>;
 
 /**
  * What to refresh after a success: a page below the action's base (the site's page for a site's
@@ -94,7 +96,6 @@ type FormAction<R> = (prev: FormState<R>, form: FormData) => Promise<FormState<R
 export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'site', S, R> & { access?: 'site' }): SiteAction<R>;
 export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'user', S, R> & { access: 'user' }): FormAction<R>;
 export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'anyone', S, R> & { access: 'anyone' }): FormAction<R>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the overloads above type each kind
 export function defineAction<S extends z.ZodType, R>(def: Definition<any, S, R>): SiteAction<R> | FormAction<R> {
   const perform = async (owner: { user?: User; site?: SiteDetail }, form: FormData): Promise<FormState<R>> => {
     const values = formValues(form, def.secret ?? []);

@@ -62,5 +62,7 @@ export function apiErrorToForm(error: unknown, field = 'form'): Record<string, s
 export function safeParseForm<T extends z.ZodType>(schema: T, input: unknown): z.ZodSafeParseResult<z.output<T>> {
   const issue = findInputIssue(input);
   if (!issue) return schema.safeParse(input);
-  return { success: false, error: new z.ZodError([{ code: 'custom', path: issue.path, message: issue.message, input }]) } as z.ZodSafeParseResult<z.output<T>>;
+  return { success: false, error: new z.ZodError([{ code: 'custom', path: issue.path, message: issue.message, input }]) } as z.ZodSafeParseResult<
+    z.output<T>
+  >;
 }

@@ -2,9 +2,8 @@
 
 import { z } from 'zod';
 import { uuidSchema } from '@/lib/core/schemas';
-import { addSiteOrigin } from '@/lib/sites/service';
 import { addSiteOriginBodySchema } from '@/lib/sites/schema';
-import { removeOrigin } from '@/lib/sites/service';
+import { addSiteOrigin, removeOrigin } from '@/lib/sites/service';
 import { defineAction } from './define-action';
 import { text } from './forms';
 

@@ -27,8 +27,17 @@ interface JsonProperty {
 }
 
 const labelOf = (name: string) => {
-  const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1).replace(/\bids?\b/g, (m) => (m === 'id' ? 'ID' : 'IDs')).replace(/\burl\b/g, 'URL');
+  const words = name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+  return (
+    words.charAt(0).toUpperCase() +
+    words
+      .slice(1)
+      .replace(/\bids?\b/g, (m) => (m === 'id' ? 'ID' : 'IDs'))
+      .replace(/\burl\b/g, 'URL')
+  );
 };
 
 function kindOf(p: JsonProperty): Pick<SchemaField, 'kind' | 'options'> {
@@ -79,7 +88,10 @@ export function bodyFromForm(fields: SchemaField[], form: FormData): Record<stri
         break;
       }
       case 'lines': {
-        const lines = value.split('\n').map((l) => l.trim()).filter(Boolean);
+        const lines = value
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean);
         if (lines.length) body[f.name] = lines;
         break;
       }

@@ -1,13 +1,13 @@
-import { getServerSession } from 'next-auth';
 import { cookies } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
+import { getServerSession } from 'next-auth';
 import { authOptions } from '@/lib/auth/next-auth';
 import { issueSessionToken, sessionCookie, type SessionUser } from '@/lib/auth/session';
 import { isUuid } from '@/lib/core/schemas';
-import { getSite } from '@/lib/sites/service';
 import type { SiteDetail } from '@/lib/sites/schema';
-import { findUserById } from '@/lib/users/service';
+import { getSite } from '@/lib/sites/service';
 import type { User } from '@/lib/users/schema';
+import { findUserById } from '@/lib/users/service';
 
 /** The signed-in user, or null. A valid cookie whose account no longer exists counts as signed out. */
 export async function currentUser(): Promise<User | null> {

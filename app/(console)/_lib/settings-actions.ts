@@ -29,7 +29,10 @@ const settingsFormSchema = z.object({ group: z.string(), values: z.string() });
 export const saveSettingsAction = defineAction({
   schema: settingsFormSchema,
   // JSON leaves noncharacters as they are: escaped, they reach the text rule below with their field's path.
-  input: (form) => ({ group: text(form, 'group'), values: text(form, 'values').replace(/[\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`) }),
+  input: (form) => ({
+    group: text(form, 'group'),
+    values: text(form, 'values').replace(/[\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`),
+  }),
   run: async ({ site, input }): Promise<SavedSettings> => {
     const group = findGroup(input.group);
     if (!group) throw new FormErrors({ form: 'Unknown settings section' });
@@ -43,8 +46,7 @@ export const saveSettingsAction = defineAction({
       const issues = [{ path: ['settings', ...refused.path].join('.'), message: refused.message }];
       throw new FormErrors(settingsErrors(new ApiError('INVALID_REQUEST', refused.message, { issues }), paths));
     }
-    const patch = (stored: Record<string, unknown>) =>
-      Object.fromEntries(fields.map(({ key }) => [key, replacementPatch(stored[key], next[key])]));
+    const patch = (stored: Record<string, unknown>) => Object.fromEntries(fields.map(({ key }) => [key, replacementPatch(stored[key], next[key])]));
     let saved: Record<string, unknown>;
     try {
       saved = await updateSettings(site.id, patch);

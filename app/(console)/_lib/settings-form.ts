@@ -67,13 +67,7 @@ export const blankValue = (node: SettingsNode): FormValue => toFormValue(node, u
  * `paths` receives, for every emitted value, its settings path → its form path: list items
  * that were left empty are dropped, so the two differ, and errors must find their field.
  */
-export function fromFormValue(
-  node: SettingsNode,
-  value: unknown,
-  path: string,
-  formPath: string,
-  paths: Map<string, string>,
-): unknown {
+export function fromFormValue(node: SettingsNode, value: unknown, path: string, formPath: string, paths: Map<string, string>): unknown {
   const out = convert(node, value, path, formPath, paths);
   if (out !== undefined) paths.set(path, formPath);
   return out;
@@ -172,4 +166,3 @@ export function formPathOf(path: string, paths: Map<string, string>): string {
 
 /** The id of a field's input (or a list's or fieldset's container) in the page. */
 export const fieldId = (formPath: string) => `set-${formPath.replaceAll('.', '-')}`;
-

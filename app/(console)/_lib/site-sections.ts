@@ -55,6 +55,5 @@ export const SITE_SECTION_GROUPS: { label: string; sections: SiteSection[] }[] =
   },
 ];
 
-
 /** Every section, in menu order. */
 export const SITE_SECTIONS: SiteSection[] = SITE_SECTION_GROUPS.flatMap((g) => g.sections);

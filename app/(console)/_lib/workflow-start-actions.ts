@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { catalogEntry, WORKFLOW_NAMES } from '@/lib/workflows/catalog';
 import { startWorkflow } from '@/lib/workflows/service';
 import { defineAction } from './define-action';
-import { bodyFromForm, schemaFields } from './schema-form';
 import { text } from './forms';
+import { bodyFromForm, schemaFields } from './schema-form';
 
 const startSchema = z.object({ workflow: z.enum(WORKFLOW_NAMES as [string, ...string[]]), body: z.record(z.string(), z.unknown()) });
 

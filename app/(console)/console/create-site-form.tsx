@@ -1,9 +1,9 @@
 'use client';
 
 import { useActionState } from 'react';
-import { createSiteAction } from '../_lib/site-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
+import { createSiteAction } from '../_lib/site-actions';
 
 export function CreateSiteForm() {
   const [state, action] = useActionState(createSiteAction, {});

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listSitesOfOwner } from '@/lib/sites/service';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
+import { listSitesOfOwner } from '@/lib/sites/service';
 import { requireUser } from '../_lib/session';
 import { CreateSiteForm } from './create-site-form';
 

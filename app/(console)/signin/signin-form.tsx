@@ -1,9 +1,9 @@
 'use client';
 
 import { useActionState } from 'react';
-import { signInAction } from '../_lib/auth-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
+import { signInAction } from '../_lib/auth-actions';
 
 export function SignInForm({ next }: { next: string }) {
   const [state, action] = useActionState(signInAction, {});

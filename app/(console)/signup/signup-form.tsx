@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
-import { signUpAction } from '../_lib/auth-actions';
 import { Field, FormError } from '@/components/field';
-import { SubmitButton } from '@/components/submit-button';
 import { useKeepTyped } from '@/components/keep-typed';
+import { SubmitButton } from '@/components/submit-button';
+import { signUpAction } from '../_lib/auth-actions';
 
 export function SignUpForm() {
   const [state, action] = useActionState(signUpAction, {});

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { createSubscriptionBodySchema, DeletedSchema, siteQuerySchema, subscriptionQuerySchema, SubscriptionSchema } from '@/lib/webhooks/schema';
 import { createSubscription, deleteSubscription, listSubscriptions } from '@/lib/webhooks/service';
-import { policies } from '@/lib/http/auth/policies';
 
 const tags = ['Webhooks'];
 

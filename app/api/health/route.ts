@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoute } from '@/lib/http/define-route';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // GET /api/health — liveness; does no work (also the baseline route of the benchmarks)
 export const GET = defineRoute({

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { paginationMeta } from '@/lib/core/schemas';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { INSTANCE_TAGS as tags } from '@/lib/http/robot-policy';
 import { createInstanceBodySchema, InstanceSchema, listInstancesQuerySchema } from '@/lib/instances/schema';
 import { createInstance, listInstances } from '@/lib/instances/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/instances — the site's instances, newest first, with filters
 export const GET = defineRoute({
   summary: 'List instances',
-  description: "The key's site's remote instances, newest first; `status` and `instance_type` filter, `limit` (default 50) and `offset` page. `meta` holds total, limit, offset and has_more.",
+  description:
+    "The key's site's remote instances, newest first; `status` and `instance_type` filter, `limit` (default 50) and `offset` page. `meta` holds total, limit, offset and has_more.",
   tags,
   auth: policies.key,
   query: listInstancesQuerySchema,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineRoute } from '@/lib/http/define-route';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, siteIdSchema } from '@/lib/core/schemas';
-import { requirementsPage } from '@/lib/requirements/service';
-import { RequirementListSchema, listRequirementsFilters } from '@/lib/requirements/schema';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
+import { RequirementListSchema, listRequirementsFilters } from '@/lib/requirements/schema';
+import { requirementsPage } from '@/lib/requirements/service';
 
 // GET /api/requirements?site_id= — the site's requirements (same result as the requirements/get tool)
 export const GET = defineRoute({
@@ -14,7 +14,13 @@ export const GET = defineRoute({
   query: z.strictObject({
     site_id: siteIdSchema,
     ...listRequirementsFilters,
-    limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT).describe(`Page size, 1–${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(LIST_LIMIT_MAX)
+      .default(LIST_LIMIT_DEFAULT)
+      .describe(`Page size, 1–${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`),
     offset: z.coerce.number().int().min(0).default(0).describe('Items to skip (default 0)'),
   }),
   response: RequirementListSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import {
   createSecureTokenBodySchema,
@@ -8,7 +9,6 @@ import {
   SecureTokenSchema,
 } from '@/lib/secure-tokens/schema';
 import { createSecureToken, listSiteSecureTokens, removeSecureToken } from '@/lib/secure-tokens/service';
-import { policies } from '@/lib/http/auth/policies';
 
 const tags = ['Secure tokens'];
 // A server with a write key of the site, or its owner in the console.

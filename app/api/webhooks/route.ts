@@ -1,8 +1,15 @@
 import { z } from 'zod';
-import { defineRoute } from '@/lib/http/define-route';
-import { createEndpointBodySchema, CreatedEndpointSchema, DeletedSchema, EndpointSchema, endpointQuerySchema, siteQuerySchema } from '@/lib/webhooks/schema';
-import { createEndpoint, deleteEndpoint, listEndpoints } from '@/lib/webhooks/service';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
+import {
+  createEndpointBodySchema,
+  CreatedEndpointSchema,
+  DeletedSchema,
+  EndpointSchema,
+  endpointQuerySchema,
+  siteQuerySchema,
+} from '@/lib/webhooks/schema';
+import { createEndpoint, deleteEndpoint, listEndpoints } from '@/lib/webhooks/service';
 
 const tags = ['Webhooks'];
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineRoute } from '@/lib/http/define-route';
 import { siteIdSchema } from '@/lib/core/schemas';
+import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 import { SiteDetailSchema } from '@/lib/sites/schema';
 import { siteDetail } from '@/lib/sites/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /sites/{site_id} — the key's site with its settings
 export const GET = defineRoute({

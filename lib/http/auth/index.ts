@@ -6,7 +6,7 @@ import { publicStrategy } from './public';
 import { sessionStrategy } from './session';
 import type { AuthPolicy, AuthStrategy } from './strategy';
 
-export type { AuditedCall, AuthPolicy, AuthStrategy, KeyHeader, LimitSubject, RawRequest } from './strategy';
+export type { AuthPolicy, AuthStrategy, RawRequest } from './strategy';
 
 /** Every credential kind, by the principal kind it produces. A new kind is one file and one line here. */
 const STRATEGIES: { [K in Principal['kind']]: AuthStrategy<Extract<Principal, { kind: K }>> } = {
@@ -43,9 +43,9 @@ export type PrincipalFor<A extends AuthPolicy> = A extends { kind: 'apiKey'; bro
   : A extends { kind: 'apiKey'; session: true }
     ? Extract<Principal, { kind: 'apiKey' | 'session' }>
     : A extends { kind: 'apiKey' }
-    ? Extract<Principal, { kind: 'apiKey' }>
-    : A extends { kind: 'platformKey' }
-      ? Extract<Principal, { kind: 'platformKey' }>
-    : A extends { kind: 'session' }
-      ? Extract<Principal, { kind: 'session' }>
-      : Extract<Principal, { kind: 'public' }>;
+      ? Extract<Principal, { kind: 'apiKey' }>
+      : A extends { kind: 'platformKey' }
+        ? Extract<Principal, { kind: 'platformKey' }>
+        : A extends { kind: 'session' }
+          ? Extract<Principal, { kind: 'session' }>
+          : Extract<Principal, { kind: 'public' }>;

@@ -11,8 +11,7 @@ import { type AuthStrategy } from './strategy';
  */
 export const originStrategy: AuthStrategy<OriginPrincipal> = {
   kind: 'origin',
-  applies: (req, policy) =>
-    policy.kind === 'apiKey' && !!policy.browserOrigin && !!req.headers.get('origin') && !presentedKey(req, policy.headers),
+  applies: (req, policy) => policy.kind === 'apiKey' && !!policy.browserOrigin && !!req.headers.get('origin') && !presentedKey(req, policy.headers),
   async authenticate(req, _policy, raw) {
     const origin = req.headers.get('origin')!;
     const ids = [...new Set([raw.params, raw.query, await raw.body()].map(siteIdIn).filter((v) => v !== undefined))];

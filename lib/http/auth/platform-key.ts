@@ -74,12 +74,18 @@ export const platformKeyStrategy: AuthStrategy<PlatformKeyPrincipal> = {
     }
   },
   schemes: {
-    PlatformKey: { type: 'http', scheme: 'bearer', description: `Platform key of a generated app (${PLATFORM_KEY_PREFIX}_…), with capability scopes` },
+    PlatformKey: {
+      type: 'http',
+      scheme: 'bearer',
+      description: `Platform key of a generated app (${PLATFORM_KEY_PREFIX}_…), with capability scopes`,
+    },
   },
   security: () => [{ PlatformKey: [] }],
   note: (policy) => {
     const needed = capabilitiesOf(policy);
-    return needed === 'any' ? 'Requires a platform key (any capability).' : `Requires a platform key with the ${needed.map((c) => `\`${c}\``).join(' or ')} capability.`;
+    return needed === 'any'
+      ? 'Requires a platform key (any capability).'
+      : `Requires a platform key with the ${needed.map((c) => `\`${c}\``).join(' or ')} capability.`;
   },
   errors: ['UNAUTHORIZED', 'FORBIDDEN'],
 };

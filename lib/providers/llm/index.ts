@@ -41,7 +41,10 @@ export function openAICompatibleModel(s: AgentModelSettings): AgentModel {
 }
 
 export const modelNotConfigured = () =>
-  new ApiError('MODEL_NOT_CONFIGURED', 'No language model is configured: set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY when the endpoint needs one)');
+  new ApiError(
+    'MODEL_NOT_CONFIGURED',
+    'No language model is configured: set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY when the endpoint needs one)',
+  );
 
 declare module '@/lib/core/providers' {
   interface ProviderMap {

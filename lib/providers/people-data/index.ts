@@ -94,7 +94,10 @@ export interface PeopleDataProvider {
 
 const PROVIDER = 'people-data provider';
 const id = z.union([z.string(), z.number()]).transform(String);
-const opt = z.string().nullish().transform((v) => v ?? null);
+const opt = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 
 const ProviderPerson = z.object({
   id,
@@ -116,9 +119,17 @@ const ProviderOrganization = z.object({
   location: z.object({ name: opt }).nullish(),
 });
 const ProviderRole = z.object({ id: id.nullish(), role_title: opt, person: ProviderPerson, organization: ProviderOrganization.nullish() });
-const total = z.number().int().nonnegative().nullish().transform((v) => v ?? null);
+const total = z
+  .number()
+  .int()
+  .nonnegative()
+  .nullish()
+  .transform((v) => v ?? null);
 
-function toPerson(p: z.infer<typeof ProviderPerson>, role?: { id?: string | null; role_title: string | null; organization?: z.infer<typeof ProviderOrganization> | null }): FinderPerson {
+function toPerson(
+  p: z.infer<typeof ProviderPerson>,
+  role?: { id?: string | null; role_title: string | null; organization?: z.infer<typeof ProviderOrganization> | null },
+): FinderPerson {
   const fullName = p.full_name?.trim() || [p.first_name, p.last_name].filter(Boolean).join(' ') || `Person ${p.id}`;
   const org = role?.organization;
   return {
@@ -139,7 +150,15 @@ function toPerson(p: z.infer<typeof ProviderPerson>, role?: { id?: string | null
 function toOrganization(o: z.infer<typeof ProviderOrganization>): FinderOrganization | null {
   if (!o.id || !o.name) return null;
   const industry = typeof o.industry === 'string' ? o.industry : (o.industry?.name ?? null);
-  return { id: o.id, name: o.name, domain: o.domain, website: o.website, industry, employees: o.employees ?? null, location: o.location?.name ?? null };
+  return {
+    id: o.id,
+    name: o.name,
+    domain: o.domain,
+    website: o.website,
+    industry,
+    employees: o.employees ?? null,
+    location: o.location?.name ?? null,
+  };
 }
 
 const CONTACT_PATHS: Record<Exclude<ContactLookup, 'details'>, { path: string; kind: Contact['kind'] }> = {
@@ -167,7 +186,10 @@ export function httpPeopleDataProvider(baseUrl: string, apiKey: string | undefin
       return res.results;
     },
     async personRoleSearch(params, page) {
-      const res = shape(z.object({ search_results: z.array(ProviderRole), total_search_results: total }), await post('/person_role_search/', { ...params, page }));
+      const res = shape(
+        z.object({ search_results: z.array(ProviderRole), total_search_results: total }),
+        await post('/person_role_search/', { ...params, page }),
+      );
       return { people: res.search_results.map((r) => toPerson(r.person, r)), total: res.total_search_results };
     },
     async personRoleTotals(params) {
@@ -175,8 +197,14 @@ export function httpPeopleDataProvider(baseUrl: string, apiKey: string | undefin
       return res.total_search_results;
     },
     async organizationSearch(params, page) {
-      const res = shape(z.object({ search_results: z.array(ProviderOrganization), total_search_results: total }), await post('/organization_search/', { ...params, page }));
-      return { organizations: res.search_results.map(toOrganization).filter((o): o is FinderOrganization => o !== null), total: res.total_search_results };
+      const res = shape(
+        z.object({ search_results: z.array(ProviderOrganization), total_search_results: total }),
+        await post('/organization_search/', { ...params, page }),
+      );
+      return {
+        organizations: res.search_results.map(toOrganization).filter((o): o is FinderOrganization => o !== null),
+        total: res.total_search_results,
+      };
     },
     async autocomplete(category, q, page) {
       const qs = new URLSearchParams({ q, page: String(page) });

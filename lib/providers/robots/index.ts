@@ -5,7 +5,7 @@ import { defineProvider, provider } from '@/lib/core/providers';
 import { playwrightRobots } from './playwright';
 import type { RobotProvider } from './port';
 
-export type { BrowserAction, BrowserSession, RobotProvider, SavedBrowserState } from './port';
+export type { BrowserSession, RobotProvider, SavedBrowserState } from './port';
 
 declare module '@/lib/core/providers' {
   interface ProviderMap {

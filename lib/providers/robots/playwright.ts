@@ -15,8 +15,7 @@ const chromium = () => import('playwright-core').then((m) => m.chromium);
  */
 
 export type PlaywrightRobotsOptions = { perSite: number; total: number; actionTimeoutMs: number } & (
-  | { kind: 'local'; executablePath: string }
-  | { kind: 'cdp'; endpoint: string }
+  { kind: 'local'; executablePath: string } | { kind: 'cdp'; endpoint: string }
 );
 
 /** Flags of the local Chromium: headless, no sandbox (containers), nothing phoning home. */
@@ -46,18 +45,18 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
   let idleTimer: NodeJS.Timeout | undefined;
 
   const count = (of: { siteId?: string; accountId?: string } = {}) => {
-    const holders = [
-      ...[...sessions.values()].map((s) => ({ siteId: s.siteId, accountId: accountOf.get(s.instanceId) })),
-      ...reserved,
-    ];
-    return holders.filter((h) => (of.siteId === undefined || h.siteId === of.siteId) && (of.accountId === undefined || h.accountId === of.accountId)).length;
+    const holders = [...[...sessions.values()].map((s) => ({ siteId: s.siteId, accountId: accountOf.get(s.instanceId) })), ...reserved];
+    return holders.filter((h) => (of.siteId === undefined || h.siteId === of.siteId) && (of.accountId === undefined || h.accountId === of.accountId))
+      .length;
   };
 
   function connect(): Promise<Browser> {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     if (!browser) {
-      const started = (o.kind === 'local' ? launchLocal(o.executablePath) : chromium().then((c) => c.connectOverCDP(o.endpoint, { timeout: 60_000 }))).then((b) => {
+      const started = (
+        o.kind === 'local' ? launchLocal(o.executablePath) : chromium().then((c) => c.connectOverCDP(o.endpoint, { timeout: 60_000 }))
+      ).then((b) => {
         b.on('disconnected', () => {
           if (browser === started) browser = undefined;
           sessions.clear();
@@ -108,10 +107,20 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
 
   function reserve(siteId: string, account: OpenOptions['account']): () => void {
     if (count({ siteId }) >= o.perSite) {
-      throw new ApiError('RATE_LIMITED', `This site already runs ${o.perSite} robot browsers, the most allowed; pause or stop one first`, { running_limit: o.perSite, retry_after: 60 }, { 'retry-after': '60' });
+      throw new ApiError(
+        'RATE_LIMITED',
+        `This site already runs ${o.perSite} robot browsers, the most allowed; pause or stop one first`,
+        { running_limit: o.perSite, retry_after: 60 },
+        { 'retry-after': '60' },
+      );
     }
     if (count() >= o.total) {
-      throw new ApiError('RATE_LIMITED', 'The service runs as many robot browsers as it allows; try again later', { retry_after: 60 }, { 'retry-after': '60' });
+      throw new ApiError(
+        'RATE_LIMITED',
+        'The service runs as many robot browsers as it allows; try again later',
+        { retry_after: 60 },
+        { 'retry-after': '60' },
+      );
     }
     const accountLimit = Math.min(account.limit, Math.ceil(o.total / 2));
     if (count({ accountId: account.id }) >= accountLimit) {
@@ -227,7 +236,10 @@ function browserSession(opts: OpenOptions, context: BrowserContext, page: Page, 
           await page.locator(action.selector).first().waitFor({ state: 'visible' });
           return { output: null };
         case 'extract': {
-          const text = await page.locator(action.selector ?? 'body').first().innerText();
+          const text = await page
+            .locator(action.selector ?? 'body')
+            .first()
+            .innerText();
           return { output: text.slice(0, EXTRACT_MAX_CHARS) };
         }
         case 'screenshot':
@@ -236,7 +248,13 @@ function browserSession(opts: OpenOptions, context: BrowserContext, page: Page, 
     },
     url: () => page.url(),
     async describe(maxChars) {
-      const [title, text] = await Promise.all([page.title().catch(() => ''), page.locator('body').innerText({ timeout }).catch(() => '')]);
+      const [title, text] = await Promise.all([
+        page.title().catch(() => ''),
+        page
+          .locator('body')
+          .innerText({ timeout })
+          .catch(() => ''),
+      ]);
       return { title, url: page.url(), text: text.slice(0, maxChars) };
     },
     screenshot: async () => new Uint8Array(await page.screenshot({ type: 'png' })),

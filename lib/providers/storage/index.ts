@@ -1,7 +1,7 @@
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
-import { localStorage } from './local';
 import { defineProvider, provider } from '@/lib/core/providers';
+import { localStorage } from './local';
 import type { FileStorage } from './port';
 import { supabaseStorage } from './supabase';
 

@@ -19,7 +19,10 @@ export function localStorage(dataDir: string): FileStorage {
       await writeFile(file, bytes, { flag: 'wx' });
     },
     async get(key) {
-      return readFile(fileOf(key)).then((b) => new Uint8Array(b), () => undefined);
+      return readFile(fileOf(key)).then(
+        (b) => new Uint8Array(b),
+        () => undefined,
+      );
     },
     async remove(key) {
       await rm(fileOf(key), { force: true });

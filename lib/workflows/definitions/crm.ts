@@ -24,7 +24,11 @@ export async function leadGeneration(ctx: Ctx, input: { site_id: string }) {
     system: 'You write people-search criteria. Answer with one search term per line (industries, job titles, locations).',
     prompt: `Business profile of ${profile.name} (${profile.domain ?? 'no domain'}):\n${JSON.stringify(profile.settings)}`,
   });
-  const queries = terms.split('\n').map((t) => t.trim()).filter(Boolean).slice(0, 10);
+  const queries = terms
+    .split('\n')
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .slice(0, 10);
   const categories = [];
   for (const query of queries) categories.push({ query, matches: await a.searchPeopleCategories(input.site_id, query) });
   return { criteria: queries, categories };
@@ -48,7 +52,10 @@ export async function leadFollowUp(ctx: Ctx, input: LeadFollowUpInput) {
     prompt: `Lead: ${lead.name}, ${lead.position ?? ''} at ${lead.company ?? 'unknown company'}. Notes: ${lead.notes ?? 'none'}`,
   });
   const [first = '', ...rest] = draft.trim().split('\n');
-  const subject = first.replace(/^\s*subject\s*:\s*/i, '').trim().slice(0, 200);
+  const subject = first
+    .replace(/^\s*subject\s*:\s*/i, '')
+    .trim()
+    .slice(0, 200);
   const text = rest.join('\n').trim();
   if (!subject || !text) throw new WorkflowFailedError('DRAFT_EMPTY', 'the model answered without a subject line and a body; nothing was sent');
   const sent = await a.sendEmail(input.site_id, { to: lead.email, subject, text, lead_id: lead.id, workflow_id: ctx.workflowId });
@@ -94,7 +101,13 @@ export async function leadInvalidation(ctx: Ctx, input: LeadInvalidationInput) {
   const invalid = leads
     .map((lead) => ({ lead_id: lead.id, email: lead.email, reason: invalidReason(lead) }))
     .filter((l): l is { lead_id: string; email: string; reason: string } => l.reason !== null);
-  const marked = input.dry_run || invalid.length === 0 ? 0 : await a.markLeadsInvalid(input.site_id, invalid.map(({ lead_id, reason }) => ({ lead_id, reason })));
+  const marked =
+    input.dry_run || invalid.length === 0
+      ? 0
+      : await a.markLeadsInvalid(
+          input.site_id,
+          invalid.map(({ lead_id, reason }) => ({ lead_id, reason })),
+        );
   return { checked: leads.length, invalid: invalid.length, marked, dry_run: input.dry_run, leads: invalid };
 }
 
@@ -188,7 +201,12 @@ async function mineRoleQuery(ctx: Ctx, siteId: string, target: MiningTarget) {
       status = 'exhausted';
       break;
     }
-    const unseen = new Set(await a.unseenPeople(siteId, found.people.map((p) => p.person_id)));
+    const unseen = new Set(
+      await a.unseenPeople(
+        siteId,
+        found.people.map((p) => p.person_id),
+      ),
+    );
     for (const person of found.people) {
       if (!unseen.delete(person.person_id)) continue;
       let email = person.email;

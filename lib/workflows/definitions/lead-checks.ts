@@ -8,13 +8,22 @@ const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9]
 // RFC 2606 / RFC 6761 names that never receive mail.
 const RESERVED_SUFFIXES = ['.test', '.example', '.invalid', '.localhost', '.local'];
 const RESERVED_DOMAINS = ['example.com', 'example.net', 'example.org', 'localhost'];
-const DISPOSABLE_DOMAINS = ['mailinator.com', 'guerrillamail.com', '10minutemail.com', 'tempmail.com', 'yopmail.com', 'trashmail.com', 'sharklasers.com'];
+const DISPOSABLE_DOMAINS = [
+  'mailinator.com',
+  'guerrillamail.com',
+  '10minutemail.com',
+  'tempmail.com',
+  'yopmail.com',
+  'trashmail.com',
+  'sharklasers.com',
+];
 
 export function invalidReason(lead: Pick<LeadSnapshot, 'email' | 'phone'>): string | null {
   const email = lead.email.trim().toLowerCase();
   if (!EMAIL.test(email) || email.includes('..')) return 'email is not a valid address';
   const domain = email.slice(email.lastIndexOf('@') + 1);
-  if (RESERVED_DOMAINS.includes(domain) || RESERVED_SUFFIXES.some((s) => domain.endsWith(s))) return `email domain ${domain} is reserved and receives no mail`;
+  if (RESERVED_DOMAINS.includes(domain) || RESERVED_SUFFIXES.some((s) => domain.endsWith(s)))
+    return `email domain ${domain} is reserved and receives no mail`;
   if (DISPOSABLE_DOMAINS.includes(domain)) return `email domain ${domain} is a disposable mailbox`;
   if (lead.phone !== null && lead.phone.trim() !== '') {
     const digits = lead.phone.replace(/\D/g, '');

@@ -1,6 +1,6 @@
+import { config } from '@/lib/core/config';
 import { defineProvider, provider } from '@/lib/core/providers';
 import type { WorkflowEngine } from '../engine';
-import { config } from '@/lib/core/config';
 import { EmbeddedEngine } from './embedded';
 import { temporalSettings, type TemporalSettings } from './temporal/settings';
 

@@ -1,28 +1,28 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
+import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
+import { GET as listConversations } from '@/app/api/agents/conversations/route';
 import { POST as contentEditor } from '@/app/api/agents/copywriter/content-editor/route';
 import { POST as customerSupportMessage } from '@/app/api/agents/customerSupport/message/route';
 import { POST as emailReply } from '@/app/api/agents/email/reply/route';
 import { POST as salesMessage } from '@/app/api/agents/sales/message/route';
-import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
-import { GET as listConversations } from '@/app/api/agents/conversations/route';
-import { POST as createCommand } from '@/app/sites/[site_id]/commands/route';
-import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
 import { POST as cancelCommand } from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
+import { POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { drainCommands, executeCommand } from '@/lib/agents/execute';
-import { offeredTools } from '@/lib/agents/tools';
-import type { ToolContext } from '@/lib/tools/define-tool';
 import { commandDeadline } from '@/lib/agents/jobs';
+import { offeredTools } from '@/lib/agents/tools';
 import { config } from '@/lib/core/config';
-import { JOB_SCHEMA } from '@/lib/jobs/define';
 import { getDb } from '@/lib/db/client';
+import { JOB_SCHEMA } from '@/lib/jobs/define';
 import { listLeads } from '@/lib/leads/repo';
 import { updateSettings } from '@/lib/settings/service';
+import type { ToolContext } from '@/lib/tools/define-tool';
 import { tools } from '@/lib/tools/registry';
-import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { call, createKey, createTenant, type Tenant } from '../../helpers/harness';
-import { USAGE, startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
+import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { USAGE, startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 
 let mine: Tenant;
 let other: Tenant;
@@ -39,12 +39,24 @@ afterAll(async () => {
   await standIn.close();
 });
 
-const agentCall = (handler: Parameters<typeof call>[0], path: string, key: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  call(handler, { method: 'POST', path, headers: { ...presenters.bearer(key), ...headers }, body });
+const agentCall = (
+  handler: Parameters<typeof call>[0],
+  path: string,
+  key: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) => call(handler, { method: 'POST', path, headers: { ...presenters.bearer(key), ...headers }, body });
 const message = (key: string, body: Record<string, unknown>) => agentCall(cmoMessage, '/api/agents/cmo/message', key, body);
 const detail = async (t: Tenant, commandId: string) =>
-  (await call(getCommand, { path: `/sites/${t.siteId}/commands/${commandId}`, params: { site_id: t.siteId, command_id: commandId }, headers: presenters.xApiKey(t.key) })).body.data;
-const leadsOf = async (siteId: string) => (await listLeads(siteId, { limit: 50, offset: 0, sort_by: 'created_at', sort_order: 'desc' } as never)).items;
+  (
+    await call(getCommand, {
+      path: `/sites/${t.siteId}/commands/${commandId}`,
+      params: { site_id: t.siteId, command_id: commandId },
+      headers: presenters.xApiKey(t.key),
+    })
+  ).body.data;
+const leadsOf = async (siteId: string) =>
+  (await listLeads(siteId, { limit: 50, offset: 0, sort_by: 'created_at', sort_order: 'desc' } as never)).items;
 const systemOf = (i: number) => textOf(standIn.requests[i].messages.find((m) => m.role === 'system'));
 
 describe('agent messages', () => {
@@ -100,7 +112,10 @@ describe('agent messages', () => {
   });
 
   it("a tool call creates a lead in the caller's site, and is recorded with its result", async () => {
-    standIn.queue({ toolCalls: [{ name: 'createLead', arguments: { name: 'Ann Lee', email: 'Ann@Example.com' } }] }, { text: 'Ann is in your leads.' });
+    standIn.queue(
+      { toolCalls: [{ name: 'createLead', arguments: { name: 'Ann Lee', email: 'Ann@Example.com' } }] },
+      { text: 'Ann is in your leads.' },
+    );
     const res = await message(mine.key, { site_id: mine.siteId, message: 'Add Ann Lee, ann@example.com' });
     await drainCommands();
     const command = await detail(mine, res.body.data.command_id);
@@ -108,7 +123,14 @@ describe('agent messages', () => {
     expect(command.reply).toBe('Ann is in your leads.');
     const [lead] = (await leadsOf(mine.siteId)).filter((l) => l.email === 'ann@example.com');
     expect(lead).toMatchObject({ name: 'Ann Lee', site_id: mine.siteId });
-    expect(command.tool_calls).toEqual([{ name: 'createLead', arguments: { name: 'Ann Lee', email: 'Ann@Example.com' }, result: { lead: expect.objectContaining({ id: lead.id }) }, error: null }]);
+    expect(command.tool_calls).toEqual([
+      {
+        name: 'createLead',
+        arguments: { name: 'Ann Lee', email: 'Ann@Example.com' },
+        result: { lead: expect.objectContaining({ id: lead.id }) },
+        error: null,
+      },
+    ]);
     // The model is shown no site_id to choose, and reads the tool's result in its next step.
     const createLeadTool = standIn.requests[0].tools?.find((t) => t.function.name === 'createLead');
     expect(createLeadTool?.function.parameters.properties).not.toHaveProperty('site_id');
@@ -147,7 +169,9 @@ describe('agent messages', () => {
     await drainCommands();
     const command = await detail(mine, res.body.data.command_id);
     expect(command.status).toBe('completed');
-    expect(command.tool_calls).toEqual([{ name: 'createLead', arguments: { name: 'No Email' }, result: null, error: { code: 'INVALID_REQUEST', message: expect.any(String) } }]);
+    expect(command.tool_calls).toEqual([
+      { name: 'createLead', arguments: { name: 'No Email' }, result: null, error: { code: 'INVALID_REQUEST', message: expect.any(String) } },
+    ]);
     expect(textOf(standIn.requests[1].messages.find((m) => m.role === 'tool'))).toContain('INVALID_REQUEST');
   });
 
@@ -180,16 +204,25 @@ describe('agent messages', () => {
   });
 
   it('a principal without the write scope is offered the read tools only', () => {
-    const offered = offeredTools({ principal: { scopes: ['read'] } } as unknown as ToolContext).map((t) => t.name).sort();
+    const offered = offeredTools({ principal: { scopes: ['read'] } } as unknown as ToolContext)
+      .map((t) => t.name)
+      .sort();
     // updateSiteSettings is a read tool whose `update` action needs the write scope itself.
     expect(offered).toEqual(['getFinderCategoryIds', 'getLeads', 'getRequirements', 'getSegments', 'updateSiteSettings']);
-    expect(offered).toEqual(tools.filter((t) => t.scope === 'read').map((t) => t.name).sort());
+    expect(offered).toEqual(
+      tools
+        .filter((t) => t.scope === 'read')
+        .map((t) => t.name)
+        .sort(),
+    );
   });
 
   it('a write key is offered every tool', async () => {
     await message(mine.key, { site_id: mine.siteId, message: 'hi' });
     await drainCommands();
-    expect(standIn.requests[0].tools?.map((t) => t.function.name)).toEqual(expect.arrayContaining(['createLead', 'updateLead', 'updateSiteSettings', 'getLeads']));
+    expect(standIn.requests[0].tools?.map((t) => t.function.name)).toEqual(
+      expect.arrayContaining(['createLead', 'updateLead', 'updateSiteSettings', 'getLeads']),
+    );
   });
 
   it('a model error fails the command with a message', async () => {
@@ -199,7 +232,12 @@ describe('agent messages', () => {
     const command = await detail(mine, res.body.data.command_id);
     expect(command).toMatchObject({ status: 'failed', reply: null, error: { code: 'MODEL_ERROR', message: expect.stringContaining('500') } });
     expect(command.error.message).toContain('model exploded');
-    const conversation = await call(getConversation, { path: 'x', params: { conversation_id: command.conversation_id }, query: { site_id: mine.siteId }, headers: presenters.bearer(mine.key) });
+    const conversation = await call(getConversation, {
+      path: 'x',
+      params: { conversation_id: command.conversation_id },
+      query: { site_id: mine.siteId },
+      headers: presenters.bearer(mine.key),
+    });
     expect(conversation.body.data.messages.map((m: { role: string }) => m.role)).toEqual(['user']);
   });
 
@@ -255,7 +293,12 @@ describe('agent messages', () => {
     expect(systemOf(0)).toContain('email assistant');
     const command = await detail(mine, res.body.data.command_id);
     expect(command).toMatchObject({ agent: 'email', task: 'email reply', status: 'completed', reply: 'Hi Bob, yes — we ship to Spain.' });
-    const conversation = await call(getConversation, { path: 'x', params: { conversation_id: command.conversation_id }, query: { site_id: mine.siteId }, headers: presenters.bearer(mine.key) });
+    const conversation = await call(getConversation, {
+      path: 'x',
+      params: { conversation_id: command.conversation_id },
+      query: { site_id: mine.siteId },
+      headers: presenters.bearer(mine.key),
+    });
     expect(conversation.body.data.title).toBe('Email from bob@example.com: Shipping');
     expect(conversation.body.data.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Hi Bob, yes — we ship to Spain.' });
   });
@@ -276,19 +319,21 @@ describe('agent messages', () => {
     expect(user).toContain('Instruction: Make it punchy');
     expect(user).toContain('Format of the answer: markdown');
     expect(user).toContain('We make tables out of oak wood');
-    expect(await detail(mine, res.body.data.command_id)).toMatchObject({ agent: 'copywriter', status: 'completed', reply: 'Oak tables, built to last.' });
+    expect(await detail(mine, res.body.data.command_id)).toMatchObject({
+      agent: 'copywriter',
+      status: 'completed',
+      reply: 'Oak tables, built to last.',
+    });
   });
 
-  it.each([
-    [{ message: 'x', extra: 1 }],
-    [{ message: '' }],
-    [{ message: 'x', conversation_id: 'nope' }],
-    [{}],
-  ])('refuses body %j with 400 and records nothing', async (body) => {
-    const res = await message(mine.key, { site_id: mine.siteId, ...body });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('INVALID_REQUEST');
-  });
+  it.each([[{ message: 'x', extra: 1 }], [{ message: '' }], [{ message: 'x', conversation_id: 'nope' }], [{}]])(
+    'refuses body %j with 400 and records nothing',
+    async (body) => {
+      const res = await message(mine.key, { site_id: mine.siteId, ...body });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('INVALID_REQUEST');
+    },
+  );
 
   it("refuses another site's lead or an unknown visitor with 404", async () => {
     const theirs = await agentCall(cmoMessage, '/api/agents/cmo/message', other.key, { site_id: other.siteId, message: 'x' });
@@ -341,7 +386,10 @@ describe('streaming (Accept: text/event-stream)', () => {
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     expect(res.headers.get('x-request-id')).toBeTruthy();
     const events = parseEvents(await res.text());
-    expect(events[0]).toEqual({ event: 'accepted', data: { command_id: expect.any(String), conversation_id: expect.any(String), status: 'running' } });
+    expect(events[0]).toEqual({
+      event: 'accepted',
+      data: { command_id: expect.any(String), conversation_id: expect.any(String), status: 'running' },
+    });
     const deltas = events.filter((e) => e.event === 'delta');
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.map((e) => e.data.text).join('')).toBe(reply);
@@ -437,7 +485,10 @@ describe('site commands run by the CMO agent', () => {
     const asked = standIn.requests.length;
     expect(await drainCommands()).toBe(0);
     await commandDeadline.run({ siteId: mine.siteId, commandId: res.body.data.command_id }, ctx);
-    expect(await detail(mine, res.body.data.command_id)).toMatchObject({ status: 'failed', error: { code: 'INTERRUPTED', message: expect.stringContaining('interrupted') } });
+    expect(await detail(mine, res.body.data.command_id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'INTERRUPTED', message: expect.stringContaining('interrupted') },
+    });
     expect(standIn.requests).toHaveLength(asked);
   });
 
@@ -447,7 +498,10 @@ describe('site commands run by the CMO agent', () => {
     const db = await getDb();
     await db.execute(sql`update api_keys set revoked_at = now() where id = ${key.id}`);
     await drainCommands();
-    expect(await detail(mine, res.body.data.command_id)).toMatchObject({ status: 'failed', error: { code: 'UNAUTHORIZED', message: expect.stringContaining('revoked') } });
+    expect(await detail(mine, res.body.data.command_id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'UNAUTHORIZED', message: expect.stringContaining('revoked') },
+    });
     expect(standIn.requests).toHaveLength(0);
   });
 
@@ -464,12 +518,22 @@ describe('site commands run by the CMO agent', () => {
 
 describe('POST /sites/{site_id}/commands/{command_id}/cancel', () => {
   const cancel = (headers: Record<string, string>, t: Tenant, commandId: string) =>
-    call(cancelCommand, { method: 'POST', path: `/sites/${t.siteId}/commands/${commandId}/cancel`, params: { site_id: t.siteId, command_id: commandId }, headers });
+    call(cancelCommand, {
+      method: 'POST',
+      path: `/sites/${t.siteId}/commands/${commandId}/cancel`,
+      params: { site_id: t.siteId, command_id: commandId },
+      headers,
+    });
   let target: string;
   beforeAll(async () => {
     target = (await message(mine.key, { site_id: mine.siteId, message: 'to cancel' })).body.data.command_id;
   });
-  authMatrix({ tenants: () => ({ mine, other }), present: presenters.xApiKey, write: true, send: (h, siteId) => call(cancelCommand, { method: 'POST', path: 'x', params: { site_id: siteId, command_id: target }, headers: h }) });
+  authMatrix({
+    tenants: () => ({ mine, other }),
+    present: presenters.xApiKey,
+    write: true,
+    send: (h, siteId) => call(cancelCommand, { method: 'POST', path: 'x', params: { site_id: siteId, command_id: target }, headers: h }),
+  });
 
   it('a running command that is cancelled stops at its next status check and records no reply', async () => {
     restore();
@@ -487,7 +551,12 @@ describe('POST /sites/{site_id}/commands/{command_id}/cancel', () => {
       expect(performance.now() - started).toBeLessThan(5_000);
       const command = await detail(mine, commandId);
       expect(command).toMatchObject({ status: 'cancelled', reply: null });
-      const conversation = await call(getConversation, { path: 'x', params: { conversation_id: command.conversation_id }, query: { site_id: mine.siteId }, headers: presenters.bearer(mine.key) });
+      const conversation = await call(getConversation, {
+        path: 'x',
+        params: { conversation_id: command.conversation_id },
+        query: { site_id: mine.siteId },
+        headers: presenters.bearer(mine.key),
+      });
       expect(conversation.body.data.messages.map((m: { role: string }) => m.role)).toEqual(['user']);
     } finally {
       restore();
@@ -495,7 +564,7 @@ describe('POST /sites/{site_id}/commands/{command_id}/cancel', () => {
     }
   });
 
-  it('a cancelled pending command never runs; a finished one is left as it is; another site\'s is 404', async () => {
+  it("a cancelled pending command never runs; a finished one is left as it is; another site's is 404", async () => {
     const res = await message(mine.key, { site_id: mine.siteId, message: 'never mind' });
     const cancelled = await cancel(presenters.xApiKey(mine.key), mine, res.body.data.command_id);
     expect(cancelled.status).toBe(200);
@@ -515,13 +584,29 @@ describe('without a configured model', () => {
   const routes = [
     ['cmo', () => message(mine.key, { site_id: mine.siteId, message: 'x' })],
     ['sales', () => agentCall(salesMessage, '/api/agents/sales/message', mine.key, { site_id: mine.siteId, message: 'x' })],
-    ['customerSupport', () => agentCall(customerSupportMessage, '/api/agents/customerSupport/message', mine.key, { site_id: mine.siteId, message: 'x' })],
+    [
+      'customerSupport',
+      () => agentCall(customerSupportMessage, '/api/agents/customerSupport/message', mine.key, { site_id: mine.siteId, message: 'x' }),
+    ],
     ['email', () => agentCall(emailReply, '/api/agents/email/reply', mine.key, { site_id: mine.siteId, from: 'a@example.com', text: 'x' })],
-    ['copywriter', () => agentCall(contentEditor, '/api/agents/copywriter/content-editor', mine.key, { site_id: mine.siteId, content: 'x', instruction: 'y' })],
-    ['stream', () => agentCall(cmoMessage, '/api/agents/cmo/message', mine.key, { site_id: mine.siteId, message: 'x' }, { accept: 'text/event-stream' })],
+    [
+      'copywriter',
+      () => agentCall(contentEditor, '/api/agents/copywriter/content-editor', mine.key, { site_id: mine.siteId, content: 'x', instruction: 'y' }),
+    ],
+    [
+      'stream',
+      () => agentCall(cmoMessage, '/api/agents/cmo/message', mine.key, { site_id: mine.siteId, message: 'x' }, { accept: 'text/event-stream' }),
+    ],
     [
       'site command',
-      () => call(createCommand, { method: 'POST', path: `/sites/${mine.siteId}/commands`, params: { site_id: mine.siteId }, headers: presenters.xApiKey(mine.key), body: { task: 'x' } }),
+      () =>
+        call(createCommand, {
+          method: 'POST',
+          path: `/sites/${mine.siteId}/commands`,
+          params: { site_id: mine.siteId },
+          headers: presenters.xApiKey(mine.key),
+          body: { task: 'x' },
+        }),
     ],
   ] as const;
 
@@ -531,7 +616,10 @@ describe('without a configured model', () => {
       const before = await call(listConversations, { path: 'x', query: { site_id: mine.siteId }, headers: presenters.bearer(mine.key) });
       const res = await send();
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ success: false, error: { code: 'MODEL_NOT_CONFIGURED', message: expect.stringContaining('LLM_BASE_URL'), request_id: expect.any(String) } });
+      expect(res.body).toMatchObject({
+        success: false,
+        error: { code: 'MODEL_NOT_CONFIGURED', message: expect.stringContaining('LLM_BASE_URL'), request_id: expect.any(String) },
+      });
       expect(res.body.error.message).toContain('LLM_MODEL');
       const after = await call(listConversations, { path: 'x', query: { site_id: mine.siteId }, headers: presenters.bearer(mine.key) });
       expect(after.body.meta.total).toBe(before.body.meta.total);

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
+import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
+import { GET as listConversations } from '@/app/api/agents/conversations/route';
 import { POST as contentEditor } from '@/app/api/agents/copywriter/content-editor/route';
 import { POST as customerSupportMessage } from '@/app/api/agents/customerSupport/message/route';
 import { POST as emailReply } from '@/app/api/agents/email/reply/route';
 import { POST as salesMessage } from '@/app/api/agents/sales/message/route';
-import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
-import { GET as listConversations } from '@/app/api/agents/conversations/route';
-import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
+import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 
 let mine: Tenant;
 let other: Tenant;
@@ -19,7 +19,12 @@ beforeAll(async () => {
   standIn = await startLlmStandIn();
   restore = useStandIn(standIn);
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
-  const res = await call(cmoMessage, { method: 'POST', path: '/api/agents/cmo/message', headers: presenters.bearer(mine.key), body: { site_id: mine.siteId, message: 'hi' } });
+  const res = await call(cmoMessage, {
+    method: 'POST',
+    path: '/api/agents/cmo/message',
+    headers: presenters.bearer(mine.key),
+    body: { site_id: mine.siteId, message: 'hi' },
+  });
   conversationId = res.body.data.conversation_id;
 });
 afterAll(async () => {
@@ -38,10 +43,18 @@ const agentRoutes = [
 
 for (const [path, handler, body] of agentRoutes) {
   describe(`POST ${path}`, () => {
-    for (const [name, present] of [['Bearer', presenters.bearer], ['x-api-key', presenters.xApiKey]] as const) {
+    for (const [name, present] of [
+      ['Bearer', presenters.bearer],
+      ['x-api-key', presenters.xApiKey],
+    ] as const) {
       describe(`key as ${name}`, () => {
         // Read-only keys may talk to agents; their agent gets the read tools only (agents.test.ts).
-        authMatrix({ tenants, present, write: false, send: (h, siteId) => call(handler, { method: 'POST', path, headers: h, body: { site_id: siteId, ...body } }) });
+        authMatrix({
+          tenants,
+          present,
+          write: false,
+          send: (h, siteId) => call(handler, { method: 'POST', path, headers: h, body: { site_id: siteId, ...body } }),
+        });
       });
     }
     it('refuses a key in a header the agent routes do not read (401)', async () => {
@@ -66,6 +79,11 @@ describe('GET /api/agents/conversations/{conversation_id}', () => {
     present: presenters.xApiKey,
     write: false,
     send: (h, siteId) =>
-      call(getConversation, { path: `/api/agents/conversations/${conversationId}`, params: { conversation_id: conversationId }, query: { site_id: siteId }, headers: h }),
+      call(getConversation, {
+        path: `/api/agents/conversations/${conversationId}`,
+        params: { conversation_id: conversationId },
+        query: { site_id: siteId },
+        headers: h,
+      }),
   });
 });

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
-import { POST as salesMessage } from '@/app/api/agents/sales/message/route';
 import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
 import { GET as listConversations } from '@/app/api/agents/conversations/route';
+import { POST as salesMessage } from '@/app/api/agents/sales/message/route';
 import { drainCommands } from '@/lib/agents/execute';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { textOf, useModelForFile } from '../../helpers/llm-standin';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { textOf, useModelForFile } from '@/tests/helpers/llm-standin';
 
 const standIn = useModelForFile();
 let mine: Tenant;
@@ -20,7 +20,12 @@ const send = (handler: typeof cmoMessage, t: Tenant, body: Record<string, unknow
 const list = (t: Tenant, query: Record<string, string | number | undefined> = {}) =>
   call(listConversations, { path: '/api/agents/conversations', query: { site_id: t.siteId, ...query }, headers: presenters.bearer(t.readKey) });
 const get = (t: Tenant, conversationId: string) =>
-  call(getConversation, { path: `/api/agents/conversations/${conversationId}`, params: { conversation_id: conversationId }, query: { site_id: t.siteId }, headers: presenters.bearer(t.readKey) });
+  call(getConversation, {
+    path: `/api/agents/conversations/${conversationId}`,
+    params: { conversation_id: conversationId },
+    query: { site_id: t.siteId },
+    headers: presenters.bearer(t.readKey),
+  });
 
 describe('conversations', () => {
   it('continues a conversation: the agent reads the earlier turns, and both turns are stored in order', async () => {
@@ -44,7 +49,11 @@ describe('conversations', () => {
       'user:Who am I?',
       'assistant:You are Ana.',
     ]);
-    expect(conversation.body.data.messages[3]).toMatchObject({ message_id: expect.any(String), command_id: second.body.data.command_id, created_at: expect.any(String) });
+    expect(conversation.body.data.messages[3]).toMatchObject({
+      message_id: expect.any(String),
+      command_id: second.body.data.command_id,
+      created_at: expect.any(String),
+    });
   });
 
   it("refuses another site's conversation (404) and another agent's (400), writing nothing", async () => {
@@ -57,7 +66,10 @@ describe('conversations', () => {
     expect(otherAgent.status).toBe(400);
     expect(otherAgent.body.error.message).toContain('cmo');
     await drainCommands();
-    expect((await get(other, theirs.body.data.conversation_id)).body.data.messages.map((m: { content: string }) => m.content)).toEqual(['secret plans', 'Echo: secret plans']);
+    expect((await get(other, theirs.body.data.conversation_id)).body.data.messages.map((m: { content: string }) => m.content)).toEqual([
+      'secret plans',
+      'Echo: secret plans',
+    ]);
     expect((await get(mine, ours.body.data.conversation_id)).body.data.messages).toHaveLength(2);
   });
 

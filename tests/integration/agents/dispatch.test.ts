@@ -5,9 +5,9 @@ import { carryOutCommand } from '@/lib/agents/execute';
 import { claimCommand, listCommands } from '@/lib/commands/repo';
 import { overrideProviders } from '@/lib/core/providers';
 import type { WorkflowEngine } from '@/lib/workflows/engine';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 
 /**
  * Handing commands to the workflow engine, where it can go wrong (the runs themselves are in the
@@ -27,7 +27,12 @@ afterAll(async () => {
 });
 
 const message = (text: string) =>
-  call(cmoMessage, { method: 'POST', path: '/api/agents/cmo/message', headers: presenters.bearer(mine.key), body: { site_id: mine.siteId, message: text } });
+  call(cmoMessage, {
+    method: 'POST',
+    path: '/api/agents/cmo/message',
+    headers: presenters.bearer(mine.key),
+    body: { site_id: mine.siteId, message: text },
+  });
 
 describe('agent command dispatch', () => {
   it('a command left running by a process that died is recorded as interrupted, not run again', async () => {

@@ -3,9 +3,9 @@ import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
 import { POST as ownerMessage } from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
 import { drainCommands } from '@/lib/agents/execute';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { useModelForFile } from '../../helpers/llm-standin';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { useModelForFile } from '@/tests/helpers/llm-standin';
 
 /** The site's owner, signed in (the console), writing in one of the site's conversations with an agent. */
 const standIn = useModelForFile();
@@ -16,14 +16,24 @@ let conversationId = '';
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
   standIn.queue({ text: 'Hello from the CMO.' });
-  const started = await call(cmoMessage, { method: 'POST', path: '/api/agents/cmo/message', headers: presenters.bearer(mine.key), body: { site_id: mine.siteId, message: 'Hi' } });
+  const started = await call(cmoMessage, {
+    method: 'POST',
+    path: '/api/agents/cmo/message',
+    headers: presenters.bearer(mine.key),
+    body: { site_id: mine.siteId, message: 'Hi' },
+  });
   conversationId = started.body.data.conversation_id;
   await drainCommands();
 });
 
 const messages = async (t: Tenant, id: string) =>
   (
-    await call(getConversation, { path: `/api/agents/conversations/${id}`, params: { conversation_id: id }, query: { site_id: t.siteId }, headers: presenters.bearer(t.readKey) })
+    await call(getConversation, {
+      path: `/api/agents/conversations/${id}`,
+      params: { conversation_id: id },
+      query: { site_id: t.siteId },
+      headers: presenters.bearer(t.readKey),
+    })
   ).body.data?.messages.map((m: { role: string; content: string }) => `${m.role}:${m.content}`);
 
 const send = (t: Tenant, siteId: string, id: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -1,17 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { GET as breakdownRoute } from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
-import { GET as funnelRoute } from '@/app/sites/[site_id]/analytics/funnel/route';
-import { GET as overviewRoute } from '@/app/sites/[site_id]/analytics/overview/route';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as identifyRoute } from '@/app/api/visitors/identify/route';
 import { POST as createRoute } from '@/app/api/visitors/session/route';
 import { POST as trackRoute } from '@/app/api/visitors/track/route';
+import { GET as breakdownRoute } from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
+import { GET as funnelRoute } from '@/app/sites/[site_id]/analytics/funnel/route';
+import { GET as overviewRoute } from '@/app/sites/[site_id]/analytics/overview/route';
 import { overview } from '@/lib/analytics/service';
 import { getDb } from '@/lib/db/client';
 import { updateSettings } from '@/lib/settings/service';
-import { presenters } from '../../helpers/auth-matrix';
-import { testClock } from '../../helpers/clock';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { testClock } from '@/tests/helpers/clock';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 
 /**
  * The analytics reads over visits tracked through the real routes: what each figure counts, that a
@@ -43,14 +43,24 @@ function browser(t: Tenant, ua = UA) {
   return {
     async land(at: number, body: Record<string, unknown>) {
       useClock(at);
-      const res = await call(createRoute, { method: 'POST', path: '/api/visitors/session', headers, body: { site_id: t.siteId, fingerprint, ...body } });
+      const res = await call(createRoute, {
+        method: 'POST',
+        path: '/api/visitors/session',
+        headers,
+        body: { site_id: t.siteId, fingerprint, ...body },
+      });
       expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
       sessionId = res.body.data.session_id;
       return res.body.data;
     },
     async event(at: number, body: Record<string, unknown>) {
       useClock(at);
-      const res = await call(trackRoute, { method: 'POST', path: '/api/visitors/track', headers, body: { site_id: t.siteId, session_id: sessionId, ...body } });
+      const res = await call(trackRoute, {
+        method: 'POST',
+        path: '/api/visitors/track',
+        headers,
+        body: { site_id: t.siteId, session_id: sessionId, ...body },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     },
     view(at: number, path: string) {
@@ -58,7 +68,12 @@ function browser(t: Tenant, ua = UA) {
     },
     async identify(at: number, email: string) {
       useClock(at);
-      const res = await call(identifyRoute, { method: 'POST', path: '/api/visitors/identify', headers, body: { site_id: t.siteId, session_id: sessionId, email } });
+      const res = await call(identifyRoute, {
+        method: 'POST',
+        path: '/api/visitors/identify',
+        headers,
+        body: { site_id: t.siteId, session_id: sessionId, email },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       // Leads take their creation time from the database; put it where the visit happened.
       const db = await getDb();
@@ -67,9 +82,15 @@ function browser(t: Tenant, ua = UA) {
   };
 }
 
-const read = (handler: typeof overviewRoute, t: Tenant, path: string, params: Record<string, string>, query: Record<string, string | number | undefined>) =>
-  call(handler, { path, params: { site_id: t.siteId, ...params }, query, headers: presenters.xApiKey(t.readKey) });
-const getOverview = (t: Tenant, query: Record<string, string | undefined>) => read(overviewRoute, t, `/sites/${t.siteId}/analytics/overview`, {}, query);
+const read = (
+  handler: typeof overviewRoute,
+  t: Tenant,
+  path: string,
+  params: Record<string, string>,
+  query: Record<string, string | number | undefined>,
+) => call(handler, { path, params: { site_id: t.siteId, ...params }, query, headers: presenters.xApiKey(t.readKey) });
+const getOverview = (t: Tenant, query: Record<string, string | undefined>) =>
+  read(overviewRoute, t, `/sites/${t.siteId}/analytics/overview`, {}, query);
 const getBreakdown = (t: Tenant, dimension: string, query: Record<string, string | number | undefined>) =>
   read(breakdownRoute, t, `/sites/${t.siteId}/analytics/breakdown/${dimension}`, { dimension }, query);
 const getFunnel = (t: Tenant, query: Record<string, string | undefined>) => read(funnelRoute, t, `/sites/${t.siteId}/analytics/funnel`, {}, query);
@@ -81,7 +102,11 @@ const getFunnel = (t: Tenant, query: Record<string, string | undefined>) => read
  */
 beforeAll(async () => {
   const a = browser(mine);
-  await a.land(D0 + 10 * HOUR, { url: `${SHOP}/?utm_source=newsletter&utm_campaign=spring`, referrer: 'https://www.google.com/search?q=shoes', location: { country: 'ES' } });
+  await a.land(D0 + 10 * HOUR, {
+    url: `${SHOP}/?utm_source=newsletter&utm_campaign=spring`,
+    referrer: 'https://www.google.com/search?q=shoes',
+    location: { country: 'ES' },
+  });
   await a.view(D0 + 10 * HOUR, '/?utm_source=newsletter&utm_campaign=spring');
   await a.view(D0 + 10 * HOUR + 2 * MIN, '/pricing');
   await a.event(D0 + 10 * HOUR + 4 * MIN, { event_type: 'custom', event_name: 'add_to_cart', url: `${SHOP}/pricing` });
@@ -90,7 +115,12 @@ beforeAll(async () => {
   await a.identify(D0 + 10 * HOUR + 7 * MIN, 'ada@example.com');
 
   const b = browser(mine);
-  await b.land(D0 + 15 * HOUR, { url: `${SHOP}/pricing`, referrer: 'https://news.ycombinator.com/item?id=1', location: { country: 'US' }, device: { type: 'mobile' } });
+  await b.land(D0 + 15 * HOUR, {
+    url: `${SHOP}/pricing`,
+    referrer: 'https://news.ycombinator.com/item?id=1',
+    location: { country: 'US' },
+    device: { type: 'mobile' },
+  });
   await b.view(D0 + 15 * HOUR, '/pricing');
   await b.event(D0 + 15 * HOUR + MIN, { event_type: 'custom', event_name: 'add_to_cart', url: `${SHOP}/pricing` });
 
@@ -115,7 +145,9 @@ const NEXT = '2026-11-22';
 /** The days of a site rolled up so far (UTC). */
 async function keptDays(t: Tenant): Promise<string[]> {
   const db = await getDb();
-  const found = await db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day from analytics_days where site_id = ${t.siteId} and tz = 'UTC' order by day`);
+  const found = await db.execute(
+    sql`select to_char(day, 'YYYY-MM-DD') as day from analytics_days where site_id = ${t.siteId} and tz = 'UTC' order by day`,
+  );
   return (found as unknown as { rows: { day: string }[] }).rows.map((r) => r.day);
 }
 const TWO_DAYS = { from: D, to: NEXT };
@@ -186,7 +218,16 @@ describe('GET /sites/{site_id}/analytics/overview', () => {
       ['2026-11-23', 0],
       ['2026-11-24', 0],
     ]);
-    expect(week.series[0]).toEqual({ date: '2026-11-18', visitors: 0, sessions: 0, page_views: 0, bounce_rate: null, avg_duration_ms: null, conversions: 0, new_leads: 0 });
+    expect(week.series[0]).toEqual({
+      date: '2026-11-18',
+      visitors: 0,
+      sessions: 0,
+      page_views: 0,
+      bounce_rate: null,
+      avg_duration_ms: null,
+      conversions: 0,
+      new_leads: 0,
+    });
     // A period starting on the second day sees A as a visitor of that day.
     expect((await getOverview(mine, { from: NEXT, to: NEXT })).body.data.totals).toMatchObject({ visitors: 1, sessions: 1, page_views: 1 });
   });
@@ -259,10 +300,28 @@ describe('GET /sites/{site_id}/analytics/breakdown/{dimension}', () => {
         { value: 'newsletter', sessions: 1, page_views: 3, bounce_rate: 0, avg_duration_ms: 360_000, conversions: 1 },
       ],
     ],
-    ['utm_campaigns', [{ value: null, sessions: 2 }, { value: 'spring', sessions: 1, conversions: 1 }]],
+    [
+      'utm_campaigns',
+      [
+        { value: null, sessions: 2 },
+        { value: 'spring', sessions: 1, conversions: 1 },
+      ],
+    ],
     ['utm_mediums', [{ value: null, sessions: 3 }]],
-    ['countries', [{ value: 'ES', sessions: 2, page_views: 4, conversions: 1 }, { value: 'US', sessions: 1 }]],
-    ['devices', [{ value: 'desktop', sessions: 2, conversions: 1 }, { value: 'mobile', sessions: 1, conversions: 0 }]],
+    [
+      'countries',
+      [
+        { value: 'ES', sessions: 2, page_views: 4, conversions: 1 },
+        { value: 'US', sessions: 1 },
+      ],
+    ],
+    [
+      'devices',
+      [
+        { value: 'desktop', sessions: 2, conversions: 1 },
+        { value: 'mobile', sessions: 1, conversions: 0 },
+      ],
+    ],
   ];
 
   it.each(cases)('%s: the top values, largest first, the same before and after the rollup', async (dimension, expected) => {
@@ -319,10 +378,19 @@ describe('isolation between sites', () => {
   });
 
   it("refuses another site's key and another site's id (403)", async () => {
-    const foreignKey = await call(overviewRoute, { path: `/sites/${mine.siteId}/analytics/overview`, params: { site_id: mine.siteId }, headers: presenters.xApiKey(other.key) });
+    const foreignKey = await call(overviewRoute, {
+      path: `/sites/${mine.siteId}/analytics/overview`,
+      params: { site_id: mine.siteId },
+      headers: presenters.xApiKey(other.key),
+    });
     expect(foreignKey.status).toBe(403);
     expect(foreignKey.body.error.code).toBe('FORBIDDEN');
-    const foreignSite = await call(funnelRoute, { path: `/sites/${other.siteId}/analytics/funnel`, params: { site_id: other.siteId }, query: { steps: 'a,b' }, headers: presenters.xApiKey(mine.key) });
+    const foreignSite = await call(funnelRoute, {
+      path: `/sites/${other.siteId}/analytics/funnel`,
+      params: { site_id: other.siteId },
+      query: { steps: 'a,b' },
+      headers: presenters.xApiKey(mine.key),
+    });
     expect(foreignSite.status).toBe(403);
   });
 });
@@ -342,10 +410,19 @@ describe('bad periods', () => {
 
   it.each(bad)('%s → 400 naming the field', async (_why, query, field) => {
     useClock(D0 + 5 * DAY);
-    for (const res of [await getOverview(mine, query as Record<string, string>), await getBreakdown(mine, 'pages', query), await getFunnel(mine, { steps: 'a,b', ...query } as Record<string, string>)]) {
+    for (const res of [
+      await getOverview(mine, query as Record<string, string>),
+      await getBreakdown(mine, 'pages', query),
+      await getFunnel(mine, { steps: 'a,b', ...query } as Record<string, string>),
+    ]) {
       expect(res.status, JSON.stringify(res.body)).toBe(400);
-      expect(res.body).toMatchObject({ success: false, error: { code: 'INVALID_REQUEST', message: expect.stringContaining(field), details: { issues: expect.any(Array) } } });
-      expect(res.body.error.details.issues.map((i: { path: string }) => i.path)).toContainEqual(expect.stringMatching(new RegExp(`^${field.replace('.', '\\.')}`)));
+      expect(res.body).toMatchObject({
+        success: false,
+        error: { code: 'INVALID_REQUEST', message: expect.stringContaining(field), details: { issues: expect.any(Array) } },
+      });
+      expect(res.body.error.details.issues.map((i: { path: string }) => i.path)).toContainEqual(
+        expect.stringMatching(new RegExp(`^${field.replace('.', '\\.')}`)),
+      );
     }
   });
 
@@ -366,7 +443,7 @@ describe('bad periods', () => {
     }
   });
 
-  it("timezone=site with a site time zone that is not an IANA zone → 400 naming timezone", async () => {
+  it('timezone=site with a site time zone that is not an IANA zone → 400 naming timezone', async () => {
     const t = await createTenant();
     await updateSettings(t.siteId, { business_hours: { timezone: 'Mars/Olympus_Mons' } });
     const res = await getOverview(t, { timezone: 'site' });
@@ -377,6 +454,9 @@ describe('bad periods', () => {
   });
 
   it('the service the console calls checks the same way', async () => {
-    await expect(overview(mine.siteId, { from: '2026-11-22', to: '2026-11-21' })).rejects.toMatchObject({ code: 'INVALID_REQUEST', details: { issues: [{ path: 'query.from' }] } });
+    await expect(overview(mine.siteId, { from: '2026-11-22', to: '2026-11-21' })).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: { issues: [{ path: 'query.from' }] },
+    });
   });
 });

@@ -16,7 +16,10 @@ export const LEGITIMATE: [name: string, sql: string][] = [
      alter table notes enable row level security;
      create policy notes_owner on notes using (owner = current_setting('app.user_id', true));`,
   ],
-  ['002_index_and_comment', `create index notes_owner_idx on notes (owner, created_at desc);\ncomment on table notes is 'Notes of the app''s users';`],
+  [
+    '002_index_and_comment',
+    `create index notes_owner_idx on notes (owner, created_at desc);\ncomment on table notes is 'Notes of the app''s users';`,
+  ],
   ['003_columns', `alter table notes add column title text check (char_length(title) <= 200);\nalter table notes alter column body set not null;`],
   ['004_enum', `create type note_state as enum ('draft', 'published');\nalter table notes add column state note_state not null default 'draft';`],
   [
@@ -38,10 +41,19 @@ export const LEGITIMATE: [name: string, sql: string][] = [
      alter table "Events" enable row level security;
      create policy events_read on "Events" for select using (jsonb_typeof(payload) = 'object');`,
   ],
-  ['008_rename_and_unique', `alter table tags rename column label to name;\nalter policy tags_all on tags using (true);\ncreate unique index tags_lower on tags (lower(name));`],
-  ['009_qualified_with_own_schema', `create table {s}.counters (k text primary key, n integer not null default 0);\nalter table {s}.counters enable row level security;\ncreate policy counters_all on {s}.counters using (true);`],
+  [
+    '008_rename_and_unique',
+    `alter table tags rename column label to name;\nalter policy tags_all on tags using (true);\ncreate unique index tags_lower on tags (lower(name));`,
+  ],
+  [
+    '009_qualified_with_own_schema',
+    `create table {s}.counters (k text primary key, n integer not null default 0);\nalter table {s}.counters enable row level security;\ncreate policy counters_all on {s}.counters using (true);`,
+  ],
   ['010_replace_view', `drop view published_notes;\ncreate view published_notes with (security_invoker) as select id from notes;`],
-  ['011_comments', `-- a comment; with a semicolon\n/* a block ; comment /* nested */ */\ncreate sequence invoice_numbers start 1000;\ncomment on column notes.title is 'Shown in lists';`],
+  [
+    '011_comments',
+    `-- a comment; with a semicolon\n/* a block ; comment /* nested */ */\ncreate sequence invoice_numbers start 1000;\ncomment on column notes.title is 'Shown in lists';`,
+  ],
   ['012_enum_value', `alter type note_state add value 'archived';`],
   ['013_drop', `create index notes_created_idx on notes (created_at);\ndrop index notes_created_idx;\nalter table notes drop column title;`],
 ];
@@ -65,7 +77,7 @@ export const ESCAPES: string[] = [
   `create table x (id uuid references public.sites (id)); ${secured('x')}`,
   `create table x (like public.api_keys); ${secured('x')}`,
   `create table x () inherits (public.sites); ${secured('x')}`,
-  "create sequence s owned by public.sites.name",
+  'create sequence s owned by public.sites.name',
   "create type public.t as enum ('a')",
   'create schema evil',
   'alter table notes set schema public',
@@ -81,8 +93,9 @@ export const ESCAPES: string[] = [
   'create policy p2 on notes using (exists (select 1 from public.api_keys))',
   'create policy p2 on notes using (exists (select 1 from pg_catalog.pg_user))',
   'create view v with (security_invoker = true) as select * from notes tablesample public.sampler (10)',
-  "create view v with (security_invoker = true) as select * from generate_series(1, 10)",
-  "create table x (a text default current_setting('data_directory') collate public.c); " + "alter table x enable row level security; create policy x_p on x using (true);",
+  'create view v with (security_invoker = true) as select * from generate_series(1, 10)',
+  "create table x (a text default current_setting('data_directory') collate public.c); " +
+    'alter table x enable row level security; create policy x_p on x using (true);',
   // Functions and SECURITY DEFINER
   'create function f() returns int language sql security definer as $$ select 1 $$',
   'create function f() returns int language sql as $$ select 1 $$',
@@ -115,7 +128,7 @@ export const ESCAPES: string[] = [
   'create policy p2 on notes to postgres using (true)',
   // DO, COPY, extensions, ALTER SYSTEM, others
   "do $$ begin execute 'create table public.x (a int)'; end $$",
-  "do language plpgsql $x$ begin perform 1; end $x$",
+  'do language plpgsql $x$ begin perform 1; end $x$',
   "copy notes from program 'id'",
   "copy notes to '/tmp/notes'",
   'copy (select 1) to stdout',
@@ -129,7 +142,7 @@ export const ESCAPES: string[] = [
   "insert into notes (owner) values ('x')",
   'create materialized view mv as select 1',
   'create rule r as on insert to notes do also delete from notes',
-  "prepare p as select 1",
+  'prepare p as select 1',
   'checkpoint',
   'create publication p for all tables',
   // Multiple statements, transactions, comments and dollar-quoting tricks
@@ -140,8 +153,8 @@ export const ESCAPES: string[] = [
   '-- only a comment\ncreate table public.x (a int)',
   '/* nested /* comment */ hiding */ drop table public.sites',
   '/* unterminated comment; create table x (a int)',
-  "create table x (a text default $$; drop table public.sites; --$$); create table public.y (a int)",
-  "create table x (a text default $q$ $$ $q$); set role postgres",
+  'create table x (a text default $$; drop table public.sites; --$$); create table public.y (a int)',
+  'create table x (a text default $q$ $$ $q$); set role postgres',
   'create table x (a int)\u0000; create table public.y (a int)',
   '',
   '   -- nothing but comments\n/* and more */',

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyAppMigration, appSchemaStatus, roleOf } from '@/lib/app-schema/apply';
 import { ApiError } from '@/lib/core/errors';
 import { getDb } from '@/lib/db/client';
-import { createTenant, type Tenant } from '../../helpers/harness';
+import { createTenant, type Tenant } from '@/tests/helpers/harness';
 import { ESCAPES, LEGITIMATE } from './corpus';
 
 let mine: Tenant;
@@ -33,7 +33,11 @@ beforeAll(async () => {
 afterAll(async () => {
   const role = roleOf(schema);
   await query(sql.raw(`drop schema if exists "${schema}" cascade`));
-  await query(sql.raw(`do $$ begin if exists (select from pg_roles where rolname = '${role}') then execute 'drop owned by "${role}"'; execute 'drop role "${role}"'; end if; end $$`));
+  await query(
+    sql.raw(
+      `do $$ begin if exists (select from pg_roles where rolname = '${role}') then execute 'drop owned by "${role}"'; execute 'drop role "${role}"'; end if; end $$`,
+    ),
+  );
 });
 
 describe('legitimate migrations', () => {
@@ -56,12 +60,15 @@ describe('legitimate migrations', () => {
 
   it('the same name and SQL again is already applied; other SQL under that name is a conflict', async () => {
     const [name, text] = LEGITIMATE[0];
-    await expect(applyAppMigration({ siteId: mine.siteId, appSchema: schema, name, sql: fill(text) })).resolves.toMatchObject({ status: 'already_applied', name });
+    await expect(applyAppMigration({ siteId: mine.siteId, appSchema: schema, name, sql: fill(text) })).resolves.toMatchObject({
+      status: 'already_applied',
+      name,
+    });
     const conflict = await refusal(applyAppMigration({ siteId: mine.siteId, appSchema: schema, name, sql: `${fill(text)}\n-- changed` }));
     expect(conflict.code).toBe('CONFLICT');
   });
 
-  it("another site cannot touch the schema (403) and does not see it", async () => {
+  it('another site cannot touch the schema (403) and does not see it', async () => {
     const error = await refusal(applyAppMigration({ siteId: other.siteId, appSchema: schema, name: 'x', sql: 'create index o on notes (owner)' }));
     expect(error.code).toBe('FORBIDDEN');
     expect(await appSchemaStatus(other.siteId, schema)).toEqual({ exists: false, applied: 0 });
@@ -69,7 +76,12 @@ describe('legitimate migrations', () => {
 
   it('a statement the database refuses rolls the whole migration back (422, its line)', async () => {
     const error = await refusal(
-      applyAppMigration({ siteId: mine.siteId, appSchema: schema, name: 'bad_ref', sql: 'create index ok_idx on notes (owner);\ncreate index bad_idx on missing_table (a);' }),
+      applyAppMigration({
+        siteId: mine.siteId,
+        appSchema: schema,
+        name: 'bad_ref',
+        sql: 'create index ok_idx on notes (owner);\ncreate index bad_idx on missing_table (a);',
+      }),
     );
     expect(error.code).toBe('UNPROCESSABLE');
     expect(error.details).toMatchObject({ issues: [{ rule: 'database', line: 2 }] });
@@ -98,20 +110,30 @@ describe(`the escape corpus (${ESCAPES.length} inputs)`, () => {
     }
     expect(applied).toEqual([]);
     // Nothing of them exists: no table outside the app's, no extra table in it, no role, no function.
-    expect(await query(sql`select relname from pg_class where relname in ('x', 'y', 'z', 'v', 'mv', 'i', 'i2') and relnamespace <> 'pg_catalog'::regnamespace`)).toEqual([]);
+    expect(
+      await query(
+        sql`select relname from pg_class where relname in ('x', 'y', 'z', 'v', 'mv', 'i', 'i2') and relnamespace <> 'pg_catalog'::regnamespace`,
+      ),
+    ).toEqual([]);
     expect(await query(sql`select rolname from pg_roles where rolname = 'evil'`)).toEqual([]);
     expect(await query(sql`select proname from pg_proc where proname in ('f', 'p')`)).toEqual([]);
     expect(await query(sql`select extname from pg_extension where extname in ('dblink', 'plpython3u')`)).toEqual([]);
     expect(await query(sql`select 1 from information_schema.tables where table_schema = 'public' and table_name = 'sites'`)).toHaveLength(1);
-    const notes = await query<{ relrowsecurity: boolean }>(sql`select c.relrowsecurity from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema} and c.relname = 'notes'`);
+    const notes = await query<{ relrowsecurity: boolean }>(
+      sql`select c.relrowsecurity from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema} and c.relname = 'notes'`,
+    );
     expect(notes).toEqual([{ relrowsecurity: true }]);
     expect((await appSchemaStatus(mine.siteId, schema)).applied).toBe(LEGITIMATE.length);
   });
 
   it('names the rule and the line of the offending statement', async () => {
-    const error = await refusal(applyAppMigration({ siteId: mine.siteId, appSchema: schema, name: 'lines', sql: 'create index a_idx on notes (owner);\n\nset role postgres;' }));
+    const error = await refusal(
+      applyAppMigration({ siteId: mine.siteId, appSchema: schema, name: 'lines', sql: 'create index a_idx on notes (owner);\n\nset role postgres;' }),
+    );
     expect(error.details).toEqual({ issues: [{ rule: 'role', message: expect.any(String), line: 3 }] });
-    const rls = await refusal(applyAppMigration({ siteId: mine.siteId, appSchema: schema, name: 'rls', sql: '-- new table\ncreate table t1 (a int);' }));
+    const rls = await refusal(
+      applyAppMigration({ siteId: mine.siteId, appSchema: schema, name: 'rls', sql: '-- new table\ncreate table t1 (a int);' }),
+    );
     expect((rls.details as { issues: { rule: string; line: number }[] }).issues.map((i) => [i.rule, i.line])).toEqual([
       ['rls-required', 2],
       ['policy-required', 2],

@@ -5,7 +5,7 @@ import { POST as token } from '@/app/api/auth/token/route';
 import { GET as listSites } from '@/app/api/visitors/sites/route';
 import { resetConfig } from '@/lib/core/config';
 import { rows } from '@/lib/db/raw';
-import { call, PASSWORD, uniqueEmail } from '../../helpers/harness';
+import { call, PASSWORD, uniqueEmail } from '@/tests/helpers/harness';
 
 const post = (handler: typeof signup, path: string, body: unknown) => call(handler, { method: 'POST', path, body });
 

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET as listCommands, POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
-import { authMatrix, presenters } from '../../helpers/auth-matrix';
+import { GET as listCommands, POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { drainCommands } from '@/lib/agents/execute';
-import { call, createKey, createSite, createTenant, createUser, type Tenant } from '../../helpers/harness';
-import { useModelForFile } from '../../helpers/llm-standin';
+import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createSite, createTenant, createUser, type Tenant } from '@/tests/helpers/harness';
+import { useModelForFile } from '@/tests/helpers/llm-standin';
 
 // Commands are carried out by the CMO agent: its model is a local stand-in.
 useModelForFile();
@@ -22,7 +22,11 @@ describe('POST /sites/{site_id}/commands', () => {
   authMatrix({ tenants, present: presenters.xApiKey, write: true, send: (h, s) => post(h, s, { task: 'audit', description: 'd' }) });
 
   it('creates a command answered `processing`; it is pending until the CMO agent runs it', async () => {
-    const res = await post(presenters.xApiKey(mine.key), mine.siteId, { task: 'Audit landing page', description: 'SEO pass', parameters: { url: 'https://example.com' } });
+    const res = await post(presenters.xApiKey(mine.key), mine.siteId, {
+      task: 'Audit landing page',
+      description: 'SEO pass',
+      parameters: { url: 'https://example.com' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ success: true, data: { command_id: expect.any(String), status: 'processing', created_at: expect.any(String) } });
     const detail = await call(getCommand, {
@@ -45,18 +49,26 @@ describe('POST /sites/{site_id}/commands', () => {
     });
   });
 
-  it.each([[{}], [{ task: '' }], [{ task: 'x', parameters: [] }], [{ task: 'x', priority: 1 }], [{ task: 'x', parameters: { big: 'x'.repeat(70_000) } }]])(
-    'refuses %j with 400',
-    async (body) => {
-      const res = await post(presenters.xApiKey(mine.key), mine.siteId, body);
-      expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('INVALID_REQUEST');
-    },
-  );
+  it.each([
+    [{}],
+    [{ task: '' }],
+    [{ task: 'x', parameters: [] }],
+    [{ task: 'x', priority: 1 }],
+    [{ task: 'x', parameters: { big: 'x'.repeat(70_000) } }],
+  ])('refuses %j with 400', async (body) => {
+    const res = await post(presenters.xApiKey(mine.key), mine.siteId, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_REQUEST');
+  });
 });
 
 describe('GET /sites/{site_id}/commands', () => {
-  authMatrix({ tenants, present: presenters.xApiKey, write: false, send: (h, s) => call(listCommands, { path: path(s), params: { site_id: s }, headers: h }) });
+  authMatrix({
+    tenants,
+    present: presenters.xApiKey,
+    write: false,
+    send: (h, s) => call(listCommands, { path: path(s), params: { site_id: s }, headers: h }),
+  });
 
   it('pages newest first with total/limit/offset/has_more, filters by status, and sees only its site', async () => {
     const user = await createUser();

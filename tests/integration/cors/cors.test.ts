@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET as listOrigins, POST as addOrigin } from '@/app/api/sites/[site_id]/origins/route';
-import { DELETE as removeOrigin } from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
 import { GET as listKeys } from '@/app/api/keys/route';
+import { DELETE as removeOrigin } from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import { GET as listOrigins, POST as addOrigin } from '@/app/api/sites/[site_id]/origins/route';
 import { GET as listSites } from '@/app/sites/route';
 import { preflight } from '@/lib/http/cors';
-import { presenters } from '../../helpers/auth-matrix';
-import { visitorTestRoute } from '../../helpers/visitor-test-route';
-import { call, createKey, createSite, createUser, type TestUser } from '../../helpers/harness';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createSite, createUser, type TestUser } from '@/tests/helpers/harness';
+import { visitorTestRoute } from '@/tests/helpers/visitor-test-route';
 
 // Test-only: a route declared like the public visitor-tracking routes, and its preflight.
 const track = visitorTestRoute;
@@ -23,7 +23,8 @@ beforeAll(async () => {
   key = (await createKey(owner, siteId)).apiKey;
 });
 
-const send = (headers: Record<string, string>, site = siteId) => call(track, { method: 'POST', path: '/test/track', headers, body: { site_id: site } });
+const send = (headers: Record<string, string>, site = siteId) =>
+  call(track, { method: 'POST', path: '/test/track', headers, body: { site_id: site } });
 const originPath = (id = siteId) => `/api/sites/${id}/origins`;
 
 function expectNoCors(res: { headers: Headers }) {
@@ -45,7 +46,13 @@ describe('CORS on a public browser route', () => {
   );
 
   it('accepts an extra allowed origin while it is registered', async () => {
-    const added = await call(addOrigin, { method: 'POST', path: originPath(), params: { site_id: siteId }, headers: owner.auth, body: { origin: 'https://App.Partner.io/' } });
+    const added = await call(addOrigin, {
+      method: 'POST',
+      path: originPath(),
+      params: { site_id: siteId },
+      headers: owner.auth,
+      body: { origin: 'https://App.Partner.io/' },
+    });
     expect(added.status).toBe(201);
     expect(added.body.data).toEqual({ id: expect.any(String), origin: 'https://app.partner.io', created_at: expect.any(String) });
     const ok = await send({ origin: 'https://app.partner.io' });
@@ -132,7 +139,11 @@ describe('every other route grants no CORS', () => {
   });
 
   it('a session route sends no CORS headers to a cross-origin caller', async () => {
-    const res = await call(listKeys, { path: '/api/keys', query: { site_id: siteId }, headers: { origin: 'https://shop.example.com', ...owner.auth } });
+    const res = await call(listKeys, {
+      path: '/api/keys',
+      query: { site_id: siteId },
+      headers: { origin: 'https://shop.example.com', ...owner.auth },
+    });
     expect(res.status).toBe(200);
     expectNoCors(res);
   });
@@ -142,7 +153,8 @@ describe('allowed origins API', () => {
   it('lists, adds (normalized), refuses duplicates and bad origins, removes', async () => {
     const user = await createUser();
     const site = await createSite(user, 'Store', 'store.example.com');
-    const add = (origin: unknown) => call(addOrigin, { method: 'POST', path: originPath(site), params: { site_id: site }, headers: user.auth, body: { origin } });
+    const add = (origin: unknown) =>
+      call(addOrigin, { method: 'POST', path: originPath(site), params: { site_id: site }, headers: user.auth, body: { origin } });
     expect((await add('https://a.example.com')).status).toBe(201);
     expect((await add('http://localhost:3000')).status).toBe(201);
     const dup = await add('HTTPS://A.EXAMPLE.COM');
@@ -162,7 +174,8 @@ describe('allowed origins API', () => {
       ],
     });
     const id = list.body.data[0].id;
-    const del = () => call(removeOrigin, { method: 'DELETE', path: `${originPath(site)}/${id}`, params: { site_id: site, origin_id: id }, headers: user.auth });
+    const del = () =>
+      call(removeOrigin, { method: 'DELETE', path: `${originPath(site)}/${id}`, params: { site_id: site, origin_id: id }, headers: user.auth });
     expect((await del()).status).toBe(200);
     const again = await del();
     expect(again.status).toBe(404);
@@ -173,10 +186,22 @@ describe('allowed origins API', () => {
     const stranger = await createUser();
     const list = await call(listOrigins, { path: originPath(), params: { site_id: siteId }, headers: stranger.auth });
     expect(list.status).toBe(403);
-    const add = await call(addOrigin, { method: 'POST', path: originPath(), params: { site_id: siteId }, headers: stranger.auth, body: { origin: 'https://x.example.com' } });
+    const add = await call(addOrigin, {
+      method: 'POST',
+      path: originPath(),
+      params: { site_id: siteId },
+      headers: stranger.auth,
+      body: { origin: 'https://x.example.com' },
+    });
     expect(add.status).toBe(403);
 
-    const mine = await call(addOrigin, { method: 'POST', path: originPath(), params: { site_id: siteId }, headers: owner.auth, body: { origin: 'https://keep.example.com' } });
+    const mine = await call(addOrigin, {
+      method: 'POST',
+      path: originPath(),
+      params: { site_id: siteId },
+      headers: owner.auth,
+      body: { origin: 'https://keep.example.com' },
+    });
     const strangerSite = await createSite(stranger);
     const cross = await call(removeOrigin, {
       method: 'DELETE',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { upsertLeadByEmail } from '@/lib/leads/repo';
-import { createSite, createUser } from '../../helpers/harness';
+import { createSite, createUser } from '@/tests/helpers/harness';
 
 describe('upsertLeadByEmail', () => {
   it('keeps one lead per email per site, case-insensitively, and separate leads across sites', async () => {

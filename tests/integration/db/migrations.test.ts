@@ -52,7 +52,9 @@ describe('migrations', () => {
         [name],
       );
       const actual = columns.map((c) => c.column_name).sort();
-      const declared = Object.values(getTableColumns(table)).map((c) => c.name).sort();
+      const declared = Object.values(getTableColumns(table))
+        .map((c) => c.name)
+        .sort();
       expect(declared, name).toEqual(actual);
     }
   });

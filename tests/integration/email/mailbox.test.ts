@@ -4,11 +4,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
 import { GET as logsRoute } from '@/app/api/logs/workflows/route';
-import { POST as startRoute } from '@/app/api/workflow/[name]/route';
-import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
 import { GET as suppressionsGet } from '@/app/api/sites/[site_id]/email-suppressions/route';
-import { DELETE as mailboxDelete, GET as mailboxGet, PUT as mailboxPut } from '@/app/api/sites/[site_id]/mailbox/route';
+import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
 import { POST as checkRoute } from '@/app/api/sites/[site_id]/mailbox/check/route';
+import { DELETE as mailboxDelete, GET as mailboxGet, PUT as mailboxPut } from '@/app/api/sites/[site_id]/mailbox/route';
+import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { getCommand } from '@/lib/commands/repo';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
@@ -16,12 +16,12 @@ import { rows } from '@/lib/db/raw';
 import { mailboxSync } from '@/lib/email/jobs';
 import { createLead } from '@/lib/leads/repo';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
-import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import type { WorkflowRecord } from '@/lib/workflows/engine';
-import { presenters } from '../../helpers/auth-matrix';
-import { dovecotAvailable, startDovecot, type DovecotServer } from '../../helpers/dovecot';
-import { call, createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
+import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { dovecotAvailable, startDovecot, type DovecotServer } from '@/tests/helpers/dovecot';
+import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
+import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 import { applyWorkflowTestEnv } from '../workflows/behaviour';
 
 /**
@@ -68,14 +68,25 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
   const check = (t: Tenant) => call(checkRoute, { method: 'POST', ...site(t), path: `/api/sites/${t.siteId}/mailbox/check` });
 
   async function run(t: Tenant, name: string, body: Record<string, unknown> = {}): Promise<WorkflowRecord> {
-    const res = await call(startRoute, { method: 'POST', path: `/api/workflow/${name}`, params: { name }, headers: presenters.bearer(t.key), body: { site_id: t.siteId, ...body } });
+    const res = await call(startRoute, {
+      method: 'POST',
+      path: `/api/workflow/${name}`,
+      params: { name },
+      headers: presenters.bearer(t.key),
+      body: { site_id: t.siteId, ...body },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     return settle(t, res.body.workflowId);
   }
   async function settle(t: Tenant, workflowId: string): Promise<WorkflowRecord> {
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const res = await call(getRunRoute, { path: `/api/logs/workflows/${workflowId}`, params: { workflowId }, headers: presenters.bearer(t.key), query: { site_id: t.siteId } });
+      const res = await call(getRunRoute, {
+        path: `/api/logs/workflows/${workflowId}`,
+        params: { workflowId },
+        headers: presenters.bearer(t.key),
+        query: { site_id: t.siteId },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       if (res.body.data.status !== 'RUNNING') return res.body.data;
       if (Date.now() > deadline) throw new Error(`run ${workflowId} still running`);
@@ -83,10 +94,25 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     }
   }
   const emails = async (t: Tenant, query: Record<string, string> = {}) =>
-    (await call(emailsRoute, { path: `/api/sites/${t.siteId}/emails`, params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: '100', ...query } })).body.data;
+    (
+      await call(emailsRoute, {
+        path: `/api/sites/${t.siteId}/emails`,
+        params: { site_id: t.siteId },
+        headers: t.user.auth,
+        query: { limit: '100', ...query },
+      })
+    ).body.data;
 
   const message = (headers: Record<string, string>, body: string, contentType = 'text/plain; charset=utf-8') =>
-    [...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `Content-Type: ${contentType}`, 'MIME-Version: 1.0', `Date: ${new Date().toUTCString()}`, '', body, ''].join('\r\n');
+    [
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      `Content-Type: ${contentType}`,
+      'MIME-Version: 1.0',
+      `Date: ${new Date().toUTCString()}`,
+      '',
+      body,
+      '',
+    ].join('\r\n');
 
   it('stores the password as a secure token of the site, never returns it, and checks the connection', async () => {
     const missing = await configure(mine, {});
@@ -107,7 +133,9 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
       last_error_code: null,
     });
     expect(JSON.stringify((await call(mailboxGet, site(mine))).body)).not.toContain(password);
-    const [token] = await rows<{ identifier: string; ciphertext: string }>(sql`select identifier, ciphertext from secure_tokens where site_id = ${mine.siteId} and id = ${saved.body.data.secret_id}`);
+    const [token] = await rows<{ identifier: string; ciphertext: string }>(
+      sql`select identifier, ciphertext from secure_tokens where site_id = ${mine.siteId} and id = ${saved.body.data.secret_id}`,
+    );
     expect(token.identifier).toBe('mailbox.imap');
     expect(token.ciphertext).not.toContain(password);
     const stored = await rows(sql`select * from email_mailboxes where site_id = ${mine.siteId}`);
@@ -119,7 +147,13 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
   });
 
   it('syncEmails threads a reply to the lead and hands it to the email agent; bounces and auto-replies are recorded, not answered', async () => {
-    const lead = await createLead(mine.siteId, { site_id: mine.siteId, name: 'Ada Baker', email: uniqueEmail(), company: 'Acme Bakeries', status: 'new' });
+    const lead = await createLead(mine.siteId, {
+      site_id: mine.siteId,
+      name: 'Ada Baker',
+      email: uniqueEmail(),
+      company: 'Acme Bakeries',
+      status: 'new',
+    });
     standIn.queue({ text: 'Fresh bread for Acme\nHi Ada, shall we talk next week?' });
     const followUp = await run(mine, 'leadFollowUp', { lead_id: lead.id });
     expect(followUp.status, JSON.stringify(followUp)).toBe('COMPLETED');
@@ -128,13 +162,23 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     await dovecot.deliver(
       account,
       message(
-        { From: `Ada Baker <${lead.email}>`, To: account, Subject: 'Re: Fresh bread for Acme', 'Message-ID': '<reply-1@acme-bakeries.io>', 'In-Reply-To': sentId, References: sentId },
+        {
+          From: `Ada Baker <${lead.email}>`,
+          To: account,
+          Subject: 'Re: Fresh bread for Acme',
+          'Message-ID': '<reply-1@acme-bakeries.io>',
+          'In-Reply-To': sentId,
+          References: sentId,
+        },
         'Yes please, Tuesday works.\r\n\r\n> Hi Ada, shall we talk next week?',
       ),
     );
     await dovecot.deliver(
       account,
-      message({ From: `Ada Baker <${lead.email}>`, To: account, Subject: 'Out of office', 'Auto-Submitted': 'auto-replied', 'In-Reply-To': sentId }, 'I am away until Monday.'),
+      message(
+        { From: `Ada Baker <${lead.email}>`, To: account, Subject: 'Out of office', 'Auto-Submitted': 'auto-replied', 'In-Reply-To': sentId },
+        'I am away until Monday.',
+      ),
     );
     await dovecot.deliver(
       account,
@@ -144,11 +188,23 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
         'multipart/report; report-type=delivery-status; boundary="b1"',
       ),
     );
-    await dovecot.deliver(account, message({ From: 'someone@elsewhere.io', To: account, Subject: 'Hello', 'Message-ID': '<cold-1@elsewhere.io>' }, 'Just saying hello.'));
+    await dovecot.deliver(
+      account,
+      message({ From: 'someone@elsewhere.io', To: account, Subject: 'Hello', 'Message-ID': '<cold-1@elsewhere.io>' }, 'Just saying hello.'),
+    );
 
     const sync = await run(mine, 'syncEmails');
     expect(sync.status, JSON.stringify(sync)).toBe('COMPLETED');
-    const result = sync.result as { fetched: number; stored: number; replies: number; bounces: number; auto_replies: number; commands: { email_id: string; command_id: string; lead_id: string | null }[]; not_handed: unknown[]; last_uid: number };
+    const result = sync.result as {
+      fetched: number;
+      stored: number;
+      replies: number;
+      bounces: number;
+      auto_replies: number;
+      commands: { email_id: string; command_id: string; lead_id: string | null }[];
+      not_handed: unknown[];
+      last_uid: number;
+    };
     expect(result).toMatchObject({ fetched: 4, stored: 4, replies: 1, bounces: 1, auto_replies: 1, not_handed: [], last_uid: 4 });
     expect(result.commands).toHaveLength(1);
     expect(result.commands[0].lead_id).toBe(lead.id);
@@ -157,21 +213,39 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     const command = await getCommand(mine.siteId, result.commands[0].command_id);
     expect(command).toMatchObject({ agent: 'email', conversation_id: expect.any(String) });
     expect(JSON.stringify(command)).toContain('Tuesday works');
-    const [conversation] = await rows<{ lead_id: string; agent: string }>(sql`select lead_id, agent from conversations where site_id = ${mine.siteId} and id = ${command!.conversation_id}`);
+    const [conversation] = await rows<{ lead_id: string; agent: string }>(
+      sql`select lead_id, agent from conversations where site_id = ${mine.siteId} and id = ${command!.conversation_id}`,
+    );
     expect(conversation).toEqual({ lead_id: lead.id, agent: 'email' });
 
     // The lead's email history: the follow-up, the reply (linked to the command) and the auto-reply (not handed on).
     const history = await emails(mine, { lead_id: lead.id });
     const reply = history.find((m: { message_id: string }) => m.message_id === '<reply-1@acme-bakeries.io>');
-    expect(reply).toMatchObject({ direction: 'inbound', transport: 'imap', status: 'received', kind: 'reply', in_reply_to: sentId, lead_id: lead.id, command_id: result.commands[0].command_id });
+    expect(reply).toMatchObject({
+      direction: 'inbound',
+      transport: 'imap',
+      status: 'received',
+      kind: 'reply',
+      in_reply_to: sentId,
+      lead_id: lead.id,
+      command_id: result.commands[0].command_id,
+    });
     expect(history.find((m: { kind: string }) => m.kind === 'auto_reply')).toMatchObject({ lead_id: lead.id, command_id: null });
     expect(history.filter((m: { direction: string }) => m.direction === 'outbound')).toHaveLength(1);
     const all = await emails(mine);
     expect(all.find((m: { kind: string }) => m.kind === 'bounce')).toMatchObject({ command_id: null, lead_id: null });
-    expect(all.find((m: { message_id: string }) => m.message_id === '<cold-1@elsewhere.io>')).toMatchObject({ kind: 'message', lead_id: null, command_id: null });
+    expect(all.find((m: { message_id: string }) => m.message_id === '<cold-1@elsewhere.io>')).toMatchObject({
+      kind: 'message',
+      lead_id: null,
+      command_id: null,
+    });
 
     // The bounced address goes on the suppression list.
-    const suppressed = await call(suppressionsGet, { path: `/api/sites/${mine.siteId}/email-suppressions`, params: { site_id: mine.siteId }, headers: mine.user.auth });
+    const suppressed = await call(suppressionsGet, {
+      path: `/api/sites/${mine.siteId}/email-suppressions`,
+      params: { site_id: mine.siteId },
+      headers: mine.user.auth,
+    });
     expect(suppressed.body.data).toContainEqual({ email: 'gone@acme-bakeries.io', reason: 'bounced', created_at: expect.any(String) });
 
     // Idempotent: nothing new the next time, and a sync that starts over stores nothing twice.
@@ -188,7 +262,11 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
   it('the scheduled sync starts a syncEmails run for each site with a mailbox', async () => {
     expect((await mailboxSync.sites()).map((s) => s.siteId)).toContain(mine.siteId);
     await mailboxSync.run(mine.siteId, { id: 'test', attempt: 0, retryLimit: 0, signal: new AbortController().signal });
-    const listed = await call(logsRoute, { path: '/api/logs/workflows', headers: presenters.bearer(mine.key), query: { site_id: mine.siteId, type: 'syncEmailsWorkflow', limit: 100 } });
+    const listed = await call(logsRoute, {
+      path: '/api/logs/workflows',
+      headers: presenters.bearer(mine.key),
+      query: { site_id: mine.siteId, type: 'syncEmailsWorkflow', limit: 100 },
+    });
     expect(listed.status).toBe(200);
     const runs = listed.body.workflows as WorkflowRecord[];
     expect(runs.length).toBeGreaterThanOrEqual(4);

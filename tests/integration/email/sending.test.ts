@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
-import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { POST as unsubscribeRoute } from '@/app/api/email/unsubscribe/route';
-import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
+import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
+import { POST as sendRoute } from '@/app/api/platform/email/send/route';
 import { GET as senderGet, PUT as senderPut } from '@/app/api/sites/[site_id]/email-sender/route';
 import { DELETE as suppressionsDelete, GET as suppressionsGet } from '@/app/api/sites/[site_id]/email-suppressions/route';
-import { POST as sendRoute } from '@/app/api/platform/email/send/route';
+import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
+import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
 import { rows } from '@/lib/db/raw';
@@ -15,13 +15,13 @@ import { leadEmailHistory } from '@/lib/email/service';
 import { unsubscribeToken } from '@/lib/email/unsubscribe';
 import { createLead } from '@/lib/leads/repo';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
-import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import type { WorkflowRecord } from '@/lib/workflows/engine';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
-import { createPlatformFixture, platformAuth, type PlatformFixture } from '../../helpers/platform';
-import { startSmtpStandIn, type SmtpStandIn } from '../../helpers/smtp-standin';
+import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
+import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
+import { createPlatformFixture, platformAuth, type PlatformFixture } from '@/tests/helpers/platform';
+import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
 import { applyWorkflowTestEnv } from '../workflows/behaviour';
 
 /**
@@ -57,7 +57,12 @@ afterAll(async () => {
 async function settle(t: Tenant, workflowId: string): Promise<WorkflowRecord> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const res = await call(getRunRoute, { path: `/api/logs/workflows/${workflowId}`, params: { workflowId }, headers: presenters.bearer(t.key), query: { site_id: t.siteId } });
+    const res = await call(getRunRoute, {
+      path: `/api/logs/workflows/${workflowId}`,
+      params: { workflowId },
+      headers: presenters.bearer(t.key),
+      query: { site_id: t.siteId },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     if (res.body.data.status !== 'RUNNING') return res.body.data;
     if (Date.now() > deadline) throw new Error(`run ${workflowId} still running`);
@@ -77,10 +82,17 @@ async function followUp(t: Tenant, leadId: string): Promise<WorkflowRecord> {
   return settle(t, res.body.workflowId);
 }
 
-const newLead = async (t: Tenant, email = uniqueEmail()) => createLead(t.siteId, { site_id: t.siteId, name: 'Ada Baker', email, company: 'Acme Bakeries', status: 'new' });
-const leadStatus = async (t: Tenant, id: string) => (await rows<{ status: string }>(sql`select status from leads where site_id = ${t.siteId} and id = ${id}`))[0]?.status;
+const newLead = async (t: Tenant, email = uniqueEmail()) =>
+  createLead(t.siteId, { site_id: t.siteId, name: 'Ada Baker', email, company: 'Acme Bakeries', status: 'new' });
+const leadStatus = async (t: Tenant, id: string) =>
+  (await rows<{ status: string }>(sql`select status from leads where site_id = ${t.siteId} and id = ${id}`))[0]?.status;
 const emails = (t: Tenant, query: Record<string, string> = {}) =>
-  call(emailsRoute, { path: `/api/sites/${t.siteId}/emails`, params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: '100', ...query } });
+  call(emailsRoute, {
+    path: `/api/sites/${t.siteId}/emails`,
+    params: { site_id: t.siteId },
+    headers: t.user.auth,
+    query: { limit: '100', ...query },
+  });
 
 describe('leadFollowUp on the embedded default (outbox)', () => {
   it('drafts with the model, stores the message in the outbox linked to the lead and the run, and moves the lead to contacted', async () => {
@@ -89,7 +101,13 @@ describe('leadFollowUp on the embedded default (outbox)', () => {
     const run = await followUp(mine, lead.id);
     expect(run, JSON.stringify(run)).toMatchObject({
       status: 'COMPLETED',
-      result: { lead_id: lead.id, subject: 'Fresh bread for Acme', transport: 'outbox', lead_status: 'contacted', message_id: expect.stringMatching(/^<[0-9a-f-]{36}@localhost>$/) },
+      result: {
+        lead_id: lead.id,
+        subject: 'Fresh bread for Acme',
+        transport: 'outbox',
+        lead_status: 'contacted',
+        message_id: expect.stringMatching(/^<[0-9a-f-]{36}@localhost>$/),
+      },
     });
     expect(await leadStatus(mine, lead.id)).toBe('contacted');
 
@@ -154,8 +172,18 @@ describe('sender identity', () => {
     expect((await sender(t)).body.data).toEqual({ from_address: 'no-reply@localhost', from_name: 'Test site', reply_to: null, customized: false });
     const set = await sender(t, { from_address: 'Sales@Acme-Bakeries.io', from_name: 'Acme Sales', reply_to: 'inbox@acme-bakeries.io' });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
-    expect(set.body.data).toEqual({ from_address: 'sales@acme-bakeries.io', from_name: 'Acme Sales', reply_to: 'inbox@acme-bakeries.io', customized: true });
-    expect((await sender(t, { from_name: null })).body.data).toEqual({ from_address: 'sales@acme-bakeries.io', from_name: 'Test site', reply_to: 'inbox@acme-bakeries.io', customized: true });
+    expect(set.body.data).toEqual({
+      from_address: 'sales@acme-bakeries.io',
+      from_name: 'Acme Sales',
+      reply_to: 'inbox@acme-bakeries.io',
+      customized: true,
+    });
+    expect((await sender(t, { from_name: null })).body.data).toEqual({
+      from_address: 'sales@acme-bakeries.io',
+      from_name: 'Test site',
+      reply_to: 'inbox@acme-bakeries.io',
+      customized: true,
+    });
   });
 
   it.each([
@@ -172,7 +200,13 @@ describe('sender identity', () => {
   });
 
   it('another user’s session may not read or change a site’s sender', async () => {
-    const res = await call(senderPut, { method: 'PUT', path: `/api/sites/${mine.siteId}/email-sender`, params: { site_id: mine.siteId }, headers: other.user.auth, body: { from_name: 'Hijack' } });
+    const res = await call(senderPut, {
+      method: 'PUT',
+      path: `/api/sites/${mine.siteId}/email-sender`,
+      params: { site_id: mine.siteId },
+      headers: other.user.auth,
+      body: { from_name: 'Hijack' },
+    });
     expect([403, 404]).toContain(res.status);
     expect((await sender(mine)).body.data.from_name).toBe('Test site');
   });
@@ -219,7 +253,13 @@ describe('with SMTP_URL', () => {
 
     // The one-click POST (any body) puts the address on the site's suppression list.
     const url = new URL(listUnsubscribe!);
-    const res = await call(unsubscribeRoute, { method: 'POST', path: `${url.pathname}${url.search}`, query: { token: url.searchParams.get('token')! }, headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'List-Unsubscribe=One-Click' });
+    const res = await call(unsubscribeRoute, {
+      method: 'POST',
+      path: `${url.pathname}${url.search}`,
+      query: { token: url.searchParams.get('token')! },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: 'List-Unsubscribe=One-Click',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ success: true, message: expect.stringMatching(/^Unsubscribed/) });
 
@@ -230,20 +270,35 @@ describe('with SMTP_URL', () => {
     const again = await followUp(mine, lead.id);
     expect(again.status).toBe('FAILED');
     expect(again.failure?.message).toMatch(/^RECIPIENT_SUPPRESSED/);
-    const platform = await call(sendRoute, { method: 'POST', path: '/api/platform/email/send', headers: platformAuth(fx.key), body: { to: [lead.email], subject: 'Hi', text: 'x' } });
+    const platform = await call(sendRoute, {
+      method: 'POST',
+      path: '/api/platform/email/send',
+      headers: platformAuth(fx.key),
+      body: { to: [lead.email], subject: 'Hi', text: 'x' },
+    });
     expect(platform.status).toBe(422);
     expect(platform.body).toMatchObject({ success: false, error: { code: 'UNPROCESSABLE', details: { suppressed: [lead.email] } } });
     expect(smtp.received.length).toBe(count);
     expect(await leadStatus(mine, lead.id)).toBe('new');
 
-    const list = await call(suppressionsGet, { path: `/api/sites/${mine.siteId}/email-suppressions`, params: { site_id: mine.siteId }, headers: mine.user.auth });
+    const list = await call(suppressionsGet, {
+      path: `/api/sites/${mine.siteId}/email-suppressions`,
+      params: { site_id: mine.siteId },
+      headers: mine.user.auth,
+    });
     expect(list.body.data).toContainEqual({ email: lead.email, reason: 'unsubscribed', created_at: expect.any(String) });
     // Suppressed for this site only.
     const otherLead = await newLead(other, lead.email);
     standIn.queue({ text: 'Hello\nFrom another site.' });
     expect((await followUp(other, otherLead.id)).status).toBe('COMPLETED');
     // The owner may write to the address again.
-    const removed = await call(suppressionsDelete, { method: 'DELETE', path: `/api/sites/${mine.siteId}/email-suppressions`, params: { site_id: mine.siteId }, headers: mine.user.auth, query: { email: lead.email } });
+    const removed = await call(suppressionsDelete, {
+      method: 'DELETE',
+      path: `/api/sites/${mine.siteId}/email-suppressions`,
+      params: { site_id: mine.siteId },
+      headers: mine.user.auth,
+      query: { email: lead.email },
+    });
     expect(removed.status).toBe(200);
     standIn.queue({ text: 'Back\nHi again.' });
     expect((await followUp(mine, lead.id)).status).toBe('COMPLETED');
@@ -264,7 +319,11 @@ describe('POST /api/email/unsubscribe', () => {
   });
 
   it('a token for a site that does not exist is refused', async () => {
-    const res = await call(unsubscribeRoute, { method: 'POST', path: '/api/email/unsubscribe', query: { token: unsubscribeToken(randomUUID(), uniqueEmail()) } });
+    const res = await call(unsubscribeRoute, {
+      method: 'POST',
+      path: '/api/email/unsubscribe',
+      query: { token: unsubscribeToken(randomUUID(), uniqueEmail()) },
+    });
     expect(res.status).toBe(400);
   });
 });

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { POST as searchRoute } from '@/app/api/finder/person_role_search/route';
-import { POST as totalsRoute } from '@/app/api/finder/person_role_search/totals/route';
-import { POST as createQueryRoute } from '@/app/api/finder/person_role_search/createQuery/route';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as autocompleteRoute } from '@/app/api/finder/autocomplete/[category]/route';
+import { GET as creditsRoute } from '@/app/api/finder/credits/route';
 import { POST as icpRoute } from '@/app/api/finder/icp/route';
 import { POST as contactsRoute } from '@/app/api/finder/person_contacts_lookup/route';
-import { GET as creditsRoute } from '@/app/api/finder/credits/route';
+import { POST as createQueryRoute } from '@/app/api/finder/person_role_search/createQuery/route';
+import { POST as searchRoute } from '@/app/api/finder/person_role_search/route';
+import { POST as totalsRoute } from '@/app/api/finder/person_role_search/totals/route';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
 import { grantCredits } from '@/lib/finder/credits-repo';
@@ -14,10 +14,10 @@ import { queryHash } from '@/lib/finder/query-hash';
 import { createSegment } from '@/lib/segments/repo';
 import { analyzeICPTotalCountTool, searchRegionVenuesTool } from '@/lib/tools/finder';
 import type { WorkflowEngine } from '@/lib/workflows/engine';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { PAGE_SIZE, standInPerson, startPeopleDataStandIn, startVenuesStandIn, type PeopleDataStandIn } from '../../helpers/people-data-standin';
-import { startMcp, viaMcp, viaRest } from '../../helpers/tools';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { PAGE_SIZE, standInPerson, startPeopleDataStandIn, startVenuesStandIn, type PeopleDataStandIn } from '@/tests/helpers/people-data-standin';
+import { startMcp, viaMcp, viaRest } from '@/tests/helpers/tools';
 
 const KEY = 'finder-provider-key';
 let standIn: PeopleDataStandIn;
@@ -32,7 +32,12 @@ const totals = (t: Tenant, body: Record<string, unknown>) =>
 const credits = (t: Tenant, limit?: number) =>
   call(creditsRoute, { path: '/api/finder/credits', headers: auth(t), query: { site_id: t.siteId, limit } });
 const createQuery = (t: Tenant, body: Record<string, unknown>) =>
-  call(createQueryRoute, { method: 'POST', path: '/api/finder/person_role_search/createQuery', headers: auth(t), body: { site_id: t.siteId, ...body } });
+  call(createQueryRoute, {
+    method: 'POST',
+    path: '/api/finder/person_role_search/createQuery',
+    headers: auth(t),
+    body: { site_id: t.siteId, ...body },
+  });
 const balanceOf = async (t: Tenant) => (await credits(t)).body.data.balance as number;
 
 function configure(env: Record<string, string | undefined>) {
@@ -48,7 +53,13 @@ beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
 });
 afterAll(async () => {
-  configure({ PEOPLE_DATA_BASE_URL: undefined, PEOPLE_DATA_API_KEY: undefined, VENUES_API_URL: undefined, VENUES_API_KEY: undefined, FINDER_MONTHLY_CAP: undefined });
+  configure({
+    PEOPLE_DATA_BASE_URL: undefined,
+    PEOPLE_DATA_API_KEY: undefined,
+    VENUES_API_URL: undefined,
+    VENUES_API_KEY: undefined,
+    FINDER_MONTHLY_CAP: undefined,
+  });
   await standIn?.close();
 });
 
@@ -60,7 +71,10 @@ describe('without a people-data provider', () => {
     const before = await balanceOf(mine);
     const res = await search(mine, { role_title: 'sales' });
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ success: false, error: { code: 'PROVIDER_NOT_CONFIGURED', message: expect.stringContaining('PEOPLE_DATA_BASE_URL') } });
+    expect(res.body).toMatchObject({
+      success: false,
+      error: { code: 'PROVIDER_NOT_CONFIGURED', message: expect.stringContaining('PEOPLE_DATA_BASE_URL') },
+    });
     expect(await balanceOf(mine)).toBe(before);
   });
 });
@@ -71,7 +85,12 @@ describe('with the provider configured (local Forager-like stand-in)', () => {
   it('passes the search parameters through and answers one page of people, for 1 credit', async () => {
     await grantCredits(mine.siteId, 50);
     const before = await balanceOf(mine);
-    const params = { role_title: 'head of sales', person_locations: [2514256], organization_industries: ['ind_4'], nested: { any: { shape: [1, 'a', null] } } };
+    const params = {
+      role_title: 'head of sales',
+      person_locations: [2514256],
+      organization_industries: ['ind_4'],
+      nested: { any: { shape: [1, 'a', null] } },
+    };
     const res = await search(mine, { ...params, page: 2 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // What went out: the parameters as sent, with the page, and neither our site id nor our key.
@@ -89,7 +108,12 @@ describe('with the provider configured (local Forager-like stand-in)', () => {
       location: 'Madrid, Spain',
       linkedin_url: `https://www.linkedin.com/in/${expected[0].id}`,
       email: null,
-      company: { id: `o${expected[0].org}`, name: `Org ${expected[0].org}`, domain: `org${expected[0].org}.example`, website: `https://org${expected[0].org}.example` },
+      company: {
+        id: `o${expected[0].org}`,
+        name: `Org ${expected[0].org}`,
+        domain: `org${expected[0].org}.example`,
+        website: `https://org${expected[0].org}.example`,
+      },
     });
     expect(res.body.data).toMatchObject({ page: 2, total: standIn.matching('head of sales').length, credits: { charged: 1, balance: before - 1 } });
     expect(await balanceOf(mine)).toBe(before - 1);
@@ -124,12 +148,22 @@ describe('with the provider configured (local Forager-like stand-in)', () => {
     const before = await balanceOf(mine);
     const res = await search(mine, { role_title: 'explode' });
     expect(res.status).toBe(502);
-    expect(res.body.error).toMatchObject({ code: 'PROVIDER_ERROR', message: 'The people-data provider answered 500', details: { provider_status: 500 } });
+    expect(res.body.error).toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: 'The people-data provider answered 500',
+      details: { provider_status: 500 },
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/stack|search\.py/);
     expect(await balanceOf(mine)).toBe(before);
     const [refund, charge] = (await credits(mine, 2)).body.data.ledger;
     expect(charge).toMatchObject({ kind: 'charge', amount: -1 });
-    expect(refund).toMatchObject({ kind: 'refund', amount: 1, refund_of: charge.id, balance_after: before, note: expect.stringContaining('PROVIDER_ERROR') });
+    expect(refund).toMatchObject({
+      kind: 'refund',
+      amount: 1,
+      refund_of: charge.id,
+      balance_after: before,
+      note: expect.stringContaining('PROVIDER_ERROR'),
+    });
   });
 
   it('passes the provider’s 429 on with its Retry-After, refunded', async () => {
@@ -211,37 +245,80 @@ describe('with the provider configured (local Forager-like stand-in)', () => {
     expect(view.balance).toBe(0);
     expect(view.ledger.filter((e: { kind: string }) => e.kind === 'charge')).toHaveLength(5);
     // Every ledger balance is one the account really had: 0…4, each once.
-    expect(view.ledger.filter((e: { kind: string }) => e.kind === 'charge').map((e: { balance_after: number }) => e.balance_after).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(
+      view.ledger
+        .filter((e: { kind: string }) => e.kind === 'charge')
+        .map((e: { balance_after: number }) => e.balance_after)
+        .sort(),
+    ).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('looks up emails, phone numbers and details of a person at their prices', async () => {
     await grantCredits(mine.siteId, 20);
     const lookup = (type: string) =>
-      call(contactsRoute, { method: 'POST', path: '/api/finder/person_contacts_lookup', headers: auth(mine), body: { site_id: mine.siteId, person_id: 'p3', type } });
+      call(contactsRoute, {
+        method: 'POST',
+        path: '/api/finder/person_contacts_lookup',
+        headers: auth(mine),
+        body: { site_id: mine.siteId, person_id: 'p3', type },
+      });
     const work = await lookup('work_emails');
     expect(work.status).toBe(200);
-    expect(work.body.data).toMatchObject({ person_id: 'p3', type: 'work_emails', contacts: [{ value: standInPerson(3).workEmail, kind: 'work_email', status: 'valid' }], details: null, credits: { charged: 2 } });
+    expect(work.body.data).toMatchObject({
+      person_id: 'p3',
+      type: 'work_emails',
+      contacts: [{ value: standInPerson(3).workEmail, kind: 'work_email', status: 'valid' }],
+      details: null,
+      credits: { charged: 2 },
+    });
     const phones = await lookup('phone_numbers');
     expect(phones.body.data).toMatchObject({ contacts: [{ value: '+34600000003', kind: 'phone', status: 'mobile' }], credits: { charged: 5 } });
     const personal = await lookup('personal_emails');
     expect(personal.body.data.contacts[0]).toMatchObject({ kind: 'personal_email' });
     const details = await lookup('details');
-    expect(details.body.data).toMatchObject({ contacts: [], details: { person_id: 'p3', full_name: `${standInPerson(3).first} ${standInPerson(3).last}` }, credits: { charged: 1 } });
+    expect(details.body.data).toMatchObject({
+      contacts: [],
+      details: { person_id: 'p3', full_name: `${standInPerson(3).first} ${standInPerson(3).last}` },
+      credits: { charged: 1 },
+    });
     expect((await lookup('fax')).status).toBe(400);
   });
 
   it('autocompletes a filter for free and searches organizations (icp)', async () => {
     const before = await balanceOf(mine);
-    const auto = await call(autocompleteRoute, { path: '/api/finder/autocomplete/industry', params: { category: 'industry' }, headers: auth(mine), query: { site_id: mine.siteId, q: 'soft' } });
+    const auto = await call(autocompleteRoute, {
+      path: '/api/finder/autocomplete/industry',
+      params: { category: 'industry' },
+      headers: auth(mine),
+      query: { site_id: mine.siteId, q: 'soft' },
+    });
     expect(auto.status).toBe(200);
     expect(auto.body.data).toEqual({ category: 'industry', results: [{ id: 'ind_4', text: 'Computer Software' }], page: 1, has_more: false });
     expect(await balanceOf(mine)).toBe(before);
-    const bad = await call(autocompleteRoute, { path: '/api/finder/autocomplete/..', params: { category: '../x' }, headers: auth(mine), query: { site_id: mine.siteId, q: 'soft' } });
+    const bad = await call(autocompleteRoute, {
+      path: '/api/finder/autocomplete/..',
+      params: { category: '../x' },
+      headers: auth(mine),
+      query: { site_id: mine.siteId, q: 'soft' },
+    });
     expect(bad.status).toBe(400);
-    const icp = await call(icpRoute, { method: 'POST', path: '/api/finder/icp', headers: auth(mine), body: { site_id: mine.siteId, organization_industries: ['ind_4'] } });
+    const icp = await call(icpRoute, {
+      method: 'POST',
+      path: '/api/finder/icp',
+      headers: auth(mine),
+      body: { site_id: mine.siteId, organization_industries: ['ind_4'] },
+    });
     expect(icp.status).toBe(200);
     expect(icp.body.data.organizations).toHaveLength(10);
-    expect(icp.body.data.organizations[0]).toEqual({ id: 'o0', name: 'Org 0', domain: 'org0.example', website: 'https://org0.example', industry: 'Computer Software', employees: 10, location: 'Madrid, Spain' });
+    expect(icp.body.data.organizations[0]).toEqual({
+      id: 'o0',
+      name: 'Org 0',
+      domain: 'org0.example',
+      website: 'https://org0.example',
+      industry: 'Computer Software',
+      employees: 10,
+      location: 'Madrid, Spain',
+    });
     expect(icp.body.data.credits.charged).toBe(1);
   });
 
@@ -267,7 +344,13 @@ describe('GET /api/finder/credits', () => {
     await grantCredits(fresh.siteId, 42, { note: 'welcome' });
     const res = await credits(fresh);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ balance: 42, monthly_cap: 10_000, spent_this_month: 0, remaining_this_month: 42, prices: { person_role_search: 1, phone_numbers: 5 } });
+    expect(res.body.data).toMatchObject({
+      balance: 42,
+      monthly_cap: 10_000,
+      spent_this_month: 0,
+      remaining_this_month: 42,
+      prices: { person_role_search: 1, phone_numbers: 5 },
+    });
     expect(res.body.data.ledger).toEqual([expect.objectContaining({ kind: 'grant', amount: 42, balance_after: 42, note: 'welcome' })]);
     const foreign = await call(creditsRoute, { path: '/api/finder/credits', headers: auth(fresh), query: { site_id: other.siteId } });
     expect(foreign.status).toBe(403);
@@ -291,7 +374,12 @@ describe('createQuery', () => {
 
   it('creates a role query, links the segment and starts a mining run (201)', async () => {
     const segment = await createSegment(mine.siteId, { site_id: mine.siteId, name: 'Sales heads' });
-    const res = await createQuery(mine, { name: 'Sales heads in Madrid', total_targets: 25, segment_id: segment.segment_id, query: { role_title: 'Head of Sales', person_locations: [2514256] } });
+    const res = await createQuery(mine, {
+      name: 'Sales heads in Madrid',
+      total_targets: 25,
+      segment_id: segment.segment_id,
+      query: { role_title: 'Head of Sales', person_locations: [2514256] },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { role_query, created, run_ids, runs } = res.body.data;
     expect(created).toBe(true);
@@ -310,14 +398,26 @@ describe('createQuery', () => {
   });
 
   it('deduplicates by the normalised query within the site, never across sites', async () => {
-    const first = await createQuery(mine, { name: 'Engineers', total_targets: 5, query: { role_title: 'Software Engineer', person_skills: ['go', 'rust'] } });
+    const first = await createQuery(mine, {
+      name: 'Engineers',
+      total_targets: 5,
+      query: { role_title: 'Software Engineer', person_skills: ['go', 'rust'] },
+    });
     expect(first.status).toBe(201);
-    const again = await createQuery(mine, { name: 'Engineers (renamed)', total_targets: 8, query: { person_skills: ['Rust', ' go '], role_title: '  software engineer', empty: [] } });
+    const again = await createQuery(mine, {
+      name: 'Engineers (renamed)',
+      total_targets: 8,
+      query: { person_skills: ['Rust', ' go '], role_title: '  software engineer', empty: [] },
+    });
     expect(again.status).toBe(200);
     expect(again.body.data.created).toBe(false);
     expect(again.body.data.role_query).toMatchObject({ id: first.body.data.role_query.id, name: 'Engineers (renamed)', total_targets: 8 });
     expect(started).toHaveLength(2);
-    const elsewhere = await createQuery(other, { name: 'Engineers', total_targets: 5, query: { role_title: 'Software Engineer', person_skills: ['go', 'rust'] } });
+    const elsewhere = await createQuery(other, {
+      name: 'Engineers',
+      total_targets: 5,
+      query: { role_title: 'Software Engineer', person_skills: ['go', 'rust'] },
+    });
     expect(elsewhere.status).toBe(201);
     expect(elsewhere.body.data.role_query.id).not.toBe(first.body.data.role_query.id);
     expect(elsewhere.body.data.role_query.query_hash).toBe(first.body.data.role_query.query_hash);

@@ -11,11 +11,11 @@ import { creditAccount, grantCredits, recentLedger, workflowSpend } from '@/lib/
 import { createLead } from '@/lib/leads/repo';
 import { createSegment } from '@/lib/segments/repo';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
-import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import type { WorkflowRecord } from '@/lib/workflows/engine';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { startPeopleDataStandIn, type PeopleDataStandIn } from '../../helpers/people-data-standin';
+import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { startPeopleDataStandIn, type PeopleDataStandIn } from '@/tests/helpers/people-data-standin';
 import { applyWorkflowTestEnv } from '../workflows/behaviour';
 
 /** idealClientProfileMining on the embedded engine against the local Forager-like stand-in. */
@@ -46,12 +46,22 @@ afterAll(async () => {
 
 const auth = (t: Tenant) => presenters.bearer(t.key);
 const createQuery = (t: Tenant, body: Record<string, unknown>) =>
-  call(createQueryRoute, { method: 'POST', path: '/api/finder/person_role_search/createQuery', headers: auth(t), body: { site_id: t.siteId, ...body } });
+  call(createQueryRoute, {
+    method: 'POST',
+    path: '/api/finder/person_role_search/createQuery',
+    headers: auth(t),
+    body: { site_id: t.siteId, ...body },
+  });
 
 async function settle(t: Tenant, workflowId: string, timeoutMs = 60_000): Promise<WorkflowRecord> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await call(getRunRoute, { path: `/api/logs/workflows/${workflowId}`, params: { workflowId }, headers: auth(t), query: { site_id: t.siteId } });
+    const res = await call(getRunRoute, {
+      path: `/api/logs/workflows/${workflowId}`,
+      params: { workflowId },
+      headers: auth(t),
+      query: { site_id: t.siteId },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     if (['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT'].includes(res.body.data.status)) return res.body.data;
     if (Date.now() > deadline) throw new Error(`run ${workflowId} still ${res.body.data.status}`);
@@ -61,12 +71,18 @@ async function settle(t: Tenant, workflowId: string, timeoutMs = 60_000): Promis
 
 async function minedLeads(siteId: string) {
   const db = await getDb();
-  return db.select().from(leads).where(and(eq(leads.siteId, siteId), eq(leads.origin, 'finder')));
+  return db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.siteId, siteId), eq(leads.origin, 'finder')));
 }
 
 async function roleQuery(siteId: string, id: string) {
   const db = await getDb();
-  const [row] = await db.select().from(finderRoleQueries).where(and(eq(finderRoleQueries.siteId, siteId), eq(finderRoleQueries.id, id)));
+  const [row] = await db
+    .select()
+    .from(finderRoleQueries)
+    .where(and(eq(finderRoleQueries.siteId, siteId), eq(finderRoleQueries.id, id)));
   return row;
 }
 
@@ -104,7 +120,10 @@ describe('idealClientProfileMining', () => {
     expect(found.every((l) => l.segmentId === segmentId && l.status === 'new')).toBe(true);
     expect(found.map((l) => l.email)).not.toContain(known.workEmail);
     const db = await getDb();
-    const same = await db.select({ id: leads.id }).from(leads).where(and(eq(leads.siteId, t.siteId), eq(leads.email, known.workEmail!)));
+    const same = await db
+      .select({ id: leads.id })
+      .from(leads)
+      .where(and(eq(leads.siteId, t.siteId), eq(leads.email, known.workEmail!)));
     expect(same).toHaveLength(1);
     const rq = await roleQuery(t.siteId, roleQueryId);
     expect(rq).toMatchObject({ leadsCreated: 40, status: 'completed', lastWorkflowId: run.workflowId });

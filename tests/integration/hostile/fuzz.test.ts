@@ -5,7 +5,9 @@ import { generateApiKey, generatePlatformKey } from '@/lib/auth/api-key-format';
 import { resetConfig } from '@/lib/core/config';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
 import { grantCredits } from '@/lib/finder/credits-repo';
-import { call, createTenant, type CallOptions, type Tenant } from '../../helpers/harness';
+import { setSitePlan } from '@/lib/sites/repo';
+import { call, createTenant, type CallOptions, type Tenant } from '@/tests/helpers/harness';
+import { useModelForFile } from '@/tests/helpers/llm-standin';
 import {
   HOSTILE_STRINGS,
   boundaryNumbers,
@@ -26,12 +28,10 @@ import {
   type AuthKind,
   type Rng,
   type Schema,
-} from '../../helpers/openapi-fuzz';
-import { createSiteObjects, siteFingerprint } from '../../helpers/site-objects';
-import { createApp, createPlatformKey } from '../../helpers/platform';
-import { useModelForFile } from '../../helpers/llm-standin';
-import { startPeopleDataStandIn, startVenuesStandIn } from '../../helpers/people-data-standin';
-import { setSitePlan } from '@/lib/sites/repo';
+} from '@/tests/helpers/openapi-fuzz';
+import { startPeopleDataStandIn, startVenuesStandIn } from '@/tests/helpers/people-data-standin';
+import { createApp, createPlatformKey } from '@/tests/helpers/platform';
+import { createSiteObjects, siteFingerprint } from '@/tests/helpers/site-objects';
 
 useModelForFile();
 
@@ -61,7 +61,12 @@ beforeAll(async () => {
   // The finder's providers are local stand-ins, and the caller's site has credits to spend.
   const [people, venues] = await Promise.all([startPeopleDataStandIn('fuzz-provider-key'), startVenuesStandIn('fuzz-venues-key')]);
   providers = [people, venues];
-  Object.assign(process.env, { PEOPLE_DATA_BASE_URL: people.url, PEOPLE_DATA_API_KEY: 'fuzz-provider-key', VENUES_API_URL: venues.url, VENUES_API_KEY: 'fuzz-venues-key' });
+  Object.assign(process.env, {
+    PEOPLE_DATA_BASE_URL: people.url,
+    PEOPLE_DATA_API_KEY: 'fuzz-provider-key',
+    VENUES_API_URL: venues.url,
+    VENUES_API_KEY: 'fuzz-venues-key',
+  });
   // Before the site's objects: a configuration change drops built providers, robot browsers included.
   resetConfig();
   // Room for a run of every workflow at once: an enterprise plan lifts the site's running-run cap.
@@ -142,7 +147,9 @@ function mutationCases(o: Operation, r: Rng): Case[] {
       '1e999',
       String(2 ** 53 + 2),
       '1.5',
-      ...boundaryNumbers(p.schema ?? {}).slice(0, 3).map(String),
+      ...boundaryNumbers(p.schema ?? {})
+        .slice(0, 3)
+        .map(String),
     ];
     for (const value of bad) {
       const req = base();
@@ -188,19 +195,47 @@ function mutationCases(o: Operation, r: Rng): Case[] {
   withBody('body key with NUL', (b) => ({ ...b, ['bad\u0000key']: 'x' }));
   if (multipart) {
     const req = base();
-    cases.push({ name: 'file name with NUL', request: { ...req, form: formOf({ site_id: mine.siteId, file: new File(['hello'], 'a\u0000b.txt', { type: 'text/plain' }) }) } });
+    cases.push({
+      name: 'file name with NUL',
+      request: { ...req, form: formOf({ site_id: mine.siteId, file: new File(['hello'], 'a\u0000b.txt', { type: 'text/plain' }) }) },
+    });
     cases.push({ name: 'JSON instead of multipart', request: { ...base(), form: undefined, body: { site_id: mine.siteId } } });
   } else {
     withBody('body array', (b) => [b]);
     withBody('body null', () => null);
     withBody('body string', () => 'hello');
     const json = JSON.stringify(base().body);
-    cases.push({ name: 'bad JSON', request: { ...base(), body: undefined, rawBody: json.slice(0, -1), headers: { ...base().headers, 'content-type': 'application/json' } } });
-    cases.push({ name: 'wrong content type', request: { ...base(), body: undefined, rawBody: json, headers: { ...base().headers, 'content-type': 'application/xml' } } });
-    cases.push({ name: 'empty body', request: { ...base(), body: undefined, rawBody: '', headers: { ...base().headers, 'content-type': 'application/json' } } });
+    cases.push({
+      name: 'bad JSON',
+      request: { ...base(), body: undefined, rawBody: json.slice(0, -1), headers: { ...base().headers, 'content-type': 'application/json' } },
+    });
+    cases.push({
+      name: 'wrong content type',
+      request: { ...base(), body: undefined, rawBody: json, headers: { ...base().headers, 'content-type': 'application/xml' } },
+    });
+    cases.push({
+      name: 'empty body',
+      request: { ...base(), body: undefined, rawBody: '', headers: { ...base().headers, 'content-type': 'application/json' } },
+    });
     const deep = 200_000;
-    cases.push({ name: `body nested ${deep} levels`, request: { ...base(), body: undefined, rawBody: '{"a":'.repeat(deep) + '1' + '}'.repeat(deep), headers: { ...base().headers, 'content-type': 'application/json' } } });
-    cases.push({ name: 'raw NUL byte in JSON text', request: { ...base(), body: undefined, rawBody: json.replace(/"([^"]*)"/, '"$1\u0000"'), headers: { ...base().headers, 'content-type': 'application/json' } } });
+    cases.push({
+      name: `body nested ${deep} levels`,
+      request: {
+        ...base(),
+        body: undefined,
+        rawBody: '{"a":'.repeat(deep) + '1' + '}'.repeat(deep),
+        headers: { ...base().headers, 'content-type': 'application/json' },
+      },
+    });
+    cases.push({
+      name: 'raw NUL byte in JSON text',
+      request: {
+        ...base(),
+        body: undefined,
+        rawBody: json.replace(/"([^"]*)"/, '"$1\u0000"'),
+        headers: { ...base().headers, 'content-type': 'application/json' },
+      },
+    });
   }
   return cases;
 }
@@ -215,16 +250,30 @@ function bounded(cases: Case[], r: Rng, keep: number, max: number): Case[] {
 const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
 addFormats(ajv);
 const withoutSchemaKeyword = (s: unknown): unknown =>
-  Array.isArray(s) ? s.map(withoutSchemaKeyword) : s && typeof s === 'object' ? Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$schema').map(([k, v]) => [k, withoutSchemaKeyword(v)])) : s;
+  Array.isArray(s)
+    ? s.map(withoutSchemaKeyword)
+    : s && typeof s === 'object'
+      ? Object.fromEntries(
+          Object.entries(s)
+            .filter(([k]) => k !== '$schema')
+            .map(([k, v]) => [k, withoutSchemaKeyword(v)]),
+        )
+      : s;
 
 function checkAnswer(o: Operation, c: Case, status: number, body: any): string | undefined {
   const documented = Object.keys(o.op.responses);
-  if (status >= 500 && !(status !== 500 && documented.includes(String(status)))) return `server error ${status}: ${JSON.stringify(body).slice(0, 300)}`;
+  if (status >= 500 && !(status !== 500 && documented.includes(String(status))))
+    return `server error ${status}: ${JSON.stringify(body).slice(0, 300)}`;
   if (!documented.includes(String(status))) return `undocumented status ${status}: ${JSON.stringify(body).slice(0, 300)}`;
   if (c.expect !== undefined && status !== c.expect) return `expected ${c.expect}, got ${status}`;
   if (status >= 400) {
     const e = body?.error;
-    const ok = body?.success === false && typeof e?.message === 'string' && typeof e?.request_id === 'string' && ERROR_CODES.includes(e?.code) && ERROR_STATUS[e.code as ErrorCode] === status;
+    const ok =
+      body?.success === false &&
+      typeof e?.message === 'string' &&
+      typeof e?.request_id === 'string' &&
+      ERROR_CODES.includes(e?.code) &&
+      ERROR_STATUS[e.code as ErrorCode] === status;
     return ok ? undefined : `not the error envelope: ${JSON.stringify(body).slice(0, 300)}`;
   }
   const schema = o.op.responses[String(status)]?.content?.['application/json']?.schema;
@@ -254,42 +303,54 @@ describe('OpenAPI-driven fuzz', () => {
   for (const [index, o] of operations.entries()) {
     // One operation per workflow: each is its own entry.
     const label = `${o.method} ${o.path}${o.fixed ? ` ${Object.values(o.fixed).join(' ')}` : ''}`;
-    it.skipIf(ONLY && !ONLY.test(label))(`${label}: never 500, an undocumented status or a wrong envelope; writes nothing when it refuses (seed ${SEED})`, { timeout: 120_000 }, async () => {
-      const failures: string[] = [];
-      let before = await siteFingerprint(sites());
-      const r = rng(SEED + index);
-      const valid: Case[] = Array.from({ length: 3 }, (_, i) => ({ name: `valid #${i + 1}`, request: validRequest(o, r, known, validCredential(authOf(o.op).kind)) }));
-      const credentials = credentialCases(o, r);
-      const cases = bounded([...valid, ...credentials, ...mutationCases(o, r)], r, valid.length + credentials.length, MAX_PER_OPERATION);
-      counts[label] = { requests: 0, success: 0 };
-      for (const c of cases) {
-        let status: number;
-        let body: unknown;
-        try {
-          ({ status, body } = await call(o.handler, { method: o.method, path: o.path, ...c.request }));
-        } catch (error) {
-          failures.push(`[${c.name}]: threw or answered non-JSON: ${String(error).slice(0, 200)}`);
-          continue;
+    it.skipIf(ONLY && !ONLY.test(label))(
+      `${label}: never 500, an undocumented status or a wrong envelope; writes nothing when it refuses (seed ${SEED})`,
+      { timeout: 120_000 },
+      async () => {
+        const failures: string[] = [];
+        let before = await siteFingerprint(sites());
+        const r = rng(SEED + index);
+        const valid: Case[] = Array.from({ length: 3 }, (_, i) => ({
+          name: `valid #${i + 1}`,
+          request: validRequest(o, r, known, validCredential(authOf(o.op).kind)),
+        }));
+        const credentials = credentialCases(o, r);
+        const cases = bounded([...valid, ...credentials, ...mutationCases(o, r)], r, valid.length + credentials.length, MAX_PER_OPERATION);
+        counts[label] = { requests: 0, success: 0 };
+        for (const c of cases) {
+          let status: number;
+          let body: unknown;
+          try {
+            ({ status, body } = await call(o.handler, { method: o.method, path: o.path, ...c.request }));
+          } catch (error) {
+            failures.push(`[${c.name}]: threw or answered non-JSON: ${String(error).slice(0, 200)}`);
+            continue;
+          }
+          counts[label].requests++;
+          if (status < 300) counts[label].success++;
+          const problem = checkAnswer(o, c, status, body);
+          if (problem) failures.push(`[${c.name}]: ${problem}`);
+          const after = await siteFingerprint(sites());
+          if (status >= 400 && JSON.stringify(after) !== JSON.stringify(before)) {
+            const changed = Object.keys(after).filter((k) => after[k] !== before[k]);
+            failures.push(`[${c.name}]: refused with ${status} but wrote to ${changed.join(', ')}`);
+          }
+          before = after;
         }
-        counts[label].requests++;
-        if (status < 300) counts[label].success++;
-        const problem = checkAnswer(o, c, status, body);
-        if (problem) failures.push(`[${c.name}]: ${problem}`);
-        const after = await siteFingerprint(sites());
-        if (status >= 400 && JSON.stringify(after) !== JSON.stringify(before)) {
-          const changed = Object.keys(after).filter((k) => after[k] !== before[k]);
-          failures.push(`[${c.name}]: refused with ${status} but wrote to ${changed.join(', ')}`);
-        }
-        before = after;
-      }
-      expect(failures).toEqual([]);
-    });
+        expect(failures).toEqual([]);
+      },
+    );
   }
 
   it(`leaves the other tenant's data alone and reaches the handlers (seed ${SEED})`, async () => {
     expect(await otherSite(), "the other tenant's data changed").toEqual(otherBefore);
     const total = Object.values(counts).reduce((n, c) => n + c.requests, 0);
-    console.log(`fuzz seed ${SEED}: ${total} requests over ${operations.length} operations\n` + Object.entries(counts).map(([op, c]) => `  ${op}: ${c.requests} requests, ${c.success} 2xx`).join('\n'));
+    console.log(
+      `fuzz seed ${SEED}: ${total} requests over ${operations.length} operations\n` +
+        Object.entries(counts)
+          .map(([op, c]) => `  ${op}: ${c.requests} requests, ${c.success} 2xx`)
+          .join('\n'),
+    );
     // The generator must reach the handlers: most operations get a success from a generated request.
     if (!ONLY) {
       const reached = Object.values(counts).filter((c) => c.success > 0).length;

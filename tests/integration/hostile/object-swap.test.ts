@@ -1,8 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { authOf, bodySchemaOf, documentedOperations, propertiesOf, rng, seededUuid, validRequest, type Operation, type Schema } from '../../helpers/openapi-fuzz';
-import { createSiteObjects, siteFingerprint } from '../../helpers/site-objects';
-import { useModelForFile } from '../../helpers/llm-standin';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { useModelForFile } from '@/tests/helpers/llm-standin';
+import {
+  authOf,
+  bodySchemaOf,
+  documentedOperations,
+  propertiesOf,
+  rng,
+  seededUuid,
+  validRequest,
+  type Operation,
+  type Schema,
+} from '@/tests/helpers/openapi-fuzz';
+import { createSiteObjects, siteFingerprint } from '@/tests/helpers/site-objects';
 
 useModelForFile();
 
@@ -48,11 +58,19 @@ const ID_BY_PATH: Record<string, string> = {
   ...Object.fromEntries(['', '/logs', '/plans'].map((p) => [`/api/instances/{id}${p} id`, `/api/instances/{id}${p} id`])),
   // Routes that need a running browser take the site's running robot.
   ...Object.fromEntries(
-    ['/api/instances/{id}/screenshot id', '/api/instances/{id}/screenshot log_id', '/api/robots/instance/act instance_id', '/api/robots/instance/pause instance_id'].map((k) => [k, k]),
+    [
+      '/api/instances/{id}/screenshot id',
+      '/api/instances/{id}/screenshot log_id',
+      '/api/robots/instance/act instance_id',
+      '/api/robots/instance/pause instance_id',
+    ].map((k) => [k, k]),
   ),
   // A conversation continues with the agent that holds it.
   ...Object.fromEntries(
-    ['sales/message', 'customerSupport/message', 'email/reply', 'copywriter/content-editor'].map((p) => [`/api/agents/${p} conversation_id`, `/api/agents/${p} conversation_id`]),
+    ['sales/message', 'customerSupport/message', 'email/reply', 'copywriter/content-editor'].map((p) => [
+      `/api/agents/${p} conversation_id`,
+      `/api/agents/${p} conversation_id`,
+    ]),
   ),
 };
 /** UUID fields that are references the API does not resolve (free labels for the caller's own systems). */
@@ -83,7 +101,8 @@ function idFieldsOf(o: Operation): IdField[] {
   }
   const body = bodySchemaOf(o.op);
   if (body?.type === 'application/json') {
-    for (const [name, schema] of Object.entries(propertiesOf(body.schema))) if (isId(name, schema)) fields.push({ where: 'body', name, kind: kindOf(name) });
+    for (const [name, schema] of Object.entries(propertiesOf(body.schema)))
+      if (isId(name, schema)) fields.push({ where: 'body', name, kind: kindOf(name) });
   }
   return fields;
 }
@@ -119,36 +138,47 @@ describe("object swap: another site's object by id", () => {
     expect(unregistered, 'register these id fields in ID_FIELDS (or NOT_OBJECT_IDS)').toEqual([]);
   });
 
-  it.each(cases.map((c) => [`${c.o.method} ${c.o.path} ${c.field.where}.${c.field.name}`, c] as const))('%s', { timeout: 60_000 }, async (_label, { o, field }) => {
-    const kind = authOf(o.op).kind;
-    const before = await otherSite();
-    let controlPassed = false;
-    for (let attempt = 0; attempt < 8 && !controlPassed; attempt++) {
-      // Fresh objects of the caller's site each attempt: the control request may change or delete them.
-      const ours = await createSiteObjects(mine);
-      const credential = kind === 'session' ? mine.user.token : kind === 'platformKey' ? ours.platform_key : mine.key;
-      const request = (ids: Record<string, string>) => {
-        const req = validRequest(o, rng(attempt * 7919 + 1), ours, credential);
-        const set = field.where === 'path' ? req.params! : field.where === 'query' ? (req.query as Record<string, string>) : (req.body as Record<string, unknown>);
-        set[field.name] = ids[field.kind!];
-        return req;
-      };
-      const swapped = await call(o.handler, { method: o.method, path: o.path, ...request(theirs) });
-      const text = JSON.stringify(swapped.body);
-      expect(swapped.status, text.slice(0, 300)).toBeLessThan(500);
-      expect(text, 'the answer carries the other site').not.toContain(other.siteId);
-      // A refusal that does not tell "exists elsewhere" from "does not exist": the same answer as for an unknown id.
-      const unknown = await call(o.handler, { method: o.method, path: o.path, ...request({ [field.kind!]: seededUuid(rng(attempt)) }) });
-      const sameAsUnknown = swapped.status >= 400 && swapped.status === unknown.status && swapped.body?.error?.code === unknown.body?.error?.code;
-      const refused = swapped.status === 404 || swapped.status === 403 || sameAsUnknown;
-      const isFilter = swapped.status === 200 && emptyList(swapped.body);
-      expect(refused || isFilter || swapped.status === 400, `another site's ${field.kind} answered ${swapped.status}: ${text.slice(0, 300)}`).toBe(true);
-      // The same request with the caller's own object must succeed, or the refusal above proves nothing.
-      const control = await call(o.handler, { method: o.method, path: o.path, ...request(ours) });
-      controlPassed = control.status < 300;
-      if (controlPassed) expect(refused || isFilter, `another site's ${field.kind} got ${swapped.status}: ${text.slice(0, 300)}`).toBe(true);
-    }
-    expect(controlPassed, 'no generated request succeeded with the caller’s own object').toBe(true);
-    expect(await otherSite(), "the other site's data changed").toEqual(before);
-  });
+  it.each(cases.map((c) => [`${c.o.method} ${c.o.path} ${c.field.where}.${c.field.name}`, c] as const))(
+    '%s',
+    { timeout: 60_000 },
+    async (_label, { o, field }) => {
+      const kind = authOf(o.op).kind;
+      const before = await otherSite();
+      let controlPassed = false;
+      for (let attempt = 0; attempt < 8 && !controlPassed; attempt++) {
+        // Fresh objects of the caller's site each attempt: the control request may change or delete them.
+        const ours = await createSiteObjects(mine);
+        const credential = kind === 'session' ? mine.user.token : kind === 'platformKey' ? ours.platform_key : mine.key;
+        const request = (ids: Record<string, string>) => {
+          const req = validRequest(o, rng(attempt * 7919 + 1), ours, credential);
+          const set =
+            field.where === 'path'
+              ? req.params!
+              : field.where === 'query'
+                ? (req.query as Record<string, string>)
+                : (req.body as Record<string, unknown>);
+          set[field.name] = ids[field.kind!];
+          return req;
+        };
+        const swapped = await call(o.handler, { method: o.method, path: o.path, ...request(theirs) });
+        const text = JSON.stringify(swapped.body);
+        expect(swapped.status, text.slice(0, 300)).toBeLessThan(500);
+        expect(text, 'the answer carries the other site').not.toContain(other.siteId);
+        // A refusal that does not tell "exists elsewhere" from "does not exist": the same answer as for an unknown id.
+        const unknown = await call(o.handler, { method: o.method, path: o.path, ...request({ [field.kind!]: seededUuid(rng(attempt)) }) });
+        const sameAsUnknown = swapped.status >= 400 && swapped.status === unknown.status && swapped.body?.error?.code === unknown.body?.error?.code;
+        const refused = swapped.status === 404 || swapped.status === 403 || sameAsUnknown;
+        const isFilter = swapped.status === 200 && emptyList(swapped.body);
+        expect(refused || isFilter || swapped.status === 400, `another site's ${field.kind} answered ${swapped.status}: ${text.slice(0, 300)}`).toBe(
+          true,
+        );
+        // The same request with the caller's own object must succeed, or the refusal above proves nothing.
+        const control = await call(o.handler, { method: o.method, path: o.path, ...request(ours) });
+        controlPassed = control.status < 300;
+        if (controlPassed) expect(refused || isFilter, `another site's ${field.kind} got ${swapped.status}: ${text.slice(0, 300)}`).toBe(true);
+      }
+      expect(controlPassed, 'no generated request succeeded with the caller’s own object').toBe(true);
+      expect(await otherSite(), "the other site's data changed").toEqual(before);
+    },
+  );
 });

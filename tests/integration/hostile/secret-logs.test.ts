@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '@/lib/core/config';
 import { database, getDb, useDatabase } from '@/lib/db/client';
 import { flushKeyUsage } from '@/lib/keys/usage';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { authOf, bodySchemaOf, documentedOperations, formOf, rng, validRequest, type Json, type Schema } from '../../helpers/openapi-fuzz';
-import { openTestDatabase } from '../../helpers/databases';
-import { createSiteObjects, routeOf } from '../../helpers/site-objects';
-import { useModelForFile } from '../../helpers/llm-standin';
+import { openTestDatabase } from '@/tests/helpers/databases';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { useModelForFile } from '@/tests/helpers/llm-standin';
+import { authOf, bodySchemaOf, documentedOperations, formOf, rng, validRequest, type Json, type Schema } from '@/tests/helpers/openapi-fuzz';
+import { createSiteObjects, routeOf } from '@/tests/helpers/site-objects';
 
 useModelForFile();
 
@@ -48,10 +48,13 @@ beforeAll(async () => {
   await flushKeyUsage();
   const db = await getDb();
   // Every table a request writes, except the key tables authentication and usage need.
-  await db.execute(sql.raw(`
+  await db.execute(
+    sql.raw(`
     create or replace function refuse_write() returns trigger language plpgsql as $$
-    begin raise exception 'write refused for row %', new using errcode = 'P0001'; end $$`));
-  await db.execute(sql.raw(`
+    begin raise exception 'write refused for row %', new using errcode = 'P0001'; end $$`),
+  );
+  await db.execute(
+    sql.raw(`
     do $$ declare t text;
     begin
       for t in select table_name from information_schema.tables
@@ -60,11 +63,14 @@ beforeAll(async () => {
       loop
         execute format('create trigger refuse_write before insert or update on %I for each row execute function refuse_write()', t);
       end loop;
-    end $$`));
-  await db.execute(sql.raw(`
+    end $$`),
+  );
+  await db.execute(
+    sql.raw(`
     -- Commands (and the conversation a command opens first) fail on a check constraint instead:
     -- Postgres puts the failing row in the error's detail.
-    alter table commands add constraint refuse_secret check (task not like 'sgpsecret%') not valid;`));
+    alter table commands add constraint refuse_secret check (task not like 'sgpsecret%') not valid;`),
+  );
   process.env.LOG_LEVEL = 'debug';
   resetConfig();
   for (const stream of [process.stdout, process.stderr]) {
@@ -86,14 +92,17 @@ describe('logs carry no request data', () => {
     const statuses: string[] = [];
     for (const [index, o] of documentedOperations().entries()) {
       const kind = authOf(o.op).kind;
-      const credential = kind === 'session' ? mine.user.token : kind === 'apiKey' ? mine.key : kind === 'platformKey' ? known.platform_key : undefined;
+      const credential =
+        kind === 'session' ? mine.user.token : kind === 'apiKey' ? mine.key : kind === 'platformKey' ? known.platform_key : undefined;
       const req = validRequest(o, rng(index), known, credential);
       for (const p of o.op.parameters as Schema[]) {
-        if (p.in === 'query' && req.query && p.name in req.query) (req.query as Record<string, string>)[p.name] = String(inject(p.schema, req.query[p.name] as string));
+        if (p.in === 'query' && req.query && p.name in req.query)
+          (req.query as Record<string, string>)[p.name] = String(inject(p.schema, req.query[p.name] as string));
       }
       const body = bodySchemaOf(o.op);
       if (body?.type === 'application/json') req.body = inject(body.schema, req.body as Json);
-      if (body?.type === 'multipart/form-data') req.form = formOf({ site_id: mine.siteId, type: SECRET, file: new File([SECRET], `${SECRET}.txt`, { type: 'text/plain' }) });
+      if (body?.type === 'multipart/form-data')
+        req.form = formOf({ site_id: mine.siteId, type: SECRET, file: new File([SECRET], `${SECRET}.txt`, { type: 'text/plain' }) });
       const res = await call(o.handler, { method: o.method, path: o.path, ...req });
       statuses.push(`${o.method} ${o.path} ${res.status}`);
     }
@@ -103,7 +112,12 @@ describe('logs carry no request data', () => {
       method: 'POST',
       path: '/api/mcp',
       headers: { authorization: `Bearer ${mine.key}`, accept: 'application/json, text/event-stream' },
-      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'createLead', arguments: { site_id: mine.siteId, name: SECRET, email: `${SECRET}@example.com` } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'createLead', arguments: { site_id: mine.siteId, name: SECRET, email: `${SECRET}@example.com` } },
+      },
     });
     await flushKeyUsage();
 
@@ -133,9 +147,23 @@ describe('logs carry no request data', () => {
     const from = lines.length;
     try {
       const answers = await Promise.all([
-        call(routeOf('POST', '/api/auth/signup'), { method: 'POST', path: '/api/auth/signup', body: { email: `${SECRET}@example.com`, password: SECRET, name: SECRET } }),
-        call(routeOf('POST', '/api/visitors/sites'), { method: 'POST', path: '/api/visitors/sites', headers: mine.user.auth, body: { name: SECRET } }),
-        call(routeOf('GET', '/api/visitors/sites'), { method: 'GET', path: '/api/visitors/sites', headers: mine.user.auth, query: { id: mine.siteId } }),
+        call(routeOf('POST', '/api/auth/signup'), {
+          method: 'POST',
+          path: '/api/auth/signup',
+          body: { email: `${SECRET}@example.com`, password: SECRET, name: SECRET },
+        }),
+        call(routeOf('POST', '/api/visitors/sites'), {
+          method: 'POST',
+          path: '/api/visitors/sites',
+          headers: mine.user.auth,
+          body: { name: SECRET },
+        }),
+        call(routeOf('GET', '/api/visitors/sites'), {
+          method: 'GET',
+          path: '/api/visitors/sites',
+          headers: mine.user.auth,
+          query: { id: mine.siteId },
+        }),
       ]);
       expect(answers.map((a) => a.status)).toEqual([500, 500, 500]);
     } finally {

@@ -6,13 +6,13 @@ import { resetProviders } from '@/lib/core/providers';
 import { configureMailbox } from '@/lib/email/inbound';
 import { suppress } from '@/lib/email/repo';
 import { grantCredits } from '@/lib/finder/credits-repo';
-import { setSitePlan } from '@/lib/sites/repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
-import { authMatrix, platformKeyMatrix, presenters, sessionMatrix, type PlatformTenant } from '../../helpers/auth-matrix';
-import { createPlatformFixture, createPlatformKey } from '../../helpers/platform';
-import { call, createKey, createSite, createTenant, uniqueEmail, type CallOptions, type CallResult, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
-import { startPeopleDataStandIn, startVenuesStandIn } from '../../helpers/people-data-standin';
+import { setSitePlan } from '@/lib/sites/repo';
+import { authMatrix, platformKeyMatrix, presenters, sessionMatrix, type PlatformTenant } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createSite, createTenant, uniqueEmail, type CallOptions, type CallResult, type Tenant } from '@/tests/helpers/harness';
+import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
+import { startPeopleDataStandIn, startVenuesStandIn } from '@/tests/helpers/people-data-standin';
+import { createPlatformFixture, createPlatformKey } from '@/tests/helpers/platform';
 
 /**
  * Every API-key and session operation of the route manifest runs the shared security matrix. The
@@ -48,20 +48,36 @@ const post = async (method: string, path: string, o: Built) => {
 const tool = (name: string, body: Record<string, unknown>) =>
   post('POST', `/api/agents/tools/${name}`, { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, ...body } });
 const session = async (): Promise<{ session_id: string; visitor_id: string }> => {
-  const { session_id, visitor_id } = (await post('POST', '/api/visitors/session', { headers: presenters.xSaApiKey(mine.key), body: { site_id: mine.siteId } })).data;
+  const { session_id, visitor_id } = (
+    await post('POST', '/api/visitors/session', { headers: presenters.xSaApiKey(mine.key), body: { site_id: mine.siteId } })
+  ).data;
   return { session_id, visitor_id };
 };
 const lead = async (): Promise<string> => (await tool('leads/create', { name: 'Ada', email: uniqueEmail() })).lead.id;
 const segment = async (): Promise<string> => (await tool('segments/create', { name: 'VIP' })).segment.segment_id;
 const requirement = async (): Promise<string> => (await tool('requirements/create', { title: 'Audit' })).requirement.requirement_id;
 const command = async (): Promise<string> =>
-  (await post('POST', '/sites/{site_id}/commands', { params: { site_id: mine.siteId }, headers: presenters.xApiKey(mine.key), body: { task: 'audit' } })).data.command_id;
+  (
+    await post('POST', '/sites/{site_id}/commands', {
+      params: { site_id: mine.siteId },
+      headers: presenters.xApiKey(mine.key),
+      body: { task: 'audit' },
+    })
+  ).data.command_id;
 const origin = async (): Promise<string> =>
-  (await post('POST', '/api/sites/{site_id}/origins', { params: { site_id: mine.siteId }, headers: mine.user.auth, body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` } })).data.id;
+  (
+    await post('POST', '/api/sites/{site_id}/origins', {
+      params: { site_id: mine.siteId },
+      headers: mine.user.auth,
+      body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` },
+    })
+  ).data.id;
 const workflowRun = async (name = 'dailyStandUp', extra: Record<string, unknown> = {}): Promise<string> =>
-  (await post('POST', '/api/workflow/{name}', { params: { name }, headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, ...extra } })).workflowId;
+  (await post('POST', '/api/workflow/{name}', { params: { name }, headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, ...extra } }))
+    .workflowId;
 const conversation = async (): Promise<string> =>
-  (await post('POST', '/api/agents/cmo/message', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, message: 'hi' } })).data.conversation_id;
+  (await post('POST', '/api/agents/cmo/message', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, message: 'hi' } })).data
+    .conversation_id;
 const keyId = async (): Promise<string> => (await createKey(mine.user, mine.siteId, ['read'])).id;
 const platformKeyId = async (): Promise<string> => (await createPlatformKey(mine, platformMine.platform.appId, ['leads.read'])).id;
 const otherSession = async (): Promise<string> =>
@@ -69,7 +85,9 @@ const otherSession = async (): Promise<string> =>
 /** A pending test recipient of the caller's site and the code mailed to it (read from the outbox). */
 const pendingRecipient = async (): Promise<{ id: string; code: string }> => {
   const email = uniqueEmail();
-  const { id } = (await post('POST', '/api/sites/{site_id}/email-recipients', { params: { site_id: mine.siteId }, headers: mine.user.auth, body: { email } })).data;
+  const { id } = (
+    await post('POST', '/api/sites/{site_id}/email-recipients', { params: { site_id: mine.siteId }, headers: mine.user.auth, body: { email } })
+  ).data;
   const log = await post('GET', '/api/sites/{site_id}/emails', { params: { site_id: mine.siteId }, headers: mine.user.auth, query: { limit: 100 } });
   const mail = log.data.find((m: { to: string[] }) => m.to[0] === email);
   return { id, code: /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(mail.text)![1] };
@@ -77,27 +95,58 @@ const pendingRecipient = async (): Promise<{ id: string; code: string }> => {
 const mailboxBody = { host: '10.0.0.1', port: 993, username: 'matrix@example.com', password: 'matrix-password' };
 /** A mailbox on the site (set up through the domain, as the owner would), so reading it answers 200. */
 const mailboxOf = async (siteId: string): Promise<Record<string, never>> => {
-  await configureMailbox(siteId, { kind: 'session', user: { id: mine.user.id, email: mine.user.email, name: null } }, { ...mailboxBody, tls: true, folder: 'INBOX' });
+  await configureMailbox(
+    siteId,
+    { kind: 'session', user: { id: mine.user.id, email: mine.user.email, name: null } },
+    { ...mailboxBody, tls: true, folder: 'INBOX' },
+  );
   return {};
 };
 const secureToken = async (): Promise<string> =>
-  (await post('POST', '/api/secure-tokens', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, type: 'api_key', identifier: `matrix-${randomBytes(4).toString('hex')}`, value: 's3cret' } })).data.id;
+  (
+    await post('POST', '/api/secure-tokens', {
+      headers: presenters.xApiKey(mine.key),
+      body: { site_id: mine.siteId, type: 'api_key', identifier: `matrix-${randomBytes(4).toString('hex')}`, value: 's3cret' },
+    })
+  ).data.id;
 const newEndpoint = async (): Promise<string> =>
-  (await post('POST', '/api/webhooks', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, url: 'https://93.184.216.34/hook', events: ['lead.created'] } })).data.id;
+  (
+    await post('POST', '/api/webhooks', {
+      headers: presenters.xApiKey(mine.key),
+      body: { site_id: mine.siteId, url: 'https://93.184.216.34/hook', events: ['lead.created'] },
+    })
+  ).data.id;
 // One endpoint serves every entry that only reads or pings it (a site has a capped number).
 let sharedEndpoint: Promise<string> | undefined;
 const endpoint = (): Promise<string> => (sharedEndpoint ??= newEndpoint());
 const delivery = async (): Promise<string> =>
-  (await post('POST', '/api/webhooks/{id}/ping', { params: { id: await endpoint() }, headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId } })).data.delivery_id;
+  (
+    await post('POST', '/api/webhooks/{id}/ping', {
+      params: { id: await endpoint() },
+      headers: presenters.xApiKey(mine.key),
+      body: { site_id: mine.siteId },
+    })
+  ).data.delivery_id;
 const subscription = async (): Promise<string> =>
-  (await post('POST', '/api/event-subscriptions', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' } })).data.id;
+  (
+    await post('POST', '/api/event-subscriptions', {
+      headers: presenters.xApiKey(mine.key),
+      body: { site_id: mine.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' },
+    })
+  ).data.id;
 // Robot instances: a record per request (no browser), or one running instance shared by the
 // requests that need a browser (resumed when a valid call paused it).
 const instance = async (): Promise<string> =>
-  (await post('POST', '/api/instances', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, user_id: mine.user.id, name: 'Matrix' } })).data.id;
+  (
+    await post('POST', '/api/instances', {
+      headers: presenters.xApiKey(mine.key),
+      body: { site_id: mine.siteId, user_id: mine.user.id, name: 'Matrix' },
+    })
+  ).data.id;
 let runningId: string | undefined;
 const runningInstance = async (): Promise<string> => {
-  const robot = (path: string, body: Record<string, unknown>) => post('POST', path, { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, ...body } });
+  const robot = (path: string, body: Record<string, unknown>) =>
+    post('POST', path, { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, ...body } });
   if (!runningId) {
     runningId = (await robot('/api/robots/instance', { activity: 'Matrix robot' })).data.instance.id as string;
     await robot('/api/robots/instance/act', { instance_id: runningId, message: 'snap', actions: [{ type: 'screenshot' }] });
@@ -112,13 +161,17 @@ const REGISTRY: Record<string, Entry> = {
   'POST /api/agents/tools/getFinderCategoryIds': { request: (site_id) => ({ body: { site_id, query: 'software' } }) },
   'POST /api/agents/tools/analyzeICPTotalCount': { request: (site_id) => ({ body: { site_id, query: { role_title: 'sales' } } }) },
   'POST /api/agents/tools/createIcpMining': {
-    request: (site_id) => ({ body: { site_id, name: 'Sales heads', total_targets: 3, query: { role_title: `sales ${randomBytes(4).toString('hex')}` } } }),
+    request: (site_id) => ({
+      body: { site_id, name: 'Sales heads', total_targets: 3, query: { role_title: `sales ${randomBytes(4).toString('hex')}` } },
+    }),
   },
   'POST /api/agents/tools/searchRegionVenues': { request: (site_id) => ({ body: { site_id, region: 'Madrid, Spain', query: 'coworking' } }) },
   'POST /api/finder/person_role_search': { request: (site_id) => ({ body: { site_id, role_title: 'sales', page: 1 } }) },
   'POST /api/finder/person_role_search/totals': { request: (site_id) => ({ body: { site_id, role_title: 'sales' } }) },
   'POST /api/finder/person_role_search/createQuery': {
-    request: (site_id) => ({ body: { site_id, name: 'Sales heads', total_targets: 3, query: { role_title: `sales ${randomBytes(4).toString('hex')}` } } }),
+    request: (site_id) => ({
+      body: { site_id, name: 'Sales heads', total_targets: 3, query: { role_title: `sales ${randomBytes(4).toString('hex')}` } },
+    }),
   },
   'GET /api/finder/autocomplete/{category}': { request: (site_id) => ({ params: { category: 'industry' }, query: { site_id, q: 'soft' } }) },
   'POST /api/finder/icp': { request: (site_id) => ({ body: { site_id, organization_industries: ['ind_4'] } }) },
@@ -126,12 +179,16 @@ const REGISTRY: Record<string, Entry> = {
   'GET /api/finder/credits': { request: (site_id) => ({ query: { site_id } }) },
   'POST /api/agents/tools/leads/create': { request: (site_id) => ({ body: { site_id, name: 'Ada', email: uniqueEmail() } }) },
   'POST /api/agents/tools/leads/get': { request: (site_id) => ({ body: { site_id } }) },
-  'POST /api/agents/tools/leads/identify': { request: async (site_id) => ({ body: { site_id, visitor_id: (await session()).visitor_id, lead_id: await lead() } }) },
+  'POST /api/agents/tools/leads/identify': {
+    request: async (site_id) => ({ body: { site_id, visitor_id: (await session()).visitor_id, lead_id: await lead() } }),
+  },
   'POST /api/agents/tools/leads/qualify': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), status: 'qualified' } }) },
   'POST /api/agents/tools/leads/update': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), company: 'Acme' } }) },
   'POST /api/agents/tools/requirements/create': { request: (site_id) => ({ body: { site_id, title: 'Audit' } }) },
   'POST /api/agents/tools/requirements/get': { request: (site_id) => ({ body: { site_id } }) },
-  'POST /api/agents/tools/requirements/update': { request: async (site_id) => ({ body: { site_id, requirement_id: await requirement(), title: 'Audit again' } }) },
+  'POST /api/agents/tools/requirements/update': {
+    request: async (site_id) => ({ body: { site_id, requirement_id: await requirement(), title: 'Audit again' } }),
+  },
   'POST /api/agents/tools/segments/create': { request: (site_id) => ({ body: { site_id, name: 'VIP' } }) },
   'POST /api/agents/tools/segments/get': { request: (site_id) => ({ body: { site_id } }) },
   'POST /api/agents/tools/segments/update': { request: async (site_id) => ({ body: { site_id, segment_id: await segment(), name: 'VIP+' } }) },
@@ -144,20 +201,28 @@ const REGISTRY: Record<string, Entry> = {
   },
   // API key, visitor routes
   'GET /api/leads/{lead_id}/sessions': { request: async (site_id) => ({ params: { lead_id: await lead() }, query: { site_id } }) },
-  'GET /api/visitors/{visitor_id}/sessions': { request: async (site_id) => ({ params: { visitor_id: (await session()).visitor_id }, query: { site_id } }) },
+  'GET /api/visitors/{visitor_id}/sessions': {
+    request: async (site_id) => ({ params: { visitor_id: (await session()).visitor_id }, query: { site_id } }),
+  },
   'POST /api/visitors/identify': {
     request: async (site_id) => ({ body: { site_id, ...(await session()), email: uniqueEmail(), firstName: 'Ada' } }),
   },
-  'POST /api/visitors/segment': { request: async (site_id) => ({ body: { site_id, visitor_id: (await session()).visitor_id, segment_id: await segment() } }) },
+  'POST /api/visitors/segment': {
+    request: async (site_id) => ({ body: { site_id, visitor_id: (await session()).visitor_id, segment_id: await segment() } }),
+  },
   'GET /api/visitors/session': { request: async (site_id) => ({ query: { site_id, session_id: (await session()).session_id } }) },
   'POST /api/visitors/session': { request: (site_id) => ({ body: { site_id } }) },
   'PUT /api/visitors/session': { request: async (site_id) => ({ body: { site_id, session_id: (await session()).session_id, page_views: 2 } }) },
-  'POST /api/visitors/session/{session_id}/end': { request: async (site_id) => ({ params: { session_id: (await session()).session_id }, body: { site_id } }) },
+  'POST /api/visitors/session/{session_id}/end': {
+    request: async (site_id) => ({ params: { session_id: (await session()).session_id }, body: { site_id } }),
+  },
   'POST /api/visitors/session/{session_id}/identify': {
     request: async (site_id) => ({ params: { session_id: (await session()).session_id }, body: { site_id, lead_id: await lead() } }),
   },
   'POST /api/visitors/session/end': { request: async (site_id) => ({ body: { site_id, session_id: (await session()).session_id } }) },
-  'POST /api/visitors/track': { request: async (site_id) => ({ body: { site_id, session_id: (await session()).session_id, event_type: 'pageview' } }) },
+  'POST /api/visitors/track': {
+    request: async (site_id) => ({ body: { site_id, session_id: (await session()).session_id, event_type: 'pageview' } }),
+  },
   'POST /api/visitors/upload': {
     request: (site_id) => {
       const form = new FormData();
@@ -177,9 +242,14 @@ const REGISTRY: Record<string, Entry> = {
   'POST /api/workflow/{name}': { request: (site_id) => ({ params: { name: 'dailyStandUp' }, body: { site_id } }) },
   'GET /api/logs/workflows': { request: (site_id) => ({ query: { site_id } }) },
   'GET /api/logs/workflows/{workflowId}': { request: async (site_id) => ({ params: { workflowId: await workflowRun() }, query: { site_id } }) },
-  'POST /api/logs/workflows/{workflowId}/cancel': { request: async (site_id) => ({ params: { workflowId: await workflowRun() }, body: { site_id } }) },
+  'POST /api/logs/workflows/{workflowId}/cancel': {
+    request: async (site_id) => ({ params: { workflowId: await workflowRun() }, body: { site_id } }),
+  },
   'POST /api/logs/workflows/{workflowId}/signal': {
-    request: async (site_id) => ({ params: { workflowId: await workflowRun('humanIntervention', { question: 'Go?' }) }, body: { site_id, signal: 'humanResponse', payload: { ok: true } } }),
+    request: async (site_id) => ({
+      params: { workflowId: await workflowRun('humanIntervention', { question: 'Go?' }) },
+      body: { site_id, signal: 'humanResponse', payload: { ok: true } },
+    }),
   },
   'POST /api/agents/cmo/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
   // API key, webhooks and inbound change events
@@ -191,7 +261,9 @@ const REGISTRY: Record<string, Entry> = {
   'GET /api/webhooks/deliveries': { request: (site_id) => ({ query: { site_id } }) },
   'GET /api/webhooks/deliveries/{id}': { request: async (site_id) => ({ params: { id: await delivery() }, query: { site_id } }) },
   'POST /api/webhooks/deliveries/{id}/redeliver': { request: async (site_id) => ({ params: { id: await delivery() }, body: { site_id } }) },
-  'POST /api/event-subscriptions': { request: (site_id) => ({ body: { site_id, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' } }) },
+  'POST /api/event-subscriptions': {
+    request: (site_id) => ({ body: { site_id, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' } }),
+  },
   'GET /api/event-subscriptions': { request: (site_id) => ({ query: { site_id } }) },
   'DELETE /api/event-subscriptions': { request: async (site_id) => ({ query: { site_id, id: await subscription() } }) },
   'POST /api/workflow/webhook': { request: (site_id) => ({ body: { site_id, type: 'INSERT', table: 'leads', record: { site_id } } }) },
@@ -200,12 +272,16 @@ const REGISTRY: Record<string, Entry> = {
   'POST /api/agents/email/reply': { request: (site_id) => ({ body: { site_id, from: 'a@example.com', subject: 's', text: 'hello' } }) },
   'POST /api/agents/copywriter/content-editor': { request: (site_id) => ({ body: { site_id, content: 'hello', instruction: 'shorter' } }) },
   'GET /api/agents/conversations': { request: (site_id) => ({ query: { site_id } }) },
-  'GET /api/agents/conversations/{conversation_id}': { request: async (site_id) => ({ params: { conversation_id: await conversation() }, query: { site_id } }) },
+  'GET /api/agents/conversations/{conversation_id}': {
+    request: async (site_id) => ({ params: { conversation_id: await conversation() }, query: { site_id } }),
+  },
   'POST /sites/{site_id}/commands/{command_id}/cancel': { request: async (site_id) => ({ params: { site_id, command_id: await command() } }) },
   'POST /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id }, body: { task: 'audit' } }) },
   'GET /sites/{site_id}/commands/{command_id}': { request: async (site_id) => ({ params: { site_id, command_id: await command() } }) },
   // API key (x-api-key) or the owner's session
-  'POST /api/secure-tokens': { request: (site_id) => ({ body: { site_id, type: 'api_key', identifier: `matrix-${randomBytes(4).toString('hex')}`, value: 's3cret' } }) },
+  'POST /api/secure-tokens': {
+    request: (site_id) => ({ body: { site_id, type: 'api_key', identifier: `matrix-${randomBytes(4).toString('hex')}`, value: 's3cret' } }),
+  },
   'GET /api/secure-tokens': { request: (site_id) => ({ query: { site_id } }) },
   'DELETE /api/secure-tokens': { request: async (site_id) => ({ query: { site_id, id: await secureToken() } }) },
   'POST /api/secure-tokens/{id}/decrypt': { request: async (site_id) => ({ params: { id: await secureToken() }, body: { site_id } }) },
@@ -215,12 +291,18 @@ const REGISTRY: Record<string, Entry> = {
   'PUT /api/instances/{id}': { request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, name: 'Renamed' } }) },
   'DELETE /api/instances/{id}': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
   'GET /api/instances/{id}/logs': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
-  'POST /api/instances/{id}/logs': { request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, log_type: 'system', message: 'hello' } }) },
+  'POST /api/instances/{id}/logs': {
+    request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, log_type: 'system', message: 'hello' } }),
+  },
   'GET /api/instances/{id}/plans': { request: async (site_id) => ({ params: { id: await instance() }, query: { site_id } }) },
-  'POST /api/instances/{id}/plans': { request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, title: 'Plan', plan_type: 'task' } }) },
+  'POST /api/instances/{id}/plans': {
+    request: async (site_id) => ({ params: { id: await instance() }, body: { site_id, title: 'Plan', plan_type: 'task' } }),
+  },
   'GET /api/instances/{id}/screenshot': { request: async (site_id) => ({ params: { id: await runningInstance() }, query: { site_id } }) },
   'POST /api/robots/instance': { request: async (site_id) => ({ body: { site_id, activity: 'Look around', instance_id: await runningInstance() } }) },
-  'POST /api/robots/instance/act': { request: async (site_id) => ({ body: { site_id, instance_id: await runningInstance(), message: 'snap', actions: [{ type: 'screenshot' }] } }) },
+  'POST /api/robots/instance/act': {
+    request: async (site_id) => ({ body: { site_id, instance_id: await runningInstance(), message: 'snap', actions: [{ type: 'screenshot' }] } }),
+  },
   'POST /api/robots/instance/pause': { request: async (site_id) => ({ body: { site_id, instance_id: await runningInstance() } }) },
   'POST /api/robots/instance/resume': { request: async (site_id) => ({ body: { site_id, instance_id: await instance(), timeout_hours: 0.5 } }) },
   'POST /api/robots/instance/stop': { request: async (site_id) => ({ body: { site_id, instance_id: await instance() } }) },
@@ -233,7 +315,9 @@ const REGISTRY: Record<string, Entry> = {
   'DELETE /api/keys': { request: async (site_id) => ({ query: { site_id, id: await keyId() } }) },
   'GET /api/keys/{id}/usage': { request: async (site_id) => ({ params: { id: await keyId() }, query: { site_id } }) },
   'GET /api/sites/{site_id}/origins': { request: (site_id) => ({ params: { site_id } }) },
-  'POST /api/sites/{site_id}/origins': { request: (site_id) => ({ params: { site_id }, body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` } }) },
+  'POST /api/sites/{site_id}/origins': {
+    request: (site_id) => ({ params: { site_id }, body: { origin: `https://${randomBytes(4).toString('hex')}.example.com` } }),
+  },
   'DELETE /api/sites/{site_id}/origins/{origin_id}': { request: async (site_id) => ({ params: { site_id, origin_id: await origin() } }) },
   'PATCH /api/sites/{site_id}': { request: (site_id) => ({ params: { site_id }, body: { name: 'Test site' } }) },
   // The owner's case deletes a site made for it, so the caller's own site stays for the other operations.
@@ -292,7 +376,13 @@ const REGISTRY: Record<string, Entry> = {
   'POST /api/platform/db/migrations': {
     request: (site_id) => {
       const t = `t_${randomBytes(4).toString('hex')}`;
-      return { body: { site_id, name: `m_${t}`, sql: `create table ${t} (id int primary key); alter table ${t} enable row level security; create policy ${t}_all on ${t} to public using (true);` } };
+      return {
+        body: {
+          site_id,
+          name: `m_${t}`,
+          sql: `create table ${t} (id int primary key); alter table ${t} enable row level security; create policy ${t}_all on ${t} to public using (true);`,
+        },
+      };
     },
   },
   'POST /api/platform/email/send': { request: (site_id) => ({ body: { site_id, to: [uniqueEmail()], subject: 'Hello', text: 'Hello' } }) },
@@ -313,7 +403,8 @@ function handlerOf(method: string, path: string) {
 }
 
 /** `/sites/{site_id}` with its params filled in. */
-const pathOf = (template: string, params: Record<string, string> = {}) => template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? `{${name}}`);
+const pathOf = (template: string, params: Record<string, string> = {}) =>
+  template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? `{${name}}`);
 
 let standIn: Awaited<ReturnType<typeof startPeopleDataStandIn>>;
 let venues: Awaited<ReturnType<typeof startVenuesStandIn>>;

@@ -1,11 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { GET as health } from '@/app/api/health/route';
+import { POST as createCommand } from '@/app/sites/[site_id]/commands/route';
 import { resetConfig } from '@/lib/core/config';
 import { defineRoute } from '@/lib/http/define-route';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 
 let mine: Tenant;
 beforeAll(async () => {
@@ -36,7 +36,12 @@ describe('request id', () => {
   });
 
   it('is replaced when the given one is not a safe token, and appears in error bodies', async () => {
-    const res = await call(createCommand, { method: 'POST', path: '/x', headers: { 'x-request-id': 'bad id <script>' }, params: { site_id: mine.siteId } });
+    const res = await call(createCommand, {
+      method: 'POST',
+      path: '/x',
+      headers: { 'x-request-id': 'bad id <script>' },
+      params: { site_id: mine.siteId },
+    });
     const id = res.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body.error.request_id).toBe(id);
@@ -89,7 +94,13 @@ describe('unknown errors', () => {
     expect(res.body).toEqual({ success: false, error: { code: 'SYSTEM_ERROR', message: 'Internal server error', request_id: 'req-500' } });
     const logged = lines.map((l) => JSON.parse(l)).find((l) => l.request_id === 'req-500');
     // The class and where it was thrown, never the message: messages quote their input.
-    expect(logged).toMatchObject({ level: 'error', msg: 'unhandled error', route: '/boom', error: { name: 'Error' }, stack: expect.arrayContaining([expect.stringMatching(/^at /)]) });
+    expect(logged).toMatchObject({
+      level: 'error',
+      msg: 'unhandled error',
+      route: '/boom',
+      error: { name: 'Error' },
+      stack: expect.arrayContaining([expect.stringMatching(/^at /)]),
+    });
     expect(JSON.stringify(logged)).not.toContain('10.0.0.5');
   });
 

@@ -1,13 +1,13 @@
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET as listRoute, POST as createRoute } from '@/app/api/instances/route';
-import { DELETE as deleteRoute, GET as getRoute, PUT as putRoute } from '@/app/api/instances/[id]/route';
 import { GET as listLogsRoute, POST as addLogRoute } from '@/app/api/instances/[id]/logs/route';
 import { GET as listPlansRoute, POST as addPlanRoute } from '@/app/api/instances/[id]/plans/route';
+import { DELETE as deleteRoute, GET as getRoute, PUT as putRoute } from '@/app/api/instances/[id]/route';
 import { GET as screenshotRoute } from '@/app/api/instances/[id]/screenshot/route';
-import { sql } from 'drizzle-orm';
+import { GET as listRoute, POST as createRoute } from '@/app/api/instances/route';
 import { getDb } from '@/lib/db/client';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, createUser, type Tenant } from '../../helpers/harness';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, createUser, type Tenant } from '@/tests/helpers/harness';
 
 /** The instance records (spec §4.9): fields, filters, pages, the state machine, logs and plans, and isolation between sites. */
 let mine: Tenant;
@@ -19,9 +19,15 @@ beforeAll(async () => {
 
 const key = (t: Tenant = mine) => presenters.xApiKey(t.key);
 const create = (body: Record<string, unknown>, t: Tenant = mine) =>
-  call(createRoute, { method: 'POST', path: '/api/instances', headers: key(t), body: { site_id: t.siteId, user_id: t.user.id, name: 'Browser one', ...body } });
+  call(createRoute, {
+    method: 'POST',
+    path: '/api/instances',
+    headers: key(t),
+    body: { site_id: t.siteId, user_id: t.user.id, name: 'Browser one', ...body },
+  });
 const get = (id: string, t: Tenant = mine) => call(getRoute, { path: `/api/instances/${id}`, params: { id }, headers: key(t) });
-const put = (id: string, body: Record<string, unknown>, t: Tenant = mine) => call(putRoute, { method: 'PUT', path: `/api/instances/${id}`, params: { id }, headers: key(t), body });
+const put = (id: string, body: Record<string, unknown>, t: Tenant = mine) =>
+  call(putRoute, { method: 'PUT', path: `/api/instances/${id}`, params: { id }, headers: key(t), body });
 
 describe('instances', () => {
   it('creates with defaults, hides environment variable values, and stores them encrypted', async () => {
@@ -40,7 +46,9 @@ describe('instances', () => {
       timeout_hours: 1,
     });
     const db = await getDb();
-    const stored = (await db.execute(sql`select environment_variables_sealed as v from remote_instances where id = ${res.body.data.id}`)) as unknown as { rows: { v: string }[] };
+    const stored = (await db.execute(
+      sql`select environment_variables_sealed as v from remote_instances where id = ${res.body.data.id}`,
+    )) as unknown as { rows: { v: string }[] };
     expect(stored.rows[0].v).toMatch(/^v1\./);
     expect(stored.rows[0].v).not.toContain('s3cr3t');
     expect((await get(res.body.data.id)).body.data).toEqual(res.body.data);
@@ -119,10 +127,18 @@ describe('instances', () => {
 
   it('logs and plans: documented values, filters and pages', async () => {
     const { id } = (await create({})).body.data;
-    const log = (body: Record<string, unknown>) => call(addLogRoute, { method: 'POST', path: `/api/instances/${id}/logs`, params: { id }, headers: key(), body });
+    const log = (body: Record<string, unknown>) =>
+      call(addLogRoute, { method: 'POST', path: `/api/instances/${id}/logs`, params: { id }, headers: key(), body });
     const added = await log({ log_type: 'agent_action', level: 'warn', message: 'Clicked', details: { x: 1 } });
     expect(added.status).toBe(201);
-    expect(added.body.data).toMatchObject({ instance_id: id, log_type: 'agent_action', level: 'warn', message: 'Clicked', details: { x: 1 }, screenshot_url: null });
+    expect(added.body.data).toMatchObject({
+      instance_id: id,
+      log_type: 'agent_action',
+      level: 'warn',
+      message: 'Clicked',
+      details: { x: 1 },
+      screenshot_url: null,
+    });
     expect((await log({ log_type: 'system', message: 'Booted' })).body.data.level).toBe('info');
     for (const bad of [{ log_type: 'gossip', message: 'x' }, { log_type: 'system' }, { log_type: 'system', message: 'x', level: 'loud' }]) {
       expect((await log(bad)).status, JSON.stringify(bad)).toBe(400);
@@ -132,17 +148,35 @@ describe('instances', () => {
     const all = await call(listLogsRoute, { path: `/api/instances/${id}/logs`, params: { id }, headers: key() });
     expect(all.body.meta).toMatchObject({ total: 2, limit: 50, offset: 0 });
 
-    const plan = (body: Record<string, unknown>) => call(addPlanRoute, { method: 'POST', path: `/api/instances/${id}/plans`, params: { id }, headers: key(), body });
+    const plan = (body: Record<string, unknown>) =>
+      call(addPlanRoute, { method: 'POST', path: `/api/instances/${id}/plans`, params: { id }, headers: key(), body });
     const objective = await plan({ title: 'Grow signups', plan_type: 'objective', priority: 5, instructions: 'Be polite' });
     expect(objective.status).toBe(201);
-    expect(objective.body.data).toMatchObject({ title: 'Grow signups', plan_type: 'objective', status: 'pending', priority: 5, instructions: 'Be polite', steps: [] });
+    expect(objective.body.data).toMatchObject({
+      title: 'Grow signups',
+      plan_type: 'objective',
+      status: 'pending',
+      priority: 5,
+      instructions: 'Be polite',
+      steps: [],
+    });
     await plan({ title: 'Fill the form', plan_type: 'task', status: 'in_progress' });
-    for (const bad of [{ title: 'x', plan_type: 'wish' }, { plan_type: 'task' }, { title: 'x', plan_type: 'task', status: 'dreaming' }, { title: 'x', plan_type: 'task', priority: 1.5 }]) {
+    for (const bad of [
+      { title: 'x', plan_type: 'wish' },
+      { plan_type: 'task' },
+      { title: 'x', plan_type: 'task', status: 'dreaming' },
+      { title: 'x', plan_type: 'task', priority: 1.5 },
+    ]) {
       expect((await plan(bad)).status, JSON.stringify(bad)).toBe(400);
     }
     const plans = await call(listPlansRoute, { path: `/api/instances/${id}/plans`, params: { id }, headers: key() });
     expect(plans.body.data.map((p: any) => p.title)).toEqual(['Grow signups', 'Fill the form']);
-    const tasks = await call(listPlansRoute, { path: `/api/instances/${id}/plans`, params: { id }, headers: key(), query: { plan_type: 'task', status: 'in_progress' } });
+    const tasks = await call(listPlansRoute, {
+      path: `/api/instances/${id}/plans`,
+      params: { id },
+      headers: key(),
+      query: { plan_type: 'task', status: 'in_progress' },
+    });
     expect(tasks.body.meta.total).toBe(1);
     const none = await call(screenshotRoute, { path: `/api/instances/${id}/screenshot`, params: { id }, headers: key() });
     expect(none.status).toBe(404);
@@ -150,12 +184,20 @@ describe('instances', () => {
 
   it('deletes the record with its logs and plans', async () => {
     const { id } = (await create({})).body.data;
-    await call(addLogRoute, { method: 'POST', path: `/api/instances/${id}/logs`, params: { id }, headers: key(), body: { log_type: 'system', message: 'x' } });
+    await call(addLogRoute, {
+      method: 'POST',
+      path: `/api/instances/${id}/logs`,
+      params: { id },
+      headers: key(),
+      body: { log_type: 'system', message: 'x' },
+    });
     const res = await call(deleteRoute, { method: 'DELETE', path: `/api/instances/${id}`, params: { id }, headers: key() });
     expect(res.body).toEqual({ success: true, data: { id, deleted: true } });
     expect((await get(id)).status).toBe(404);
     const db = await getDb();
-    const left = (await db.execute(sql`select count(*)::int as n from instance_logs where instance_id = ${id}`)) as unknown as { rows: { n: number }[] };
+    const left = (await db.execute(sql`select count(*)::int as n from instance_logs where instance_id = ${id}`)) as unknown as {
+      rows: { n: number }[];
+    };
     expect(left.rows[0].n).toBe(0);
   });
 
@@ -167,9 +209,21 @@ describe('instances', () => {
       put(id, { name: 'Mine' }),
       call(deleteRoute, { method: 'DELETE', path: `/api/instances/${id}`, params: { id }, headers: key() }),
       call(listLogsRoute, { path: `/api/instances/${id}/logs`, params: { id }, headers: key() }),
-      call(addLogRoute, { method: 'POST', path: `/api/instances/${id}/logs`, params: { id }, headers: key(), body: { log_type: 'system', message: 'x' } }),
+      call(addLogRoute, {
+        method: 'POST',
+        path: `/api/instances/${id}/logs`,
+        params: { id },
+        headers: key(),
+        body: { log_type: 'system', message: 'x' },
+      }),
       call(listPlansRoute, { path: `/api/instances/${id}/plans`, params: { id }, headers: key() }),
-      call(addPlanRoute, { method: 'POST', path: `/api/instances/${id}/plans`, params: { id }, headers: key(), body: { title: 'x', plan_type: 'task' } }),
+      call(addPlanRoute, {
+        method: 'POST',
+        path: `/api/instances/${id}/plans`,
+        params: { id },
+        headers: key(),
+        body: { title: 'x', plan_type: 'task' },
+      }),
       call(screenshotRoute, { path: `/api/instances/${id}/screenshot`, params: { id }, headers: key() }),
     ];
     for (const res of await Promise.all(attempts)) {

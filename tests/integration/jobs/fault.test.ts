@@ -5,8 +5,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { database } from '@/lib/db/client';
-import { startLlmStandIn, type LlmStandIn } from '../../helpers/llm-server';
-import { startReceiver, type Receiver } from '../../helpers/webhook-receiver';
+import { startLlmStandIn, type LlmStandIn } from '@/tests/helpers/llm-server';
+import { startReceiver, type Receiver } from '@/tests/helpers/webhook-receiver';
 
 /**
  * One crash story for every background job: a worker process is killed with SIGKILL while each

@@ -33,7 +33,9 @@ describe.skipIf(process.env.TEST_DB !== 'pglite')('preparing the embedded databa
     try {
       const tracked = await db.sql.query<{ version: string }>('select version from schema_migrations order by version');
       expect(tracked.map((r) => r.version)).toEqual((await readMigrations()).map((m) => m.version));
-      const [queueSchema] = await db.sql.query<{ n: number }>('select count(*)::int as n from information_schema.tables where table_schema = $1', [JOB_SCHEMA]);
+      const [queueSchema] = await db.sql.query<{ n: number }>('select count(*)::int as n from information_schema.tables where table_schema = $1', [
+        JOB_SCHEMA,
+      ]);
       expect(queueSchema.n).toBeGreaterThan(0);
       // What the long-lived worker does next: reopen, and find nothing to apply.
       expect(await db.session((s) => migrate(s))).toEqual([]);

@@ -6,8 +6,8 @@ import { GET as listSites } from '@/app/sites/route';
 import { getDb } from '@/lib/db/client';
 import { flushKeyUsage, recordKeyUsage } from '@/lib/keys/usage';
 import { pruneExpiredRows } from '@/lib/retention/schedule';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createKey, createSite, createTenant, type Tenant } from '../../helpers/harness';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createSite, createTenant, type Tenant } from '@/tests/helpers/harness';
 
 let mine: Tenant;
 let other: Tenant;
@@ -85,7 +85,9 @@ describe('retention', () => {
       values (${key.id}, ${mine.siteId}, 'GET', '/sites', 200, now() - interval '91 days'),
              (${key.id}, ${mine.siteId}, 'GET', '/sites', 200, now() - interval '89 days')`);
     expect((await pruneExpiredRows()).api_key_usage).toBeGreaterThanOrEqual(1);
-    const left = (await db.execute(sql`select count(*)::int as n from api_key_usage where key_id = ${key.id}`)) as unknown as { rows: { n: number }[] };
+    const left = (await db.execute(sql`select count(*)::int as n from api_key_usage where key_id = ${key.id}`)) as unknown as {
+      rows: { n: number }[];
+    };
     expect(left.rows[0].n).toBe(2);
     const res = await usage(key.id, { site_id: mine.siteId, days: 90 });
     expect(res.body.data).toMatchObject({ total_requests: 2, last_status: 200 });
@@ -95,7 +97,9 @@ describe('retention', () => {
 describe('batched writes', () => {
   const usageRows = async (keyId: string) => {
     const db = await getDb();
-    const res = (await db.execute(sql`select status from api_key_usage where key_id = ${keyId} order by status`)) as unknown as { rows: { status: number }[] };
+    const res = (await db.execute(sql`select status from api_key_usage where key_id = ${keyId} order by status`)) as unknown as {
+      rows: { status: number }[];
+    };
     return res.rows.map((r) => r.status);
   };
 

@@ -6,8 +6,8 @@ import { isWellFormedApiKey } from '@/lib/auth/api-key-format';
 import { getDb } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { flushKeyUsage } from '@/lib/keys/usage';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createKey, createSite, createTenant, createUser, type Tenant, type TestUser } from '../../helpers/harness';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createSite, createTenant, createUser, type Tenant, type TestUser } from '@/tests/helpers/harness';
 
 let mine: Tenant;
 let other: Tenant;
@@ -90,7 +90,10 @@ describe('POST /api/keys', () => {
   });
 
   it('accepts the session as the console cookie too', async () => {
-    const res = await create({ auth: { cookie: `next-auth.session-token=${mine.user.token}` } }, { name: 'c', scopes: ['read'], site_id: mine.siteId });
+    const res = await create(
+      { auth: { cookie: `next-auth.session-token=${mine.user.token}` } },
+      { name: 'c', scopes: ['read'], site_id: mine.siteId },
+    );
     expect(res.status).toBe(201);
   });
 });
@@ -126,7 +129,9 @@ describe('GET /api/keys', () => {
     const res = await call(listRoute, { path: '/api/keys', headers: user.auth, query: { site_id: siteId } });
     const key = res.body.data.find((k: { id: string }) => k.id === id);
     expect(key.last_used_at).not.toBeNull();
-    const usage = await rows<{ route: string; status: number; method: string }>(sql`select route, status, method from api_key_usage where key_id = ${id}`);
+    const usage = await rows<{ route: string; status: number; method: string }>(
+      sql`select route, status, method from api_key_usage where key_id = ${id}`,
+    );
     expect(usage).toEqual([{ route: '/sites', status: 200, method: 'GET' }]);
   });
 });
@@ -151,7 +156,10 @@ describe('DELETE /api/keys', () => {
     const user = await createUser();
     const [a, b] = [await createSite(user), await createSite(user)];
     const { id } = await createKey(user, a);
-    for (const query of [{ id: '6f1c7a43-0b7e-4d38-9d1e-2a0b1b1f9e11', site_id: a }, { id, site_id: b }]) {
+    for (const query of [
+      { id: '6f1c7a43-0b7e-4d38-9d1e-2a0b1b1f9e11', site_id: a },
+      { id, site_id: b },
+    ]) {
       const res = await call(revokeRoute, { method: 'DELETE', path: '/api/keys', headers: user.auth, query });
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
@@ -159,7 +167,12 @@ describe('DELETE /api/keys', () => {
   });
 
   it("cannot revoke keys of another user's site", async () => {
-    const res = await call(revokeRoute, { method: 'DELETE', path: '/api/keys', headers: mine.user.auth, query: { id: other.user.id, site_id: other.siteId } });
+    const res = await call(revokeRoute, {
+      method: 'DELETE',
+      path: '/api/keys',
+      headers: mine.user.auth,
+      query: { id: other.user.id, site_id: other.siteId },
+    });
     expect(res.status).toBe(403);
   });
 });

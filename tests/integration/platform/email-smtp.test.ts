@@ -1,15 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GET as meRoute } from '@/app/api/platform/me/route';
 import { POST as sendRoute } from '@/app/api/platform/email/send/route';
-import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
-import { POST as addRecipientRoute } from '@/app/api/sites/[site_id]/email-recipients/route';
+import { GET as meRoute } from '@/app/api/platform/me/route';
 import { POST as verifyRoute } from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
+import { POST as addRecipientRoute } from '@/app/api/sites/[site_id]/email-recipients/route';
+import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
 import { resetConfig } from '@/lib/core/config';
 import { rows } from '@/lib/db/raw';
-import { call, createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
-import { createPlatformFixture, createPlatformKey, platformAuth, type PlatformFixture } from '../../helpers/platform';
-import { startSmtpStandIn, type SmtpStandIn } from '../../helpers/smtp-standin';
+import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
+import { createPlatformFixture, createPlatformKey, platformAuth, type PlatformFixture } from '@/tests/helpers/platform';
+import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
 
 /**
  * The email port's SMTP transport against a real SMTP server on 127.0.0.1 (`smtp-server`, with
@@ -35,9 +35,11 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const send = (key: string, body: Record<string, unknown>) => call(sendRoute, { method: 'POST', path: '/api/platform/email/send', headers: platformAuth(key), body });
+const send = (key: string, body: Record<string, unknown>) =>
+  call(sendRoute, { method: 'POST', path: '/api/platform/email/send', headers: platformAuth(key), body });
 const emailLog = async () =>
-  (await call(emailsRoute, { path: `/api/sites/${t.siteId}/emails`, params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: '100' } })).body.data;
+  (await call(emailsRoute, { path: `/api/sites/${t.siteId}/emails`, params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: '100' } }))
+    .body.data;
 
 describe('SMTP transport', () => {
   it('delivers the message to the SMTP server, authenticated, exactly as sent', async () => {
@@ -76,7 +78,9 @@ describe('SMTP transport', () => {
     expect(res.body.error.code).toBe('PROVIDER_ERROR');
     expect(JSON.stringify(res.body)).not.toContain('refuse-me');
     expect(smtp.received.length).toBe(before);
-    const [row] = await rows<{ status: string }>(sql`select status from email_messages where site_id = ${t.siteId} and 'refuse-me@example.com' = any(to_addresses)`);
+    const [row] = await rows<{ status: string }>(
+      sql`select status from email_messages where site_id = ${t.siteId} and 'refuse-me@example.com' = any(to_addresses)`,
+    );
     expect(row.status).toBe('failed');
     const me = await call(meRoute, { path: '/api/platform/me', headers: platformAuth(fx.key) });
     const used = me.body.data.quotas.find((q: { capability: string }) => q.capability === 'email.send').used;

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as migrateRoute } from '@/app/api/platform/db/migrations/route';
 import { GET as meRoute } from '@/app/api/platform/me/route';
 import { rows } from '@/lib/db/raw';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { createPlatformFixture, platformAuth, type PlatformFixture } from '../../helpers/platform';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { createPlatformFixture, platformAuth, type PlatformFixture } from '@/tests/helpers/platform';
 
 /** POST /api/platform/db/migrations: the route over the app-schema engine (its rules: tests/integration/app-schema). */
 let mine: Tenant;
@@ -38,7 +38,10 @@ describe('POST /api/platform/db/migrations', () => {
     expect((await me(app.key)).schema).toMatchObject({ name: app.appSchema, exists: false, applied: 0 });
     const res = await migrate(app.key, { name: '0001_orders', sql: ORDERS });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ success: true, data: { status: 'applied', name: '0001_orders', statements: 3, checksum: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(res.body).toMatchObject({
+      success: true,
+      data: { status: 'applied', name: '0001_orders', statements: 3, checksum: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
     const [table] = await rows<{ rls: boolean }>(
       sql`select c.relrowsecurity as rls from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${app.appSchema} and c.relname = 'orders'`,
     );
@@ -59,10 +62,15 @@ describe('POST /api/platform/db/migrations', () => {
 
   it('a refused migration is 422 with its issues, changes nothing and costs no quota', async () => {
     const before = await me(app.key);
-    const res = await migrate(app.key, { name: `0002_${randomBytes(3).toString('hex')}`, sql: 'create table public.stolen (id int);\nalter table orders enable row level security;' });
+    const res = await migrate(app.key, {
+      name: `0002_${randomBytes(3).toString('hex')}`,
+      sql: 'create table public.stolen (id int);\nalter table orders enable row level security;',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(422);
     expect(res.body).toMatchObject({ success: false, error: { code: 'UNPROCESSABLE' } });
-    expect(res.body.error.details.issues).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'other-schema', line: 1, message: expect.any(String) })]));
+    expect(res.body.error.details.issues).toEqual(
+      expect.arrayContaining([expect.objectContaining({ rule: 'other-schema', line: 1, message: expect.any(String) })]),
+    );
     expect(await rows(sql`select 1 from pg_tables where schemaname = 'public' and tablename = 'stolen'`)).toEqual([]);
     const after = await me(app.key);
     expect(after.schema.applied).toBe(before.schema.applied);

@@ -1,22 +1,22 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GET as meRoute } from '@/app/api/platform/me/route';
-import { GET as listLeadsRoute, POST as createLeadsRoute } from '@/app/api/platform/leads/route';
-import { POST as trackRoute } from '@/app/api/platform/tracking/event/route';
 import { POST as sendRoute } from '@/app/api/platform/email/send/route';
-import { GET as listAppsRoute } from '@/app/api/sites/[site_id]/platform-apps/route';
-import { GET as listKeysRoute, POST as createKeyRoute } from '@/app/api/sites/[site_id]/platform-keys/route';
-import { DELETE as revokeKeyRoute } from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
-import { GET as auditRoute } from '@/app/api/sites/[site_id]/platform-audit/route';
-import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
-import { GET as recipientsRoute, POST as addRecipientRoute } from '@/app/api/sites/[site_id]/email-recipients/route';
+import { GET as listLeadsRoute, POST as createLeadsRoute } from '@/app/api/platform/leads/route';
+import { GET as meRoute } from '@/app/api/platform/me/route';
+import { POST as trackRoute } from '@/app/api/platform/tracking/event/route';
 import { POST as verifyRoute } from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
+import { GET as recipientsRoute, POST as addRecipientRoute } from '@/app/api/sites/[site_id]/email-recipients/route';
+import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
+import { GET as listAppsRoute } from '@/app/api/sites/[site_id]/platform-apps/route';
+import { GET as auditRoute } from '@/app/api/sites/[site_id]/platform-audit/route';
+import { DELETE as revokeKeyRoute } from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
+import { GET as listKeysRoute, POST as createKeyRoute } from '@/app/api/sites/[site_id]/platform-keys/route';
 import { isWellFormedApiKey, isWellFormedPlatformKey } from '@/lib/auth/api-key-format';
 import { resetConfig } from '@/lib/core/config';
 import { rows } from '@/lib/db/raw';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
-import { createPlatformFixture, createPlatformKey, platformAuth, type PlatformFixture } from '../../helpers/platform';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
+import { createPlatformFixture, createPlatformKey, platformAuth, type PlatformFixture } from '@/tests/helpers/platform';
 
 let mine: Tenant;
 let other: Tenant;
@@ -37,9 +37,16 @@ const me = (key: string) => call(meRoute, { path: '/api/platform/me', headers: p
 const createLeads = (key: string, leads: unknown[]) =>
   call(createLeadsRoute, { method: 'POST', path: '/api/platform/leads', headers: platformAuth(key), body: { leads } });
 const audit = (t: Tenant, query: Record<string, string> = {}) =>
-  call(auditRoute, { path: `/api/sites/${t.siteId}/platform-audit`, params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: '100', ...query } });
-const send = (key: string, body: Record<string, unknown>) => call(sendRoute, { method: 'POST', path: '/api/platform/email/send', headers: platformAuth(key), body });
-const emails = (t: Tenant) => call(emailsRoute, { path: `/api/sites/${t.siteId}/emails`, params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: '100' } });
+  call(auditRoute, {
+    path: `/api/sites/${t.siteId}/platform-audit`,
+    params: { site_id: t.siteId },
+    headers: t.user.auth,
+    query: { limit: '100', ...query },
+  });
+const send = (key: string, body: Record<string, unknown>) =>
+  call(sendRoute, { method: 'POST', path: '/api/platform/email/send', headers: platformAuth(key), body });
+const emails = (t: Tenant) =>
+  call(emailsRoute, { path: `/api/sites/${t.siteId}/emails`, params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: '100' } });
 const withQuotas = (quotas: Record<string, number>) => {
   process.env.PLATFORM_DAILY_QUOTAS = JSON.stringify(quotas);
   resetConfig();
@@ -66,7 +73,11 @@ describe('platform keys (owner side)', () => {
     expect(JSON.stringify(row)).not.toContain(platformKey.slice(7, 30));
     expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
 
-    const list = await call(listKeysRoute, { path: `/api/sites/${mine.siteId}/platform-keys`, params: { site_id: mine.siteId }, headers: mine.user.auth });
+    const list = await call(listKeysRoute, {
+      path: `/api/sites/${mine.siteId}/platform-keys`,
+      params: { site_id: mine.siteId },
+      headers: mine.user.auth,
+    });
     expect(list.status).toBe(200);
     expect(JSON.stringify(list.body)).not.toContain(platformKey);
     expect(list.body.data.find((k: { id: string }) => k.id === id)).toMatchObject({ id, app_id: app.appId, status: 'active' });
@@ -89,7 +100,11 @@ describe('platform keys (owner side)', () => {
       body: { app_id: app.appId, name: 'x', capabilities: ['read'] },
     });
     expect(bad.status).toBe(400);
-    const apps = await call(listAppsRoute, { path: `/api/sites/${mine.siteId}/platform-apps`, params: { site_id: mine.siteId }, headers: mine.user.auth });
+    const apps = await call(listAppsRoute, {
+      path: `/api/sites/${mine.siteId}/platform-apps`,
+      params: { site_id: mine.siteId },
+      headers: mine.user.auth,
+    });
     expect(apps.body.data).toEqual([expect.objectContaining({ id: app.appId, schema: app.appSchema })]);
     expect(app.appSchema).toMatch(/^app_[a-z2-7]{16}$/);
   });
@@ -98,7 +113,12 @@ describe('platform keys (owner side)', () => {
     const key = await createPlatformKey(mine, app.appId, ['leads.read']);
     expect((await me(key.platformKey)).status).toBe(200);
     const revoke = (t: Tenant, keyId: string) =>
-      call(revokeKeyRoute, { method: 'DELETE', path: `/api/sites/${t.siteId}/platform-keys/${keyId}`, params: { site_id: t.siteId, key_id: keyId }, headers: t.user.auth });
+      call(revokeKeyRoute, {
+        method: 'DELETE',
+        path: `/api/sites/${t.siteId}/platform-keys/${keyId}`,
+        params: { site_id: t.siteId, key_id: keyId },
+        headers: t.user.auth,
+      });
     expect((await revoke(other, key.id)).status).toBe(404);
     const res = await revoke(mine, key.id);
     expect(res.body).toEqual({ success: true, message: 'Platform key revoked' });
@@ -121,7 +141,7 @@ describe('GET /api/platform/me', () => {
     expect(res.body.data.quotas).toContainEqual(expect.objectContaining({ capability: 'email.send', limit: 1000, used: 0 }));
   });
 
-  it('a schema the migration engine did not create for this site is not reported as the app\'s', async () => {
+  it("a schema the migration engine did not create for this site is not reported as the app's", async () => {
     // The schema becomes the app's with its first applied migration (tests/integration/platform/migrations.test.ts).
     await rows(sql`create schema ${sql.identifier(otherApp.appSchema)}`);
     try {
@@ -132,7 +152,8 @@ describe('GET /api/platform/me', () => {
   });
 
   it('refuses API keys (401) and a body or query naming another site (403)', async () => {
-    for (const present of Object.values(presenters)) expect((await call(meRoute, { path: '/api/platform/me', headers: present(mine.key) })).status).toBe(401);
+    for (const present of Object.values(presenters))
+      expect((await call(meRoute, { path: '/api/platform/me', headers: present(mine.key) })).status).toBe(401);
     const foreign = await call(listLeadsRoute, { path: '/api/platform/leads', headers: platformAuth(app.key), query: { site_id: other.siteId } });
     expect(foreign.status).toBe(403);
   });
@@ -173,7 +194,10 @@ describe('leads', () => {
   it("lists the key's site's leads only, page by page", async () => {
     const email = uniqueEmail();
     await createLeads(otherApp.key, [{ name: 'Foreign', email }]);
-    await createLeads(app.key, [1, 2, 3].map((i) => ({ name: `Lead ${i}`, email: uniqueEmail() })));
+    await createLeads(
+      app.key,
+      [1, 2, 3].map((i) => ({ name: `Lead ${i}`, email: uniqueEmail() })),
+    );
     const res = await call(listLeadsRoute, { path: '/api/platform/leads', headers: platformAuth(app.key), query: { limit: '2' } });
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBe(2);
@@ -185,10 +209,12 @@ describe('leads', () => {
 
 describe('POST /api/platform/tracking/event', () => {
   it("records an event in a session of the key's site; another site's session is 404", async () => {
-    const session = await call(
-      (await import('@/app/api/visitors/session/route')).POST,
-      { method: 'POST', path: '/api/visitors/session', headers: presenters.xSaApiKey(mine.key), body: { site_id: mine.siteId } },
-    );
+    const session = await call((await import('@/app/api/visitors/session/route')).POST, {
+      method: 'POST',
+      path: '/api/visitors/session',
+      headers: presenters.xSaApiKey(mine.key),
+      body: { site_id: mine.siteId },
+    });
     const sessionId = session.body.data.session_id;
     const res = await call(trackRoute, {
       method: 'POST',
@@ -197,7 +223,9 @@ describe('POST /api/platform/tracking/event', () => {
       body: { session_id: sessionId, event_type: 'custom', event_name: 'checkout_started', properties: { cart: 3 } },
     });
     expect(res.status).toBe(201);
-    const [event] = await rows<{ event_name: string; site_id: string }>(sql`select event_name, site_id from session_events where id = ${res.body.data.event_id}`);
+    const [event] = await rows<{ event_name: string; site_id: string }>(
+      sql`select event_name, site_id from session_events where id = ${res.body.data.event_id}`,
+    );
     expect(event).toEqual({ event_name: 'checkout_started', site_id: mine.siteId });
 
     const foreign = await call(trackRoute, {
@@ -219,8 +247,18 @@ describe('daily quotas', () => {
     const t = await createTenant();
     const fx = await createPlatformFixture(t);
     withQuotas({ 'leads.write': 5 });
-    expect((await createLeads(fx.key, [1, 2, 3].map(() => ({ name: 'A', email: uniqueEmail() })))).body.data.created).toBe(3);
-    const over = await createLeads(fx.key, [1, 2, 3].map(() => ({ name: 'B', email: uniqueEmail() })));
+    expect(
+      (
+        await createLeads(
+          fx.key,
+          [1, 2, 3].map(() => ({ name: 'A', email: uniqueEmail() })),
+        )
+      ).body.data.created,
+    ).toBe(3);
+    const over = await createLeads(
+      fx.key,
+      [1, 2, 3].map(() => ({ name: 'B', email: uniqueEmail() })),
+    );
     expect(over.status).toBe(429);
     expect(over.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { capability: 'leads.write', limit: 5, requested: 3 } });
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -228,7 +266,14 @@ describe('daily quotas', () => {
     expect(n).toBe(3);
     // Refused items give their units back: a duplicate costs nothing.
     const dup = await rows<{ email: string }>(sql`select email from leads where site_id = ${t.siteId} limit 1`);
-    expect((await createLeads(fx.key, [{ name: 'Dup', email: dup[0].email }, { name: 'C', email: uniqueEmail() }])).body.data.created).toBe(1);
+    expect(
+      (
+        await createLeads(fx.key, [
+          { name: 'Dup', email: dup[0].email },
+          { name: 'C', email: uniqueEmail() },
+        ])
+      ).body.data.created,
+    ).toBe(1);
     expect((await me(fx.key)).body.data.quotas.find((q: { capability: string }) => q.capability === 'leads.write').used).toBe(4);
   });
 
@@ -241,7 +286,9 @@ describe('daily quotas', () => {
     );
     expect(answers.filter((a) => a.status === 200).length).toBe(7);
     expect(answers.filter((a) => a.status === 429).length).toBe(13);
-    const [{ used }] = await rows<{ used: number }>(sql`select used from platform_quota_usage where site_id = ${t.siteId} and capability = 'leads.read'`);
+    const [{ used }] = await rows<{ used: number }>(
+      sql`select used from platform_quota_usage where site_id = ${t.siteId} and capability = 'leads.read'`,
+    );
     expect(used).toBe(7);
   });
 
@@ -286,7 +333,11 @@ describe('audit log', () => {
     expect(res.body.data[0]).toMatchObject({ app_id: fx.appId, request_id: expect.any(String) });
     // Another owner sees none of it, and cannot ask.
     expect((await audit(other)).body.data.every((e: { app_id: string }) => e.app_id !== fx.appId)).toBe(true);
-    const foreign = await call(auditRoute, { path: `/api/sites/${t.siteId}/platform-audit`, params: { site_id: t.siteId }, headers: other.user.auth });
+    const foreign = await call(auditRoute, {
+      path: `/api/sites/${t.siteId}/platform-audit`,
+      params: { site_id: t.siteId },
+      headers: other.user.auth,
+    });
     expect(foreign.status).toBe(403);
     const foreignApp = await audit(t, { app_id: otherApp.appId });
     expect(foreignApp.status).toBe(404);
@@ -300,7 +351,14 @@ describe('email through the embedded outbox', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ transport: 'outbox', status: 'stored', to: [to] });
     const log = await emails(mine);
-    expect(log.body.data[0]).toMatchObject({ id: res.body.data.id, app_id: app.appId, subject: 'Welcome', text: 'Hello there', html: '<p>Hello there</p>', to: [to] });
+    expect(log.body.data[0]).toMatchObject({
+      id: res.body.data.id,
+      app_id: app.appId,
+      subject: 'Welcome',
+      text: 'Hello there',
+      html: '<p>Hello there</p>',
+      to: [to],
+    });
     expect((await emails(other)).body.data.map((m: { id: string }) => m.id)).not.toContain(res.body.data.id);
   });
 
@@ -361,7 +419,11 @@ describe('email through the embedded outbox', () => {
     expect(sent.status).toBe(201);
     const mixed = await send(testOnly, { to: [address, uniqueEmail()], subject: 'Test', text: 'x' });
     expect(mixed.status).toBe(403);
-    const list = await call(recipientsRoute, { path: `/api/sites/${t.siteId}/email-recipients`, params: { site_id: t.siteId }, headers: t.user.auth });
+    const list = await call(recipientsRoute, {
+      path: `/api/sites/${t.siteId}/email-recipients`,
+      params: { site_id: t.siteId },
+      headers: t.user.auth,
+    });
     expect(list.body.data).toEqual([expect.objectContaining({ email: address, verified: true })]);
     // Test sends count against the test-only quota, per recipient.
     const quotas = (await me(testOnly)).body.data.quotas;

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POST as signupRoute } from '@/app/api/auth/signup/route';
 import { POST as tokenRoute } from '@/app/api/auth/token/route';
 import { nextAuthRoute } from '@/lib/http/next-auth-route';
-import { call, createUser, PASSWORD, uniqueEmail } from '../../helpers/harness';
-import { useRateLimits } from '../../helpers/rate-limits';
+import { call, createUser, PASSWORD, uniqueEmail } from '@/tests/helpers/harness';
+import { useRateLimits } from '@/tests/helpers/rate-limits';
 
 useRateLimits({ AUTH_RATE_LIMIT_PER_IP: '8', AUTH_FAILURES_PER_ACCOUNT: '3' });
 
@@ -23,7 +23,10 @@ const credentialsSignIn = (email: string, headers: Record<string, string>) =>
 
 function expect429(res: { status: number; body: any; headers: Headers }, message: string) {
   expect(res.status).toBe(429);
-  expect(res.body).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', message: expect.stringContaining(message), request_id: expect.any(String) } });
+  expect(res.body).toMatchObject({
+    success: false,
+    error: { code: 'RATE_LIMITED', message: expect.stringContaining(message), request_id: expect.any(String) },
+  });
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
 }
 

@@ -4,9 +4,9 @@ import { GET as listSites } from '@/app/sites/route';
 import { rows } from '@/lib/db/raw';
 import { mcpRoute } from '@/lib/http/mcp';
 import { flushKeyUsage } from '@/lib/keys/usage';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createKey, createTenant, type Tenant } from '../../helpers/harness';
-import { useRateLimits } from '../../helpers/rate-limits';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { useRateLimits } from '@/tests/helpers/rate-limits';
 
 useRateLimits();
 
@@ -51,7 +51,12 @@ describe('MCP under the plan limits, like REST', () => {
     const tenant = await createTenant();
     const { id, apiKey } = await createKey(tenant.user, tenant.siteId);
     const writeOnly = await createKey(tenant.user, tenant.siteId, ['write']);
-    const called = await rpc(apiKey, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'getLeads', arguments: { site_id: tenant.siteId } } });
+    const called = await rpc(apiKey, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'getLeads', arguments: { site_id: tenant.siteId } },
+    });
     expect(called.status).toBe(200);
     expect((await list(apiKey)).status).toBe(200);
     expect((await list(writeOnly.apiKey)).status).toBe(403);

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { GET as listSites } from '@/app/sites/route';
 import { defineRoute } from '@/lib/http/define-route';
 import { setSitePlan } from '@/lib/sites/repo';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createKey, createTenant, type Tenant } from '../../helpers/harness';
-import { useRateLimits } from '../../helpers/rate-limits';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { useRateLimits } from '@/tests/helpers/rate-limits';
 
 useRateLimits();
 
@@ -119,7 +119,11 @@ describe('concurrency caps', () => {
     await started(5);
     const sixth = await send();
     expect(sixth.status).toBe(429);
-    expect(sixth.body.error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('concurrent'), details: { concurrent_limit: 5 } });
+    expect(sixth.body.error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining('concurrent'),
+      details: { concurrent_limit: 5 },
+    });
     expect(sixth.headers.get('retry-after')).toBe('1');
 
     of(0).finish();
@@ -140,7 +144,7 @@ describe('concurrency caps', () => {
     const controllers = Array.from({ length: 5 }, () => new AbortController());
     const inFlight = controllers.map((c) => call(route, { path: '/test/slow', headers: presenters.xApiKey(t.key), signal: c.signal }));
     await started(5);
-    expect((await call(route, { path: '/test/slow', headers: presenters.xApiKey(t.key) }).then((r) => r.status))).toBe(429);
+    expect(await call(route, { path: '/test/slow', headers: presenters.xApiKey(t.key) }).then((r) => r.status)).toBe(429);
     for (const c of controllers) c.abort();
     const after = call(route, { path: '/test/slow', headers: presenters.xApiKey(t.key) });
     await started(6);

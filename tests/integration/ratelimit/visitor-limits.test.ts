@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { presenters } from '../../helpers/auth-matrix';
-import { visitorTestRoute } from '../../helpers/visitor-test-route';
-import { call, createKey, createSite, createUser, type TestUser } from '../../helpers/harness';
-import { useRateLimits } from '../../helpers/rate-limits';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createSite, createUser, type TestUser } from '@/tests/helpers/harness';
+import { useRateLimits } from '@/tests/helpers/rate-limits';
+import { visitorTestRoute } from '@/tests/helpers/visitor-test-route';
 
 useRateLimits();
 
@@ -22,7 +22,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const send = (headers: Record<string, string>, site = siteId) => call(track, { method: 'POST', path: '/test/track', headers, body: { site_id: site } });
+const send = (headers: Record<string, string>, site = siteId) =>
+  call(track, { method: 'POST', path: '/test/track', headers, body: { site_id: site } });
 const ip = (n: number) => ({ 'x-forwarded-for': `203.0.113.${n}` });
 
 describe('visitor policy', () => {

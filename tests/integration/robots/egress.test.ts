@@ -89,7 +89,10 @@ function vectors(): [string, string][] {
     ['an iframe', `<iframe src="${target}" onload="${done.replace(/"/g, '&quot;')}"></iframe>`],
     ['a meta refresh', frameNavigated(`<meta http-equiv="refresh" content="0;url=${target}">`)],
     ['location.href', afterwards(`<script>location.href = ${JSON.stringify(target)};</script>`)],
-    ['a form submission', afterwards(`<form method="post" action="${target}"><input name="a" value="b"></form><script>document.forms[0].submit();</script>`)],
+    [
+      'a form submission',
+      afterwards(`<form method="post" action="${target}"><input name="a" value="b"></form><script>document.forms[0].submit();</script>`),
+    ],
     ['window.open', `<script>window.open(${JSON.stringify(target)}, '_blank');</script>${checkFrame}`],
   ];
 }

@@ -1,30 +1,30 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GET as getInstanceRoute } from '@/app/api/instances/[id]/route';
 import { GET as logsRoute } from '@/app/api/instances/[id]/logs/route';
 import { GET as plansRoute } from '@/app/api/instances/[id]/plans/route';
+import { GET as getInstanceRoute } from '@/app/api/instances/[id]/route';
 import { GET as screenshotRoute } from '@/app/api/instances/[id]/screenshot/route';
-import { POST as instanceRoute } from '@/app/api/robots/instance/route';
+import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
 import { POST as actRoute } from '@/app/api/robots/instance/act/route';
 import { POST as assistantRoute } from '@/app/api/robots/instance/assistant/route';
 import { POST as deleteRoute } from '@/app/api/robots/instance/delete/route';
 import { POST as pauseRoute } from '@/app/api/robots/instance/pause/route';
 import { POST as resumeRoute } from '@/app/api/robots/instance/resume/route';
+import { POST as instanceRoute } from '@/app/api/robots/instance/route';
 import { POST as stopRoute } from '@/app/api/robots/instance/stop/route';
-import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
 import { POST as startWorkflowRoute } from '@/app/api/workflow/[name]/route';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders, resetProviders } from '@/lib/core/providers';
+import { getDb } from '@/lib/db/client';
+import { JOB_SCHEMA } from '@/lib/jobs/define';
 import { robotProvider } from '@/lib/providers/robots';
 import { robotExpiry } from '@/lib/robots/jobs';
-import { JOB_SCHEMA } from '@/lib/jobs/define';
-import { getDb } from '@/lib/db/client';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createKey, createSite, createTenant, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
-import { chromiumChildren, startCdpChromium, startRobotPages, type RobotPages } from '../../helpers/robot-pages';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createSite, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
+import { chromiumChildren, startCdpChromium, startRobotPages, type RobotPages } from '@/tests/helpers/robot-pages';
 import { applyWorkflowTestEnv } from '../workflows/behaviour';
 
 /**
@@ -32,7 +32,12 @@ import { applyWorkflowTestEnv } from '../workflows/behaviour';
  * provider), on pages this file serves on 127.0.0.1. Nothing of our pipeline is mocked: routes,
  * database, file storage, the workflow engine and the model stand-in are the real ones.
  */
-const ROBOT_ENV: Record<string, string> = { OUTBOUND_ALLOW_HOSTS: '127.0.0.1', ROBOTS_MAX_PER_SITE: '2', ROBOTS_MAX_TOTAL: '6', ROBOTS_ACTION_TIMEOUT_MS: '8000' };
+const ROBOT_ENV: Record<string, string> = {
+  OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+  ROBOTS_MAX_PER_SITE: '2',
+  ROBOTS_MAX_TOTAL: '6',
+  ROBOTS_ACTION_TIMEOUT_MS: '8000',
+};
 
 let pages: RobotPages;
 let mine: Tenant;
@@ -72,9 +77,15 @@ const robot = (handler: typeof instanceRoute, path: string, body: Record<string,
   call(handler, { method: 'POST', path, headers: { ...key(t), ...headers }, body });
 const create = (activity = 'Sign the guest book', extra: Record<string, unknown> = {}, t: Tenant = mine) =>
   robot(instanceRoute, '/api/robots/instance', { site_id: t.siteId, activity, ...extra }, t);
-const act = (instance_id: string, body: Record<string, unknown>, t: Tenant = mine) => robot(actRoute, '/api/robots/instance/act', { instance_id, ...body }, t);
+const act = (instance_id: string, body: Record<string, unknown>, t: Tenant = mine) =>
+  robot(actRoute, '/api/robots/instance/act', { instance_id, ...body }, t);
 const op = (name: 'pause' | 'resume' | 'stop' | 'delete', instance_id: string, extra: Record<string, unknown> = {}, t: Tenant = mine) =>
-  robot({ pause: pauseRoute, resume: resumeRoute, stop: stopRoute, delete: deleteRoute }[name], `/api/robots/instance/${name}`, { instance_id, ...extra }, t);
+  robot(
+    { pause: pauseRoute, resume: resumeRoute, stop: stopRoute, delete: deleteRoute }[name],
+    `/api/robots/instance/${name}`,
+    { instance_id, ...extra },
+    t,
+  );
 const getInstance = (id: string, t: Tenant = mine) => call(getInstanceRoute, { path: `/api/instances/${id}`, params: { id }, headers: key(t) });
 const deleteAll = async (ids: string[]) => {
   for (const id of ids) await op('delete', id);
@@ -93,7 +104,13 @@ describe('local provider: the life of a robot', () => {
     const created = await create();
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const { instance, plan } = created.body.data;
-    expect(instance).toMatchObject({ status: 'running', instance_type: 'browser', user_id: mine.user.id, activity: 'Sign the guest book', timeout_hours: 1 });
+    expect(instance).toMatchObject({
+      status: 'running',
+      instance_type: 'browser',
+      user_id: mine.user.id,
+      activity: 'Sign the guest book',
+      timeout_hours: 1,
+    });
     expect(plan).toMatchObject({ title: 'Sign the guest book', plan_type: 'task', status: 'pending', steps: [] });
     expect(robotProvider().running(mine.siteId)).toBe(1);
 
@@ -106,11 +123,21 @@ describe('local provider: the life of a robot', () => {
     expect(result.instance.current_url).toBe(`${pages.url}/result`);
 
     // Every action is a log entry with a screenshot in file storage.
-    const logs = await call(logsRoute, { path: `/api/instances/${instance.id}/logs`, params: { id: instance.id }, headers: key(), query: { log_type: 'agent_action' } });
+    const logs = await call(logsRoute, {
+      path: `/api/instances/${instance.id}/logs`,
+      params: { id: instance.id },
+      headers: key(),
+      query: { log_type: 'agent_action' },
+    });
     expect(logs.body.meta.total).toBe(5);
     expect(logs.body.data.every((l: any) => l.screenshot_url)).toBe(true);
     const logId = logs.body.data[0].id;
-    const shot = await call(screenshotRoute, { path: `/api/instances/${instance.id}/screenshot`, params: { id: instance.id }, headers: key(), query: { log_id: logId } });
+    const shot = await call(screenshotRoute, {
+      path: `/api/instances/${instance.id}/screenshot`,
+      params: { id: instance.id },
+      headers: key(),
+      query: { log_id: logId },
+    });
     expect(shot.status).toBe(200);
     expect(Buffer.from(shot.body.data.data_base64, 'base64').subarray(1, 4).toString()).toBe('PNG');
 
@@ -146,7 +173,13 @@ describe('local provider: the life of a robot', () => {
     const again = await create('Look at the result', { instance_id: instance.id });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ created: false, instance: { status: 'running', activity: 'Look at the result' } });
-    const read = await act(instance.id, { message: 'read', actions: [{ type: 'navigate', url: `${pages.url}/result` }, { type: 'extract', selector: '#result' }] });
+    const read = await act(instance.id, {
+      message: 'read',
+      actions: [
+        { type: 'navigate', url: `${pages.url}/result` },
+        { type: 'extract', selector: '#result' },
+      ],
+    });
     expect(read.body.data.executed[1].output).toBe('Nobody signed');
     await deleteAll([instance.id]);
   });
@@ -155,7 +188,11 @@ describe('local provider: the life of a robot', () => {
     const { instance } = (await create()).body.data;
     const res = await act(instance.id, {
       message: 'click something missing',
-      actions: [{ type: 'navigate', url: `${pages.url}/form` }, { type: 'click', selector: '#missing' }, { type: 'extract', selector: 'h1' }],
+      actions: [
+        { type: 'navigate', url: `${pages.url}/form` },
+        { type: 'click', selector: '#missing' },
+        { type: 'extract', selector: 'h1' },
+      ],
     });
     expect(res.status).toBe(200);
     expect(res.body.data.executed.map((s: any) => s.status)).toEqual(['completed', 'failed']);
@@ -165,7 +202,12 @@ describe('local provider: the life of a robot', () => {
     const next = await act(instance.id, { message: 'go on', step_status: 'completed', actions: [{ type: 'screenshot' }] });
     expect(next.body.data.executed.map((s: any) => s.description)).toEqual(['Read the text of h1', 'Take a screenshot']);
     expect(next.body.data.plan.status).toBe('completed');
-    const errors = await call(logsRoute, { path: `/api/instances/${instance.id}/logs`, params: { id: instance.id }, headers: key(), query: { level: 'error' } });
+    const errors = await call(logsRoute, {
+      path: `/api/instances/${instance.id}/logs`,
+      params: { id: instance.id },
+      headers: key(),
+      query: { level: 'error' },
+    });
     expect(errors.body.data[0]).toMatchObject({ log_type: 'agent_action', level: 'error' });
     await deleteAll([instance.id]);
   });
@@ -175,15 +217,17 @@ describe('local provider: the life of a robot', () => {
     const target = `http://localhost:${pages.port}/secret`;
     const res = await act(instance.id, {
       message: 'probe',
-      actions: [
-        { type: 'navigate', url: 'http://169.254.169.254/latest/meta-data/' },
-      ],
+      actions: [{ type: 'navigate', url: 'http://169.254.169.254/latest/meta-data/' }],
     });
     expect(res.body.data.executed[0]).toMatchObject({ status: 'failed' });
     expect(res.body.data.executed[0].error).toMatch(/non-public address/);
     const probe = await act(instance.id, {
       message: 'probe',
-      actions: [{ type: 'navigate', url: `${pages.url}/probe?target=${encodeURIComponent(target)}` }, { type: 'wait', selector: '#probe:text("blocked")' }, { type: 'extract', selector: '#probe' }],
+      actions: [
+        { type: 'navigate', url: `${pages.url}/probe?target=${encodeURIComponent(target)}` },
+        { type: 'wait', selector: '#probe:text("blocked")' },
+        { type: 'extract', selector: '#probe' },
+      ],
     });
     expect(probe.body.data.executed.at(-1).output).toBe('blocked');
     expect(pages.hits.get('/secret') ?? 0).toBe(0);
@@ -251,7 +295,11 @@ describe('caps and timeouts', () => {
     const secondSite = await createSite(owner.user, 'Second site');
     const second: Tenant = { ...owner, siteId: secondSite, key: (await createKey(owner.user, secondSite)).apiKey };
     const started = [];
-    for (const [activity, t] of [['Robot A1', owner], ['Robot A2', owner], ['Robot B1', second]] as const) {
+    for (const [activity, t] of [
+      ['Robot A1', owner],
+      ['Robot A2', owner],
+      ['Robot B1', second],
+    ] as const) {
       const res = await create(activity, {}, t);
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       started.push(res.body.data.instance);
@@ -262,7 +310,12 @@ describe('caps and timeouts', () => {
     expect(over.body.error.message).toMatch(/account already runs 3 robot browsers/);
     const theirs = await create('Theirs', {}, other);
     expect(theirs.status).toBe(201);
-    for (const [t, i] of [[owner, started[0]], [owner, started[1]], [second, started[2]]] as const) await op('delete', i.id, {}, t);
+    for (const [t, i] of [
+      [owner, started[0]],
+      [owner, started[1]],
+      [second, started[2]],
+    ] as const)
+      await op('delete', i.id, {}, t);
     await op('delete', theirs.body.data.instance.id, {}, other);
   });
 
@@ -292,7 +345,12 @@ describe('caps and timeouts', () => {
     const after = (await getInstance(instance.id)).body.data;
     expect(after).toMatchObject({ status: 'stopped', expires_at: null });
     expect(robotProvider().session(instance.id)).toBeUndefined();
-    const logs = await call(logsRoute, { path: `/api/instances/${instance.id}/logs`, params: { id: instance.id }, headers: key(), query: { log_type: 'system' } });
+    const logs = await call(logsRoute, {
+      path: `/api/instances/${instance.id}/logs`,
+      params: { id: instance.id },
+      headers: key(),
+      query: { log_type: 'system' },
+    });
     expect(logs.body.data[0].message).toMatch(/timeout ran out/);
     await deleteAll([instance.id]);
   });
@@ -446,12 +504,23 @@ describe('cleanup', () => {
 });
 
 async function startRun(name: string, body: Record<string, unknown>) {
-  const res = await call(startWorkflowRoute, { method: 'POST', path: `/api/workflow/${name}`, params: { name }, headers: key(), body: { site_id: mine.siteId, ...body } });
+  const res = await call(startWorkflowRoute, {
+    method: 'POST',
+    path: `/api/workflow/${name}`,
+    params: { name },
+    headers: key(),
+    body: { site_id: mine.siteId, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   const workflowId = res.body.workflowId;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const run = await call(getRunRoute, { path: `/api/logs/workflows/${workflowId}`, params: { workflowId }, headers: key(), query: { site_id: mine.siteId } });
+    const run = await call(getRunRoute, {
+      path: `/api/logs/workflows/${workflowId}`,
+      params: { workflowId },
+      headers: key(),
+      query: { site_id: mine.siteId },
+    });
     if (run.body.data.status !== 'RUNNING') return run.body.data;
     if (Date.now() > deadline) throw new Error(`run ${workflowId} still running`);
     await new Promise((r) => setTimeout(r, 200));

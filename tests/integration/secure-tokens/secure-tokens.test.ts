@@ -11,8 +11,8 @@ import { resetConfig } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
 import { masterKeyFilePath, secretsKeyring } from '@/lib/secure-tokens/keyring';
 import { rotateSecureTokens } from '@/lib/secure-tokens/rotate';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { useRateLimits } from '../../helpers/rate-limits';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { useRateLimits } from '@/tests/helpers/rate-limits';
 
 useRateLimits({ SECRETS_DECRYPT_PER_KEY_PER_MINUTE: '1000', SECRETS_DECRYPT_PER_SITE_PER_MINUTE: '1000' });
 
@@ -33,9 +33,20 @@ function setEnv(vars: Record<string, string | undefined>) {
 }
 
 const create = (t: Tenant, body: Record<string, unknown>, headers: Record<string, string> = { 'x-api-key': t.key }) =>
-  call(createRoute, { method: 'POST', path: '/api/secure-tokens', headers, body: { site_id: t.siteId, type: 'api_key', identifier: `id-${randomBytes(4).toString('hex')}`, ...body } });
+  call(createRoute, {
+    method: 'POST',
+    path: '/api/secure-tokens',
+    headers,
+    body: { site_id: t.siteId, type: 'api_key', identifier: `id-${randomBytes(4).toString('hex')}`, ...body },
+  });
 const decrypt = (t: Tenant, id: string, key = t.key, siteId = t.siteId) =>
-  call(decryptRoute, { method: 'POST', path: `/api/secure-tokens/${id}/decrypt`, params: { id }, headers: { 'x-api-key': key }, body: { site_id: siteId } });
+  call(decryptRoute, {
+    method: 'POST',
+    path: `/api/secure-tokens/${id}/decrypt`,
+    params: { id },
+    headers: { 'x-api-key': key },
+    body: { site_id: siteId },
+  });
 const audit = (t: Tenant) => call(auditRoute, { path: '/api/secure-tokens/audit', headers: t.user.auth, query: { site_id: t.siteId, limit: 100 } });
 
 async function row(id: string) {
@@ -96,7 +107,8 @@ describe('storing, listing, deleting', () => {
     expect(list.body.data.map((t: { identifier: string }) => t.identifier)).toContain('stripe.live');
     expect(JSON.stringify(list.body)).not.toContain(value);
     expect(list.body.meta).toMatchObject({ total: 2, limit: 20, offset: 0, has_more: false });
-    for (const item of list.body.data) expect(Object.keys(item).sort()).toEqual(['created_at', 'id', 'identifier', 'key_version', 'last_used_at', 'site_id', 'type']);
+    for (const item of list.body.data)
+      expect(Object.keys(item).sort()).toEqual(['created_at', 'id', 'identifier', 'key_version', 'last_used_at', 'site_id', 'type']);
   });
 
   it('refuses a second secret with the same identifier (409), an empty value and unknown fields (400)', async () => {
@@ -111,9 +123,19 @@ describe('storing, listing, deleting', () => {
 
   it("deletes the site's secret; another site's id or an unknown one is 404", async () => {
     const created = (await create(mine, { value: 'to-delete' })).body.data;
-    const foreign = await call(deleteRoute, { method: 'DELETE', path: '/api/secure-tokens', headers: { 'x-api-key': other.key }, query: { site_id: other.siteId, id: created.id } });
+    const foreign = await call(deleteRoute, {
+      method: 'DELETE',
+      path: '/api/secure-tokens',
+      headers: { 'x-api-key': other.key },
+      query: { site_id: other.siteId, id: created.id },
+    });
     expect(foreign.status).toBe(404);
-    const gone = await call(deleteRoute, { method: 'DELETE', path: '/api/secure-tokens', headers: mine.user.auth, query: { site_id: mine.siteId, id: created.id } });
+    const gone = await call(deleteRoute, {
+      method: 'DELETE',
+      path: '/api/secure-tokens',
+      headers: mine.user.auth,
+      query: { site_id: mine.siteId, id: created.id },
+    });
     expect(gone.status).toBe(200);
     expect(gone.body).toEqual({ success: true, message: 'Secure token deleted' });
     expect(await row(created.id)).toBeUndefined();
@@ -133,7 +155,16 @@ describe('decrypt', () => {
     // Another site's key, or this key naming this id under its own site: 403 / 404.
     expect((await decrypt(other, id)).status).toBe(404);
     expect((await decrypt(mine, id, mine.readKey)).status).toBe(403);
-    expect((await decrypt(mine, randomBytes(16).toString('hex').replace(/(.{8})(.{4})(.{4})(.{4})(.{12})/, '$1-$2-$3-$4-$5'))).status).toBe(404);
+    expect(
+      (
+        await decrypt(
+          mine,
+          randomBytes(16)
+            .toString('hex')
+            .replace(/(.{8})(.{4})(.{4})(.{4})(.{12})/, '$1-$2-$3-$4-$5'),
+        )
+      ).status,
+    ).toBe(404);
 
     const entries = (await audit(mine)).body.data as { token_id: string; action: string; outcome: string; api_key_id: string | null }[];
     expect(entries.filter((e) => e.token_id === id).map((e) => [e.action, e.outcome])).toEqual([
@@ -194,7 +225,14 @@ describe('tampering fails closed', () => {
     const { id: target } = (await create(mine, { value: 'other' })).body.data;
     const { id: foreign } = (await create(other, { value: 'foreign' })).body.data;
     const sealed = await row(source);
-    const copy = { iv: sealed.iv, ciphertext: sealed.ciphertext, tag: sealed.tag, wrapped_key: sealed.wrapped_key, key_id: sealed.key_id, key_version: sealed.key_version };
+    const copy = {
+      iv: sealed.iv,
+      ciphertext: sealed.ciphertext,
+      tag: sealed.tag,
+      wrapped_key: sealed.wrapped_key,
+      key_id: sealed.key_id,
+      key_version: sealed.key_version,
+    };
     await setColumns(target, copy);
     await setColumns(foreign, copy);
     expect((await decrypt(mine, target)).status).toBe(500);
@@ -225,7 +263,12 @@ describe('rotation', () => {
     const report = await rotateSecureTokens(secretsKeyring()!, { batch: 2 });
     expect(report.rewrapped).toBeGreaterThanOrEqual(ids.length);
     const after = await row(ids[0]);
-    expect(after).toMatchObject({ key_version: 2, key_id: secretsKeyring()!.current.id, ciphertext: wrappedBefore.ciphertext, tag: wrappedBefore.tag });
+    expect(after).toMatchObject({
+      key_version: 2,
+      key_id: secretsKeyring()!.current.id,
+      ciphertext: wrappedBefore.ciphertext,
+      tag: wrappedBefore.tag,
+    });
     expect(after.wrapped_key).not.toBe(wrappedBefore.wrapped_key);
 
     // v1 removed: everything still opens; a second run has nothing to do.
@@ -285,7 +328,10 @@ describe('master key configuration', () => {
     expect(() => secretsKeyring()).toThrow(/entry 1 \(v1\) is not the base64 of 32 bytes/);
     const res = await create(mine, { value: 'x' });
     expect(res.status).toBe(503);
-    expect(res.body.error).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED', message: 'SECRETS_MASTER_KEY is invalid: entry 1 (v1) is not the base64 of 32 bytes' });
+    expect(res.body.error).toMatchObject({
+      code: 'PROVIDER_NOT_CONFIGURED',
+      message: 'SECRETS_MASTER_KEY is invalid: entry 1 (v1) is not the base64 of 32 bytes',
+    });
     expect(JSON.stringify(res.body)).not.toContain(bad.slice(3));
   });
 });

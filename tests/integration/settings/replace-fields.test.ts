@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/core/errors';
 import { replacementPatch } from '@/lib/settings/merge';
 import { getSettings, updateSettings } from '@/lib/settings/service';
-import { createTenant } from '../../helpers/harness';
+import { createTenant } from '@/tests/helpers/harness';
 
 /** What the console's settings editor does on save: replace some fields whole, keep the others. */
 const replaceFields = (next: Record<string, unknown>) => (stored: Record<string, unknown>) =>

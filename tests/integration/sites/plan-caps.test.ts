@@ -5,13 +5,13 @@ import { POST as createAppRoute } from '@/app/api/sites/[site_id]/platform-apps/
 import { POST as createSiteRoute } from '@/app/api/visitors/sites/route';
 import { POST as createEndpointRoute } from '@/app/api/webhooks/route';
 import { resetConfig } from '@/lib/core/config';
+import { countLiveKeys } from '@/lib/keys/repo';
 import { countApps } from '@/lib/platform/repo';
 import { countSecureTokens } from '@/lib/secure-tokens/repo';
-import { countLiveKeys } from '@/lib/keys/repo';
 import { countSitesOfOwner, setSitePlan } from '@/lib/sites/repo';
 import { countEndpoints } from '@/lib/webhooks/repo';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type CallResult, type Tenant } from '../../helpers/harness';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type CallResult, type Tenant } from '@/tests/helpers/harness';
 
 /**
  * Plan caps on what an account or a site holds: over the cap → 403 PLAN_LIMIT_REACHED in the
@@ -55,25 +55,42 @@ const CASES: Case[] = [
   },
   {
     cap: 'api_keys_per_site',
-    create: (t, i) => call(createKeyRoute, { method: 'POST', path: '/api/keys', headers: t.user.auth, body: { site_id: t.siteId, name: `k${i}`, scopes: ['read'] } }),
+    create: (t, i) =>
+      call(createKeyRoute, { method: 'POST', path: '/api/keys', headers: t.user.auth, body: { site_id: t.siteId, name: `k${i}`, scopes: ['read'] } }),
     held: (t) => countLiveKeys(t.siteId),
   },
   {
     cap: 'webhook_endpoints_per_site',
     create: (t, i) =>
-      call(createEndpointRoute, { method: 'POST', path: '/api/webhooks', headers: presenters.xApiKey(t.key), body: { site_id: t.siteId, url: `https://93.184.216.34/hook/${i}`, events: ['lead.created'] } }),
+      call(createEndpointRoute, {
+        method: 'POST',
+        path: '/api/webhooks',
+        headers: presenters.xApiKey(t.key),
+        body: { site_id: t.siteId, url: `https://93.184.216.34/hook/${i}`, events: ['lead.created'] },
+      }),
     held: (t) => countEndpoints(t.siteId),
   },
   {
     cap: 'platform_apps_per_site',
     create: (t, i) =>
-      call(createAppRoute, { method: 'POST', path: `/api/sites/${t.siteId}/platform-apps`, params: { site_id: t.siteId }, headers: t.user.auth, body: { name: `app ${i}` } }),
+      call(createAppRoute, {
+        method: 'POST',
+        path: `/api/sites/${t.siteId}/platform-apps`,
+        params: { site_id: t.siteId },
+        headers: t.user.auth,
+        body: { name: `app ${i}` },
+      }),
     held: (t) => countApps(t.siteId),
   },
   {
     cap: 'secrets_per_site',
     create: (t, i) =>
-      call(createSecretRoute, { method: 'POST', path: '/api/secure-tokens', headers: presenters.xApiKey(t.key), body: { site_id: t.siteId, type: 'api_key', identifier: `cap-${i}`, value: 's3cret' } }),
+      call(createSecretRoute, {
+        method: 'POST',
+        path: '/api/secure-tokens',
+        headers: presenters.xApiKey(t.key),
+        body: { site_id: t.siteId, type: 'api_key', identifier: `cap-${i}`, value: 's3cret' },
+      }),
     held: (t) => countSecureTokens(t.siteId),
   },
 ];

@@ -1,16 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET as listSites } from '@/app/sites/route';
-import { GET as getSite } from '@/app/sites/[site_id]/route';
-import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
-import { GET as visitorSites, POST as createSiteRoute } from '@/app/api/visitors/sites/route';
-import { POST as createCommandRoute } from '@/app/sites/[site_id]/commands/route';
 import { POST as createLeadRoute } from '@/app/api/agents/tools/leads/create/route';
 import { POST as createRequirementRoute } from '@/app/api/agents/tools/requirements/create/route';
 import { POST as createSegmentRoute } from '@/app/api/agents/tools/segments/create/route';
+import { GET as visitorSites, POST as createSiteRoute } from '@/app/api/visitors/sites/route';
+import { POST as createCommandRoute } from '@/app/sites/[site_id]/commands/route';
+import { GET as getSite } from '@/app/sites/[site_id]/route';
+import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
+import { GET as listSites } from '@/app/sites/route';
 import { flushKeyUsage } from '@/lib/keys/usage';
-import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { call, createSite, createTenant, createUser, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, useStandIn } from '../../helpers/llm-standin';
+import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { call, createSite, createTenant, createUser, type Tenant } from '@/tests/helpers/harness';
+import { startLlmStandIn, useStandIn } from '@/tests/helpers/llm-standin';
 
 let mine: Tenant;
 let other: Tenant;
@@ -27,7 +27,12 @@ const toolRoutes: Record<string, typeof createLeadRoute> = {
 describe('POST /api/visitors/sites', () => {
   it('creates a site owned by the signed-in user', async () => {
     const user = await createUser();
-    const res = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: user.auth, body: { name: 'Shop', domain: 'Shop.Example.com' } });
+    const res = await call(createSiteRoute, {
+      method: 'POST',
+      path: '/api/visitors/sites',
+      headers: user.auth,
+      body: { name: 'Shop', domain: 'Shop.Example.com' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
@@ -53,7 +58,12 @@ describe('POST /api/visitors/sites', () => {
   it('requires a session; an API key is refused', async () => {
     const noAuth = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', body: { name: 'x' } });
     expect(noAuth.status).toBe(401);
-    const withKey = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: presenters.bearer(mine.key), body: { name: 'x' } });
+    const withKey = await call(createSiteRoute, {
+      method: 'POST',
+      path: '/api/visitors/sites',
+      headers: presenters.bearer(mine.key),
+      body: { name: 'x' },
+    });
     expect(withKey.status).toBe(401);
   });
 });
@@ -68,7 +78,11 @@ describe('GET /api/visitors/sites', () => {
   it('returns the visitors of a site by ?site_id= (paginated); both id and site_id is a 400', async () => {
     const res = await call(visitorSites, { path: '/api/visitors/sites', headers: mine.user.auth, query: { site_id: mine.siteId } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, data: expect.any(Array), meta: { total: res.body.data.length, limit: 20, offset: 0, has_more: false } });
+    expect(res.body).toEqual({
+      success: true,
+      data: expect.any(Array),
+      meta: { total: res.body.data.length, limit: 20, offset: 0, has_more: false },
+    });
     const both = await call(visitorSites, { path: '/api/visitors/sites', headers: mine.user.auth, query: { id: mine.siteId, site_id: mine.siteId } });
     expect(both.status).toBe(400);
   });
@@ -137,7 +151,7 @@ describe('GET /sites/{site_id}/stats', () => {
   it('counts keys, commands and recorded requests of this site only', async () => {
     const user = await createUser();
     const siteId = await createSite(user);
-    const { createKey } = await import('../../helpers/harness');
+    const { createKey } = await import('@/tests/helpers/harness');
     const key = (await createKey(user, siteId)).apiKey;
     const headers = presenters.xApiKey(key);
     // Commands are carried out by the CMO agent: they need a model (a local stand-in); none runs here.
@@ -145,7 +159,13 @@ describe('GET /sites/{site_id}/stats', () => {
     const restore = useStandIn(standIn);
     try {
       for (let i = 0; i < 3; i++) {
-        const created = await call(createCommandRoute, { method: 'POST', path: `/sites/${siteId}/commands`, params: { site_id: siteId }, headers, body: { task: `t${i}` } });
+        const created = await call(createCommandRoute, {
+          method: 'POST',
+          path: `/sites/${siteId}/commands`,
+          params: { site_id: siteId },
+          headers,
+          body: { task: `t${i}` },
+        });
         expect(created.status).toBe(201);
       }
     } finally {
@@ -162,14 +182,18 @@ describe('GET /sites/{site_id}/stats', () => {
       commands: { total: 3, by_status: { pending: 3 } },
     });
     // The tenant with revoked and expired keys sees them counted as such.
-    const theirs = await call(getStats, { path: `/sites/${mine.siteId}/stats`, params: { site_id: mine.siteId }, headers: presenters.xApiKey(mine.key) });
+    const theirs = await call(getStats, {
+      path: `/sites/${mine.siteId}/stats`,
+      params: { site_id: mine.siteId },
+      headers: presenters.xApiKey(mine.key),
+    });
     expect(theirs.body.data.api_keys).toEqual({ total: 4, active: 2, revoked: 1, expired: 1 });
   });
 
   it('counts the CRM records of this site by status', async () => {
     const user = await createUser();
     const siteId = await createSite(user);
-    const { createKey } = await import('../../helpers/harness');
+    const { createKey } = await import('@/tests/helpers/harness');
     const key = (await createKey(user, siteId)).apiKey;
     const bearer = presenters.bearer(key);
     const tool = (path: string, body: object) =>

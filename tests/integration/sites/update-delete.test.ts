@@ -4,17 +4,17 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DELETE as deleteSiteRoute, PATCH as updateSiteRoute } from '@/app/api/sites/[site_id]/route';
 import { GET as visitorSites } from '@/app/api/visitors/sites/route';
-import { POST as uploadRoute } from '@/app/api/visitors/upload/route';
 import { POST as trackRoute } from '@/app/api/visitors/track/route';
+import { POST as uploadRoute } from '@/app/api/visitors/upload/route';
 import { POST as startWorkflowRoute } from '@/app/api/workflow/[name]/route';
 import { GET as listSites } from '@/app/sites/route';
 import { config } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
 import { flushKeyUsage } from '@/lib/keys/usage';
-import { presenters } from '../../helpers/auth-matrix';
-import { BASE, call, createTenant, type Tenant } from '../../helpers/harness';
-import { useModelForFile } from '../../helpers/llm-standin';
-import { createSiteObjects, siteFingerprint } from '../../helpers/site-objects';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { BASE, call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { useModelForFile } from '@/tests/helpers/llm-standin';
+import { createSiteObjects, siteFingerprint } from '@/tests/helpers/site-objects';
 
 useModelForFile();
 
@@ -36,7 +36,9 @@ async function rowsPerSiteTable(siteId: string): Promise<Record<string, number>>
      where table_schema = 'public' and column_name = 'site_id' order by table_name`)) as unknown as { rows: { table_name: string }[] };
   const counts: Record<string, number> = {};
   for (const { table_name } of tables.rows) {
-    const res = (await db.execute(sql`select count(*)::int as n from ${sql.identifier(table_name)} where site_id = ${siteId}`)) as unknown as { rows: { n: number }[] };
+    const res = (await db.execute(sql`select count(*)::int as n from ${sql.identifier(table_name)} where site_id = ${siteId}`)) as unknown as {
+      rows: { n: number }[];
+    };
     counts[table_name] = res.rows[0].n;
   }
   return counts;
@@ -129,9 +131,12 @@ describe('DELETE /api/sites/{site_id}', () => {
     const form = new FormData();
     form.set('site_id', t.siteId);
     form.set('file', new Blob(['hello'], { type: 'text/plain' }), 'notes.txt');
-    const uploaded = await uploadRoute(new Request(new URL('/api/visitors/upload', BASE), { method: 'POST', headers: presenters.xSaApiKey(t.key), body: form }), {
-      params: Promise.resolve({}),
-    });
+    const uploaded = await uploadRoute(
+      new Request(new URL('/api/visitors/upload', BASE), { method: 'POST', headers: presenters.xSaApiKey(t.key), body: form }),
+      {
+        params: Promise.resolve({}),
+      },
+    );
     expect(uploaded.status).toBe(201);
     const file = path.resolve(config().DATA_DIR, 'uploads', (await uploaded.json()).data.storage_key);
     expect(existsSync(file)).toBe(true);
@@ -146,7 +151,22 @@ describe('DELETE /api/sites/{site_id}', () => {
     await flushKeyUsage();
 
     const before = await rowsPerSiteTable(t.siteId);
-    for (const table of ['api_keys', 'api_key_usage', 'commands', 'visitors', 'visitor_sessions', 'session_events', 'leads', 'segments', 'requirements', 'site_origins', 'visitor_uploads', 'conversations', 'conversation_messages', 'workflow_runs']) {
+    for (const table of [
+      'api_keys',
+      'api_key_usage',
+      'commands',
+      'visitors',
+      'visitor_sessions',
+      'session_events',
+      'leads',
+      'segments',
+      'requirements',
+      'site_origins',
+      'visitor_uploads',
+      'conversations',
+      'conversation_messages',
+      'workflow_runs',
+    ]) {
       expect(before[table], table).toBeGreaterThan(0);
     }
     // The fingerprint's global user/site counts change with the deletion; the other site's rows must not.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '@/lib/core/config';
 import { grantCredits } from '@/lib/finder/credits-repo';
 import { createLead } from '@/lib/leads/repo';
@@ -11,10 +11,10 @@ import { createSegment } from '@/lib/segments/repo';
 import { createSegmentInputSchema } from '@/lib/segments/schema';
 import type { AnyTool } from '@/lib/tools/define-tool';
 import { tools } from '@/lib/tools/registry';
-import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { createTenant, createVisitor, uniqueEmail, type Tenant } from '../../helpers/harness';
-import { startPeopleDataStandIn, startVenuesStandIn } from '../../helpers/people-data-standin';
-import { normalized, startMcp, viaMcp, viaRest, withoutRequestId } from '../../helpers/tools';
+import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { createTenant, createVisitor, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
+import { startPeopleDataStandIn, startVenuesStandIn } from '@/tests/helpers/people-data-standin';
+import { normalized, startMcp, viaMcp, viaRest, withoutRequestId } from '@/tests/helpers/tools';
 
 /**
  * Every tool of the registry: the shared auth matrix on its REST route (Bearer and x-api-key),
@@ -39,8 +39,7 @@ const withoutBalance = (body: any) => normalized({ ...body, credits: { ...body.c
 const lead = async (t: Tenant) =>
   createLead(t.siteId, createLeadInputSchema.parse({ site_id: t.siteId, name: 'Grace Hopper', email: uniqueEmail(), company: 'Navy' }));
 const segment = async (t: Tenant) => createSegment(t.siteId, createSegmentInputSchema.parse({ site_id: t.siteId, name: 'SMB' }));
-const requirement = async (t: Tenant) =>
-  createRequirement(t.siteId, createRequirementInputSchema.parse({ site_id: t.siteId, title: 'Write posts' }));
+const requirement = async (t: Tenant) => createRequirement(t.siteId, createRequirementInputSchema.parse({ site_id: t.siteId, title: 'Write posts' }));
 
 const CASES: Record<string, ToolCase> = {
   createLead: {
@@ -128,7 +127,14 @@ const CASES: Record<string, ToolCase> = {
   },
   createRequirement: {
     status: 201,
-    valid: async (t) => ({ site_id: t.siteId, title: 'Write 3 posts', type: 'content', priority: 'high', budget: 50_000, instructions: 'Use the blog tool' }),
+    valid: async (t) => ({
+      site_id: t.siteId,
+      title: 'Write 3 posts',
+      type: 'content',
+      priority: 'high',
+      budget: 50_000,
+      instructions: 'Use the blog tool',
+    }),
     invalid: [
       ['missing title', { priority: 'high' }],
       ['unknown priority', { title: 'x', priority: 'urgent' }],
@@ -205,7 +211,12 @@ const CASES: Record<string, ToolCase> = {
       success: body.success,
       created: body.created,
       runs: body.run_ids.length,
-      role_query: { name: body.role_query.name, total_targets: body.role_query.total_targets, status: body.role_query.status, leads_created: body.role_query.leads_created },
+      role_query: {
+        name: body.role_query.name,
+        total_targets: body.role_query.total_targets,
+        status: body.role_query.status,
+        leads_created: body.role_query.leads_created,
+      },
     }),
   },
   searchRegionVenues: {
@@ -301,7 +312,10 @@ describe.each(tools.map((t) => [t.name, t] as [string, AnyTool]))('%s', (name, t
     const body = { site_id: mine.siteId, ...args };
     const rest = await viaRest(tool, presenters.bearer(mine.key), body);
     expect(rest.status).toBe(400);
-    expect(rest.body).toMatchObject({ success: false, error: { code: 'INVALID_REQUEST', message: expect.any(String), request_id: expect.any(String) } });
+    expect(rest.body).toMatchObject({
+      success: false,
+      error: { code: 'INVALID_REQUEST', message: expect.any(String), request_id: expect.any(String) },
+    });
     const viaProtocol = await viaMcp(client, name, body);
     expect(viaProtocol.status).toBe(400);
     expect(withoutRequestId(viaProtocol.body)).toEqual(withoutRequestId(rest.body));

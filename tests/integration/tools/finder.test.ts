@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '@/lib/core/config';
 import { getFinderCategoryIdsTool } from '@/lib/tools/finder';
-import { presenters } from '../../helpers/auth-matrix';
-import { createTenant, type Tenant } from '../../helpers/harness';
-import { CATALOGUE, startPeopleDataStandIn } from '../../helpers/people-data-standin';
-import { startMcp, viaMcp, viaRest, withoutRequestId } from '../../helpers/tools';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { createTenant, type Tenant } from '@/tests/helpers/harness';
+import { CATALOGUE, startPeopleDataStandIn } from '@/tests/helpers/people-data-standin';
+import { startMcp, viaMcp, viaRest, withoutRequestId } from '@/tests/helpers/tools';
 
 let mine: Tenant;
 let mcp: Awaited<ReturnType<typeof startMcp>>;
@@ -30,7 +30,10 @@ describe('getFinderCategoryIds without a provider', () => {
   it('answers 503 PROVIDER_NOT_CONFIGURED, identically through REST and MCP', async () => {
     const rest = await find('software');
     expect(rest.status).toBe(503);
-    expect(rest.body).toMatchObject({ success: false, error: { code: 'PROVIDER_NOT_CONFIGURED', message: expect.stringContaining('PEOPLE_DATA_API_URL') } });
+    expect(rest.body).toMatchObject({
+      success: false,
+      error: { code: 'PROVIDER_NOT_CONFIGURED', message: expect.stringContaining('PEOPLE_DATA_API_URL') },
+    });
     const viaProtocol = await viaMcp(client, 'getFinderCategoryIds', { site_id: mine.siteId, query: 'software' });
     expect(viaProtocol.status).toBe(503);
     expect(withoutRequestId(viaProtocol.body)).toEqual(withoutRequestId(rest.body));

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findLead } from '@/lib/leads/repo';
-import { findVisitor } from '@/lib/visitors/repo';
 import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from '@/lib/tools/leads';
 import { createSegmentTool } from '@/lib/tools/segments';
-import { presenters } from '../../helpers/auth-matrix';
-import { createTenant, createVisitor, uniqueEmail, type Tenant } from '../../helpers/harness';
-import { viaRest } from '../../helpers/tools';
+import { findVisitor } from '@/lib/visitors/repo';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { createTenant, createVisitor, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
+import { viaRest } from '@/tests/helpers/tools';
 
 let mine: Tenant;
 let other: Tenant;
@@ -74,7 +74,12 @@ describe('leads/create', () => {
     const own = await viaRest(createSegmentTool, auth, { site_id: mine.siteId, name: 'Own' });
     const foreign = await viaRest(createSegmentTool, presenters.bearer(other.key), { site_id: other.siteId, name: 'Foreign' });
     expect((await newLead(mine, { segment_id: own.body.segment.segment_id })).segment_id).toBe(own.body.segment.segment_id);
-    const res = await viaRest(createLeadTool, auth, { site_id: mine.siteId, name: 'x', email: uniqueEmail(), segment_id: foreign.body.segment.segment_id });
+    const res = await viaRest(createLeadTool, auth, {
+      site_id: mine.siteId,
+      name: 'x',
+      email: uniqueEmail(),
+      segment_id: foreign.body.segment.segment_id,
+    });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
   });
@@ -92,7 +97,10 @@ describe('leads/get', () => {
       { name: 'Dan 100%_Real', email: 'dan@umbrella.example.org', company: 'Umbrella', lead_score: null, status: 'lost' },
     ];
     for (const p of people) {
-      const res = await viaRest(createLeadTool, k, { site_id: tenant.siteId, ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== null)) });
+      const res = await viaRest(createLeadTool, k, {
+        site_id: tenant.siteId,
+        ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== null)),
+      });
       expect(res.status).toBe(201);
     }
     for (let i = 0; i < 56; i++) {
@@ -118,15 +126,18 @@ describe('leads/get', () => {
     const segment = (await viaRest(createSegmentTool, k, { site_id: tenant.siteId, name: 'Newsletter readers' })).body.segment.segment_id;
     const empty = (await viaRest(createSegmentTool, k, { site_id: tenant.siteId, name: 'Nobody yet' })).body.segment.segment_id;
     const members = (await get({ search: 'example.org', sort_by: 'name', sort_order: 'asc' })).body.leads.slice(0, 2);
-    for (const lead of members) expect((await viaRest(updateLeadTool, k, { site_id: tenant.siteId, lead_id: lead.id, segment_id: segment })).status).toBe(200);
-    const names = async (body: Record<string, unknown>) => (await get({ ...body, sort_by: 'name', sort_order: 'asc' })).body.leads.map((l: { name: string }) => l.name);
+    for (const lead of members)
+      expect((await viaRest(updateLeadTool, k, { site_id: tenant.siteId, lead_id: lead.id, segment_id: segment })).status).toBe(200);
+    const names = async (body: Record<string, unknown>) =>
+      (await get({ ...body, sort_by: 'name', sort_order: 'asc' })).body.leads.map((l: { name: string }) => l.name);
     expect(await names({ segment_id: segment })).toEqual(['Alice Smith', 'Bob Stone']);
     expect(await names({ segment_id: segment, status: 'qualified' })).toEqual(['Bob Stone']);
     expect(await names({ segment_id: segment, search: 'acme' })).toEqual(['Alice Smith']);
     expect(await names({ segment_id: empty })).toEqual([]);
     // Another site's segment finds none of this site's leads; a malformed id is refused.
     const stranger = await createTenant();
-    const foreign = (await viaRest(createSegmentTool, presenters.bearer(stranger.key), { site_id: stranger.siteId, name: 'Theirs' })).body.segment.segment_id;
+    const foreign = (await viaRest(createSegmentTool, presenters.bearer(stranger.key), { site_id: stranger.siteId, name: 'Theirs' })).body.segment
+      .segment_id;
     expect((await get({ segment_id: foreign })).body).toMatchObject({ leads: [], total: 0 });
     expect((await get({ segment_id: randomUUID() })).body).toMatchObject({ leads: [], total: 0 });
     expect((await get({ segment_id: 'not-a-uuid' })).status).toBe(400);
@@ -139,7 +150,8 @@ describe('leads/get', () => {
   });
 
   it('searches name, email and company case-insensitively', async () => {
-    const names = async (search: string) => (await get({ search, sort_by: 'name', sort_order: 'asc' })).body.leads.map((l: { name: string }) => l.name);
+    const names = async (search: string) =>
+      (await get({ search, sort_by: 'name', sort_order: 'asc' })).body.leads.map((l: { name: string }) => l.name);
     expect(await names('ACME')).toEqual(['Alice Smith', 'Carol Acme']); // company and name
     expect(await names('GLOBEX.example')).toEqual(['Bob Stone']); // email
     expect(await names('stone')).toEqual(['Bob Stone']);
@@ -163,7 +175,9 @@ describe('leads/get', () => {
   });
 
   it('sorts by a whitelisted field in either order and filters by status', async () => {
-    const scores = (await get({ search: 'example.org', sort_by: 'lead_score', sort_order: 'desc' })).body.leads.map((l: { lead_score: number | null }) => l.lead_score);
+    const scores = (await get({ search: 'example.org', sort_by: 'lead_score', sort_order: 'desc' })).body.leads.map(
+      (l: { lead_score: number | null }) => l.lead_score,
+    );
     expect(scores).toEqual([null, 70, 40, 10]); // Postgres puts nulls first in descending order
     const asc = (await get({ search: 'example.org', sort_by: 'name', sort_order: 'asc' })).body.leads.map((l: { name: string }) => l.name);
     expect(asc).toEqual(['Alice Smith', 'Bob Stone', 'Carol Acme', 'Dan 100%_Real']);
@@ -244,7 +258,11 @@ describe('leads/identify', () => {
     const byEmail = await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: await createVisitor(mine), email: foreign.email });
     expect(byEmail.status).toBe(404);
     const theirVisitor = await createVisitor(other);
-    const linkedThere = await viaRest(identifyLeadTool, presenters.bearer(other.key), { site_id: other.siteId, visitor_id: theirVisitor, lead_id: foreign.id });
+    const linkedThere = await viaRest(identifyLeadTool, presenters.bearer(other.key), {
+      site_id: other.siteId,
+      visitor_id: theirVisitor,
+      lead_id: foreign.id,
+    });
     expect(linkedThere.status).toBe(200);
     expect((await viaRest(identifyLeadTool, auth, { site_id: mine.siteId, visitor_id: theirVisitor })).status).toBe(404);
   });

@@ -1,14 +1,14 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '@/lib/db/raw';
 import { flushKeyUsage } from '@/lib/keys/usage';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createLeadTool, getLeadsTool } from '@/lib/tools/leads';
 import { tools } from '@/lib/tools/registry';
-import { presenters } from '../../helpers/auth-matrix';
-import { createTenant, uniqueEmail, type Tenant } from '../../helpers/harness';
-import { servedOpenApi } from '../../helpers/served-openapi';
-import { startMcp, viaMcp, viaRest, withoutRequestId } from '../../helpers/tools';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
+import { servedOpenApi } from '@/tests/helpers/served-openapi';
+import { startMcp, viaMcp, viaRest, withoutRequestId } from '@/tests/helpers/tools';
 
 let mine: Tenant;
 let other: Tenant;
@@ -99,7 +99,8 @@ describe('MCP tools', () => {
     expect(byName.createLead).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(byName.updateLead).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
     expect(byName.analyzeICPTotalCount).toMatchObject({ readOnlyHint: false, openWorldHint: true });
-    for (const t of listed) expect(Object.keys(t.annotations ?? {}), t.name).toEqual(expect.arrayContaining(['readOnlyHint', 'destructiveHint', 'idempotentHint']));
+    for (const t of listed)
+      expect(Object.keys(t.annotations ?? {}), t.name).toEqual(expect.arrayContaining(['readOnlyHint', 'destructiveHint', 'idempotentHint']));
     expect(await client.listResources()).toMatchObject({ resources: [] });
     expect(await client.listResourceTemplates()).toMatchObject({ resourceTemplates: [] });
     expect(await client.listPrompts()).toMatchObject({ prompts: [] });
@@ -111,7 +112,12 @@ describe('MCP tools', () => {
       (e: Error) => e,
     );
     expect(error?.message).toBe('MCP error -32602: Unknown tool: dropTables');
-    const res = await rpc(presenters.bearer(mine.key), { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'dropTables', arguments: {} } });
+    const res = await rpc(presenters.bearer(mine.key), {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'dropTables', arguments: {} },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Unknown tool: dropTables' } });
   });
@@ -126,7 +132,11 @@ describe('MCP tools', () => {
     const res = await rpc(presenters.bearer(mine.key), { jsonrpc: '2.0', id: 8, method: 'tools/call', ...(params === undefined ? {} : { params }) });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toEqual({ jsonrpc: '2.0', id: 8, error: { code: -32602, message: 'Invalid params: tools/call takes {name: string, arguments?: object}' } });
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32602, message: 'Invalid params: tools/call takes {name: string, arguments?: object}' },
+    });
   });
 });
 
@@ -145,7 +155,7 @@ describe('OpenAPI', () => {
 
 describe('MCP key usage', () => {
   it('records one usage entry per MCP request, not a second one for the in-process tool call', async () => {
-    const { createKey } = await import('../../helpers/harness');
+    const { createKey } = await import('@/tests/helpers/harness');
     const { apiKey, id } = await createKey(mine.user, mine.siteId);
     const client = await mcp.connect(presenters.bearer(apiKey));
     await flushKeyUsage();

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as listRequirementsRoute } from '@/app/api/requirements/route';
 import { createRequirementTool, getRequirementsTool, updateRequirementTool } from '@/lib/tools/requirements';
 import { createSegmentTool, getSegmentsTool, updateSegmentTool } from '@/lib/tools/segments';
-import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { viaRest } from '../../helpers/tools';
+import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { viaRest } from '@/tests/helpers/tools';
 
 let mine: Tenant;
 let other: Tenant;
@@ -98,7 +98,11 @@ describe('requirements', () => {
     const done = await viaRest(updateRequirementTool, auth, { site_id: mine.siteId, requirement_id: id, completion_status: 'completed' });
     expect(done.body.requirement).toMatchObject({ status: 'done', completion_status: 'completed', instructions: 'External deliverable' });
     for (const requirementId of [id, randomUUID()]) {
-      const res = await viaRest(updateRequirementTool, presenters.bearer(other.key), { site_id: other.siteId, requirement_id: requirementId, status: 'canceled' });
+      const res = await viaRest(updateRequirementTool, presenters.bearer(other.key), {
+        site_id: other.siteId,
+        requirement_id: requirementId,
+        status: 'canceled',
+      });
       expect(res.status).toBe(404);
       expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Requirement not found' });
     }
@@ -120,7 +124,8 @@ describe('GET /api/requirements?site_id=', () => {
 
   it('answers what the requirements/get tool answers', async () => {
     const t = await createTenant();
-    for (const title of ['one', 'two', 'three']) await viaRest(createRequirementTool, presenters.bearer(t.key), { site_id: t.siteId, title, priority: title === 'two' ? 'high' : 'low' });
+    for (const title of ['one', 'two', 'three'])
+      await viaRest(createRequirementTool, presenters.bearer(t.key), { site_id: t.siteId, title, priority: title === 'two' ? 'high' : 'low' });
     const route = await get(presenters.xApiKey(t.readKey), { site_id: t.siteId, priority: 'low', limit: 1 });
     const tool = await viaRest(getRequirementsTool, presenters.bearer(t.readKey), { site_id: t.siteId, priority: 'low', limit: 1 });
     expect(route.status).toBe(200);

@@ -1,15 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getSettings, updateSettings } from '@/lib/settings/service';
 import { updateSiteSettingsTool } from '@/lib/tools/settings';
-import { presenters } from '../../helpers/auth-matrix';
-import { createTenant, type Tenant } from '../../helpers/harness';
-import { viaRest } from '../../helpers/tools';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { createTenant, type Tenant } from '@/tests/helpers/harness';
+import { viaRest } from '@/tests/helpers/tools';
 
 let mine: Tenant;
 beforeAll(async () => {
   mine = await createTenant();
 });
-const settings = (body: Record<string, unknown>, key = mine.key) => viaRest(updateSiteSettingsTool, presenters.bearer(key), { site_id: mine.siteId, ...body });
+const settings = (body: Record<string, unknown>, key = mine.key) =>
+  viaRest(updateSiteSettingsTool, presenters.bearer(key), { site_id: mine.siteId, ...body });
 
 describe('updateSiteSettings', () => {
   it('starts empty, and update changes only the given fields by the merge rules', async () => {
@@ -60,7 +61,12 @@ describe('updateSiteSettings', () => {
 
   it('refuses unknown fields at any depth and writes nothing', async () => {
     await settings({ action: 'update', industry: 'Retail' });
-    for (const bad of [{ mood: 'x' }, { branding: { logo: 'x' } }, { swot: { strengths: ['ok'], risks: [] } }, { products: [{ name: 'x', sku: 1 }] }]) {
+    for (const bad of [
+      { mood: 'x' },
+      { branding: { logo: 'x' } },
+      { swot: { strengths: ['ok'], risks: [] } },
+      { products: [{ name: 'x', sku: 1 }] },
+    ]) {
       const res = await settings({ action: 'update', industry: 'Changed', ...bad });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('INVALID_REQUEST');

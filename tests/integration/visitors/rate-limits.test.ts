@@ -3,12 +3,11 @@ import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { POST as startSession } from '@/app/api/visitors/session/route';
 import { POST as track } from '@/app/api/visitors/track/route';
 import { operationsOf } from '@/lib/http/openapi';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createKey, createSite, createUser } from '../../helpers/harness';
-import { useRateLimits } from '../../helpers/rate-limits';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createSite, createUser } from '@/tests/helpers/harness';
+import { useRateLimits } from '@/tests/helpers/rate-limits';
 
 useRateLimits();
-const MINUTE = 60_000;
 
 let siteId: string;
 let key: string;
@@ -32,13 +31,23 @@ describe('visitor-session rate limits on the real routes', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.UTC(2026, 10, 21, 12, 0));
     const headers = { ...presenters.xSaApiKey(key), 'x-forwarded-for': '198.51.100.7' };
-    const session = await call(startSession, { method: 'POST', path: '/api/visitors/session', headers, body: { site_id: siteId, fingerprint: 'fp-limits' } });
+    const session = await call(startSession, {
+      method: 'POST',
+      path: '/api/visitors/session',
+      headers,
+      body: { site_id: siteId, fingerprint: 'fp-limits' },
+    });
     expect(session.headers.get('x-ratelimit-limit')).toBe('60');
     const sessionId = session.body.data.session_id;
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 60; i++) {
-      last = await call(track, { method: 'POST', path: '/api/visitors/track', headers, body: { site_id: siteId, session_id: sessionId, event_type: 'click' } });
+      last = await call(track, {
+        method: 'POST',
+        path: '/api/visitors/track',
+        headers,
+        body: { site_id: siteId, session_id: sessionId, event_type: 'click' },
+      });
       statuses.push(last.status);
     }
     // The session start counted too: 59 tracks pass, the 60th is the 61st request of the minute.
@@ -47,7 +56,12 @@ describe('visitor-session rate limits on the real routes', () => {
     expect(last!.body.error.code).toBe('RATE_LIMITED');
     expect(last!.headers.get('retry-after')).toMatch(/^\d+$/);
     vi.setSystemTime(Date.UTC(2026, 10, 21, 12, 1));
-    const next = await call(track, { method: 'POST', path: '/api/visitors/track', headers, body: { site_id: siteId, session_id: sessionId, event_type: 'click' } });
+    const next = await call(track, {
+      method: 'POST',
+      path: '/api/visitors/track',
+      headers,
+      body: { site_id: siteId, session_id: sessionId, event_type: 'click' },
+    });
     expect(next.headers.get('x-ratelimit-remaining')).toBe('59');
   });
 });

@@ -1,17 +1,17 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { POST as createEndpoint } from '@/app/api/webhooks/route';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GET as visitorSessions } from '@/app/api/visitors/[visitor_id]/sessions/route';
 import { POST as endByBody } from '@/app/api/visitors/session/end/route';
 import { GET as getSession, POST as createRoute, PUT as updateRoute } from '@/app/api/visitors/session/route';
 import { POST as trackRoute } from '@/app/api/visitors/track/route';
+import { POST as createEndpoint } from '@/app/api/webhooks/route';
 import { resetConfig } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
 import { outboundEvents, visitorSessions as sessionsTable } from '@/lib/db/schema';
 import { closeExpiredSessions } from '@/lib/visitors/service';
-import { presenters } from '../../helpers/auth-matrix';
-import { testClock } from '../../helpers/clock';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { testClock } from '@/tests/helpers/clock';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 
 /**
  * What a session is for analytics: the page views of one visitor until it is idle for the
@@ -100,7 +100,15 @@ describe('a session that runs out of time', () => {
     const [stored] = await db.select().from(sessionsTable).where(eq(sessionsTable.id, s.session_id));
     expect(stored).toMatchObject({ status: 'expired', exitType: 'timeout', endedAt: lastActivity, exitUrl: `${SHOP}/checkout?step=2` });
     expect(await endedEvents(s.session_id)).toEqual([
-      { session_id: s.session_id, visitor_id: s.visitor_id, lead_id: null, ended_at: new Date(lastActivity).toISOString(), duration: 9 * MIN, page_views: 3, exit_type: 'timeout' },
+      {
+        session_id: s.session_id,
+        visitor_id: s.visitor_id,
+        lead_id: null,
+        ended_at: new Date(lastActivity).toISOString(),
+        duration: 9 * MIN,
+        page_views: 3,
+        exit_type: 'timeout',
+      },
     ]);
   });
 
@@ -139,7 +147,7 @@ describe('a session that runs out of time', () => {
     useClock(T0 + 35 * MIN);
     // Other suites' sessions may be waiting too: close until none is left.
     let closed = 0;
-    for (let n = -1; n !== 0; ) closed += n = await closeExpiredSessions(T0 + 35 * MIN, 50);
+    for (let n = -1; n !== 0;) closed += n = await closeExpiredSessions(T0 + 35 * MIN, 50);
     expect(closed).toBeGreaterThanOrEqual(2);
     const db = await getDb();
     const status = async (id: string) => (await db.select().from(sessionsTable).where(eq(sessionsTable.id, id)))[0];
@@ -167,8 +175,19 @@ describe('the end route', () => {
     useClock(T0 + 3 * MIN);
     const end = (id: string) =>
       call(endByBody, { method: 'POST', path: '/api/visitors/session/end', headers: key(), body: { site_id: mine.siteId, session_id: id } });
-    expect((await end(one.session_id)).body.data).toMatchObject({ status: 'closed', exit_type: 'bounce', exit_url: `${SHOP}/`, ended_at: T0 + 3 * MIN });
-    expect((await end(two.session_id)).body.data).toMatchObject({ status: 'closed', exit_type: 'exit', exit_url: `${SHOP}/account`, duration: 3 * MIN, page_views: 2 });
+    expect((await end(one.session_id)).body.data).toMatchObject({
+      status: 'closed',
+      exit_type: 'bounce',
+      exit_url: `${SHOP}/`,
+      ended_at: T0 + 3 * MIN,
+    });
+    expect((await end(two.session_id)).body.data).toMatchObject({
+      status: 'closed',
+      exit_type: 'exit',
+      exit_url: `${SHOP}/account`,
+      duration: 3 * MIN,
+      page_views: 2,
+    });
   });
 });
 
@@ -186,7 +205,11 @@ describe('where a visit came from', () => {
       referrer: 'producthunt',
     });
     const given = (await start({ fingerprint: fp(), url: landing, utm_source: 'partner', referrer: 'https://news.ycombinator.com/' })).body.data;
-    expect((await read(given.session_id)).body.data).toMatchObject({ utm_source: 'partner', utm_medium: 'email', referrer: 'https://news.ycombinator.com/' });
+    expect((await read(given.session_id)).body.data).toMatchObject({
+      utm_source: 'partner',
+      utm_medium: 'email',
+      referrer: 'https://news.ycombinator.com/',
+    });
     const relative = (await start({ fingerprint: fp(), url: '/pricing?utm_source=ads#top' })).body.data;
     expect((await read(relative.session_id)).body.data).toMatchObject({ utm_source: 'ads', referrer: null });
   });
@@ -203,7 +226,13 @@ describe('where a visit came from', () => {
     await page(s.session_id, '/pricing?utm_source=other');
     await track(s.session_id, { event_type: 'conversion', event_name: 'purchase', url: `${SHOP}/checkout` });
     const got = (await read(s.session_id)).body.data;
-    expect(got).toMatchObject({ utm_source: 'newsletter', referrer: 'https://mail.example.net/', page_views: 2, conversions: 1, current_url: `${SHOP}/pricing?utm_source=other` });
+    expect(got).toMatchObject({
+      utm_source: 'newsletter',
+      referrer: 'https://mail.example.net/',
+      page_views: 2,
+      conversions: 1,
+      current_url: `${SHOP}/pricing?utm_source=other`,
+    });
   });
 
   it('keeps no source when analytics consent is refused', async () => {
@@ -226,12 +255,20 @@ describe('the inactivity limit', () => {
     expect(s).toMatchObject({ ttl: 120, expires_at: T0 + 2 * MIN });
     useClock(T0 + MIN);
     expect((await page(s.session_id, '/')).body.data.expires_at).toBe(T0 + 3 * MIN);
-    const ping = await call(updateRoute, { method: 'PUT', path: '/api/visitors/session', headers: key(), body: { site_id: mine.siteId, session_id: s.session_id } });
+    const ping = await call(updateRoute, {
+      method: 'PUT',
+      path: '/api/visitors/session',
+      headers: key(),
+      body: { site_id: mine.siteId, session_id: s.session_id },
+    });
     expect(ping.body.data).toMatchObject({ ttl: 120, expires_at: T0 + 3 * MIN });
     useClock(T0 + 3 * MIN);
     expect((await page(s.session_id, '/')).status).toBe(404);
     const db = await getDb();
-    const [row] = await db.select().from(sessionsTable).where(and(eq(sessionsTable.id, s.session_id), eq(sessionsTable.status, 'active')));
+    const [row] = await db
+      .select()
+      .from(sessionsTable)
+      .where(and(eq(sessionsTable.id, s.session_id), eq(sessionsTable.status, 'active')));
     expect(row.expiresAt).toBe(T0 + 3 * MIN);
   });
 });

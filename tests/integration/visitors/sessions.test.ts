@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as leadSessions } from '@/app/api/leads/[lead_id]/sessions/route';
 import { GET as visitorSessions } from '@/app/api/visitors/[visitor_id]/sessions/route';
 import { POST as identifyRoute } from '@/app/api/visitors/identify/route';
@@ -13,9 +13,9 @@ import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
 import { getDb } from '@/lib/db/client';
 import { upsertLeadByEmail } from '@/lib/leads/repo';
-import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { testClock } from '../../helpers/clock';
-import { call, createSite, createTenant, type Tenant } from '../../helpers/harness';
+import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { testClock } from '@/tests/helpers/clock';
+import { call, createSite, createTenant, type Tenant } from '@/tests/helpers/harness';
 
 let mine: Tenant;
 let other: Tenant;
@@ -50,16 +50,31 @@ function expectSessionNotFound(res: { status: number; body: any }, sessionId: st
   expect(res.status, JSON.stringify(res.body)).toBe(404);
   expect(res.body).toEqual({
     success: false,
-    error: { code: 'session_not_found', message: expect.any(String), details: { session_id: sessionId, site_id: siteId }, request_id: expect.any(String) },
+    error: {
+      code: 'session_not_found',
+      message: expect.any(String),
+      details: { session_id: sessionId, site_id: siteId },
+      request_id: expect.any(String),
+    },
   });
 }
 
 describe('POST /api/visitors/session', () => {
-  authMatrix({ tenants, present: presenters.xSaApiKey, write: true, send: (headers, siteId) => call(createRoute, { method: 'POST', path: '/api/visitors/session', headers, body: { site_id: siteId } }) });
+  authMatrix({
+    tenants,
+    present: presenters.xSaApiKey,
+    write: true,
+    send: (headers, siteId) => call(createRoute, { method: 'POST', path: '/api/visitors/session', headers, body: { site_id: siteId } }),
+  });
 
   it('creates a session with the §2.4 response fields and session meta', async () => {
     useClock(T0);
-    const res = await start({ fingerprint: fp(), url: 'https://shop.example.com/?utm_source=x', utm_source: 'news', referrer: 'https://google.com/' });
+    const res = await start({
+      fingerprint: fp(),
+      url: 'https://shop.example.com/?utm_source=x',
+      utm_source: 'news',
+      referrer: 'https://google.com/',
+    });
     expect(res.status).toBe(201);
     const d = res.body.data;
     expect(d).toMatchObject({
@@ -77,7 +92,14 @@ describe('POST /api/visitors/session', () => {
     expect(res.body.meta).toEqual({ api_version: '1.0', server_time: T0, processing_time: expect.any(Number) });
     const got = await read(d.session_id);
     expect(got.status).toBe(200);
-    expect(got.body.data).toMatchObject({ session_id: d.session_id, utm_source: 'news', referrer: 'https://google.com/', started_at: T0, events: [], status: 'active' });
+    expect(got.body.data).toMatchObject({
+      session_id: d.session_id,
+      utm_source: 'news',
+      referrer: 'https://google.com/',
+      started_at: T0,
+      events: [],
+      status: 'active',
+    });
   });
 
   it('reuses the active session of a fingerprint (is_new_session false, fresh last_activity_at, renewed expiry)', async () => {
@@ -163,7 +185,11 @@ describe('POST /api/visitors/session', () => {
     expect(next.status).toBe(201);
     expect(next.body.data).toMatchObject({ is_new_session: true, visitor_id: first.visitor_id, previous_session_id: first.session_id });
     // History keeps the expired one: no page seen, so a bounce.
-    const list = await call(visitorSessions, { path: `/api/visitors/${first.visitor_id}/sessions`, params: { visitor_id: first.visitor_id }, headers: key() });
+    const list = await call(visitorSessions, {
+      path: `/api/visitors/${first.visitor_id}/sessions`,
+      params: { visitor_id: first.visitor_id },
+      headers: key(),
+    });
     expect(list.body.data.map((s: any) => [s.session_id, s.status, s.exit_type])).toEqual([
       [next.body.data.session_id, 'active', null],
       [first.session_id, 'expired', 'bounce'],
@@ -175,7 +201,12 @@ describe('POST /api/visitors/session', () => {
     const s = (await start({ fingerprint: fp() })).body.data;
     for (let t = 25; t < 24 * 60; t += 25) {
       useClock(T0 + t * MIN);
-      const res = await call(updateRoute, { method: 'PUT', path: '/api/visitors/session', headers: key(), body: { site_id: mine.siteId, session_id: s.session_id } });
+      const res = await call(updateRoute, {
+        method: 'PUT',
+        path: '/api/visitors/session',
+        headers: key(),
+        body: { site_id: mine.siteId, session_id: s.session_id },
+      });
       expect(res.status, `at ${t} min`).toBe(200);
       expect(res.body.data.expires_at).toBe(Math.min(T0 + (t + 30) * MIN, T0 + 24 * 60 * MIN));
     }
@@ -196,13 +227,25 @@ describe('POST /api/visitors/session', () => {
       body: { exit_url: 'https://shop.example.com/bye', exit_type: 'exit', page_views: 3 },
     });
     expect(end.status).toBe(200);
-    expect(end.body.data).toMatchObject({ status: 'closed', ended_at: T0 + 5 * MIN, exit_type: 'exit', exit_url: 'https://shop.example.com/bye', duration: 5 * MIN, page_views: 3 });
+    expect(end.body.data).toMatchObject({
+      status: 'closed',
+      ended_at: T0 + 5 * MIN,
+      exit_type: 'exit',
+      exit_url: 'https://shop.example.com/bye',
+      duration: 5 * MIN,
+      page_views: 3,
+    });
     useClock(T0 + 60 * MIN);
     const got = await read(s.session_id);
     expect(got.status).toBe(200);
     expect(got.body.data).toMatchObject({ status: 'closed', ttl: 0 });
     // Closed sessions take no more activity.
-    const put = await call(updateRoute, { method: 'PUT', path: '/api/visitors/session', headers: key(), body: { site_id: mine.siteId, session_id: s.session_id } });
+    const put = await call(updateRoute, {
+      method: 'PUT',
+      path: '/api/visitors/session',
+      headers: key(),
+      body: { site_id: mine.siteId, session_id: s.session_id },
+    });
     expect(put.status).toBe(409);
     expect(put.body.error.code).toBe('CONFLICT');
     expect((await track(s.session_id)).status).toBe(409);
@@ -212,14 +255,23 @@ describe('POST /api/visitors/session', () => {
 
   it('ends by body too, accepts a sendBeacon text/plain body, and ending twice is harmless', async () => {
     const s = (await start({ fingerprint: fp() })).body.data;
-    const req = { method: 'POST', path: '/api/visitors/session/end', headers: { ...key(), 'content-type': 'text/plain;charset=UTF-8' }, rawBody: JSON.stringify({ site_id: mine.siteId, session_id: s.session_id, exit_type: 'bounce' }) };
+    const req = {
+      method: 'POST',
+      path: '/api/visitors/session/end',
+      headers: { ...key(), 'content-type': 'text/plain;charset=UTF-8' },
+      rawBody: JSON.stringify({ site_id: mine.siteId, session_id: s.session_id, exit_type: 'bounce' }),
+    };
     const first = await call(endByBody, req);
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ status: 'closed', exit_type: 'bounce' });
     const again = await call(endByBody, req);
     expect(again.body.data.ended_at).toBe(first.body.data.ended_at);
     const missing = '00000000-0000-4000-8000-000000000000';
-    expectSessionNotFound(await call(endByBody, { ...req, rawBody: JSON.stringify({ site_id: mine.siteId, session_id: missing }) }), missing, mine.siteId);
+    expectSessionNotFound(
+      await call(endByBody, { ...req, rawBody: JSON.stringify({ site_id: mine.siteId, session_id: missing }) }),
+      missing,
+      mine.siteId,
+    );
   });
 
   it.each([
@@ -247,35 +299,72 @@ describe('POST /api/visitors/session', () => {
 
   it('fills device, browser and location from headers when not sent, and flags bots', async () => {
     const ua = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-    const res = await start(
-      { fingerprint: fp(), browser: { language: 'fr' } },
-      mine,
-      { ...key(), 'user-agent': ua, 'accept-language': 'de-DE,de;q=0.9', 'x-vercel-ip-country': 'de', 'x-vercel-ip-city': 'M%C3%BCnchen' },
-    );
+    const res = await start({ fingerprint: fp(), browser: { language: 'fr' } }, mine, {
+      ...key(),
+      'user-agent': ua,
+      'accept-language': 'de-DE,de;q=0.9',
+      'x-vercel-ip-country': 'de',
+      'x-vercel-ip-city': 'M%C3%BCnchen',
+    });
     const got = (await read(res.body.data.session_id)).body.data;
     expect(got.is_bot).toBe(false);
     expect(got.browser).toEqual({ name: 'Chrome', version: '124.0.0.0', language: 'fr' });
     expect(got.device).toEqual({ type: 'desktop', os: { name: 'Windows', version: '10.0' } });
     expect(got.location).toEqual({ country: 'DE', city: 'München' });
-    const bot = await start({ fingerprint: fp() }, mine, { ...key(), 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
+    const bot = await start({ fingerprint: fp() }, mine, {
+      ...key(),
+      'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    });
     expect(bot.body.data.is_bot).toBe(true);
   });
 
   it('with consent.analytics false keeps only the session itself', async () => {
-    const res = await start({ fingerprint: fp(), url: 'https://shop.example.com/p', referrer: 'https://ref.example/', utm_source: 'ads', custom_data: { a: 1 }, consent: { necessary: true, analytics: false } }, mine, { ...key(), 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0' });
+    const res = await start(
+      {
+        fingerprint: fp(),
+        url: 'https://shop.example.com/p',
+        referrer: 'https://ref.example/',
+        utm_source: 'ads',
+        custom_data: { a: 1 },
+        consent: { necessary: true, analytics: false },
+      },
+      mine,
+      { ...key(), 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0' },
+    );
     const got = (await read(res.body.data.session_id)).body.data;
-    expect(got).toMatchObject({ url: null, referrer: null, utm_source: null, custom_data: null, device: null, browser: null, location: null, consent: { necessary: true, analytics: false } });
+    expect(got).toMatchObject({
+      url: null,
+      referrer: null,
+      utm_source: null,
+      custom_data: null,
+      device: null,
+      browser: null,
+      location: null,
+      consent: { necessary: true, analytics: false },
+    });
   });
 
   it('accepts a browser call with no key from the site Origin, with CORS headers; refuses other origins', async () => {
     const user = mine.user;
     const siteId = await createSite(user, 'Shop', 'shop.example.com');
-    const ok = await call(createRoute, { method: 'POST', path: '/api/visitors/session', headers: { origin: 'https://www.shop.example.com' }, body: { site_id: siteId, fingerprint: fp() } });
+    const ok = await call(createRoute, {
+      method: 'POST',
+      path: '/api/visitors/session',
+      headers: { origin: 'https://www.shop.example.com' },
+      body: { site_id: siteId, fingerprint: fp() },
+    });
     expect(ok.status).toBe(201);
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://www.shop.example.com');
-    const evil = await call(createRoute, { method: 'POST', path: '/api/visitors/session', headers: { origin: 'https://evil.example' }, body: { site_id: siteId } });
+    const evil = await call(createRoute, {
+      method: 'POST',
+      path: '/api/visitors/session',
+      headers: { origin: 'https://evil.example' },
+      body: { site_id: siteId },
+    });
     expect(evil.status).toBe(401);
-    const pre = await sessionPreflight(new Request('http://localhost/api/visitors/session', { method: 'OPTIONS', headers: { origin: 'https://shop.example.com' } }));
+    const pre = await sessionPreflight(
+      new Request('http://localhost/api/visitors/session', { method: 'OPTIONS', headers: { origin: 'https://shop.example.com' } }),
+    );
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
   });
@@ -325,7 +414,15 @@ describe('PUT /api/visitors/session', () => {
       method: 'PUT',
       path: '/api/visitors/session',
       headers: key(),
-      body: { site_id: mine.siteId, session_id: s.session_id, last_activity_at: T0 + 19 * MIN, current_url: 'https://shop.example.com/cart', page_views: 4, active_time: 60_000, custom_data: { cart: 2 } },
+      body: {
+        site_id: mine.siteId,
+        session_id: s.session_id,
+        last_activity_at: T0 + 19 * MIN,
+        current_url: 'https://shop.example.com/cart',
+        page_views: 4,
+        active_time: 60_000,
+        custom_data: { cart: 2 },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
@@ -350,7 +447,12 @@ describe('POST /api/visitors/track', () => {
     write: true,
     send: async (headers, siteId) => {
       const s = (await start({}, siteId === mine.siteId ? mine : other)).body.data;
-      return call(trackRoute, { method: 'POST', path: '/api/visitors/track', headers, body: { site_id: siteId, session_id: s.session_id, event_type: 'click' } });
+      return call(trackRoute, {
+        method: 'POST',
+        path: '/api/visitors/track',
+        headers,
+        body: { site_id: siteId, session_id: s.session_id, event_type: 'click' },
+      });
     },
   });
 
@@ -374,8 +476,22 @@ describe('POST /api/visitors/track', () => {
     const got = (await read(s.session_id)).body.data;
     expect(got).toMatchObject({ page_views: 1, event_count: 2, last_activity_at: T0 + 29 * MIN });
     expect(got.events).toEqual([
-      { event_id: res.body.data.event_id, event_type: 'pageview', event_name: null, url: 'https://shop.example.com/', timestamp: T0 + 28 * MIN, properties: null },
-      { event_id: expect.any(String), event_type: 'custom', event_name: 'signup_click', url: 'https://shop.example.com/', timestamp: T0 + 29 * MIN, properties: { plan: 'pro' } },
+      {
+        event_id: res.body.data.event_id,
+        event_type: 'pageview',
+        event_name: null,
+        url: 'https://shop.example.com/',
+        timestamp: T0 + 28 * MIN,
+        properties: null,
+      },
+      {
+        event_id: expect.any(String),
+        event_type: 'custom',
+        event_name: 'signup_click',
+        url: 'https://shop.example.com/',
+        timestamp: T0 + 29 * MIN,
+        properties: { plan: 'pro' },
+      },
     ]);
   });
 
@@ -432,7 +548,12 @@ describe('POST /api/visitors/track', () => {
     expect(got.events.map((e: any) => e.event_type)).toEqual(['consent']);
     expect(got.expires_at).toBe(T0 + 50 * MIN);
     // Granting consent later lets analytics events through.
-    await call(updateRoute, { method: 'PUT', path: '/api/visitors/session', headers: key(), body: { site_id: mine.siteId, session_id: s.session_id, consent: { analytics: true } } });
+    await call(updateRoute, {
+      method: 'PUT',
+      path: '/api/visitors/session',
+      headers: key(),
+      body: { site_id: mine.siteId, session_id: s.session_id, consent: { analytics: true } },
+    });
     expect((await track(s.session_id)).body.data.stored).toBe(true);
   });
 
@@ -446,8 +567,18 @@ describe('POST /api/visitors/track', () => {
 
   it('accepts a browser call from the site Origin without a key', async () => {
     const siteId = await createSite(mine.user, 'Blog', 'blog.example.org');
-    const s = await call(createRoute, { method: 'POST', path: '/api/visitors/session', headers: { origin: 'https://blog.example.org' }, body: { site_id: siteId } });
-    const res = await call(trackRoute, { method: 'POST', path: '/api/visitors/track', headers: { origin: 'https://blog.example.org' }, body: { site_id: siteId, session_id: s.body.data.session_id, event_type: 'pageview' } });
+    const s = await call(createRoute, {
+      method: 'POST',
+      path: '/api/visitors/session',
+      headers: { origin: 'https://blog.example.org' },
+      body: { site_id: siteId },
+    });
+    const res = await call(trackRoute, {
+      method: 'POST',
+      path: '/api/visitors/track',
+      headers: { origin: 'https://blog.example.org' },
+      body: { site_id: siteId, session_id: s.body.data.session_id, event_type: 'pageview' },
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://blog.example.org');
   });
@@ -455,14 +586,19 @@ describe('POST /api/visitors/track', () => {
 
 describe('key revocation on the ingestion path', () => {
   it('refuses a revoked key on the very next request, even amid concurrent lookups', async () => {
-    const { createKey } = await import('../../helpers/harness');
+    const { createKey } = await import('@/tests/helpers/harness');
     const { DELETE: revokeRoute } = await import('@/app/api/keys/route');
     const k = await createKey(mine.user, mine.siteId);
     const headers = presenters.xSaApiKey(k.apiKey);
     const s = (await start({}, mine, headers)).body.data;
     const before = await Promise.all(Array.from({ length: 20 }, () => track(s.session_id, { event_type: 'click' }, mine, headers)));
     expect(before.every((r) => r.status === 201)).toBe(true);
-    const revoked = await call(revokeRoute, { method: 'DELETE', path: '/api/keys', headers: mine.user.auth, query: { id: k.id, site_id: mine.siteId } });
+    const revoked = await call(revokeRoute, {
+      method: 'DELETE',
+      path: '/api/keys',
+      headers: mine.user.auth,
+      query: { id: k.id, site_id: mine.siteId },
+    });
     expect(revoked.status).toBe(200);
     const after = await Promise.all([track(s.session_id, {}, mine, headers), track(s.session_id, {}, mine, key())]);
     expect(after.map((r) => r.status)).toEqual([401, 201]);
@@ -474,14 +610,36 @@ describe('identify and segments', () => {
     const f = fp();
     const s = (await start({ fingerprint: f })).body.data;
     const email = `Ann-${f}@Example.com`;
-    const res = await call(identifyRoute, { method: 'POST', path: '/api/visitors/identify', headers: key(), body: { site_id: mine.siteId, session_id: s.session_id, email, firstName: 'Ann', lastName: 'Lee' } });
+    const res = await call(identifyRoute, {
+      method: 'POST',
+      path: '/api/visitors/identify',
+      headers: key(),
+      body: { site_id: mine.siteId, session_id: s.session_id, email, firstName: 'Ann', lastName: 'Lee' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ visitor_id: s.visitor_id, session_id: s.session_id, email: email.toLowerCase(), name: 'Ann Lee', is_new_lead: true });
-    const again = await call(identifyRoute, { method: 'POST', path: '/api/visitors/identify', headers: key(), body: { site_id: mine.siteId, session_id: s.session_id, email: email.toLowerCase() } });
+    expect(res.body.data).toMatchObject({
+      visitor_id: s.visitor_id,
+      session_id: s.session_id,
+      email: email.toLowerCase(),
+      name: 'Ann Lee',
+      is_new_lead: true,
+    });
+    const again = await call(identifyRoute, {
+      method: 'POST',
+      path: '/api/visitors/identify',
+      headers: key(),
+      body: { site_id: mine.siteId, session_id: s.session_id, email: email.toLowerCase() },
+    });
     expect(again.body.data).toMatchObject({ lead_id: res.body.data.lead_id, name: 'Ann Lee', is_new_lead: false });
     const leadId = res.body.data.lead_id;
     // The lead's sessions, and later sessions of the visitor carry the lead.
-    await call(endByPath, { method: 'POST', path: `/api/visitors/session/${s.session_id}/end`, params: { session_id: s.session_id }, headers: key(), body: {} });
+    await call(endByPath, {
+      method: 'POST',
+      path: `/api/visitors/session/${s.session_id}/end`,
+      params: { session_id: s.session_id },
+      headers: key(),
+      body: {},
+    });
     const next = (await start({ fingerprint: f })).body.data;
     const list = await call(leadSessions, { path: `/api/leads/${leadId}/sessions`, params: { lead_id: leadId }, headers: key() });
     expect(list.status).toBe(200);
@@ -494,7 +652,12 @@ describe('identify and segments', () => {
 
   describe('POST /api/visitors/identify by visitor_id', () => {
     const identify = (body: Record<string, unknown>, t: Tenant = mine) =>
-      call(identifyRoute, { method: 'POST', path: '/api/visitors/identify', headers: key(t), body: { site_id: t.siteId, email: `p-${fp()}@example.com`, ...body } });
+      call(identifyRoute, {
+        method: 'POST',
+        path: '/api/visitors/identify',
+        headers: key(t),
+        body: { site_id: t.siteId, email: `p-${fp()}@example.com`, ...body },
+      });
     const leadOfVisitor = async (visitorId: string) => {
       const db = await getDb();
       const res = (await db.execute(sql`select lead_id from visitors where id = ${visitorId}`)) as unknown as { rows: { lead_id: string | null }[] };
@@ -525,7 +688,13 @@ describe('identify and segments', () => {
       });
       expect(await leadOfVisitor(s.visitor_id)).toBe(res.body.data.lead_id);
       expect((await read(s.session_id)).body.data.lead_id ?? null).toBeNull();
-      await call(endByPath, { method: 'POST', path: `/api/visitors/session/${s.session_id}/end`, params: { session_id: s.session_id }, headers: key(), body: {} });
+      await call(endByPath, {
+        method: 'POST',
+        path: `/api/visitors/session/${s.session_id}/end`,
+        params: { session_id: s.session_id },
+        headers: key(),
+        body: {},
+      });
       const next = (await start({ fingerprint: f })).body.data;
       expect(next.visitor_id).toBe(s.visitor_id);
       expect((await read(next.session_id)).body.data.lead_id).toBe(res.body.data.lead_id);
@@ -540,7 +709,12 @@ describe('identify and segments', () => {
       expect(mismatch.status).toBe(400);
       expect(mismatch.body).toEqual({
         success: false,
-        error: { code: 'INVALID_REQUEST', message: "visitor_id is not this session's visitor", details: { session_id: a.session_id, visitor_id: b.visitor_id }, request_id: expect.any(String) },
+        error: {
+          code: 'INVALID_REQUEST',
+          message: "visitor_id is not this session's visitor",
+          details: { session_id: a.session_id, visitor_id: b.visitor_id },
+          request_id: expect.any(String),
+        },
       });
       const neither = await identify({});
       expect(neither.status).toBe(400);
@@ -562,7 +736,13 @@ describe('identify and segments', () => {
     const lead = await upsertLeadByEmail(mine.siteId, { email: `b-${fp()}@example.com`, name: 'B' });
     const foreign = await upsertLeadByEmail(other.siteId, { email: `c-${fp()}@example.com`, name: 'C' });
     const send = (leadId: string) =>
-      call(identifySessionRoute, { method: 'POST', path: `/api/visitors/session/${s.session_id}/identify`, params: { session_id: s.session_id }, headers: key(), body: { lead_id: leadId, lead_data: { company: 'Acme' } } });
+      call(identifySessionRoute, {
+        method: 'POST',
+        path: `/api/visitors/session/${s.session_id}/identify`,
+        params: { session_id: s.session_id },
+        headers: key(),
+        body: { lead_id: leadId, lead_data: { company: 'Acme' } },
+      });
     expect((await send(foreign.id)).status).toBe(404);
     const ok = await send(lead.id);
     expect(ok.body.data).toEqual({ session_id: s.session_id, visitor_id: s.visitor_id, lead_id: lead.id });
@@ -575,7 +755,12 @@ describe('identify and segments', () => {
     const seg = (await db.execute(sql`insert into segments (site_id, name) values (${mine.siteId}, 'VIP') returning id`)) as any;
     const foreign = (await db.execute(sql`insert into segments (site_id, name) values (${other.siteId}, 'X') returning id`)) as any;
     const send = (segmentId: string, visitorId = s.visitor_id) =>
-      call(segmentRoute, { method: 'POST', path: '/api/visitors/segment', headers: key(), body: { site_id: mine.siteId, visitor_id: visitorId, segment_id: segmentId } });
+      call(segmentRoute, {
+        method: 'POST',
+        path: '/api/visitors/segment',
+        headers: key(),
+        body: { site_id: mine.siteId, visitor_id: visitorId, segment_id: segmentId },
+      });
     const first = await send(seg.rows[0].id);
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ visitor_id: s.visitor_id, segment_id: seg.rows[0].id, already_member: false });
@@ -594,7 +779,13 @@ describe('session lists', () => {
       useClock(T0 + i * 60 * MIN);
       const s = (await start({ fingerprint: f })).body.data;
       ids.push(s.session_id);
-      await call(endByPath, { method: 'POST', path: `/api/visitors/session/${s.session_id}/end`, params: { session_id: s.session_id }, headers: key(), body: {} });
+      await call(endByPath, {
+        method: 'POST',
+        path: `/api/visitors/session/${s.session_id}/end`,
+        params: { session_id: s.session_id },
+        headers: key(),
+        body: {},
+      });
     }
     const visitorId = (await read(ids[0])).body.data.visitor_id;
     const list = (query: Record<string, number>, t = mine) =>
@@ -613,9 +804,10 @@ describe('session lists', () => {
 describe('site views of visitors', () => {
   it('GET /api/visitors/sites?site_id= lists the visitors of an owned site, paginated', async () => {
     const siteId = await createSite(mine.user, 'Counted');
-    const { createKey } = await import('../../helpers/harness');
+    const { createKey } = await import('@/tests/helpers/harness');
     const k = presenters.xSaApiKey((await createKey(mine.user, siteId)).apiKey);
-    for (const f of ['a', 'b', 'c']) await call(createRoute, { method: 'POST', path: '/api/visitors/session', headers: k, body: { site_id: siteId, fingerprint: f } });
+    for (const f of ['a', 'b', 'c'])
+      await call(createRoute, { method: 'POST', path: '/api/visitors/session', headers: k, body: { site_id: siteId, fingerprint: f } });
     await call(createRoute, { method: 'POST', path: '/api/visitors/session', headers: k, body: { site_id: siteId, fingerprint: 'a' } });
     const res = await call(visitorSites, { path: '/api/visitors/sites', headers: mine.user.auth, query: { site_id: siteId, limit: 2 } });
     expect(res.status).toBe(200);
@@ -623,7 +815,11 @@ describe('site views of visitors', () => {
     expect(res.body.data[0]).toMatchObject({ site_id: siteId, fingerprint: expect.any(String), session_count: 1, lead_id: null });
     expect(res.body.meta).toEqual({ total: 3, limit: 2, offset: 0, has_more: true });
 
-    const stats = await call(getStats, { path: `/sites/${siteId}/stats`, params: { site_id: siteId }, headers: presenters.xApiKey(k['x-sa-api-key']) });
+    const stats = await call(getStats, {
+      path: `/sites/${siteId}/stats`,
+      params: { site_id: siteId },
+      headers: presenters.xApiKey(k['x-sa-api-key']),
+    });
     expect(stats.body.data).toMatchObject({
       visitors: { total: 3, identified: 0, bots: 3 },
       sessions: { total: 3, active: 3, last_24h: 3, bots: 3 },

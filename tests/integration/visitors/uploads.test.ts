@@ -5,8 +5,8 @@ import { POST as createRoute } from '@/app/api/visitors/session/route';
 import { POST as uploadRoute } from '@/app/api/visitors/upload/route';
 import { config, resetConfig } from '@/lib/core/config';
 import { storedUploadBytes } from '@/lib/visitors/repo';
-import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { BASE, createTenant, type Tenant } from '../../helpers/harness';
+import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { BASE, createTenant, type Tenant } from '@/tests/helpers/harness';
 
 let mine: Tenant;
 let other: Tenant;
@@ -44,13 +44,30 @@ describe('POST /api/visitors/upload', () => {
 
   it('stores the file on local disk under DATA_DIR and records it for the visitor', async () => {
     const session = await createRoute(
-      new Request(new URL('/api/visitors/session', BASE), { method: 'POST', headers: { ...presenters.xSaApiKey(mine.key), 'content-type': 'application/json' }, body: JSON.stringify({ site_id: mine.siteId }) }),
+      new Request(new URL('/api/visitors/session', BASE), {
+        method: 'POST',
+        headers: { ...presenters.xSaApiKey(mine.key), 'content-type': 'application/json' },
+        body: JSON.stringify({ site_id: mine.siteId }),
+      }),
       { params: Promise.resolve({}) },
     );
     const visitorId = (await session.json()).data.visitor_id;
-    const res = await upload({ site_id: mine.siteId, visitor_id: visitorId, type: 'avatar', file: [new Blob([PNG], { type: 'image/png' }), '../../me pic.png'] });
+    const res = await upload({
+      site_id: mine.siteId,
+      visitor_id: visitorId,
+      type: 'avatar',
+      file: [new Blob([PNG], { type: 'image/png' }), '../../me pic.png'],
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ site_id: mine.siteId, visitor_id: visitorId, type: 'avatar', file_name: 'me_pic.png', content_type: 'image/png', size: PNG.length, storage: 'local' });
+    expect(res.body.data).toMatchObject({
+      site_id: mine.siteId,
+      visitor_id: visitorId,
+      type: 'avatar',
+      file_name: 'me_pic.png',
+      content_type: 'image/png',
+      size: PNG.length,
+      storage: 'local',
+    });
     const stored = await readFile(path.resolve(config().DATA_DIR, 'uploads', res.body.data.storage_key));
     expect(new Uint8Array(stored)).toEqual(PNG);
   });
@@ -73,7 +90,11 @@ describe('POST /api/visitors/upload', () => {
     ['a type named after an inherited property (constructor)', new Blob(['MZ\x90\x00'], { type: 'constructor' }), 'INVALID_REQUEST'],
     ['a type named __proto__', new Blob(['MZ\x90\x00'], { type: '__proto__' }), 'INVALID_REQUEST'],
     ['a type named toString', new Blob(['hello'], { type: 'tostring' }), 'INVALID_REQUEST'],
-    ['an executable declared as text/plain', new Blob([Uint8Array.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00])], { type: 'text/plain' }), 'INVALID_REQUEST'],
+    [
+      'an executable declared as text/plain',
+      new Blob([Uint8Array.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00])], { type: 'text/plain' }),
+      'INVALID_REQUEST',
+    ],
     ['bytes that are not UTF-8 declared as text/csv', new Blob([Uint8Array.from([0x61, 0xff, 0xfe, 0x62])], { type: 'text/csv' }), 'INVALID_REQUEST'],
   ])('refuses %s with 400 in the envelope', async (_why, blob, code) => {
     const res = await upload({ site_id: mine.siteId, file: [blob, 'f.bin'] });
@@ -89,7 +110,10 @@ describe('POST /api/visitors/upload', () => {
     const sends = await Promise.all(Array.from({ length: 6 }, () => upload({ site_id: full.siteId, file: kb() }, presenters.xSaApiKey(full.key))));
     expect(sends.map((r) => r.status).sort()).toEqual([201, 201, 403, 403, 403, 403]);
     const refused = sends.find((r) => r.status === 403)!;
-    expect(refused.body).toMatchObject({ success: false, error: { code: 'PLAN_LIMIT_REACHED', details: { cap: 'upload_bytes_per_site', limit: 2500, used: 2000 } } });
+    expect(refused.body).toMatchObject({
+      success: false,
+      error: { code: 'PLAN_LIMIT_REACHED', details: { cap: 'upload_bytes_per_site', limit: 2500, used: 2000 } },
+    });
     expect(await storedUploadBytes(full.siteId)).toBe(2000);
     expect((await upload({ site_id: neighbour.siteId, file: kb() }, presenters.xSaApiKey(neighbour.key))).status).toBe(201);
   });
@@ -97,12 +121,20 @@ describe('POST /api/visitors/upload', () => {
   it('requires the file field, refuses unknown fields and a visitor of another site', async () => {
     expect((await upload({ site_id: mine.siteId })).status).toBe(400);
     expect((await upload({ site_id: mine.siteId, extra: 'x', file: [new Blob(['a'], { type: 'text/plain' }), 'a.txt'] })).status).toBe(400);
-    const res = await upload({ site_id: mine.siteId, visitor_id: '00000000-0000-4000-8000-000000000000', file: [new Blob(['a'], { type: 'text/plain' }), 'a.txt'] });
+    const res = await upload({
+      site_id: mine.siteId,
+      visitor_id: '00000000-0000-4000-8000-000000000000',
+      file: [new Blob(['a'], { type: 'text/plain' }), 'a.txt'],
+    });
     expect(res.status).toBe(404);
   });
 
   it('refuses a JSON body (multipart only)', async () => {
-    const req = new Request(new URL('/api/visitors/upload', BASE), { method: 'POST', headers: { ...presenters.xSaApiKey(mine.key), 'content-type': 'application/json' }, body: JSON.stringify({ site_id: mine.siteId }) });
+    const req = new Request(new URL('/api/visitors/upload', BASE), {
+      method: 'POST',
+      headers: { ...presenters.xSaApiKey(mine.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: mine.siteId }),
+    });
     const res = await uploadRoute(req, { params: Promise.resolve({}) });
     expect(res.status).toBe(400);
   });

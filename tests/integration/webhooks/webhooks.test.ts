@@ -7,8 +7,8 @@ import { POST as subscribeRoute, GET as listSubscriptionsRoute, DELETE as unsubs
 import { GET as logsRoute } from '@/app/api/logs/workflows/route';
 import { POST as pingRoute } from '@/app/api/webhooks/[id]/ping/route';
 import { POST as rotateRoute } from '@/app/api/webhooks/[id]/rotate/route';
-import { GET as deliveryRoute } from '@/app/api/webhooks/deliveries/[id]/route';
 import { POST as redeliverRoute } from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
+import { GET as deliveryRoute } from '@/app/api/webhooks/deliveries/[id]/route';
 import { GET as deliveriesRoute } from '@/app/api/webhooks/deliveries/route';
 import { DELETE as deleteEndpointRoute, GET as listEndpointsRoute, POST as createEndpointRoute } from '@/app/api/webhooks/route';
 import { POST as startRoute } from '@/app/api/workflow/[name]/route';
@@ -19,8 +19,8 @@ import { getDb } from '@/lib/db/client';
 import { outboundEvents, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { startReceiver, type Receiver } from '../../helpers/webhook-receiver';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { startReceiver, type Receiver } from '@/tests/helpers/webhook-receiver';
 
 /**
  * Events and webhooks end to end: endpoints through the routes, events written with the change
@@ -62,13 +62,22 @@ afterAll(async () => {
 });
 
 async function createEndpoint(t: Tenant, path: string, events: string[]) {
-  const res = await call(createEndpointRoute, { method: 'POST', path: '/api/webhooks', headers: auth(t), body: { site_id: t.siteId, url: receiver.url(path), events } });
+  const res = await call(createEndpointRoute, {
+    method: 'POST',
+    path: '/api/webhooks',
+    headers: auth(t),
+    body: { site_id: t.siteId, url: receiver.url(path), events },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: string; secret: string };
 }
 
 async function deliveriesOf(t: Tenant, endpointId: string) {
-  const res = await call(deliveriesRoute, { path: '/api/webhooks/deliveries', headers: auth(t), query: { site_id: t.siteId, endpoint_id: endpointId } });
+  const res = await call(deliveriesRoute, {
+    path: '/api/webhooks/deliveries',
+    headers: auth(t),
+    query: { site_id: t.siteId, endpoint_id: endpointId },
+  });
   expect(res.status).toBe(200);
   return res.body.data as { id: string; event_id: string; status: string; attempts: number }[];
 }
@@ -103,9 +112,19 @@ describe('endpoints', () => {
     const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, created.id));
     expect(row.secretEncrypted).not.toContain(created.secret.slice(6));
 
-    const foreign = await call(deleteEndpointRoute, { method: 'DELETE', path: '/api/webhooks', headers: auth(other), query: { site_id: other.siteId, id: created.id } });
+    const foreign = await call(deleteEndpointRoute, {
+      method: 'DELETE',
+      path: '/api/webhooks',
+      headers: auth(other),
+      query: { site_id: other.siteId, id: created.id },
+    });
     expect(foreign.status).toBe(404);
-    const gone = await call(deleteEndpointRoute, { method: 'DELETE', path: '/api/webhooks', headers: auth(mine), query: { site_id: mine.siteId, id: created.id } });
+    const gone = await call(deleteEndpointRoute, {
+      method: 'DELETE',
+      path: '/api/webhooks',
+      headers: auth(mine),
+      query: { site_id: mine.siteId, id: created.id },
+    });
     expect(gone.status).toBe(200);
     expect(gone.body.data).toEqual({ id: created.id, deleted: true });
   });
@@ -118,7 +137,12 @@ describe('endpoints', () => {
     ['not http', 'ftp://example.com/'],
     ['not a URL', 'hook'],
   ])('refuses %s (400, nothing stored)', async (_label, url) => {
-    const res = await call(createEndpointRoute, { method: 'POST', path: '/api/webhooks', headers: auth(other), body: { site_id: other.siteId, url, events: ['lead.created'] } });
+    const res = await call(createEndpointRoute, {
+      method: 'POST',
+      path: '/api/webhooks',
+      headers: auth(other),
+      body: { site_id: other.siteId, url, events: ['lead.created'] },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: { code: 'INVALID_REQUEST' } });
     const db = await getDb();
@@ -126,9 +150,19 @@ describe('endpoints', () => {
   });
 
   it('refuses an unknown event type and a read-only key', async () => {
-    const bad = await call(createEndpointRoute, { method: 'POST', path: '/api/webhooks', headers: auth(mine), body: { site_id: mine.siteId, url: receiver.url('/x'), events: ['lead.exploded'] } });
+    const bad = await call(createEndpointRoute, {
+      method: 'POST',
+      path: '/api/webhooks',
+      headers: auth(mine),
+      body: { site_id: mine.siteId, url: receiver.url('/x'), events: ['lead.exploded'] },
+    });
     expect(bad.status).toBe(400);
-    const readOnly = await call(createEndpointRoute, { method: 'POST', path: '/api/webhooks', headers: auth(mine, mine.readKey), body: { site_id: mine.siteId, url: receiver.url('/x'), events: ['lead.created'] } });
+    const readOnly = await call(createEndpointRoute, {
+      method: 'POST',
+      path: '/api/webhooks',
+      headers: auth(mine, mine.readKey),
+      body: { site_id: mine.siteId, url: receiver.url('/x'), events: ['lead.created'] },
+    });
     expect(readOnly.status).toBe(403);
   });
 });
@@ -137,7 +171,13 @@ describe('outbound delivery', () => {
   it('delivers a completed workflow once, signed per Standard Webhooks', async () => {
     const t = await createTenant();
     const endpoint = await createEndpoint(t, '/completed', ['workflow.completed']);
-    const started = await call(startRoute, { method: 'POST', path: '/api/workflow/dailyStandUp', params: { name: 'dailyStandUp' }, headers: auth(t), body: { site_id: t.siteId } });
+    const started = await call(startRoute, {
+      method: 'POST',
+      path: '/api/workflow/dailyStandUp',
+      params: { name: 'dailyStandUp' },
+      headers: auth(t),
+      body: { site_id: t.siteId },
+    });
     expect(started.status).toBe(202);
     const [got] = await receiver.waitFor('/completed', 1);
     const payload = verify(endpoint.secret, got) as Record<string, any>;
@@ -167,7 +207,12 @@ describe('outbound delivery', () => {
     const t = await createTenant();
     const endpoint = await createEndpoint(t, '/flaky', ['lead.created']);
     receiver.script('/flaky', [500, 503, 429]);
-    const lead = await call(createLeadRoute, { method: 'POST', path: '/api/agents/tools/leads/create', headers: auth(t), body: { site_id: t.siteId, name: 'Ada', email: 'ada@acme.io' } });
+    const lead = await call(createLeadRoute, {
+      method: 'POST',
+      path: '/api/agents/tools/leads/create',
+      headers: auth(t),
+      body: { site_id: t.siteId, name: 'Ada', email: 'ada@acme.io' },
+    });
     expect(lead.status).toBe(201);
     const got = await receiver.waitFor('/flaky', 4);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
@@ -178,10 +223,20 @@ describe('outbound delivery', () => {
       return list[0]?.status === 'succeeded' && list;
     });
     expect(delivery.attempts).toBe(4);
-    const detail = await call(deliveryRoute, { path: `/api/webhooks/deliveries/${delivery.id}`, params: { id: delivery.id }, headers: auth(t), query: { site_id: t.siteId } });
+    const detail = await call(deliveryRoute, {
+      path: `/api/webhooks/deliveries/${delivery.id}`,
+      params: { id: delivery.id },
+      headers: auth(t),
+      query: { site_id: t.siteId },
+    });
     expect(detail.status).toBe(200);
     expect(detail.body.data.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([500, 503, 429, 200]);
-    expect(detail.body.data.attempt_log[0]).toMatchObject({ attempt: 1, error: 'answered 500', response_body: 'nope', duration_ms: expect.any(Number) });
+    expect(detail.body.data.attempt_log[0]).toMatchObject({
+      attempt: 1,
+      error: 'answered 500',
+      response_body: 'nope',
+      duration_ms: expect.any(Number),
+    });
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received('/flaky')).toHaveLength(4);
   });
@@ -190,7 +245,12 @@ describe('outbound delivery', () => {
     const t = await createTenant();
     const endpoint = await createEndpoint(t, '/down', ['lead.created']);
     receiver.script('/down', [500, 500, 500, 500, 500]);
-    await call(createLeadRoute, { method: 'POST', path: '/api/agents/tools/leads/create', headers: auth(t), body: { site_id: t.siteId, name: 'Bob', email: 'bob@acme.io' } });
+    await call(createLeadRoute, {
+      method: 'POST',
+      path: '/api/agents/tools/leads/create',
+      headers: auth(t),
+      body: { site_id: t.siteId, name: 'Bob', email: 'bob@acme.io' },
+    });
     const [delivery] = await until('the delivery to fail', async () => {
       const list = await deliveriesOf(t, endpoint.id);
       return list[0]?.status === 'failed' && list;
@@ -199,9 +259,21 @@ describe('outbound delivery', () => {
     const listed = await call(listEndpointsRoute, { path: '/api/webhooks', headers: auth(t), query: { site_id: t.siteId } });
     expect(listed.body.data[0]).toMatchObject({ status: 'failing', failing_since: expect.any(String) });
 
-    const foreign = await call(redeliverRoute, { method: 'POST', path: `/api/webhooks/deliveries/${delivery.id}/redeliver`, params: { id: delivery.id }, headers: auth(other), body: { site_id: other.siteId } });
+    const foreign = await call(redeliverRoute, {
+      method: 'POST',
+      path: `/api/webhooks/deliveries/${delivery.id}/redeliver`,
+      params: { id: delivery.id },
+      headers: auth(other),
+      body: { site_id: other.siteId },
+    });
     expect(foreign.status).toBe(404);
-    const again = await call(redeliverRoute, { method: 'POST', path: `/api/webhooks/deliveries/${delivery.id}/redeliver`, params: { id: delivery.id }, headers: auth(t), body: { site_id: t.siteId } });
+    const again = await call(redeliverRoute, {
+      method: 'POST',
+      path: `/api/webhooks/deliveries/${delivery.id}/redeliver`,
+      params: { id: delivery.id },
+      headers: auth(t),
+      body: { site_id: t.siteId },
+    });
     expect(again.status).toBe(202);
     expect(again.body.data).toMatchObject({ event_id: delivery.event_id, status: 'pending' });
     const got = await receiver.waitFor('/down', 6);
@@ -215,17 +287,35 @@ describe('outbound delivery', () => {
   it('pings an endpoint; a rotated secret and the old one both sign during the grace period', async () => {
     const t = await createTenant();
     const endpoint = await createEndpoint(t, '/ping', ['lead.updated']);
-    const rotated = await call(rotateRoute, { method: 'POST', path: `/api/webhooks/${endpoint.id}/rotate`, params: { id: endpoint.id }, headers: auth(t), body: { site_id: t.siteId, grace_seconds: 3600 } });
+    const rotated = await call(rotateRoute, {
+      method: 'POST',
+      path: `/api/webhooks/${endpoint.id}/rotate`,
+      params: { id: endpoint.id },
+      headers: auth(t),
+      body: { site_id: t.siteId, grace_seconds: 3600 },
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.data.secret).not.toBe(endpoint.secret);
     expect(rotated.body.data.previous_secret_expires_at).toEqual(expect.any(String));
-    const ping = await call(pingRoute, { method: 'POST', path: `/api/webhooks/${endpoint.id}/ping`, params: { id: endpoint.id }, headers: auth(t), body: { site_id: t.siteId } });
+    const ping = await call(pingRoute, {
+      method: 'POST',
+      path: `/api/webhooks/${endpoint.id}/ping`,
+      params: { id: endpoint.id },
+      headers: auth(t),
+      body: { site_id: t.siteId },
+    });
     expect(ping.status).toBe(202);
     const [got] = await receiver.waitFor('/ping', 1);
     expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verify(rotated.body.data.secret, got)).toMatchObject({ type: 'webhook.ping', id: ping.body.data.event_id });
     expect(verify(endpoint.secret, got)).toMatchObject({ type: 'webhook.ping' });
-    const foreign = await call(pingRoute, { method: 'POST', path: `/api/webhooks/${endpoint.id}/ping`, params: { id: endpoint.id }, headers: auth(other), body: { site_id: other.siteId } });
+    const foreign = await call(pingRoute, {
+      method: 'POST',
+      path: `/api/webhooks/${endpoint.id}/ping`,
+      params: { id: endpoint.id },
+      headers: auth(other),
+      body: { site_id: other.siteId },
+    });
     expect(foreign.status).toBe(404);
   });
 
@@ -239,7 +329,10 @@ describe('outbound delivery', () => {
     expect((await call(createLeadRoute, { method: 'POST', path: '/api/agents/tools/leads/create', headers: auth(t), body })).status).toBe(409);
     const events = await db.select().from(outboundEvents).where(eq(outboundEvents.siteId, t.siteId));
     expect(events.map((e) => e.type)).toEqual(['lead.created']);
-    const deliveries = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.siteId, t.siteId), eq(webhookDeliveries.endpointId, endpoint.id)));
+    const deliveries = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.siteId, t.siteId), eq(webhookDeliveries.endpointId, endpoint.id)));
     expect(deliveries).toHaveLength(1);
     // Deleting the endpoint drops its pending deliveries.
     await call(deleteEndpointRoute, { method: 'DELETE', path: '/api/webhooks', headers: auth(t), query: { site_id: t.siteId, id: endpoint.id } });
@@ -251,12 +344,22 @@ describe('outbound delivery', () => {
     process.env.OUTBOUND_ALLOW_HOSTS = '';
     resetConfig();
     try {
-      await call(createLeadRoute, { method: 'POST', path: '/api/agents/tools/leads/create', headers: auth(t), body: { site_id: t.siteId, name: 'Di', email: 'di@acme.io' } });
+      await call(createLeadRoute, {
+        method: 'POST',
+        path: '/api/agents/tools/leads/create',
+        headers: auth(t),
+        body: { site_id: t.siteId, name: 'Di', email: 'di@acme.io' },
+      });
       const [delivery] = await until('an attempt', async () => {
         const list = await deliveriesOf(t, endpoint.id);
         return list[0]?.attempts >= 1 && list;
       });
-      const detail = await call(deliveryRoute, { path: `/api/webhooks/deliveries/${delivery.id}`, params: { id: delivery.id }, headers: auth(t), query: { site_id: t.siteId } });
+      const detail = await call(deliveryRoute, {
+        path: `/api/webhooks/deliveries/${delivery.id}`,
+        params: { id: delivery.id },
+        headers: auth(t),
+        query: { site_id: t.siteId },
+      });
       expect(detail.body.data.attempt_log[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/non-public address/) });
       expect(receiver.received('/later-refused')).toHaveLength(0);
     } finally {
@@ -283,32 +386,61 @@ describe('inbound change events', () => {
 
     const record = { id: randomUUID(), site_id: t.siteId, email: 'eve@acme.io' };
     const event = { type: 'INSERT', table: 'leads', schema: 'public', record, old_record: null };
-    const res = await call(changeEventRoute, { method: 'POST', path: '/api/workflow/webhook', headers: auth(t), body: { site_id: t.siteId, ...event } });
+    const res = await call(changeEventRoute, {
+      method: 'POST',
+      path: '/api/workflow/webhook',
+      headers: auth(t),
+      body: { site_id: t.siteId, ...event },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    expect(res.body).toMatchObject({ success: true, async: true, dispatched: [{ subscription_id: sub.body.data.id, workflow: 'dailyStandUp', workflowId: expect.stringMatching(/^daily-stand-up-/) }] });
+    expect(res.body).toMatchObject({
+      success: true,
+      async: true,
+      dispatched: [{ subscription_id: sub.body.data.id, workflow: 'dailyStandUp', workflowId: expect.stringMatching(/^daily-stand-up-/) }],
+    });
     const logs = await call(logsRoute, { path: '/api/logs/workflows', headers: auth(t), query: { site_id: t.siteId, limit: 10 } });
-    const types = logs.body.workflows.map((w: { workflowId: string; type: string; input: Record<string, unknown> }) => [w.workflowId, w.type, w.input]);
+    const types = logs.body.workflows.map((w: { workflowId: string; type: string; input: Record<string, unknown> }) => [
+      w.workflowId,
+      w.type,
+      w.input,
+    ]);
     expect(types).toContainEqual([res.body.dispatched[0].workflowId, 'dailyStandUpWorkflow', { site_id: t.siteId, window_hours: 48 }]);
     expect(types).toContainEqual([res.body.event_workflow_id, 'webhookWorkflow', expect.objectContaining({ table: 'leads', type: 'INSERT' })]);
 
     // An UPDATE is not subscribed; a table nobody subscribes to: accepted, nothing dispatched.
-    for (const body of [{ ...event, type: 'UPDATE' }, { ...event, table: 'invoices' }]) {
+    for (const body of [
+      { ...event, type: 'UPDATE' },
+      { ...event, table: 'invoices' },
+    ]) {
       const quiet = await call(changeEventRoute, { method: 'POST', path: '/api/workflow/webhook', headers: auth(t), body });
       expect(quiet.status).toBe(202);
       expect(quiet.body.dispatched).toEqual([]);
     }
     // A record of another site.
-    for (const body of [{ ...event, record: { ...record, site_id: other.siteId } }, { ...event, type: 'DELETE', record: null, old_record: { site_id: other.siteId } }]) {
+    for (const body of [
+      { ...event, record: { ...record, site_id: other.siteId } },
+      { ...event, type: 'DELETE', record: null, old_record: { site_id: other.siteId } },
+    ]) {
       const refused = await call(changeEventRoute, { method: 'POST', path: '/api/workflow/webhook', headers: auth(t), body });
       expect(refused.status).toBe(403);
       expect(refused.body).toMatchObject({ success: false, error: { code: 'FORBIDDEN' } });
     }
     // Another site's key does not reach this site's subscriptions.
-    const foreign = await call(changeEventRoute, { method: 'POST', path: '/api/workflow/webhook', headers: auth(other), body: { ...event, record: { ...record, site_id: other.siteId } } });
+    const foreign = await call(changeEventRoute, {
+      method: 'POST',
+      path: '/api/workflow/webhook',
+      headers: auth(other),
+      body: { ...event, record: { ...record, site_id: other.siteId } },
+    });
     expect(foreign.status).toBe(202);
     expect(foreign.body.dispatched).toEqual([]);
 
-    const removed = await call(unsubscribeRoute, { method: 'DELETE', path: '/api/event-subscriptions', headers: auth(t), query: { site_id: t.siteId, id: sub.body.data.id } });
+    const removed = await call(unsubscribeRoute, {
+      method: 'DELETE',
+      path: '/api/event-subscriptions',
+      headers: auth(t),
+      query: { site_id: t.siteId, id: sub.body.data.id },
+    });
     expect(removed.status).toBe(200);
     const after = await call(changeEventRoute, { method: 'POST', path: '/api/workflow/webhook', headers: auth(t), body: event });
     expect(after.body.dispatched).toEqual([]);
@@ -323,9 +455,20 @@ describe('inbound change events', () => {
       body: { site_id: t.siteId, table: 'leads', event_types: ['INSERT', 'UPDATE'], workflow: 'leadFollowUp', record_fields: { lead_id: 'id' } },
     });
     expect(sub.status).toBe(201);
-    const res = await call(changeEventRoute, { method: 'POST', path: '/api/workflow/webhook', headers: auth(t), body: { type: 'UPDATE', table: 'leads', record: { id: 'not-a-uuid' } } });
+    const res = await call(changeEventRoute, {
+      method: 'POST',
+      path: '/api/workflow/webhook',
+      headers: auth(t),
+      body: { type: 'UPDATE', table: 'leads', record: { id: 'not-a-uuid' } },
+    });
     expect(res.status).toBe(202);
-    expect(res.body.dispatched).toEqual([{ subscription_id: sub.body.data.id, workflow: 'leadFollowUp', error: { code: 'INVALID_REQUEST', message: expect.stringContaining('lead_id') } }]);
+    expect(res.body.dispatched).toEqual([
+      {
+        subscription_id: sub.body.data.id,
+        workflow: 'leadFollowUp',
+        error: { code: 'INVALID_REQUEST', message: expect.stringContaining('lead_id') },
+      },
+    ]);
     for (const body of [
       { site_id: t.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'noSuchFlow' },
       { site_id: t.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'webhook' },

@@ -3,11 +3,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
+import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { POST as cancelRoute } from '@/app/api/logs/workflows/[workflowId]/cancel/route';
+import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
 import { POST as signalRoute } from '@/app/api/logs/workflows/[workflowId]/signal/route';
 import { GET as logsRoute } from '@/app/api/logs/workflows/route';
-import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { engineDispatcher } from '@/lib/agents/dispatch';
 import { getCommand } from '@/lib/commands/repo';
@@ -17,9 +17,9 @@ import { getDb } from '@/lib/db/client';
 import { leads, segments, webhookEvents } from '@/lib/db/schema';
 import { createLead } from '@/lib/leads/repo';
 import type { WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
-import { authMatrix, presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type CallResult, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
+import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 
 /**
  * The behaviour every workflow engine must show through the API. An engine's test file calls
@@ -137,15 +137,42 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         ['unknown field (strict body)', 'leadGeneration', () => ({ site_id: mine.siteId, extra: 1 }), 400, 'INVALID_REQUEST'],
         ['missing lead_id', 'leadFollowUp', () => ({ site_id: mine.siteId }), 400, 'INVALID_REQUEST'],
         ['lead_id not a UUID', 'leadFollowUp', () => ({ site_id: mine.siteId, lead_id: 'x' }), 400, 'INVALID_REQUEST'],
-        ['enrichLead without company_name', 'enrichLead', () => ({ site_id: mine.siteId, linkedin_profile: 'l', person_id: 'p', userId: 'u' }), 400, 'INVALID_REQUEST'],
-        ['customerSupport with a string boolean', 'customerSupport', () => ({ ...supportBody(mine), website_chat_origin: 'yes' }), 400, 'INVALID_REQUEST'],
+        [
+          'enrichLead without company_name',
+          'enrichLead',
+          () => ({ site_id: mine.siteId, linkedin_profile: 'l', person_id: 'p', userId: 'u' }),
+          400,
+          'INVALID_REQUEST',
+        ],
+        [
+          'customerSupport with a string boolean',
+          'customerSupport',
+          () => ({ ...supportBody(mine), website_chat_origin: 'yes' }),
+          400,
+          'INVALID_REQUEST',
+        ],
         ['analyzeSite with a file URL', 'analyzeSite', () => ({ site_id: mine.siteId, url: 'file:///etc/passwd' }), 400, 'INVALID_REQUEST'],
-        ['humanIntervention timeout out of range', 'humanIntervention', () => ({ site_id: mine.siteId, question: 'q', timeout_seconds: 0 }), 400, 'INVALID_REQUEST'],
+        [
+          'humanIntervention timeout out of range',
+          'humanIntervention',
+          () => ({ site_id: mine.siteId, question: 'q', timeout_seconds: 0 }),
+          400,
+          'INVALID_REQUEST',
+        ],
       ];
       it.each(cases)('%s → %i %s', async (_label, name, body, status, code) => {
         const res = await start(mine, name, body());
         expect(res.status, JSON.stringify(res.body)).toBe(status);
-        expect(res.body).toEqual({ success: false, code, error: { code, message: expect.any(String), request_id: expect.any(String), ...(res.body.error.details ? { details: expect.any(Object) } : {}) } });
+        expect(res.body).toEqual({
+          success: false,
+          code,
+          error: {
+            code,
+            message: expect.any(String),
+            request_id: expect.any(String),
+            ...(res.body.error.details ? { details: expect.any(Object) } : {}),
+          },
+        });
       });
 
       it('accepts the full customerSupport body of the spec, and webhook with no site_id', async () => {
@@ -178,7 +205,14 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
           tenants: () => ({ mine, other }),
           present: presenters.bearer,
           write: true,
-          send: (headers, siteId) => call(startRoute, { method: 'POST', path: '/api/workflow/dailyStandUp', params: { name: 'dailyStandUp' }, headers, body: { site_id: siteId } }),
+          send: (headers, siteId) =>
+            call(startRoute, {
+              method: 'POST',
+              path: '/api/workflow/dailyStandUp',
+              params: { name: 'dailyStandUp' },
+              headers,
+              body: { site_id: siteId },
+            }),
         });
         it('takes the key as x-api-key too', async () => {
           const res = await call(startRoute, {
@@ -215,7 +249,9 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         const t = await createTenant();
         const ids = [];
         for (let i = 0; i < 8; i++) ids.push(await waitingRun(t));
-        const burst = await Promise.all(Array.from({ length: 5 }, () => start(t, 'humanIntervention', { site_id: t.siteId, question: 'q', timeout_seconds: 600 })));
+        const burst = await Promise.all(
+          Array.from({ length: 5 }, () => start(t, 'humanIntervention', { site_id: t.siteId, question: 'q', timeout_seconds: 600 })),
+        );
         expect(burst.map((r) => r.status).sort()).toEqual([202, 202, 429, 429, 429]);
         expect(burst.filter((r) => r.status === 429).every((r) => r.body.error.code === 'RATE_LIMITED')).toBe(true);
         expect(await under.engine.countRunning(t.siteId)).toBe(10);
@@ -226,7 +262,12 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
     describe('runs', () => {
       it('leadInvalidation marks unusable leads as lost and keeps the result in the logs', async () => {
         const good = await createLead(mine.siteId, { site_id: mine.siteId, name: 'Good', email: email('good'), status: 'new' });
-        const reserved = await createLead(mine.siteId, { site_id: mine.siteId, name: 'Reserved', email: `x-${randomUUID()}@example.com`, status: 'new' });
+        const reserved = await createLead(mine.siteId, {
+          site_id: mine.siteId,
+          name: 'Reserved',
+          email: `x-${randomUUID()}@example.com`,
+          status: 'new',
+        });
         const phone = await createLead(mine.siteId, { site_id: mine.siteId, name: 'Phone', email: email('phone'), phone: '12', status: 'contacted' });
         const id = await started(mine, 'leadInvalidation');
         const record = await settle(mine, id);
@@ -254,9 +295,15 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         expect(record.status, JSON.stringify(record.failure)).toBe('COMPLETED');
         const db = await getDb();
         const segs = await db.select().from(segments).where(eq(segments.siteId, t.siteId));
-        expect(segs.map((s) => [s.name, s.size]).sort()).toEqual([['Origin: linkedin', 3], ['Origin: referral', 2]]);
+        expect(segs.map((s) => [s.name, s.size]).sort()).toEqual([
+          ['Origin: linkedin', 3],
+          ['Origin: referral', 2],
+        ]);
         const linkedin = segs.find((s) => s.name === 'Origin: linkedin')!;
-        const members = await db.select().from(leads).where(and(eq(leads.siteId, t.siteId), eq(leads.segmentId, linkedin.id)));
+        const members = await db
+          .select()
+          .from(leads)
+          .where(and(eq(leads.siteId, t.siteId), eq(leads.segmentId, linkedin.id)));
         expect(members).toHaveLength(3);
         await settle(t, await started(t, 'buildSegments', { attributes: ['origin'], min_size: 2 }));
         expect(await db.select().from(segments).where(eq(segments.siteId, t.siteId))).toHaveLength(2);
@@ -271,7 +318,9 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         expect(record.status, JSON.stringify(record.failure)).toBe('COMPLETED');
         expect(record.result).toMatchObject({ assigned: 3, load: { [a]: 2, [b]: 2 } });
         const db = await getDb();
-        const counts = await db.execute(sql`select assignee_id, count(*)::int as n from leads where site_id = ${t.siteId} group by assignee_id order by assignee_id`);
+        const counts = await db.execute(
+          sql`select assignee_id, count(*)::int as n from leads where site_id = ${t.siteId} group by assignee_id order by assignee_id`,
+        );
         expect((counts as unknown as { rows: { n: number }[] }).rows.map((r) => r.n)).toEqual([2, 2]);
       });
 
@@ -281,7 +330,9 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         await createLead(t.siteId, { site_id: t.siteId, name: 'Q', email: email('q'), status: 'qualified' });
         const record = await settle(t, await started(t, 'dailyStandUp'));
         expect(record.status).toBe('COMPLETED');
-        expect(record.result).toMatchObject({ figures: { window_hours: 24, leads_total: 2, leads_new: 2, leads_by_status: { new: 1, qualified: 1 } } });
+        expect(record.result).toMatchObject({
+          figures: { window_hours: 24, leads_total: 2, leads_new: 2, leads_by_status: { new: 1, qualified: 1 } },
+        });
         expect((record.result as { summary: string[] }).summary[0]).toBe('Leads: 2 new in the last 24 h, 2 in total (1 new, 1 qualified).');
       });
 
@@ -289,7 +340,16 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         const record = await settle(mine, await started(mine, 'analyzeSite', { url: pageUrl }));
         expect(record.status, JSON.stringify(record.failure)).toBe('COMPLETED');
         expect(record.result).toMatchObject({
-          page: { status: 200, title: 'Acme & Co — CRM for bakeries', description: 'Software for bakeries', headings: [{ level: 1, text: 'Bake more' }, { level: 2, text: 'Pricing' }], links: 1 },
+          page: {
+            status: 200,
+            title: 'Acme & Co — CRM for bakeries',
+            description: 'Software for bakeries',
+            headings: [
+              { level: 1, text: 'Bake more' },
+              { level: 2, text: 'Pricing' },
+            ],
+            links: 1,
+          },
         });
       });
 
@@ -413,7 +473,17 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
       it('records carry the §2.10 fields', async () => {
         const res = await logs(t, { limit: 100 });
         const done = res.body.workflows.find((w: WorkflowRecord) => w.workflowId === ids[0]);
-        expect(Object.keys(done).sort()).toEqual(['closeTime', 'executionTime', 'input', 'result', 'runId', 'startTime', 'status', 'type', 'workflowId']);
+        expect(Object.keys(done).sort()).toEqual([
+          'closeTime',
+          'executionTime',
+          'input',
+          'result',
+          'runId',
+          'startTime',
+          'status',
+          'type',
+          'workflowId',
+        ]);
         expect(done.input).toEqual({ site_id: t.siteId, type: 'E0' });
         const running = res.body.workflows.find((w: WorkflowRecord) => w.workflowId === ids[5]);
         expect(Object.keys(running).sort()).toEqual(['input', 'runId', 'startTime', 'status', 'type', 'workflowId']);
@@ -507,7 +577,12 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
           ['completed', 'Reply to three'],
         ]);
         for (const id of ids) {
-          expect(await commandRun(id)).toMatchObject({ type: 'agentCommandWorkflow', status: 'COMPLETED', input: { command_id: id }, result: { command_id: id, status: 'completed' } });
+          expect(await commandRun(id)).toMatchObject({
+            type: 'agentCommandWorkflow',
+            status: 'COMPLETED',
+            input: { command_id: id },
+            result: { command_id: id, status: 'completed' },
+          });
         }
       });
 

@@ -3,8 +3,8 @@ import { GET as logsRoute } from '@/app/api/logs/workflows/route';
 import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { overrideProviders } from '@/lib/core/providers';
 import type { WorkflowEngine } from '@/lib/workflows/engine';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 
 /**
  * What the API answers when the engine itself fails (database or Temporal unreachable): the

@@ -3,11 +3,11 @@ import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route'
 import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { overrideProviders } from '@/lib/core/providers';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
-import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import type { WorkflowRecord } from '@/lib/workflows/engine';
-import { presenters } from '../../helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '../../helpers/harness';
-import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '../../helpers/llm-standin';
+import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
+import { presenters } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 import { applyWorkflowTestEnv } from './behaviour';
 
 /** Workflow steps that need a model run on the agents' model port (here the local OpenAI-compatible stand-in). */
@@ -36,7 +36,12 @@ afterAll(async () => {
 async function settle(workflowId: string): Promise<WorkflowRecord> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const res = await call(getRunRoute, { path: `/api/logs/workflows/${workflowId}`, params: { workflowId }, headers: presenters.bearer(mine.key), query: { site_id: mine.siteId } });
+    const res = await call(getRunRoute, {
+      path: `/api/logs/workflows/${workflowId}`,
+      params: { workflowId },
+      headers: presenters.bearer(mine.key),
+      query: { site_id: mine.siteId },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     if (res.body.data.status !== 'RUNNING') return res.body.data;
     if (Date.now() > deadline) throw new Error(`run ${workflowId} still running`);
@@ -63,7 +68,12 @@ describe('workflows with a configured model', () => {
   });
 
   it('a model that keeps failing fails the run with its reason, after the step retries', async () => {
-    standIn.queue({ status: 500, message: 'overloaded' }, { status: 500, message: 'overloaded' }, { status: 500, message: 'overloaded' }, { status: 500, message: 'overloaded' });
+    standIn.queue(
+      { status: 500, message: 'overloaded' },
+      { status: 500, message: 'overloaded' },
+      { status: 500, message: 'overloaded' },
+      { status: 500, message: 'overloaded' },
+    );
     const res = await call(startRoute, {
       method: 'POST',
       path: '/api/workflow/agentMessage',

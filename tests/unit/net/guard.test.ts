@@ -131,7 +131,9 @@ describe('checkOutboundUrl and guardedFetch', () => {
     expect(urls.length).toBeGreaterThanOrEqual(30);
     for (const url of urls) {
       await expect(checkOutboundUrl(url), url).rejects.toBeInstanceOf(OutboundRefusedError);
-      await expect(guardedFetch(url, { method: 'POST', body: '{}', timeoutMs: 2000, maxBytes: 1024 }), url).rejects.toBeInstanceOf(OutboundRefusedError);
+      await expect(guardedFetch(url, { method: 'POST', body: '{}', timeoutMs: 2000, maxBytes: 1024 }), url).rejects.toBeInstanceOf(
+        OutboundRefusedError,
+      );
     }
     expect(target.connections()).toBe(0);
   });
@@ -157,14 +159,23 @@ describe('checkOutboundUrl and guardedFetch', () => {
     setAllowList('127.0.0.1');
     const inner = await countingServer((_req, res) => res.end('inside'));
     const redirector = await countingServer((req, res) => {
-      const to = req.url === '/meta' ? 'http://169.254.169.254/latest/meta-data/' : req.url === '/name' ? `http://localhost:${inner.port}/` : `http://0x7f.1:${inner.port}/`;
+      const to =
+        req.url === '/meta'
+          ? 'http://169.254.169.254/latest/meta-data/'
+          : req.url === '/name'
+            ? `http://localhost:${inner.port}/`
+            : `http://0x7f.1:${inner.port}/`;
       res.writeHead(302, { location: to }).end();
     });
     try {
       const notFollowed = await guardedFetch(`http://127.0.0.1:${redirector.port}/meta`, { timeoutMs: 2000, maxBytes: 1024 });
       expect(notFollowed.status).toBe(302);
-      await expect(guardedFetch(`http://127.0.0.1:${redirector.port}/meta`, { timeoutMs: 2000, maxBytes: 1024, maxRedirects: 3 })).rejects.toBeInstanceOf(OutboundRefusedError);
-      await expect(guardedFetch(`http://127.0.0.1:${redirector.port}/name`, { timeoutMs: 2000, maxBytes: 1024, maxRedirects: 3 })).rejects.toBeInstanceOf(OutboundRefusedError);
+      await expect(
+        guardedFetch(`http://127.0.0.1:${redirector.port}/meta`, { timeoutMs: 2000, maxBytes: 1024, maxRedirects: 3 }),
+      ).rejects.toBeInstanceOf(OutboundRefusedError);
+      await expect(
+        guardedFetch(`http://127.0.0.1:${redirector.port}/name`, { timeoutMs: 2000, maxBytes: 1024, maxRedirects: 3 }),
+      ).rejects.toBeInstanceOf(OutboundRefusedError);
       // 0x7f.1 is 127.0.0.1 once parsed: the allow-listed address, so this hop is reached.
       const followed = await guardedFetch(`http://127.0.0.1:${redirector.port}/hex`, { timeoutMs: 2000, maxBytes: 1024, maxRedirects: 3 });
       expect(followed.body.toString()).toBe('inside');
@@ -185,7 +196,9 @@ describe('checkOutboundUrl and guardedFetch', () => {
       const res = await guardedFetch(`http://127.0.0.1:${big.port}/`, { timeoutMs: 2000, maxBytes: 1000 });
       expect(res.truncated).toBe(true);
       expect(res.body.length).toBe(1000);
-      await expect(guardedFetch(`http://127.0.0.1:${big.port}/slow`, { timeoutMs: 200, maxBytes: 1000 })).rejects.toMatchObject({ reason: 'timeout' });
+      await expect(guardedFetch(`http://127.0.0.1:${big.port}/slow`, { timeoutMs: 200, maxBytes: 1000 })).rejects.toMatchObject({
+        reason: 'timeout',
+      });
     } finally {
       await big.close();
     }

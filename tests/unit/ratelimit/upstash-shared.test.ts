@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstashRateLimiter } from '@/lib/ratelimit/upstash';
-import { startUpstashBridge, type UpstashBridge } from '../../helpers/upstash-bridge';
+import { startUpstashBridge, type UpstashBridge } from '@/tests/helpers/upstash-bridge';
 
 /**
  * Two app processes sharing the Upstash adapter enforce one combined limit. Runs against the

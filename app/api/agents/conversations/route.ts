@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { listConversations } from '@/lib/agents/service';
 import { ConversationSchema, listConversationsQuerySchema } from '@/lib/agents/schema';
+import { listConversations } from '@/lib/agents/service';
 import { paginationMeta } from '@/lib/core/schemas';
-import { defineRoute } from '@/lib/http/define-route';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // GET /api/agents/conversations — the site's agent conversations, latest activity first
 export const GET = defineRoute({
   summary: 'List agent conversations',
-  description: 'Conversations of the site with its agents, most recently active first; `agent` filters by role. `meta` carries total/limit/offset/has_more.',
+  description:
+    'Conversations of the site with its agents, most recently active first; `agent` filters by role. `meta` carries total/limit/offset/has_more.',
   tags: ['Agents'],
   auth: policies.keyRead,
   query: listConversationsQuerySchema,

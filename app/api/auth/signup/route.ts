@@ -1,9 +1,9 @@
+import { z } from 'zod';
+import { policies } from '@/lib/http/auth/policies';
 import { clientIp } from '@/lib/http/client-ip';
 import { defineRoute } from '@/lib/http/define-route';
 import { signupBodySchema, UserSchema } from '@/lib/users/schema';
 import { signUp } from '@/lib/users/service';
-import { z } from 'zod';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/auth/signup — create an account
 export const POST = defineRoute({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { policies } from '@/lib/http/auth/policies';
 import { clientIp } from '@/lib/http/client-ip';
 import { defineRoute } from '@/lib/http/define-route';
-import { issueToken } from '@/lib/users/service';
 import { tokenBodySchema } from '@/lib/users/schema';
-import { policies } from '@/lib/http/auth/policies';
+import { issueToken } from '@/lib/users/service';
 
 // POST /api/auth/token — exchange email and password for a session token
 export const POST = defineRoute({

@@ -1,8 +1,8 @@
 import { unsubscribeQuerySchema } from '@/lib/email/schema';
 import { unsubscribe } from '@/lib/email/service';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { MessageSchema } from '@/lib/platform/schema';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/email/unsubscribe — one-click unsubscribe (RFC 8058) from a site's email
 export const POST = defineRoute({

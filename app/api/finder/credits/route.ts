@@ -1,7 +1,7 @@
-import { defineRoute } from '@/lib/http/define-route';
 import { creditsQuery, CreditsResponseSchema } from '@/lib/finder/schema';
 import { creditsOverview } from '@/lib/finder/service';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // GET /api/finder/credits — the site's finder balance, monthly cap, prices and recent ledger
 export const GET = defineRoute({

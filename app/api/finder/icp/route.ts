@@ -1,7 +1,7 @@
-import { defineRoute } from '@/lib/http/define-route';
 import { searchOrganizations } from '@/lib/finder/calls';
 import { IcpSearchResponseSchema, paramsOf, searchBodySchema } from '@/lib/finder/schema';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // POST /api/finder/icp — organizations matching an ideal-client profile
 export const POST = defineRoute({

@@ -1,7 +1,7 @@
-import { defineRoute } from '@/lib/http/define-route';
 import { lookupContacts } from '@/lib/finder/calls';
 import { contactsLookupBodySchema, ContactsLookupResponseSchema } from '@/lib/finder/schema';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // POST /api/finder/person_contacts_lookup — work or personal emails, phone numbers or details of one person
 export const POST = defineRoute({

@@ -1,7 +1,7 @@
-import { defineRoute } from '@/lib/http/define-route';
 import { searchPeople } from '@/lib/finder/calls';
 import { paramsOf, PersonSearchResponseSchema, searchBodySchema } from '@/lib/finder/schema';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // POST /api/finder/person_role_search — one page of people whose roles match the provider's search parameters
 export const POST = defineRoute({

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { siteIdSchema } from '@/lib/core/schemas';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { INSTANCE_TAGS as tags } from '@/lib/http/robot-policy';
 import { InstanceSchema, instanceParamsSchema, updateInstanceBodySchema } from '@/lib/instances/schema';
 import { getInstance, removeInstance, updateInstance } from '@/lib/instances/service';
 import { DeletedInstanceSchema } from '@/lib/robots/schema';
-import { policies } from '@/lib/http/auth/policies';
 
 const siteQuery = z.strictObject({ site_id: siteIdSchema.optional() });
 
@@ -39,7 +39,8 @@ export const PUT = defineRoute({
 // DELETE /api/instances/{id} — close the browser and delete the record with its logs and plans
 export const DELETE = defineRoute({
   summary: 'Delete an instance',
-  description: 'Closes its browser if it runs, then deletes the record, its logs, plans, screenshots and saved state. 409 while it is starting or stopping.',
+  description:
+    'Closes its browser if it runs, then deletes the record, its logs, plans, screenshots and saved state. 409 while it is starting or stopping.',
   tags,
   auth: policies.key,
   params: instanceParamsSchema,

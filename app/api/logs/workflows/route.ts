@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { ListWorkflowsResponseSchema, listWorkflowsQuerySchema } from '@/lib/workflows/schema';
 import { listWorkflowRuns } from '@/lib/workflows/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/logs/workflows — the site's workflow runs, newest first, page by page
 export const GET = defineRoute({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { platformKey } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { LeadSchema } from '@/lib/leads/schema';
 import { createPlatformLeadsBodySchema, LeadBatchResultSchema, platformLeadsQuerySchema } from '@/lib/platform/schema';
 import { createLeadsForApp, leadsForApp } from '@/lib/platform/service';
-import { platformKey } from '@/lib/http/auth/policies';
 
 const tags = ['Platform API'];
 

@@ -1,7 +1,7 @@
+import { platformKey } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { PlatformMeSchema } from '@/lib/platform/schema';
 import { introspect } from '@/lib/platform/service';
-import { platformKey } from '@/lib/http/auth/policies';
 
 // GET /api/platform/me — introspection: the key, its site and app, the app's tenant schema and today's quotas
 export const GET = defineRoute({

@@ -1,8 +1,8 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { ROBOT_TAGS as tags } from '@/lib/http/robot-policy';
 import { RobotInstanceResultSchema, robotInstanceBodySchema } from '@/lib/robots/schema';
 import { createOrResumeRobot } from '@/lib/robots/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/robots/instance — create a robot instance (or resume `instance_id`) and plan the activity
 export const POST = defineRoute({

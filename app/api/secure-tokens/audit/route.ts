@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { defineRoute } from '@/lib/http/define-route';
-import { listAuditQuerySchema, SecureTokenAuditSchema } from '@/lib/secure-tokens/schema';
-import { siteAudit } from '@/lib/secure-tokens/service';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
+import { listSecureTokensQuerySchema, SecureTokenAuditSchema } from '@/lib/secure-tokens/schema';
+import { siteAudit } from '@/lib/secure-tokens/service';
 
 // GET /api/secure-tokens/audit — who decrypted, created or deleted the site's secrets, refused attempts included
 export const GET = defineRoute({
   summary: 'Audit of a site’s secrets',
   tags: ['Secure tokens'],
   auth: policies.owner,
-  query: listAuditQuerySchema,
+  query: listSecureTokensQuerySchema,
   response: z.array(SecureTokenAuditSchema),
   handler: async ({ siteId, query, res }) => {
     const { items, meta } = await siteAudit(siteId!, query);

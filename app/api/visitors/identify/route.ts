@@ -1,9 +1,9 @@
+import { policies } from '@/lib/http/auth/policies';
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { IdentifiedSchema, identifyBodySchema } from '@/lib/visitors/schema';
 import { identifyVisitor, sessionMeta } from '@/lib/visitors/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/identify — a person's email (and name) becomes the site's lead, bound to the session and visitor
 export const POST = defineRoute({

@@ -1,6 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import {
   createSessionBodySchema,
   CreatedSessionSchema,
@@ -10,7 +11,6 @@ import {
   updateSessionBodySchema,
 } from '@/lib/visitors/schema';
 import { createSession, sessionDetail, sessionMeta, touchSession } from '@/lib/visitors/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/session — start a session, or reuse the fingerprint's active one at this site
 export const POST = defineRoute({

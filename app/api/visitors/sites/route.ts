@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
-import { defineRoute } from '@/lib/http/define-route';
 import { paginationMeta } from '@/lib/core/schemas';
+import { defineRoute } from '@/lib/http/define-route';
 import { createSiteBodySchema, SiteDetailSchema, SiteSchema, visitorSitesQuerySchema } from '@/lib/sites/schema';
 import { createSiteOf, sitesForUser } from '@/lib/sites/service';
-import { listVisitors } from '@/lib/visitors/service';
 import { VisitorSchema } from '@/lib/visitors/schema';
+import { listVisitors } from '@/lib/visitors/service';
 
 const tags = ['Sites'];
 const auth = { kind: 'session' } as const;

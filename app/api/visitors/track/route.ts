@@ -1,9 +1,9 @@
+import { policies } from '@/lib/http/auth/policies';
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { TrackedEventSchema, trackBodySchema } from '@/lib/visitors/schema';
 import { sessionMeta, trackEvent } from '@/lib/visitors/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/track — record one event in a session (the ingestion hot path)
 export const POST = defineRoute({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { DeliverySchema, listDeliveriesQuerySchema } from '@/lib/webhooks/schema';
 import { listDeliveries } from '@/lib/webhooks/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/webhooks/deliveries — the site's recent deliveries, newest first
 export const GET = defineRoute({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { workflowCatalog, WORKFLOW_NAMES } from '@/lib/workflows/catalog';
 import { StartWorkflowResponseSchema, workflowNameParams } from '@/lib/workflows/schema';
 import { startWorkflow } from '@/lib/workflows/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/workflow/{name} — start a run of a catalog workflow; answers at once
 export const POST = defineRoute({

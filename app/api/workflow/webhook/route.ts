@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { changeEventBodySchema, ChangeEventResultSchema } from '@/lib/webhooks/schema';
 import { receiveChangeEvent } from '@/lib/webhooks/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/workflow/webhook — receive a database change event (Supabase database-webhook shape) and start the subscribed workflows
 export const POST = defineRoute({

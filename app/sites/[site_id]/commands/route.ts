@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { submitSiteCommand } from '@/lib/agents/service';
 import { CommandSchema, createCommandBodySchema, CreatedCommandSchema, listCommandsQuerySchema, PROCESSING } from '@/lib/commands/schema';
 import { listCommands } from '@/lib/commands/service';
-import { defineRoute } from '@/lib/http/define-route';
 import { paginationMeta, siteIdSchema } from '@/lib/core/schemas';
+import { defineRoute } from '@/lib/http/define-route';
 
 const tags = ['Commands'];
 const auth = { kind: 'apiKey', headers: ['x-api-key'] } as const;
@@ -13,7 +13,7 @@ const params = z.object({ site_id: siteIdSchema });
 export const POST = defineRoute({
   summary: 'Create a command',
   description:
-    'The command is queued and answered at once with status `processing` (accepted, not finished). The CMO agent carries it out with the site\'s tools, taking task, description and parameters as its instruction; the command detail then shows `pending` → `running` → `completed` (with the reply, tool calls and token usage) or `failed` (with the error), or `cancelled`. Without a configured model (LLM_BASE_URL, LLM_MODEL) the answer is 503 MODEL_NOT_CONFIGURED and nothing is stored.',
+    "The command is queued and answered at once with status `processing` (accepted, not finished). The CMO agent carries it out with the site's tools, taking task, description and parameters as its instruction; the command detail then shows `pending` → `running` → `completed` (with the reply, tool calls and token usage) or `failed` (with the error), or `cancelled`. Without a configured model (LLM_BASE_URL, LLM_MODEL) the answer is 503 MODEL_NOT_CONFIGURED and nothing is stored.",
   tags,
   auth,
   params,

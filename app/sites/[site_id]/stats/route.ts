@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineRoute } from '@/lib/http/define-route';
+import { currentDate } from '@/lib/core/clock';
 import { siteIdSchema } from '@/lib/core/schemas';
+import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 import { SiteStatsSchema } from '@/lib/sites/schema';
 import { siteStats } from '@/lib/sites/service';
-import { currentDate } from '@/lib/core/clock';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /sites/{site_id}/stats — live counts for the site
 export const GET = defineRoute({

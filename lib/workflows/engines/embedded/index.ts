@@ -2,8 +2,8 @@ import { now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { defineQueue } from '@/lib/jobs/define';
 import { enqueue } from '@/lib/jobs/queue';
-import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '../../engine';
-import { engineFailure } from '../../failure';
+import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
+import { engineFailure } from '@/lib/workflows/failure';
 import * as store from './store';
 
 /**

@@ -1,7 +1,7 @@
 import { now } from '@/lib/core/clock';
 import { defineJob, type JobDefinition } from '@/lib/jobs/define';
-import type { WorkflowDefinition } from '../../definition';
-import { engineFailure } from '../../failure';
+import type { WorkflowDefinition } from '@/lib/workflows/definition';
+import { engineFailure } from '@/lib/workflows/failure';
 import { RUN_QUEUE, wakeRun } from './index';
 import { executeRun } from './runner';
 import * as store from './store';
@@ -12,12 +12,17 @@ import * as store from './store';
  * job failed for good — its workers died or failed every attempt — is closed FAILED, never left
  * RUNNING.
  */
-export function workflowRunJob(deps: { definitions: Record<string, WorkflowDefinition<any, any, any>>; activities: object }): JobDefinition<{ runId: string }> {
+export function workflowRunJob(deps: {
+  definitions: Record<string, WorkflowDefinition<any, any, any>>;
+  activities: object;
+}): JobDefinition<{ runId: string }> {
   return defineJob({
     ...RUN_QUEUE,
     run: (data, ctx) => executeRun(data.runId, ctx, { ...deps, queue: RUN_QUEUE.name, wake: wakeRun }),
     async exhausted(data, reason) {
-      await store.closeRun(data.runId, 'FAILED', new Date(now()), { failure: engineFailure(`WORKER_LOST: the run's job failed for good (${reason})`) });
+      await store.closeRun(data.runId, 'FAILED', new Date(now()), {
+        failure: engineFailure(`WORKER_LOST: the run's job failed for good (${reason})`),
+      });
     },
   });
 }

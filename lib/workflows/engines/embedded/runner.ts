@@ -1,7 +1,7 @@
 import { now } from '@/lib/core/clock';
 import type { JobContext } from '@/lib/jobs/define';
-import { WorkflowFailedError, type WorkflowContext, type WorkflowDefinition } from '../../definition';
-import { engineFailure, failureOf, isWorkflowFailed } from '../../failure';
+import { WorkflowFailedError, type WorkflowContext, type WorkflowDefinition } from '@/lib/workflows/definition';
+import { engineFailure, failureOf, isWorkflowFailed } from '@/lib/workflows/failure';
 import * as store from './store';
 
 /**
@@ -29,8 +29,7 @@ class Halt {}
 const date = () => new Date(now());
 const BUSY_RETRY_MS = 2_000;
 
-const timedOut = (run: store.RunRow) =>
-  engineFailure(`TIMED_OUT: the run did not finish by its deadline (${run.timeoutAt?.toISOString()})`);
+const timedOut = (run: store.RunRow) => engineFailure(`TIMED_OUT: the run did not finish by its deadline (${run.timeoutAt?.toISOString()})`);
 
 /** JSON in, JSON out: what a step returns the first time is exactly what its record replays. */
 const roundTrip = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
@@ -142,10 +141,7 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
   const ctx: WorkflowContext<unknown> = {
     workflowId: run.workflowId,
     siteId: run.siteId,
-    activities: new Proxy(
-      {},
-      { get: (_target, name) => (typeof name === 'string' ? (...args: unknown[]) => activity(name, args) : undefined) },
-    ),
+    activities: new Proxy({}, { get: (_target, name) => (typeof name === 'string' ? (...args: unknown[]) => activity(name, args) : undefined) }),
     sleep,
     waitForSignal,
   };

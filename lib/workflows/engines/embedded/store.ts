@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '@/lib/core/errors';
 import { getDb, type Db } from '@/lib/db/client';
-import { JOB_SCHEMA } from '@/lib/jobs/define';
 import { workflowRuns, workflowSignals, workflowSteps } from '@/lib/db/schema';
-import type { ListPage, ListQuery, WorkflowFailure, WorkflowRecord, WorkflowStatus } from '../../engine';
-import { recordRunEnd } from '../../run-events';
+import { JOB_SCHEMA } from '@/lib/jobs/define';
+import type { ListPage, ListQuery, WorkflowFailure, WorkflowRecord, WorkflowStatus } from '@/lib/workflows/engine';
+import { recordRunEnd } from '@/lib/workflows/run-events';
 
 /** The embedded engine's tables: runs, their checkpointed steps, signals. The only code touching them. */
 export type RunRow = typeof workflowRuns.$inferSelect;
@@ -39,7 +39,11 @@ export async function insertRun(
 ): Promise<{ row: RunRow; created: boolean }> {
   const db = await getDb();
   const inserted = await db.transaction(async (tx) => {
-    const [row] = await tx.insert(workflowRuns).values({ ...values, input: values.input ?? {} }).onConflictDoNothing().returning();
+    const [row] = await tx
+      .insert(workflowRuns)
+      .values({ ...values, input: values.input ?? {} })
+      .onConflictDoNothing()
+      .returning();
     if (row) await enqueueFirst(tx, row.runId);
     return row;
   });
@@ -219,7 +223,10 @@ export async function runState(runId: string): Promise<{ status: string; timeout
 /** Lets go of the run (it waits for a timer or a signal, or its job failed and will be retried). */
 export async function releaseRun(runId: string, jobId: string): Promise<void> {
   const db = await getDb();
-  await db.update(workflowRuns).set({ heldBy: null }).where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.heldBy, jobId)));
+  await db
+    .update(workflowRuns)
+    .set({ heldBy: null })
+    .where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.heldBy, jobId)));
 }
 
 export async function stepsOf(runId: string): Promise<StepRow[]> {
@@ -228,9 +235,19 @@ export async function stepsOf(runId: string): Promise<StepRow[]> {
 }
 
 /** Records a step as reached (timers and signal waits: with when the wait ends). */
-export async function openStep(step: { runId: string; step: number; siteId: string; kind: StepRow['kind']; name: string; wakeAt: Date | null }): Promise<void> {
+export async function openStep(step: {
+  runId: string;
+  step: number;
+  siteId: string;
+  kind: StepRow['kind'];
+  name: string;
+  wakeAt: Date | null;
+}): Promise<void> {
   const db = await getDb();
-  await db.insert(workflowSteps).values({ ...step, completed: false }).onConflictDoNothing();
+  await db
+    .insert(workflowSteps)
+    .values({ ...step, completed: false })
+    .onConflictDoNothing();
 }
 
 /** Checkpoints a completed step with its result (wrapped, so `undefined` survives). */

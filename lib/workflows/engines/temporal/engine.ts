@@ -9,8 +9,8 @@ import { errorFields, log } from '@/lib/core/log';
 import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
 import { closeDetails, QUERY_STATUS, siteIdOf, statusOf, toRecord, type CloseDetails } from './records';
 import { connectionOptions, type TemporalSettings } from './settings';
-import { recordStartedRun, releaseStartKey, reserveStartKey, startedRunOfKey } from './start-keys';
 import { SITE_ID_ATTRIBUTE } from './site-attribute';
+import { recordStartedRun, releaseStartKey, reserveStartKey, startedRunOfKey } from './start-keys';
 
 type ExecutionInfo = temporal.api.workflow.v1.IWorkflowExecutionInfo;
 
@@ -263,7 +263,6 @@ export class TemporalEngine implements WorkflowEngine {
       throw engineError('WORKFLOW_EXECUTION_ERROR', 'The workflow engine refused the request', error);
     }
   }
-
 }
 
 /** Values put in a visibility query: ids and type names only, so quoting needs no escaping. */
@@ -293,8 +292,7 @@ export function visibilityQuery(query: Omit<ListQuery, 'pageToken'>): string {
 const tokenSchema = z.object({ s: z.string(), q: z.string(), t: z.string().min(1) }).strict();
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 16);
-const tokenMac = (body: string) =>
-  createHmac('sha256', `workflow-page-token:${authSecret()}`).update(body).digest('base64url').slice(0, 22);
+const tokenMac = (body: string) => createHmac('sha256', `workflow-page-token:${authSecret()}`).update(body).digest('base64url').slice(0, 22);
 
 export function writePageToken(siteId: string, query: string, token: Uint8Array): string {
   const body = Buffer.from(JSON.stringify({ s: siteId, q: digest(query), t: Buffer.from(token).toString('base64url') })).toString('base64url');

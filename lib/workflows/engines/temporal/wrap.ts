@@ -66,7 +66,9 @@ export function temporalWorkflow<A, I, O>(definition: WorkflowDefinition<A, I, O
       result = await definition(ctx, input);
     } catch (error) {
       if (isCancellation(error)) {
-        await CancellationScope.nonCancellable(() => recordEnd({ status: 'CANCELLED', failure: { message: 'CANCELLED: the run was cancelled on request' } }));
+        await CancellationScope.nonCancellable(() =>
+          recordEnd({ status: 'CANCELLED', failure: { message: 'CANCELLED: the run was cancelled on request' } }),
+        );
         throw error;
       }
       const failure = runFailure(error);

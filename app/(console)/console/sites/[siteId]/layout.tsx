@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { CopyButton } from '@/components/copy-button';
 import { SiteNav } from '@/components/site-nav';
-import { requireOwnedSite } from '../../../_lib/session';
 
 export default async function SiteLayout({ children, params }: { children: ReactNode; params: Promise<{ siteId: string }> }) {
   const { site } = await requireOwnedSite((await params).siteId);

@@ -1,17 +1,17 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { ApiError } from '@/lib/core/errors';
-import { addDays, dateIn } from '@/lib/analytics/calendar';
-import { breakdown, overview } from '@/lib/analytics/service';
-import type { BreakdownDimension, BreakdownItem } from '@/lib/analytics/schema';
-import { tagReportedIn } from '@/lib/visitors/service';
+import { count, duration, percent, shortDay } from '@/app/(console)/_lib/format';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { publicOrigin, trackingSnippet } from '@/app/(console)/_lib/snippet';
+import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { Chart } from '@/components/kit/chart';
 import { EmptyState } from '@/components/kit/empty-state';
-import { CopyButton } from '@/components/copy-button';
-import { count, duration, percent, shortDay } from '../../../_lib/format';
-import { requireOwnedSite } from '../../../_lib/session';
-import { publicOrigin, trackingSnippet } from '../../../_lib/snippet';
+import { addDays, dateIn } from '@/lib/analytics/calendar';
+import type { BreakdownDimension, BreakdownItem } from '@/lib/analytics/schema';
+import { breakdown, overview } from '@/lib/analytics/service';
+import { ApiError } from '@/lib/core/errors';
+import { tagReportedIn } from '@/lib/visitors/service';
 import { WaitForFirstEvent } from './wait-for-first-event';
 
 export const metadata: Metadata = { title: 'Overview · Site Growth Platform' };
@@ -82,7 +82,15 @@ export default async function OverviewPage({ params, searchParams }: { params: P
           </div>
         ))}
       </dl>
-      <Card title="Traffic" id="traffic" actions={<span className="as-code">as code: <code>GET /sites/{'{site_id}'}/analytics/overview</code></span>}>
+      <Card
+        title="Traffic"
+        id="traffic"
+        actions={
+          <span className="as-code">
+            as code: <code>GET /sites/{'{site_id}'}/analytics/overview</code>
+          </span>
+        }
+      >
         <Chart
           title={`Visitors and page views per day, ${ov.range.from} to ${ov.range.to} (${ov.range.timezone})`}
           labels={ov.series.map((d) => shortDay(d.date))}

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { tagStatusAction } from '../../../_lib/overview-actions';
+import { tagStatusAction } from '@/app/(console)/_lib/overview-actions';
 
 const EVERY_MS = 3000;
 

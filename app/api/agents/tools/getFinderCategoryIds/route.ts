@@ -1,5 +1,5 @@
-import { getFinderCategoryIdsTool } from '@/lib/tools/finder';
 import { toolRoute } from '@/lib/http/tool-route';
+import { getFinderCategoryIdsTool } from '@/lib/tools/finder';
 
 // POST /api/agents/tools/getFinderCategoryIds — find people-search category ids
 export const POST = toolRoute(getFinderCategoryIdsTool);

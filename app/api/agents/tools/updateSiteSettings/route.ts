@@ -1,5 +1,5 @@
-import { updateSiteSettingsTool } from '@/lib/tools/settings';
 import { toolRoute } from '@/lib/http/tool-route';
+import { updateSiteSettingsTool } from '@/lib/tools/settings';
 
 // POST /api/agents/tools/updateSiteSettings — get or update site settings
 export const POST = toolRoute(updateSiteSettingsTool);

@@ -1,7 +1,7 @@
-import { defineRoute } from '@/lib/http/define-route';
 import { autocomplete } from '@/lib/finder/calls';
 import { autocompleteParams, autocompleteQuery, AutocompleteResponseSchema } from '@/lib/finder/schema';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // GET /api/finder/autocomplete/{category} — values of a search filter matching some text
 export const GET = defineRoute({

@@ -1,7 +1,7 @@
-import { defineRoute } from '@/lib/http/define-route';
 import { createQueryBodySchema, CreateQueryResponseSchema } from '@/lib/finder/schema';
 import { createRoleQuery } from '@/lib/finder/service';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // POST /api/finder/person_role_search/createQuery — save a role query and start mining leads for it
 export const POST = defineRoute({

@@ -1,7 +1,7 @@
-import { defineRoute } from '@/lib/http/define-route';
 import { countPeople } from '@/lib/finder/calls';
 import { paramsOf, totalsBodySchema, TotalsResponseSchema } from '@/lib/finder/schema';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // POST /api/finder/person_role_search/totals — how many people match the provider's search parameters
 export const POST = defineRoute({

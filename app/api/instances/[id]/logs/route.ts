@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { paginationMeta } from '@/lib/core/schemas';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { INSTANCE_TAGS as tags } from '@/lib/http/robot-policy';
 import { createLogBodySchema, InstanceLogSchema, instanceParamsSchema, listLogsQuerySchema } from '@/lib/instances/schema';
 import { addLog, instanceLogs } from '@/lib/instances/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/instances/{id}/logs — the instance's log, newest first
 export const GET = defineRoute({

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { paginationMeta } from '@/lib/core/schemas';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { INSTANCE_TAGS as tags } from '@/lib/http/robot-policy';
 import { createPlanBodySchema, InstancePlanSchema, instanceParamsSchema, listPlansQuerySchema } from '@/lib/instances/schema';
 import { addPlan, instancePlans } from '@/lib/instances/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/instances/{id}/plans — the instance's plans, highest priority and newest first
 export const GET = defineRoute({

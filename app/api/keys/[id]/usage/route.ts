@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { keyUsagePathSchema, keyUsageQuerySchema, KeyUsageSchema } from '@/lib/keys/schema';
 import { keyUsage } from '@/lib/keys/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/keys/{id}/usage — requests per day, last use and last status of one key, for the console
 export const GET = defineRoute({

@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { defineRoute } from '@/lib/http/define-route';
 import { paginationMeta } from '@/lib/core/schemas';
-import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
+import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { leadParamsSchema, sessionListQuerySchema, SessionSummarySchema } from '@/lib/visitors/schema';
 import { sessionMeta, sessionsOfLead } from '@/lib/visitors/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/leads/{lead_id}/sessions — the sessions bound to a lead, newest first
 export const GET = defineRoute({
   summary: "List a lead's sessions",
   description:
     'Sessions bound to the lead (by identify), newest first, optionally within [`from`, `to`] (start time, epoch ms). ' +
-    'The lead must belong to the key\'s site (404 NOT_FOUND otherwise).',
+    "The lead must belong to the key's site (404 NOT_FOUND otherwise).",
   tags,
   auth: policies.visitorRead,
   rateLimit: VISITOR_RATE_LIMIT,

@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { WorkflowRecordSchema, siteQuerySchema, workflowIdParams } from '@/lib/workflows/schema';
 import { getWorkflowRun } from '@/lib/workflows/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/logs/workflows/{workflowId} — one run of the site (input, result, failure)
 export const GET = defineRoute({

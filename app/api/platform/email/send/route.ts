@@ -1,7 +1,7 @@
 import { sendEmailBodySchema, SentEmailSchema } from '@/lib/email/schema';
+import { platformKey } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { sendEmailForApp } from '@/lib/platform/service';
-import { platformKey } from '@/lib/http/auth/policies';
 
 // POST /api/platform/email/send — send a transactional email through the email port
 export const POST = defineRoute({

@@ -1,8 +1,8 @@
+import { platformKey } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { platformTrackBodySchema } from '@/lib/platform/schema';
 import { trackForApp } from '@/lib/platform/service';
 import { TrackedEventSchema } from '@/lib/visitors/schema';
-import { platformKey } from '@/lib/http/auth/policies';
 
 // POST /api/platform/tracking/event — record a custom tracking event in a visitor session of the site
 export const POST = defineRoute({

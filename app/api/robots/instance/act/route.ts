@@ -1,9 +1,9 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { ROBOT_TAGS as tags } from '@/lib/http/robot-policy';
 import { assertSiteUser } from '@/lib/instances/service';
 import { actOnInstance } from '@/lib/robots/act';
 import { actBodySchema, ActResultSchema } from '@/lib/robots/schema';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/robots/instance/act — update the robot's plan and perform its next steps in the browser
 export const POST = defineRoute({

@@ -1,11 +1,11 @@
 import { currentDate } from '@/lib/core/clock';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { ROBOT_TAGS as tags } from '@/lib/http/robot-policy';
 import { acceptsEventStream, eventStreamResponse } from '@/lib/http/sse';
 import { followAssistantRun } from '@/lib/robots/assistant';
 import { AssistantStartedSchema, assistantBodySchema } from '@/lib/robots/schema';
 import { startAssistant } from '@/lib/robots/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/robots/instance/assistant — run a prompt on a robot as a promptRobot workflow
 export const POST = defineRoute({

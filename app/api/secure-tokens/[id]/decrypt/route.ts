@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { decryptSecureTokenBodySchema, DecryptedSecureTokenSchema, secureTokenPathSchema } from '@/lib/secure-tokens/schema';
 import { decryptSecureToken } from '@/lib/secure-tokens/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/secure-tokens/{id}/decrypt — a secret's value, for server-to-server use; audited and rate limited
 export const POST = defineRoute({

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { paginationMeta } from '@/lib/core/schemas';
 import { EmailMessageSchema, emailLogQuerySchema } from '@/lib/email/schema';
 import { emailLog, leadEmailHistory } from '@/lib/email/service';
-import { defineRoute } from '@/lib/http/define-route';
-import { paginationMeta } from '@/lib/core/schemas';
-import { sitePathSchema } from '@/lib/platform/schema';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
+import { sitePathSchema } from '@/lib/platform/schema';
 
 // GET /api/sites/{site_id}/emails — the site's email log: the outbox, and what went to the SMTP server
 export const GET = defineRoute({

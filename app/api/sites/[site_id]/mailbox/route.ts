@@ -1,6 +1,6 @@
 import { found } from '@/lib/core/errors';
-import { mailboxBodySchema, MailboxSchema } from '@/lib/email/schema';
 import { configureMailbox, getMailbox, removeMailbox } from '@/lib/email/inbound';
+import { mailboxBodySchema, MailboxSchema } from '@/lib/email/schema';
 import { defineRoute } from '@/lib/http/define-route';
 import { MessageSchema, sitePathSchema } from '@/lib/platform/schema';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
+import { addSiteOriginBodySchema, SiteOriginSchema, sitePathSchema } from '@/lib/sites/schema';
 import { addSiteOrigin, listSiteOrigins } from '@/lib/sites/service';
-import { addSiteOriginBodySchema, SiteOriginSchema, siteOriginPathSchema } from '@/lib/sites/schema';
 
 const tags = ['Allowed origins'];
 const auth = { kind: 'session' } as const;
@@ -9,10 +9,11 @@ const auth = { kind: 'session' } as const;
 // GET /api/sites/{site_id}/origins — extra browser origins allowed for the site's tracking routes
 export const GET = defineRoute({
   summary: 'List allowed origins of a site',
-  description: "Browser origins, besides the site's own domain (and its www. twin), whose keyless calls are accepted by the public visitor-tracking routes.",
+  description:
+    "Browser origins, besides the site's own domain (and its www. twin), whose keyless calls are accepted by the public visitor-tracking routes.",
   tags,
   auth,
-  params: siteOriginPathSchema,
+  params: sitePathSchema,
   response: z.array(SiteOriginSchema),
   handler: ({ siteId }) => listSiteOrigins(siteId!),
 });
@@ -23,7 +24,7 @@ export const POST = defineRoute({
   description: 'The origin must be scheme://host[:port] (http or https, no path). It is stored in lower case.',
   tags,
   auth,
-  params: siteOriginPathSchema,
+  params: sitePathSchema,
   body: addSiteOriginBodySchema,
   response: SiteOriginSchema,
   status: 201,

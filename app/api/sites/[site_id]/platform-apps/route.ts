@@ -19,7 +19,8 @@ export const GET = defineRoute({
 // POST /api/sites/{site_id}/platform-apps — register a generated app (its tenant schema is app_<short_id>)
 export const POST = defineRoute({
   summary: 'Create a platform app',
-  description: 'A generated application of the site. Its short id (16 lower-case base32 characters) is chosen once; its tenant schema is `app_<short_id>`.',
+  description:
+    'A generated application of the site. Its short id (16 lower-case base32 characters) is chosen once; its tenant schema is `app_<short_id>`.',
   tags,
   auth,
   params: sitePathSchema,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { AuditEntrySchema, auditQuerySchema, sitePathSchema } from '@/lib/platform/schema';
 import { auditOfSite } from '@/lib/platform/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/sites/{site_id}/platform-audit — every platform call of the site's apps, refused ones included
 export const GET = defineRoute({

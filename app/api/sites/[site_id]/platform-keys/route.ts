@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
-import { createPlatformKeyBodySchema, CreatedPlatformKeySchema, listPlatformKeysQuerySchema, PlatformKeySchema, sitePathSchema } from '@/lib/platform/schema';
+import {
+  createPlatformKeyBodySchema,
+  CreatedPlatformKeySchema,
+  listPlatformKeysQuerySchema,
+  PlatformKeySchema,
+  sitePathSchema,
+} from '@/lib/platform/schema';
 import { createKeyForApp, listKeysOfSite } from '@/lib/platform/service';
 
 const tags = ['Platform apps and keys'];

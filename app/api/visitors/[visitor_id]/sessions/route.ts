@@ -1,10 +1,10 @@
-import { defineRoute } from '@/lib/http/define-route';
+import { z } from 'zod';
 import { paginationMeta } from '@/lib/core/schemas';
-import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
+import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { sessionListQuerySchema, SessionSummarySchema, visitorParamsSchema } from '@/lib/visitors/schema';
 import { sessionMeta, sessionsOfVisitor } from '@/lib/visitors/service';
-import { z } from 'zod';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/visitors/{visitor_id}/sessions — a visitor's sessions, newest first
 export const GET = defineRoute({

@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { endpointIdParams, PingResultSchema, siteBodySchema } from '@/lib/webhooks/schema';
 import { pingEndpoint } from '@/lib/webhooks/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/webhooks/{id}/ping — send a `webhook.ping` event to this endpoint
 export const POST = defineRoute({

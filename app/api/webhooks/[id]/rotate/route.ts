@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { CreatedEndpointSchema, endpointIdParams, rotateSecretBodySchema } from '@/lib/webhooks/schema';
 import { rotateEndpointSecret } from '@/lib/webhooks/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/webhooks/{id}/rotate — a new signing secret (returned once); the old one signs too during the grace period
 export const POST = defineRoute({

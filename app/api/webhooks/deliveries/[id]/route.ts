@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { deliveryIdParams, DeliveryWithAttemptsSchema, siteQuerySchema } from '@/lib/webhooks/schema';
 import { getDelivery } from '@/lib/webhooks/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // GET /api/webhooks/deliveries/{id} — one delivery with every attempt (status, duration, error)
 export const GET = defineRoute({

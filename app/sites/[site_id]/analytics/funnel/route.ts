@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { funnel } from '@/lib/analytics/service';
 import { funnelQuerySchema, FunnelSchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
+import { funnel } from '@/lib/analytics/service';
 import { siteIdSchema } from '@/lib/core/schemas';
-import { defineRoute } from '@/lib/http/define-route';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // GET /sites/{site_id}/analytics/funnel — sessions that went through named events in order
 export const GET = defineRoute({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { overview } from '@/lib/analytics/service';
 import { OverviewSchema, rangeQuerySchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
+import { overview } from '@/lib/analytics/service';
 import { siteIdSchema } from '@/lib/core/schemas';
-import { defineRoute } from '@/lib/http/define-route';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // GET /sites/{site_id}/analytics/overview — totals of a period and one entry per day
 export const GET = defineRoute({

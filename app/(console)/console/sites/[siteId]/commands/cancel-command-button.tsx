@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
+import { cancelCommandAction } from '@/app/(console)/_lib/command-actions';
+import type { FormState } from '@/app/(console)/_lib/forms';
 import { FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../_lib/forms';
-import { cancelCommandAction } from '../../../../_lib/command-actions';
 
 export function CancelCommandButton({ siteId, commandId }: { siteId: string; commandId: string }) {
   const [state, action] = useActionState(cancelCommandAction.bind(null, siteId), {} as FormState<undefined>);

@@ -1,19 +1,25 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listCommands } from '@/lib/commands/service';
-import { COMMAND_STATUSES, FINISHED_STATUSES, type Command, type CommandStatus } from '@/lib/commands/schema';
+import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { offsetSchema, PAGE_SIZE, withQuery } from '../../../../_lib/list-query';
-import { requireOwnedSite } from '../../../../_lib/session';
+import { COMMAND_STATUSES, FINISHED_STATUSES, type Command, type CommandStatus } from '@/lib/commands/schema';
+import { listCommands } from '@/lib/commands/service';
 import { CancelCommandButton } from './cancel-command-button';
 
 export const metadata: Metadata = { title: 'Commands · Site Growth Platform' };
 
 /** What the site asked its agents to do, with the status of each; an unfinished one can be cancelled. */
-export default async function CommandsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<{ status?: string; offset?: string }> }) {
+export default async function CommandsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ siteId: string }>;
+  searchParams: Promise<{ status?: string; offset?: string }>;
+}) {
   const { site } = await requireOwnedSite((await params).siteId);
   const q = await searchParams;
   const status = COMMAND_STATUSES.find((s) => s === q.status);
@@ -21,7 +27,15 @@ export default async function CommandsPage({ params, searchParams }: { params: P
   const { items, total } = await listCommands(site.id, { limit: PAGE_SIZE, offset, status });
   const base = `/console/sites/${site.id}`;
   return (
-    <Card title="Commands" id="commands" actions={<span className="as-code">as code: <code>GET /sites/{'{site_id}'}/commands</code></span>}>
+    <Card
+      title="Commands"
+      id="commands"
+      actions={
+        <span className="as-code">
+          as code: <code>GET /sites/{'{site_id}'}/commands</code>
+        </span>
+      }
+    >
       <nav className="range" aria-label="Status">
         <Link href={`${base}/commands`} aria-current={status ? undefined : 'true'}>
           All
@@ -36,7 +50,11 @@ export default async function CommandsPage({ params, searchParams }: { params: P
         caption={`Commands of ${site.name}`}
         rows={items}
         rowKey={(c) => c.command_id}
-        empty={<EmptyState title={status ? `No ${status} command.` : 'No commands yet.'}>Messages to the agents and commands sent with an API key show here.</EmptyState>}
+        empty={
+          <EmptyState title={status ? `No ${status} command.` : 'No commands yet.'}>
+            Messages to the agents and commands sent with an API key show here.
+          </EmptyState>
+        }
         columns={[
           {
             header: 'Task',

@@ -1,19 +1,25 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listConversations } from '@/lib/agents/service';
-import type { Conversation } from '@/lib/agents/schema';
-import { AGENT_ROLES } from '@/lib/commands/schema';
+import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { offsetSchema, PAGE_SIZE, withQuery } from '../../../../_lib/list-query';
-import { requireOwnedSite } from '../../../../_lib/session';
+import type { Conversation } from '@/lib/agents/schema';
+import { listConversations } from '@/lib/agents/service';
+import { AGENT_ROLES } from '@/lib/commands/schema';
 
 export const metadata: Metadata = { title: 'Conversations · Site Growth Platform' };
 
 /** The site's conversations with its agents, latest message first. */
-export default async function ConversationsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<{ agent?: string; offset?: string }> }) {
+export default async function ConversationsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ siteId: string }>;
+  searchParams: Promise<{ agent?: string; offset?: string }>;
+}) {
   const { site } = await requireOwnedSite((await params).siteId);
   const q = await searchParams;
   const agent = AGENT_ROLES.find((a) => a === q.agent);
@@ -21,7 +27,15 @@ export default async function ConversationsPage({ params, searchParams }: { para
   const { items, total } = await listConversations(site.id, { limit: PAGE_SIZE, offset, agent });
   const base = `/console/sites/${site.id}/conversations`;
   return (
-    <Card title="Conversations" id="conversations" actions={<span className="as-code">as code: <code>GET /api/agents/conversations</code></span>}>
+    <Card
+      title="Conversations"
+      id="conversations"
+      actions={
+        <span className="as-code">
+          as code: <code>GET /api/agents/conversations</code>
+        </span>
+      }
+    >
       <nav className="range" aria-label="Agent">
         <Link href={base} aria-current={agent ? undefined : 'true'}>
           All agents
@@ -48,7 +62,10 @@ export default async function ConversationsPage({ params, searchParams }: { para
             ),
           },
           { header: 'Agent', cell: (c) => c.agent },
-          { header: 'Lead', cell: (c) => (c.lead_id ? <Link href={`/console/sites/${site.id}/leads/${c.lead_id}`}>Lead</Link> : <span className="empty">—</span>) },
+          {
+            header: 'Lead',
+            cell: (c) => (c.lead_id ? <Link href={`/console/sites/${site.id}/leads/${c.lead_id}`}>Lead</Link> : <span className="empty">—</span>),
+          },
           { header: 'Last message', cell: (c) => <Time iso={c.updated_at} /> },
         ]}
       />

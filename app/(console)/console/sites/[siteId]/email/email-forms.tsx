@@ -1,11 +1,6 @@
 'use client';
 
 import { useActionState } from 'react';
-import { ConfirmButton } from '@/components/confirm-button';
-import { Field, FormError } from '@/components/field';
-import { SubmitButton } from '@/components/submit-button';
-import type { EmailSender, Mailbox, MailboxCheck } from '@/lib/email/schema';
-import type { FormState } from '../../../../_lib/forms';
 import {
   addRecipientAction,
   checkMailboxAction,
@@ -13,7 +8,12 @@ import {
   saveMailboxAction,
   saveSenderAction,
   verifyRecipientAction,
-} from '../../../../_lib/email-actions';
+} from '@/app/(console)/_lib/email-actions';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { ConfirmButton } from '@/components/confirm-button';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
+import type { EmailSender, Mailbox, MailboxCheck } from '@/lib/email/schema';
 
 export function AddRecipientForm({ siteId }: { siteId: string }) {
   const [state, action] = useActionState(addRecipientAction.bind(null, siteId), {} as FormState<string>);
@@ -128,14 +128,30 @@ export function MailboxForm({ siteId, mailbox }: { siteId: string; mailbox: Mail
   return (
     <form action={action} noValidate>
       <FormError message={state.errors?.form} />
-      <Field name="host" label="IMAP server" maxLength={253} required defaultValue={v?.host ?? mailbox?.host} error={state.errors?.host} placeholder="imap.example.com" />
+      <Field
+        name="host"
+        label="IMAP server"
+        maxLength={253}
+        required
+        defaultValue={v?.host ?? mailbox?.host}
+        error={state.errors?.host}
+        placeholder="imap.example.com"
+      />
       <Field name="port" label="Port" type="number" min={1} max={65535} defaultValue={v?.port ?? mailbox?.port ?? 993} error={state.errors?.port} />
       <div className="field">
         <label>
           <input type="checkbox" name="tls" defaultChecked={v ? v.tls === 'on' : (mailbox?.tls ?? true)} /> TLS from the start (IMAPS, port 993)
         </label>
       </div>
-      <Field name="username" label="Username" maxLength={320} required autoComplete="off" defaultValue={v?.username ?? mailbox?.username} error={state.errors?.username} />
+      <Field
+        name="username"
+        label="Username"
+        maxLength={320}
+        required
+        autoComplete="off"
+        defaultValue={v?.username ?? mailbox?.username}
+        error={state.errors?.username}
+      />
       <Field
         name="password"
         label="Password"
@@ -143,7 +159,9 @@ export function MailboxForm({ siteId, mailbox }: { siteId: string; mailbox: Mail
         autoComplete="new-password"
         maxLength={1000}
         error={state.errors?.password}
-        hint={mailbox ? 'Leave empty to keep the stored password.' : 'Kept encrypted as the secure token mailbox.imap of the site; never shown again.'}
+        hint={
+          mailbox ? 'Leave empty to keep the stored password.' : 'Kept encrypted as the secure token mailbox.imap of the site; never shown again.'
+        }
       />
       <Field name="folder" label="Folder" maxLength={200} defaultValue={v?.folder ?? mailbox?.folder ?? 'INBOX'} error={state.errors?.folder} />
       <p role="status" className="status">
@@ -159,7 +177,11 @@ export function CheckMailboxButton({ siteId }: { siteId: string }) {
   return (
     <form action={action}>
       <FormError message={state.errors?.form} />
-      <p role="status" className={state.result && !state.result.ok ? 'status failed' : 'status'} data-mailbox-check={state.result ? (state.result.ok ? 'ok' : state.result.code) : undefined}>
+      <p
+        role="status"
+        className={state.result && !state.result.ok ? 'status failed' : 'status'}
+        data-mailbox-check={state.result ? (state.result.ok ? 'ok' : state.result.code) : undefined}
+      >
         {state.result && (state.result.ok ? state.result.message : `${state.result.code}: ${state.result.message}`)}
       </p>
       <SubmitButton pending="Connecting…">Check connection</SubmitButton>

@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import Link from 'next/link';
 import { config } from '@/lib/core/config';
 import { isUuid } from '@/lib/core/schemas';
 import { getMailbox } from '@/lib/email/inbound';
 import { emailLog, leadEmailHistory, listRecipients, senderWithDefaults, suppressionList } from '@/lib/email/service';
-import { requireOwnedSite } from '../../../../_lib/session';
 import { AddRecipientForm, CheckMailboxButton, MailboxForm, RemoveRecipientButton, SenderForm, VerifyRecipientForm } from './email-forms';
 
 export const metadata: Metadata = { title: 'Email · Site Growth Platform' };
@@ -61,15 +61,30 @@ export default async function EmailPage({
                   </summary>
                   <p className="sub">
                     {m.direction === 'inbound' ? `To ${m.to.join(', ')}` : `From ${m.from}`}
-                    {m.message_id && <> · Message-ID <span className="mono">{m.message_id}</span></>}
+                    {m.message_id && (
+                      <>
+                        {' '}
+                        · Message-ID <span className="mono">{m.message_id}</span>
+                      </>
+                    )}
                     {m.lead_id && !leadId && (
                       <>
                         {' '}
                         · <Link href={`/console/sites/${site.id}/email?lead=${m.lead_id}`}>lead’s email</Link>
                       </>
                     )}
-                    {m.workflow_id && <> · run <span className="mono">{m.workflow_id}</span></>}
-                    {m.command_id && <> · handed to the email agent (command <span className="mono">{m.command_id}</span>)</>}
+                    {m.workflow_id && (
+                      <>
+                        {' '}
+                        · run <span className="mono">{m.workflow_id}</span>
+                      </>
+                    )}
+                    {m.command_id && (
+                      <>
+                        {' '}
+                        · handed to the email agent (command <span className="mono">{m.command_id}</span>)
+                      </>
+                    )}
                   </p>
                   {m.text && <pre className="message-body">{m.text}</pre>}
                   {m.html && (
@@ -109,11 +124,15 @@ export default async function EmailPage({
         </p>
         {mailbox && (
           <p className="sub" data-mailbox-state={mailbox.last_error_code ?? 'ok'}>
-            {mailbox.last_error_code
-              ? `The last sync failed: ${mailbox.last_error_code}.`
-              : mailbox.last_sync_at
-                ? <>Last synced <Time iso={mailbox.last_sync_at} /> (up to UID {mailbox.last_uid}).</>
-                : 'Not synced yet.'}
+            {mailbox.last_error_code ? (
+              `The last sync failed: ${mailbox.last_error_code}.`
+            ) : mailbox.last_sync_at ? (
+              <>
+                Last synced <Time iso={mailbox.last_sync_at} /> (up to UID {mailbox.last_uid}).
+              </>
+            ) : (
+              'Not synced yet.'
+            )}
           </p>
         )}
         <MailboxForm siteId={site.id} mailbox={mailbox} />
@@ -137,8 +156,7 @@ export default async function EmailPage({
 
       <Card title="Test recipients" id="recipients">
         <p>
-          Platform keys with only <span className="mono">email.send.test-only</span> may send to these verified addresses
-          of yours, and nowhere else.
+          Platform keys with only <span className="mono">email.send.test-only</span> may send to these verified addresses of yours, and nowhere else.
         </p>
         <DataTable
           caption={`Test recipients of ${site.name}`}

@@ -1,15 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listRoleQueries } from '@/lib/finder/service';
-import { creditsOverview } from '@/lib/finder/service';
-import { createQueryBodySchema } from '@/lib/finder/schema';
+import { schemaFields } from '@/app/(console)/_lib/schema-form';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { schemaFields } from '../../../../_lib/schema-form';
+import { createQueryBodySchema } from '@/lib/finder/schema';
+import { creditsOverview, listRoleQueries } from '@/lib/finder/service';
 import { RoleQueryForm } from './role-query-form';
-import { requireOwnedSite } from '../../../../_lib/session';
 
 export const metadata: Metadata = { title: 'Finder · Site Growth Platform' };
 

@@ -1,8 +1,8 @@
 'use client';
 
+import { createRoleQueryAction } from '@/app/(console)/_lib/finder-actions';
+import type { SchemaField } from '@/app/(console)/_lib/schema-form';
 import { SchemaForm } from '@/components/kit/schema-form';
-import { createRoleQueryAction } from '../../../../_lib/finder-actions';
-import type { SchemaField } from '../../../../_lib/schema-form';
 
 export function RoleQueryForm({ siteId, fields }: { siteId: string; fields: SchemaField[] }) {
   return (

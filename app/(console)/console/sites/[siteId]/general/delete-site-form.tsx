@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { deleteSiteAction } from '@/app/(console)/_lib/site-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../_lib/forms';
-import { deleteSiteAction } from '../../../../_lib/site-actions';
 
 /** The typed confirmation: the button deletes only when the site's name was typed exactly. */
 export function DeleteSiteForm({ siteId, name }: { siteId: string; name: string }) {

@@ -1,9 +1,9 @@
 'use client';
 
 import { useActionState } from 'react';
+import { updateSiteAction } from '@/app/(console)/_lib/site-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import { updateSiteAction } from '../../../../_lib/site-actions';
 
 export function EditSiteForm({ siteId, name, domain }: { siteId: string; name: string; domain: string | null }) {
   const [state, action] = useActionState(updateSiteAction.bind(null, siteId), {});

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
-import { requireOwnedSite } from '../../../../_lib/session';
 import { DeleteSiteForm } from './delete-site-form';
 import { EditSiteForm } from './edit-site-form';
 

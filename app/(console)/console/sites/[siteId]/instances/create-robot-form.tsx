@@ -1,9 +1,9 @@
 'use client';
 
 import Link from 'next/link';
+import { createRobotAction } from '@/app/(console)/_lib/instance-actions';
+import type { SchemaField } from '@/app/(console)/_lib/schema-form';
 import { SchemaForm } from '@/components/kit/schema-form';
-import { createRobotAction } from '../../../../_lib/instance-actions';
-import type { SchemaField } from '../../../../_lib/schema-form';
 
 export function CreateRobotForm({ siteId, fields }: { siteId: string; fields: SchemaField[] }) {
   return (

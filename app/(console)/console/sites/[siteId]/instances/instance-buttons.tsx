@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
+import { instanceAction, type InstanceOperation } from '@/app/(console)/_lib/instance-actions';
 import { ConfirmButton } from '@/components/confirm-button';
 import { FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import { instanceAction, type InstanceOperation } from '../../../../_lib/instance-actions';
 
 const CAN: Record<InstanceOperation, string[]> = {
   pause: ['running'],
@@ -12,7 +12,21 @@ const CAN: Record<InstanceOperation, string[]> = {
   stop: ['uninstantiated', 'pending', 'running', 'paused', 'error'],
 };
 
-function OperationButton({ siteId, instanceId, name, operation, label, pending }: { siteId: string; instanceId: string; name: string; operation: InstanceOperation; label: string; pending: string }) {
+function OperationButton({
+  siteId,
+  instanceId,
+  name,
+  operation,
+  label,
+  pending,
+}: {
+  siteId: string;
+  instanceId: string;
+  name: string;
+  operation: InstanceOperation;
+  label: string;
+  pending: string;
+}) {
   const [state, run] = useActionState(instanceAction.bind(null, siteId), {});
   return (
     <form action={run} className="inline-form">
@@ -28,11 +42,27 @@ function OperationButton({ siteId, instanceId, name, operation, label, pending }
 }
 
 /** The operations the instance's status allows: pause and resume at once, stop behind a confirmation. */
-export function InstanceButtons({ siteId, instanceId, name, status, focusAfter }: { siteId: string; instanceId: string; name: string; status: string; focusAfter: string }) {
+export function InstanceButtons({
+  siteId,
+  instanceId,
+  name,
+  status,
+  focusAfter,
+}: {
+  siteId: string;
+  instanceId: string;
+  name: string;
+  status: string;
+  focusAfter: string;
+}) {
   return (
     <div className="actions">
-      {CAN.pause.includes(status) && <OperationButton siteId={siteId} instanceId={instanceId} name={name} operation="pause" label="Pause" pending="Pausing…" />}
-      {CAN.resume.includes(status) && <OperationButton siteId={siteId} instanceId={instanceId} name={name} operation="resume" label="Resume" pending="Starting…" />}
+      {CAN.pause.includes(status) && (
+        <OperationButton siteId={siteId} instanceId={instanceId} name={name} operation="pause" label="Pause" pending="Pausing…" />
+      )}
+      {CAN.resume.includes(status) && (
+        <OperationButton siteId={siteId} instanceId={instanceId} name={name} operation="resume" label="Resume" pending="Starting…" />
+      )}
       {CAN.stop.includes(status) && (
         <ConfirmButton
           action={instanceAction.bind(null, siteId)}

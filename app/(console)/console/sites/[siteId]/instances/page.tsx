@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { robotFormFields } from '@/app/(console)/_lib/robot-form';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { listInstances } from '@/lib/instances/service';
-import { robotFormFields } from '../../../../_lib/robot-form';
-import { requireOwnedSite } from '../../../../_lib/session';
 import { CreateRobotForm } from './create-robot-form';
 import { InstanceButtons } from './instance-buttons';
 
@@ -19,9 +19,7 @@ export default async function InstancesPage({ params }: { params: Promise<{ site
   return (
     <>
       <Card title="Instances" id="instances">
-        <p className="hint">
-          Browsers your robots drive. {total > items.length ? `The newest ${items.length} of ${total}.` : null}
-        </p>
+        <p className="hint">Browsers your robots drive. {total > items.length ? `The newest ${items.length} of ${total}.` : null}</p>
         <DataTable
           caption={`Instances of ${site.name}`}
           rows={items}
@@ -44,20 +42,38 @@ export default async function InstancesPage({ params }: { params: Promise<{ site
             { header: 'Status', cell: (instance) => <span className={`badge ${instance.status}`}>{instance.status}</span> },
             {
               header: 'Page',
-              cell: (instance) => (instance.current_url ? <span className="sub mono">{instance.current_url}</span> : <span className="empty">None</span>),
+              cell: (instance) =>
+                instance.current_url ? <span className="sub mono">{instance.current_url}</span> : <span className="empty">None</span>,
             },
-            { header: 'Stops at', cell: (instance) => (instance.expires_at ? <Time iso={instance.expires_at} withDate /> : <span className="empty">—</span>) },
+            {
+              header: 'Stops at',
+              cell: (instance) => (instance.expires_at ? <Time iso={instance.expires_at} withDate /> : <span className="empty">—</span>),
+            },
             {
               header: 'Actions',
               hideHeader: true,
               cell: (instance) => (
-                <InstanceButtons siteId={site.id} instanceId={instance.id} name={instance.name} status={instance.status} focusAfter="instances-heading" />
+                <InstanceButtons
+                  siteId={site.id}
+                  instanceId={instance.id}
+                  name={instance.name}
+                  status={instance.status}
+                  focusAfter="instances-heading"
+                />
               ),
             },
           ]}
         />
       </Card>
-      <Card title="Create a robot" id="create-robot" actions={<span className="as-code">as code: <code>POST /api/robots/instance</code></span>}>
+      <Card
+        title="Create a robot"
+        id="create-robot"
+        actions={
+          <span className="as-code">
+            as code: <code>POST /api/robots/instance</code>
+          </span>
+        }
+      >
         <CreateRobotForm siteId={site.id} fields={robotFormFields()} />
       </Card>
     </>

@@ -1,20 +1,27 @@
 'use client';
 
 import { useActionState } from 'react';
-import type { CreatedKey } from '@/lib/keys/schema';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { createKeyAction } from '@/app/(console)/_lib/key-actions';
 import { ExpiryField, Field, FormError } from '@/components/field';
 import { CheckGroup } from '@/components/kit/check-group';
 import { ShownOnce } from '@/components/kit/shown-once';
 import { SubmitButton } from '@/components/submit-button';
-import { createKeyAction } from '../../../../_lib/key-actions';
-import type { FormState } from '../../../../_lib/forms';
+import type { CreatedKey } from '@/lib/keys/schema';
 
 export function CreateKeyForm({ siteId }: { siteId: string }) {
   const [state, action] = useActionState(createKeyAction.bind(null, siteId), {} as FormState<CreatedKey>);
   return (
     <>
       {state.result && (
-        <ShownOnce id={state.result.id} value={state.result.apiKey} title={`Your new key “${state.result.name}”`} noun="key" testId="new-api-key" headingId="new-key-heading">
+        <ShownOnce
+          id={state.result.id}
+          value={state.result.apiKey}
+          title={`Your new key “${state.result.name}”`}
+          noun="key"
+          testId="new-api-key"
+          headingId="new-key-heading"
+        >
           Only a hash is stored; if you lose it, revoke it and create another.
         </ShownOnce>
       )}

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listKeysForUser } from '@/lib/keys/service';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { requireOwnedSite } from '../../../../_lib/session';
+import { listKeysForUser } from '@/lib/keys/service';
 import { CreateKeyForm } from './create-key-form';
 import { RevokeKeyButton } from './revoke-key-button';
 
@@ -51,8 +51,14 @@ export default async function SiteKeysPage({ params }: { params: Promise<{ siteI
                 </>
               ),
             },
-            { header: 'Last used', cell: (key) => (key.last_used_at ? <Time iso={key.last_used_at} withDate /> : <span className="empty">Never</span>) },
-            { header: 'Expires', cell: (key) => (key.status === 'revoked' ? <span className="empty">— (revoked)</span> : <Time iso={key.expires_at} withDate />) },
+            {
+              header: 'Last used',
+              cell: (key) => (key.last_used_at ? <Time iso={key.last_used_at} withDate /> : <span className="empty">Never</span>),
+            },
+            {
+              header: 'Expires',
+              cell: (key) => (key.status === 'revoked' ? <span className="empty">— (revoked)</span> : <Time iso={key.expires_at} withDate />),
+            },
             {
               header: 'Actions',
               cell: (key) => (

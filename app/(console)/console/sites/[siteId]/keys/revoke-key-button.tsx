@@ -1,7 +1,7 @@
 'use client';
 
+import { revokeKeyAction } from '@/app/(console)/_lib/key-actions';
 import { ConfirmButton } from '@/components/confirm-button';
-import { revokeKeyAction } from '../../../../_lib/key-actions';
 
 /** "Revoke" asks for confirmation in a modal dialog; afterwards the focus moves to the keys heading. */
 export function RevokeKeyButton({ siteId, keyId, keyName }: { siteId: string; keyId: string; keyName: string }) {

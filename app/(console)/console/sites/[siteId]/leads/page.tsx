@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listLeads } from '@/lib/leads/service';
-import { LEAD_STATUSES, listLeadsInputSchema, type Lead } from '@/lib/leads/schema';
-import { listSegments } from '@/lib/segments/service';
+import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { offsetSchema, PAGE_SIZE, withQuery } from '../../../../_lib/list-query';
-import { requireOwnedSite } from '../../../../_lib/session';
+import { LEAD_STATUSES, listLeadsInputSchema, type Lead } from '@/lib/leads/schema';
+import { listLeads } from '@/lib/leads/service';
+import { listSegments } from '@/lib/segments/service';
 
 export const metadata: Metadata = { title: 'Leads · Site Growth Platform' };
 
@@ -35,7 +35,15 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const segmentName = new Map(segments.items.map((s) => [s.segment_id, s.name]));
   const filtered = Boolean(q.search || q.status || q.segment);
   return (
-    <Card title="Leads" id="leads" actions={<span className="as-code">as code: <code>POST /api/agents/tools/leads/get</code></span>}>
+    <Card
+      title="Leads"
+      id="leads"
+      actions={
+        <span className="as-code">
+          as code: <code>POST /api/agents/tools/leads/get</code>
+        </span>
+      }
+    >
       <form method="get" action={base} className="filters" role="search" aria-label="Search leads">
         <label>
           Search
@@ -77,7 +85,11 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         rowKey={(l) => l.id}
         empty={
           <EmptyState title={filtered ? 'No lead matches.' : 'No leads yet.'}>
-            {!filtered && <>A visitor becomes a lead when your page calls <code>sgp.identify(email, firstName, lastName)</code>.</>}
+            {!filtered && (
+              <>
+                A visitor becomes a lead when your page calls <code>sgp.identify(email, firstName, lastName)</code>.
+              </>
+            )}
           </EmptyState>
         }
         columns={[
@@ -95,11 +107,17 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
           },
           { header: 'Company', cell: (l) => l.company ?? <span className="empty">—</span> },
           { header: 'Status', cell: (l) => <span className={`badge ${l.status}`}>{l.status}</span> },
-          { header: 'Segment', cell: (l) => (l.segment_id ? segmentName.get(l.segment_id) ?? '—' : <span className="empty">—</span>) },
+          { header: 'Segment', cell: (l) => (l.segment_id ? (segmentName.get(l.segment_id) ?? '—') : <span className="empty">—</span>) },
           { header: 'Created', cell: (l) => <Time iso={l.created_at} /> },
         ]}
       />
-      <Pager offset={offset} limit={PAGE_SIZE} total={count.total} capped={count.capped} href={(o) => withQuery(base, q, { offset: o || undefined })} />
+      <Pager
+        offset={offset}
+        limit={PAGE_SIZE}
+        total={count.total}
+        capped={count.capped}
+        href={(o) => withQuery(base, q, { offset: o || undefined })}
+      />
     </Card>
   );
 }

@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { addOriginAction } from '@/app/(console)/_lib/origin-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../_lib/forms';
-import { addOriginAction } from '../../../../_lib/origin-actions';
 
 export function AddOriginForm({ siteId }: { siteId: string }) {
   const [state, action] = useActionState(addOriginAction.bind(null, siteId), {} as FormState<string>);

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { impliedOrigins } from '@/lib/sites/origins';
 import { listSiteOrigins } from '@/lib/sites/service';
-import { requireOwnedSite } from '../../../../_lib/session';
 import { AddOriginForm } from './add-origin-form';
 import { RemoveOriginButton } from './remove-origin-button';
 
@@ -23,8 +23,7 @@ export default async function OriginsPage({ params }: { params: Promise<{ siteId
       <Card title="Allowed origins" id="origins">
         <p>
           Browsers on these origins may send visitor events for this site without an API key (the{' '}
-          <Link href={`/console/sites/${site.id}/snippet`}>tracking snippet</Link> works only there). Any other origin is
-          refused.
+          <Link href={`/console/sites/${site.id}/snippet`}>tracking snippet</Link> works only there). Any other origin is refused.
         </p>
         <DataTable
           caption={`Allowed origins of ${site.name}`}

@@ -1,7 +1,7 @@
 'use client';
 
+import { removeOriginAction } from '@/app/(console)/_lib/origin-actions';
 import { ConfirmButton } from '@/components/confirm-button';
-import { removeOriginAction } from '../../../../_lib/origin-actions';
 
 /** "Remove" asks for confirmation in a modal dialog; afterwards the focus moves to the origins heading. */
 export function RemoveOriginButton({ siteId, originId, origin }: { siteId: string; originId: string; origin: string }) {

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -6,7 +7,6 @@ import { Time } from '@/components/time';
 import { CAPABILITIES } from '@/lib/core/principal';
 import { CAPABILITY_DESCRIPTIONS } from '@/lib/platform/schema';
 import { auditOfSite, listApps, listKeysOfSite } from '@/lib/platform/service';
-import { requireOwnedSite } from '../../../../_lib/session';
 import { CreateAppForm, CreatePlatformKeyForm, RevokePlatformKeyButton } from './platform-forms';
 
 export const metadata: Metadata = { title: 'Platform apps · Site Growth Platform' };
@@ -19,8 +19,8 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
     <>
       <Card title="Platform apps" id="platform-apps">
         <p>
-          Generated applications of this site call the platform API with a platform key. Each app has its own database
-          schema, <span className="mono">app_&lt;short id&gt;</span>.
+          Generated applications of this site call the platform API with a platform key. Each app has its own database schema,{' '}
+          <span className="mono">app_&lt;short id&gt;</span>.
         </p>
         <DataTable
           caption={`Platform apps of ${site.name}`}
@@ -49,7 +49,11 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
             { header: 'Capabilities', className: 'mono', cell: (k) => k.capabilities.join(', ') },
             { header: 'Status', cell: (k) => k.status },
             { header: 'Expires', cell: (k) => <Time iso={k.expires_at} /> },
-            { header: 'Actions', hideHeader: true, cell: (k) => k.status === 'active' && <RevokePlatformKeyButton siteId={site.id} keyId={k.id} name={k.name} /> },
+            {
+              header: 'Actions',
+              hideHeader: true,
+              cell: (k) => k.status === 'active' && <RevokePlatformKeyButton siteId={site.id} keyId={k.id} name={k.name} />,
+            },
           ]}
         />
         {apps.length > 0 ? (

@@ -1,21 +1,31 @@
 'use client';
 
 import { useActionState } from 'react';
-import type { CreatedPlatformKey } from '@/lib/platform/schema';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { createAppAction, createPlatformKeyAction, revokePlatformKeyAction } from '@/app/(console)/_lib/platform-actions';
 import { ConfirmButton } from '@/components/confirm-button';
 import { ExpiryField, Field, FormError } from '@/components/field';
 import { CheckGroup } from '@/components/kit/check-group';
 import { ShownOnce } from '@/components/kit/shown-once';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../_lib/forms';
-import { createAppAction, createPlatformKeyAction, revokePlatformKeyAction } from '../../../../_lib/platform-actions';
+import type { CreatedPlatformKey } from '@/lib/platform/schema';
 
 export function CreateAppForm({ siteId }: { siteId: string }) {
   const [state, action] = useActionState(createAppAction.bind(null, siteId), {} as FormState<string>);
   return (
     <form action={action} noValidate>
       <FormError message={state.errors?.form} />
-      <Field name="name" id="field-app-name" label="App name" type="text" required maxLength={100} placeholder="Booking app" defaultValue={state.values?.name} error={state.errors?.name} />
+      <Field
+        name="name"
+        id="field-app-name"
+        label="App name"
+        type="text"
+        required
+        maxLength={100}
+        placeholder="Booking app"
+        defaultValue={state.values?.name}
+        error={state.errors?.name}
+      />
       <p role="status" className="status">
         {state.result && (
           <>
@@ -57,7 +67,12 @@ export function CreatePlatformKeyForm({
         <div className="row">
           <div className="field">
             <label htmlFor="field-app_id">App</label>
-            <select id="field-app_id" name="app_id" defaultValue={state.values?.app_id ?? apps[0]?.id} aria-invalid={state.errors?.app_id ? true : undefined}>
+            <select
+              id="field-app_id"
+              name="app_id"
+              defaultValue={state.values?.app_id ?? apps[0]?.id}
+              aria-invalid={state.errors?.app_id ? true : undefined}
+            >
               {apps.map((a) => (
                 <option key={a.id} value={a.id}>
                   {a.name}
@@ -66,7 +81,17 @@ export function CreatePlatformKeyForm({
             </select>
             {state.errors?.app_id && <p className="error">{state.errors.app_id}</p>}
           </div>
-          <Field name="name" id="field-key-name" label="Name" type="text" required maxLength={100} placeholder="Production" defaultValue={state.values?.name} error={state.errors?.name} />
+          <Field
+            name="name"
+            id="field-key-name"
+            label="Name"
+            type="text"
+            required
+            maxLength={100}
+            placeholder="Production"
+            defaultValue={state.values?.name}
+            error={state.errors?.name}
+          />
           <ExpiryField state={state} />
         </div>
         <CheckGroup

@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { addSecretAction } from '@/app/(console)/_lib/secret-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../_lib/forms';
-import { addSecretAction } from '../../../../_lib/secret-actions';
 
 export function AddSecretForm({ siteId }: { siteId: string }) {
   const [state, action] = useActionState(addSecretAction.bind(null, siteId), {} as FormState<string>);

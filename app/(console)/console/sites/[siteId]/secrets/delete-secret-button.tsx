@@ -1,7 +1,7 @@
 'use client';
 
+import { deleteSecretAction } from '@/app/(console)/_lib/secret-actions';
 import { ConfirmButton } from '@/components/confirm-button';
-import { deleteSecretAction } from '../../../../_lib/secret-actions';
 
 /** "Delete" asks for confirmation in a modal dialog; afterwards the focus moves to the secrets heading. */
 export function DeleteSecretButton({ siteId, tokenId, identifier }: { siteId: string; tokenId: string; identifier: string }) {

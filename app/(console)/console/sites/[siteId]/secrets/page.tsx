@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { listSiteSecureTokens, siteAudit } from '@/lib/secure-tokens/service';
-import { requireOwnedSite } from '../../../../_lib/session';
 import { AddSecretForm } from './add-secret-form';
 import { DeleteSecretButton } from './delete-secret-button';
 
@@ -29,8 +29,7 @@ export default async function SecretsPage({ params }: { params: Promise<{ siteId
       <Card title="Secrets" id="secrets">
         <p>
           Credentials your integrations need, encrypted at rest. Servers read one with{' '}
-          <span className="mono">POST /api/secure-tokens/&#123;id&#125;/decrypt</span> and a write key of this site; every
-          read is recorded below.
+          <span className="mono">POST /api/secure-tokens/&#123;id&#125;/decrypt</span> and a write key of this site; every read is recorded below.
         </p>
         <DataTable
           caption={`Secrets of ${site.name}`}

@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { createSegmentAction } from '@/app/(console)/_lib/segment-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../_lib/forms';
-import { createSegmentAction } from '../../../../_lib/segment-actions';
 
 export function CreateSegmentForm({ siteId }: { siteId: string }) {
   const [state, action] = useActionState(createSegmentAction.bind(null, siteId), {} as FormState<string>);
@@ -18,7 +18,14 @@ export function CreateSegmentForm({ siteId }: { siteId: string }) {
         <Field name="name" label="Name" type="text" defaultValue={v.name} error={e.name} />
         <Field name="language" label="Language (optional)" type="text" placeholder="en" defaultValue={v.language} error={e.language} />
       </div>
-      <Field name="audience" label="Audience (optional)" type="text" placeholder="Who is in it, in words" defaultValue={v.audience} error={e.audience} />
+      <Field
+        name="audience"
+        label="Audience (optional)"
+        type="text"
+        placeholder="Who is in it, in words"
+        defaultValue={v.audience}
+        error={e.audience}
+      />
       <Field name="description" label="Description (optional)" type="text" defaultValue={v.description} error={e.description} />
       <p role="status" className="status">
         {state.result && `Segment “${state.result}” created.`}

@@ -1,20 +1,26 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listSegments } from '@/lib/segments/service';
-import type { Segment } from '@/lib/segments/schema';
+import { count } from '@/app/(console)/_lib/format';
+import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { count } from '../../../../_lib/format';
-import { offsetSchema, PAGE_SIZE, withQuery } from '../../../../_lib/list-query';
-import { requireOwnedSite } from '../../../../_lib/session';
+import type { Segment } from '@/lib/segments/schema';
+import { listSegments } from '@/lib/segments/service';
 import { CreateSegmentForm } from './create-segment-form';
 
 export const metadata: Metadata = { title: 'Segments · Site Growth Platform' };
 
 /** The audiences the site targets; each links to its leads. */
-export default async function SegmentsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<{ offset?: string }> }) {
+export default async function SegmentsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ siteId: string }>;
+  searchParams: Promise<{ offset?: string }>;
+}) {
   const { site } = await requireOwnedSite((await params).siteId);
   const q = await searchParams;
   const offset = offsetSchema.parse(q.offset);
@@ -22,7 +28,15 @@ export default async function SegmentsPage({ params, searchParams }: { params: P
   const base = `/console/sites/${site.id}`;
   return (
     <>
-      <Card title="Segments" id="segments" actions={<span className="as-code">as code: <code>POST /api/agents/tools/segments/get</code></span>}>
+      <Card
+        title="Segments"
+        id="segments"
+        actions={
+          <span className="as-code">
+            as code: <code>POST /api/agents/tools/segments/get</code>
+          </span>
+        }
+      >
         <DataTable<Segment>
           caption={`Segments of ${site.name}`}
           rows={items}
@@ -41,9 +55,19 @@ export default async function SegmentsPage({ params, searchParams }: { params: P
             },
             { header: 'Size', cell: (s) => (s.size === null ? <span className="empty">—</span> : count(s.size)) },
             { header: 'Language', cell: (s) => s.language ?? <span className="empty">—</span> },
-            { header: 'Active', cell: (s) => <span className={`badge ${s.is_active ? 'active' : 'stopped'}`}>{s.is_active ? 'active' : 'inactive'}</span> },
+            {
+              header: 'Active',
+              cell: (s) => <span className={`badge ${s.is_active ? 'active' : 'stopped'}`}>{s.is_active ? 'active' : 'inactive'}</span>,
+            },
             { header: 'Created', cell: (s) => <Time iso={s.created_at} /> },
-            { header: 'Leads', cell: (s) => <Link href={`${base}/leads?segment=${s.segment_id}`}>Leads<span className="visually-hidden"> in {s.name}</span></Link> },
+            {
+              header: 'Leads',
+              cell: (s) => (
+                <Link href={`${base}/leads?segment=${s.segment_id}`}>
+                  Leads<span className="visually-hidden"> in {s.name}</span>
+                </Link>
+              ),
+            },
           ]}
         />
         <Pager offset={offset} limit={PAGE_SIZE} total={total} href={(o) => withQuery(`${base}/segments`, q, { offset: o || undefined })} />

@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
-import { uuidSchema } from '@/lib/core/schemas';
-import type { SessionSummary } from '@/lib/visitors/schema';
-import { siteSessions } from '@/lib/visitors/service';
+import { count, duration, pathOf } from '@/app/(console)/_lib/format';
+import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { count, duration, pathOf } from '../../../../_lib/format';
-import { offsetSchema, PAGE_SIZE, withQuery } from '../../../../_lib/list-query';
-import { requireOwnedSite } from '../../../../_lib/session';
+import { uuidSchema } from '@/lib/core/schemas';
+import type { SessionSummary } from '@/lib/visitors/schema';
+import { siteSessions } from '@/lib/visitors/service';
 
 export const metadata: Metadata = { title: 'Visitors & sessions · Site Growth Platform' };
 
@@ -41,7 +41,15 @@ export default async function SessionsPage({ params, searchParams }: { params: P
   });
   const filtered = Boolean(f.visitor || f.source || f.identified);
   return (
-    <Card title="Visitors & sessions" id="sessions" actions={<span className="as-code">as code: <code>GET /api/visitors/{'{visitor_id}'}/sessions</code></span>}>
+    <Card
+      title="Visitors & sessions"
+      id="sessions"
+      actions={
+        <span className="as-code">
+          as code: <code>GET /api/visitors/{'{visitor_id}'}/sessions</code>
+        </span>
+      }
+    >
       <form method="get" action={base} className="filters" aria-label="Filter sessions">
         <label>
           Visitor ID

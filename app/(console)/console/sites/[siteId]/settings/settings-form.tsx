@@ -1,11 +1,11 @@
 'use client';
 
 import { useActionState, useEffect, useState, type ReactNode } from 'react';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { saveSettingsAction, type SavedSettings } from '@/app/(console)/_lib/settings-actions';
+import { blankValue, fieldId, type FormValue, type ObjectNode, type SettingsField, type SettingsNode } from '@/app/(console)/_lib/settings-form';
 import { FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../_lib/forms';
-import { saveSettingsAction, type SavedSettings } from '../../../../_lib/settings-actions';
-import { blankValue, fieldId, type FormValue, type ObjectNode, type SettingsField, type SettingsNode } from '../../../../_lib/settings-form';
 
 type Values = Record<string, FormValue>;
 type Errors = Record<string, string>;
@@ -143,7 +143,21 @@ const humanizeKey = (k: string) => {
 };
 
 /** One input: text, long text, number, yes/no or a choice, with its label, hint and error. */
-function Leaf({ node, path, value, ctx, label, hideLabel = false }: { node: SettingsNode; path: string; value: FormValue | undefined; ctx: Ctx; label?: string; hideLabel?: boolean }) {
+function Leaf({
+  node,
+  path,
+  value,
+  ctx,
+  label,
+  hideLabel = false,
+}: {
+  node: SettingsNode;
+  path: string;
+  value: FormValue | undefined;
+  ctx: Ctx;
+  label?: string;
+  hideLabel?: boolean;
+}) {
   const id = fieldId(path);
   const invalid = ctx.errors[path] ? true : undefined;
   const common = { id, 'aria-invalid': invalid, 'aria-describedby': describedBy(path, node, ctx) };
@@ -219,7 +233,19 @@ function Leaf({ node, path, value, ctx, label, hideLabel = false }: { node: Sett
   );
 }
 
-function ObjectInput({ node, path, value, ctx, legend }: { node: ObjectNode; path: string; value: FormValue | undefined; ctx: Ctx; legend: ReactNode }) {
+function ObjectInput({
+  node,
+  path,
+  value,
+  ctx,
+  legend,
+}: {
+  node: ObjectNode;
+  path: string;
+  value: FormValue | undefined;
+  ctx: Ctx;
+  legend: ReactNode;
+}) {
   return (
     <fieldset className="group" id={fieldId(path)} aria-describedby={describedBy(path, node, ctx)}>
       <legend>{legend}</legend>
@@ -263,7 +289,21 @@ function useList(path: string, value: FormValue | undefined, ctx: Ctx, blank: ()
   };
 }
 
-function ListShell({ node, path, ctx, count, children, onAdd }: { node: SettingsNode & { itemLabel: string; maxItems?: number }; path: string; ctx: Ctx; count: number; children: ReactNode; onAdd(): void }) {
+function ListShell({
+  node,
+  path,
+  ctx,
+  count,
+  children,
+  onAdd,
+}: {
+  node: SettingsNode & { itemLabel: string; maxItems?: number };
+  path: string;
+  ctx: Ctx;
+  count: number;
+  children: ReactNode;
+  onAdd(): void;
+}) {
   const full = node.maxItems !== undefined && count >= node.maxItems;
   return (
     // An empty list is one compact line (its name and the add button), not a box saying "None yet".
@@ -280,7 +320,17 @@ function ListShell({ node, path, ctx, count, children, onAdd }: { node: Settings
   );
 }
 
-function StringList({ node, path, value, ctx }: { node: Extract<SettingsNode, { kind: 'strings' }>; path: string; value: FormValue | undefined; ctx: Ctx }) {
+function StringList({
+  node,
+  path,
+  value,
+  ctx,
+}: {
+  node: Extract<SettingsNode, { kind: 'strings' }>;
+  path: string;
+  value: FormValue | undefined;
+  ctx: Ctx;
+}) {
   const list = useList(path, value, ctx, () => '');
   return (
     <ListShell node={node} path={path} ctx={ctx} count={list.items.length} onAdd={list.add}>
@@ -304,7 +354,12 @@ function StringList({ node, path, value, ctx }: { node: Extract<SettingsNode, { 
                     aria-describedby={ctx.errors[itemPath] ? `${id}-error` : undefined}
                     onChange={(e) => ctx.set(itemPath, e.target.value)}
                   />
-                  <button type="button" className="button small" onClick={() => list.remove(i)} aria-label={`Remove ${node.itemLabel.toLowerCase()} ${i + 1}`}>
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => list.remove(i)}
+                    aria-label={`Remove ${node.itemLabel.toLowerCase()} ${i + 1}`}
+                  >
                     Remove
                   </button>
                 </div>
@@ -318,14 +373,29 @@ function StringList({ node, path, value, ctx }: { node: Extract<SettingsNode, { 
   );
 }
 
-function ObjectList({ node, path, value, ctx }: { node: Extract<SettingsNode, { kind: 'objects' }>; path: string; value: FormValue | undefined; ctx: Ctx }) {
+function ObjectList({
+  node,
+  path,
+  value,
+  ctx,
+}: {
+  node: Extract<SettingsNode, { kind: 'objects' }>;
+  path: string;
+  value: FormValue | undefined;
+  ctx: Ctx;
+}) {
   const list = useList(path, value, ctx, () => blankValue(node.item));
   return (
     <ListShell node={node} path={path} ctx={ctx} count={list.items.length} onAdd={list.add}>
       {list.items.map((item, i) => (
         <div className="item" key={i}>
           <ObjectInput node={node.item} path={`${path}.${i}`} value={item} ctx={ctx} legend={`${node.itemLabel} ${i + 1}`} />
-          <button type="button" className="button small" onClick={() => list.remove(i)} aria-label={`Remove ${node.itemLabel.toLowerCase()} ${i + 1}`}>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => list.remove(i)}
+            aria-label={`Remove ${node.itemLabel.toLowerCase()} ${i + 1}`}
+          >
             Remove
           </button>
         </div>
@@ -335,7 +405,17 @@ function ObjectList({ node, path, value, ctx }: { node: Extract<SettingsNode, { 
 }
 
 /** A record with free keys (e.g. budget allocation): a list of name and value pairs. */
-function PairList({ node, path, value, ctx }: { node: Extract<SettingsNode, { kind: 'pairs' }>; path: string; value: FormValue | undefined; ctx: Ctx }) {
+function PairList({
+  node,
+  path,
+  value,
+  ctx,
+}: {
+  node: Extract<SettingsNode, { kind: 'pairs' }>;
+  path: string;
+  value: FormValue | undefined;
+  ctx: Ctx;
+}) {
   const list = useList(path, value, ctx, () => ({ key: '', value: blankValue(node.value) }));
   const keyNode: SettingsNode = { kind: 'text', input: 'text', multiline: false, label: 'Name', required: true, maxLength: 100 };
   return (
@@ -353,7 +433,12 @@ function PairList({ node, path, value, ctx }: { node: Extract<SettingsNode, { ki
                 <NodeInput node={node.value} path={`${itemPath}.value`} value={pair.value} ctx={ctx} />
               </div>
             </fieldset>
-            <button type="button" className="button small" onClick={() => list.remove(i)} aria-label={`Remove ${node.itemLabel.toLowerCase()} ${i + 1}`}>
+            <button
+              type="button"
+              className="button small"
+              onClick={() => list.remove(i)}
+              aria-label={`Remove ${node.itemLabel.toLowerCase()} ${i + 1}`}
+            >
               Remove
             </button>
           </div>

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listSiteOrigins } from '@/lib/sites/service';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { publicOrigin, trackingSnippet } from '@/app/(console)/_lib/snippet';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
-import { requireOwnedSite } from '../../../../_lib/session';
-import { publicOrigin, trackingSnippet } from '../../../../_lib/snippet';
+import { listSiteOrigins } from '@/lib/sites/service';
 
 export const metadata: Metadata = { title: 'Tracking snippet · Site Growth Platform' };
 
@@ -23,16 +23,16 @@ export default async function SnippetPage({ params }: { params: Promise<{ siteId
         {site.domain ? (
           <>
             Browsers on <strong>{site.domain}</strong> and <strong>{wwwTwin(site.domain)}</strong>
-            {extra.length > 0 && <> and {extra.length === 1 ? 'one more allowed origin' : `${extra.length} more allowed origins`}</>}{' '}
-            send visitor events without an API key.
+            {extra.length > 0 && <> and {extra.length === 1 ? 'one more allowed origin' : `${extra.length} more allowed origins`}</>} send visitor
+            events without an API key.
           </>
         ) : extra.length > 0 ? (
           <>Browsers on this site&apos;s allowed origins send visitor events without an API key.</>
         ) : (
           <>This site has no domain and no allowed origins yet: browsers cannot send visitor events for it.</>
         )}{' '}
-        <Link href={`/console/sites/${site.id}/origins`}>Manage allowed origins</Link>. Server-to-server calls use an API key;
-        see the <a href="/docs">API reference</a>.
+        <Link href={`/console/sites/${site.id}/origins`}>Manage allowed origins</Link>. Server-to-server calls use an API key; see the{' '}
+        <a href="/docs">API reference</a>.
       </p>
     </Card>
   );

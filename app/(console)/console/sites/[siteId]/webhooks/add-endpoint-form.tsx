@@ -1,12 +1,12 @@
 'use client';
 
 import { useActionState } from 'react';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { createEndpointAction, type CreatedEndpointResult } from '@/app/(console)/_lib/webhook-actions';
 import { Field, FormError } from '@/components/field';
 import { CheckGroup } from '@/components/kit/check-group';
 import { ShownOnce } from '@/components/kit/shown-once';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../_lib/forms';
-import { createEndpointAction, type CreatedEndpointResult } from '../../../../_lib/webhook-actions';
 
 export function AddEndpointForm({ siteId, eventTypes }: { siteId: string; eventTypes: readonly string[] }) {
   const [state, action] = useActionState(createEndpointAction.bind(null, siteId), {} as FormState<CreatedEndpointResult>);
@@ -45,7 +45,14 @@ export function AddEndpointForm({ siteId, eventTypes }: { siteId: string; eventT
           defaultValue={state.values?.url}
           error={state.errors?.url}
         />
-        <Field name="description" label="Description" type="text" maxLength={500} defaultValue={state.values?.description} error={state.errors?.description} />
+        <Field
+          name="description"
+          label="Description"
+          type="text"
+          maxLength={500}
+          defaultValue={state.values?.description}
+          error={state.errors?.description}
+        />
         <CheckGroup
           name="events"
           legend="Events"

@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { deleteEndpointAction, pingEndpointAction } from '@/app/(console)/_lib/webhook-actions';
 import { ConfirmButton } from '@/components/confirm-button';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../_lib/forms';
-import { deleteEndpointAction, pingEndpointAction } from '../../../../_lib/webhook-actions';
 
 /** "Send a ping" queues a webhook.ping to this endpoint; the delivery shows below once attempted. */
 export function PingButton({ siteId, endpointId }: { siteId: string; endpointId: string }) {

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { EVENT_TYPES } from '@/lib/webhooks/events';
 import { listDeliveries, listEndpoints } from '@/lib/webhooks/service';
-import { requireOwnedSite } from '../../../../_lib/session';
 import { AddEndpointForm } from './add-endpoint-form';
 import { DeleteEndpointButton, PingButton } from './endpoint-buttons';
 
@@ -19,8 +19,8 @@ export default async function WebhooksPage({ params }: { params: Promise<{ siteI
     <>
       <Card title="Webhook endpoints" id="webhooks">
         <p>
-          Events of this site are POSTed to these URLs, signed per Standard Webhooks and retried for about a day when the endpoint
-          does not answer 2xx.
+          Events of this site are POSTed to these URLs, signed per Standard Webhooks and retried for about a day when the endpoint does not answer
+          2xx.
         </p>
         <DataTable
           caption={`Webhook endpoints of ${site.name}`}

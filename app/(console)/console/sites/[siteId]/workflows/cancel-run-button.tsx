@@ -1,7 +1,7 @@
 'use client';
 
+import { cancelRunAction } from '@/app/(console)/_lib/workflow-actions';
 import { ConfirmButton } from '@/components/confirm-button';
-import { cancelRunAction } from '../../../../_lib/workflow-actions';
 
 /** "Cancel run" asks for confirmation; afterwards the focus moves to the run's heading. */
 export function CancelRunButton({ siteId, workflowId }: { siteId: string; workflowId: string }) {

@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
+import { Time } from '@/components/time';
 import { ApiError } from '@/lib/core/errors';
 import { RUN_TYPES } from '@/lib/workflows/catalog';
 import { WORKFLOW_STATUSES } from '@/lib/workflows/engine';
 import { listWorkflowsQuerySchema } from '@/lib/workflows/schema';
 import { listWorkflowRuns } from '@/lib/workflows/service';
-import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
-import { EmptyState } from '@/components/kit/empty-state';
-import { Time } from '@/components/time';
-import { requireOwnedSite } from '../../../../_lib/session';
 import { RunStatus, duration } from './run-status';
 
 export const metadata: Metadata = { title: 'Workflows · Site Growth Platform' };
@@ -53,7 +53,10 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
       const { site_id: _site, ...q } = parsed.data;
       page = await listWorkflowRuns(site.id, q);
     } catch (e) {
-      error = e instanceof ApiError && e.code === 'INVALID_REQUEST' ? 'This page link is no longer valid; start from the first page.' : 'The runs could not be read.';
+      error =
+        e instanceof ApiError && e.code === 'INVALID_REQUEST'
+          ? 'This page link is no longer valid; start from the first page.'
+          : 'The runs could not be read.';
     }
   }
   const base = `/console/sites/${site.id}/workflows`;
@@ -65,7 +68,10 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
   };
   const nextHref = page?.nextPageToken ? link({ pageToken: page.nextPageToken, trail: [...trail, token ?? '0'].join('.') }) : undefined;
   const previous = trail.at(-1);
-  const prevHref = previous !== undefined ? link({ pageToken: previous === '0' ? undefined : previous, trail: trail.slice(0, -1).join('.') || undefined }) : undefined;
+  const prevHref =
+    previous !== undefined
+      ? link({ pageToken: previous === '0' ? undefined : previous, trail: trail.slice(0, -1).join('.') || undefined })
+      : undefined;
 
   return (
     <Card

@@ -1,5 +1,5 @@
-import { createSegmentTool } from '@/lib/tools/segments';
 import { toolRoute } from '@/lib/http/tool-route';
+import { createSegmentTool } from '@/lib/tools/segments';
 
 // POST /api/agents/tools/segments/create — create a segment
 export const POST = toolRoute(createSegmentTool);

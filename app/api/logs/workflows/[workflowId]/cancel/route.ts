@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { WorkflowRecordSchema, cancelWorkflowBodySchema, workflowIdParams } from '@/lib/workflows/schema';
 import { cancelWorkflowRun } from '@/lib/workflows/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/logs/workflows/{workflowId}/cancel — cancel a running run (→ CANCELLED)
 export const POST = defineRoute({

@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { WorkflowRecordSchema, signalWorkflowBodySchema, workflowIdParams } from '@/lib/workflows/schema';
 import { signalWorkflowRun } from '@/lib/workflows/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/logs/workflows/{workflowId}/signal — deliver a signal to a running run (e.g. humanResponse)
 export const POST = defineRoute({

@@ -1,8 +1,8 @@
 import { recipientPathSchema } from '@/lib/email/schema';
 import { removeRecipient } from '@/lib/email/service';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { MessageSchema } from '@/lib/platform/schema';
-import { policies } from '@/lib/http/auth/policies';
 
 // DELETE /api/sites/{site_id}/email-recipients/{recipient_id} — stop allowing test email to an address
 export const DELETE = defineRoute({

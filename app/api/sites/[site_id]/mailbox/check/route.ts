@@ -1,8 +1,8 @@
-import { MailboxCheckSchema } from '@/lib/email/schema';
 import { checkSiteMailbox } from '@/lib/email/inbound';
+import { MailboxCheckSchema } from '@/lib/email/schema';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { sitePathSchema } from '@/lib/platform/schema';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/sites/{site_id}/mailbox/check — sign in to the site's mailbox and open its folder
 export const POST = defineRoute({

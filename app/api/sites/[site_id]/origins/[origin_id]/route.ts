@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { siteOriginItemPathSchema } from '@/lib/sites/schema';
 import { removeOrigin } from '@/lib/sites/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // DELETE /api/sites/{site_id}/origins/{origin_id} — stop allowing an origin; effective on the next request
 export const DELETE = defineRoute({

@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { MessageSchema, platformKeyPathSchema } from '@/lib/platform/schema';
 import { revokeKeyOfSite } from '@/lib/platform/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // DELETE /api/sites/{site_id}/platform-keys/{key_id} — revoke a platform key; it stops working on the next request
 export const DELETE = defineRoute({

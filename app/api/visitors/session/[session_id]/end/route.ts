@@ -1,9 +1,9 @@
+import { policies } from '@/lib/http/auth/policies';
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { END_SESSION_DESCRIPTION, endSessionBodySchema, sessionParamsSchema, SessionSummarySchema } from '@/lib/visitors/schema';
 import { closeSession, sessionMeta } from '@/lib/visitors/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/session/{session_id}/end — close a session (sendBeacon-friendly)
 export const POST = defineRoute({

@@ -1,9 +1,9 @@
+import { policies } from '@/lib/http/auth/policies';
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
-import {VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
 import { identifySessionBodySchema, sessionParamsSchema, SessionIdentifiedSchema } from '@/lib/visitors/schema';
 import { identifySession, sessionMeta } from '@/lib/visitors/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/visitors/session/{session_id}/identify — bind an existing lead to the session and its visitor
 export const POST = defineRoute({

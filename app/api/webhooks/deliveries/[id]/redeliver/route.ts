@@ -1,7 +1,7 @@
+import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { deliveryIdParams, DeliverySchema, siteBodySchema } from '@/lib/webhooks/schema';
 import { redeliver } from '@/lib/webhooks/service';
-import { policies } from '@/lib/http/auth/policies';
 
 // POST /api/webhooks/deliveries/{id}/redeliver — send the event again (new delivery, same webhook-id)
 export const POST = defineRoute({

@@ -1,7 +1,7 @@
-import { breakdown } from '@/lib/analytics/service';
 import { breakdownParamsSchema, breakdownQuerySchema, BreakdownSchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
-import { defineRoute } from '@/lib/http/define-route';
+import { breakdown } from '@/lib/analytics/service';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // GET /sites/{site_id}/analytics/breakdown/{dimension} — top pages, entry pages, referrers, UTM values, countries or devices
 export const GET = defineRoute({

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { CommandSchema } from '@/lib/commands/schema';
 import { cancelSiteCommand } from '@/lib/commands/service';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
-import { defineRoute } from '@/lib/http/define-route';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // POST /sites/{site_id}/commands/{command_id}/cancel — stop a command that has not finished
 export const POST = defineRoute({

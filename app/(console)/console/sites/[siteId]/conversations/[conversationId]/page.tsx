@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { getConversation } from '@/lib/agents/service';
-import { isUuid } from '@/lib/core/schemas';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { requireOwnedSite } from '../../../../../_lib/session';
+import { getConversation } from '@/lib/agents/service';
+import { isUuid } from '@/lib/core/schemas';
 import { SendMessageForm } from './send-message-form';
 
 export const metadata: Metadata = { title: 'Conversation · Site Growth Platform' };
@@ -45,7 +45,10 @@ export default async function ConversationPage({ params }: { params: Promise<{ s
         id="send"
         actions={
           <span className="as-code">
-            as code: <code>POST /api/sites/{'{site_id}'}/conversations/{'{id}'}/messages</code>
+            as code:{' '}
+            <code>
+              POST /api/sites/{'{site_id}'}/conversations/{'{id}'}/messages
+            </code>
           </span>
         }
       >

@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { isUuid } from '@/lib/core/schemas';
 import { findSiteInstance, instanceLogs, instancePlans, screenshotOf } from '@/lib/instances/service';
-import { requireOwnedSite } from '../../../../../_lib/session';
 import { InstanceButtons } from '../instance-buttons';
 
 export const metadata: Metadata = { title: 'Instance · Site Growth Platform' };
@@ -56,7 +56,11 @@ export default async function InstancePage({ params }: { params: Promise<{ siteI
       <Card title="Latest screenshot" id="screenshot">
         {screenshot ? (
           // eslint-disable-next-line @next/next/no-img-element -- a data URL of the stored PNG
-          <img className="screenshot" src={`data:image/png;base64,${Buffer.from(screenshot).toString('base64')}`} alt={`The page of ${instance.name} at its latest action`} />
+          <img
+            className="screenshot"
+            src={`data:image/png;base64,${Buffer.from(screenshot).toString('base64')}`}
+            alt={`The page of ${instance.name} at its latest action`}
+          />
         ) : (
           <EmptyState title="No screenshot yet." />
         )}

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { isUuid } from '@/lib/core/schemas';
-import { keyUsage, listKeysForUser } from '@/lib/keys/service';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
-import { requireOwnedSite } from '../../../../../_lib/session';
+import { isUuid } from '@/lib/core/schemas';
+import { keyUsage, listKeysForUser } from '@/lib/keys/service';
 
 export const metadata: Metadata = { title: 'Key usage · Site Growth Platform' };
 
@@ -26,7 +26,14 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ siteI
       <p>
         <Link href={`/console/sites/${site.id}/keys`}>← All API keys</Link>
       </p>
-      <Card title={<>Usage of “{key.name}” <span className={`badge ${key.status}`}>{key.status}</span></>} id="usage">
+      <Card
+        title={
+          <>
+            Usage of “{key.name}” <span className={`badge ${key.status}`}>{key.status}</span>
+          </>
+        }
+        id="usage"
+      >
         <p className="sub mono wrap">{key.display}</p>
         <dl className="stats">
           <div>
@@ -49,8 +56,8 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ siteI
       </Card>
       <Card title="Requests per day" id="daily">
         <p className="hint">
-          UTC days from {usage.from} to {usage.to}, newest first; the red part of a bar is errors. Requests appear within about a second; per-request records are
-          kept {usage.retention_days} days.
+          UTC days from {usage.from} to {usage.to}, newest first; the red part of a bar is errors. Requests appear within about a second; per-request
+          records are kept {usage.retention_days} days.
         </p>
         <div className="table-wrap">
           <table className="usage">

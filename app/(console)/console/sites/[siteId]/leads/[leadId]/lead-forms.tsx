@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { setLeadStatusAction, updateLeadAction } from '@/app/(console)/_lib/lead-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
-import type { FormState } from '../../../../../_lib/forms';
-import { setLeadStatusAction, updateLeadAction } from '../../../../../_lib/lead-actions';
 
 const STATUSES = ['new', 'contacted', 'qualified', 'converted', 'lost'];
 
@@ -40,7 +40,17 @@ export interface LeadValues {
   segment_id: string;
 }
 
-export function LeadEditForm({ siteId, leadId, lead, segments }: { siteId: string; leadId: string; lead: LeadValues; segments: { id: string; name: string }[] }) {
+export function LeadEditForm({
+  siteId,
+  leadId,
+  lead,
+  segments,
+}: {
+  siteId: string;
+  leadId: string;
+  lead: LeadValues;
+  segments: { id: string; name: string }[];
+}) {
   const [state, action] = useActionState(updateLeadAction.bind(null, siteId), {} as FormState<string>);
   const v = { ...lead, ...state.values };
   const e = state.errors ?? {};

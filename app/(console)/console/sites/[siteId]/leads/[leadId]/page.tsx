@@ -1,17 +1,17 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { count, duration, pathOf } from '@/app/(console)/_lib/format';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
+import { EmptyState } from '@/components/kit/empty-state';
+import { Time } from '@/components/time';
 import { isUuid } from '@/lib/core/schemas';
 import { siteLead } from '@/lib/leads/service';
 import { listSegments } from '@/lib/segments/service';
 import type { SessionSummary } from '@/lib/visitors/schema';
 import { sessionsOfLead } from '@/lib/visitors/service';
-import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
-import { EmptyState } from '@/components/kit/empty-state';
-import { Time } from '@/components/time';
-import { count, duration, pathOf } from '../../../../../_lib/format';
-import { requireOwnedSite } from '../../../../../_lib/session';
 import { LeadEditForm, LeadStatusForm } from './lead-forms';
 
 export const metadata: Metadata = { title: 'Lead · Site Growth Platform' };
@@ -77,7 +77,15 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
           ]}
         />
       </Card>
-      <Card title="Details" id="details" actions={<span className="as-code">as code: <code>POST /api/agents/tools/leads/update</code></span>}>
+      <Card
+        title="Details"
+        id="details"
+        actions={
+          <span className="as-code">
+            as code: <code>POST /api/agents/tools/leads/update</code>
+          </span>
+        }
+      >
         <LeadEditForm
           siteId={site.id}
           leadId={lead.id}

@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { ApiError } from '@/lib/core/errors';
-import { isUuid } from '@/lib/core/schemas';
-import { sessionDetail } from '@/lib/visitors/service';
+import { clock, count, duration, pathOf } from '@/app/(console)/_lib/format';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { clock, count, duration, pathOf } from '../../../../../_lib/format';
-import { requireOwnedSite } from '../../../../../_lib/session';
+import { ApiError } from '@/lib/core/errors';
+import { isUuid } from '@/lib/core/schemas';
+import { sessionDetail } from '@/lib/visitors/service';
 
 export const metadata: Metadata = { title: 'Session · Site Growth Platform' };
 
@@ -75,7 +75,9 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
           <ol className="timeline" data-testid="session-timeline">
             {session.events.map((e) => (
               <li key={e.event_id} className={e.event_type}>
-                <strong>{e.event_type === 'pageview' ? `Viewed ${pathOf(e.url)}` : `${e.event_type}${e.event_name ? `: ${e.event_name}` : ''}`}</strong>{' '}
+                <strong>
+                  {e.event_type === 'pageview' ? `Viewed ${pathOf(e.url)}` : `${e.event_type}${e.event_name ? `: ${e.event_name}` : ''}`}
+                </strong>{' '}
                 <span className="sub">
                   <time dateTime={iso(e.timestamp)}>{clock(e.timestamp)}</time>
                   {e.event_type !== 'pageview' && e.url ? ` · on ${pathOf(e.url)}` : ''}

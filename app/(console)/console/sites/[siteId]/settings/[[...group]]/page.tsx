@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
-import { getSettings } from '@/lib/settings/service';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { toFormValue } from '@/app/(console)/_lib/settings-form';
+import { SETTINGS_GROUPS, findGroup, groupFields } from '@/app/(console)/_lib/settings-model';
 import { Card } from '@/components/kit/card';
 import { NavLink } from '@/components/nav-link';
-import { toFormValue } from '../../../../../_lib/settings-form';
-import { SETTINGS_GROUPS, findGroup, groupFields } from '../../../../../_lib/settings-model';
-import { requireOwnedSite } from '../../../../../_lib/session';
+import { getSettings } from '@/lib/settings/service';
 import { SettingsForm } from '../settings-form';
 
 export const metadata: Metadata = { title: 'Site settings · Site Growth Platform' };
@@ -38,8 +38,8 @@ export default async function SettingsPage({ params }: { params: Promise<{ siteI
       </nav>
       <Card title={group.label} id="settings">
         <p className="hint intro">
-          Agents read these settings as context. Saving replaces this page’s fields and leaves the other pages’ as they are;
-          agents and integrations read and change the same settings through <code>POST /api/agents/tools/updateSiteSettings</code>.
+          Agents read these settings as context. Saving replaces this page’s fields and leaves the other pages’ as they are; agents and integrations
+          read and change the same settings through <code>POST /api/agents/tools/updateSiteSettings</code>.
         </p>
         <SettingsForm key={group.id} siteId={site.id} group={group.id} fields={fields} initial={initial} />
       </Card>

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { ApiError } from '@/lib/core/errors';
-import { getWorkflowRun } from '@/lib/workflows/service';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
-import { requireOwnedSite } from '../../../../../_lib/session';
+import { ApiError } from '@/lib/core/errors';
+import { getWorkflowRun } from '@/lib/workflows/service';
 import { CancelRunButton } from '../cancel-run-button';
 import { RunStatus, duration } from '../run-status';
 
@@ -24,7 +24,14 @@ export default async function WorkflowRunPage({ params }: { params: Promise<{ si
       <p>
         <Link href={`/console/sites/${site.id}/workflows`}>← All runs</Link>
       </p>
-      <Card title={<>{run.type} <RunStatus status={run.status} /></>} id="run">
+      <Card
+        title={
+          <>
+            {run.type} <RunStatus status={run.status} />
+          </>
+        }
+        id="run"
+      >
         <p className="sub mono">{run.workflowId}</p>
         <dl className="stats">
           <div>
@@ -65,11 +72,15 @@ export default async function WorkflowRunPage({ params }: { params: Promise<{ si
         </Card>
       )}
       <Card title="Input" id="input">
-        <pre className="json" data-testid="run-input">{JSON.stringify(run.input, null, 2)}</pre>
+        <pre className="json" data-testid="run-input">
+          {JSON.stringify(run.input, null, 2)}
+        </pre>
       </Card>
       {run.result !== undefined && (
         <Card title="Result" id="result">
-          <pre className="json" data-testid="run-result">{JSON.stringify(run.result, null, 2)}</pre>
+          <pre className="json" data-testid="run-result">
+            {JSON.stringify(run.result, null, 2)}
+          </pre>
         </Card>
       )}
     </>

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { catalogEntry, workflowCatalog } from '@/lib/workflows/catalog';
+import { schemaFields } from '@/app/(console)/_lib/schema-form';
+import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
-import { schemaFields } from '../../../../../_lib/schema-form';
-import { requireOwnedSite } from '../../../../../_lib/session';
+import { catalogEntry, workflowCatalog } from '@/lib/workflows/catalog';
 import { StartWorkflowForm } from './start-workflow-form';
 
 export const metadata: Metadata = { title: 'Start a workflow · Site Growth Platform' };
@@ -12,7 +12,13 @@ export const metadata: Metadata = { title: 'Start a workflow · Site Growth Plat
 type Entry = (typeof workflowCatalog)[string];
 
 /** The workflow catalog; with `?name=` the form of that workflow's body, generated from its schema. */
-export default async function StartWorkflowPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<{ name?: string }> }) {
+export default async function StartWorkflowPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ siteId: string }>;
+  searchParams: Promise<{ name?: string }>;
+}) {
   const { site } = await requireOwnedSite((await params).siteId);
   const { name } = await searchParams;
   const base = `/console/sites/${site.id}/workflows`;
@@ -43,7 +49,15 @@ export default async function StartWorkflowPage({ params, searchParams }: { para
       <p>
         <Link href={base}>← Workflow runs</Link>
       </p>
-      <Card title="Start a workflow" id="catalog" actions={<span className="as-code">as code: <code>POST /api/workflow/{'{name}'}</code></span>}>
+      <Card
+        title="Start a workflow"
+        id="catalog"
+        actions={
+          <span className="as-code">
+            as code: <code>POST /api/workflow/{'{name}'}</code>
+          </span>
+        }
+      >
         <DataTable<Entry>
           caption="The workflow catalog"
           rows={Object.values(workflowCatalog)}

@@ -1,12 +1,22 @@
 'use client';
 
 import Link from 'next/link';
+import type { SchemaField } from '@/app/(console)/_lib/schema-form';
+import { startWorkflowAction } from '@/app/(console)/_lib/workflow-start-actions';
 import { SchemaForm } from '@/components/kit/schema-form';
-import type { SchemaField } from '../../../../../_lib/schema-form';
-import { startWorkflowAction } from '../../../../../_lib/workflow-start-actions';
 
 /** The form of a workflow's body, one field per property of its schema. */
-export function StartWorkflowForm({ siteId, workflow, fields, label = 'Start run' }: { siteId: string; workflow: string; fields: SchemaField[]; label?: string }) {
+export function StartWorkflowForm({
+  siteId,
+  workflow,
+  fields,
+  label = 'Start run',
+}: {
+  siteId: string;
+  workflow: string;
+  fields: SchemaField[];
+  label?: string;
+}) {
   return (
     <SchemaForm
       action={startWorkflowAction.bind(null, siteId)}

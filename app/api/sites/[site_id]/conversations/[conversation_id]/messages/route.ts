@@ -1,8 +1,8 @@
 import { AgentAcceptedSchema, conversationPathSchema, ownerMessageBodySchema } from '@/lib/agents/schema';
 import { messageRequest, siteConversation, siteOwnerCaller } from '@/lib/agents/service';
 import { answerAgentRequest, STREAMING } from '@/lib/http/agent-route';
-import { defineRoute } from '@/lib/http/define-route';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // POST /api/sites/{site_id}/conversations/{conversation_id}/messages — the site's owner writes in a conversation with an agent
 export const POST = defineRoute({

@@ -1,7 +1,7 @@
 import { recipientPathSchema, RecipientSchema, verifyRecipientBodySchema } from '@/lib/email/schema';
 import { verifyRecipient } from '@/lib/email/service';
-import { defineRoute } from '@/lib/http/define-route';
 import { policies } from '@/lib/http/auth/policies';
+import { defineRoute } from '@/lib/http/define-route';
 
 // POST /api/sites/{site_id}/email-recipients/{recipient_id}/verify — enter the code mailed to the address
 export const POST = defineRoute({
