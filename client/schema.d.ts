@@ -1864,6 +1864,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sites/{site_id}/emails/{email_id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the email agent’s answer to a received message
+         * @description Sends the draft of the email agent’s command the message was handed to (or `text`) to its sender through the email port (outbox, or SMTP with SMTP_URL): from the site’s sender identity, `Re:` its subject, In-Reply-To and References its Message-ID, with List-Unsubscribe, linked to the lead and the agent’s conversation. 404 for a message that is not a received one of the site; 422 UNPROCESSABLE for a bounce or automatic reply (never answered) or a sender on the suppression list (nothing sent); 409 CONFLICT when it was answered already or the agent has no finished draft and no `text` is given; 502 PROVIDER_ERROR when the SMTP server refuses it.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        post: operations["postApiSitesSiteIdEmailsEmailIdReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sites/{site_id}/mailbox": {
         parameters: {
             query?: never;
@@ -8302,7 +8324,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-0cf3c0ebfb46@example.com",
+                 *       "email": "user-ec137751c11d@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -8329,8 +8351,8 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "user": {
-                     *           "id": "341eed06-070f-4895-ab69-a5416b9870d5",
-                     *           "email": "user-0cf3c0ebfb46@example.com",
+                     *           "id": "6f8f1e74-e661-42d2-8ea1-489ea30fbd77",
+                     *           "email": "user-ec137751c11d@example.com",
                      *           "name": null
                      *         }
                      *       }
@@ -8366,7 +8388,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-6c9849e4310f@example.com",
+                 *       "email": "user-ec137751c11d@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -8390,8 +8412,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..WoEEAtnw7WZeQRj8.0WIHRCH_0VVkdRR4jJpmA2jf-EYAvvrxfUAySezf6RlfujXHXYqchBc0oSNbBFVDU1x8lrJ3lKYC7NnxXZ7CmIudepm2Rt5nxoO8FtQvfLgFAZdYOdVsD4OOcpZmkPbKF_-q_vi7anEAFegvMw05cqzU5UOwjKNPPSAnALBsKBY2Rcywp1L-WWp3U6Sv7AjbN3cZmRx-H_n10MDPCoOchHAocbN8OVRdIypEWRq-xGYo.7afzb884MWBTNC_rebSAOA",
-                     *         "expires_at": "2026-12-01T13:19:41.614Z"
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..PIHFurP9udAjiVx7.DsVYp5bLGGqrkjziOrBREwFdyBRxCWpfmU8vVpZRGeYhfOxnQ3b0fQrGhM6c7esa1U3tlq-1j5YkMs0j1z69mCXwg3GBSMwW4hlfdAlIDjmgZm63EYxYkFG-fl5th2L99OWyusHirewR5Iw9YvaEgVODKHbJWUAn3FiH6grJglCnms8o7DsvJHBuAzgeUyLJEUlU32xgL3hbKkuUtxh-aBTCL8cyzAXS7thdz37T5DUq.XGL-wgvjK0_Ohh21nvpXbw",
+                     *         "expires_at": "2026-12-01T17:53:39.380Z"
                      *       }
                      *     }
                      */
@@ -10427,7 +10449,7 @@ export interface operations {
                  *         "read",
                  *         "write"
                  *       ],
-                 *       "site_id": "43158408-98d5-4ffc-86fb-e8d59c335aa2"
+                 *       "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95"
                  *     }
                  */
                 "application/json": {
@@ -10474,17 +10496,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "apiKey": "key_1LNo0A0oiqJ7TZffo1eq8jnE8lQQuJolM2xacBcBAp30PiFGM",
-                     *         "id": "74ffdf18-e443-4ba2-92df-eaa8d41f3aed",
+                     *         "apiKey": "key_kdjXcuRfxVgoXpptsKlofjKHeSJUZp6JERRpHZdNez04fo1EI",
+                     *         "id": "5844b54d-a112-457e-b901-a2df8e6b679e",
                      *         "prefix": "key",
                      *         "name": "test key",
                      *         "scopes": [
                      *           "read",
                      *           "write"
                      *         ],
-                     *         "site_id": "43158408-98d5-4ffc-86fb-e8d59c335aa2",
-                     *         "expires_at": "2027-02-22T13:19:41.754Z",
-                     *         "created_at": "2026-11-24T13:19:41.788Z"
+                     *         "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95",
+                     *         "expires_at": "2027-02-22T17:53:39.403Z",
+                     *         "created_at": "2026-11-24T17:53:39.403Z"
                      *       }
                      *     }
                      */
@@ -10795,7 +10817,7 @@ export interface operations {
                 pageToken?: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 * @example bce5d838-b4e4-4ccc-b751-f88984268b95
                  */
                 site_id: string;
                 /** @description Only runs in this status */
@@ -10829,25 +10851,25 @@ export interface operations {
                      *       "success": true,
                      *       "workflows": [
                      *         {
-                     *           "workflowId": "sync-emails-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526655140-b91be0b0",
-                     *           "runId": "999faec2-440e-4874-aa0b-0023180f2acd",
+                     *           "workflowId": "sync-emails-bce5d838-b4e4-4ccc-b751-f88984268b95-1795542820559-972d68cb",
+                     *           "runId": "7a758210-6d96-47ed-a720-4975537919d5",
                      *           "type": "syncEmailsWorkflow",
                      *           "status": "RUNNING",
-                     *           "startTime": "2026-11-24T13:24:15.140Z",
+                     *           "startTime": "2026-11-24T17:53:40.559Z",
                      *           "input": {
-                     *             "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130"
+                     *             "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95"
                      *           }
                      *         },
                      *         {
-                     *           "workflowId": "sync-emails-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526654703-6ac4aab6",
-                     *           "runId": "4838ff8e-3bb4-494d-b7ca-e2dd0be619e4",
+                     *           "workflowId": "sync-emails-bce5d838-b4e4-4ccc-b751-f88984268b95-1795542820340-c6a6fad0",
+                     *           "runId": "ebbf7469-22d9-46ec-9aa3-87c9b77bbe34",
                      *           "type": "syncEmailsWorkflow",
                      *           "status": "COMPLETED",
-                     *           "startTime": "2026-11-24T13:24:14.711Z",
-                     *           "closeTime": "2026-11-24T13:24:15.050Z",
-                     *           "executionTime": 339,
+                     *           "startTime": "2026-11-24T17:53:40.340Z",
+                     *           "closeTime": "2026-11-24T17:53:40.397Z",
+                     *           "executionTime": 57,
                      *           "input": {
-                     *             "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130"
+                     *             "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95"
                      *           },
                      *           "result": {
                      *             "stored": 0,
@@ -10862,15 +10884,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "workflowId": "sync-emails-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526654299-69a204bb",
-                     *           "runId": "93493d9e-3907-4230-84ed-d6b961372245",
+                     *           "workflowId": "sync-emails-bce5d838-b4e4-4ccc-b751-f88984268b95-1795542820114-3b780a1b",
+                     *           "runId": "17760e62-eeae-4928-b4ef-922b792504f4",
                      *           "type": "syncEmailsWorkflow",
                      *           "status": "COMPLETED",
-                     *           "startTime": "2026-11-24T13:24:14.299Z",
-                     *           "closeTime": "2026-11-24T13:24:14.602Z",
-                     *           "executionTime": 303,
+                     *           "startTime": "2026-11-24T17:53:40.114Z",
+                     *           "closeTime": "2026-11-24T17:53:40.165Z",
+                     *           "executionTime": 51,
                      *           "input": {
-                     *             "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130"
+                     *             "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95"
                      *           },
                      *           "result": {
                      *             "stored": 0,
@@ -10890,8 +10912,8 @@ export interface operations {
                      *         "hasMore": false
                      *       },
                      *       "meta": {
-                     *         "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130",
-                     *         "total_found": 5,
+                     *         "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95",
+                     *         "total_found": 4,
                      *         "has_more": false
                      *       }
                      *     }
@@ -10926,7 +10948,7 @@ export interface operations {
             query: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 * @example bce5d838-b4e4-4ccc-b751-f88984268b95
                  */
                 site_id: string;
             };
@@ -10934,7 +10956,7 @@ export interface operations {
             path: {
                 /**
                  * @description The run's workflowId
-                 * @example lead-follow-up-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526652498-096f642e
+                 * @example lead-follow-up-bce5d838-b4e4-4ccc-b751-f88984268b95-1795542819549-4b66ff94
                  */
                 workflowId: string;
             };
@@ -10956,14 +10978,14 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "workflowId": "lead-follow-up-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526652498-096f642e",
-                     *         "runId": "db5ccd8a-73a3-456a-9126-8ab1ab6dbd0a",
+                     *         "workflowId": "lead-follow-up-bce5d838-b4e4-4ccc-b751-f88984268b95-1795542819549-4b66ff94",
+                     *         "runId": "d1d23756-04bf-4141-87e2-d89c887647be",
                      *         "type": "leadFollowUpWorkflow",
                      *         "status": "RUNNING",
-                     *         "startTime": "2026-11-24T13:24:12.499Z",
+                     *         "startTime": "2026-11-24T17:53:39.550Z",
                      *         "input": {
-                     *           "lead_id": "d5c8357f-5246-4257-b440-679b3e849327",
-                     *           "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130"
+                     *           "lead_id": "3ecdb235-9e22-4ffd-bba5-1f32f50297cb",
+                     *           "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95"
                      *         }
                      *       }
                      *     }
@@ -13720,7 +13742,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 * @example bce5d838-b4e4-4ccc-b751-f88984268b95
                  */
                 site_id: string;
             };
@@ -13742,7 +13764,7 @@ export interface operations {
                      *         {
                      *           "email": "gone@acme-bakeries.io",
                      *           "reason": "bounced",
-                     *           "created_at": "2026-11-24T13:24:14.044Z"
+                     *           "created_at": "2026-11-24T17:53:39.943Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -13821,7 +13843,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Only the messages sent to or received from this lead (its email history)
-                 * @example d5c8357f-5246-4257-b440-679b3e849327
+                 * @example 3ecdb235-9e22-4ffd-bba5-1f32f50297cb
                  */
                 lead_id?: string;
                 /**
@@ -13836,7 +13858,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 * @example bce5d838-b4e4-4ccc-b751-f88984268b95
                  */
                 site_id: string;
             };
@@ -13856,71 +13878,71 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "a9f88388-24e6-46b5-8eb4-5eaeba24d7b6",
+                     *           "id": "f1203a4e-1b4a-44fc-b0ff-02898469775e",
                      *           "transport": "imap",
                      *           "status": "received",
                      *           "to": [
-                     *             "inbox-4d12dc@acme-bakeries.io"
+                     *             "inbox-cf5c96@acme-bakeries.io"
                      *           ],
                      *           "provider_message_id": null,
                      *           "message_id": null,
-                     *           "created_at": "2026-11-24T13:24:14.017Z",
+                     *           "created_at": "2026-11-24T17:53:39.926Z",
                      *           "app_id": null,
-                     *           "from": "user-c43967e51354@example.com",
+                     *           "from": "user-960f69383789@example.com",
                      *           "subject": "Out of office",
                      *           "text": "I am away until Monday.\n",
                      *           "html": null,
                      *           "direction": "inbound",
-                     *           "in_reply_to": "<a624ff8b-2c12-4fed-b21a-3aad296b4cfe@localhost>",
+                     *           "in_reply_to": "<743a2fc1-8f4c-4541-8375-0ed9f7fddf9c@localhost>",
                      *           "kind": "auto_reply",
-                     *           "lead_id": "d5c8357f-5246-4257-b440-679b3e849327",
+                     *           "lead_id": "3ecdb235-9e22-4ffd-bba5-1f32f50297cb",
                      *           "workflow_id": null,
                      *           "conversation_id": null,
                      *           "command_id": null
                      *         },
                      *         {
-                     *           "id": "3c095874-bf55-41fd-8995-f28e614e7267",
+                     *           "id": "3b642f38-524e-49ef-b563-42eb67dc6746",
                      *           "transport": "imap",
                      *           "status": "received",
                      *           "to": [
-                     *             "inbox-4d12dc@acme-bakeries.io"
+                     *             "inbox-cf5c96@acme-bakeries.io"
                      *           ],
                      *           "provider_message_id": null,
                      *           "message_id": "<reply-1@acme-bakeries.io>",
-                     *           "created_at": "2026-11-24T13:24:13.953Z",
+                     *           "created_at": "2026-11-24T17:53:39.907Z",
                      *           "app_id": null,
-                     *           "from": "user-c43967e51354@example.com",
+                     *           "from": "user-960f69383789@example.com",
                      *           "subject": "Re: Fresh bread for Acme",
                      *           "text": "Yes please, Tuesday works.\n\n> Hi Ada, shall we talk next week?\n",
                      *           "html": null,
                      *           "direction": "inbound",
-                     *           "in_reply_to": "<a624ff8b-2c12-4fed-b21a-3aad296b4cfe@localhost>",
+                     *           "in_reply_to": "<743a2fc1-8f4c-4541-8375-0ed9f7fddf9c@localhost>",
                      *           "kind": "reply",
-                     *           "lead_id": "d5c8357f-5246-4257-b440-679b3e849327",
+                     *           "lead_id": "3ecdb235-9e22-4ffd-bba5-1f32f50297cb",
                      *           "workflow_id": null,
-                     *           "conversation_id": "92a222a9-44c1-487f-9013-7501682e1f3c",
-                     *           "command_id": "45efa495-637e-4992-9129-3c8c53a4817e"
+                     *           "conversation_id": "d52ec558-1b2c-46cd-9e05-bf12f47f633e",
+                     *           "command_id": "7fe52f9d-7227-47f4-a6c3-9e0d50e7d23f"
                      *         },
                      *         {
-                     *           "id": "95393abf-5922-40b0-baed-a6764c369a8c",
+                     *           "id": "dc890a02-a828-4e14-ae80-7578f9abf312",
                      *           "transport": "outbox",
                      *           "status": "stored",
                      *           "to": [
-                     *             "user-c43967e51354@example.com"
+                     *             "user-960f69383789@example.com"
                      *           ],
                      *           "provider_message_id": null,
-                     *           "message_id": "<a624ff8b-2c12-4fed-b21a-3aad296b4cfe@localhost>",
-                     *           "created_at": "2026-11-24T13:24:13.072Z",
+                     *           "message_id": "<743a2fc1-8f4c-4541-8375-0ed9f7fddf9c@localhost>",
+                     *           "created_at": "2026-11-24T17:53:39.641Z",
                      *           "app_id": null,
                      *           "from": "\"Test site\" <no-reply@localhost>",
                      *           "subject": "Fresh bread for Acme",
-                     *           "text": "Hi Ada, shall we talk next week?\n\n--\nTo stop receiving these messages: http://localhost:3000/unsubscribe?token=v1.WyJhZWQwMWRlMS0zZjcyLTRkZDYtYTdiMi00MDIxZjkxZDcxMzAiLCJ1c2VyLWM0Mzk2N2U1MTM1NEBleGFtcGxlLmNvbSJd.ri96hHI259KM_xfXV37mPcWp\n",
+                     *           "text": "Hi Ada, shall we talk next week?\n\n--\nTo stop receiving these messages: http://localhost:3000/unsubscribe?token=v1.WyJiY2U1ZDgzOC1iNGU0LTRjY2MtYjc1MS1mODg5ODQyNjhiOTUiLCJ1c2VyLTk2MGY2OTM4Mzc4OUBleGFtcGxlLmNvbSJd.YRL-XuqwLLLGfYkW9UiCj--f\n",
                      *           "html": null,
                      *           "direction": "outbound",
                      *           "in_reply_to": null,
                      *           "kind": null,
-                     *           "lead_id": "d5c8357f-5246-4257-b440-679b3e849327",
-                     *           "workflow_id": "lead-follow-up-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526652498-096f642e",
+                     *           "lead_id": "3ecdb235-9e22-4ffd-bba5-1f32f50297cb",
+                     *           "workflow_id": "lead-follow-up-bce5d838-b4e4-4ccc-b751-f88984268b95-1795542819549-4b66ff94",
                      *           "conversation_id": null,
                      *           "command_id": null
                      *         }
@@ -13948,6 +13970,77 @@ export interface operations {
             500: components["responses"]["SystemError"];
         };
     };
+    postApiSitesSiteIdEmailsEmailIdReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Message id in the site’s email log
+                 * @example 5a4bb4fa-7d6e-436e-ae84-4f92a9c893eb
+                 */
+                email_id: string;
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example bce5d838-b4e4-4ccc-b751-f88984268b95
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description The text to send; omitted: the email agent’s finished draft for this message */
+                    text?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "1dc2271b-a5bd-4928-80b9-484a092629a1",
+                     *         "transport": "outbox",
+                     *         "status": "stored",
+                     *         "to": [
+                     *           "user-27e220b3950d@example.com"
+                     *         ],
+                     *         "provider_message_id": null,
+                     *         "message_id": "<7e05cd18-cb1e-4bb6-8eab-88a77702c228@localhost>",
+                     *         "created_at": "2026-11-24T17:53:41.578Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SentEmail"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["SystemError"];
+            502: components["responses"]["ProviderError"];
+        };
+    };
     getApiSitesSiteIdMailbox: {
         parameters: {
             query?: never;
@@ -13955,7 +14048,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 * @example bce5d838-b4e4-4ccc-b751-f88984268b95
                  */
                 site_id: string;
             };
@@ -13975,11 +14068,11 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "host": "127.0.0.1",
-                     *         "port": 34907,
+                     *         "port": 44397,
                      *         "tls": false,
-                     *         "username": "inbox-4d12dc@acme-bakeries.io",
+                     *         "username": "inbox-cf5c96@acme-bakeries.io",
                      *         "folder": "INBOX",
-                     *         "secret_id": "48118f5a-a424-4dc2-b355-77e3ec67d924",
+                     *         "secret_id": "23cb7ad1-8c32-44a5-94fa-a1d1e545bd52",
                      *         "last_uid": 0,
                      *         "last_sync_at": null,
                      *         "last_error_code": null
@@ -14009,7 +14102,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 * @example bce5d838-b4e4-4ccc-b751-f88984268b95
                  */
                 site_id: string;
             };
@@ -14020,10 +14113,10 @@ export interface operations {
                 /**
                  * @example {
                  *       "host": "127.0.0.1",
-                 *       "port": 34907,
+                 *       "port": 44397,
                  *       "tls": false,
-                 *       "username": "inbox-4d12dc@acme-bakeries.io",
-                 *       "password": "imap-ee95fb4df358a46431a52347"
+                 *       "username": "inbox-cf5c96@acme-bakeries.io",
+                 *       "password": "imap-0641600ee45810c5e70edfc5"
                  *     }
                  */
                 "application/json": {
@@ -14064,11 +14157,11 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "host": "127.0.0.1",
-                     *         "port": 34907,
+                     *         "port": 44397,
                      *         "tls": false,
-                     *         "username": "inbox-4d12dc@acme-bakeries.io",
+                     *         "username": "inbox-cf5c96@acme-bakeries.io",
                      *         "folder": "INBOX",
-                     *         "secret_id": "48118f5a-a424-4dc2-b355-77e3ec67d924",
+                     *         "secret_id": "23cb7ad1-8c32-44a5-94fa-a1d1e545bd52",
                      *         "last_uid": 0,
                      *         "last_sync_at": null,
                      *         "last_error_code": null
@@ -14141,7 +14234,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example aed01de1-3f72-4dd6-a7b2-4021f91d7130
+                 * @example bce5d838-b4e4-4ccc-b751-f88984268b95
                  */
                 site_id: string;
             };
@@ -15998,10 +16091,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "43158408-98d5-4ffc-86fb-e8d59c335aa2",
+                     *         "id": "bce5d838-b4e4-4ccc-b751-f88984268b95",
                      *         "name": "Test site",
                      *         "domain": null,
-                     *         "created_at": "2026-11-24T13:19:41.688Z"
+                     *         "created_at": "2026-11-24T17:53:39.392Z"
                      *       }
                      *     }
                      */
@@ -17816,8 +17909,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130",
-                 *       "lead_id": "d5c8357f-5246-4257-b440-679b3e849327"
+                 *       "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95",
+                 *       "lead_id": "3ecdb235-9e22-4ffd-bba5-1f32f50297cb"
                  *     }
                  */
                 "application/json": {
@@ -17849,8 +17942,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "async": true,
-                     *       "workflowId": "lead-follow-up-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526652498-096f642e",
-                     *       "runId": "db5ccd8a-73a3-456a-9126-8ab1ab6dbd0a",
+                     *       "workflowId": "lead-follow-up-bce5d838-b4e4-4ccc-b751-f88984268b95-1795542819549-4b66ff94",
+                     *       "runId": "d1d23756-04bf-4141-87e2-d89c887647be",
                      *       "status": "RUNNING"
                      *     }
                      */
@@ -18323,7 +18416,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "aed01de1-3f72-4dd6-a7b2-4021f91d7130"
+                 *       "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95"
                  *     }
                  */
                 "application/json": {
@@ -18355,8 +18448,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "async": true,
-                     *       "workflowId": "sync-emails-aed01de1-3f72-4dd6-a7b2-4021f91d7130-1795526653503-195d967b",
-                     *       "runId": "159586bd-c77c-4072-a186-9d842c55675c",
+                     *       "workflowId": "sync-emails-bce5d838-b4e4-4ccc-b751-f88984268b95-1795542819850-ba7df7fa",
+                     *       "runId": "9db8a3ef-0030-4636-bd3d-7e5b670b9d2e",
                      *       "status": "RUNNING"
                      *     }
                      */

@@ -307,3 +307,31 @@ export async function sitesWithMailbox(): Promise<string[]> {
   const db = await getDb();
   return (await db.select({ siteId: emailMailboxes.siteId }).from(emailMailboxes)).map((r) => r.siteId);
 }
+
+export async function findMessage(siteId: string, id: string): Promise<EmailMessage | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(emailMessages)
+    .where(and(eq(emailMessages.siteId, siteId), eq(emailMessages.id, id)))
+    .limit(1);
+  return row && toMessage(row);
+}
+
+/** The site's answer to a message (outbound, In-Reply-To its Message-ID, not refused by the transport), if any. */
+export async function findAnswer(siteId: string, messageId: string): Promise<EmailMessage | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(emailMessages)
+    .where(
+      and(
+        eq(emailMessages.siteId, siteId),
+        eq(emailMessages.direction, 'outbound'),
+        eq(emailMessages.inReplyTo, messageId),
+        sql`${emailMessages.status} <> 'failed'`,
+      ),
+    )
+    .limit(1);
+  return row && toMessage(row);
+}

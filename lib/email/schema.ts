@@ -199,3 +199,15 @@ export const RecipientSchema = z.object({
   created_at: isoTimestamp,
 });
 export type Recipient = z.infer<typeof RecipientSchema>;
+
+export const emailPathSchema = z.strictObject({ site_id: siteIdSchema, email_id: uuidSchema.describe('Message id in the site’s email log') });
+
+export const agentReplyBodySchema = z.strictObject({
+  text: z
+    .string()
+    .trim()
+    .min(1)
+    .max(EMAIL_MAX_BODY_CHARS)
+    .optional()
+    .describe('The text to send; omitted: the email agent’s finished draft for this message'),
+});

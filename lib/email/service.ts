@@ -81,6 +81,7 @@ export async function sendEmail(
     leadId: links.leadId ?? null,
     workflowId: links.workflowId ?? null,
     conversationId: links.conversationId ?? null,
+    inReplyTo: message.inReplyTo ?? null,
   };
   if (transport.kind === 'outbox') {
     await transport.deliver(outgoing);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { getDb } from '@/lib/db/client';
+import { insertInbound } from '@/lib/email/repo';
 import type { RouteHandler } from '@/lib/http/define-route';
 import { presenters } from './auth-matrix';
 import { call, createKey, uniqueEmail, type CallOptions, type Tenant } from './harness';
@@ -89,6 +90,19 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
   });
   const outbox = await created('GET', '/api/sites/{site_id}/emails', { params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: 100 } });
   const code = /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(outbox.data.find((m: { to: string[] }) => m.to[0] === recipientEmail).text)![1];
+  // A message received in the site's mailbox (as the sync stores it), for the routes that answer one.
+  const received = await insertInbound(t.siteId, {
+    mailboxKey: `1:${randomBytes(4).readUInt32BE()}`,
+    fromAddress: uniqueEmail(),
+    toAddresses: ['inbox@example.com'],
+    subject: 'Question',
+    textBody: 'Do you deliver?',
+    messageId: `<${randomBytes(6).toString('hex')}@example.com>`,
+    inReplyTo: null,
+    kind: 'message',
+    leadId: null,
+    conversationId: null,
+  });
   const secureToken = await created('POST', '/api/secure-tokens', {
     headers: presenters.xApiKey(t.key),
     body: { site_id: t.siteId, type: 'api_key', identifier: `token-${randomBytes(4).toString('hex')}`, value: 'site-object-secret' },
@@ -133,6 +147,7 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     app_id: app.id,
     key_id: sparePlatformKey.id,
     recipient_id: recipient.data.id,
+    email_id: received!.id,
     '/api/sites/{site_id}/email-recipients/{recipient_id}/verify code': code,
     /** Not an id: the platform key of the site's app, for the platform routes. */
     platform_key: platform.platformKey,

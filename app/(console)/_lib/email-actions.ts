@@ -2,8 +2,15 @@
 
 import { z } from 'zod';
 import { uuidSchema } from '@/lib/core/schemas';
+import { sendAgentReply } from '@/lib/email/agent-reply';
 import { checkSiteMailbox, configureMailbox } from '@/lib/email/inbound';
-import { addRecipientBodySchema, emailSenderBodySchema, mailboxBodySchema, verifyRecipientBodySchema } from '@/lib/email/schema';
+import {
+  addRecipientBodySchema,
+  agentReplyBodySchema,
+  emailSenderBodySchema,
+  mailboxBodySchema,
+  verifyRecipientBodySchema,
+} from '@/lib/email/schema';
 import { addRecipient, removeRecipient, updateSender, verifyRecipient } from '@/lib/email/service';
 import { defineAction } from './define-action';
 import { optionalNumber, optionalText, text } from './forms';
@@ -73,5 +80,17 @@ export const saveMailboxAction = defineAction({
 export const checkMailboxAction = defineAction({
   schema: z.object({}),
   run: ({ site }) => checkSiteMailbox(site.id),
+  revalidate: () => ['/email'],
+});
+
+/** Sends the email agent's answer (or the text given) to a received message, as POST /api/sites/{id}/emails/{email_id}/reply does. */
+export const sendAgentReplyAction = defineAction({
+  schema: z.object({ email_id: uuidSchema }).extend(agentReplyBodySchema.shape),
+  input: (form) => ({ email_id: text(form, 'email_id'), text: optionalText(form, 'text') }),
+  run: async ({ site, input }) => {
+    const sent = await sendAgentReply(site.id, input.email_id, { text: input.text });
+    return `Sent to ${sent.to.join(', ')}`;
+  },
+  errorField: 'form',
   revalidate: () => ['/email'],
 });

@@ -73,41 +73,42 @@ import * as r68 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/
 import * as r69 from '@/app/api/sites/[site_id]/email-sender/route';
 import * as r70 from '@/app/api/sites/[site_id]/email-suppressions/route';
 import * as r71 from '@/app/api/sites/[site_id]/emails/route';
-import * as r72 from '@/app/api/sites/[site_id]/mailbox/route';
-import * as r73 from '@/app/api/sites/[site_id]/mailbox/check/route';
-import * as r74 from '@/app/api/sites/[site_id]/origins/route';
-import * as r75 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r76 from '@/app/api/sites/[site_id]/platform-apps/route';
-import * as r77 from '@/app/api/sites/[site_id]/platform-audit/route';
-import * as r78 from '@/app/api/sites/[site_id]/platform-keys/route';
-import * as r79 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
-import * as r80 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r81 from '@/app/api/visitors/identify/route';
-import * as r82 from '@/app/api/visitors/segment/route';
-import * as r83 from '@/app/api/visitors/session/route';
-import * as r84 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r85 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r86 from '@/app/api/visitors/session/end/route';
-import * as r87 from '@/app/api/visitors/sites/route';
-import * as r88 from '@/app/api/visitors/track/route';
-import * as r89 from '@/app/api/visitors/upload/route';
-import * as r90 from '@/app/api/webhooks/route';
-import * as r91 from '@/app/api/webhooks/[id]/ping/route';
-import * as r92 from '@/app/api/webhooks/[id]/rotate/route';
-import * as r93 from '@/app/api/webhooks/deliveries/route';
-import * as r94 from '@/app/api/webhooks/deliveries/[id]/route';
-import * as r95 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
-import * as r96 from '@/app/api/workflow/[name]/route';
-import * as r97 from '@/app/api/workflow/webhook/route';
-import * as r98 from '@/app/sites/route';
-import * as r99 from '@/app/sites/[site_id]/route';
-import * as r100 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
-import * as r101 from '@/app/sites/[site_id]/analytics/funnel/route';
-import * as r102 from '@/app/sites/[site_id]/analytics/overview/route';
-import * as r103 from '@/app/sites/[site_id]/commands/route';
-import * as r104 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r105 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r106 from '@/app/sites/[site_id]/stats/route';
+import * as r72 from '@/app/api/sites/[site_id]/emails/[email_id]/reply/route';
+import * as r73 from '@/app/api/sites/[site_id]/mailbox/route';
+import * as r74 from '@/app/api/sites/[site_id]/mailbox/check/route';
+import * as r75 from '@/app/api/sites/[site_id]/origins/route';
+import * as r76 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r77 from '@/app/api/sites/[site_id]/platform-apps/route';
+import * as r78 from '@/app/api/sites/[site_id]/platform-audit/route';
+import * as r79 from '@/app/api/sites/[site_id]/platform-keys/route';
+import * as r80 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
+import * as r81 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r82 from '@/app/api/visitors/identify/route';
+import * as r83 from '@/app/api/visitors/segment/route';
+import * as r84 from '@/app/api/visitors/session/route';
+import * as r85 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r86 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r87 from '@/app/api/visitors/session/end/route';
+import * as r88 from '@/app/api/visitors/sites/route';
+import * as r89 from '@/app/api/visitors/track/route';
+import * as r90 from '@/app/api/visitors/upload/route';
+import * as r91 from '@/app/api/webhooks/route';
+import * as r92 from '@/app/api/webhooks/[id]/ping/route';
+import * as r93 from '@/app/api/webhooks/[id]/rotate/route';
+import * as r94 from '@/app/api/webhooks/deliveries/route';
+import * as r95 from '@/app/api/webhooks/deliveries/[id]/route';
+import * as r96 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
+import * as r97 from '@/app/api/workflow/[name]/route';
+import * as r98 from '@/app/api/workflow/webhook/route';
+import * as r99 from '@/app/sites/route';
+import * as r100 from '@/app/sites/[site_id]/route';
+import * as r101 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
+import * as r102 from '@/app/sites/[site_id]/analytics/funnel/route';
+import * as r103 from '@/app/sites/[site_id]/analytics/overview/route';
+import * as r104 from '@/app/sites/[site_id]/commands/route';
+import * as r105 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r106 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r107 from '@/app/sites/[site_id]/stats/route';
 import * as s0 from '@/lib/agents/schema';
 import * as s1 from '@/lib/analytics/schema';
 import * as s2 from '@/lib/commands/schema';
@@ -202,41 +203,42 @@ export const routeManifest: RouteManifest = [
   { path: '/api/sites/{site_id}/email-sender', module: r69 },
   { path: '/api/sites/{site_id}/email-suppressions', module: r70 },
   { path: '/api/sites/{site_id}/emails', module: r71 },
-  { path: '/api/sites/{site_id}/mailbox', module: r72 },
-  { path: '/api/sites/{site_id}/mailbox/check', module: r73 },
-  { path: '/api/sites/{site_id}/origins', module: r74 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r75 },
-  { path: '/api/sites/{site_id}/platform-apps', module: r76 },
-  { path: '/api/sites/{site_id}/platform-audit', module: r77 },
-  { path: '/api/sites/{site_id}/platform-keys', module: r78 },
-  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r79 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r80 },
-  { path: '/api/visitors/identify', module: r81 },
-  { path: '/api/visitors/segment', module: r82 },
-  { path: '/api/visitors/session', module: r83 },
-  { path: '/api/visitors/session/{session_id}/end', module: r84 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r85 },
-  { path: '/api/visitors/session/end', module: r86 },
-  { path: '/api/visitors/sites', module: r87 },
-  { path: '/api/visitors/track', module: r88 },
-  { path: '/api/visitors/upload', module: r89 },
-  { path: '/api/webhooks', module: r90 },
-  { path: '/api/webhooks/{id}/ping', module: r91 },
-  { path: '/api/webhooks/{id}/rotate', module: r92 },
-  { path: '/api/webhooks/deliveries', module: r93 },
-  { path: '/api/webhooks/deliveries/{id}', module: r94 },
-  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r95 },
-  { path: '/api/workflow/{name}', module: r96 },
-  { path: '/api/workflow/webhook', module: r97 },
-  { path: '/sites', module: r98 },
-  { path: '/sites/{site_id}', module: r99 },
-  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r100 },
-  { path: '/sites/{site_id}/analytics/funnel', module: r101 },
-  { path: '/sites/{site_id}/analytics/overview', module: r102 },
-  { path: '/sites/{site_id}/commands', module: r103 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r104 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r105 },
-  { path: '/sites/{site_id}/stats', module: r106 },
+  { path: '/api/sites/{site_id}/emails/{email_id}/reply', module: r72 },
+  { path: '/api/sites/{site_id}/mailbox', module: r73 },
+  { path: '/api/sites/{site_id}/mailbox/check', module: r74 },
+  { path: '/api/sites/{site_id}/origins', module: r75 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r76 },
+  { path: '/api/sites/{site_id}/platform-apps', module: r77 },
+  { path: '/api/sites/{site_id}/platform-audit', module: r78 },
+  { path: '/api/sites/{site_id}/platform-keys', module: r79 },
+  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r80 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r81 },
+  { path: '/api/visitors/identify', module: r82 },
+  { path: '/api/visitors/segment', module: r83 },
+  { path: '/api/visitors/session', module: r84 },
+  { path: '/api/visitors/session/{session_id}/end', module: r85 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r86 },
+  { path: '/api/visitors/session/end', module: r87 },
+  { path: '/api/visitors/sites', module: r88 },
+  { path: '/api/visitors/track', module: r89 },
+  { path: '/api/visitors/upload', module: r90 },
+  { path: '/api/webhooks', module: r91 },
+  { path: '/api/webhooks/{id}/ping', module: r92 },
+  { path: '/api/webhooks/{id}/rotate', module: r93 },
+  { path: '/api/webhooks/deliveries', module: r94 },
+  { path: '/api/webhooks/deliveries/{id}', module: r95 },
+  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r96 },
+  { path: '/api/workflow/{name}', module: r97 },
+  { path: '/api/workflow/webhook', module: r98 },
+  { path: '/sites', module: r99 },
+  { path: '/sites/{site_id}', module: r100 },
+  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r101 },
+  { path: '/sites/{site_id}/analytics/funnel', module: r102 },
+  { path: '/sites/{site_id}/analytics/overview', module: r103 },
+  { path: '/sites/{site_id}/commands', module: r104 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r105 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r106 },
+  { path: '/sites/{site_id}/stats', module: r107 },
 ];
 
 export const schemaModules: SchemaModule[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19];

@@ -12,6 +12,9 @@ export interface OutgoingEmail {
   messageId: string;
   /** Further headers (List-Unsubscribe); names and values are single lines built by the sender. */
   headers?: Record<string, string>;
+  /** The Message-ID this message answers, and the thread's Message-IDs (oldest first): In-Reply-To and References. */
+  inReplyTo?: string;
+  references?: string[];
   to: string[];
   replyTo?: string;
   subject: string;
@@ -57,6 +60,8 @@ export function smtpTransport(url: string, timeoutMs: number): EmailTransport {
           text: message.text,
           html: message.html,
           messageId: message.messageId,
+          inReplyTo: message.inReplyTo,
+          references: message.references,
           headers: message.headers,
           // The addresses were validated; never let a body or header carry a file or URL to fetch.
           disableFileAccess: true,

@@ -5,10 +5,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
 import { GET as logsRoute } from '@/app/api/logs/workflows/route';
 import { GET as suppressionsGet } from '@/app/api/sites/[site_id]/email-suppressions/route';
+import { POST as replyRoute } from '@/app/api/sites/[site_id]/emails/[email_id]/reply/route';
 import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
 import { POST as checkRoute } from '@/app/api/sites/[site_id]/mailbox/check/route';
 import { DELETE as mailboxDelete, GET as mailboxGet, PUT as mailboxPut } from '@/app/api/sites/[site_id]/mailbox/route';
 import { POST as startRoute } from '@/app/api/workflow/[name]/route';
+import { engineDispatcher } from '@/lib/agents/dispatch';
 import { getCommand } from '@/lib/commands/repo';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
@@ -22,6 +24,7 @@ import { presenters } from '@/tests/helpers/auth-matrix';
 import { dovecotAvailable, startDovecot, type DovecotServer } from '@/tests/helpers/dovecot';
 import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
+import { startSmtpStandIn } from '@/tests/helpers/smtp-standin';
 import { applyWorkflowTestEnv } from '../workflows/behaviour';
 
 /**
@@ -271,6 +274,135 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     const runs = listed.body.workflows as WorkflowRecord[];
     expect(runs.length).toBeGreaterThanOrEqual(4);
     for (const r of runs) if (r.status === 'RUNNING') await settle(mine, r.workflowId);
+  });
+
+  it('the email agent’s answer to a reply goes out through the email port, threaded and linked to the lead and the conversation', async () => {
+    const lead = await createLead(mine.siteId, {
+      site_id: mine.siteId,
+      name: 'Bo Carter',
+      email: uniqueEmail(),
+      company: 'Carter Mills',
+      status: 'new',
+    });
+    standIn.queue({ text: 'Flour prices\nHi Bo, a word about flour?' });
+    const followUp = await run(mine, 'leadFollowUp', { lead_id: lead.id });
+    const sentId = (followUp.result as { message_id: string }).message_id;
+    await dovecot.deliver(
+      account,
+      message(
+        {
+          From: `Bo Carter <${lead.email}>`,
+          To: account,
+          Subject: 'Re: Flour prices',
+          'Message-ID': '<bo-1@carter-mills.io>',
+          'In-Reply-To': sentId,
+          References: sentId,
+        },
+        'Sure, what do you offer?',
+      ),
+    );
+    await dovecot.deliver(
+      account,
+      message(
+        { From: `Bo Carter <${lead.email}>`, To: account, Subject: 'Auto: away', 'Auto-Submitted': 'auto-replied', 'In-Reply-To': sentId },
+        'Away.',
+      ),
+    );
+    standIn.queue({ text: 'Hi Bo, 10% off on 50 kg bags this month.' });
+    // Commands run as agentCommandWorkflow runs of the engine here (the suites' default runs none).
+    const restoreDispatcher = overrideProviders({ commandDispatcher: engineDispatcher });
+    let sync: WorkflowRecord;
+    try {
+      sync = await run(mine, 'syncEmails');
+    } finally {
+      restoreDispatcher();
+    }
+    const { commands } = sync.result as { commands: { email_id: string; command_id: string }[] };
+    expect(commands).toHaveLength(1);
+    const [{ email_id: emailId, command_id: commandId }] = commands;
+    const deadline = Date.now() + 20_000;
+    while ((await getCommand(mine.siteId, commandId))?.status !== 'completed') {
+      if (Date.now() > deadline) throw new Error(`command ${commandId} not completed`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const command = (await getCommand(mine.siteId, commandId))!;
+    const reply = (t: Tenant, id: string, body: Record<string, unknown> = {}) =>
+      call(replyRoute, {
+        method: 'POST',
+        path: `/api/sites/${t.siteId}/emails/${id}/reply`,
+        params: { site_id: t.siteId, email_id: id },
+        headers: t.user.auth,
+        body,
+      });
+
+    // Another owner cannot answer the site's mail.
+    const stranger = await createTenant();
+    expect((await reply(stranger, emailId)).status).toBeGreaterThanOrEqual(403);
+
+    const sent = await reply(mine, emailId);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.data).toMatchObject({
+      transport: 'outbox',
+      status: 'stored',
+      to: [lead.email],
+      message_id: expect.stringMatching(/^<.+@localhost>$/),
+    });
+    const answer = (await emails(mine, { lead_id: lead.id })).find((m: { id: string }) => m.id === sent.body.data.id);
+    expect(answer).toMatchObject({
+      direction: 'outbound',
+      subject: 'Re: Flour prices',
+      in_reply_to: '<bo-1@carter-mills.io>',
+      lead_id: lead.id,
+      conversation_id: command.conversation_id,
+      workflow_id: null,
+    });
+    expect(answer.text).toContain('10% off on 50 kg bags');
+    expect(answer.text).toMatch(/To stop receiving these messages: http:\/\/localhost:3000\/unsubscribe\?token=v1\./);
+
+    // Answered once; a bounce or an automatic reply is never answered; an unknown id is 404.
+    expect((await reply(mine, emailId)).body).toMatchObject({ success: false, error: { code: 'CONFLICT' } });
+    const auto = (await emails(mine, { lead_id: lead.id })).find(
+      (m: { kind: string; subject: string }) => m.kind === 'auto_reply' && m.subject === 'Auto: away',
+    );
+    expect((await reply(mine, auto.id, { text: 'Hello' })).body).toMatchObject({ success: false, error: { code: 'UNPROCESSABLE' } });
+    expect((await reply(mine, sent.body.data.id, { text: 'Hello' })).status).toBe(404);
+    expect((await reply(mine, emailId, { text: '' })).body).toMatchObject({ success: false, error: { code: 'INVALID_REQUEST' } });
+
+    // Over SMTP the answer carries In-Reply-To and References; an unsubscribed sender is never written to.
+    await dovecot.deliver(
+      account,
+      message({ From: `Bo Carter <${lead.email}>`, To: account, Subject: 'One more thing', 'Message-ID': '<bo-2@carter-mills.io>' }, 'And rye?'),
+    );
+    const more = await run(mine, 'syncEmails');
+    const second = (more.result as { commands: { email_id: string }[] }).commands[0].email_id;
+    const smtp = await startSmtpStandIn();
+    process.env.SMTP_URL = smtp.url;
+    resetConfig();
+    try {
+      const viaSmtp = await reply(mine, second, { text: 'Rye too, yes.' });
+      expect(viaSmtp.status, JSON.stringify(viaSmtp.body)).toBe(200);
+      expect(viaSmtp.body.data).toMatchObject({ transport: 'smtp', status: 'sent' });
+      const mail = await smtp.next(0);
+      expect(mail.envelope.to).toEqual([lead.email]);
+      expect(mail.parsed.subject).toBe('Re: One more thing');
+      expect(mail.parsed.inReplyTo).toBe('<bo-2@carter-mills.io>');
+      expect(mail.parsed.references).toBe('<bo-2@carter-mills.io>');
+      expect(mail.parsed.text).toContain('Rye too, yes.');
+      expect(mail.raw).toMatch(/^List-Unsubscribe:\s+<http:\/\/localhost:3000\/api\/email\/unsubscribe\?token=/im);
+
+      await rows(
+        sql`insert into email_suppressions (site_id, email, reason, created_at) values (${mine.siteId}, ${lead.email}, 'unsubscribed', now())`,
+      );
+      await rows(sql`delete from email_messages where site_id = ${mine.siteId} and in_reply_to = '<bo-2@carter-mills.io>'`);
+      const refused = await reply(mine, second, { text: 'Once more.' });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ success: false, error: { code: 'UNPROCESSABLE', details: { suppressed: [lead.email] } } });
+      expect(smtp.received).toHaveLength(1);
+    } finally {
+      delete process.env.SMTP_URL;
+      resetConfig();
+      await smtp.close();
+    }
   });
 
   it('bad credentials: the check says MAILBOX_AUTH_FAILED and the run FAILS with it, the password in no log or record', async () => {

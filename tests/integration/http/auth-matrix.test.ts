@@ -4,7 +4,7 @@ import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
 import { configureMailbox } from '@/lib/email/inbound';
-import { suppress } from '@/lib/email/repo';
+import { insertInbound, suppress } from '@/lib/email/repo';
 import { grantCredits } from '@/lib/finder/credits-repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
 import { setSitePlan } from '@/lib/sites/repo';
@@ -101,6 +101,23 @@ const mailboxOf = async (siteId: string): Promise<Record<string, never>> => {
     { ...mailboxBody, tls: true, folder: 'INBOX' },
   );
   return {};
+};
+/** A message received in the site's mailbox (as the sync stores it), not answered yet. */
+const receivedEmail = async (siteId: string): Promise<string> => {
+  const from = uniqueEmail();
+  const row = await insertInbound(siteId, {
+    mailboxKey: `1:${randomBytes(4).readUInt32BE()}`,
+    fromAddress: from,
+    toAddresses: ['inbox@example.com'],
+    subject: 'Question',
+    textBody: 'Do you deliver?',
+    messageId: `<${randomBytes(6).toString('hex')}@example.com>`,
+    inReplyTo: null,
+    kind: 'message',
+    leadId: null,
+    conversationId: null,
+  });
+  return row!.id;
 };
 const secureToken = async (): Promise<string> =>
   (
@@ -337,6 +354,9 @@ const REGISTRY: Record<string, Entry> = {
   'DELETE /api/sites/{site_id}/platform-keys/{key_id}': { request: async (site_id) => ({ params: { site_id, key_id: await platformKeyId() } }) },
   'GET /api/sites/{site_id}/platform-audit': { request: (site_id) => ({ params: { site_id } }) },
   'GET /api/sites/{site_id}/emails': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /api/sites/{site_id}/emails/{email_id}/reply': {
+    request: async (site_id) => ({ params: { site_id, email_id: await receivedEmail(site_id) }, body: { text: 'Yes, every Tuesday.' } }),
+  },
   'GET /api/sites/{site_id}/email-recipients': { request: (site_id) => ({ params: { site_id } }) },
   'POST /api/sites/{site_id}/email-recipients': { request: (site_id) => ({ params: { site_id }, body: { email: uniqueEmail() } }) },
   'DELETE /api/sites/{site_id}/email-recipients/{recipient_id}': {

@@ -7,6 +7,7 @@ import {
   removeRecipientAction,
   saveMailboxAction,
   saveSenderAction,
+  sendAgentReplyAction,
   verifyRecipientAction,
 } from '@/app/(console)/_lib/email-actions';
 import type { FormState } from '@/app/(console)/_lib/forms';
@@ -185,6 +186,26 @@ export function CheckMailboxButton({ siteId }: { siteId: string }) {
         {state.result && (state.result.ok ? state.result.message : `${state.result.code}: ${state.result.message}`)}
       </p>
       <SubmitButton pending="Connecting…">Check connection</SubmitButton>
+    </form>
+  );
+}
+
+/** On a received message: sends the email agent's finished draft, or the text written here, to its sender. */
+export function SendAgentReplyForm({ siteId, emailId }: { siteId: string; emailId: string }) {
+  const [state, action] = useActionState(sendAgentReplyAction.bind(null, siteId), {} as FormState<string>);
+  const id = `field-answer-${emailId}`;
+  return (
+    <form action={action} data-answer={emailId}>
+      <input type="hidden" name="email_id" value={emailId} />
+      <div className="field">
+        <label htmlFor={id}>Answer (empty: the email agent’s draft)</label>
+        <textarea id={id} name="text" maxLength={200_000} />
+      </div>
+      <FormError message={state.errors?.form ?? state.errors?.text} />
+      <p role="status" className="status">
+        {state.result}
+      </p>
+      <SubmitButton pending="Sending…">Send the agent’s answer</SubmitButton>
     </form>
   );
 }

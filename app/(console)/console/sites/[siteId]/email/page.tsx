@@ -9,7 +9,15 @@ import { config } from '@/lib/core/config';
 import { isUuid } from '@/lib/core/schemas';
 import { getMailbox } from '@/lib/email/inbound';
 import { emailLog, leadEmailHistory, listRecipients, senderWithDefaults, suppressionList } from '@/lib/email/service';
-import { AddRecipientForm, CheckMailboxButton, MailboxForm, RemoveRecipientButton, SenderForm, VerifyRecipientForm } from './email-forms';
+import {
+  AddRecipientForm,
+  CheckMailboxButton,
+  MailboxForm,
+  RemoveRecipientButton,
+  SendAgentReplyForm,
+  SenderForm,
+  VerifyRecipientForm,
+} from './email-forms';
 
 export const metadata: Metadata = { title: 'Email · Site Growth Platform' };
 
@@ -87,6 +95,9 @@ export default async function EmailPage({
                     )}
                   </p>
                   {m.text && <pre className="message-body">{m.text}</pre>}
+                  {m.direction === 'inbound' && (m.kind === 'reply' || m.kind === 'message') && (
+                    <SendAgentReplyForm siteId={site.id} emailId={m.id} />
+                  )}
                   {m.html && (
                     <>
                       <p className="sub">HTML (shown as source, never rendered):</p>
