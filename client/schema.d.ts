@@ -4316,7 +4316,7 @@ export interface components {
         Mailbox: {
             folder: string;
             host: string;
-            /** @description MAILBOX_AUTH_FAILED or MAILBOX_UNREACHABLE when the last attempt failed */
+            /** @description MAILBOX_AUTH_FAILED, MAILBOX_UNREACHABLE or MAILBOX_FOLDER_NOT_FOUND when the last attempt failed */
             last_error_code: string | null;
             /** @description ISO 8601 timestamp */
             last_sync_at: string | null;

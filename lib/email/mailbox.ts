@@ -32,11 +32,12 @@ export class MailboxError extends Error {
 
 function asMailboxError(error: unknown, c: Pick<MailboxConnection, 'host' | 'port' | 'folder'>): MailboxError {
   if (error instanceof MailboxError) return error;
-  const e = error as { authenticationFailed?: boolean; serverResponseCode?: string; code?: string };
+  const e = error as { authenticationFailed?: boolean; mailboxMissing?: boolean; serverResponseCode?: string; code?: string };
   if (e?.authenticationFailed || e?.serverResponseCode === 'AUTHENTICATIONFAILED') {
     return new MailboxError('MAILBOX_AUTH_FAILED', `The IMAP server ${c.host} refused the username or password`);
   }
-  if (e?.serverResponseCode === 'NONEXISTENT' || e?.code === 'NoMailbox') {
+  // imapflow marks a SELECT/EXAMINE refused for a missing folder `mailboxMissing` (the server may add [NONEXISTENT]).
+  if (e?.mailboxMissing || e?.serverResponseCode === 'NONEXISTENT' || e?.code === 'NoMailbox') {
     return new MailboxError('MAILBOX_FOLDER_NOT_FOUND', `The folder ${c.folder} does not exist in the mailbox`);
   }
   if (error instanceof OutboundRefusedError)

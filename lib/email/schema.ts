@@ -158,7 +158,10 @@ export const MailboxSchema = z.object({
   secret_id: uuidSchema.describe('The secure token holding the password'),
   last_uid: z.number().int().describe('Highest UID synced so far'),
   last_sync_at: isoTimestamp.nullable(),
-  last_error_code: z.string().nullable().describe('MAILBOX_AUTH_FAILED or MAILBOX_UNREACHABLE when the last attempt failed'),
+  last_error_code: z
+    .string()
+    .nullable()
+    .describe('MAILBOX_AUTH_FAILED, MAILBOX_UNREACHABLE or MAILBOX_FOLDER_NOT_FOUND when the last attempt failed'),
 });
 export type Mailbox = z.infer<typeof MailboxSchema>;
 
