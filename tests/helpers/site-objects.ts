@@ -148,6 +148,8 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     key_id: sparePlatformKey.id,
     recipient_id: recipient.data.id,
     email_id: received!.id,
+    // The answer's own text: the site's received message has no finished draft of the email agent.
+    '/api/sites/{site_id}/emails/{email_id}/reply text': 'Yes, every Tuesday.',
     '/api/sites/{site_id}/email-recipients/{recipient_id}/verify code': code,
     /** Not an id: the platform key of the site's app, for the platform routes. */
     platform_key: platform.platformKey,

@@ -37,6 +37,8 @@ const ID_FIELDS: Record<string, string> = {
   /** A platform key (under /api/sites/{site_id}/platform-keys). */
   key_id: 'key_id',
   recipient_id: 'recipient_id',
+  /** A message received in the site's mailbox. */
+  email_id: 'email_id',
   instance_id: 'instance_id',
   log_id: 'log_id',
   user_id: 'user_id',
@@ -123,8 +125,8 @@ const otherSite = async () => {
 };
 
 beforeAll(async () => {
-  // Every case creates keys and apps on the same two sites: room beyond the Basic plan's caps.
-  process.env.PLAN_CAPS = JSON.stringify({ basic: { api_keys_per_site: 10_000, platform_apps_per_site: 10_000 } });
+  // Every case creates keys, apps and secrets on the same two sites: room beyond the Basic plan's caps.
+  process.env.PLAN_CAPS = JSON.stringify({ basic: { api_keys_per_site: 10_000, platform_apps_per_site: 10_000, secrets_per_site: 10_000 } });
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
   theirs = await createSiteObjects(other);
 });
