@@ -1735,7 +1735,7 @@ export interface paths {
         put?: never;
         /**
          * Add a test recipient
-         * @description Mails a verification code (8 characters, valid 24 hours) to the address through the email port (the outbox when SMTP_URL is unset). Entering it with the verify route makes the address a verified recipient: keys with only `email.send.test-only` may send to it. Posting a pending address again sends a new code (at most one a minute: 429); a verified one is 409.
+         * @description Mails a verification code (8 characters, valid 24 hours) to the address through the email port (the outbox when SMTP_URL is unset). Entering it with the verify route makes the address a verified recipient: keys with only `email.send.test-only` may send to it. Posting a pending address again sends a new code (at most one a minute: 429); a verified one is 409; an address on the site’s suppression list is 422 UNPROCESSABLE (nothing stored or sent).
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
          */
@@ -13494,6 +13494,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];

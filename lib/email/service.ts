@@ -45,6 +45,9 @@ export interface MessageLinks {
  * UNPROCESSABLE naming it, nothing sent); a message to one person carries List-Unsubscribe with
  * the one-click link (and, when the product wrote it, the link at the end of its text).
  */
+const refuseSuppressed = (suppressed: string[]) =>
+  new ApiError('UNPROCESSABLE', 'Recipients on the site’s suppression list (unsubscribed or bounced) are never written to', { suppressed });
+
 export async function sendEmail(
   siteId: string,
   appId: string | null,
@@ -52,11 +55,7 @@ export async function sendEmail(
   links: MessageLinks = {},
 ): Promise<SentEmail> {
   const suppressed = await suppressedAmong(siteId, message.to);
-  if (suppressed.size) {
-    throw new ApiError('UNPROCESSABLE', 'Recipients on the site’s suppression list (unsubscribed or bounced) are never written to', {
-      suppressed: message.to.filter((a) => suppressed.has(a)),
-    });
-  }
+  if (suppressed.size) throw refuseSuppressed(message.to.filter((a) => suppressed.has(a)));
   const sender = await senderOf(siteId);
   const transport = emailTransport();
   const outgoing: OutgoingEmail = {
@@ -200,9 +199,12 @@ export async function listRecipients(siteId: string): Promise<Recipient[]> {
 
 /**
  * Adds an address of the owner (or sends it a new code) and mails it a verification code through
- * the email port. A verified address → 409; another code within a minute of the last → 429.
+ * the email port. A verified address → 409; another code within a minute of the last → 429; an address on the
+ * site's suppression list → 422, nothing stored.
  */
 export async function addRecipient(siteId: string, email: string): Promise<Recipient> {
+  // Refused before anything is stored: the code could never be mailed.
+  if ((await suppressedAmong(siteId, [email])).size) throw refuseSuppressed([email]);
   const code = newCode();
   const expiresAt = new Date(currentDate().getTime() + CODE_TTL_MS);
   const issued = await issueCode(siteId, email, codeHashOf(siteId, email, code), expiresAt, CODE_MIN_GAP_MS);

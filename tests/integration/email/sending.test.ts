@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as unsubscribeRoute } from '@/app/api/email/unsubscribe/route';
 import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
 import { POST as sendRoute } from '@/app/api/platform/email/send/route';
+import { POST as recipientsPost } from '@/app/api/sites/[site_id]/email-recipients/route';
 import { GET as senderGet, PUT as senderPut } from '@/app/api/sites/[site_id]/email-sender/route';
 import { DELETE as suppressionsDelete, GET as suppressionsGet } from '@/app/api/sites/[site_id]/email-suppressions/route';
 import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
@@ -302,6 +303,25 @@ describe('with SMTP_URL', () => {
     expect(removed.status).toBe(200);
     standIn.queue({ text: 'Back\nHi again.' });
     expect((await followUp(mine, lead.id)).status).toBe('COMPLETED');
+  });
+});
+
+describe('the suppression list on the console’s own mail', () => {
+  it('a verification code is never mailed to a suppressed address: 422, no recipient stored, nothing in the outbox', async () => {
+    const t = await createTenant();
+    const address = uniqueEmail();
+    await rows(sql`insert into email_suppressions (site_id, email, reason) values (${t.siteId}, ${address}, 'unsubscribed')`);
+    const res = await call(recipientsPost, {
+      method: 'POST',
+      path: `/api/sites/${t.siteId}/email-recipients`,
+      params: { site_id: t.siteId },
+      headers: t.user.auth,
+      body: { email: address },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, error: { code: 'UNPROCESSABLE', details: { suppressed: [address] } } });
+    expect(await rows(sql`select 1 from email_recipients where site_id = ${t.siteId}`)).toEqual([]);
+    expect((await emails(t)).body.data).toEqual([]);
   });
 });
 

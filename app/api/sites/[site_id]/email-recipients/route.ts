@@ -24,13 +24,13 @@ export const POST = defineRoute({
     'Mails a verification code (8 characters, valid 24 hours) to the address through the email port (the outbox when ' +
     'SMTP_URL is unset). Entering it with the verify route makes the address a verified recipient: keys with only ' +
     '`email.send.test-only` may send to it. Posting a pending address again sends a new code (at most one a minute: 429); ' +
-    'a verified one is 409.',
+    'a verified one is 409; an address on the site’s suppression list is 422 UNPROCESSABLE (nothing stored or sent).',
   tags,
   auth,
   params: sitePathSchema,
   body: addRecipientBodySchema,
   response: RecipientSchema,
   status: 201,
-  errors: ['CONFLICT', 'RATE_LIMITED', 'PROVIDER_ERROR'],
+  errors: ['CONFLICT', 'RATE_LIMITED', 'PROVIDER_ERROR', 'UNPROCESSABLE'],
   handler: ({ siteId, body }) => addRecipient(siteId!, body.email),
 });
