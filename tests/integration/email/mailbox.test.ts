@@ -21,7 +21,7 @@ import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import type { WorkflowRecord } from '@/lib/workflows/engine';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { presenters } from '@/tests/helpers/auth-matrix';
-import { dovecotAvailable, startDovecot, type DovecotServer } from '@/tests/helpers/dovecot';
+import { DOVECOT_BINARY, dovecotAvailable, startDovecot, type DovecotServer } from '@/tests/helpers/dovecot';
 import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 import { startSmtpStandIn } from '@/tests/helpers/smtp-standin';
@@ -33,7 +33,7 @@ import { applyWorkflowTestEnv } from '../workflows/behaviour';
  * when Dovecot is not installed (`apt-get install dovecot-imapd`).
  */
 const available = dovecotAvailable();
-if (!available && process.env.CI === 'true') throw new Error('Dovecot (dovecot-imapd) is required under CI=true: /usr/sbin/dovecot not found');
+if (!available && process.env.CI === 'true') throw new Error(`Dovecot (dovecot-imapd) is required under CI=true: ${DOVECOT_BINARY} not found`);
 
 describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
   let dovecot: DovecotServer;
