@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GET as openapiPartRoute } from '@/app/api/openapi/[part]/route';
 import { routeManifest, schemaModules } from '@/app/api/openapi.json/manifest';
+import { GET as openapiRoute } from '@/app/api/openapi.json/route';
 import { buildOpenApi, HTTP_METHODS, operationsOf } from '@/lib/http/openapi';
 import { findRouteFiles, renderManifest } from '@/scripts/route-files';
 import { servedOpenApi } from '../helpers/served-openapi';
@@ -62,6 +63,16 @@ describe('route manifest and OpenAPI', () => {
     });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('answers with the request id (the caller’s own when it sent one), like every other API route', async () => {
+    const asked = { headers: { 'x-request-id': 'docs-fetch-1' } };
+    const main = openapiRoute(new Request('http://localhost:3000/api/openapi.json', asked));
+    expect(main.headers.get('x-request-id')).toBe('docs-fetch-1');
+    const part = Object.keys((await servedOpenApi()).parts)[0];
+    const one = await openapiPartRoute(new Request(`http://localhost:3000/api/openapi/${part}`), { params: Promise.resolve({ part }) });
+    expect(one.status).toBe(200);
+    expect(one.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('documents the spec paths with their security and error envelope', async () => {

@@ -1,3 +1,4 @@
+import { REQUEST_ID_HEADER } from '@/lib/http/envelope';
 import { buildOpenApi } from '@/lib/http/openapi';
 import { splitOpenApi, type SplitDocument } from '@/lib/http/openapi-split';
 import { routeManifest, schemaModules } from './manifest';
@@ -10,5 +11,8 @@ export function servedOpenApi(): SplitDocument {
   return split;
 }
 
-export const jsonResponse = (body: unknown) =>
-  new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=60' } });
+/** The document (or one part) as JSON, with the request's id like every other API answer. */
+export const jsonResponse = (body: unknown, requestId: string) =>
+  new Response(JSON.stringify(body), {
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=60', [REQUEST_ID_HEADER]: requestId },
+  });

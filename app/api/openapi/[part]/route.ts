@@ -6,7 +6,8 @@ import { requestIdOf } from '@/lib/http/request-id';
 
 // GET /api/openapi/<tag>.json — the path items of one tag, referring to /api/openapi.json for the shared components
 export async function GET(req: Request, ctx: { params: Promise<{ part: string }> }): Promise<Response> {
+  const requestId = requestIdOf(req);
   const part = servedOpenApi().parts[(await ctx.params).part];
-  if (!part) return errorResponse(new ApiError('NOT_FOUND', 'No such part of the API document'), requestIdOf(req));
-  return jsonResponse(part);
+  if (!part) return errorResponse(new ApiError('NOT_FOUND', 'No such part of the API document'), requestId);
+  return jsonResponse(part, requestId);
 }
