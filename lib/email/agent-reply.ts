@@ -1,5 +1,6 @@
 import { getCommand } from '@/lib/commands/repo';
 import { ApiError, notFound } from '@/lib/core/errors';
+import { withLock } from '@/lib/db/lock';
 import { findAnswer, findMessage } from './repo';
 import type { SentEmail } from './schema';
 import { sendEmail } from './service';
@@ -13,7 +14,12 @@ import { sendEmail } from './service';
  * UNPROCESSABLE, nothing sent). A message is answered once (409 CONFLICT after that); bounces and
  * automatic replies are never answered (422).
  */
-export async function sendAgentReply(siteId: string, emailId: string, input: { text?: string }): Promise<SentEmail> {
+export function sendAgentReply(siteId: string, emailId: string, input: { text?: string }): Promise<SentEmail> {
+  // The answered-once check and the send are one step: delivery (SMTP) is outside any transaction.
+  return withLock(`email-answer:${siteId}:${emailId}`, () => answer(siteId, emailId, input));
+}
+
+async function answer(siteId: string, emailId: string, input: { text?: string }): Promise<SentEmail> {
   const inbound = await findMessage(siteId, emailId);
   if (!inbound || inbound.direction !== 'inbound') throw notFound('Received email');
   if (inbound.kind === 'bounce' || inbound.kind === 'auto_reply') {
