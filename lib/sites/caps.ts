@@ -55,8 +55,9 @@ async function withinCap<T>(
   insert: (tx: Db) => Promise<T>,
   adding: number,
 ): Promise<T> {
+  const opened = getDb();
   const { plan, limit } = await limitOf();
-  const db = await getDb();
+  const db = await opened;
   return db.transaction(async (tx) => {
     await lockForTransaction(tx, `cap:${cap}:${key}`);
     const now = await used(tx);
