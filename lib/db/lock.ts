@@ -1,10 +1,32 @@
-import { database } from './client';
+import { sql } from 'drizzle-orm';
+import { database, openedDatabaseKind, type Db } from './client';
 
 /**
- * Runs `fn` while holding the lock named `key`, so a count and the insert it allows happen as one
- * step (a cap checked by two concurrent requests is never passed by both). In this process the
- * callers queue on an in-memory lock; on Postgres a session advisory lock on a dedicated
- * connection also holds the other processes off. `fn` may use any connection: the lock does not
+ * Counting and inserting as one step (a cap checked by two requests at the same instant is never
+ * passed by both), across every process of the app, on every database:
+ *
+ * - **`lockForTransaction`**, the rule: the count and the insert it allows are one transaction that
+ *   first takes the cap's lock. On Postgres that is a transaction advisory lock
+ *   (`pg_advisory_xact_lock`), held until commit, so every other transaction of any process that
+ *   asks for the same key waits, and its count (a new statement, a new snapshot) sees the rows
+ *   committed before. On the embedded database (PGlite, in process or through the socket the
+ *   worker serves, `./embedded-server.ts`) there is one backend session and a transaction has it
+ *   to itself from `begin` to commit — in process PGlite's own transaction mutex, over the socket
+ *   the server hands the backend to one connection until it is idle again — so no other
+ *   statement, of this process or another, can run between the count and the insert; a lock
+ *   there would be re-entrant (one session) and is not taken.
+ * - **`withLock`**, only for a step that cannot be one database transaction: the Temporal engine's
+ *   start (a count through the cluster's visibility store, the start on the cluster, the wait until
+ *   the run is visible). In this process callers queue on an in-memory lock; on Postgres a session
+ *   advisory lock on a dedicated connection holds the other processes off as well.
+ */
+export async function lockForTransaction(tx: Db, key: string): Promise<void> {
+  if (openedDatabaseKind() !== 'postgres') return;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+}
+
+/**
+ * Runs `fn` while holding the lock named `key`. `fn` may use any connection: the lock does not
  * live in a transaction, so its own writes are committed before the lock is released.
  */
 export async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {

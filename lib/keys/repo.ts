@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { displaySuffixOf, generateApiKey, hashApiKey } from '@/lib/auth/api-key-format';
 import { currentDate } from '@/lib/core/clock';
 import { sharedBatcher } from '@/lib/db/batch';
-import { getDb } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { apiKeys, sites } from '@/lib/db/schema';
 import { planLimits, type PlanLimits } from '@/lib/sites/plans';
@@ -30,8 +30,8 @@ const toSummary = (row: KeyRow, now: Date): KeySummary => ({
 });
 
 /** Creates a key; the returned `apiKey` is the only time the full key exists outside the caller. */
-export async function createKey(siteId: string, userId: string, input: CreateKeyInput, now = currentDate()): Promise<CreatedKey> {
-  const db = await getDb();
+export async function createKey(siteId: string, userId: string, input: CreateKeyInput, now = currentDate(), on?: Db): Promise<CreatedKey> {
+  const db = on ?? (await getDb());
   const apiKey = generateApiKey(input.prefix);
   const [row] = await db
     .insert(apiKeys)
@@ -161,8 +161,8 @@ export async function keyUsageByDay(siteId: string, keyId: string, since: Date):
 }
 
 /** Keys of the site that are not revoked (the plan's cap counts these). */
-export async function countLiveKeys(siteId: string): Promise<number> {
-  const db = await getDb();
+export async function countLiveKeys(siteId: string, on?: Db): Promise<number> {
+  const db = on ?? (await getDb());
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(apiKeys)

@@ -16,8 +16,8 @@ export function createKeyForUser(user: User, siteId: string, input: CreateKeyInp
   return withinSiteCap(
     siteId,
     'api_keys_per_site',
-    () => countLiveKeys(siteId),
-    () => createKey(siteId, user.id, input),
+    (tx) => countLiveKeys(siteId, tx),
+    (tx) => createKey(siteId, user.id, input, undefined, tx),
   );
 }
 

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, isNull } from 'drizzle-orm';
 import { displaySuffixOf, generatePlatformKey, hashApiKey, PLATFORM_KEY_PREFIX } from '@/lib/auth/api-key-format';
 import { currentDate } from '@/lib/core/clock';
 import { CAPABILITIES, type Capability, type PlanLimits } from '@/lib/core/principal';
-import { getDb } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { platformApps, platformAuditLog, platformKeys, sites } from '@/lib/db/schema';
 import { planLimits } from '@/lib/sites/plans';
@@ -31,12 +31,13 @@ const toApp = (row: AppRow): App => ({
   created_at: row.createdAt.toISOString(),
 });
 
-export async function createApp(siteId: string, name: string): Promise<App> {
-  const db = await getDb();
+export async function createApp(siteId: string, name: string, on?: Db): Promise<App> {
+  const db = on ?? (await getDb());
   // A short-id collision (80 random bits) is astronomically unlikely; one retry covers it anyway.
   for (let attempt = 0; ; attempt++) {
     try {
-      const [row] = await db.insert(platformApps).values({ siteId, name, shortId: newShortId() }).returning();
+      // A savepoint of its own, so a collision inside the caller's transaction can be retried.
+      const [row] = await db.transaction((attemptTx) => attemptTx.insert(platformApps).values({ siteId, name, shortId: newShortId() }).returning());
       return toApp(row);
     } catch (error) {
       if (!isUniqueViolation(error) || attempt > 0) throw error;
@@ -242,8 +243,8 @@ export async function listAuditEntries(
   };
 }
 
-export async function countApps(siteId: string): Promise<number> {
-  const db = await getDb();
+export async function countApps(siteId: string, on?: Db): Promise<number> {
+  const db = on ?? (await getDb());
   const [row] = await db.select({ n: count() }).from(platformApps).where(eq(platformApps.siteId, siteId));
   return Number(row.n);
 }

@@ -21,8 +21,8 @@ export function createAppOf(siteId: string, name: string) {
   return withinSiteCap(
     siteId,
     'platform_apps_per_site',
-    () => countApps(siteId),
-    () => createApp(siteId, name),
+    (tx) => countApps(siteId, tx),
+    (tx) => createApp(siteId, name, tx),
   );
 }
 

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, ne, or, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
-import { getDb } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { secureTokenAudit, secureTokens } from '@/lib/db/schema';
 import type { SealedSecret } from './envelope';
@@ -36,8 +36,9 @@ export interface Actor {
 export async function insertSecureToken(
   siteId: string,
   input: { id: string; type: string; identifier: string; sealed: SealedSecret; actor: Actor },
+  on?: Db,
 ): Promise<SecureToken> {
-  const db = await getDb();
+  const db = on ?? (await getDb());
   try {
     return await db.transaction(async (tx) => {
       const [row] = await tx
@@ -195,8 +196,8 @@ export async function countByKeyVersion(): Promise<{ key_id: string; key_version
   return rows.map((r) => ({ key_id: r.keyId, key_version: r.keyVersion, count: Number(r.n) }));
 }
 
-export async function countSecureTokens(siteId: string): Promise<number> {
-  const db = await getDb();
+export async function countSecureTokens(siteId: string, on?: Db): Promise<number> {
+  const db = on ?? (await getDb());
   const [row] = await db.select({ n: count() }).from(secureTokens).where(eq(secureTokens.siteId, siteId));
   return Number(row.n);
 }

@@ -49,8 +49,8 @@ export async function createSecureToken(siteId: string, caller: Caller, input: C
   return withinSiteCap(
     siteId,
     'secrets_per_site',
-    () => countSecureTokens(siteId),
-    () => insertSecureToken(siteId, { id, type: input.type, identifier: input.identifier, sealed, actor: actorOf(caller) }),
+    (tx) => countSecureTokens(siteId, tx),
+    (tx) => insertSecureToken(siteId, { id, type: input.type, identifier: input.identifier, sealed, actor: actorOf(caller) }, tx),
   );
 }
 

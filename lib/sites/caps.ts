@@ -1,11 +1,13 @@
 import { ApiError } from '@/lib/core/errors';
-import { withLock } from '@/lib/db/lock';
+import { getDb, type Db } from '@/lib/db/client';
+import { lockForTransaction } from '@/lib/db/lock';
 import { bestPlan, planCap, type PlanCap } from './plans';
 import { planOfSite, plansOfOwner } from './repo';
 
 /**
- * Plan caps on what a site or an account holds. The count and the insert it allows run under one
- * lock per site (or account) and cap, so parallel requests never pass a cap together.
+ * Plan caps on what a site or an account holds. The count and the insert it allows are one
+ * transaction that first takes the cap's transaction lock (`lockForTransaction`): parallel
+ * requests — of this process, of the worker, of other instances — never pass a cap together.
  */
 const WHAT: Record<PlanCap, string> = {
   sites_per_account: 'sites',
@@ -40,30 +42,44 @@ export async function accountCap(ownerId: string, cap: PlanCap): Promise<{ plan:
   return { plan, limit: planCap(plan, cap) };
 }
 
-/** Runs `insert` when `used` plus `adding` stays within the cap `limitOf` gives, under the lock `key`. */
-function withinCap<T>(
+/**
+ * Runs `insert` when `used` plus `adding` stays within the cap `limitOf` gives: both on the
+ * transaction they are given, after its lock on `key`. The plan is read before (a plan change
+ * is rare and not worth holding the lock for).
+ */
+async function withinCap<T>(
   key: string,
   cap: PlanCap,
   limitOf: () => Promise<{ plan: string; limit: number }>,
-  used: () => Promise<number>,
-  insert: () => Promise<T>,
+  used: (tx: Db) => Promise<number>,
+  insert: (tx: Db) => Promise<T>,
   adding: number,
 ): Promise<T> {
-  return withLock(`cap:${cap}:${key}`, async () => {
-    const { plan, limit } = await limitOf();
-    const now = await used();
+  const opened = getDb();
+  const { plan, limit } = await limitOf();
+  const db = await opened;
+  return db.transaction(async (tx) => {
+    await lockForTransaction(tx, `cap:${cap}:${key}`);
+    const now = await used(tx);
     if (now + adding > limit) throw planLimitReached(cap, plan, limit, now);
-    return insert();
+    return insert(tx);
   });
 }
 
 /**
  * Runs `insert` when the site holds fewer than its plan allows of `cap` (`used` counts what it
- * holds; `adding` is what the insert adds, 1 by default or the bytes of a file).
+ * holds; `adding` is what the insert adds, 1 by default or the bytes of a file). Both must run
+ * their statements on the transaction they are given, and nothing else: no other database
+ * work, no slow outside calls (on the embedded database the transaction holds the one backend).
  */
-export const withinSiteCap = <T>(siteId: string, cap: PlanCap, used: () => Promise<number>, insert: () => Promise<T>, adding = 1): Promise<T> =>
-  withinCap(siteId, cap, () => siteCap(siteId, cap), used, insert, adding);
+export const withinSiteCap = <T>(
+  siteId: string,
+  cap: PlanCap,
+  used: (tx: Db) => Promise<number>,
+  insert: (tx: Db) => Promise<T>,
+  adding = 1,
+): Promise<T> => withinCap(siteId, cap, () => siteCap(siteId, cap), used, insert, adding);
 
 /** As withinSiteCap, for what an account holds across its sites. */
-export const withinAccountCap = <T>(ownerId: string, cap: PlanCap, used: () => Promise<number>, insert: () => Promise<T>): Promise<T> =>
+export const withinAccountCap = <T>(ownerId: string, cap: PlanCap, used: (tx: Db) => Promise<number>, insert: (tx: Db) => Promise<T>): Promise<T> =>
   withinCap(ownerId, cap, () => accountCap(ownerId, cap), used, insert, 1);

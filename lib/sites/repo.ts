@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { sharedBatcher } from '@/lib/db/batch';
-import { getDb } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { rows } from '@/lib/db/raw';
 import { siteOrigins, sites, visitorUploads } from '@/lib/db/schema';
@@ -21,8 +21,8 @@ const toSite = (row: SiteRow): Site => ({
 const toSiteDetail = (row: SiteRow): SiteDetail => ({ ...toSite(row), settings: row.settings });
 
 /** Creates a site, with extra allowed origins (already normalized) in the same transaction. */
-export async function createSite(ownerId: string, input: CreateSiteInput, origins: string[] = []): Promise<Site> {
-  const db = await getDb();
+export async function createSite(ownerId: string, input: CreateSiteInput, origins: string[] = [], on?: Db): Promise<Site> {
+  const db = on ?? (await getDb());
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(sites)
@@ -211,8 +211,8 @@ export async function plansOfOwner(ownerId: string): Promise<Plan[]> {
   return (await db.select({ plan: sites.plan }).from(sites).where(eq(sites.ownerId, ownerId))).map((r) => r.plan);
 }
 
-export async function countSitesOfOwner(ownerId: string): Promise<number> {
-  const db = await getDb();
+export async function countSitesOfOwner(ownerId: string, on?: Db): Promise<number> {
+  const db = on ?? (await getDb());
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(sites)

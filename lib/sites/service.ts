@@ -8,8 +8,8 @@ export function createSiteOf(ownerId: string, input: CreateSiteInput, origins: s
   return withinAccountCap(
     ownerId,
     'sites_per_account',
-    () => countSitesOfOwner(ownerId),
-    () => createSite(ownerId, input, origins),
+    (tx) => countSitesOfOwner(ownerId, tx),
+    (tx) => createSite(ownerId, input, origins, tx),
   );
 }
 

@@ -614,8 +614,8 @@ export async function addVisitorToSegment(siteId: string, visitorId: string, seg
 }
 
 /** Records a stored file of the site. */
-export async function insertUpload(siteId: string, file: Omit<typeof visitorUploads.$inferInsert, 'siteId'>) {
-  const db = await getDb();
+export async function insertUpload(siteId: string, file: Omit<typeof visitorUploads.$inferInsert, 'siteId'>, on?: Db) {
+  const db = on ?? (await getDb());
   const [inserted] = await db
     .insert(visitorUploads)
     .values({ ...file, siteId })
@@ -624,8 +624,8 @@ export async function insertUpload(siteId: string, file: Omit<typeof visitorUplo
 }
 
 /** Bytes of the files the site has stored (its upload quota counts these). */
-export async function storedUploadBytes(siteId: string): Promise<number> {
-  const db = await getDb();
+export async function storedUploadBytes(siteId: string, on?: Db): Promise<number> {
+  const db = on ?? (await getDb());
   const [row] = await db
     .select({ n: sql<string>`coalesce(sum(${visitorUploads.size}), 0)` })
     .from(visitorUploads)

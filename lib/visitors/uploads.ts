@@ -82,30 +82,37 @@ export async function uploadFile(siteId: string, input: z.infer<typeof uploadBod
   const id = randomUUID();
   const fileName = safeName(file.name || 'file');
   const key = `${siteId}/${id}/${fileName}`;
-  const row = await withinSiteCap(
-    siteId,
-    'upload_bytes_per_site',
-    () => storedUploadBytes(siteId),
-    async () => {
-      await storage.put(key, bytes, contentType);
-      try {
-        return await insertUpload(siteId, {
-          id,
-          visitorId: input.visitor_id ?? null,
-          type: input.type ?? null,
-          fileName,
-          contentType,
-          size: bytes.byteLength,
-          storage: storage.kind,
-          storageKey: key,
-        });
-      } catch (error) {
-        await storage.remove(key).catch(() => undefined);
-        throw error;
-      }
-    },
-    bytes.byteLength,
-  );
+  // The file is stored before the cap's transaction (which holds the site's cap lock, and on the
+  // embedded database the one backend session, only for its count and insert); a refused or
+  // failed insert removes it again.
+  await storage.put(key, bytes, contentType);
+  let row: Awaited<ReturnType<typeof insertUpload>>;
+  try {
+    row = await withinSiteCap(
+      siteId,
+      'upload_bytes_per_site',
+      (tx) => storedUploadBytes(siteId, tx),
+      (tx) =>
+        insertUpload(
+          siteId,
+          {
+            id,
+            visitorId: input.visitor_id ?? null,
+            type: input.type ?? null,
+            fileName,
+            contentType,
+            size: bytes.byteLength,
+            storage: storage.kind,
+            storageKey: key,
+          },
+          tx,
+        ),
+      bytes.byteLength,
+    );
+  } catch (error) {
+    await storage.remove(key).catch(() => undefined);
+    throw error;
+  }
   return {
     file_id: row.id,
     site_id: row.siteId,

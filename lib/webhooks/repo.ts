@@ -1,6 +1,6 @@
 import { and, desc, eq, sql, arrayContains } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
-import { getDb } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
 import { eventSubscriptions, outboundEvents, webhookAttempts, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
 import { enqueueAll } from '@/lib/jobs/queue';
 import { deliveryQueue } from './queue';
@@ -15,8 +15,9 @@ export type SubscriptionRow = typeof eventSubscriptions.$inferSelect;
 export async function insertEndpoint(
   siteId: string,
   values: { url: string; description: string | null; events: string[]; active: boolean; secretEncrypted: string },
+  on?: Db,
 ): Promise<EndpointRow> {
-  const db = await getDb();
+  const db = on ?? (await getDb());
   const [row] = await db
     .insert(webhookEndpoints)
     .values({ siteId, ...values })
@@ -34,8 +35,8 @@ export async function listEndpoints(siteId: string): Promise<EndpointRow[]> {
     .limit(100);
 }
 
-export async function countEndpoints(siteId: string): Promise<number> {
-  const db = await getDb();
+export async function countEndpoints(siteId: string, on?: Db): Promise<number> {
+  const db = on ?? (await getDb());
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(webhookEndpoints)

@@ -60,15 +60,19 @@ export async function createEndpoint(
   const row = await withinSiteCap(
     siteId,
     'webhook_endpoints_per_site',
-    () => repo.countEndpoints(siteId),
-    () =>
-      repo.insertEndpoint(siteId, {
-        url,
-        description: input.description ?? null,
-        events: [...new Set(input.events)],
-        active: input.active ?? true,
-        secretEncrypted: encryptSecret(secret),
-      }),
+    (tx) => repo.countEndpoints(siteId, tx),
+    (tx) =>
+      repo.insertEndpoint(
+        siteId,
+        {
+          url,
+          description: input.description ?? null,
+          events: [...new Set(input.events)],
+          active: input.active ?? true,
+          secretEncrypted: encryptSecret(secret),
+        },
+        tx,
+      ),
   );
   return { ...toEndpoint(row), secret };
 }

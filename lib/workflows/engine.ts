@@ -68,6 +68,13 @@ export interface ListPage {
 export interface WorkflowEngine {
   readonly kind: 'embedded' | 'temporal';
   start(options: StartOptions): Promise<{ workflowId: string; runId: string; created?: boolean }>;
+  /**
+   * Starts the run only while the site has fewer than `cap` runs in progress, the count and the
+   * start one atomic step across processes; `undefined` at the cap. A start with a key the site
+   * used before answers that run even at the cap. An engine without it (Temporal: the count is a
+   * visibility query on the cluster) is started under `withLock` instead (`../service.ts`).
+   */
+  startWithinCap?(options: StartOptions, cap: number): Promise<{ workflowId: string; runId: string; created: boolean } | undefined>;
   list(query: ListQuery): Promise<ListPage>;
   /** Another site's run is `undefined`, never returned. */
   get(siteId: string, workflowId: string): Promise<WorkflowRecord | undefined>;

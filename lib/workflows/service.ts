@@ -31,6 +31,14 @@ function invalidBody(issues: { path: PropertyKey[]; message: string }[]): ApiErr
   return new ApiError('INVALID_REQUEST', `Invalid body: ${list.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues: list });
 }
 
+const runningCapReached = (cap: number) =>
+  new ApiError(
+    'RATE_LIMITED',
+    `This site already has ${cap} workflow runs in progress, the most its plan allows; start more when some finish or cancel one`,
+    { running_limit: cap, retry_after: 10 },
+    { 'retry-after': '10' },
+  );
+
 export async function startWorkflow(
   siteId: string,
   name: string,
@@ -49,30 +57,33 @@ export async function startWorkflow(
   const input = { ...parsed.data, site_id: siteId };
   const engine = workflowEngine();
   try {
-    // The plan is read before the lock: only the count and the start need to be one step.
+    // The plan is read first: only the count and the start need to be one step.
     const { plan, concurrencyLimit } = await planOfSite(siteId);
     const cap = workflowRunningCap(plan, concurrencyLimit);
-    // The count and the start are one step per site: parallel starts never pass the cap together.
+    const options = {
+      siteId,
+      type: entry.type,
+      workflowId: newWorkflowId(entry.name, siteId),
+      input,
+      timeoutMs: runTimeoutMs(entry, input),
+      ...(idempotencyKey !== null ? { idempotencyKey } : {}),
+    };
+    // The embedded engine counts and starts in one transaction (its insert counts the running runs).
+    if (engine.startWithinCap) {
+      const started = await engine.startWithinCap(options, cap);
+      if (!started) throw runningCapReached(cap);
+      return started;
+    }
+    // Temporal counts through the cluster's visibility store and starts on the cluster, which no
+    // database transaction spans: the count, the start and the wait until the run is visible
+    // (`TemporalEngine.start`) run under the site's lock — across processes on Postgres, which the
+    // Temporal set-up shares — so parallel starts never pass the cap together.
     return await withLock(`workflow-running:${siteId}`, async () => {
       // A retry returns its run even when the site reached its cap since.
       const earlier = idempotencyKey !== null ? await engine.findByIdempotencyKey?.(siteId, idempotencyKey) : undefined;
       if (earlier) return { ...earlier, created: false };
-      if ((await engine.countRunning(siteId)) >= cap) {
-        throw new ApiError(
-          'RATE_LIMITED',
-          `This site already has ${cap} workflow runs in progress, the most its plan allows; start more when some finish or cancel one`,
-          { running_limit: cap, retry_after: 10 },
-          { 'retry-after': '10' },
-        );
-      }
-      const started = await engine.start({
-        siteId,
-        type: entry.type,
-        workflowId: newWorkflowId(entry.name, siteId),
-        input,
-        timeoutMs: runTimeoutMs(entry, input),
-        ...(idempotencyKey !== null ? { idempotencyKey } : {}),
-      });
+      if ((await engine.countRunning(siteId)) >= cap) throw runningCapReached(cap);
+      const started = await engine.start(options);
       return { workflowId: started.workflowId, runId: started.runId, created: started.created ?? true };
     });
   } catch (error) {

@@ -48,6 +48,23 @@ export class EmbeddedEngine implements WorkflowEngine {
     return { workflowId: row.workflowId, runId: row.runId, created };
   }
 
+  startWithinCap(options: StartOptions, cap: number) {
+    const startTime = new Date(now());
+    return store.insertRunWithinCap(
+      {
+        siteId: options.siteId,
+        workflowId: options.workflowId,
+        type: options.type,
+        input: options.input,
+        idempotencyKey: options.idempotencyKey,
+        startTime,
+        timeoutAt: options.timeoutMs ? new Date(startTime.getTime() + options.timeoutMs) : null,
+      },
+      cap,
+      (tx, runId) => enqueue(RUN_QUEUE, { runId }, { tx }),
+    );
+  }
+
   list(query: ListQuery): Promise<ListPage> {
     return store.listRuns(query);
   }

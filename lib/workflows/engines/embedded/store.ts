@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '@/lib/core/errors';
 import { getDb, type Db } from '@/lib/db/client';
+import { lockForTransaction } from '@/lib/db/lock';
 import { workflowRuns, workflowSignals, workflowSteps } from '@/lib/db/schema';
 import { JOB_SCHEMA } from '@/lib/jobs/define';
 import type { ListPage, ListQuery, WorkflowFailure, WorkflowRecord, WorkflowStatus } from '@/lib/workflows/engine';
@@ -54,6 +55,57 @@ export async function insertRun(
   return { row, created: false };
 }
 
+/**
+ * Records a run and queues its first job only while the site has fewer than `cap` runs in
+ * progress: one transaction whose insert counts the running runs itself (`insert … select …
+ * where (select count(*) …) < cap`), after the site's cap lock (`lockForTransaction`: on Postgres
+ * an advisory transaction lock, on the embedded database the transaction has the backend to
+ * itself), so parallel starts of any process never pass the cap together. A start with an
+ * Idempotency-Key the site used before answers that run (`created: false`), even at the cap;
+ * `undefined` when the cap is reached.
+ */
+export async function insertRunWithinCap(
+  values: {
+    siteId: string;
+    workflowId: string;
+    type: string;
+    input: unknown;
+    idempotencyKey?: string;
+    startTime: Date;
+    timeoutAt: Date | null;
+  },
+  cap: number,
+  /** Queues the run's first job with the insert's transaction. */
+  enqueueFirst: (tx: Db, runId: string) => Promise<unknown>,
+): Promise<{ workflowId: string; runId: string; created: boolean } | undefined> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    await lockForTransaction(tx, `workflow-running:${values.siteId}`);
+    const inserted = (await tx.execute(sql`
+      insert into workflow_runs (site_id, workflow_id, type, input, idempotency_key, start_time, timeout_at)
+      select ${values.siteId}::uuid, ${values.workflowId}, ${values.type}, ${JSON.stringify(values.input ?? {})}::jsonb,
+             ${values.idempotencyKey ?? null}::text, ${values.startTime.toISOString()}::timestamptz, ${values.timeoutAt?.toISOString() ?? null}::timestamptz
+      where (select count(*) from workflow_runs where site_id = ${values.siteId}::uuid and status = 'RUNNING') < ${cap}
+      on conflict do nothing
+      returning run_id, workflow_id`)) as unknown as { rows: { run_id: string; workflow_id: string }[] };
+    const row = inserted.rows[0];
+    if (row) {
+      await enqueueFirst(tx, row.run_id);
+      return { workflowId: row.workflow_id, runId: row.run_id, created: true };
+    }
+    // Not inserted: the key was used before (that run is the answer), or the cap is reached.
+    if (values.idempotencyKey) {
+      const [earlier] = await tx
+        .select({ workflowId: workflowRuns.workflowId, runId: workflowRuns.runId })
+        .from(workflowRuns)
+        .where(and(eq(workflowRuns.siteId, values.siteId), eq(workflowRuns.idempotencyKey, values.idempotencyKey)));
+      if (earlier) return { ...earlier, created: false };
+    }
+    if ((await countRunning(values.siteId, tx)) < cap) throw new Error(`workflow id ${values.workflowId} is already taken`);
+    return undefined;
+  });
+}
+
 export async function runByIdempotencyKey(siteId: string, key: string): Promise<RunRow | undefined> {
   const db = await getDb();
   const [row] = await db
@@ -78,8 +130,8 @@ export async function runById(runId: string): Promise<RunRow | undefined> {
   return row;
 }
 
-export async function countRunning(siteId: string): Promise<number> {
-  const db = await getDb();
+export async function countRunning(siteId: string, on?: Db): Promise<number> {
+  const db = on ?? (await getDb());
   const [row] = await db
     .select({ n: count() })
     .from(workflowRuns)

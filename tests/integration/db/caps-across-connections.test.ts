@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfig } from '@/lib/core/config';
+import { ApiError } from '@/lib/core/errors';
+import { database, openDatabase, useDatabase, type Database } from '@/lib/db/client';
+import type { EmbeddedServer } from '@/lib/db/embedded-server';
+import { countSitesOfOwner } from '@/lib/sites/repo';
+import { createSiteOf } from '@/lib/sites/service';
+import { countEndpoints } from '@/lib/webhooks/repo';
+import { createEndpoint } from '@/lib/webhooks/service';
+import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
+import { newWorkflowId } from '@/lib/workflows/service';
+import { createTenant } from '@/tests/helpers/harness';
+
+/**
+ * Caps hold across processes: two clients of one database, each on a connection of its own — as
+ * the web process and the worker (on the embedded database both reach PGlite through the socket
+ * the worker serves) or two instances on Postgres — create at the same instant, and together they
+ * never pass a cap. No in-process lock is involved: each call runs on the client that is the
+ * process database when it is made, and the two clients share nothing but the database.
+ */
+let home: Database;
+let clients: Database[] = [];
+let server: EmbeddedServer | undefined;
+let socketDir: string | undefined;
+
+beforeAll(async () => {
+  home = await database();
+  if (home.kind === 'postgres') {
+    const [{ name }] = await home.sql.query<{ name: string }>('select current_database() as name');
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    clients = await Promise.all([0, 1].map(() => openDatabase({ kind: 'postgres', url: url.toString(), poolMax: 4 })));
+  } else {
+    socketDir = mkdtempSync(path.join(tmpdir(), 'sgp-caps-'));
+    server = await home.serve!(socketDir);
+    clients = await Promise.all([0, 1].map(() => openDatabase({ kind: 'pglite-socket', socketDir: socketDir!, poolMax: 4 })));
+  }
+});
+
+afterAll(async () => {
+  await useDatabase(home);
+  for (const c of clients) await c.close();
+  await server?.close();
+  if (socketDir) rmSync(socketDir, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await useDatabase(home);
+  delete process.env.PLAN_CAPS;
+  resetConfig();
+});
+
+/** Makes `n` calls at once, alternating between the two clients (each call takes the client current when it starts). */
+async function fromBothClients<T>(n: number, call: (i: number) => Promise<T>): Promise<PromiseSettledResult<T>[]> {
+  const calls: Promise<T>[] = [];
+  for (let i = 0; i < n; i++) {
+    void useDatabase(clients[i % 2]);
+    calls.push(call(i));
+  }
+  return Promise.allSettled(calls);
+}
+
+const refusedWith = (results: PromiseSettledResult<unknown>[], code: string) =>
+  results.filter((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.code === code).length;
+
+describe('caps across connections', () => {
+  it('sites per account: 8 creations at once from two clients give exactly the 3 the plan allows', async () => {
+    process.env.PLAN_CAPS = JSON.stringify({ basic: { sites_per_account: 4 } });
+    resetConfig();
+    const t = await createTenant(); // holds one site
+    const results = await fromBothClients(8, (i) => createSiteOf(t.user.id, { name: `Site ${i}` }));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    expect(refusedWith(results, 'PLAN_LIMIT_REACHED')).toBe(5);
+    await useDatabase(home);
+    expect(await countSitesOfOwner(t.user.id)).toBe(4);
+  });
+
+  it('webhook endpoints per site: 8 creations at once from two clients give exactly the 3 the plan allows', async () => {
+    process.env.PLAN_CAPS = JSON.stringify({ basic: { webhook_endpoints_per_site: 3 } });
+    resetConfig();
+    const t = await createTenant();
+    const results = await fromBothClients(8, (i) => createEndpoint(t.siteId, { url: `https://93.184.216.34/hook/${i}`, events: ['lead.created'] }));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    expect(refusedWith(results, 'PLAN_LIMIT_REACHED')).toBe(5);
+    await useDatabase(home);
+    expect(await countEndpoints(t.siteId)).toBe(3);
+  });
+
+  it('workflow runs in progress: with 8 running, 6 starts at once from two clients give exactly 2 runs', async () => {
+    const t = await createTenant();
+    const engine = new EmbeddedEngine();
+    const options = () => ({
+      siteId: t.siteId,
+      type: 'humanInterventionWorkflow',
+      workflowId: newWorkflowId('humanIntervention', t.siteId),
+      input: { site_id: t.siteId, question: 'q' },
+      timeoutMs: 600_000,
+    });
+    for (let i = 0; i < 8; i++) expect(await engine.startWithinCap(options(), 10)).toMatchObject({ created: true });
+    const results = await fromBothClients(6, () => engine.startWithinCap(options(), 10));
+    const values = results.map((r) => (r.status === 'fulfilled' ? r.value : r.reason));
+    expect(values.filter((v) => v && typeof v === 'object' && 'created' in v && v.created)).toHaveLength(2);
+    expect(values.filter((v) => v === undefined)).toHaveLength(4);
+    await useDatabase(home);
+    const [{ n }] = (
+      (await home.db.execute(sql`select count(*)::int as n from workflow_runs where site_id = ${t.siteId} and status = 'RUNNING'`)) as unknown as {
+        rows: { n: number }[];
+      }
+    ).rows;
+    expect(n).toBe(10);
+  });
+});
