@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { startOptions } from './start-options';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4300);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -34,14 +35,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function startServer(env: Record<string, string>, port: number): ChildProcess {
   const { DATABASE_URL: _d, ...inherited } = process.env;
-  return spawn(process.execPath, ['server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
+  return spawn(process.execPath, [...startOptions(), 'server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
     env: { ...inherited, LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }
 
+/** Until the server answers /api/health; minutes on a busy machine (the worker opens the database first). */
 async function waitUp(base: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
     try {
       if ((await fetch(`${base}/api/health`)).ok) return;
     } catch {

@@ -14,7 +14,7 @@
  * `none` run: the limiter's cost per request. `upstash` goes through the test REST bridge to
  * Redis at REDIS_URL (default redis://127.0.0.1:6379), with a random key prefix removed afterwards.
  *
- * Servers start as `npm start` starts them (`node server.mjs`: the server entry that sets the
+ * Servers start as `npm start` starts them (`node <its options> server.mjs`: the server entry that sets the
  * client address from the socket and serves the ingestion routes on its fast path; FAST_PATH=0 in
  * the bench's environment turns that off for every server). Every run also starts a plain
  * `next start` (label `next-start`) that runs only `noop`: the reference row. Each scenario is
@@ -28,7 +28,8 @@
  * BENCH_COMPARE_DIR=<dir> adds a server from another built checkout (label `compare`; e.g. the
  * previous commit, for a before/after in one run) that runs every scenario like the first backend.
  * Resident memory is printed at start (idle_rss_mb: no database opened yet), once the database is
- * open and the server idle again (db_idle_rss_mb), and after the load (rss_after_mb).
+ * open and the server idle again (db_idle_rss_mb), and after the load (rss_after_mb); with its worker
+ * process beside it, that process's too (worker_idle_rss_mb…; embedded, the one that holds PGlite).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -39,6 +40,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { scenarios, type Seed } from './scenarios';
+import { startOptions } from './start-options';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3210);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -93,6 +95,18 @@ async function rssMb(pid: number): Promise<number> {
   return Math.round(kb / 1024);
 }
 
+/** Resident memory (MB) of the server and, as `worker_…`, of its child processes (the worker; embedded, the database's holder). */
+async function rssLine(name: string, pid: number): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  const pids = children.split(/\s+/).filter(Boolean).map(Number);
+  const line = `${name}=${await rssMb(pid)}`;
+  if (!pids.length) return line;
+  let worker = 0;
+  for (const child of pids) worker += await rssMb(child);
+  return `${line} worker_${name}=${worker}`;
+}
+
 const SLOW_PATH = process.env.BENCH_SLOW_PATH === '1';
 // BENCH_COMPARE_DIR=<dir>: another built checkout of the app (e.g. the previous commit), served the same way.
 const COMPARE_DIR = process.env.BENCH_COMPARE_DIR;
@@ -103,7 +117,7 @@ const PROFILE = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=$
 function startServer(env: Record<string, string>, port = PORT, plain = false, cwd = process.cwd()): ChildProcess {
   const [command, args] = plain
     ? [path.join(cwd, 'node_modules', '.bin', 'next'), ['start', '-p', String(port), '-H', '127.0.0.1']]
-    : [process.execPath, [...PROFILE, path.join(cwd, 'server.mjs'), '-p', String(port), '-H', '127.0.0.1']];
+    : [process.execPath, [...startOptions(cwd), ...PROFILE, path.join(cwd, 'server.mjs'), '-p', String(port), '-H', '127.0.0.1']];
   return spawn(command, args, {
     cwd,
     env: { ...process.env, ...env, LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
@@ -205,11 +219,11 @@ async function main() {
       return { label, backend, plain, only, base: `http://127.0.0.1:${port}`, child };
     });
     for (const t of targets) await waitUp(t.base, t.child);
-    for (const t of targets) console.log(`server=${t.label} idle_rss_mb=${await rssMb(t.child.pid!)}`);
+    for (const t of targets) console.log(`server=${t.label} ${await rssLine('idle_rss_mb', t.child.pid!)}`);
     // One API-key request opens the database (and migrates); then the server idles for a moment.
     for (const t of targets) await fetch(`${t.base}/sites`, { headers: { 'x-api-key': s.apiKey } }).then((r) => r.arrayBuffer());
     await new Promise((r) => setTimeout(r, 2000));
-    for (const t of targets) console.log(`server=${t.label} db_idle_rss_mb=${await rssMb(t.child.pid!)}`);
+    for (const t of targets) console.log(`server=${t.label} ${await rssLine('db_idle_rss_mb', t.child.pid!)}`);
 
     const totals = new Map<string, Row & { samples: number }>();
     // Each server gets the scenarios with its own base URL, so setups seed the data that server reads.
@@ -264,7 +278,7 @@ async function main() {
       }
     }
     for (const row of totals.values()) rows.push({ ...row, rps: Math.round(row.rps / row.samples) });
-    for (const t of targets) console.log(`server=${t.label} rss_after_mb=${await rssMb(t.child.pid!)}`);
+    for (const t of targets) console.log(`server=${t.label} ${await rssLine('rss_after_mb', t.child.pid!)}`);
 
     console.log(
       '\nscenario'.padEnd(24) +

@@ -2,10 +2,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startOptions } from '../../bench/start-options';
 
 /**
  * The app as a user meets it: `next build` (when the sources changed since the last build)
- * and `npm start`'s server entry (`node server.mjs`) on a fresh DATA_DIR with the embedded
+ * and `npm start`'s server entry (`node <its options> server.mjs`) on a fresh DATA_DIR with the embedded
  * database. One server serves the whole e2e project; its global setup starts it and hands the
  * URL to every test file. Files that need other settings start their own.
  */
@@ -83,7 +84,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
     LOG_LEVEL: 'warn',
     ...env,
   };
-  const child = spawn(process.execPath, [SERVER_ENTRY, '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [...startOptions(ROOT), SERVER_ENTRY, '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
