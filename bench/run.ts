@@ -23,7 +23,8 @@
  * server of their own with limits off when BENCH_RATE_LIMIT_BACKENDS has no `none`. Scenarios with
  * lasting side effects (workflow starts, executed by the worker meanwhile) run after all others.
  * BENCH_ONLY=track.*,session.create.key runs those scenarios (and `noop`); `*` matches any text.
- * BENCH_SLOW_PATH=1 adds a server with FAST_PATH=0 (label `next-path`, limits off) for the ingestion scenarios.
+ * BENCH_SLOW_PATH=1 adds a server with FAST_PATH=0 (label `next-path`, limits off) for the scenarios the fast path serves
+ * (ingestion, the leads tool, MCP).
  * BENCH_CPU_PROFILE=<dir> makes the server entries write V8 CPU profiles there (`node --cpu-prof`).
  * BENCH_COMPARE_DIR=<dir> adds a server from another built checkout (label `compare`; e.g. the
  * previous commit, for a before/after in one run) that runs every scenario like the first backend.
@@ -190,12 +191,19 @@ async function main() {
     const wanted = all.filter((sc) => selected(sc.name));
     const needsNone = !BACKENDS.includes('none') && wanted.some((sc) => sc.onlyLimiter === 'none');
     // Each target is one server; `label` names its rows (the limiter backend, `next-start`, …).
-    type Spec = { label: string; backend: string; plain: boolean; cwd?: string; env?: Record<string, string>; only?: 'noop' | 'limiterNone' };
+    type Spec = {
+      label: string;
+      backend: string;
+      plain: boolean;
+      cwd?: string;
+      env?: Record<string, string>;
+      only?: 'noop' | 'limiterNone' | 'fastPath';
+    };
     const targetSpecs: Spec[] = [
       ...BACKENDS.map((backend) => ({ label: backend, backend, plain: false })),
       // Ingestion is measured without limits: a server with limits off when the run has none.
       ...(needsNone ? [{ label: 'none', backend: 'none', plain: false, only: 'limiterNone' as const }] : []),
-      ...(SLOW_PATH ? [{ label: 'next-path', backend: 'none', plain: false, env: { FAST_PATH: '0' }, only: 'limiterNone' as const }] : []),
+      ...(SLOW_PATH ? [{ label: 'next-path', backend: 'none', plain: false, env: { FAST_PATH: '0' }, only: 'fastPath' as const }] : []),
       { label: 'next-start', backend: BACKENDS[0], plain: true, only: 'noop' },
       ...(COMPARE_DIR ? [{ label: 'compare', backend: BACKENDS[0], plain: false, cwd: path.resolve(COMPARE_DIR) }] : []),
     ];
@@ -233,6 +241,7 @@ async function main() {
     const runsOn = (t: (typeof targets)[number], scenario: (typeof all)[number]) => {
       if (t.only === 'noop') return scenario.name === 'noop';
       if (t.only === 'limiterNone') return scenario.name === 'noop' || scenario.onlyLimiter === 'none';
+      if (t.only === 'fastPath') return scenario.name === 'noop' || scenario.onlyLimiter === 'none' || scenario.fastPath === true;
       return !scenario.onlyLimiter || scenario.onlyLimiter === t.backend;
     };
     const referenceTarget = targets.find((t) => t.label === 'next-start')!;

@@ -17,6 +17,8 @@ export interface Scenario {
    * visitor limits (1,000 requests/min per key or site) would cap one client at about 17 req/s.
    */
   onlyLimiter?: 'none';
+  /** Served by the server entry's fast path (scripts/fast-path.ts): BENCH_SLOW_PATH=1 runs it through Next too. */
+  fastPath?: boolean;
   /** It leaves lasting work behind (runs the worker keeps executing): the run puts it after every other scenario. */
   lasting?: boolean;
 }
@@ -135,12 +137,14 @@ export function scenarios(s: Seed): Scenario[] {
     {
       name: 'tools.leads.get',
       path: '/api/agents/tools/leads/get',
+      fastPath: true,
       setup: () => seedLeads(s),
       request: { method: 'POST', headers: toolHeaders(s), body: JSON.stringify({ site_id: s.siteId, search: 'company 1', limit: 20 }) },
     },
     {
       name: 'mcp.getLeads',
       path: '/api/mcp',
+      fastPath: true,
       setup: () => seedLeads(s),
       request: {
         method: 'POST',

@@ -1,7 +1,8 @@
 /**
- * The ingestion fast path of the server entry (`server.mjs`): the routes every visitor of every
- * customer site calls — session start/update/end, track, identify, and the snippet `t.js` —
- * served from their route modules in `app/` by a plain node:http dispatcher, without Next's router
+ * The fast path of the server entry (`server.mjs`): the routes every visitor of every customer
+ * site calls — session start/update/end, track, identify, and the snippet `t.js` — and the reads
+ * agents repeat most — the leads list tool (`/api/agents/tools/leads/get`) and the MCP server
+ * (`/api/mcp`) — served from their route modules in `app/` by a plain node:http dispatcher, without Next's router
  * and request wrapping. Each route is its own declaration (defineRoute: auth, tenant, limiter,
  * schema, handler, envelope, CORS, request id, usage record); only the dispatch differs. Under
  * `next start` (or with FAST_PATH=0) the same modules answer through Next.
@@ -12,6 +13,8 @@
  * usage, the job queue client, the worker child — lives on globalThis under Symbol.for keys, so
  * this copy and Next's share it.
  */
+import * as getLeads from '@/app/api/agents/tools/leads/get/route';
+import * as mcp from '@/app/api/mcp/route';
 import * as identify from '@/app/api/visitors/identify/route';
 import * as sessionEndById from '@/app/api/visitors/session/[session_id]/end/route';
 import * as sessionIdentify from '@/app/api/visitors/session/[session_id]/identify/route';
@@ -31,6 +34,8 @@ export const FAST_ROUTES: NodeRoute[] = [
   { path: '/api/visitors/track', module: track },
   { path: '/api/visitors/identify', module: identify },
   { path: '/t.js', module: snippet },
+  { path: '/api/agents/tools/leads/get', module: getLeads },
+  { path: '/api/mcp', module: mcp },
 ];
 
 export const dispatch = nodeDispatcher(FAST_ROUTES);

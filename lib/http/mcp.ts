@@ -28,8 +28,9 @@ import { TOOL_ROUTE_PREFIX } from './tool-route';
 
 /**
  * The MCP server (Streamable HTTP, stateless: nothing outlives an HTTP request, JSON responses)
- * exposing every tool of the registry. One SDK server per process answers every request: its
- * handlers and tool list are built once, and each HTTP request hands it one message through an
+ * exposing every tool of the registry. A `tools/call` is answered by serveMcp itself (its params
+ * checked, the tool run through callTool); every other method goes to one SDK server per process:
+ * its handlers and tool list are built once, and each HTTP request hands it one message through an
  * in-process transport (see InProcessTransport) with the caller's context.
  *
  * The HTTP request goes through the pipeline's steps like any route: request id, API key (read
@@ -216,6 +217,14 @@ async function serveMcp(req: Request, ctx: CallContext): Promise<Response> {
   if (refused) return refused;
   if (head.id === undefined) return new Response(null, { status: 202 });
   const { params } = message as { params?: Record<string, unknown> };
+  // A tool call — nearly every request — is answered here: its params were checked above and
+  // callTool builds a result of the documented shape, so the SDK's parsing of the request and of
+  // the result again would only repeat that work. Every other method goes to the SDK server.
+  if (head.method === 'tools/call') {
+    const tool = toolByName(params!.name as string)!;
+    const result = await callTool(ctx, tool, params!.arguments);
+    return Response.json({ jsonrpc: '2.0', id: head.id, result });
+  }
   const answer = await processServer().dispatch({ id: head.id, method: head.method, params }, ctx);
   return Response.json(answer);
 }

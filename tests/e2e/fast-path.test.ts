@@ -4,7 +4,7 @@ import { generateApiKey } from '@/lib/auth/api-key-format';
 import { startServer, type RunningServer } from './server';
 
 /**
- * The ingestion routes answer the same through the server entry's fast path (FAST_PATH, the
+ * The ingestion routes, the leads tool and MCP answer the same through the server entry's fast path (FAST_PATH, the
  * default) and through Next (FAST_PATH=0): two servers of the same build, fresh data, the same
  * requests in the same order, and each answer compared — status, every header the app sets
  * (CORS, X-RateLimit-*, X-Request-ID, content type, caching) and the body. Values that cannot
@@ -94,10 +94,12 @@ async function tenantOf(url: string): Promise<Tenant> {
   };
 }
 
-/** Ids numbered per server in order of first appearance; times and timings by type only. */
+/** Ids numbered per server in order of first appearance; times and timings by type only (also inside MCP's JSON text). */
 function normalize(t: Target, value: unknown, key = ''): unknown {
   if (typeof value === 'string') {
     if (TIMES.test(key) && !Number.isNaN(Date.parse(value))) return '<time>';
+    // An MCP tool result's text content is the REST body as JSON: compared as that body.
+    if (key === 'text' && value.startsWith('{')) return normalize(t, JSON.parse(value));
     return value.replace(UUID, (id) => {
       const lower = id.toLowerCase();
       if (!t.ids.has(lower)) t.ids.set(lower, `<id${t.ids.size}>`);
@@ -289,6 +291,135 @@ const FLOWS: [string, Step, number][] = [
   ['the snippet', { method: 'GET', path: () => '/t.js' }, 200],
 ];
 
+const toolKey = (key: (t: Target) => string) => (t: Target) => ({ 'x-api-key': key(t) });
+const mcpCall =
+  (siteId: (t: Target) => string, args: Record<string, unknown> = {}) =>
+  (t: Target) => ({
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'getLeads', arguments: { site_id: siteId(t), ...args } },
+  });
+const ownSite = (t: Target) => t.tenant.siteId;
+
+/** The reads on the fast path: the leads list tool and the MCP server, answered and refused (after FLOWS: a lead exists). */
+const READS: [string, Step, number][] = [
+  [
+    'leads tool, search',
+    {
+      method: 'POST',
+      path: () => '/api/agents/tools/leads/get',
+      headers: toolKey((t) => t.tenant.key),
+      body: (t) => ({ site_id: t.tenant.siteId, search: 'ada', limit: 5 }),
+    },
+    200,
+  ],
+  [
+    'leads tool, sorted by name, read-only key as Bearer',
+    {
+      method: 'POST',
+      path: () => '/api/agents/tools/leads/get',
+      headers: (t) => ({ authorization: `Bearer ${t.tenant.readKey}` }),
+      body: (t) => ({ site_id: t.tenant.siteId, search: 'example', sort_by: 'name', sort_order: 'asc' }),
+    },
+    200,
+  ],
+  ['leads tool, no key', { method: 'POST', path: () => '/api/agents/tools/leads/get', body: (t) => ({ site_id: t.tenant.siteId }) }, 401],
+  [
+    'leads tool, a revoked key',
+    {
+      method: 'POST',
+      path: () => '/api/agents/tools/leads/get',
+      headers: toolKey((t) => t.tenant.revokedKey),
+      body: (t) => ({ site_id: t.tenant.siteId }),
+    },
+    401,
+  ],
+  [
+    "leads tool, another site's id",
+    {
+      method: 'POST',
+      path: () => '/api/agents/tools/leads/get',
+      headers: toolKey((t) => t.tenant.key),
+      body: (t) => ({ site_id: t.tenant.otherSiteId }),
+    },
+    403,
+  ],
+  [
+    'leads tool, an unknown field',
+    {
+      method: 'POST',
+      path: () => '/api/agents/tools/leads/get',
+      headers: toolKey((t) => t.tenant.key),
+      body: (t) => ({ site_id: t.tenant.siteId, admin: true }),
+    },
+    400,
+  ],
+  [
+    'leads tool, invalid JSON',
+    {
+      method: 'POST',
+      path: () => '/api/agents/tools/leads/get',
+      headers: (t) => ({ 'x-api-key': t.tenant.key, 'content-type': 'application/json' }),
+      body: () => '{"site_id":',
+    },
+    400,
+  ],
+  ['MCP getLeads', { method: 'POST', path: () => '/api/mcp', headers: toolKey((t) => t.tenant.key), body: mcpCall(ownSite, { search: 'ada' }) }, 200],
+  [
+    'MCP tools/list',
+    {
+      method: 'POST',
+      path: () => '/api/mcp',
+      headers: toolKey((t) => t.tenant.readKey),
+      body: () => ({ jsonrpc: '2.0', id: 'l', method: 'tools/list' }),
+    },
+    200,
+  ],
+  [
+    "MCP getLeads, another site's id",
+    { method: 'POST', path: () => '/api/mcp', headers: toolKey((t) => t.tenant.key), body: mcpCall((t) => t.tenant.otherSiteId) },
+    200,
+  ],
+  [
+    'MCP, an unknown tool',
+    {
+      method: 'POST',
+      path: () => '/api/mcp',
+      headers: toolKey((t) => t.tenant.key),
+      body: () => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'dropLeads' } }),
+    },
+    200,
+  ],
+  [
+    'MCP, a notification',
+    {
+      method: 'POST',
+      path: () => '/api/mcp',
+      headers: toolKey((t) => t.tenant.key),
+      body: () => ({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    },
+    202,
+  ],
+  ['MCP, no key', { method: 'POST', path: () => '/api/mcp', body: mcpCall(ownSite) }, 401],
+  [
+    'MCP, a session token instead of a key',
+    { method: 'POST', path: () => '/api/mcp', headers: (t) => ({ authorization: `Bearer ${t.tenant.token}` }), body: mcpCall(ownSite) },
+    401,
+  ],
+  ['MCP, not JSON-RPC', { method: 'POST', path: () => '/api/mcp', headers: toolKey((t) => t.tenant.key), body: () => ({ hello: 1 }) }, 400],
+  [
+    'MCP, an unsupported protocol version',
+    {
+      method: 'POST',
+      path: () => '/api/mcp',
+      headers: (t) => ({ 'x-api-key': t.tenant.key, 'mcp-protocol-version': '1999-01-01' }),
+      body: mcpCall(ownSite),
+    },
+    400,
+  ],
+];
+
 const PREFLIGHT_PATHS = [
   '/api/visitors/session',
   '/api/visitors/session/end',
@@ -427,7 +558,7 @@ const HOSTILE: [string, Step][] = [
   ],
 ];
 
-describe.skipIf(!base)('the ingestion fast path and Next answer alike', () => {
+describe.skipIf(!base)('the fast path and Next answer alike', () => {
   const targets: Target[] = [];
 
   beforeAll(async () => {
@@ -447,6 +578,13 @@ describe.skipIf(!base)('the ingestion fast path and Next answer alike', () => {
 
   it('visitor flows: status, headers and bodies', async () => {
     for (const [label, step, status] of FLOWS) {
+      const answer = await both(targets, step, label);
+      expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBe(status);
+    }
+  });
+
+  it('the leads tool and MCP: status, headers and bodies', async () => {
+    for (const [label, step, status] of READS) {
       const answer = await both(targets, step, label);
       expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBe(status);
     }
