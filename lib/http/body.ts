@@ -8,6 +8,15 @@ import { ApiError } from '@/lib/core/errors';
  */
 export type BodyType = 'json' | 'beacon' | 'multipart';
 
+/**
+ * A request that carries its body's bytes without a web stream (the node:http dispatcher,
+ * ./node-dispatch.ts) offers this reader: it resolves with the whole body, or null as soon as
+ * more than `maxBytes` arrived (the rest is left unread), and rejects when the client goes away
+ * mid-body. The cap stays this module's rule; only the way the bytes arrive differs.
+ */
+export const READ_BYTES = Symbol.for('sgp.http.readBytes');
+type BytesReader = (maxBytes: number) => Promise<Buffer | null>;
+
 export function readBody(req: Request, type: BodyType, maxBytes = config().MAX_BODY_BYTES): Promise<unknown> {
   return type === 'multipart' ? readFormBody(req, maxBytes) : readJsonBody(req, maxBytes, type === 'beacon');
 }
@@ -57,6 +66,14 @@ function checkDeclaredLength(req: Request, maxBytes: number) {
 }
 
 async function readBytes(req: Request, maxBytes: number): Promise<Buffer> {
+  const direct = (req as Request & { [READ_BYTES]?: BytesReader })[READ_BYTES];
+  if (direct) {
+    const bytes = await direct.call(req, maxBytes).catch(() => {
+      throw new ApiError('INVALID_REQUEST', 'Request body was not fully received');
+    });
+    if (!bytes) throw tooLarge(maxBytes);
+    return bytes;
+  }
   if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -2,9 +2,16 @@ import { ApiError } from '@/lib/core/errors';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
+/**
+ * The text a JSON response was built from, kept on it: a server that writes the response to a
+ * node:http socket itself (./node-dispatch.ts) sends it without reading the body stream back.
+ */
+export const RESPONSE_TEXT = Symbol.for('sgp.http.responseText');
+
 export function jsonResponse(body: unknown, status: number, headers: Headers): Response {
   headers.set('content-type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(body), { status, headers });
+  const text = JSON.stringify(body);
+  return Object.defineProperty(new Response(text, { status, headers }), RESPONSE_TEXT, { value: text });
 }
 
 /**

@@ -1,5 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { errorFields, log } from '@/lib/core/log';
+import { READ_BYTES } from './body';
+import { RESPONSE_TEXT } from './envelope';
 import { routePattern } from './route-pattern';
 
 /**
@@ -60,21 +62,161 @@ function match(routes: Compiled[], pathname: string): { module: Record<string, u
   return undefined;
 }
 
-function requestOf(req: IncomingMessage, pathAndQuery: string, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
+/**
+ * The request's headers as the web `Headers` of a Request read them — names case-insensitive,
+ * repeated values joined by ", " — straight from node's parsed header object, without a copy.
+ * Read-only: nothing in a route writes to its request's headers.
+ */
+class NodeHeaders {
+  constructor(private readonly raw: IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
-  const method = req.method ?? 'GET';
-  const withBody = BODY_METHODS.has(method);
-  return new Request(`http://${hostOf(req)}${pathAndQuery}`, {
-    method,
-    headers,
-    signal,
-    ...(withBody ? { body: bodyOf(req), duplex: 'half' } : {}),
-  } as RequestInit);
+  has(name: string): boolean {
+    return this.raw[name.toLowerCase()] !== undefined;
+  }
+  getSetCookie(): string[] {
+    const value = this.raw['set-cookie'];
+    return value === undefined ? [] : Array.isArray(value) ? value : [value];
+  }
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of Object.keys(this.raw).sort()) {
+      const value = this.get(name);
+      if (value !== null) yield [name, value];
+    }
+  }
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+  forEach(callback: (value: string, name: string, parent: Headers) => void): void {
+    for (const [name, value] of this.entries()) callback(value, name, this as unknown as Headers);
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+  set(): never {
+    throw new TypeError('immutable');
+  }
+  append(): never {
+    throw new TypeError('immutable');
+  }
+  delete(): never {
+    throw new TypeError('immutable');
+  }
+}
+
+/**
+ * What a route reads of its web Request (method, url, headers, signal, body), over the node
+ * request without building one: no header copy, no abort controller unless the signal is read,
+ * and the body handed to the body reader (./body.ts) as bytes, or as a web stream only to a
+ * reader that asks for `body`.
+ */
+class NodeRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: NodeHeaders;
+  #signal?: AbortSignal;
+  #body: ReadableStream<Uint8Array> | null | undefined;
+  #consumed = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    pathAndQuery: string,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.url = `http://${hostOf(req)}${pathAndQuery}`;
+    this.headers = new NodeHeaders(req.headers);
+  }
+
+  /** Aborts when the client goes away before the answer is written, as under Next. */
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      const aborted = new AbortController();
+      this.#signal = aborted.signal;
+      if (this.res.closed) {
+        if (!this.res.writableFinished) aborted.abort();
+      } else
+        this.res.once('close', () => {
+          if (!this.res.writableFinished) aborted.abort();
+        });
+    }
+    return this.#signal;
+  }
+
+  /** The body as a web stream (for a reader other than ./body.ts); it and the bytes reader exclude each other. */
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body === undefined) {
+      this.#body = BODY_METHODS.has(this.method) && !this.#consumed ? bodyOf(this.req) : null;
+      this.#consumed = true;
+    }
+    return this.#body;
+  }
+
+  text(): Promise<string> {
+    return new Response(this.body).text();
+  }
+
+  json(): Promise<unknown> {
+    return new Response(this.body).json();
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return new Response(this.body).arrayBuffer();
+  }
+
+  [READ_BYTES](maxBytes: number): Promise<Buffer | null> {
+    if (this.#consumed) return Promise.reject(new TypeError('Body already read'));
+    this.#consumed = true;
+    this.#body = null;
+    return BODY_METHODS.has(this.method) ? bytesOf(this.req, maxBytes) : Promise.resolve(Buffer.alloc(0));
+  }
+}
+
+/**
+ * The whole body, or null once more than `maxBytes` arrived (the rest stays unread: `drain`
+ * drops it after the answer). Rejects when the client goes away mid-body.
+ */
+function bytesOf(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        done();
+        req.pause();
+        resolve(null);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    const onClose = () => {
+      done();
+      reject(new Error('request closed before its body ended'));
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.once('close', onClose);
+  });
 }
 
 /**
@@ -135,7 +277,10 @@ async function write(res: ServerResponse, response: Response): Promise<void> {
     res.end();
     return;
   }
-  res.end(Buffer.from(await response.arrayBuffer()));
+  // A JSON answer built in this process: its text, without reading the body stream back.
+  const text = (response as Response & { [RESPONSE_TEXT]?: string })[RESPONSE_TEXT];
+  if (typeof text === 'string' && !response.bodyUsed) res.end(text);
+  else res.end(Buffer.from(await response.arrayBuffer()));
 }
 
 /**
@@ -152,14 +297,11 @@ export function nodeDispatcher(routes: NodeRoute[]): (req: IncomingMessage, res:
     if (!found) return false;
     const handler = found.module[req.method ?? ''];
     if (typeof handler !== 'function' || req.method === 'HEAD') return false;
-    // The client going away aborts the request, as under Next (the pipeline releases what it holds).
-    const aborted = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) aborted.abort();
-    });
     void (async () => {
       try {
-        const response = await (handler as Handler)(requestOf(req, url, aborted.signal), { params: Promise.resolve(found.params) });
+        // The client going away aborts the request's signal, as under Next (the pipeline releases what it holds).
+        const request = new NodeRequest(req, res, url) as unknown as Request;
+        const response = await (handler as Handler)(request, { params: Promise.resolve(found.params) });
         await write(res, response);
         drain(req);
       } catch (error) {
