@@ -1,5 +1,6 @@
 import { now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
+import type { Db } from '@/lib/db/client';
 import { defineQueue } from '@/lib/jobs/define';
 import { enqueue } from '@/lib/jobs/queue';
 import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
@@ -28,41 +29,26 @@ export const wakeRun = async (runId: string, at?: Date): Promise<void> => {
   await enqueue(RUN_QUEUE, { runId }, at && at.getTime() > now() ? { startAfter: at } : {});
 };
 
+/** The run `options` start, beginning now. */
+function newRun(options: StartOptions): store.NewRun {
+  const startTime = new Date(now());
+  const { siteId, workflowId, type, input, idempotencyKey, timeoutMs } = options;
+  return { siteId, workflowId, type, input, idempotencyKey, startTime, timeoutAt: timeoutMs ? new Date(startTime.getTime() + timeoutMs) : null };
+}
+
+/** A run's first execution, queued in the transaction that records it. */
+const enqueueFirst = (tx: Db, runId: string) => enqueue(RUN_QUEUE, { runId }, { tx });
+
 export class EmbeddedEngine implements WorkflowEngine {
   readonly kind = 'embedded' as const;
 
   async start(options: StartOptions) {
-    const startTime = new Date(now());
-    const { row, created } = await store.insertRun(
-      {
-        siteId: options.siteId,
-        workflowId: options.workflowId,
-        type: options.type,
-        input: options.input,
-        idempotencyKey: options.idempotencyKey,
-        startTime,
-        timeoutAt: options.timeoutMs ? new Date(startTime.getTime() + options.timeoutMs) : null,
-      },
-      (tx, runId) => enqueue(RUN_QUEUE, { runId }, { tx }),
-    );
+    const { row, created } = await store.insertRun(newRun(options), enqueueFirst);
     return { workflowId: row.workflowId, runId: row.runId, created };
   }
 
   startWithinCap(options: StartOptions, cap: number) {
-    const startTime = new Date(now());
-    return store.insertRunWithinCap(
-      {
-        siteId: options.siteId,
-        workflowId: options.workflowId,
-        type: options.type,
-        input: options.input,
-        idempotencyKey: options.idempotencyKey,
-        startTime,
-        timeoutAt: options.timeoutMs ? new Date(startTime.getTime() + options.timeoutMs) : null,
-      },
-      cap,
-      (tx, runId) => enqueue(RUN_QUEUE, { runId }, { tx }),
-    );
+    return store.insertRunWithinCap(newRun(options), cap, enqueueFirst);
   }
 
   list(query: ListQuery): Promise<ListPage> {

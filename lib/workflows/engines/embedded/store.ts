@@ -25,16 +25,19 @@ export function toRecord(row: RunRow): WorkflowRecord {
   };
 }
 
+/** A run to record: what the engine's start was given, with its start time and deadline. */
+export interface NewRun {
+  siteId: string;
+  workflowId: string;
+  type: string;
+  input: unknown;
+  idempotencyKey?: string;
+  startTime: Date;
+  timeoutAt: Date | null;
+}
+
 export async function insertRun(
-  values: {
-    siteId: string;
-    workflowId: string;
-    type: string;
-    input: unknown;
-    idempotencyKey?: string;
-    startTime: Date;
-    timeoutAt: Date | null;
-  },
+  values: NewRun,
   /** Queues the run's first job with the insert's transaction. */
   enqueueFirst: (tx: Db, runId: string) => Promise<unknown>,
 ): Promise<{ row: RunRow; created: boolean }> {
@@ -65,15 +68,7 @@ export async function insertRun(
  * `undefined` when the cap is reached.
  */
 export async function insertRunWithinCap(
-  values: {
-    siteId: string;
-    workflowId: string;
-    type: string;
-    input: unknown;
-    idempotencyKey?: string;
-    startTime: Date;
-    timeoutAt: Date | null;
-  },
+  values: NewRun,
   cap: number,
   /** Queues the run's first job with the insert's transaction. */
   enqueueFirst: (tx: Db, runId: string) => Promise<unknown>,
