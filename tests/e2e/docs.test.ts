@@ -60,8 +60,10 @@ describe.skipIf(!base)('/docs, the API reference', () => {
   it("renders the reference with the console header and the owner's site and key for try-it", { timeout: 180_000 }, async () => {
     await page.goto(`${base}/docs`);
     await page.getByRole('link', { name: 'Site Growth Platform' }).waitFor();
-    await expect(page.getByLabel('Site').inputValue()).resolves.toBe(siteId);
-    await expect(page.getByLabel('Key').locator('option').first().textContent()).resolves.toContain('Try-it key');
+    // The pickers of the try-it form (the reference's own regions are labelled "… Site Growth Platform API" too).
+    const picker = page.getByRole('form', { name: 'Try-it credentials' });
+    await expect(picker.getByLabel(/^Site/).inputValue()).resolves.toBe(siteId);
+    await expect(picker.getByLabel(/^Key/).locator('option').first().textContent()).resolves.toContain('Try-it key');
     await page.getByTestId('api-reference').getByText('Get a session token').first().waitFor({ timeout: 90_000 });
     await expect(page.getByRole('heading', { name: 'MCP tools' }).isVisible()).resolves.toBe(true);
     await expect(page.getByText('createLead').first().isVisible()).resolves.toBe(true);
