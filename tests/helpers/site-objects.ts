@@ -34,6 +34,23 @@ const AGENT_MESSAGES: Record<string, Record<string, string>> = {
  * with `useModelForFile()` of ./llm-standin), created through the real routes, by the name its id
  * has in paths, queries and bodies (`lead_id`, `session_id`, `id` for an API key …).
  */
+/** A message received in the site's mailbox (as the sync stores it), not answered yet. */
+export async function insertReceivedEmail(siteId: string) {
+  const row = await insertInbound(siteId, {
+    mailboxKey: `1:${randomBytes(4).readUInt32BE()}`,
+    fromAddress: uniqueEmail(),
+    toAddresses: ['inbox@example.com'],
+    subject: 'Question',
+    textBody: 'Do you deliver?',
+    messageId: `<${randomBytes(6).toString('hex')}@example.com>`,
+    inReplyTo: null,
+    kind: 'message',
+    leadId: null,
+    conversationId: null,
+  });
+  return row!;
+}
+
 export async function createSiteObjects(t: Tenant): Promise<Record<string, string>> {
   const key = { authorization: `Bearer ${t.key}` };
   const lead = await created('POST', '/api/agents/tools/leads/create', {
@@ -90,19 +107,8 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
   });
   const outbox = await created('GET', '/api/sites/{site_id}/emails', { params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: 100 } });
   const code = /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(outbox.data.find((m: { to: string[] }) => m.to[0] === recipientEmail).text)![1];
-  // A message received in the site's mailbox (as the sync stores it), for the routes that answer one.
-  const received = await insertInbound(t.siteId, {
-    mailboxKey: `1:${randomBytes(4).readUInt32BE()}`,
-    fromAddress: uniqueEmail(),
-    toAddresses: ['inbox@example.com'],
-    subject: 'Question',
-    textBody: 'Do you deliver?',
-    messageId: `<${randomBytes(6).toString('hex')}@example.com>`,
-    inReplyTo: null,
-    kind: 'message',
-    leadId: null,
-    conversationId: null,
-  });
+  // A message received in the site's mailbox, for the routes that answer one.
+  const received = await insertReceivedEmail(t.siteId);
   const secureToken = await created('POST', '/api/secure-tokens', {
     headers: presenters.xApiKey(t.key),
     body: { site_id: t.siteId, type: 'api_key', identifier: `token-${randomBytes(4).toString('hex')}`, value: 'site-object-secret' },
@@ -147,7 +153,7 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     app_id: app.id,
     key_id: sparePlatformKey.id,
     recipient_id: recipient.data.id,
-    email_id: received!.id,
+    email_id: received.id,
     // The answer's own text: the site's received message has no finished draft of the email agent.
     '/api/sites/{site_id}/emails/{email_id}/reply text': 'Yes, every Tuesday.',
     '/api/sites/{site_id}/email-recipients/{recipient_id}/verify code': code,

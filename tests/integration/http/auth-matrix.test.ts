@@ -4,7 +4,7 @@ import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
 import { configureMailbox } from '@/lib/email/inbound';
-import { insertInbound, suppress } from '@/lib/email/repo';
+import { suppress } from '@/lib/email/repo';
 import { grantCredits } from '@/lib/finder/credits-repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
 import { setSitePlan } from '@/lib/sites/repo';
@@ -13,6 +13,7 @@ import { call, createKey, createSite, createTenant, uniqueEmail, type CallOption
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 import { startPeopleDataStandIn, startVenuesStandIn } from '@/tests/helpers/people-data-standin';
 import { createPlatformFixture, createPlatformKey } from '@/tests/helpers/platform';
+import { insertReceivedEmail } from '@/tests/helpers/site-objects';
 
 /**
  * Every API-key and session operation of the route manifest runs the shared security matrix. The
@@ -102,23 +103,7 @@ const mailboxOf = async (siteId: string): Promise<Record<string, never>> => {
   );
   return {};
 };
-/** A message received in the site's mailbox (as the sync stores it), not answered yet. */
-const receivedEmail = async (siteId: string): Promise<string> => {
-  const from = uniqueEmail();
-  const row = await insertInbound(siteId, {
-    mailboxKey: `1:${randomBytes(4).readUInt32BE()}`,
-    fromAddress: from,
-    toAddresses: ['inbox@example.com'],
-    subject: 'Question',
-    textBody: 'Do you deliver?',
-    messageId: `<${randomBytes(6).toString('hex')}@example.com>`,
-    inReplyTo: null,
-    kind: 'message',
-    leadId: null,
-    conversationId: null,
-  });
-  return row!.id;
-};
+const receivedEmail = async (siteId: string): Promise<string> => (await insertReceivedEmail(siteId)).id;
 const secureToken = async (): Promise<string> =>
   (
     await post('POST', '/api/secure-tokens', {
