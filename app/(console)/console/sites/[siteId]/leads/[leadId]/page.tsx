@@ -48,7 +48,10 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
           {lead.company && <> · {lead.company}</>}
           {lead.position && <> · {lead.position}</>}
           <span className="sub">
-            Lead since <Time iso={lead.created_at} withDate /> · <Link href={`${base}/email?lead=${lead.id}`}>Email with this lead</Link>
+            Lead since <Time iso={lead.created_at} withDate />
+          </span>
+          <span className="sub">
+            <Link href={`${base}/email?lead=${lead.id}`}>Email with this lead</Link>
           </span>
         </p>
         <LeadStatusForm siteId={site.id} leadId={lead.id} status={lead.status} />
