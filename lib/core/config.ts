@@ -216,7 +216,7 @@ const configSchema = z.object({
   ROBOTS_PROVIDER: z.enum(['local', 'cdp', 'none']).optional(),
   ROBOTS_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   ROBOTS_CDP_URL: z.string().url().optional(),
-  // Running browsers (contexts) at once: per site and for the whole process.
+  // Running browsers at once: per site (across every process, a database rule) and per app process.
   ROBOTS_MAX_PER_SITE: z.coerce.number().int().min(1).max(100).default(2),
   ROBOTS_MAX_TOTAL: z.coerce.number().int().min(1).max(500).default(8),
   ROBOTS_ACTION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),

@@ -1,10 +1,10 @@
 import { and, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
-import { getDb } from '@/lib/db/client';
-import { instanceLogs, instancePlans, remoteInstances } from '@/lib/db/schema';
+import { getDb, type Db } from '@/lib/db/client';
+import { instanceLogs, instancePlans, remoteInstances, sites } from '@/lib/db/schema';
 import { envVarNames } from './env-vars';
 import type { Instance, InstanceLog, InstancePlan, InstanceStatus, ListInstancesQuery, ListLogsQuery, ListPlansQuery, PlanStep } from './schema';
-import { BUSY_STATUSES } from './states';
+import { BROWSER_STATUSES, BUSY_STATUSES } from './states';
 
 /** The only code that touches instances, their logs and plans; every call is scoped by the site id. */
 export type InstanceRow = typeof remoteInstances.$inferSelect;
@@ -103,8 +103,9 @@ export async function updateInstanceRow(
   id: string,
   set: Partial<typeof remoteInstances.$inferInsert>,
   onlyIn?: readonly InstanceStatus[],
+  on?: Db,
 ): Promise<InstanceRow | undefined> {
-  const db = await getDb();
+  const db = on ?? (await getDb());
   const where = onlyIn ? and(ofSite(siteId, id), inArray(remoteInstances.status, [...onlyIn])) : ofSite(siteId, id);
   const [row] = await db
     .update(remoteInstances)
@@ -112,6 +113,22 @@ export async function updateInstanceRow(
     .where(where)
     .returning();
   return row;
+}
+
+/**
+ * Instances holding a browser (`BROWSER_STATUSES`): of the account's sites, and of one of them.
+ * Not scoped by one site: the account's count is the running-robot limit of lib/robots/slots.ts.
+ */
+export async function countBrowserHolders(ownerId: string, siteId: string, on: Db): Promise<{ account: number; site: number }> {
+  const [row] = await on
+    .select({
+      account: sql<number>`count(*)::int`,
+      site: sql<number>`(count(*) filter (where ${remoteInstances.siteId} = ${siteId}))::int`,
+    })
+    .from(remoteInstances)
+    .innerJoin(sites, eq(sites.id, remoteInstances.siteId))
+    .where(and(eq(sites.ownerId, ownerId), inArray(remoteInstances.status, [...BROWSER_STATUSES])));
+  return { account: Number(row.account), site: Number(row.site) };
 }
 
 /** Removes the record unless an operation is under way on it; answers whether it did. */

@@ -31,5 +31,11 @@ export type Operation = keyof typeof TRANSITIONS;
 /** Statuses in which an operation is under way: the instance cannot be deleted or changed then. */
 export const BUSY_STATUSES: readonly InstanceStatus[] = ['starting', 'stopping'];
 
+/**
+ * Statuses in which an instance holds a browser or is opening one: what the running-robot limits
+ * count (lib/robots/slots.ts). A browser being closed (`stopping`) no longer counts.
+ */
+export const BROWSER_STATUSES: readonly InstanceStatus[] = ['starting', 'running'];
+
 /** What PUT `status` means: the operation that reaches it. Other target statuses are not set directly. */
 export const OPERATION_FOR_STATUS: Partial<Record<InstanceStatus, Operation>> = { running: 'start', paused: 'pause', stopped: 'stop' };

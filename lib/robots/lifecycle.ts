@@ -7,10 +7,9 @@ import { TRANSITIONS, type Operation } from '@/lib/instances/states';
 import { enqueue } from '@/lib/jobs/queue';
 import { robotProvider, type BrowserSession, type SavedBrowserState } from '@/lib/providers/robots';
 import { fileStorage } from '@/lib/providers/storage';
-import { accountCap } from '@/lib/sites/caps';
-import { siteOwnerId } from '@/lib/sites/repo';
 import { allowRequest } from './outbound';
 import { robotExpiryQueue } from './queue';
+import { claimRobotSlot, type RobotAccount } from './slots';
 import { TIMEOUT_HOURS } from './schema';
 
 /**
@@ -23,12 +22,6 @@ const HOUR_MS = 3_600_000;
 const stateKeyOf = (siteId: string, id: string) => `${siteId}/instances/${id}/state-${crypto.randomUUID()}.json`;
 export const screenshotKeyOf = (siteId: string, id: string, logId: string) => `${siteId}/instances/${id}/screenshots/${logId}.png`;
 
-/** The account a site's robots count against, and how many its plan lets run at once. */
-async function robotAccountOf(siteId: string): Promise<{ id: string; limit: number }> {
-  const ownerId = found(await siteOwnerId(siteId), 'Site');
-  return { id: ownerId, limit: (await accountCap(ownerId, 'robots_per_account')).limit };
-}
-
 export async function loadInstance(siteId: string, id: string): Promise<InstanceRow> {
   return found(await findInstance(siteId, id), 'Instance');
 }
@@ -36,12 +29,24 @@ export async function loadInstance(siteId: string, id: string): Promise<Instance
 const conflict = (op: string, status: InstanceStatus) => new ApiError('CONFLICT', `Cannot ${op} an instance that is ${status}`, { status });
 
 /** Moves the instance into the operation's working status; 409 when its status does not allow it. */
-async function claim(siteId: string, row: InstanceRow, op: Operation, label: string = op): Promise<InstanceRow> {
+async function claim(siteId: string, row: InstanceRow, op: Exclude<Operation, 'start'>): Promise<InstanceRow> {
   const t = TRANSITIONS[op];
+  if (!(t.from as readonly InstanceStatus[]).includes(row.status)) throw conflict(op, row.status);
+  return claimed(siteId, row.id, op, await updateInstanceRow(siteId, row.id, { status: t.via }, [row.status]));
+}
+
+async function claimed(siteId: string, id: string, label: string, row: InstanceRow | undefined): Promise<InstanceRow> {
+  if (!row) throw conflict(label, (await loadInstance(siteId, id)).status);
+  return row;
+}
+
+/** The start's claim: as `claim`, within the running-robot limits (429 beyond them, status unchanged). */
+async function claimStart(siteId: string, row: InstanceRow, label: string): Promise<RobotAccount> {
+  const t = TRANSITIONS.start;
   if (!(t.from as readonly InstanceStatus[]).includes(row.status)) throw conflict(label, row.status);
-  const claimed = await updateInstanceRow(siteId, row.id, { status: t.via }, [row.status]);
-  if (!claimed) throw conflict(label, (await loadInstance(siteId, row.id)).status);
-  return claimed;
+  const slot = await claimRobotSlot(siteId, row.id, [row.status], t.via);
+  await claimed(siteId, row.id, label, slot.row);
+  return slot.account;
 }
 
 export const systemLog = (siteId: string, id: string, message: string, details: Record<string, unknown> = {}, level = 'info') =>
@@ -115,7 +120,7 @@ export async function startInstance(siteId: string, id: string, o: { timeoutHour
     throw new ApiError('PROVIDER_NOT_CONFIGURED', `No robot provider runs ${row.instanceType} instances; only browser instances can start`);
   const provider = robotProvider();
   const previous = row.status;
-  await claim(siteId, row, 'start', o.label ?? 'start');
+  const account = await claimStart(siteId, row, o.label ?? 'start');
   let state: SavedBrowserState | undefined;
   try {
     if (row.stateKey) {
@@ -124,7 +129,6 @@ export async function startInstance(siteId: string, id: string, o: { timeoutHour
     }
     // A browser left open here by an earlier run of the instance (stopped elsewhere since) goes first.
     await closeSession(id);
-    const account = await robotAccountOf(siteId);
     const session = await provider.open({ siteId, instanceId: id, state, allowRequest, account });
     const timeoutHours = o.timeoutHours ?? Number(row.timeoutHours ?? TIMEOUT_HOURS.default);
     const started = new Date(now());

@@ -25,7 +25,7 @@ defineProvider(
   () => {
     const c = config();
     const kind = c.ROBOTS_PROVIDER ?? (c.ROBOTS_CDP_URL ? 'cdp' : 'local');
-    const limits = { perSite: c.ROBOTS_MAX_PER_SITE, total: c.ROBOTS_MAX_TOTAL, actionTimeoutMs: c.ROBOTS_ACTION_TIMEOUT_MS };
+    const limits = { total: c.ROBOTS_MAX_TOTAL, actionTimeoutMs: c.ROBOTS_ACTION_TIMEOUT_MS };
     if (kind === 'none') throw notConfigured('robots are switched off (ROBOTS_PROVIDER=none)');
     if (kind === 'cdp') {
       if (!c.ROBOTS_CDP_URL) throw notConfigured('ROBOTS_PROVIDER=cdp needs ROBOTS_CDP_URL');

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { startEgressProxy } from '@/lib/net/egress-proxy';
+import { accountRobotsFull, processRobotsFull } from './limits';
 import type { BrowserAction, BrowserSession, OpenOptions, RobotProvider, SavedBrowserState } from './port';
 
 /** Playwright (~40 MB resident) loads when a browser is first needed, not with every process that can start robots. */
@@ -14,7 +15,7 @@ const chromium = () => import('playwright-core').then((m) => m.chromium);
  * so none escapes it. The browser is closed when the last context has been idle for a minute.
  */
 
-export type PlaywrightRobotsOptions = { perSite: number; total: number; actionTimeoutMs: number } & (
+export type PlaywrightRobotsOptions = { total: number; actionTimeoutMs: number } & (
   { kind: 'local'; executablePath: string } | { kind: 'cdp'; endpoint: string }
 );
 
@@ -105,32 +106,15 @@ export function playwrightRobots(o: PlaywrightRobotsOptions): RobotProvider {
     idleTimer.unref();
   }
 
+  /**
+   * Takes one of this process's slots. The per-site and per-account limits are the database's
+   * (lib/robots/slots.ts); here only this machine's: `total` browsers, and an account at most
+   * half of them (rounded up), so one account cannot keep every other one out.
+   */
   function reserve(siteId: string, account: OpenOptions['account']): () => void {
-    if (count({ siteId }) >= o.perSite) {
-      throw new ApiError(
-        'RATE_LIMITED',
-        `This site already runs ${o.perSite} robot browsers, the most allowed; pause or stop one first`,
-        { running_limit: o.perSite, retry_after: 60 },
-        { 'retry-after': '60' },
-      );
-    }
-    if (count() >= o.total) {
-      throw new ApiError(
-        'RATE_LIMITED',
-        'The service runs as many robot browsers as it allows; try again later',
-        { retry_after: 60 },
-        { 'retry-after': '60' },
-      );
-    }
-    const accountLimit = Math.min(account.limit, Math.ceil(o.total / 2));
-    if (count({ accountId: account.id }) >= accountLimit) {
-      throw new ApiError(
-        'RATE_LIMITED',
-        `This account already runs ${accountLimit} robot browsers, the most it may; pause or stop one first`,
-        { running_limit: accountLimit, retry_after: 60 },
-        { 'retry-after': '60' },
-      );
-    }
+    if (count() >= o.total) throw processRobotsFull();
+    const share = Math.min(account.limit, Math.ceil(o.total / 2));
+    if (count({ accountId: account.id }) >= share) throw accountRobotsFull(share);
     const slot = { siteId, accountId: account.id };
     reserved.push(slot);
     let released = false;

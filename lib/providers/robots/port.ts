@@ -44,9 +44,9 @@ export interface BrowserSession {
 export interface RobotProvider {
   readonly kind: 'local' | 'cdp';
   /**
-   * A new session; 429 RATE_LIMITED beyond the per-site, per-account or global cap of running
-   * browsers. An account never holds more than half the process's slots (rounded up), so one
-   * account cannot keep every other one out.
+   * A new session; 429 RATE_LIMITED beyond this process's slots. An account never holds more than
+   * half of them (rounded up), so one account cannot keep every other one out. The per-site and
+   * per-account limits across processes are the database's, checked before (lib/robots/slots.ts).
    */
   open(o: OpenOptions): Promise<BrowserSession>;
   /** The open session of an instance in this process, if any. */

@@ -7,13 +7,15 @@ import { resetConfig } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { database, openDatabase, useDatabase, type Database } from '@/lib/db/client';
 import type { EmbeddedServer } from '@/lib/db/embedded-server';
+import { insertInstance } from '@/lib/instances/repo';
+import { claimRobotSlot } from '@/lib/robots/slots';
 import { countSitesOfOwner } from '@/lib/sites/repo';
 import { createSiteOf } from '@/lib/sites/service';
 import { countEndpoints } from '@/lib/webhooks/repo';
 import { createEndpoint } from '@/lib/webhooks/service';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { newWorkflowId } from '@/lib/workflows/service';
-import { createTenant } from '@/tests/helpers/harness';
+import { createSite, createTenant } from '@/tests/helpers/harness';
 
 /**
  * Caps hold across processes: two clients of one database, each on a connection of its own — as
@@ -26,6 +28,7 @@ let home: Database;
 let clients: Database[] = [];
 let server: EmbeddedServer | undefined;
 let socketDir: string | undefined;
+const robotsPerSite = process.env.ROBOTS_MAX_PER_SITE!;
 
 beforeAll(async () => {
   home = await database();
@@ -51,6 +54,7 @@ afterAll(async () => {
 afterEach(async () => {
   await useDatabase(home);
   delete process.env.PLAN_CAPS;
+  process.env.ROBOTS_MAX_PER_SITE = robotsPerSite;
   resetConfig();
 });
 
@@ -62,6 +66,21 @@ async function fromBothClients<T>(n: number, call: (i: number) => Promise<T>): P
     calls.push(call(i));
   }
   return Promise.allSettled(calls);
+}
+
+/** `n` browser instances of the site, none started. */
+const pendingInstances = (siteId: string, userId: string, n: number) =>
+  Promise.all(
+    Array.from({ length: n }, (_, i) => insertInstance(siteId, { userId, name: `Robot ${i}`, instanceType: 'browser', status: 'pending' })),
+  );
+
+/** The statuses of the account's instances that hold a browser or are opening one. */
+async function startingOf(ownerId: string): Promise<{ site_id: string; n: number }[]> {
+  const result = (await home.db.execute(
+    sql`select i.site_id, count(*)::int as n from remote_instances i join sites s on s.id = i.site_id
+        where s.owner_id = ${ownerId} and i.status = 'starting' group by i.site_id`,
+  )) as unknown as { rows: { site_id: string; n: number }[] };
+  return result.rows;
 }
 
 const refusedWith = (results: PromiseSettledResult<unknown>[], code: string) =>
@@ -112,5 +131,36 @@ describe('caps across connections', () => {
       }
     ).rows;
     expect(n).toBe(10);
+  });
+
+  it('running robots per account: 8 starts at once across two sites from two clients claim exactly the 3 the plan allows', async () => {
+    process.env.PLAN_CAPS = JSON.stringify({ basic: { robots_per_account: 3 } });
+    resetConfig();
+    const t = await createTenant();
+    const second = await createSite(t.user, 'Second site');
+    const instances = [...(await pendingInstances(t.siteId, t.user.id, 4)), ...(await pendingInstances(second, t.user.id, 4))];
+    const results = await fromBothClients(instances.length, (i) => claimRobotSlot(instances[i].siteId, instances[i].id, ['pending'], 'starting'));
+    expect(results.filter((r) => r.status === 'fulfilled' && r.value.row?.status === 'starting')).toHaveLength(3);
+    expect(refusedWith(results, 'RATE_LIMITED')).toBe(5);
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!.reason as ApiError;
+    expect(refused.status).toBe(429);
+    expect(refused.details).toEqual({ running_limit: 3, retry_after: 60 });
+    expect(refused.message).toMatch(/account already runs 3 robot browsers/);
+    await useDatabase(home);
+    expect((await startingOf(t.user.id)).reduce((sum, r) => sum + r.n, 0)).toBe(3);
+  });
+
+  it('running robots per site: 6 starts at once from two clients claim exactly ROBOTS_MAX_PER_SITE', async () => {
+    process.env.ROBOTS_MAX_PER_SITE = '2';
+    resetConfig();
+    const t = await createTenant();
+    const instances = await pendingInstances(t.siteId, t.user.id, 6);
+    const results = await fromBothClients(instances.length, (i) => claimRobotSlot(t.siteId, instances[i].id, ['pending'], 'starting'));
+    expect(results.filter((r) => r.status === 'fulfilled' && r.value.row?.status === 'starting')).toHaveLength(2);
+    expect(refusedWith(results, 'RATE_LIMITED')).toBe(4);
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!.reason as ApiError;
+    expect(refused.details).toEqual({ running_limit: 2, retry_after: 60 });
+    await useDatabase(home);
+    expect(await startingOf(t.user.id)).toEqual([{ site_id: t.siteId, n: 2 }]);
   });
 });

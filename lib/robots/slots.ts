@@ -1,0 +1,53 @@
+import { config } from '@/lib/core/config';
+import { found } from '@/lib/core/errors';
+import { getDb } from '@/lib/db/client';
+import { lockForTransaction } from '@/lib/db/lock';
+import { countBrowserHolders, updateInstanceRow, type InstanceRow } from '@/lib/instances/repo';
+import type { InstanceStatus } from '@/lib/instances/schema';
+import { accountRobotsFull, siteRobotsFull } from '@/lib/providers/robots/limits';
+import { accountCap } from '@/lib/sites/caps';
+import { siteOwnerId } from '@/lib/sites/repo';
+
+/**
+ * The running-robot limits as a database rule: a start (or resume) claims its instance's working
+ * status only while the site holds fewer than ROBOTS_MAX_PER_SITE browsers and its account fewer
+ * than its plan's robots_per_account. The count and the claim are one transaction under the
+ * account's cap lock (`lockForTransaction`), so starts in parallel — of this process, of the
+ * worker, of other instances of the app, each with browsers of its own — never pass it together.
+ */
+
+export interface RobotAccount {
+  id: string;
+  limit: number;
+}
+
+/** The account a site's robots count against, and how many its plan lets run at once. */
+export async function robotAccountOf(siteId: string): Promise<RobotAccount> {
+  const ownerId = found(await siteOwnerId(siteId), 'Site');
+  return { id: ownerId, limit: (await accountCap(ownerId, 'robots_per_account')).limit };
+}
+
+/**
+ * Moves the instance from one of `from` into `via` (the start's working status) within the
+ * limits; 429 RATE_LIMITED beyond them (status unchanged). Answers the claimed row (undefined
+ * when its status was no longer one of `from`) and the account.
+ */
+export async function claimRobotSlot(
+  siteId: string,
+  id: string,
+  from: readonly InstanceStatus[],
+  via: InstanceStatus,
+): Promise<{ row: InstanceRow | undefined; account: RobotAccount }> {
+  const opened = getDb();
+  const account = await robotAccountOf(siteId);
+  const perSite = config().ROBOTS_MAX_PER_SITE;
+  const db = await opened;
+  const row = await db.transaction(async (tx) => {
+    await lockForTransaction(tx, `cap:robots_per_account:${account.id}`);
+    const held = await countBrowserHolders(account.id, siteId, tx);
+    if (held.site >= perSite) throw siteRobotsFull(perSite);
+    if (held.account >= account.limit) throw accountRobotsFull(account.limit);
+    return updateInstanceRow(siteId, id, { status: via }, from, tx);
+  });
+  return { row, account };
+}
