@@ -9,8 +9,8 @@ import { robotProvider, type BrowserSession, type SavedBrowserState } from '@/li
 import { fileStorage } from '@/lib/providers/storage';
 import { allowRequest } from './outbound';
 import { robotExpiryQueue } from './queue';
-import { claimRobotSlot, type RobotAccount } from './slots';
 import { TIMEOUT_HOURS } from './schema';
+import { claimRobotSlot, type RobotAccount } from './slots';
 
 /**
  * The life of an instance's browser: start (or resume), pause, stop, delete, expiry. Each step
