@@ -19,9 +19,13 @@
  * `.next/fast-path.cjs`) instead of Next's router; every other request goes to Next. FAST_PATH=0
  * sends everything to Next. The client address is pinned above both.
  *
+ * Every /api request whose path does not decode is answered here, before both: 400
+ * INVALID_REQUEST in the error envelope (Next's router answers those with a 500).
+ *
  * Plain JavaScript on purpose: production runs it with `node`, without a TypeScript loader.
  * `npm run dev` stays `next dev` (development only; it keeps Next's own header handling).
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -57,6 +61,43 @@ function pinClientAddress(req, trustedHops) {
   if (address) req.headers['x-forwarded-for'] = address;
 }
 
+// A caller's request id is kept when it is short and printable (as lib/http/request-id.ts keeps it).
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** True when a segment of the request's path is not valid percent-encoding (`%E0%A4%A`, `%ff`). */
+function undecodablePath(url) {
+  const q = url.indexOf('?');
+  const pathname = q === -1 ? url : url.slice(0, q);
+  for (const segment of pathname.split('/')) {
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * An /api request whose path does not decode: 400 INVALID_REQUEST in the error envelope, with its
+ * request id, as every API answer. Next's router answers a 500 (text) for it when the path reaches
+ * a dynamic route, and neither it nor the fast path can give such a path to a route.
+ */
+function refuseUndecodableApiPath(req, res) {
+  const url = req.url ?? '/';
+  if (!url.startsWith('/api/') || !undecodablePath(url)) return false;
+  const given = req.headers['x-request-id'];
+  const requestId = typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
+  const body = JSON.stringify({
+    success: false,
+    error: { code: 'INVALID_REQUEST', message: 'The request path is not valid percent-encoding', request_id: requestId },
+  });
+  res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+  req.resume();
+  return true;
+}
+
 async function main() {
   const { values } = parseArgs({
     options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
@@ -84,7 +125,7 @@ async function main() {
 
   const server = http.createServer((req, res) => {
     pinClientAddress(req, trustedHops);
-    if (dispatch(req, res)) return;
+    if (refuseUndecodableApiPath(req, res) || dispatch(req, res)) return;
     handle(req, res).catch((error) => {
       console.error(`Failed to handle request for ${req.url}`, error);
       if (!res.headersSent) res.statusCode = 500;

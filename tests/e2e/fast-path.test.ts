@@ -451,10 +451,12 @@ const CREDENTIALS: [string, (t: Target) => Record<string, string>, (t: Target) =
 /**
  * Hostile input: malformed bodies, paths and methods; each answered alike. The ingestion routes
  * answer an error envelope, never a 500; what is not theirs (`NEXT_ANSWERS`: a trailing slash, a
- * method they lack, HEAD, a path that does not decode) both servers hand to Next's router, and
- * only the sameness of its answer is asserted here.
+ * method they lack, HEAD) both servers hand to Next's router, and only the sameness of its answer
+ * is asserted here. An /api path that does not decode is the server entry's own answer
+ * (`UNDECODABLE`).
  */
-const NEXT_ANSWERS = new Set(['a path segment that does not decode', 'a trailing slash', 'a method the route does not have', 'HEAD of the snippet']);
+const NEXT_ANSWERS = new Set(['a trailing slash', 'a method the route does not have', 'HEAD of the snippet']);
+const UNDECODABLE = ['a path segment that does not decode', 'an undecodable site id', 'an undecodable visitors segment'];
 const HOSTILE: [string, Step][] = [
   [
     'invalid JSON',
@@ -539,6 +541,8 @@ const HOSTILE: [string, Step][] = [
     'a path segment that does not decode',
     { method: 'POST', path: () => '/api/visitors/session/%E0%A4%A/end', headers: withKey, body: (t) => ({ site_id: t.tenant.siteId }) },
   ],
+  ['an undecodable site id', { method: 'GET', path: () => '/api/sites/%E0%A4%A/keys', headers: withKey }],
+  ['an undecodable visitors segment', { method: 'GET', path: () => '/api/visitors/%ff', headers: withKey }],
   ['a trailing slash', { method: 'POST', path: () => '/api/visitors/track/', headers: withKey, body: () => ({}) }],
   ['a method the route does not have', { method: 'DELETE', path: () => '/api/visitors/track', headers: withKey }],
   ['HEAD of the snippet', { method: 'HEAD', path: () => '/t.js' }],
@@ -618,6 +622,20 @@ describe.skipIf(!base)('the fast path and Next answer alike', () => {
     for (const [label, step] of HOSTILE) {
       const answer = await both(targets, step, label);
       if (!NEXT_ANSWERS.has(label)) expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
+    }
+  });
+
+  it('an /api path that does not decode: 400 INVALID_REQUEST in the error envelope, with the request id', async () => {
+    for (const label of UNDECODABLE) {
+      const step = HOSTILE.find(([l]) => l === label)![1];
+      const answer = await both(targets, step, label);
+      const requestId = `fp-${label.replace(/[^A-Za-z0-9._:-]/g, '-')}`;
+      expect(answer.status, label).toBe(400);
+      expect(answer.headers['x-request-id']).toBe(requestId);
+      expect(answer.body).toEqual({
+        success: false,
+        error: { code: 'INVALID_REQUEST', message: expect.stringMatching(/percent-encoding/), request_id: requestId },
+      });
     }
   });
 
