@@ -66,6 +66,7 @@ const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** True when a segment of the request's path is not valid percent-encoding (`%E0%A4%A`, `%ff`). */
 function undecodablePath(url) {
+  if (!url.includes('%')) return false;
   const q = url.indexOf('?');
   const pathname = q === -1 ? url : url.slice(0, q);
   for (const segment of pathname.split('/')) {
