@@ -17,8 +17,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { openMigratedDatabase, useDatabase } from '@/lib/db/client';
 import { ApiError } from '@/lib/core/errors';
+import { openMigratedDatabase, useDatabase } from '@/lib/db/client';
 import { listLeads } from '@/lib/leads/repo';
 import { listLeadsInputSchema } from '@/lib/leads/schema';
 import { admin } from './admin';
