@@ -323,7 +323,7 @@ export interface paths {
         put?: never;
         /**
          * List leads
-         * @description Lists the site's leads, newest first by default. `search` matches name, email and company case-insensitively (substring); `status` and `segment_id` filter; `limit` 1–500 (default 50), `offset`, `sort_by` (created_at, updated_at, name, email, company, status, lead_score) and `sort_order` (asc, desc). `has_more` says whether leads follow the page; `total` counts the matches up to one past the page: exact when `total_capped` is false, otherwise `offset + limit + 1` (more match).
+         * @description Lists the site's leads, newest first by default. `search` matches name, email and company case-insensitively (substring); `status` and `segment_id` filter; `limit` 1–500 (default 50), `offset`, `sort_by` (created_at, updated_at, name, email, company, status, lead_score) and `sort_order` (asc, desc). `has_more` says whether leads follow the page; `total` counts the matches up to one past the page: exact when `total_capped` is false, otherwise `offset + limit + 1` (more match). Sorted by name, email or company, a search that matches more than 5000 leads and whose page is not among the first 3000 leads in that order is refused (400 INVALID_REQUEST): narrow it, or sort by created_at, updated_at, status or lead_score.
          *
          *     Also served as the MCP tool `getLeads` at /api/mcp, with the same arguments, result and errors.
          *

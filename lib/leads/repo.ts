@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import type { CappedTotal } from '@/lib/core/schemas';
@@ -94,15 +94,108 @@ const SORT_KEYS = {
 /** Sort keys that are searched fields too (see listLeads). */
 const SEARCHED_SORT_KEYS = new Set<LeadSortField>(['name', 'email', 'company']);
 
+/**
+ * Sorted by a searched field, how many entries of the sort key's index a search walks (index
+ * only: migration 20261124210000_lead_sort_covering.sql) looking for its page before it turns to
+ * the trigram index.
+ */
+export const LEAD_SEARCH_WALK = 3_000;
+
+/**
+ * Sorted by a searched field, the most matches a search that did not fill its page within the
+ * walk may have: they are fetched through the trigram index and sorted. A search matching more is
+ * answered 400 INVALID_REQUEST (sorting all of them would read that many leads for one page).
+ */
+export const LEAD_SEARCH_SORT_CAP = 5_000;
+
 /** `%`, `_` and `\` in a search term match themselves, not as LIKE wildcards. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The columns listLeads filters on, of the table or of a subquery over it. */
+interface FilterColumns {
+  siteId?: SQLWrapper;
+  name: SQLWrapper;
+  email: SQLWrapper;
+  company: SQLWrapper;
+  status: SQLWrapper;
+  segmentId: SQLWrapper;
+}
 
 /**
  * The searchable text of a lead: name, email and company joined by a unit separator. Exactly
  * the expression of `leads_search_trgm_idx` (migration 20261121030000_tools.sql), so the
  * trigram index serves the match.
  */
-const searchText = sql`(${leads.name} || chr(31) || ${leads.email} || chr(31) || coalesce(${leads.company}, ''))`;
+const searchText = (c: FilterColumns) => sql`(${c.name} || chr(31) || ${c.email} || chr(31) || coalesce(${c.company}, ''))`;
+
+/** The filters of a list query (status, segment, search) on `c`. */
+function listFilters(c: FilterColumns, q: ListLeadsInput): SQL[] {
+  const filters: SQL[] = [];
+  if (q.status) filters.push(sql`${c.status} = ${q.status}`);
+  if (q.segment_id) filters.push(sql`${c.segmentId} = ${q.segment_id}`);
+  if (q.search) filters.push(sql`${searchText(c)} ilike ${likePattern(q.search)}`);
+  return filters;
+}
+
+const tooBroad = () =>
+  new ApiError(
+    'INVALID_REQUEST',
+    `The search matches more than ${LEAD_SEARCH_SORT_CAP} leads; sorted by name, email or company a search may match at most that many (narrow it, or sort by created_at, updated_at, status or lead_score)`,
+  );
+
+/**
+ * A page of a search sorted by a searched field (name, email, company). Its index is walked in
+ * order, index only, for at most LEAD_SEARCH_WALK entries: a search that many leads match fills
+ * its page there. Otherwise the trigram index fetches the matches (at most
+ * LEAD_SEARCH_SORT_CAP of them, else 400) and they are sorted.
+ */
+async function searchSortedBySearchedField(db: Db, siteId: string, q: ListLeadsInput, rowsWanted: number): Promise<LeadRow[]> {
+  const direction = q.sort_order === 'asc' ? asc : desc;
+  const key = SORT_KEYS[q.sort_by];
+  const walk = db
+    .select({ id: leads.id, name: leads.name, email: leads.email, company: leads.company, status: leads.status, segmentId: leads.segmentId })
+    .from(leads)
+    .where(eq(leads.siteId, siteId))
+    .orderBy(direction(leads[key]), direction(leads.id))
+    .limit(LEAD_SEARCH_WALK)
+    .as('walk');
+  const hits = db
+    .select({ id: walk.id })
+    .from(walk)
+    .where(and(...listFilters(walk, q)))
+    .orderBy(direction(walk[key as 'name' | 'email' | 'company']), direction(walk.id))
+    .limit(rowsWanted)
+    .as('hits');
+  const walked = await db
+    .select(getTableColumns(leads))
+    .from(hits)
+    .innerJoin(leads, eq(leads.id, hits.id))
+    .orderBy(direction(leads[key]), direction(leads.id));
+  if (walked.length === rowsWanted) return walked.slice(q.offset);
+
+  const matches = db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.siteId, siteId), ...listFilters(leads, q)))
+    .limit(LEAD_SEARCH_SORT_CAP + 1)
+    .as('matches');
+  const columns = Object.fromEntries(Object.keys(getTableColumns(leads)).map((name) => [name, matches[name as keyof LeadRow]])) as {
+    [K in keyof LeadRow]: (typeof matches)[K];
+  };
+  const sorted = await db
+    .select({ ...columns, matched: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(matches)
+    .orderBy(direction(matches[key]), direction(matches.id))
+    .limit(q.limit + 1)
+    .offset(q.offset);
+  if (sorted.length > 0) {
+    if (sorted[0].matched > LEAD_SEARCH_SORT_CAP) throw tooBroad();
+    return sorted.map(({ matched: _, ...row }) => row);
+  }
+  const [{ n }] = await db.select({ n: count() }).from(matches);
+  if (n > LEAD_SEARCH_SORT_CAP) throw tooBroad();
+  return [];
+}
 
 /**
  * One page of the site's leads, and how many match: counted up to one past the page (a count of
@@ -114,37 +207,25 @@ const searchText = sql`(${leads.name} || chr(31) || ${leads.email} || chr(31) ||
  * `search` is a case-insensitive substring match on name, email and company, bound as a
  * parameter; the sort key comes from a whitelist, with the id as tie-breaker so pages are stable.
  * The planner serves a page either from the trigram index (few matches: fetch them, sort, cut)
- * or by walking the sort key's index until the page is full (many matches: a page needs few rows);
- * sorted by a searched field, always the former.
+ * or by walking the sort key's index until the page is full (many matches: a page needs few rows).
+ * Sorted by a searched field, the walk of its index may meet the matches late (a company every
+ * lead of a few names has): searchSortedBySearchedField bounds it.
  */
 export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ items: Lead[]; count: CappedTotal }> {
   const db = await getDb();
-  const filters: (SQL | undefined)[] = [eq(leads.siteId, siteId)];
-  if (q.status) filters.push(eq(leads.status, q.status));
-  if (q.segment_id) filters.push(eq(leads.segmentId, q.segment_id));
-  if (q.search) filters.push(sql`${searchText} ilike ${likePattern(q.search)}`);
-  const where = and(...filters);
+  const where = and(eq(leads.siteId, siteId), ...listFilters(leads, q));
   const direction = q.sort_order === 'asc' ? asc : desc;
   const key = SORT_KEYS[q.sort_by];
-  // Sorted by a searched field, the walk of its index meets the matches in an order that follows the
-  // term (a company every lead of a few names has): it may pass most of the site before the page
-  // fills. Those pages sort the matches the trigram index finds instead. OFFSET 0 keeps Postgres
-  // from folding the subquery back into that walk.
-  const matches = q.search && SEARCHED_SORT_KEYS.has(q.sort_by) ? db.select().from(leads).where(where).offset(0).as('matches') : undefined;
-  const rows = matches
-    ? await db
-        .select()
-        .from(matches)
-        .orderBy(direction(matches[key]), direction(matches.id))
-        .limit(q.limit + 1)
-        .offset(q.offset)
-    : await db
-        .select()
-        .from(leads)
-        .where(where)
-        .orderBy(direction(leads[key]), direction(leads.id))
-        .limit(q.limit + 1)
-        .offset(q.offset);
+  const rows =
+    q.search && SEARCHED_SORT_KEYS.has(q.sort_by)
+      ? await searchSortedBySearchedField(db, siteId, q, q.offset + q.limit + 1)
+      : await db
+          .select()
+          .from(leads)
+          .where(where)
+          .orderBy(direction(leads[key]), direction(leads.id))
+          .limit(q.limit + 1)
+          .offset(q.offset);
   const items = rows.slice(0, q.limit).map(toLead);
   if (rows.length > q.limit) return { items, count: { total: q.offset + q.limit + 1, capped: true } };
   if (rows.length > 0 || q.offset === 0) return { items, count: { total: q.offset + rows.length, capped: false } };

@@ -1,5 +1,5 @@
 import { cappedPaginationMeta } from '@/lib/core/schemas';
-import { createLead, listLeads, setLeadStatus, updateLead } from '@/lib/leads/repo';
+import { LEAD_SEARCH_SORT_CAP, LEAD_SEARCH_WALK, createLead, listLeads, setLeadStatus, updateLead } from '@/lib/leads/repo';
 import {
   IdentifiedLeadResultSchema,
   LeadListSchema,
@@ -34,7 +34,8 @@ export const getLeadsTool = defineTool({
   path: 'leads/get',
   title: 'List leads',
   description:
-    "Lists the site's leads, newest first by default. `search` matches name, email and company case-insensitively (substring); `status` and `segment_id` filter; `limit` 1–500 (default 50), `offset`, `sort_by` (created_at, updated_at, name, email, company, status, lead_score) and `sort_order` (asc, desc). `has_more` says whether leads follow the page; `total` counts the matches up to one past the page: exact when `total_capped` is false, otherwise `offset + limit + 1` (more match).",
+    "Lists the site's leads, newest first by default. `search` matches name, email and company case-insensitively (substring); `status` and `segment_id` filter; `limit` 1–500 (default 50), `offset`, `sort_by` (created_at, updated_at, name, email, company, status, lead_score) and `sort_order` (asc, desc). `has_more` says whether leads follow the page; `total` counts the matches up to one past the page: exact when `total_capped` is false, otherwise `offset + limit + 1` (more match)." +
+    ` Sorted by name, email or company, a search that matches more than ${LEAD_SEARCH_SORT_CAP} leads and whose page is not among the first ${LEAD_SEARCH_WALK} leads in that order is refused (400 INVALID_REQUEST): narrow it, or sort by created_at, updated_at, status or lead_score.`,
   scope: 'read',
   input: listLeadsInputSchema,
   output: LeadListSchema,

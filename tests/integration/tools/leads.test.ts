@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findLead } from '@/lib/leads/repo';
+import { rows } from '@/lib/db/raw';
+import { LEAD_SEARCH_SORT_CAP, LEAD_SEARCH_WALK, findLead } from '@/lib/leads/repo';
 import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from '@/lib/tools/leads';
 import { createSegmentTool } from '@/lib/tools/segments';
 import { findVisitor } from '@/lib/visitors/repo';
@@ -188,6 +190,53 @@ describe('leads/get', () => {
   it("never lists another site's leads", async () => {
     const res = await viaRest(getLeadsTool, presenters.bearer(other.key), { site_id: other.siteId, search: 'example.org' });
     expect(res.body.leads.every((l: { site_id: string }) => l.site_id === other.siteId)).toBe(true);
+  });
+});
+
+describe('leads/get sorted by a searched field on a large site', () => {
+  let tenant: Tenant;
+  // LEAD_SEARCH_WALK leads whose names sort first and match nothing, then LEAD_SEARCH_SORT_CAP + 1
+  // that share a company (a search the walk of the name index does not fill), and 60 "Dense" ones
+  // among the first names (a search the walk fills).
+  beforeAll(async () => {
+    tenant = await createTenant();
+    await rows(sql`insert into leads (site_id, name, email, company)
+      select ${tenant.siteId}::uuid, 'Aaa ' || lpad(i::text, 5, '0'), 'aaa' || i || '@example.net', case when i % 50 = 0 then 'Dense' else null end
+      from generate_series(1, ${LEAD_SEARCH_WALK}) as i`);
+    await rows(sql`insert into leads (site_id, name, email, company)
+      select ${tenant.siteId}::uuid, 'Zzz ' || lpad(i::text, 5, '0'), 'zzz' || i || '@example.net', 'Broadco'
+      from generate_series(1, ${LEAD_SEARCH_SORT_CAP + 1}) as i`);
+  });
+  const get = (body: Record<string, unknown>) => viaRest(getLeadsTool, presenters.bearer(tenant.readKey), { site_id: tenant.siteId, ...body });
+  const names = (res: { body: { leads: { name: string }[] } }) => res.body.leads.map((l) => l.name);
+
+  it('answers a search the walk fills in order, paged like any other', async () => {
+    const dense = Array.from({ length: LEAD_SEARCH_WALK / 50 }, (_, i) => `Aaa ${String((i + 1) * 50).padStart(5, '0')}`);
+    const first = await get({ search: 'DENSE', sort_by: 'name', sort_order: 'asc', limit: 5 });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ total: 6, total_capped: true, has_more: true });
+    expect(names(first)).toEqual(dense.slice(0, 5));
+    expect(names(await get({ search: 'dense', sort_by: 'name', sort_order: 'asc', limit: 5, offset: 5 }))).toEqual(dense.slice(5, 10));
+    const last = await get({ search: 'dense', sort_by: 'company', sort_order: 'desc', limit: 500 });
+    expect(last.body).toMatchObject({ total: dense.length, total_capped: false, has_more: false });
+  });
+
+  it('refuses 400 INVALID_REQUEST a search matching more than the cap that the walk does not fill; other sorts answer it', async () => {
+    // By company, descending: the walk passes the leads without one (first) and the Dense ones before Broadco.
+    for (const [sort_by, sort_order] of [
+      ['name', 'asc'],
+      ['email', 'asc'],
+      ['company', 'desc'],
+    ]) {
+      const res = await get({ search: 'broadco', sort_by, sort_order });
+      expect(res.status, sort_by).toBe(400);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'INVALID_REQUEST' } });
+    }
+    const newest = await get({ search: 'broadco', sort_by: 'created_at', limit: 3 });
+    expect(newest.status).toBe(200);
+    expect(newest.body).toMatchObject({ total: 4, total_capped: true });
+    // Narrowed below the cap, the same sort answers.
+    expect(names(await get({ search: 'zzz 0000', sort_by: 'name', sort_order: 'desc', limit: 2 }))).toEqual(['Zzz 00009', 'Zzz 00008']);
   });
 });
 
