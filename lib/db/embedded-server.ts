@@ -11,7 +11,8 @@ import path from 'node:path';
  * PGlite is one backend session. Connections take turns: a connection holds the backend from its
  * first message until the backend is idle again (ReadyForQuery `I`) — a whole extended-protocol
  * exchange up to its Sync, a whole transaction — so no two clients' statements, portals or
- * transactions ever interleave. Messages are handed to PGlite as they are (`execProtocolRaw`).
+ * transactions ever interleave. Messages are handed to PGlite as they are (`execProtocolRaw`), every
+ * complete message received so far in one call.
  *
  * The socket lives in a directory readable by this user only (0700): only this machine's user
  * that runs the app can connect, so no password is asked.
@@ -107,22 +108,32 @@ export async function serveEmbedded(backend: ProtocolBackend, socketPath: string
           } else socket.destroy();
           continue;
         }
-        if (buffer.length < 5) return;
-        const length = 1 + buffer.readInt32BE(1);
-        if (buffer.length < length) return;
-        const message = buffer.subarray(0, length);
-        buffer = buffer.subarray(length);
-        if (message[0] === 0x58 /* X: Terminate */) {
-          socket.end();
-          return;
+        // Every complete message received so far (a whole Parse…Sync exchange, as a driver sends it
+        // in one write) goes to the backend in one call: one turn, one entry into PGlite per exchange.
+        let end = 0;
+        let terminate = false;
+        while (end + 5 <= buffer.length) {
+          const length = 1 + buffer.readInt32BE(end + 1);
+          if (end + length > buffer.length) break;
+          if (buffer[end] === 0x58 /* X: Terminate */) {
+            terminate = true;
+            break;
+          }
+          end += length;
         }
-        const answer = await run(new Uint8Array(message));
-        if (answer.length && !socket.destroyed) socket.write(answer);
+        if (end > 0) {
+          const messages = buffer.subarray(0, end);
+          buffer = buffer.subarray(end);
+          const answer = await run(messages);
+          if (answer.length && !socket.destroyed) socket.write(answer);
+        }
+        if (terminate) socket.end();
+        return;
       }
     };
 
     socket.on('data', (data) => {
-      buffer = Buffer.concat([buffer, data]);
+      buffer = buffer.length ? Buffer.concat([buffer, data]) : data;
       chain = chain.then(handle).catch(() => void socket.destroy());
     });
     const cleanup = () => {

@@ -387,42 +387,35 @@ export async function listEvents(siteId: string, sessionId: string): Promise<Ses
   }));
 }
 
-/** PUT: activity and counters; renews expiry. Only a live session takes it. */
-export async function updateSession(
-  siteId: string,
-  input: UpdateSessionInput,
-  now: number,
-  analyticsAllowed: (row: SessionRow) => boolean,
-): Promise<SessionRow> {
+/**
+ * PUT: activity and counters; renews expiry. Only a live session takes it. One statement, no
+ * transaction: the row is locked by the update itself, and every value that depends on the stored
+ * row (later activity wins, the expiry's 24-hour bound, consent merged into the stored consent, the
+ * URL and custom data kept only while analytics is allowed) is computed from the row it locked.
+ */
+export async function updateSession(siteId: string, input: UpdateSessionInput, now: number): Promise<SessionRow> {
   const db = await getDb();
-  const updated = await db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(visitorSessions)
-      .where(and(eq(visitorSessions.siteId, siteId), eq(visitorSessions.id, input.session_id)))
-      .for('update');
-    if (!current || !isLive(current, now)) return undefined;
-    const activity = Math.max(current.lastActivityAt, Math.min(input.last_activity_at ?? now, now));
-    const consent = input.consent ? { ...(current.consent ?? {}), ...input.consent } : current.consent;
-    const keep = analyticsAllowed({ ...current, consent });
-    const [row] = await tx
-      .update(visitorSessions)
-      .set({
-        lastActivityAt: activity,
-        updatedAt: now,
-        expiresAt: expiryAfter(current.createdAt, now),
-        consent,
-        ...(keep && input.current_url !== undefined ? { currentUrl: input.current_url } : {}),
-        ...(input.page_views !== undefined ? { pageViews: input.page_views } : {}),
-        ...(input.active_time !== undefined ? { activeTime: input.active_time } : {}),
-        ...(input.idle_time !== undefined ? { idleTime: input.idle_time } : {}),
-        ...(keep && input.custom_data !== undefined ? { customData: input.custom_data } : {}),
-      })
-      .where(eq(visitorSessions.id, current.id))
-      .returning();
-    return row;
-  });
-  // Outside the transaction: on PGlite a query from outside it would wait for it to finish.
+  const s = visitorSessions;
+  const consent = input.consent ? sql`coalesce(${s.consent}, '{}'::jsonb) || ${JSON.stringify(input.consent)}::jsonb` : sql`${s.consent}`;
+  // The consent rule of every writer: analytics is allowed unless consent says `analytics: false`.
+  const keep = sql`coalesce((${consent}) -> 'analytics' <> 'false'::jsonb, true)`;
+  const [updated] = await db
+    .update(s)
+    .set({
+      lastActivityAt: sql`greatest(${s.lastActivityAt}, ${Math.min(input.last_activity_at ?? now, now)}::bigint)`,
+      updatedAt: now,
+      expiresAt: sql`least(${now + sessionTtlMs()}::bigint, ${s.createdAt} + ${SESSION_MAX_MS}::bigint)`,
+      ...(input.consent ? { consent } : {}),
+      ...(input.current_url !== undefined ? { currentUrl: sql`case when ${keep} then ${input.current_url}::text else ${s.currentUrl} end` } : {}),
+      ...(input.page_views !== undefined ? { pageViews: input.page_views } : {}),
+      ...(input.active_time !== undefined ? { activeTime: input.active_time } : {}),
+      ...(input.idle_time !== undefined ? { idleTime: input.idle_time } : {}),
+      ...(input.custom_data !== undefined
+        ? { customData: sql`case when ${keep} then ${JSON.stringify(input.custom_data)}::jsonb else ${s.customData} end` }
+        : {}),
+    })
+    .where(and(eq(s.siteId, siteId), eq(s.id, input.session_id), eq(s.status, 'active'), sql`${s.expiresAt} > ${now}::bigint`))
+    .returning();
   if (!updated) throw await refusal(siteId, input.session_id);
   return updated;
 }

@@ -102,7 +102,7 @@ export async function sessionDetail(siteId: string, sessionId: string) {
 
 export async function touchSession(siteId: string, input: UpdateSessionInput) {
   const at = now();
-  const row = await updateSession(siteId, input, at, (r) => analyticsAllowed(r.consent));
+  const row = await updateSession(siteId, input, at);
   return {
     session_id: row.id,
     visitor_id: row.visitorId,

@@ -438,6 +438,51 @@ describe('PUT /api/visitors/session', () => {
     const got = (await read(s.session_id)).body.data;
     expect(got).toMatchObject({ current_url: 'https://shop.example.com/cart', page_views: 4, active_time: 60_000, custom_data: { cart: 2 } });
   });
+
+  it('keeps URL and custom data only while analytics is allowed, judged on the consent merged in the same request', async () => {
+    useClock(T0);
+    const s = (await start({ fingerprint: fp(), consent: { necessary: true, analytics: false } })).body.data;
+    const put = (body: Record<string, unknown>) =>
+      call(updateRoute, {
+        method: 'PUT',
+        path: '/api/visitors/session',
+        headers: key(),
+        body: { site_id: mine.siteId, session_id: s.session_id, ...body },
+      });
+    useClock(T0 + MIN);
+    expect((await put({ current_url: 'https://shop.example.com/a', custom_data: { a: 1 }, page_views: 2 })).status).toBe(200);
+    expect((await read(s.session_id)).body.data).toMatchObject({ current_url: null, custom_data: null, page_views: 2 });
+    // Consent granted in the same request: its URL and data are kept, and the stored consent keeps its other fields.
+    useClock(T0 + 2 * MIN);
+    const granted = await put({ consent: { analytics: true }, current_url: 'https://shop.example.com/b', custom_data: { b: 2 } });
+    expect(granted.body.data).toMatchObject({ last_activity_at: T0 + 2 * MIN, expires_at: T0 + 32 * MIN });
+    expect((await read(s.session_id)).body.data).toMatchObject({
+      current_url: 'https://shop.example.com/b',
+      custom_data: { b: 2 },
+      consent: { necessary: true, analytics: true },
+    });
+    // Withdrawn again: the next URL is not kept, the stored one stays.
+    expect((await put({ consent: { analytics: false }, current_url: 'https://shop.example.com/c' })).status).toBe(200);
+    expect((await read(s.session_id)).body.data).toMatchObject({
+      current_url: 'https://shop.example.com/b',
+      consent: { necessary: true, analytics: false },
+    });
+  });
+
+  it('never moves activity back: an older last_activity_at keeps the later one stored', async () => {
+    useClock(T0);
+    const s = (await start({ fingerprint: fp() })).body.data;
+    useClock(T0 + 10 * MIN);
+    const put = (at: number) =>
+      call(updateRoute, {
+        method: 'PUT',
+        path: '/api/visitors/session',
+        headers: key(),
+        body: { site_id: mine.siteId, session_id: s.session_id, last_activity_at: at },
+      });
+    expect((await put(T0 + 9 * MIN)).body.data.last_activity_at).toBe(T0 + 9 * MIN);
+    expect((await put(T0 + 5 * MIN)).body.data).toMatchObject({ last_activity_at: T0 + 9 * MIN, expires_at: T0 + 40 * MIN });
+  });
 });
 
 describe('POST /api/visitors/track', () => {
