@@ -161,22 +161,30 @@ async function insertCapped(on: Promise<Database>, batch: CappedStart[]): Promis
   });
 }
 
-/** Concurrent starts share one transaction per database they were asked on. */
-const cappedStarts = sharedBatcher('workflow-starts', async (batch: CappedStart[]) => {
-  const groups = new Map<Promise<Database>, number[]>();
-  batch.forEach((s, i) => groups.set(s.on, [...(groups.get(s.on) ?? []), i]));
-  const out: (StartedWithinCap | Error)[] = new Array(batch.length);
-  await Promise.all(
-    [...groups].map(async ([on, indexes]) => {
-      const answers = await insertCapped(
-        on,
-        indexes.map((i) => batch[i]),
-      );
-      indexes.forEach((i, k) => (out[i] = answers[k]));
-    }),
-  );
-  return out;
-});
+/**
+ * Concurrent starts share one transaction per database they were asked on. One batch at a time:
+ * batches of one site wait on each other's cap lock anyway, so the next batch gathers every start
+ * that arrives meanwhile.
+ */
+const cappedStarts = sharedBatcher(
+  'workflow-starts',
+  async (batch: CappedStart[]) => {
+    const groups = new Map<Promise<Database>, number[]>();
+    batch.forEach((s, i) => groups.set(s.on, [...(groups.get(s.on) ?? []), i]));
+    const out: (StartedWithinCap | Error)[] = new Array(batch.length);
+    await Promise.all(
+      [...groups].map(async ([on, indexes]) => {
+        const answers = await insertCapped(
+          on,
+          indexes.map((i) => batch[i]),
+        );
+        indexes.forEach((i, k) => (out[i] = answers[k]));
+      }),
+    );
+    return out;
+  },
+  { concurrency: 1 },
+);
 
 /**
  * Records a run and queues its first job (`enqueueFirst`, with the same commit) only while the
