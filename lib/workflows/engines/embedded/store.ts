@@ -61,7 +61,7 @@ export async function insertRun(
 }
 
 /** What a start within the cap answers: its run, or `undefined` when the site's cap is reached. */
-export type StartedWithinCap = { workflowId: string; runId: string; created: boolean } | undefined;
+type StartedWithinCap = { workflowId: string; runId: string; created: boolean } | undefined;
 
 interface CappedStart {
   values: NewRun;
