@@ -6,7 +6,7 @@ import { database, openedDatabaseKind, type Db } from './client';
  * passed by both), across every process of the app, on every database:
  *
  * - **`lockForTransaction`**, the rule: the count and the insert it allows are one transaction that
- *   first takes the cap's lock. On Postgres that is a transaction advisory lock
+ *   first takes the cap's lock (a batch of writes takes the locks of all its caps, in one fixed order). On Postgres that is a transaction advisory lock
  *   (`pg_advisory_xact_lock`), held until commit, so every other transaction of any process that
  *   asks for the same key waits, and its count (a new statement, a new snapshot) sees the rows
  *   committed before. On the embedded database (PGlite, in process or through the socket the
@@ -20,9 +20,16 @@ import { database, openedDatabaseKind, type Db } from './client';
  *   the run is visible). In this process callers queue on an in-memory lock; on Postgres a session
  *   advisory lock on a dedicated connection holds the other processes off as well.
  */
-export async function lockForTransaction(tx: Db, key: string): Promise<void> {
-  if (openedDatabaseKind() !== 'postgres') return;
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+export async function lockForTransaction(tx: Db, ...keys: string[]): Promise<void> {
+  if (openedDatabaseKind() !== 'postgres' || keys.length === 0) return;
+  if (keys.length === 1) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${keys[0]}))`);
+    return;
+  }
+  // Several caps (a batch of writes): taken in one fixed order, so two batches never wait on each other in a circle.
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(h)
+    from (select distinct hashtext(k) as h from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k order by h) as ordered`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { sharedBatcher } from '@/lib/db/batch';
@@ -199,10 +199,21 @@ export async function anySiteHasOrigin(origin: string, domains: string[]): Promi
 }
 
 /** The site's plan and its custom concurrency (Basic for an unknown site). */
-export async function planOfSite(siteId: string): Promise<{ plan: Plan; concurrencyLimit: number | null }> {
+type SitePlan = { plan: Plan; concurrencyLimit: number | null };
+
+async function plansOfSites(siteIds: string[]): Promise<SitePlan[]> {
   const db = await getDb();
-  const [row] = await db.select({ plan: sites.plan, concurrencyLimit: sites.concurrencyLimit }).from(sites).where(eq(sites.id, siteId)).limit(1);
-  return row ?? { plan: 'basic', concurrencyLimit: null };
+  const found = await db
+    .select({ id: sites.id, plan: sites.plan, concurrencyLimit: sites.concurrencyLimit })
+    .from(sites)
+    .where(inArray(sites.id, [...new Set(siteIds)]));
+  const byId = new Map(found.map(({ id, ...plan }) => [id, plan]));
+  return siteIds.map((id) => byId.get(id) ?? { plan: 'basic', concurrencyLimit: null });
+}
+
+/** A site's plan (Basic when the site is gone). Concurrent reads share one query, started after each of them arrived. */
+export function planOfSite(siteId: string): Promise<SitePlan> {
+  return sharedBatcher('sitePlans', plansOfSites).submit(siteId);
 }
 
 /** The plans of an account's sites (one entry per site). */

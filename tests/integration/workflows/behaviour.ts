@@ -257,6 +257,30 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
         expect(await under.engine.countRunning(t.siteId)).toBe(10);
         for (const id of [...ids, ...burst.filter((r) => r.status === 202).map((r) => r.body.workflowId)]) await cancel(t, id);
       });
+
+      it('starts at once keep their answers: one Idempotency-Key gives one run, a full site does not take the place of another', async () => {
+        const full = await createTenant();
+        const open = await createTenant();
+        const ids = [];
+        for (let i = 0; i < 10; i++) ids.push(await waitingRun(full));
+        const key = `burst-${randomUUID()}`;
+        const body = (t: Tenant) => ({ site_id: t.siteId, question: 'q', timeout_seconds: 600 });
+        const [refused, ...rest] = await Promise.all([
+          start(full, 'humanIntervention', body(full)),
+          ...Array.from({ length: 4 }, () => start(open, 'humanIntervention', body(open), { 'idempotency-key': key })),
+          start(open, 'humanIntervention', body(open)),
+        ]);
+        expect(refused.status).toBe(429);
+        expect(refused.body.error.code).toBe('RATE_LIMITED');
+        expect(rest.map((r) => r.status)).toEqual([202, 202, 202, 202, 202]);
+        const keyed = rest.slice(0, 4).map((r) => r.body.workflowId);
+        expect(new Set(keyed).size).toBe(1);
+        expect(rest[4].body.workflowId).not.toBe(keyed[0]);
+        expect(await under.engine.countRunning(full.siteId)).toBe(10);
+        expect(await under.engine.countRunning(open.siteId)).toBe(2);
+        for (const id of ids) await cancel(full, id);
+        for (const id of [keyed[0], rest[4].body.workflowId]) await cancel(open, id);
+      });
     });
 
     describe('runs', () => {

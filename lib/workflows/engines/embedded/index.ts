@@ -2,7 +2,7 @@ import { now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import type { Db } from '@/lib/db/client';
 import { defineQueue } from '@/lib/jobs/define';
-import { enqueue } from '@/lib/jobs/queue';
+import { enqueue, enqueueAll } from '@/lib/jobs/queue';
 import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
 import { engineFailure } from '@/lib/workflows/failure';
 import * as store from './store';
@@ -38,6 +38,13 @@ function newRun(options: StartOptions): store.NewRun {
 
 /** A run's first execution, queued in the transaction that records it. */
 const enqueueFirst = (tx: Db, runId: string) => enqueue(RUN_QUEUE, { runId }, { tx });
+/** The first executions of several runs, queued in one statement of the transaction that records them. */
+const enqueueFirsts = (tx: Db, runIds: string[]) =>
+  enqueueAll(
+    RUN_QUEUE,
+    runIds.map((runId) => ({ data: { runId } })),
+    { tx },
+  );
 
 export class EmbeddedEngine implements WorkflowEngine {
   readonly kind = 'embedded' as const;
@@ -48,7 +55,7 @@ export class EmbeddedEngine implements WorkflowEngine {
   }
 
   startWithinCap(options: StartOptions, cap: number) {
-    return store.insertRunWithinCap(newRun(options), cap, enqueueFirst);
+    return store.insertRunWithinCap(newRun(options), cap, enqueueFirsts);
   }
 
   list(query: ListQuery): Promise<ListPage> {

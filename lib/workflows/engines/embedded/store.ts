@@ -1,7 +1,9 @@
 import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '@/lib/core/errors';
-import { getDb, type Db } from '@/lib/db/client';
+import { sharedBatcher } from '@/lib/db/batch';
+import { database, getDb, type Database, type Db } from '@/lib/db/client';
 import { lockForTransaction } from '@/lib/db/lock';
+import { rows } from '@/lib/db/raw';
 import { workflowRuns, workflowSignals, workflowSteps } from '@/lib/db/schema';
 import { JOB_SCHEMA } from '@/lib/jobs/define';
 import type { ListPage, ListQuery, WorkflowFailure, WorkflowRecord, WorkflowStatus } from '@/lib/workflows/engine';
@@ -58,47 +60,145 @@ export async function insertRun(
   return { row, created: false };
 }
 
+/** What a start within the cap answers: its run, or `undefined` when the site's cap is reached. */
+type StartedWithinCap = { workflowId: string; runId: string; created: boolean } | undefined;
+
+interface CappedStart {
+  values: NewRun;
+  cap: number;
+  /** The process database when the start was asked for (tests switch it between calls). */
+  on: Promise<Database>;
+  enqueueFirst: (tx: Db, runIds: string[]) => Promise<unknown>;
+}
+
 /**
- * Records a run and queues its first job only while the site has fewer than `cap` runs in
- * progress: one transaction whose insert counts the running runs itself (`insert … select …
- * where (select count(*) …) < cap`), after the site's cap lock (`lockForTransaction`: on Postgres
- * an advisory transaction lock, on the embedded database the transaction has the backend to
- * itself), so parallel starts of any process never pass the cap together. A start with an
- * Idempotency-Key the site used before answers that run (`created: false`), even at the cap;
- * `undefined` when the cap is reached.
+ * Records runs and queues their first jobs only while each run's site has fewer than its `cap`
+ * runs in progress — for a batch of concurrent starts at once (group commit, `lib/db/batch.ts`):
+ * one transaction takes the cap locks of the batch's sites (`lockForTransaction`: on Postgres
+ * advisory transaction locks, in one fixed order; on the embedded database the transaction has
+ * the backend to itself), so starts of any process never pass a cap together; one statement
+ * counts each site's running runs and inserts the starts it admits in arrival order, up to the
+ * cap; one statement queues their first jobs. A start with an Idempotency-Key the site used
+ * before (or an earlier start of the batch used) answers that run (`created: false`), even at the
+ * cap, and takes no place.
+ */
+async function insertCapped(on: Promise<Database>, batch: CappedStart[]): Promise<(StartedWithinCap | Error)[]> {
+  const { db } = await on;
+  return db.transaction(async (tx) => {
+    await lockForTransaction(tx, ...[...new Set(batch.map((s) => s.values.siteId))].map((site) => `workflow-running:${site}`));
+    const input = JSON.stringify(
+      batch.map(({ values: v, cap }, ord) => ({
+        ord,
+        site_id: v.siteId,
+        workflow_id: v.workflowId,
+        type: v.type,
+        input: v.input ?? {},
+        idempotency_key: v.idempotencyKey ?? null,
+        start_time: v.startTime.toISOString(),
+        timeout_at: v.timeoutAt?.toISOString() ?? null,
+        cap,
+      })),
+    );
+    const inserted = await rows<{ run_id: string; workflow_id: string }>(
+      sql`
+      with input as (
+        select * from jsonb_to_recordset(${input}::jsonb) as t(
+          ord int, site_id uuid, workflow_id text, type text, input jsonb, idempotency_key text,
+          start_time timestamptz, timeout_at timestamptz, cap int)
+      ),
+      fresh as (
+        select i.* from input i
+        where i.idempotency_key is null
+           or (not exists (select 1 from workflow_runs r where r.site_id = i.site_id and r.idempotency_key = i.idempotency_key)
+               and i.ord = (select min(j.ord) from input j where j.site_id = i.site_id and j.idempotency_key = i.idempotency_key))
+      ),
+      running as (
+        select r.site_id, count(*) as n from workflow_runs r
+        where r.status = 'RUNNING' and r.site_id in (select site_id from input)
+        group by r.site_id
+      ),
+      admitted as (
+        select f.* from (select fresh.*, row_number() over (partition by fresh.site_id order by fresh.ord) as place from fresh) f
+        left join running on running.site_id = f.site_id
+        where coalesce(running.n, 0) + f.place <= f.cap
+      )
+      insert into workflow_runs (site_id, workflow_id, type, input, idempotency_key, start_time, timeout_at)
+      select site_id, workflow_id, type, input, idempotency_key, start_time, timeout_at from admitted order by ord
+      on conflict do nothing
+      returning run_id, workflow_id`,
+      tx,
+    );
+    const runOf = new Map(inserted.map((r) => [r.workflow_id, r.run_id]));
+    if (inserted.length)
+      await batch[0].enqueueFirst(
+        tx,
+        inserted.map((r) => r.run_id),
+      );
+    const rest = batch.filter((s) => !runOf.has(s.values.workflowId));
+    // Not inserted: the key was used before (that run is the answer), or the cap is reached.
+    const keyed = rest.filter((s) => s.values.idempotencyKey !== undefined);
+    const earlier = keyed.length
+      ? await rows<{ site_id: string; idempotency_key: string; workflow_id: string; run_id: string }>(
+          sql`
+          select r.site_id, r.idempotency_key, r.workflow_id, r.run_id from workflow_runs r
+          join jsonb_to_recordset(${JSON.stringify(keyed.map((s) => ({ site_id: s.values.siteId, key: s.values.idempotencyKey })))}::jsonb)
+            as k(site_id uuid, key text) on r.site_id = k.site_id and r.idempotency_key = k.key`,
+          tx,
+        )
+      : [];
+    const earlierOf = new Map(earlier.map((r) => [`${r.site_id} ${r.idempotency_key}`, r]));
+    const unanswered = rest.filter((s) => !earlierOf.has(`${s.values.siteId} ${s.values.idempotencyKey}`));
+    const runningOf = new Map<string, number>();
+    for (const site of new Set(unanswered.map((s) => s.values.siteId))) runningOf.set(site, await countRunning(site, tx));
+    return batch.map(({ values, cap }): StartedWithinCap | Error => {
+      const runId = runOf.get(values.workflowId);
+      if (runId) return { workflowId: values.workflowId, runId, created: true };
+      const before = earlierOf.get(`${values.siteId} ${values.idempotencyKey}`);
+      if (values.idempotencyKey !== undefined && before) return { workflowId: before.workflow_id, runId: before.run_id, created: false };
+      if ((runningOf.get(values.siteId) ?? 0) < cap) return new Error(`workflow id ${values.workflowId} is already taken`);
+      return undefined;
+    });
+  });
+}
+
+/**
+ * Concurrent starts share one transaction per database they were asked on. One batch at a time:
+ * batches of one site wait on each other's cap lock anyway, so the next batch gathers every start
+ * that arrives meanwhile.
+ */
+const cappedStarts = sharedBatcher(
+  'workflow-starts',
+  async (batch: CappedStart[]) => {
+    const groups = new Map<Promise<Database>, number[]>();
+    batch.forEach((s, i) => groups.set(s.on, [...(groups.get(s.on) ?? []), i]));
+    const out: (StartedWithinCap | Error)[] = new Array(batch.length);
+    await Promise.all(
+      [...groups].map(async ([on, indexes]) => {
+        const answers = await insertCapped(
+          on,
+          indexes.map((i) => batch[i]),
+        );
+        indexes.forEach((i, k) => (out[i] = answers[k]));
+      }),
+    );
+    return out;
+  },
+  { concurrency: 1 },
+);
+
+/**
+ * Records a run and queues its first job (`enqueueFirst`, with the same commit) only while the
+ * site has fewer than `cap` runs in progress; concurrent starts go together (`insertCapped`).
  */
 export async function insertRunWithinCap(
   values: NewRun,
   cap: number,
-  /** Queues the run's first job with the insert's transaction. */
-  enqueueFirst: (tx: Db, runId: string) => Promise<unknown>,
-): Promise<{ workflowId: string; runId: string; created: boolean } | undefined> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    await lockForTransaction(tx, `workflow-running:${values.siteId}`);
-    const inserted = (await tx.execute(sql`
-      insert into workflow_runs (site_id, workflow_id, type, input, idempotency_key, start_time, timeout_at)
-      select ${values.siteId}::uuid, ${values.workflowId}, ${values.type}, ${JSON.stringify(values.input ?? {})}::jsonb,
-             ${values.idempotencyKey ?? null}::text, ${values.startTime.toISOString()}::timestamptz, ${values.timeoutAt?.toISOString() ?? null}::timestamptz
-      where (select count(*) from workflow_runs where site_id = ${values.siteId}::uuid and status = 'RUNNING') < ${cap}
-      on conflict do nothing
-      returning run_id, workflow_id`)) as unknown as { rows: { run_id: string; workflow_id: string }[] };
-    const row = inserted.rows[0];
-    if (row) {
-      await enqueueFirst(tx, row.run_id);
-      return { workflowId: row.workflow_id, runId: row.run_id, created: true };
-    }
-    // Not inserted: the key was used before (that run is the answer), or the cap is reached.
-    if (values.idempotencyKey) {
-      const [earlier] = await tx
-        .select({ workflowId: workflowRuns.workflowId, runId: workflowRuns.runId })
-        .from(workflowRuns)
-        .where(and(eq(workflowRuns.siteId, values.siteId), eq(workflowRuns.idempotencyKey, values.idempotencyKey)));
-      if (earlier) return { ...earlier, created: false };
-    }
-    if ((await countRunning(values.siteId, tx)) < cap) throw new Error(`workflow id ${values.workflowId} is already taken`);
-    return undefined;
-  });
+  /** Queues the first jobs of runs with the insert's transaction. */
+  enqueueFirst: (tx: Db, runIds: string[]) => Promise<unknown>,
+): Promise<StartedWithinCap> {
+  const answer = await cappedStarts.submit({ values, cap, on: database(), enqueueFirst });
+  if (answer instanceof Error) throw answer;
+  return answer;
 }
 
 export async function runByIdempotencyKey(siteId: string, key: string): Promise<RunRow | undefined> {
