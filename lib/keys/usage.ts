@@ -43,24 +43,17 @@ export function flushKeyUsage(): Promise<void> {
 
 /**
  * Inserts the entries and moves each key's last use forward, in one statement (one round trip,
- * one commit): the entries travel as one JSON parameter, so the statement's text is the same for
- * any group and nothing is built per row.
+ * one commit): the entries travel as one JSON parameter (an array per entry), so the statement's
+ * text is the same for any group and nothing is built per row.
  */
 async function writeEntries(entries: UsageEntry[]): Promise<void[]> {
-  const input = JSON.stringify(
-    entries.map((e, ord) => ({
-      ord,
-      key_id: e.keyId,
-      site_id: e.siteId,
-      method: e.method,
-      route: e.route,
-      status: e.status,
-      at: e.at.toISOString(),
-    })),
-  );
+  // In arrival order: of two entries of a key at the same instant, the later one is its last use.
+  const input = JSON.stringify(entries.map((e) => [e.keyId, e.siteId, e.method, e.route, e.status, e.at.toISOString()]));
   await rows(sql`
     with input as (
-      select * from jsonb_to_recordset(${input}::jsonb) as t(ord int, key_id uuid, site_id uuid, method text, route text, status int, at timestamptz)
+      select (v ->> 0)::uuid as key_id, (v ->> 1)::uuid as site_id, v ->> 2 as method, v ->> 3 as route,
+             (v ->> 4)::int as status, (v ->> 5)::timestamptz as at, ord
+        from jsonb_array_elements(${input}::jsonb) with ordinality as e(v, ord)
     ),
     inserted as (
       insert into api_key_usage (key_id, site_id, method, route, status, created_at)
