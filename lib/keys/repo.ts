@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { displaySuffixOf, generateApiKey, hashApiKey } from '@/lib/auth/api-key-format';
 import { currentDate } from '@/lib/core/clock';
 import { sharedBatcher } from '@/lib/db/batch';
 import { getDb, type Db } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
-import { apiKeys, sites } from '@/lib/db/schema';
+import { apiKeys } from '@/lib/db/schema';
 import { planLimits, type PlanLimits } from '@/lib/sites/plans';
 import type { CreatedKey, CreateKeyInput, KeySummary, Scope } from './schema';
 
@@ -103,26 +103,42 @@ export interface StoredKey {
   limits: PlanLimits;
 }
 
+/**
+ * One statement of constant text for any batch (the hashes travel as one array parameter), its
+ * timestamps as epoch milliseconds and its scopes as one string: nothing is built or mapped per
+ * column on the request path.
+ */
 async function findKeysByHash(hashes: string[]): Promise<(StoredKey | undefined)[]> {
-  const db = await getDb();
-  const found = await db
-    .select({
-      keyHash: apiKeys.keyHash,
-      id: apiKeys.id,
-      siteId: apiKeys.siteId,
-      scopes: apiKeys.scopes,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
-      plan: sites.plan,
-      perMinute: sites.rateLimitPerMinute,
-      concurrent: sites.concurrencyLimit,
-    })
-    .from(apiKeys)
-    .innerJoin(sites, eq(sites.id, apiKeys.siteId))
-    .where(inArray(apiKeys.keyHash, [...new Set(hashes)]));
-  const byHash = new Map(
-    found.map(({ keyHash, plan, perMinute, concurrent, ...key }) => [keyHash, { ...key, limits: planLimits(plan, perMinute, concurrent) }]),
-  );
+  // Hashes are lowercase hex (hashApiKey): the array literal needs no quoting.
+  const wanted = `{${[...new Set(hashes)].join(',')}}`;
+  const found = await rows<{
+    key_hash: string;
+    id: string;
+    site_id: string;
+    scopes: string;
+    expires_at: number;
+    revoked_at: number | null;
+    plan: string;
+    per_minute: number | null;
+    concurrent: number | null;
+  }>(sql`
+    select k.key_hash, k.id, k.site_id, array_to_string(k.scopes, ',') as scopes,
+           (extract(epoch from k.expires_at) * 1000)::float8 as expires_at,
+           (extract(epoch from k.revoked_at) * 1000)::float8 as revoked_at,
+           s.plan, s.rate_limit_per_minute as per_minute, s.concurrency_limit as concurrent
+      from api_keys k join sites s on s.id = k.site_id
+     where k.key_hash = any(${wanted}::text[])`);
+  const byHash = new Map<string, StoredKey>();
+  for (const r of found) {
+    byHash.set(r.key_hash, {
+      id: r.id,
+      siteId: r.site_id,
+      scopes: r.scopes.split(',') as Scope[],
+      expiresAt: new Date(Number(r.expires_at)),
+      revokedAt: r.revoked_at === null ? null : new Date(Number(r.revoked_at)),
+      limits: planLimits(r.plan, r.per_minute, r.concurrent),
+    });
+  }
   return hashes.map((h) => byHash.get(h));
 }
 

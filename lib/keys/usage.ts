@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { errorFields, log } from '@/lib/core/log';
 import { sharedBatcher } from '@/lib/db/batch';
-import { getDb } from '@/lib/db/client';
-import { apiKeyUsage } from '@/lib/db/schema';
+import { rows } from '@/lib/db/raw';
 
 /**
  * Key usage is the request path's own write, committed in groups in the process that served the
@@ -42,24 +41,31 @@ export function flushKeyUsage(): Promise<void> {
   return writer.flush();
 }
 
-/** Inserts the entries and moves each key's last use forward, in one transaction. */
+/**
+ * Inserts the entries and moves each key's last use forward, in one statement (one round trip,
+ * one commit): the entries travel as one JSON parameter (an array per entry), so the statement's
+ * text is the same for any group and nothing is built per row.
+ */
 async function writeEntries(entries: UsageEntry[]): Promise<void[]> {
-  const db = await getDb();
-  const lastUse = new Map<string, UsageEntry>();
-  for (const e of entries) if ((lastUse.get(e.keyId)?.at.getTime() ?? 0) <= e.at.getTime()) lastUse.set(e.keyId, e);
-  await db.transaction(async (tx) => {
-    await tx
-      .insert(apiKeyUsage)
-      .values(entries.map((e) => ({ keyId: e.keyId, siteId: e.siteId, method: e.method, route: e.route, status: e.status, createdAt: e.at })));
-    for (const [keyId, { at, status }] of lastUse) {
-      const when = at.toISOString();
-      await tx.execute(
-        sql`update api_keys set
-              last_status = case when last_used_at is null or last_used_at <= ${when}::timestamptz then ${status} else last_status end,
-              last_used_at = greatest(coalesce(last_used_at, ${when}::timestamptz), ${when}::timestamptz)
-            where id = ${keyId}`,
-      );
-    }
-  });
+  // In arrival order: of two entries of a key at the same instant, the later one is its last use.
+  const input = JSON.stringify(entries.map((e) => [e.keyId, e.siteId, e.method, e.route, e.status, e.at.toISOString()]));
+  await rows(sql`
+    with input as (
+      select (v ->> 0)::uuid as key_id, (v ->> 1)::uuid as site_id, v ->> 2 as method, v ->> 3 as route,
+             (v ->> 4)::int as status, (v ->> 5)::timestamptz as at, ord
+        from jsonb_array_elements(${input}::jsonb) with ordinality as e(v, ord)
+    ),
+    inserted as (
+      insert into api_key_usage (key_id, site_id, method, route, status, created_at)
+      select key_id, site_id, method, route, status, at from input
+    ),
+    last_use as (
+      select distinct on (key_id) key_id, at, status from input order by key_id, at desc, ord desc
+    )
+    update api_keys k set
+      last_status = case when k.last_used_at is null or k.last_used_at <= u.at then u.status else k.last_status end,
+      last_used_at = greatest(coalesce(k.last_used_at, u.at), u.at)
+    from last_use u
+    where k.id = u.key_id`);
   return entries.map(() => undefined);
 }
