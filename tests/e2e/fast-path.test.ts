@@ -22,7 +22,7 @@ const ORIGIN = `https://${DOMAIN}`;
 const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 const NEXT_VARY = new Set(['rsc', 'next-router-state-tree', 'next-router-prefetch', 'next-router-segment-prefetch']);
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-const TIMES = /(_at|_time|time|timestamp|^duration|^ttl_remaining)$/;
+const TIMES = /(_at|_time|time|timestamp|^duration|^ttl(_remaining)?)$/;
 
 interface Tenant {
   siteId: string;
