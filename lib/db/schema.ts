@@ -53,7 +53,10 @@ export const apiKeyUsage = pgTable('api_key_usage', {
   method: text('method').notNull(),
   route: text('route').notNull(),
   status: integer('status').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
+  /** The start of the minute the requests were served in. */
+  createdAt: ts('created_at').notNull(),
+  /** Requests of this key, method, route and status in that minute. */
+  requests: integer('requests').notNull().default(1),
 });
 
 export const commands = pgTable('commands', {

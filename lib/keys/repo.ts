@@ -168,8 +168,8 @@ export async function keyUsageByDay(siteId: string, keyId: string, since: Date):
   if (!key) return undefined;
   const days = await rows<{ day: string; requests: number; errors: number }>(sql`
     select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
-           count(*)::int as requests,
-           (count(*) filter (where status >= 400))::int as errors
+           sum(requests)::int as requests,
+           coalesce(sum(requests) filter (where status >= 400), 0)::int as errors
       from api_key_usage
      where key_id = ${keyId} and site_id = ${siteId} and created_at >= ${since.toISOString()}::timestamptz
      group by 1 order by 1`);

@@ -42,9 +42,10 @@ export function flushKeyUsage(): Promise<void> {
 }
 
 /**
- * Inserts the entries and moves each key's last use forward, in one statement (one round trip,
- * one commit): the entries travel as one JSON parameter (an array per entry), so the statement's
- * text is the same for any group and nothing is built per row.
+ * Counts the entries into their minutes (a row per key, minute, method, route and status: one
+ * upsert per combination, however many requests) and moves each key's last use forward, in one
+ * statement (one round trip, one commit): the entries travel as one JSON parameter (an array per
+ * entry), so the statement's text is the same for any group and nothing is built per row.
  */
 async function writeEntries(entries: UsageEntry[]): Promise<void[]> {
   // In arrival order: of two entries of a key at the same instant, the later one is its last use.
@@ -55,9 +56,12 @@ async function writeEntries(entries: UsageEntry[]): Promise<void[]> {
              (v ->> 4)::int as status, (v ->> 5)::timestamptz as at, ord
         from jsonb_array_elements(${input}::jsonb) with ordinality as e(v, ord)
     ),
-    inserted as (
-      insert into api_key_usage (key_id, site_id, method, route, status, created_at)
-      select key_id, site_id, method, route, status, at from input
+    counted as (
+      insert into api_key_usage (key_id, site_id, method, route, status, created_at, requests)
+      select key_id, site_id, method, route, status, date_trunc('minute', at at time zone 'UTC') at time zone 'UTC', count(*)::int
+        from input
+       group by 1, 2, 3, 4, 5, 6
+      on conflict (key_id, created_at, method, route, status) do update set requests = api_key_usage.requests + excluded.requests
     ),
     last_use as (
       select distinct on (key_id) key_id, at, status from input order by key_id, at desc, ord desc

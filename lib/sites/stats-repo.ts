@@ -34,8 +34,8 @@ export async function siteStats(siteId: string, now = currentDate()): Promise<Si
       (select count(*)::int from api_keys where site_id = ${siteId}) as keys_total,
       (select count(*)::int from api_keys where site_id = ${siteId} and revoked_at is not null) as keys_revoked,
       (select count(*)::int from api_keys where site_id = ${siteId} and revoked_at is null and expires_at <= ${now.toISOString()}::timestamptz) as keys_expired,
-      (select count(*)::int from api_key_usage where site_id = ${siteId}) as requests_total,
-      (select count(*)::int from api_key_usage where site_id = ${siteId} and created_at > ${dayAgo.toISOString()}::timestamptz) as requests_24h,
+      (select coalesce(sum(requests), 0)::int from api_key_usage where site_id = ${siteId}) as requests_total,
+      (select coalesce(sum(requests), 0)::int from api_key_usage where site_id = ${siteId} and created_at > ${dayAgo.toISOString()}::timestamptz) as requests_24h,
       (select jsonb_object_agg(status, n) from (
          select status, count(*)::int as n from commands where site_id = ${siteId} group by status
        ) s) as commands_by_status,

@@ -103,6 +103,37 @@ describe('batched writes', () => {
     return res.rows.map((r) => r.status);
   };
 
+  it('counts the requests of a key, route and status in one minute in one row, across flushes', async () => {
+    const key = await createKey(mine.user, mine.siteId, ['read']);
+    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    const at = (second: number) => new Date(minute.getTime() + second * 1000);
+    const entry = (status: number, second: number) => ({
+      keyId: key.id,
+      siteId: mine.siteId,
+      method: 'GET',
+      route: '/sites',
+      status,
+      at: at(second),
+    });
+    for (const second of [1, 2, 3]) recordKeyUsage(entry(200, second));
+    recordKeyUsage(entry(404, 4));
+    await flushKeyUsage();
+    recordKeyUsage(entry(200, 59));
+    recordKeyUsage(entry(200, -1)); // the minute before
+    await flushKeyUsage();
+    const db = await getDb();
+    const counted = (await db.execute(
+      sql`select status, requests, created_at from api_key_usage where key_id = ${key.id} order by created_at, status`,
+    )) as unknown as { rows: { status: number; requests: number; created_at: Date | string }[] };
+    expect(counted.rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }))).toEqual([
+      { status: 200, requests: 1, created_at: new Date(minute.getTime() - 60_000).toISOString() },
+      { status: 200, requests: 4, created_at: minute.toISOString() },
+      { status: 404, requests: 1, created_at: minute.toISOString() },
+    ]);
+    const res = await usage(key.id, { site_id: mine.siteId, days: 2 });
+    expect(res.body.data.total_requests).toBe(6);
+  });
+
   it('records every other entry of a flush when one key was deleted with its site before the flush', async () => {
     const kept = await createKey(mine.user, mine.siteId, ['read']);
     const doomedSite = await createSite(mine.user, 'Closing down');

@@ -61,13 +61,13 @@ describe('MCP under the plan limits, like REST', () => {
     expect((await list(apiKey)).status).toBe(200);
     expect((await list(writeOnly.apiKey)).status).toBe(403);
     await flushKeyUsage();
-    const recorded = await rows<{ key_id: string; route: string; status: number }>(
-      sql`select key_id, route, status from api_key_usage where site_id = ${tenant.siteId} order by id`,
+    const recorded = await rows<{ key_id: string; route: string; status: number; requests: number }>(
+      sql`select key_id, route, status, sum(requests)::int as requests from api_key_usage where site_id = ${tenant.siteId}
+          group by key_id, route, status order by status`,
     );
     expect(recorded).toEqual([
-      { key_id: id, route: '/api/mcp', status: 200 },
-      { key_id: id, route: '/api/mcp', status: 200 },
-      { key_id: writeOnly.id, route: '/api/mcp', status: 403 },
+      { key_id: id, route: '/api/mcp', status: 200, requests: 2 },
+      { key_id: writeOnly.id, route: '/api/mcp', status: 403, requests: 1 },
     ]);
   });
 });
