@@ -22,11 +22,7 @@ import { database, openedDatabaseKind, type Db } from './client';
  */
 export async function lockForTransaction(tx: Db, ...keys: string[]): Promise<void> {
   if (openedDatabaseKind() !== 'postgres' || keys.length === 0) return;
-  if (keys.length === 1) {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${keys[0]}))`);
-    return;
-  }
-  // Several caps (a batch of writes): taken in one fixed order, so two batches never wait on each other in a circle.
+  // Several caps (a batch of writes) are taken in one fixed order, so two batches never wait on each other in a circle.
   await tx.execute(sql`
     select pg_advisory_xact_lock(h)
     from (select distinct hashtext(k) as h from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k order by h) as ordered`);

@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { INT4_MAX } from '@/lib/core/schemas';
 import { sharedBatcher } from '@/lib/db/batch';
 import { rows } from '@/lib/db/raw';
-import { SESSION_MAX_MS, sessionTtlMs } from './lifetime';
+import { analyticsAllowedSql } from './consent';
+import { expiryAfterSql } from './lifetime';
 import { MAX_EVENTS_PER_SESSION } from './schema';
 
 /** One tracking event on its way to the database. */
@@ -34,7 +35,6 @@ export type EventOutcome =
  */
 async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
   const now = Math.max(...batch.map((e) => e.receivedAt));
-  const ttl = sessionTtlMs();
   const input = JSON.stringify(
     batch.map((e, ord) => ({
       ord,
@@ -59,7 +59,7 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
     ),
     live as (
       select s.id, s.site_id, s.visitor_id, s.event_count, s.created_at,
-             coalesce((s.consent ->> 'analytics')::boolean, true) as analytics
+             ${analyticsAllowedSql(sql`s.consent`)} as analytics
       from visitor_sessions s
       where s.id in (select session_id from input) and s.status = 'active' and s.expires_at > ${now}::bigint
       -- One lock order for every batch, so concurrent batches cannot deadlock.
@@ -95,7 +95,7 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
           current_url = coalesce(a.last_page, s.current_url),
           last_activity_at = greatest(s.last_activity_at, a.at),
           updated_at = a.at,
-          expires_at = least(a.at + ${ttl}, s.created_at + ${SESSION_MAX_MS})
+          expires_at = ${expiryAfterSql(sql`s.created_at`, sql`a.at`)}
       from (
         select session_id, max(received_at) as at,
                count(*) filter (where status = 'stored') as stored,
@@ -107,7 +107,7 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
       where s.id = a.session_id
     )
     select ord, status, session_visitor as visitor_id,
-           least(received_at + ${ttl}, session_created + ${SESSION_MAX_MS})::float8 as expires_at
+           ${expiryAfterSql(sql`session_created`, sql`received_at`)}::float8 as expires_at
     from outcome
   `);
   const byOrd = new Map(result.map((r) => [Number(r.ord), r]));

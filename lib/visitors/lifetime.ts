@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import { config } from '@/lib/core/config';
 
 /**
@@ -16,6 +17,10 @@ export const sessionTtlMs = (): number => config().SESSION_IDLE_TIMEOUT_SECONDS 
 
 /** Expiry after activity at `at`: the inactivity limit later, never past 24 hours after creation. */
 export const expiryAfter = (createdAt: number, at: number): number => Math.min(at + sessionTtlMs(), createdAt + SESSION_MAX_MS);
+
+/** The same rule in SQL, on epoch-millisecond expressions. */
+export const expiryAfterSql = (createdAt: SQL, at: SQL): SQL =>
+  sql`least(${at} + ${sessionTtlMs()}::bigint, ${createdAt} + ${SESSION_MAX_MS}::bigint)`;
 
 interface Lifetime {
   status: 'active' | 'closed' | 'expired';

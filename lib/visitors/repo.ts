@@ -6,8 +6,9 @@ import { rows, tableRecords, tableRows } from '@/lib/db/raw';
 import { sessionEvents, visitorSegments, visitorSessions, visitorUploads, visitors } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/webhooks/events';
 import { landingAttribution } from './attribution';
+import { analyticsAllowedSql } from './consent';
 import { sessionEnded, sessionNotFound } from './errors';
-import { closedEnd, expiryAfter, hasLapsed, isLive, lapsedEnd, SESSION_MAX_MS, sessionTtlMs } from './lifetime';
+import { closedEnd, expiryAfter, expiryAfterSql, hasLapsed, isLive, lapsedEnd } from './lifetime';
 import {
   type CreateSessionInput,
   type EndSessionInput,
@@ -145,7 +146,6 @@ async function startSessions(items: StartItem[]): Promise<Started[]> {
 
 /** The one statement of a batch (see startSessions): what it settled, by the start's proposed visitor id. */
 async function startOrRenew(first: { item: StartItem; proposedId: string }[]): Promise<Map<string, Started>> {
-  const ttl = sessionTtlMs();
   const starts = JSON.stringify(
     first.map(({ item: { siteId, start }, proposedId }, ord) => ({
       ord,
@@ -195,7 +195,7 @@ async function startOrRenew(first: { item: StartItem; proposedId: string }[]): P
       update visitor_sessions s
       set last_activity_at = greatest(s.last_activity_at, r.at),
           updated_at = r.at,
-          expires_at = least(r.at + ${ttl}, s.created_at + ${SESSION_MAX_MS}),
+          expires_at = ${expiryAfterSql(sql`s.created_at`, sql`r.at`)},
           lead_id = coalesce(r.lead_id, s.lead_id)
       from returning_visitors r
       where s.visitor_id = r.visitor_id and s.status = 'active' and s.expires_at > r.at
@@ -397,14 +397,13 @@ export async function updateSession(siteId: string, input: UpdateSessionInput, n
   const db = await getDb();
   const s = visitorSessions;
   const consent = input.consent ? sql`coalesce(${s.consent}, '{}'::jsonb) || ${JSON.stringify(input.consent)}::jsonb` : sql`${s.consent}`;
-  // The consent rule of every writer: analytics is allowed unless consent says `analytics: false`.
-  const keep = sql`coalesce((${consent}) -> 'analytics' <> 'false'::jsonb, true)`;
+  const keep = analyticsAllowedSql(consent);
   const [updated] = await db
     .update(s)
     .set({
       lastActivityAt: sql`greatest(${s.lastActivityAt}, ${Math.min(input.last_activity_at ?? now, now)}::bigint)`,
       updatedAt: now,
-      expiresAt: sql`least(${now + sessionTtlMs()}::bigint, ${s.createdAt} + ${SESSION_MAX_MS}::bigint)`,
+      expiresAt: expiryAfterSql(sql`${s.createdAt}`, sql`${now}::bigint`),
       ...(input.consent ? { consent } : {}),
       ...(input.current_url !== undefined ? { currentUrl: sql`case when ${keep} then ${input.current_url}::text else ${s.currentUrl} end` } : {}),
       ...(input.page_views !== undefined ? { pageViews: input.page_views } : {}),

@@ -3,6 +3,7 @@ import { ApiError, found, notFound } from '@/lib/core/errors';
 import { findLead, findLeadByEmail, upsertLeadByEmail } from '@/lib/leads/repo';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
 import { clientInfo, merged } from './client-info';
+import { analyticsAllowed } from './consent';
 import { eventLimitReached } from './errors';
 import { recordEvent } from './ingest';
 import { isLive } from './lifetime';
@@ -42,9 +43,6 @@ export const sessionMeta = (startedAt: number) => ({
   server_time: now(),
   processing_time: Math.round((performance.now() - startedAt) * 100) / 100,
 });
-
-/** consent.analytics false → only strictly necessary data and events are kept. Absent = granted. */
-const analyticsAllowed = (consent: Record<string, unknown> | null | undefined) => consent?.analytics !== false;
 
 const ttlOf = (row: Pick<SessionRow, 'expiresAt' | 'status'>, at: number) =>
   row.status === 'active' ? Math.max(0, Math.round((row.expiresAt - at) / 1000)) : 0;
