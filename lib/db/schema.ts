@@ -666,8 +666,15 @@ export const remoteInstances = pgTable('remote_instances', {
   timeoutHours: numeric('timeout_hours', { precision: 6, scale: 2, mode: 'number' }).notNull().default(1),
   startedAt: ts('started_at'),
   expiresAt: ts('expires_at'),
+  holderId: uuid('holder_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** Processes holding robot browsers, seen while they live (lib/robots/holder.ts). */
+export const robotHolders = pgTable('robot_holders', {
+  id: uuid('id').primaryKey(),
+  seenAt: ts('seen_at').notNull().defaultNow(),
 });
 
 export const instanceLogs = pgTable('instance_logs', {

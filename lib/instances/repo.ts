@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, notExists, notInArray, sql, type SQL } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb, type Db } from '@/lib/db/client';
-import { instanceLogs, instancePlans, remoteInstances, sites } from '@/lib/db/schema';
+import { instanceLogs, instancePlans, remoteInstances, robotHolders, sites } from '@/lib/db/schema';
 import { envVarNames } from './env-vars';
 import type { Instance, InstanceLog, InstancePlan, InstanceStatus, ListInstancesQuery, ListLogsQuery, ListPlansQuery, PlanStep } from './schema';
 import { BROWSER_STATUSES, BUSY_STATUSES } from './states';
@@ -141,7 +141,41 @@ export async function deleteInstanceRow(siteId: string, id: string): Promise<boo
   return rows.length > 0;
 }
 
-/** Running instances of every site whose timeout has passed (the expiry sweep), oldest first. */
+/** Records that the process `holderId` is alive now (it holds, or is about to hold, robot browsers). */
+export async function recordHolderSeen(holderId: string, on?: Db): Promise<void> {
+  const db = on ?? (await getDb());
+  await db
+    .insert(robotHolders)
+    .values({ id: holderId })
+    .onConflictDoUpdate({ target: robotHolders.id, set: { seenAt: sql`now()` } });
+  // Processes gone for a day are of no use to anyone.
+  await db.delete(robotHolders).where(sql`${robotHolders.seenAt} < now() - interval '1 day'`);
+}
+
+/**
+ * Marks `error` the account's instances holding a browser (`BROWSER_STATUSES`) whose holder has
+ * not been seen for `staleSeconds`: the process that held their browser is gone, and so is the
+ * browser. Instances without a recorded holder are left as they are. Answers those it marked.
+ */
+export async function releaseLostBrowsers(ownerId: string, staleSeconds: number, on: Db): Promise<{ siteId: string; id: string }[]> {
+  const alive = on
+    .select({ one: sql`1` })
+    .from(robotHolders)
+    .where(and(eq(robotHolders.id, remoteInstances.holderId), sql`${robotHolders.seenAt} > now() - make_interval(secs => ${staleSeconds})`));
+  return on
+    .update(remoteInstances)
+    .set({ status: 'error', expiresAt: null, updatedAt: currentDate() })
+    .where(
+      and(
+        inArray(remoteInstances.status, [...BROWSER_STATUSES]),
+        isNotNull(remoteInstances.holderId),
+        notExists(alive),
+        inArray(remoteInstances.siteId, on.select({ id: sites.id }).from(sites).where(eq(sites.ownerId, ownerId))),
+      ),
+    )
+    .returning({ siteId: remoteInstances.siteId, id: remoteInstances.id });
+}
+
 // Logs
 
 export async function insertLog(

@@ -1,12 +1,13 @@
 import { config } from '@/lib/core/config';
 import { found } from '@/lib/core/errors';
-import { getDb } from '@/lib/db/client';
+import { getDb, type Db } from '@/lib/db/client';
 import { lockForTransaction } from '@/lib/db/lock';
-import { countBrowserHolders, updateInstanceRow, type InstanceRow } from '@/lib/instances/repo';
+import { countBrowserHolders, insertLog, recordHolderSeen, releaseLostBrowsers, updateInstanceRow, type InstanceRow } from '@/lib/instances/repo';
 import type { InstanceStatus } from '@/lib/instances/schema';
 import { accountRobotsFull, siteRobotsFull } from '@/lib/providers/robots/limits';
 import { accountCap } from '@/lib/sites/caps';
 import { siteOwnerId } from '@/lib/sites/repo';
+import { HOLDER_STALE_SECONDS, keepHolderSeen, thisHolder } from './holder';
 
 /**
  * The running-robot limits as a database rule: a start (or resume) claims its instance's working
@@ -14,6 +15,8 @@ import { siteOwnerId } from '@/lib/sites/repo';
  * than its plan's robots_per_account. The count and the claim are one transaction under the
  * account's cap lock (`lockForTransaction`), so starts in parallel — of this process, of the
  * worker, of other instances of the app, each with browsers of its own — never pass it together.
+ * The claim records this process as the instance's holder; instances whose holder is gone
+ * (./holder.ts) no longer count: a claim first marks them `error`, as lost browsers.
  */
 
 export interface RobotAccount {
@@ -42,12 +45,25 @@ export async function claimRobotSlot(
   const account = await robotAccountOf(siteId);
   const perSite = config().ROBOTS_MAX_PER_SITE;
   const db = await opened;
+  keepHolderSeen();
+  await recordHolderSeen(thisHolder(), db);
+  await releaseLost(account.id, db);
   const row = await db.transaction(async (tx) => {
     await lockForTransaction(tx, `cap:robots_per_account:${account.id}`);
     const held = await countBrowserHolders(account.id, siteId, tx);
     if (held.site >= perSite) throw siteRobotsFull(perSite);
     if (held.account >= account.limit) throw accountRobotsFull(account.limit);
-    return updateInstanceRow(siteId, id, { status: via }, from, tx);
+    return updateInstanceRow(siteId, id, { status: via, holderId: thisHolder() }, from, tx);
   });
   return { row, account };
+}
+
+/** The account's instances whose holder is gone become `error`, each with a log line saying why. */
+async function releaseLost(accountId: string, db: Db): Promise<void> {
+  for (const lost of await releaseLostBrowsers(accountId, HOLDER_STALE_SECONDS, db))
+    await insertLog(lost.siteId, lost.id, {
+      logType: 'error',
+      level: 'error',
+      message: 'Browser lost: the process holding it is no longer running',
+    });
 }
