@@ -133,6 +133,30 @@ describe('caps across connections', () => {
     expect(n).toBe(10);
   });
 
+  it('workflow runs in progress: a start whose workflow id is taken takes no place, so the next start of its batch gets the last one', async () => {
+    const t = await createTenant();
+    const engine = new EmbeddedEngine();
+    const options = (workflowId = newWorkflowId('humanIntervention', t.siteId)) => ({
+      siteId: t.siteId,
+      type: 'humanInterventionWorkflow',
+      workflowId,
+      input: { site_id: t.siteId, question: 'q' },
+      timeoutMs: 600_000,
+    });
+    const taken = await engine.startWithinCap(options(), 2);
+    expect(taken).toMatchObject({ created: true });
+    // Both in one batch (asked in the same turn): one place left under the cap of 2.
+    const [again, next] = await Promise.allSettled([engine.startWithinCap(options(taken!.workflowId), 2), engine.startWithinCap(options(), 2)]);
+    expect(again.status).toBe('rejected');
+    expect(next).toMatchObject({ status: 'fulfilled', value: { created: true } });
+    const [{ n }] = (
+      (await home.db.execute(sql`select count(*)::int as n from workflow_runs where site_id = ${t.siteId} and status = 'RUNNING'`)) as unknown as {
+        rows: { n: number }[];
+      }
+    ).rows;
+    expect(n).toBe(2);
+  });
+
   it('running robots per account: 8 starts at once across two sites from two clients claim exactly the 3 the plan allows', async () => {
     process.env.PLAN_CAPS = JSON.stringify({ basic: { robots_per_account: 3 } });
     resetConfig();

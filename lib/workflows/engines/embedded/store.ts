@@ -80,7 +80,7 @@ interface CappedStart {
  * counts each site's running runs and inserts the starts it admits in arrival order, up to the
  * cap; one statement queues their first jobs. A start with an Idempotency-Key the site used
  * before (or an earlier start of the batch used) answers that run (`created: false`), even at the
- * cap, and takes no place.
+ * cap, and takes no place; nor does a start whose workflow id is taken (it fails).
  */
 async function insertCapped(on: Promise<Database>, batch: CappedStart[]): Promise<(StartedWithinCap | Error)[]> {
   const { db } = await on;
@@ -108,9 +108,11 @@ async function insertCapped(on: Promise<Database>, batch: CappedStart[]): Promis
       ),
       fresh as (
         select i.* from input i
-        where i.idempotency_key is null
-           or (not exists (select 1 from workflow_runs r where r.site_id = i.site_id and r.idempotency_key = i.idempotency_key)
-               and i.ord = (select min(j.ord) from input j where j.site_id = i.site_id and j.idempotency_key = i.idempotency_key))
+        where not exists (select 1 from workflow_runs r where r.workflow_id = i.workflow_id)
+          and i.ord = (select min(j.ord) from input j where j.workflow_id = i.workflow_id)
+          and (i.idempotency_key is null
+            or (not exists (select 1 from workflow_runs r where r.site_id = i.site_id and r.idempotency_key = i.idempotency_key)
+                and i.ord = (select min(j.ord) from input j where j.site_id = i.site_id and j.idempotency_key = i.idempotency_key)))
       ),
       running as (
         select r.site_id, count(*) as n from workflow_runs r
@@ -128,13 +130,16 @@ async function insertCapped(on: Promise<Database>, batch: CappedStart[]): Promis
       returning run_id, workflow_id`,
       tx,
     );
+    // Admitted starts have distinct workflow ids: each inserted run answers the first start with its id.
     const runOf = new Map(inserted.map((r) => [r.workflow_id, r.run_id]));
+    const answeredBy = new Map<string, CappedStart>();
+    for (const s of batch) if (runOf.has(s.values.workflowId) && !answeredBy.has(s.values.workflowId)) answeredBy.set(s.values.workflowId, s);
     if (inserted.length)
       await batch[0].enqueueFirst(
         tx,
         inserted.map((r) => r.run_id),
       );
-    const rest = batch.filter((s) => !runOf.has(s.values.workflowId));
+    const rest = batch.filter((s) => answeredBy.get(s.values.workflowId) !== s);
     // Not inserted: the key was used before (that run is the answer), or the cap is reached.
     const keyed = rest.filter((s) => s.values.idempotencyKey !== undefined);
     const earlier = keyed.length
@@ -148,14 +153,23 @@ async function insertCapped(on: Promise<Database>, batch: CappedStart[]): Promis
       : [];
     const earlierOf = new Map(earlier.map((r) => [`${r.site_id} ${r.idempotency_key}`, r]));
     const unanswered = rest.filter((s) => !earlierOf.has(`${s.values.siteId} ${s.values.idempotencyKey}`));
-    const runningOf = new Map<string, number>();
-    for (const site of new Set(unanswered.map((s) => s.values.siteId))) runningOf.set(site, await countRunning(site, tx));
-    return batch.map(({ values, cap }): StartedWithinCap | Error => {
-      const runId = runOf.get(values.workflowId);
-      if (runId) return { workflowId: values.workflowId, runId, created: true };
+    // Not admitted and not answered by a key: its workflow id is taken (before, by the batch, or by a run committed meanwhile), else the cap is reached.
+    const taken = new Set(
+      unanswered.length
+        ? (
+            await rows<{ workflow_id: string }>(
+              sql`select workflow_id from workflow_runs where workflow_id in (select jsonb_array_elements_text(${JSON.stringify(unanswered.map((s) => s.values.workflowId))}::jsonb))`,
+              tx,
+            )
+          ).map((r) => r.workflow_id)
+        : [],
+    );
+    return batch.map((start): StartedWithinCap | Error => {
+      const { values } = start;
+      if (answeredBy.get(values.workflowId) === start) return { workflowId: values.workflowId, runId: runOf.get(values.workflowId)!, created: true };
       const before = earlierOf.get(`${values.siteId} ${values.idempotencyKey}`);
       if (values.idempotencyKey !== undefined && before) return { workflowId: before.workflow_id, runId: before.run_id, created: false };
-      if ((runningOf.get(values.siteId) ?? 0) < cap) return new Error(`workflow id ${values.workflowId} is already taken`);
+      if (taken.has(values.workflowId)) return new Error(`workflow id ${values.workflowId} is already taken`);
       return undefined;
     });
   });
@@ -225,8 +239,8 @@ export async function runById(runId: string): Promise<RunRow | undefined> {
   return row;
 }
 
-export async function countRunning(siteId: string, on?: Db): Promise<number> {
-  const db = on ?? (await getDb());
+export async function countRunning(siteId: string): Promise<number> {
+  const db = await getDb();
   const [row] = await db
     .select({ n: count() })
     .from(workflowRuns)
