@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows } from '@/lib/db/raw';
+import { isLiveSql } from '@/lib/visitors/lifetime';
 import type { Days } from './calendar';
 
 /**
@@ -295,7 +296,7 @@ export async function funnelCounts(siteId: string, steps: string[], lo: number, 
 export async function oldestLiveSessionStart(siteId: string, from: number, now: number): Promise<number | undefined> {
   const [row] = await rows<{ at: number | null }>(sql`
     select min(created_at)::float8 as at from visitor_sessions
-    where site_id = ${siteId} and created_at >= ${from}::bigint and status = 'active' and expires_at > ${now}::bigint and not is_bot`);
+    where site_id = ${siteId} and created_at >= ${from}::bigint and ${isLiveSql(now)} and not is_bot`);
   return row?.at ?? undefined;
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { rows } from '@/lib/db/raw';
+import { isLiveSql } from '@/lib/visitors/lifetime';
 import type { SiteStats } from './schema';
 
 /** Live counts for one site, computed from the data in one round trip. */
@@ -43,7 +44,7 @@ export async function siteStats(siteId: string, now = currentDate()): Promise<Si
       (select count(*)::int from visitors where site_id = ${siteId} and lead_id is not null) as visitors_identified,
       (select count(*)::int from visitors where site_id = ${siteId} and is_bot) as visitors_bots,
       (select count(*)::int from visitor_sessions where site_id = ${siteId}) as sessions_total,
-      (select count(*)::int from visitor_sessions where site_id = ${siteId} and status = 'active' and expires_at > ${nowMs}::bigint) as sessions_active,
+      (select count(*)::int from visitor_sessions where site_id = ${siteId} and ${isLiveSql(nowMs)}) as sessions_active,
       (select count(*)::int from visitor_sessions where site_id = ${siteId} and created_at > ${nowMs - 86_400_000}::bigint) as sessions_24h,
       (select count(*)::int from visitor_sessions where site_id = ${siteId} and is_bot) as sessions_bots,
       (select count(*)::int from session_events where site_id = ${siteId}) as events_total,

@@ -4,7 +4,7 @@ import { INT4_MAX } from '@/lib/core/schemas';
 import { sharedBatcher } from '@/lib/db/batch';
 import { rows } from '@/lib/db/raw';
 import { analyticsAllowedSql } from './consent';
-import { expiryAfterSql } from './lifetime';
+import { expiryAfterSql, isLiveSql } from './lifetime';
 import { MAX_EVENTS_PER_SESSION } from './schema';
 
 /** One tracking event on its way to the database. */
@@ -61,7 +61,7 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
       select s.id, s.site_id, s.visitor_id, s.event_count, s.created_at,
              ${analyticsAllowedSql(sql`s.consent`)} as analytics
       from visitor_sessions s
-      where s.id in (select session_id from input) and s.status = 'active' and s.expires_at > ${now}::bigint
+      where s.id in (select session_id from input) and ${isLiveSql(now, 's')}
       -- One lock order for every batch, so concurrent batches cannot deadlock.
       order by s.id
       for update

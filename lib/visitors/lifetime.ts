@@ -30,6 +30,16 @@ interface Lifetime {
 /** Whether the session still takes activity at `now`. */
 export const isLive = (row: Lifetime, now: number): boolean => row.status === 'active' && row.expiresAt > now;
 
+/**
+ * The same in SQL, on a row `s` of visitor_sessions (bare column names when `s` is omitted). The
+ * bound on created_at follows from the rule (no session outlives 24 hours): expires_at moves with
+ * every activity and is not indexed, so a scan for live sessions is bounded by created_at.
+ */
+export const isLiveSql = (now: number, s?: string): SQL => {
+  const col = (name: string) => sql.raw(s ? `${s}.${name}` : name);
+  return sql`(${col('status')} = 'active' and ${col('expires_at')} > ${now}::bigint and ${col('created_at')} > ${now - SESSION_MAX_MS}::bigint)`;
+};
+
 /** Still marked active, but past its inactivity limit or its 24 hours: it has ended. */
 export const hasLapsed = (row: Lifetime, now: number): boolean => row.status === 'active' && row.expiresAt <= now;
 

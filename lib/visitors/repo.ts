@@ -8,7 +8,7 @@ import { recordEvent } from '@/lib/webhooks/events';
 import { landingAttribution } from './attribution';
 import { analyticsAllowedSql } from './consent';
 import { sessionEnded, sessionNotFound } from './errors';
-import { closedEnd, expiryAfter, expiryAfterSql, hasLapsed, isLive, lapsedEnd } from './lifetime';
+import { closedEnd, expiryAfter, expiryAfterSql, hasLapsed, isLive, isLiveSql, lapsedEnd } from './lifetime';
 import {
   type CreateSessionInput,
   type EndSessionInput,
@@ -413,7 +413,7 @@ export async function updateSession(siteId: string, input: UpdateSessionInput, n
         ? { customData: sql`case when ${keep} then ${JSON.stringify(input.custom_data)}::jsonb else ${s.customData} end` }
         : {}),
     })
-    .where(and(eq(s.siteId, siteId), eq(s.id, input.session_id), eq(s.status, 'active'), sql`${s.expiresAt} > ${now}::bigint`))
+    .where(and(eq(s.siteId, siteId), eq(s.id, input.session_id), isLiveSql(now)))
     .returning();
   if (!updated) throw await refusal(siteId, input.session_id);
   return updated;
@@ -472,8 +472,9 @@ export async function closeExpiredSessions(now: number, limit = 500): Promise<nu
     const lapsed = await tx
       .select()
       .from(visitorSessions)
+      // By the index of active sessions (on created_at, which never moves): oldest first.
       .where(and(eq(visitorSessions.status, 'active'), lte(visitorSessions.expiresAt, now)))
-      .orderBy(asc(visitorSessions.expiresAt))
+      .orderBy(asc(visitorSessions.createdAt))
       .limit(limit)
       .for('update', { skipLocked: true });
     for (const row of lapsed) await expire(tx, row, now);
@@ -489,11 +490,7 @@ export async function bindLead(siteId: string, sessionId: string, leadId: string
       .update(visitorSessions)
       .set({ leadId, updatedAt: now, ...(leadData !== undefined ? { leadData } : {}) })
       .where(
-        and(
-          eq(visitorSessions.siteId, siteId),
-          eq(visitorSessions.id, sessionId),
-          sql`(${visitorSessions.status} = 'closed' or (${visitorSessions.status} = 'active' and ${visitorSessions.expiresAt} > ${now}))`,
-        ),
+        and(eq(visitorSessions.siteId, siteId), eq(visitorSessions.id, sessionId), sql`(${visitorSessions.status} = 'closed' or ${isLiveSql(now)})`),
       )
       .returning();
     if (!row) throw sessionNotFound(sessionId, siteId);

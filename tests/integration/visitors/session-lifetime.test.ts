@@ -5,6 +5,7 @@ import { POST as endByBody } from '@/app/api/visitors/session/end/route';
 import { GET as getSession, POST as createRoute, PUT as updateRoute } from '@/app/api/visitors/session/route';
 import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { POST as createEndpoint } from '@/app/api/webhooks/route';
+import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
 import { resetConfig } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
 import { outboundEvents, visitorSessions as sessionsTable } from '@/lib/db/schema';
@@ -161,6 +162,25 @@ describe('a session that runs out of time', () => {
     const back = await start({ fingerprint: idleVisitor });
     expect(back.body.data).toMatchObject({ is_new_session: true, previous_session_id: idle.session_id });
     expect(await endedEvents(idle.session_id)).toHaveLength(1);
+  });
+  it('the site stats count as active only the sessions that still take activity', async () => {
+    const t = await createTenant();
+    const end = (id: string) =>
+      call(endByBody, { method: 'POST', path: '/api/visitors/session/end', headers: key(t), body: { site_id: t.siteId, session_id: id } });
+    useClock(T0);
+    await start({ fingerprint: fp() }, t); // idle from T0: lapsed at T0 + 30 min
+    const kept = (await start({ fingerprint: fp() }, t)).body.data;
+    const closed = (await start({ fingerprint: fp() }, t)).body.data;
+    useClock(T0 + 20 * MIN);
+    await page(kept.session_id, '/still-here', t);
+    expect((await end(closed.session_id)).status).toBe(200);
+    const stats = async () =>
+      (await call(getStats, { path: `/sites/${t.siteId}/stats`, params: { site_id: t.siteId }, headers: presenters.xApiKey(t.key) })).body.data;
+    expect((await stats()).sessions).toMatchObject({ total: 3, active: 2 });
+    useClock(T0 + 35 * MIN);
+    expect((await stats()).sessions).toMatchObject({ total: 3, active: 1 });
+    useClock(T0 + 20 * MIN + 30 * MIN);
+    expect((await stats()).sessions).toMatchObject({ total: 3, active: 0 });
   });
 });
 
