@@ -9,8 +9,9 @@ import { routePattern } from './route-pattern';
  * defineRoute declaration or a preflight) straight from a node:http server, without Next's router:
  * the request becomes the web Request a route handler gets under Next; a declared route's answer
  * (status, headers, JSON text: the very answer Next gets as a Response) is written with one
- * `writeHead` and one `end`, any other handler's Response as it is. Nothing of the route's rules lives here — authentication, tenant, limits, parsing, CORS,
- * request id, envelope and usage stay in the declaration's pipeline.
+ * `writeHead` and one `end`, any other handler's Response as it is. Nothing of the route's rules
+ * lives here — authentication, tenant, limits, parsing, CORS, request id, envelope and usage stay
+ * in the declaration's pipeline.
  *
  * A request this table does not hold exactly (another path, a trailing slash, a method the module
  * does not export, HEAD) is not answered here: `dispatch` returns false and the caller hands it to
