@@ -40,7 +40,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
-import { scenarios, type Seed } from './scenarios';
+import { scenarios } from './scenarios';
+import { seed, stop, waitUp } from './server-process';
 import { startOptions } from './start-options';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3210);
@@ -55,39 +56,6 @@ const selected = (name: string) => name === 'noop' || !ONLY || ONLY.some((p) => 
 const BACKENDS = process.env.BENCH_RATE_LIMIT_BACKENDS?.split(',').filter(Boolean) ?? [process.env.RATE_LIMIT_BACKEND ?? 'memory'];
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (BACKENDS.length > 1 ? 3 : 1));
-
-async function json(method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(BASE + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const parsed = await res.json();
-  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${JSON.stringify(parsed)}`);
-  return parsed.data;
-}
-
-async function seed(): Promise<Seed> {
-  const email = `bench-${Date.now()}@example.com`;
-  const password = 'bench password 123';
-  await json('POST', '/api/auth/signup', { email, password });
-  const { token } = await json('POST', '/api/auth/token', { email, password });
-  const auth = { authorization: `Bearer ${token}` };
-  const site = await json('POST', '/api/visitors/sites', { name: 'Bench', domain: 'bench.example.com' }, auth);
-  const key = await json('POST', '/api/keys', { name: 'bench', scopes: ['read', 'write'], site_id: site.id, expirationDays: 1 }, auth);
-  return { base: BASE, siteId: site.id, apiKey: key.apiKey, sessionToken: token };
-}
-
-/** Until the server answers /api/health; the first start migrates a new database, minutes on a busy machine. */
-async function waitUp(base = BASE, child?: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`the server at ${base} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the server at ${base} did not answer within 5 minutes`);
-}
 
 async function rssMb(pid: number): Promise<number> {
   const { readFile } = await import('node:fs/promises');
@@ -124,13 +92,6 @@ function startServer(env: Record<string, string>, port = PORT, plain = false, cw
     env: { ...process.env, ...env, LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 async function runTool(args: string[], env: Record<string, string>): Promise<void> {
@@ -180,7 +141,7 @@ async function main() {
     const seeding = startServer({ DATA_DIR: path.join(dataDir, 'seed'), RATE_LIMIT_BACKEND: 'none' });
     servers.push(seeding);
     await waitUp(BASE, seeding);
-    const s = await seed();
+    const s = await seed(BASE);
     await stop(seeding);
     await runTool(['scripts/site-plan.ts', s.siteId, 'enterprise', '100000000', '100000'], { DATA_DIR: path.join(dataDir, 'seed') });
     if (BACKENDS.includes('upstash')) bridge = await startBridge();

@@ -1,4 +1,5 @@
 import { isOriginRegistered } from '@/lib/sites/origins';
+import type { AnswerHeaders } from './envelope';
 
 /**
  * CORS is granted only on the public browser-tracking routes, and only to an Origin registered
@@ -9,7 +10,7 @@ import { isOriginRegistered } from '@/lib/sites/origins';
 export const CORS_ALLOWED_HEADERS = 'content-type, x-request-id';
 export const CORS_EXPOSED_HEADERS = 'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after';
 
-export function applyCors(headers: Headers, origin: string): void {
+export function applyCors(headers: AnswerHeaders, origin: string): void {
   headers.set('access-control-allow-origin', origin);
   headers.set('access-control-expose-headers', CORS_EXPOSED_HEADERS);
   headers.append('vary', 'Origin');

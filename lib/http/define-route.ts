@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ErrorCode } from '@/lib/core/errors';
 import type { AuthPolicy, PrincipalFor } from './auth';
 import type { BodyType } from './body';
+import { ROUTE_ANSWER, toResponse, type Answer, type AnswerHeaders, type RouteAnswer } from './envelope';
 import { authenticate, authorizeSite, begin, fail, finish, limit, parse, rawRequest, respond, adopt, type Exchange } from './pipeline';
 import { policyOf, type RateLimitPolicy } from './rate-limit';
 
@@ -10,7 +11,7 @@ type AnyObject = z.ZodType<Record<string, unknown>>;
 /** Response extras a handler may set: status, headers, envelope `meta`. */
 export interface ResponseExtras {
   status?: number;
-  headers: Headers;
+  headers: AnswerHeaders;
   meta?: Record<string, unknown>;
 }
 
@@ -111,7 +112,14 @@ export type RouteDoc = Omit<RouteDefinition, 'handler'>;
 
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 type NextHandler = (req: Request, ctx: NextContext) => Promise<Response>;
-export type RouteHandler = NextHandler & { definition: RouteDoc };
+/** The Next route handler, with the declaration it serves and its answer before it becomes a Response. */
+export type RouteHandler = NextHandler & { definition: RouteDoc; [ROUTE_ANSWER]: RouteAnswer };
+
+/** The Next route handler of `answer`: the same answer as a web Response. */
+function handlerOf(answer: RouteAnswer, definition: RouteDoc): RouteHandler {
+  const route = async (req: Request, nextCtx: NextContext) => toResponse(await answer(req, (await nextCtx?.params) ?? {}));
+  return Object.assign(route, { definition, [ROUTE_ANSWER]: answer });
+}
 
 function maxBytesOf(definition: RouteDoc): number | undefined {
   const cap = definition.bodyReading?.maxBytes;
@@ -130,15 +138,11 @@ export function defineRoute<
   R extends z.ZodType = z.ZodType,
 >(definition: RouteDefinition<A, P, Q, B, R>): RouteHandler {
   const limitPolicy = policyOf(definition.rateLimit, definition.auth.kind);
-  const route = async (req: Request, nextCtx: NextContext) => {
+  const answer: RouteAnswer = async (req, params) => {
     const ex = begin(req);
-    let response: Response;
+    let response: Answer | Response;
     try {
-      const raw = rawRequest(
-        ex,
-        (await nextCtx?.params) ?? {},
-        definition.body && { type: definition.bodyReading?.type ?? 'json', maxBytes: maxBytesOf(definition) },
-      );
+      const raw = rawRequest(ex, params, definition.body && { type: definition.bodyReading?.type ?? 'json', maxBytes: maxBytesOf(definition) });
       const principal = await authenticate(ex, definition.auth, raw);
       const siteId = await authorizeSite(ex, raw, definition.specErrors?.invalidSiteId);
       await limit(ex, limitPolicy);
@@ -168,7 +172,7 @@ export function defineRoute<
     }
     return finish(ex, response);
   };
-  return Object.assign(route, { definition: definition as unknown as RouteDoc });
+  return handlerOf(answer, definition as unknown as RouteDoc);
 }
 
 function envelope(kind: RouteDoc['envelope'], output: unknown, meta?: Record<string, unknown>): unknown {
@@ -188,11 +192,11 @@ export function defineProtocolRoute(
   handle: (ex: Exchange & { principal: NonNullable<Exchange['principal']> }, params: Record<string, unknown>) => Promise<Response>,
 ): RouteHandler {
   const limitPolicy = policyOf(doc.rateLimit, doc.auth.kind);
-  const route = async (req: Request, nextCtx: NextContext) => {
+  const answer: RouteAnswer = async (req, params) => {
     const ex = begin(req);
-    let response: Response;
+    let response: Answer | Response;
     try {
-      const raw = rawRequest(ex, (await nextCtx?.params) ?? {});
+      const raw = rawRequest(ex, params);
       await authenticate(ex, doc.auth, raw);
       await authorizeSite(ex, raw, doc.specErrors?.invalidSiteId);
       await limit(ex, limitPolicy);
@@ -202,5 +206,5 @@ export function defineProtocolRoute(
     }
     return finish(ex, response);
   };
-  return Object.assign(route, { definition: doc });
+  return handlerOf(answer, doc);
 }

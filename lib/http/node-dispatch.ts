@@ -1,15 +1,17 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { errorFields, log } from '@/lib/core/log';
 import { READ_BYTES } from './body';
-import { RESPONSE_TEXT } from './envelope';
+import { ROUTE_ANSWER, type Answer, type RouteAnswer } from './envelope';
 import { routePattern } from './route-pattern';
 
 /**
  * Serves route modules (the `GET`/`POST`/…/`OPTIONS` exports of `app/**\/route.ts`, each a
  * defineRoute declaration or a preflight) straight from a node:http server, without Next's router:
- * the request becomes the web Request a route handler gets under Next, its Response is written
- * back. Nothing of the route's rules lives here — authentication, tenant, limits, parsing, CORS,
- * request id, envelope and usage stay in the declaration's pipeline.
+ * the request becomes the web Request a route handler gets under Next; a declared route's answer
+ * (status, headers, JSON text: the very answer Next gets as a Response) is written with one
+ * `writeHead` and one `end`, any other handler's Response as it is. Nothing of the route's rules
+ * lives here — authentication, tenant, limits, parsing, CORS, request id, envelope and usage stay
+ * in the declaration's pipeline.
  *
  * A request this table does not hold exactly (another path, a trailing slash, a method the module
  * does not export, HEAD) is not answered here: `dispatch` returns false and the caller hands it to
@@ -266,6 +268,14 @@ function hostOf(req: IncomingMessage): string {
   return host && /^[A-Za-z0-9.\-:[\]]{1,255}$/.test(host) ? host : 'localhost';
 }
 
+/** An answer of a declared route: status and headers in one `writeHead`, the body with its length, in one write. */
+function writeAnswer(res: ServerResponse, answer: Answer): void {
+  const headers = answer.headers.flat();
+  headers.push('content-length', String(Buffer.byteLength(answer.body)));
+  res.writeHead(answer.status, headers);
+  res.end(answer.body);
+}
+
 async function write(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
   const cookies = response.headers.getSetCookie();
@@ -273,13 +283,7 @@ async function write(res: ServerResponse, response: Response): Promise<void> {
     if (name !== 'set-cookie') res.setHeader(name, value);
   });
   if (cookies.length) res.setHeader('set-cookie', cookies);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  // A JSON answer built in this process: its text, without reading the body stream back.
-  const text = (response as Response & { [RESPONSE_TEXT]?: string })[RESPONSE_TEXT];
-  if (typeof text === 'string' && !response.bodyUsed) res.end(text);
+  if (!response.body) res.end();
   else res.end(Buffer.from(await response.arrayBuffer()));
 }
 
@@ -301,8 +305,13 @@ export function nodeDispatcher(routes: NodeRoute[]): (req: IncomingMessage, res:
       try {
         // The client going away aborts the request's signal, as under Next (the pipeline releases what it holds).
         const request = new NodeRequest(req, res, url) as unknown as Request;
-        const response = await (handler as Handler)(request, { params: Promise.resolve(found.params) });
-        await write(res, response);
+        // A declared route's answer is written as it is; any other handler's (a preflight, t.js) is a web Response.
+        const answer = (handler as { [ROUTE_ANSWER]?: RouteAnswer })[ROUTE_ANSWER];
+        const response = answer
+          ? await answer(request, found.params)
+          : await (handler as Handler)(request, { params: Promise.resolve(found.params) });
+        if (response instanceof Response) await write(res, response);
+        else writeAnswer(res, response);
         drain(req);
       } catch (error) {
         // Declared routes answer their own errors; this is what Next does with one that escapes.

@@ -6,7 +6,7 @@ import { recordKeyUsage } from '@/lib/keys/usage';
 import { strategiesOf, strategyOf, type AuthPolicy, type RawRequest } from './auth';
 import { readBody, type BodyType } from './body';
 import { applyCors } from './cors';
-import { REQUEST_ID_HEADER, errorResponse, jsonResponse } from './envelope';
+import { AnswerHeaders, REQUEST_ID_HEADER, errorAnswer, jsonAnswer, type Answer } from './envelope';
 import { enforceRateLimit, type RateLimitPolicy } from './rate-limit';
 import { requestIdOf } from './request-id';
 import { routePattern } from './route-pattern';
@@ -20,12 +20,15 @@ import { requestedSiteIds, resolveSite } from './tenant';
  */
 export interface Exchange {
   req: Request;
-  url: URL;
+  /** The request's path, as `new URL(req.url).pathname` reads it (usage records and logs name it). */
+  pathname: string;
+  /** Its query string, `?` included; empty without one. */
+  search: string;
   requestId: string;
   /** performance.now() when the request reached the route. */
   startedAt: number;
   /** Response headers every answer carries (request id, CORS, X-RateLimit-*). */
-  headers: Headers;
+  headers: AnswerHeaders;
   /** Path params, once read (logs name the route pattern, never the ids). */
   params?: Record<string, unknown>;
   principal?: Principal;
@@ -39,7 +42,27 @@ export interface Exchange {
 
 export function begin(req: Request): Exchange {
   const requestId = requestIdOf(req);
-  return { req, url: new URL(req.url), requestId, startedAt: performance.now(), headers: new Headers({ [REQUEST_ID_HEADER]: requestId }) };
+  const headers = new AnswerHeaders();
+  headers.set(REQUEST_ID_HEADER, requestId);
+  return { req, ...pathAndSearch(req.url), requestId, startedAt: performance.now(), headers };
+}
+
+// A path the URL parser leaves as it is: no character it encodes, no segment it resolves (`.`, `..`, `%2e`).
+const PLAIN_PATH = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@%/.]*$/;
+const DOT_SEGMENT = /\/(?:\.|%2e)/i;
+
+/** The path and query of an absolute request URL, as the URL parser reads them; parsed only when the text alone cannot say. */
+function pathAndSearch(url: string): { pathname: string; search: string } {
+  const hostStart = url.indexOf('//') + 2;
+  const start = url.indexOf('/', hostStart);
+  const q = url.indexOf('?', hostStart);
+  if (start !== -1 && (q === -1 || start < q) && !url.includes('#')) {
+    const pathname = q === -1 ? url.slice(start) : url.slice(start, q);
+    const search = q === -1 ? '' : url.slice(q);
+    if (PLAIN_PATH.test(pathname) && !DOT_SEGMENT.test(pathname) && !/\s/.test(search)) return { pathname, search: search.length > 1 ? search : '' };
+  }
+  const parsed = new URL(url);
+  return { pathname: parsed.pathname, search: parsed.search };
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -50,7 +73,7 @@ export function rawRequest(ex: Exchange, params: Record<string, unknown>, body?:
   ex.params = params;
   return {
     params,
-    query: Object.fromEntries(ex.url.searchParams),
+    query: ex.search ? Object.fromEntries(new URLSearchParams(ex.search)) : {},
     body: () => (bodyRead ??= body && BODY_METHODS.has(ex.req.method) ? readBody(ex.req, body.type, body.maxBytes) : Promise.resolve(undefined)),
   };
 }
@@ -87,8 +110,8 @@ export async function limit(ex: Exchange, policy: RateLimitPolicy): Promise<void
 export { parseInput as parse } from '@/lib/core/validate';
 
 /** A JSON answer with the exchange's headers. */
-export function respond(ex: Exchange, body: unknown, status: number): Response {
-  return jsonResponse(body, status, ex.headers);
+export function respond(ex: Exchange, body: unknown, status: number): Answer {
+  return jsonAnswer(body, status, ex.headers);
 }
 
 /**
@@ -113,11 +136,11 @@ export function adopt(ex: Exchange, response: Response): Response {
 }
 
 /** The error envelope; anything but an ApiError is logged with the request id and masked as SYSTEM_ERROR. */
-export function fail(ex: Exchange, error: unknown, topLevelCode = false): Response {
-  const route = routePattern(ex.url.pathname, (ex.params ?? {}) as Record<string, string | string[]>);
+export function fail(ex: Exchange, error: unknown, topLevelCode = false): Answer {
+  const route = routePattern(ex.pathname, (ex.params ?? {}) as Record<string, string | string[]>);
   const answer = maskError(error, ex.requestId, { method: ex.req.method, route });
   ex.errorCode = answer.code;
-  return errorResponse(answer, ex.requestId, ex.headers, topLevelCode);
+  return errorAnswer(answer, ex.requestId, ex.headers, topLevelCode);
 }
 
 /** An ApiError as it is; anything else logged (request id and where, never request data) and masked as SYSTEM_ERROR. */
@@ -131,7 +154,7 @@ export function maskError(error: unknown, requestId: string, where: Record<strin
  * Releases the concurrency slot, records key usage (batched, off the request path) and, for a
  * credential that keeps an audit trail, writes the call to it before the answer leaves.
  */
-export async function finish(ex: Exchange, response: Response): Promise<Response> {
+export async function finish<A extends Answer | Response>(ex: Exchange, response: A): Promise<A> {
   if (ex.release) {
     ex.release();
     ex.req.signal?.removeEventListener('abort', ex.release);
@@ -140,14 +163,14 @@ export async function finish(ex: Exchange, response: Response): Promise<Response
   const strategy = strategyOf(ex.principal);
   const usage = strategy.usage?.(ex.principal);
   if (usage) {
-    recordKeyUsage({ ...usage, method: ex.req.method, route: ex.url.pathname, status: response.status, at: currentDate() });
+    recordKeyUsage({ ...usage, method: ex.req.method, route: ex.pathname, status: response.status, at: currentDate() });
   }
   if (strategy.audit && ex.policy) {
     await strategy.audit(ex.principal, {
       policy: ex.policy,
       requestId: ex.requestId,
       method: ex.req.method,
-      route: ex.url.pathname,
+      route: ex.pathname,
       status: response.status,
       errorCode: ex.errorCode ?? null,
     });

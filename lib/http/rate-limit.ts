@@ -5,6 +5,7 @@ import { rateLimited, rateLimitHeaders } from '@/lib/ratelimit/answers';
 import { PLAN_LIMITS } from '@/lib/sites/plans';
 import { strategyOf } from './auth';
 import { clientIp } from './client-ip';
+import type { AnswerHeaders } from './envelope';
 
 /**
  * Which limits a route applies (the `rateLimit` of its declaration):
@@ -28,7 +29,12 @@ export function policyOf(declared: RateLimitPolicy | undefined, authKind: string
  * 429 RATE_LIMITED when a limit is exceeded. Returns the concurrency slot to release when the
  * request ends, if the policy holds one.
  */
-export async function enforceRateLimit(policy: RateLimitPolicy, principal: Principal, req: Request, headers: Headers): Promise<Slot | undefined> {
+export async function enforceRateLimit(
+  policy: RateLimitPolicy,
+  principal: Principal,
+  req: Request,
+  headers: AnswerHeaders,
+): Promise<Slot | undefined> {
   const limiter = rateLimiter();
   if (!limiter || policy === 'none') return undefined;
 
@@ -68,6 +74,6 @@ export async function enforceRateLimit(policy: RateLimitPolicy, principal: Princ
   return slot;
 }
 
-function setHeaders(headers: Headers, result: LimitResult) {
+function setHeaders(headers: AnswerHeaders, result: LimitResult) {
   for (const [name, value] of Object.entries(rateLimitHeaders(result))) headers.set(name, value);
 }

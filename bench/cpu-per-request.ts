@@ -1,0 +1,127 @@
+/**
+ * CPU per request of the web process (and of its worker child, which holds the embedded database),
+ * read from /proc (utime + stime) before and after a fixed number of requests: a figure a loaded
+ * machine does not distort the way it distorts requests per second.
+ *
+ *   npm run build && npx tsx bench/cpu-per-request.ts
+ *   BENCH_COMPARE_DIR=<another built checkout> npx tsx bench/cpu-per-request.ts   # A/B in one run
+ *
+ * Starts the server entry as `npm start` does (limits off) on a seeded copy of one data directory —
+ * and, with BENCH_COMPARE_DIR, the same entry of that checkout on another copy — then sends
+ * BENCH_REQUESTS (default 10,000) requests of each scenario (BENCH_ONLY, default track, session
+ * create and session returning with X-SA-API-KEY; names as in bench/scenarios.ts) over
+ * BENCH_CONNECTIONS (default 50) connections to each server in turn, BENCH_ROUNDS (default 3) times,
+ * and prints the median µs of CPU per request of each process. BENCH_PORT (default 3210) and the next
+ * port are used; DATABASE_URL runs both on that Postgres database. BENCH_CPU_PROFILE=<dir> makes the
+ * server entries write V8 CPU profiles there (`node --cpu-prof`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { scenarios } from './scenarios';
+import { seed, stop, waitUp } from './server-process';
+import { startOptions } from './start-options';
+
+const PORT = Number(process.env.BENCH_PORT ?? 3210);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ONLY = (process.env.BENCH_ONLY ?? 'track.key,session.create.key,session.returning.key').split(',').filter(Boolean);
+const COMPARE_DIR = process.env.BENCH_COMPARE_DIR;
+// BENCH_CPU_PROFILE=<dir>: each server entry writes a V8 CPU profile there when it stops.
+const PROFILE = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+const TICK_US = 1e6 / 100; // /proc/<pid>/stat counts clock ticks of 10 ms (USER_HZ 100)
+
+function startServer(cwd: string, port: number, dataDir: string): ChildProcess {
+  return spawn(process.execPath, [...startOptions(cwd), ...PROFILE, path.join(cwd, 'server.mjs'), '-p', String(port), '-H', '127.0.0.1'], {
+    cwd,
+    env: { ...process.env, DATA_DIR: dataDir, RATE_LIMIT_BACKEND: 'none', LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+/** utime + stime of a process, in clock ticks (0 once it is gone). */
+function ticks(pid: number): number {
+  try {
+    // The command name may hold spaces: fields are counted after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-cpu-'));
+  const servers: ChildProcess[] = [];
+  try {
+    const seedBase = `http://127.0.0.1:${PORT}`;
+    const seeding = startServer(process.cwd(), PORT, path.join(dataDir, 'seed'));
+    servers.push(seeding);
+    await waitUp(seedBase, seeding);
+    const s = await seed(seedBase);
+    await stop(seeding);
+
+    const dirs = [{ label: 'this', cwd: process.cwd() }, ...(COMPARE_DIR ? [{ label: 'compare', cwd: path.resolve(COMPARE_DIR) }] : [])];
+    const targets = dirs.map(({ label, cwd }, i) => {
+      const dir = path.join(dataDir, label);
+      cpSync(path.join(dataDir, 'seed'), dir, { recursive: true });
+      const base = `http://127.0.0.1:${PORT + i}`;
+      const child = startServer(cwd, PORT + i, dir);
+      servers.push(child);
+      return { label, base, child, scenarios: scenarios({ ...s, base }).filter((sc) => ONLY.includes(sc.name)) };
+    });
+    for (const t of targets) await waitUp(t.base, t.child);
+    for (const t of targets) for (const sc of t.scenarios) await sc.setup?.();
+
+    const results = new Map<string, { web: number[]; worker: number[]; non2xx: number }>();
+    for (let round = 0; round <= ROUNDS; round++) {
+      for (const name of ONLY) {
+        for (const t of targets) {
+          const sc = t.scenarios.find((x) => x.name === name)!;
+          const pid = t.child.pid!;
+          const workers = childrenOf(pid);
+          const before = { web: ticks(pid), worker: workers.reduce((sum, w) => sum + ticks(w), 0) };
+          const result = await autocannon({ url: t.base + sc.path, connections: CONNECTIONS, amount: REQUESTS, ...sc.request });
+          // Round 0 warms each server up (JIT, pools, caches) and is not counted.
+          if (round === 0) continue;
+          const web = ((ticks(pid) - before.web) * TICK_US) / REQUESTS;
+          const worker = ((workers.reduce((sum, w) => sum + ticks(w), 0) - before.worker) * TICK_US) / REQUESTS;
+          const row = results.get(`${name}\t${t.label}`) ?? { web: [], worker: [], non2xx: 0 };
+          row.web.push(web);
+          row.worker.push(worker);
+          row.non2xx += result.non2xx + result.errors;
+          results.set(`${name}\t${t.label}`, row);
+          console.log(`round ${round} ${name} ${t.label}: web ${web.toFixed(0)} µs/request, worker ${worker.toFixed(0)} µs/request`);
+        }
+      }
+    }
+    console.log(`\n${REQUESTS} requests × ${ROUNDS} rounds, ${CONNECTIONS} connections; median µs of CPU per request`);
+    console.log('scenario'.padEnd(24) + 'server'.padStart(9) + 'web'.padStart(8) + 'worker'.padStart(8) + 'non2xx'.padStart(8));
+    for (const [id, row] of results) {
+      const [name, label] = id.split('\t');
+      console.log(
+        name.padEnd(24) +
+          label.padStart(9) +
+          median(row.web).toFixed(0).padStart(8) +
+          median(row.worker).toFixed(0).padStart(8) +
+          String(row.non2xx).padStart(8),
+      );
+    }
+  } finally {
+    await Promise.all(servers.map(stop));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
