@@ -22,7 +22,7 @@ import { invokeTool } from '@/lib/tools/invoke';
 import { tools as registry, toolByName } from '@/lib/tools/registry';
 import { readJsonBody } from './body';
 import { defineProtocolRoute } from './define-route';
-import { errorBody } from './envelope';
+import { RESPONSE_TEXT, errorBody } from './envelope';
 import { maskError, parse } from './pipeline';
 import { TOOL_ROUTE_PREFIX } from './tool-route';
 
@@ -76,18 +76,29 @@ interface CallContext {
   requestId: string;
 }
 
-async function callTool(ctx: CallContext, tool: AnyTool, args: unknown): Promise<CallToolResult> {
+/**
+ * The JSON text of a tool call's result. The REST body is serialized once: `structuredContent` is
+ * that text and `content[0].text` the same text as a JSON string.
+ */
+async function callTool(ctx: CallContext, tool: AnyTool, args: unknown): Promise<string> {
+  let body: string;
   try {
-    const body = { success: true, ...(await invokeTool(ctx, tool, args)) };
-    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+    body = JSON.stringify({ success: true, ...(await invokeTool(ctx, tool, args)) });
   } catch (error) {
     const apiError = maskError(error, ctx.requestId, { tool: tool.name });
-    return {
+    const result: CallToolResult = {
       isError: true,
       content: [{ type: 'text', text: JSON.stringify(errorBody(apiError, ctx.requestId)) }],
       _meta: { status: apiError.status },
     };
+    return JSON.stringify(result);
   }
+  return `{"content":[{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}}`;
+}
+
+/** A JSON answer whose text the node:http dispatcher writes as it is (RESPONSE_TEXT), without reading the body back. */
+function jsonText(text: string): Response {
+  return Object.defineProperty(new Response(text, { headers: { 'content-type': 'application/json' } }), RESPONSE_TEXT, { value: text });
 }
 
 /**
@@ -147,7 +158,7 @@ function mcpServer(): InProcessTransport {
     const tool = toolByName(request.params.name);
     // serveMcp answered an unknown tool already; this guards a call that reaches the server another way.
     if (!tool) throw new McpError(McpErrorCode.InvalidParams, 'Unknown tool');
-    return callTool(transport.contextOf(extra.requestId), tool, request.params.arguments);
+    return JSON.parse(await callTool(transport.contextOf(extra.requestId), tool, request.params.arguments)) as CallToolResult;
   });
   // Connecting an in-process transport only calls its (empty) start.
   void server.connect(transport);
@@ -223,7 +234,7 @@ async function serveMcp(req: Request, ctx: CallContext): Promise<Response> {
   if (head.method === 'tools/call') {
     const tool = toolByName(params!.name as string)!;
     const result = await callTool(ctx, tool, params!.arguments);
-    return Response.json({ jsonrpc: '2.0', id: head.id, result });
+    return jsonText(`{"jsonrpc":"2.0","id":${JSON.stringify(head.id)},"result":${result}}`);
   }
   const answer = await processServer().dispatch({ id: head.id, method: head.method, params }, ctx);
   return Response.json(answer);

@@ -1,6 +1,6 @@
 import { policies } from '@/lib/http/auth/policies';
 import type { AnyTool, Tool } from '@/lib/tools/define-tool';
-import { invokeTool } from '@/lib/tools/invoke';
+import { runTool } from '@/lib/tools/invoke';
 import { defineRoute, type RouteHandler } from './define-route';
 
 /** Tool routes take the key as `Authorization: Bearer <key>` or `x-api-key` (spec §5: `policies.key`). */
@@ -11,7 +11,8 @@ const handlers = new WeakMap<object, RouteHandler>();
 /**
  * The REST route of a tool: `POST /api/agents/tools/{tool.path}`, body = the tool's input,
  * answer `{success: true, ...output}` (201 for tools that create). Authentication, tenant and
- * rate limit are the pipeline's; the tool itself runs through invokeTool, as from MCP and agents.
+ * rate limit are the pipeline's; the tool itself runs through invokeTool's checks, as from MCP and
+ * agents (runTool: the declaration's `response` — the tool's output schema — serializes the result once).
  */
 export function toolRoute<T extends Tool<any, any>>(tool: T): RouteHandler {
   const known = handlers.get(tool);
@@ -28,7 +29,7 @@ export function toolRoute<T extends Tool<any, any>>(tool: T): RouteHandler {
     envelope: 'bare',
     status: t.creates ? 201 : 200,
     errors: t.errors,
-    handler: ({ siteId, principal, requestId, body }) => invokeTool({ siteId, principal, requestId }, t, body),
+    handler: ({ siteId, principal, requestId, body }) => runTool({ siteId, principal, requestId }, t, body),
   });
   handlers.set(tool, handler);
   return handler;
