@@ -3,7 +3,7 @@ import type { ErrorCode } from '@/lib/core/errors';
 import type { AuthPolicy, PrincipalFor } from './auth';
 import type { BodyType } from './body';
 import { ROUTE_ANSWER, toResponse, type Answer, type AnswerHeaders, type RouteAnswer } from './envelope';
-import { authenticate, authorizeSite, begin, fail, finish, limit, parse, rawRequest, respond, adopt, type Exchange } from './pipeline';
+import { authenticate, authorizeSite, begin, fail, finish, limit, parse, rawRequest, respond, adopt, adoptAnswer, type Exchange } from './pipeline';
 import { policyOf, type RateLimitPolicy } from './rate-limit';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -189,7 +189,7 @@ function envelope(kind: RouteDoc['envelope'], output: unknown, meta?: Record<str
  */
 export function defineProtocolRoute(
   doc: RouteDoc,
-  handle: (ex: Exchange & { principal: NonNullable<Exchange['principal']> }, params: Record<string, unknown>) => Promise<Response>,
+  handle: (ex: Exchange & { principal: NonNullable<Exchange['principal']> }, params: Record<string, unknown>) => Promise<Answer | Response>,
 ): RouteHandler {
   const limitPolicy = policyOf(doc.rateLimit, doc.auth.kind);
   const answer: RouteAnswer = async (req, params) => {
@@ -200,7 +200,8 @@ export function defineProtocolRoute(
       await authenticate(ex, doc.auth, raw);
       await authorizeSite(ex, raw, doc.specErrors?.invalidSiteId);
       await limit(ex, limitPolicy);
-      response = adopt(ex, await handle(ex as Exchange & { principal: NonNullable<Exchange['principal']> }, raw.params));
+      const handled = await handle(ex as Exchange & { principal: NonNullable<Exchange['principal']> }, raw.params);
+      response = handled instanceof Response ? adopt(ex, handled) : adoptAnswer(ex, handled);
     } catch (error) {
       response = fail(ex, error);
     }

@@ -22,7 +22,7 @@ import { invokeTool } from '@/lib/tools/invoke';
 import { tools as registry, toolByName } from '@/lib/tools/registry';
 import { readJsonBody } from './body';
 import { defineProtocolRoute } from './define-route';
-import { RESPONSE_TEXT, errorBody } from './envelope';
+import { AnswerHeaders, errorBody, type Answer } from './envelope';
 import { maskError, parse } from './pipeline';
 import { TOOL_ROUTE_PREFIX } from './tool-route';
 
@@ -96,9 +96,9 @@ async function callTool(ctx: CallContext, tool: AnyTool, args: unknown): Promise
   return `{"content":[{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}}`;
 }
 
-/** A JSON answer whose text the node:http dispatcher writes as it is (RESPONSE_TEXT), without reading the body back. */
-function jsonText(text: string): Response {
-  return Object.defineProperty(new Response(text, { headers: { 'content-type': 'application/json' } }), RESPONSE_TEXT, { value: text });
+/** A JSON answer of this text: the node:http dispatcher writes it as it is, Next gets it as a Response. */
+function jsonText(text: string): Answer {
+  return { status: 200, headers: new AnswerHeaders({ 'content-type': 'application/json' }), body: text };
 }
 
 /**
@@ -219,7 +219,7 @@ function unsupportedVersion(req: Request, method: string): ApiError | undefined 
  * answer is a tool result, as over REST. A notification has nothing to answer in a stateless
  * server (202); a request goes to the process's server and its answer is the JSON body.
  */
-async function serveMcp(req: Request, ctx: CallContext): Promise<Response> {
+async function serveMcp(req: Request, ctx: CallContext): Promise<Answer | Response> {
   const message = await readJsonBody(req);
   const head = parse(JsonRpcRequestSchema, withoutToolArguments(message), 'body');
   const refusedVersion = unsupportedVersion(req, head.method);

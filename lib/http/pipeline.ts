@@ -135,6 +135,12 @@ export function adopt(ex: Exchange, response: Response): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** A protocol's own Answer with the exchange's headers (CORS, request id, limits) where it sets none of its own. */
+export function adoptAnswer(ex: Exchange, answer: Answer): Answer {
+  answer.headers.forEach((value, name) => ex.headers.set(name, value));
+  return { status: answer.status, headers: ex.headers, body: answer.body };
+}
+
 /** The error envelope; anything but an ApiError is logged with the request id and masked as SYSTEM_ERROR. */
 export function fail(ex: Exchange, error: unknown, topLevelCode = false): Answer {
   const route = routePattern(ex.pathname, (ex.params ?? {}) as Record<string, string | string[]>);
