@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { stop, waitUp } from './server-process';
 import { startOptions } from './start-options';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4300);
@@ -39,27 +40,6 @@ function startServer(env: Record<string, string>, port: number): ChildProcess {
     env: { ...inherited, LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-}
-
-/** Until the server answers /api/health; minutes on a busy machine (the worker opens the database first). */
-async function waitUp(base: string): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await sleep(200);
-  }
-  throw new Error(`${base} did not start`);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** Resident memory (MB) of a process and of its descendants. */
