@@ -22,6 +22,8 @@
  * as min/median/max over BENCH_ROUNDS. Scenarios restricted to the `none` limiter (ingestion) get a
  * server of their own with limits off when BENCH_RATE_LIMIT_BACKENDS has no `none`. Scenarios with
  * lasting side effects (workflow starts, executed by the worker meanwhile) run after all others.
+ * Before the first round every scenario without lasting side effects runs BENCH_WARMUP seconds
+ * (default 2; 0: none) on each server, unmeasured, and so does the reference.
  * BENCH_ONLY=track.*,session.create.key runs those scenarios (and `noop`); `*` matches any text.
  * BENCH_SLOW_PATH=1 adds a server with FAST_PATH=0 (label `next-path`, limits off) for the scenarios the fast path serves
  * (ingestion, the leads tool, MCP).
@@ -56,6 +58,7 @@ const selected = (name: string) => name === 'noop' || !ONLY || ONLY.some((p) => 
 const BACKENDS = process.env.BENCH_RATE_LIMIT_BACKENDS?.split(',').filter(Boolean) ?? [process.env.RATE_LIMIT_BACKEND ?? 'memory'];
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (BACKENDS.length > 1 ? 3 : 1));
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 
 async function rssMb(pid: number): Promise<number> {
   const { readFile } = await import('node:fs/promises');
@@ -209,6 +212,19 @@ async function main() {
     const referenceNoop = perTarget[targets.indexOf(referenceTarget)].find((sc) => sc.name === 'noop')!;
     const sample = (t: (typeof targets)[number], scenario: (typeof all)[number]) =>
       autocannon({ url: t.base + scenario.path, connections: CONNECTIONS, duration: DURATION / ROUNDS, ...scenario.request });
+    // Warm-up: every scenario without lasting side effects (and the reference) once on each server, unmeasured.
+    const warmed = new Set<string>();
+    if (WARMUP > 0) {
+      await autocannon({ url: referenceTarget.base + referenceNoop.path, connections: CONNECTIONS, duration: WARMUP });
+      for (const name of names)
+        for (const [i, t] of targets.entries()) {
+          const scenario = perTarget[i].find((sc) => sc.name === name)!;
+          if (scenario.lasting || !runsOn(t, scenario)) continue;
+          await scenario.setup?.();
+          warmed.add(`${t.label}/${scenario.name}`);
+          await autocannon({ url: t.base + scenario.path, connections: CONNECTIONS, duration: WARMUP, ...scenario.request });
+        }
+    }
     for (let round = 0; round < ROUNDS; round++) {
       for (const name of names) {
         // The reference is sampled right before each scenario of each round: on a machine whose load
@@ -217,7 +233,7 @@ async function main() {
         for (const [i, t] of targets.entries()) {
           const scenario = perTarget[i].find((sc) => sc.name === name)!;
           if (!runsOn(t, scenario)) continue;
-          if (round === 0) await scenario.setup?.();
+          if (round === 0 && !warmed.has(`${t.label}/${scenario.name}`)) await scenario.setup?.();
           const result = await sample(t, scenario);
           const id = `${t.label}/${scenario.name}`;
           const row = totals.get(id) ?? {
