@@ -3,6 +3,7 @@ import { mailboxSync } from '@/lib/email/jobs';
 import type { BackgroundJob } from '@/lib/jobs/define';
 import { retention } from '@/lib/retention/schedule';
 import { robotExpiry } from '@/lib/robots/jobs';
+import { sessionSweep } from '@/lib/visitors/jobs';
 import { deliverWebhook } from '@/lib/webhooks/jobs';
 import type { Activities } from '@/lib/workflows/activities';
 import { workflowDefinitions } from '@/lib/workflows/definitions';
@@ -24,6 +25,7 @@ export function backgroundJobs(o: { activities: Activities; embeddedRuns: boolea
     commandDeadline,
     retention,
     mailboxSync,
+    sessionSweep,
     ...(o.embeddedRuns ? [workflowRunJob({ definitions: workflowDefinitions, activities: o.activities })] : []),
   ];
 }

@@ -9,6 +9,7 @@ import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
 import { resetConfig } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
 import { outboundEvents, visitorSessions as sessionsTable } from '@/lib/db/schema';
+import { sessionSweep } from '@/lib/visitors/jobs';
 import { closeExpiredSessions } from '@/lib/visitors/service';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { testClock } from '@/tests/helpers/clock';
@@ -162,6 +163,22 @@ describe('a session that runs out of time', () => {
     const back = await start({ fingerprint: idleVisitor });
     expect(back.body.data).toMatchObject({ is_new_session: true, previous_session_id: idle.session_id });
     expect(await endedEvents(idle.session_id)).toHaveLength(1);
+  });
+  it("the minute's session sweep (a background job) closes every session that lapsed and no live one", async () => {
+    const t = await createTenant();
+    useClock(T0);
+    const lapsed = [];
+    for (let i = 0; i < 3; i++) lapsed.push((await start({ fingerprint: fp(), url: `${SHOP}/in/${i}` }, t)).body.data);
+    useClock(T0 + 25 * MIN);
+    const live = (await start({ fingerprint: fp() }, t)).body.data;
+    useClock(T0 + 31 * MIN);
+    await sessionSweep.run({ id: 'sweep', attempt: 0, retryLimit: 0, signal: new AbortController().signal });
+    const db = await getDb();
+    const rows = await db.select().from(sessionsTable).where(eq(sessionsTable.siteId, t.siteId));
+    const statusOf = new Map(rows.map((r) => [r.id, r.status]));
+    for (const s of lapsed) expect(statusOf.get(s.session_id)).toBe('expired');
+    expect(statusOf.get(live.session_id)).toBe('active');
+    expect(await closeExpiredSessions(T0 + 31 * MIN)).toBe(0);
   });
   it('the site stats count as active only the sessions that still take activity', async () => {
     const t = await createTenant();
