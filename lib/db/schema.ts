@@ -135,6 +135,9 @@ export const leads = pgTable('leads', {
   leadScore: integer('lead_score'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+  // Name, email and company, lower-cased and joined by chr(31): what a search matches
+  // (20261125121700_lead_search_text.sql, trigram index leads_search_text_trgm_idx).
+  searchText: text('search_text').generatedAlwaysAs(sql`lower(name || chr(31) || email || chr(31) || coalesce(company, ''))`),
 });
 
 export const requirements = pgTable('requirements', {

@@ -18,7 +18,8 @@ import {
   type UpdateLeadInput,
 } from './schema';
 
-export type LeadRow = typeof leads.$inferSelect;
+/** A lead's row as the app reads it: the stored search text is for searches only, never answered. */
+export type LeadRow = Omit<typeof leads.$inferSelect, 'searchText'>;
 
 function writeError(error: unknown, input: { email?: unknown }): never {
   if (isUniqueViolation(error)) {
@@ -34,7 +35,7 @@ const leadEvent = (tx: Db, change: 'created' | 'updated', siteId: string, lead: 
 
 const repo = siteScoped(leads, leadResource, { writeError, onWrite: leadEvent });
 
-export const toLead = repo.toApi;
+export const toLead = (row: LeadRow): Lead => leadResource.toApi(row);
 
 export const findLead = (siteId: string, leadId: string): Promise<LeadRow | undefined> => repo.find(siteId, leadId);
 
@@ -113,29 +114,35 @@ const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}
 
 /** The columns listLeads filters on, of the table or of a subquery over it. */
 interface FilterColumns {
-  siteId?: SQLWrapper;
-  name: SQLWrapper;
-  email: SQLWrapper;
-  company: SQLWrapper;
+  searchText: SQLWrapper;
   status: SQLWrapper;
   segmentId: SQLWrapper;
 }
 
 /**
- * The searchable text of a lead: name, email and company joined by a unit separator. Exactly
- * the expression of `leads_search_trgm_idx` (migration 20261121030000_tools.sql), so the
- * trigram index serves the match.
+ * The searchable text of a lead, computed from its columns: name, email and company joined by a
+ * unit separator (which a search term may not contain, so a match never spans two fields),
+ * lower-cased. Exactly the expression of the stored column `search_text` (migration
+ * 20261125121700_lead_search_text.sql, trigram index leads_search_text_trgm_idx); the index-only
+ * walk of a sort key's index, which does not carry that column, computes it with this.
  */
-const searchText = (c: FilterColumns) => sql`(${c.name} || chr(31) || ${c.email} || chr(31) || coalesce(${c.company}, ''))`;
+const searchTextOf = (c: { name: SQLWrapper; email: SQLWrapper; company: SQLWrapper }) =>
+  sql<string>`lower(${c.name} || chr(31) || ${c.email} || chr(31) || coalesce(${c.company}, ''))`;
 
-/** The filters of a list query (status, segment, search) on `c`. */
+/**
+ * The filters of a list query (status, segment, search) on `c`. The search is a case-insensitive
+ * substring match: the lower-cased text `like` the lower-cased pattern (what `ilike` compares).
+ */
 function listFilters(c: FilterColumns, q: ListLeadsInput): SQL[] {
   const filters: SQL[] = [];
   if (q.status) filters.push(sql`${c.status} = ${q.status}`);
   if (q.segment_id) filters.push(sql`${c.segmentId} = ${q.segment_id}`);
-  if (q.search) filters.push(sql`${searchText(c)} ilike ${likePattern(q.search)}`);
+  if (q.search) filters.push(sql`${c.searchText} like lower(${likePattern(q.search)})`);
   return filters;
 }
+
+/** A lead's columns as listLeads reads them: every one but the stored search text. */
+const { searchText: _searchText, ...leadColumns } = getTableColumns(leads);
 
 const tooBroad = () =>
   new ApiError(
@@ -153,7 +160,15 @@ async function searchSortedBySearchedField(db: Db, siteId: string, q: ListLeadsI
   const direction = q.sort_order === 'asc' ? asc : desc;
   const key = SORT_KEYS[q.sort_by];
   const walk = db
-    .select({ id: leads.id, name: leads.name, email: leads.email, company: leads.company, status: leads.status, segmentId: leads.segmentId })
+    .select({
+      id: leads.id,
+      name: leads.name,
+      email: leads.email,
+      company: leads.company,
+      searchText: searchTextOf(leads).as('search_text'),
+      status: leads.status,
+      segmentId: leads.segmentId,
+    })
     .from(leads)
     .where(eq(leads.siteId, siteId))
     .orderBy(direction(leads[key]), direction(leads.id))
@@ -166,21 +181,17 @@ async function searchSortedBySearchedField(db: Db, siteId: string, q: ListLeadsI
     .orderBy(direction(walk[key as 'name' | 'email' | 'company']), direction(walk.id))
     .limit(rowsWanted)
     .as('hits');
-  const walked = await db
-    .select(getTableColumns(leads))
-    .from(hits)
-    .innerJoin(leads, eq(leads.id, hits.id))
-    .orderBy(direction(leads[key]), direction(leads.id));
+  const walked = await db.select(leadColumns).from(hits).innerJoin(leads, eq(leads.id, hits.id)).orderBy(direction(leads[key]), direction(leads.id));
   if (walked.length === rowsWanted) return walked.slice(q.offset);
 
   const matches = db
-    .select()
+    .select(leadColumns)
     .from(leads)
     .where(and(eq(leads.siteId, siteId), ...listFilters(leads, q)))
     .limit(LEAD_SEARCH_SORT_CAP + 1)
     .as('matches');
-  const columns = Object.fromEntries(Object.keys(getTableColumns(leads)).map((name) => [name, matches[name as keyof LeadRow]])) as {
-    [K in keyof LeadRow]: (typeof matches)[K];
+  const columns = Object.fromEntries(Object.keys(leadColumns).map((name) => [name, matches[name as keyof typeof leadColumns]])) as {
+    [K in keyof typeof leadColumns]: (typeof matches)[K];
   };
   const sorted = await db
     .select({ ...columns, matched: sql<number>`count(*) over ()`.mapWith(Number) })
@@ -220,7 +231,7 @@ export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ it
     q.search && SEARCHED_SORT_KEYS.has(q.sort_by)
       ? await searchSortedBySearchedField(db, siteId, q, q.offset + q.limit + 1)
       : await db
-          .select()
+          .select(leadColumns)
           .from(leads)
           .where(where)
           .orderBy(direction(leads[key]), direction(leads.id))

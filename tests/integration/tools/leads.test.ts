@@ -249,6 +249,38 @@ describe('leads/update and leads/qualify', () => {
     expect(res.body.lead.updated_at >= lead.updated_at).toBe(true);
   });
 
+  it('a search finds a lead by its current name, email and company, whatever the sort', async () => {
+    const word = (prefix: string) => `${prefix}${randomUUID().slice(0, 8)}`;
+    const [oldName, newName, oldCompany, newCompany, mailbox] = ['Marsh', 'Fenwick', 'Zephyr', 'Halcyon', 'qm'].map(word);
+    const lead = await newLead(mine, { name: `Quentin ${oldName}`, company: `${oldCompany} Ltd`, email: `${mailbox}@example.com` });
+    const sorts = ['created_at', 'name', 'email', 'company'] as const;
+    // Per sort: whether the search lists the lead (name, email and company sorts walk their index).
+    const finds = async (search: string) => {
+      const found: boolean[] = [];
+      for (const sort_by of sorts) {
+        const res = await viaRest(getLeadsTool, auth, { site_id: mine.siteId, search, sort_by, sort_order: 'asc' });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        found.push(res.body.leads.some((l: { id: string }) => l.id === lead.id));
+      }
+      return found;
+    };
+    const everywhere = sorts.map(() => true);
+    const nowhere = sorts.map(() => false);
+    expect(await finds(oldCompany.toUpperCase())).toEqual(everywhere);
+    expect(await finds(`${mailbox.toUpperCase()}@EXAMPLE`)).toEqual(everywhere);
+    const update = (fields: Record<string, unknown>) => viaRest(updateLeadTool, auth, { site_id: mine.siteId, lead_id: lead.id, ...fields });
+    expect((await update({ name: `Quentin ${newName}`, company: `${newCompany} Ltd`, email: `${mailbox}.new@example.com` })).status).toBe(200);
+    expect(await finds(oldCompany)).toEqual(nowhere);
+    expect(await finds(oldName.toLowerCase())).toEqual(nowhere);
+    expect(await finds(newCompany.toLowerCase())).toEqual(everywhere);
+    expect(await finds(`quentin ${newName}`)).toEqual(everywhere);
+    expect(await finds(`${mailbox}.NEW@`)).toEqual(everywhere);
+    // Name, email and company are searched apart: a match never spans two of them.
+    expect(await finds(`${newName} ${mailbox}`)).toEqual(nowhere);
+    expect((await update({ company: null })).status).toBe(200);
+    expect(await finds(newCompany)).toEqual(nowhere);
+  });
+
   it('answers 409 when the new email belongs to another lead of the site', async () => {
     const a = await newLead(mine);
     const b = await newLead(mine);
