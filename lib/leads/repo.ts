@@ -4,6 +4,7 @@ import { ApiError } from '@/lib/core/errors';
 import type { CappedTotal } from '@/lib/core/schemas';
 import { getDb, type Db } from '@/lib/db/client';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
+import { rows } from '@/lib/db/raw';
 import { leads } from '@/lib/db/schema';
 import { siteScoped } from '@/lib/db/site-scoped';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
@@ -144,6 +145,29 @@ function listFilters(c: FilterColumns, q: ListLeadsInput): SQL[] {
 /** A lead's columns as listLeads reads them: every one but the stored search text. */
 const { searchText: _searchText, ...leadColumns } = getTableColumns(leads);
 
+/**
+ * The select list of a page of leads, written once from the table's columns: each column under
+ * its field name, the timestamps as epoch milliseconds (truncated, as the driver's date parsing
+ * truncates microseconds). Read with `rows` and mapped by pageRow, a page costs none of the query
+ * builder's per-call work (building a select of every column, mapping each value of each row).
+ */
+const PAGE_COLUMNS = sql.raw(
+  Object.entries(leadColumns)
+    .map(([field, column]) =>
+      field === 'createdAt' || field === 'updatedAt'
+        ? `floor(extract(epoch from "${column.name}") * 1000)::float8 as "${field}"`
+        : `"${column.name}" as "${field}"`,
+    )
+    .join(', '),
+);
+
+type PageRow = Omit<LeadRow, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number };
+
+const pageRow = (row: PageRow): LeadRow => ({ ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) });
+
+/** The SQL of a sort key's column, from the whitelist (SORT_KEYS). */
+const sortColumn = (field: LeadSortField) => sql.raw(`"${leads[SORT_KEYS[field]].name}"`);
+
 const tooBroad = () =>
   new ApiError(
     'INVALID_REQUEST',
@@ -225,21 +249,19 @@ async function searchSortedBySearchedField(db: Db, siteId: string, q: ListLeadsI
 export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ items: Lead[]; count: CappedTotal }> {
   const db = await getDb();
   const where = and(eq(leads.siteId, siteId), ...listFilters(leads, q));
-  const direction = q.sort_order === 'asc' ? asc : desc;
-  const key = SORT_KEYS[q.sort_by];
-  const rows =
+  const direction = sql.raw(q.sort_order === 'asc' ? 'asc' : 'desc');
+  const page =
     q.search && SEARCHED_SORT_KEYS.has(q.sort_by)
       ? await searchSortedBySearchedField(db, siteId, q, q.offset + q.limit + 1)
-      : await db
-          .select(leadColumns)
-          .from(leads)
-          .where(where)
-          .orderBy(direction(leads[key]), direction(leads.id))
-          .limit(q.limit + 1)
-          .offset(q.offset);
-  const items = rows.slice(0, q.limit).map(toLead);
-  if (rows.length > q.limit) return { items, count: { total: q.offset + q.limit + 1, capped: true } };
-  if (rows.length > 0 || q.offset === 0) return { items, count: { total: q.offset + rows.length, capped: false } };
+      : (
+          await rows<PageRow>(
+            sql`select ${PAGE_COLUMNS} from leads where ${where} order by ${sortColumn(q.sort_by)} ${direction}, "id" ${direction} limit ${q.limit + 1} offset ${q.offset}`,
+            db,
+          )
+        ).map(pageRow);
+  const items = page.slice(0, q.limit).map(toLead);
+  if (page.length > q.limit) return { items, count: { total: q.offset + q.limit + 1, capped: true } };
+  if (page.length > 0 || q.offset === 0) return { items, count: { total: q.offset + page.length, capped: false } };
   // Past the end: how many there are, up to the offset (as many as `offset` means the page was just past the last).
   const [{ n }] = await db.select({ n: count() }).from(
     db

@@ -267,6 +267,9 @@ describe('leads/update and leads/qualify', () => {
     const everywhere = sorts.map(() => true);
     const nowhere = sorts.map(() => false);
     expect(await finds(oldCompany.toUpperCase())).toEqual(everywhere);
+    // A listed lead is the very object create answered (every field, timestamps to the millisecond).
+    const listed = await viaRest(getLeadsTool, auth, { site_id: mine.siteId, search: mailbox });
+    expect(listed.body.leads).toEqual([lead]);
     expect(await finds(`${mailbox.toUpperCase()}@EXAMPLE`)).toEqual(everywhere);
     const update = (fields: Record<string, unknown>) => viaRest(updateLeadTool, auth, { site_id: mine.siteId, lead_id: lead.id, ...fields });
     expect((await update({ name: `Quentin ${newName}`, company: `${newCompany} Ltd`, email: `${mailbox}.new@example.com` })).status).toBe(200);
