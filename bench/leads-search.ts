@@ -158,11 +158,11 @@ async function seed(url: string): Promise<{ siteId: string }> {
       );
     // A bulk load goes through GIN's pending list (fast), merged into the index once at the end;
     // the index then serves searches without one, as it does for leads written one at a time.
-    await client.query('alter index leads_search_trgm_idx set (fastupdate = on)');
+    await client.query('alter index leads_search_text_trgm_idx set (fastupdate = on)');
     await insert(sites[0].id, LEADS, 0);
     await insert(sites[1].id, Math.round(LEADS / 5), LEADS);
-    await client.query(`select gin_clean_pending_list('leads_search_trgm_idx'::regclass)`);
-    await client.query('alter index leads_search_trgm_idx set (fastupdate = off)');
+    await client.query(`select gin_clean_pending_list('leads_search_text_trgm_idx'::regclass)`);
+    await client.query('alter index leads_search_text_trgm_idx set (fastupdate = off)');
     await client.query('vacuum analyze leads');
     return { siteId: sites[0].id };
   } finally {
