@@ -21,7 +21,8 @@ create index if not exists leads_search_text_trgm_idx on leads using gin (search
 -- The planner estimates how many leads a search matches from the column's histogram: the share of
 -- its entries the pattern matches. 1,000 entries (the default keeps 100) tell a search matching a
 -- few hundred leads of a million from one matching tens of thousands, which decides between the
--- trigram index and walking the sort key's index. Gathered now: a rewrite leaves no statistics, and
--- autovacuum gathers them only once enough rows change (about a second at 1.2M leads).
+-- trigram index and walking the sort key's index. Gathered now (about a second at 1.2M leads): a
+-- rewrite leaves no statistics, autovacuum gathers them only once enough rows change, and PGlite
+-- has no autovacuum.
 alter table leads alter column search_text set statistics 1000;
 analyze leads (search_text);
