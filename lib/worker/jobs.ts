@@ -1,4 +1,5 @@
 import { commandDeadline } from '@/lib/agents/jobs';
+import { databaseMaintenance } from '@/lib/db/maintenance';
 import { mailboxSync } from '@/lib/email/jobs';
 import type { BackgroundJob } from '@/lib/jobs/define';
 import { retention } from '@/lib/retention/schedule';
@@ -26,6 +27,7 @@ export function backgroundJobs(o: { activities: Activities; embeddedRuns: boolea
     retention,
     mailboxSync,
     sessionSweep,
+    databaseMaintenance,
     ...(o.embeddedRuns ? [workflowRunJob({ definitions: workflowDefinitions, activities: o.activities })] : []),
   ];
 }

@@ -1,0 +1,56 @@
+import { log } from '@/lib/core/log';
+import { defineSchedule, type JobContext } from '@/lib/jobs/define';
+import { database } from './client';
+
+/**
+ * Vacuum and statistics for the embedded database. Postgres keeps its tables by itself
+ * (autovacuum); PGlite runs no background processes, so without this its tables would keep every
+ * dead row version (session renewals, the job queue's churn) and the planner would never learn
+ * how many rows a table holds or how its values spread. Every ten minutes this job does what
+ * autovacuum would have done by then, with autovacuum's default thresholds, one table at a time
+ * (each statement holds the single-connection database only for its table).
+ */
+interface TableActivity {
+  name: string;
+  live: number;
+  dead: number;
+  modified: number;
+}
+
+/** Autovacuum's defaults: vacuum past 50 + 20 % dead rows, analyze past 50 + 10 % changed rows. */
+const needsVacuum = (t: TableActivity) => t.dead > 50 + 0.2 * t.live;
+const needsAnalyze = (t: TableActivity) => t.modified > 50 + 0.1 * t.live;
+
+/** Vacuums and analyzes the tables of the embedded database that need it; on Postgres, nothing. */
+export async function maintainEmbeddedTables(signal?: AbortSignal): Promise<{ vacuumed: string[]; analyzed: string[] }> {
+  const done = { vacuumed: [] as string[], analyzed: [] as string[] };
+  const db = await database();
+  if (db.kind !== 'pglite') return done;
+  const tables = await db.sql.query<TableActivity>(
+    `select format('%I.%I', schemaname, relname) as name, n_live_tup::float8 as live, n_dead_tup::float8 as dead,
+            n_mod_since_analyze::float8 as modified
+     from pg_stat_user_tables order by relname`,
+  );
+  for (const t of tables) {
+    if (signal?.aborted) break;
+    // `name` comes from the catalog, quoted by format('%I').
+    if (needsVacuum(t)) {
+      await db.sql.exec(`vacuum (analyze) ${t.name}`);
+      done.vacuumed.push(t.name);
+    } else if (needsAnalyze(t)) {
+      await db.sql.exec(`analyze ${t.name}`);
+      done.analyzed.push(t.name);
+    }
+  }
+  return done;
+}
+
+export const databaseMaintenance = defineSchedule({
+  name: 'database-maintenance',
+  cron: '*/10 * * * *',
+  options: () => ({ expireInSeconds: 900, retryLimit: 0 }),
+  async run(ctx: JobContext) {
+    const done = await maintainEmbeddedTables(ctx.signal);
+    if (done.vacuumed.length + done.analyzed.length > 0) log.info('database maintenance: tables vacuumed and analyzed', done);
+  },
+});
