@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { scenarios } from './scenarios';
-import { seed, stop, waitUp } from './server-process';
+import { seed, stop, unlimitedPlan, waitUp } from './server-process';
 import { startOptions } from './start-options';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3210);
@@ -68,6 +68,7 @@ async function main() {
     await waitUp(seedBase, seeding);
     const s = await seed(seedBase);
     await stop(seeding);
+    await unlimitedPlan(s.siteId, { DATA_DIR: path.join(dataDir, 'seed') });
 
     const dirs = [{ label: 'this', cwd: process.cwd() }, ...(COMPARE_DIR ? [{ label: 'compare', cwd: path.resolve(COMPARE_DIR) }] : [])];
     const targets = dirs.map(({ label, cwd }, i) => {
