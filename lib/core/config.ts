@@ -100,10 +100,6 @@ const configSchema = z.object({
   // `npm run worker` runs every job elsewhere. WORKFLOW_WORKER_IN_APP=false is the older spelling of off.
   WORKERS: z.enum(['on', 'off']).default('on'),
   WORKFLOW_WORKER_IN_APP: bool(true),
-  // Scheduling priority (nice, 0–19) of the worker process the server starts beside itself on Postgres, so that
-  // background work takes the CPU the web process leaves; not with the embedded database, whose worker serves the
-  // web process's queries.
-  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   // Retention (days): the scheduled prune deletes older rows in bounded batches.
   WORKFLOW_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),

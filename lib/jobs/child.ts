@@ -73,20 +73,7 @@ export function startWorkerBesideWeb(): Promise<void> {
     if (embedded) writableDataDir(embeddedDataDir());
     const socketDir = embedded ? socketDirFor(path.resolve(/*turbopackIgnore: true*/ c.DATA_DIR)) : undefined;
     const args = socketDir ? ['--serve-database', socketDir] : [];
-    // On Postgres the worker only does background work: it yields the CPU to the requests of this
-    // process (with PGlite it also answers this process's queries, so it keeps its priority).
-    const spawnBeside = () => {
-      const started = spawnWorker(args);
-      if (!embedded && c.WORKER_NICE > 0 && started.pid !== undefined) {
-        try {
-          os.setPriority(started.pid, c.WORKER_NICE);
-        } catch (error) {
-          log.warn('the worker process keeps its priority', errorFields(error));
-        }
-      }
-      return started;
-    };
-    let child = spawnBeside();
+    let child = spawnWorker(args);
     let stopping = false;
     const forward = onEnqueued((queue) => {
       if (child.connected) child.send({ wake: queue }, () => undefined);
@@ -97,7 +84,7 @@ export function startWorkerBesideWeb(): Promise<void> {
         log.error('the worker process stopped; starting it again', { code, signal });
         setTimeout(() => {
           if (stopping) return;
-          child = spawnBeside();
+          child = spawnWorker(args);
           supervise(child);
         }, 1000).unref();
       });
