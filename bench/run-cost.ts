@@ -18,10 +18,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { admin } from './admin';
+import { cpuTicks, TICK_US } from './proc';
 import { seed, stop, unlimitedPlan, waitUp } from './server-process';
 import { startOptions } from './start-options';
 
@@ -29,20 +30,8 @@ const ADMIN_URL = process.env.DATABASE_URL;
 const RUNS = Number(process.env.BENCH_RUNS ?? 1000);
 const PORT = Number(process.env.BENCH_PORT ?? 3230);
 const COMPARE_DIR = process.env.BENCH_COMPARE_DIR;
-const TICK_US = 1e6 / 100; // /proc/<pid>/stat counts clock ticks of 10 ms (USER_HZ 100)
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** utime + stime of a process, in clock ticks (undefined once it is gone). */
-function ticks(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
-}
 
 const urlOf = (database: string) => {
   const u = new URL(ADMIN_URL!);
@@ -50,15 +39,7 @@ const urlOf = (database: string) => {
   return u.toString();
 };
 
-async function withAdmin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
+const withAdmin = <T>(fn: (c: Client) => Promise<T>) => admin(ADMIN_URL!, fn);
 
 const baseEnv = { RATE_LIMIT_BACKEND: 'none', LOG_LEVEL: 'error', NODE_ENV: 'production' as const, NEXT_TELEMETRY_DISABLED: '1' };
 
@@ -96,7 +77,7 @@ async function measure(worker: ChildProcess, database: string, until: (c: Client
     const sample = async () => {
       const { rows } = await c.query('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
       for (const { pid } of rows as { pid: number }[]) {
-        const t = ticks(pid);
+        const t = cpuTicks(pid);
         if (t === undefined) continue;
         const seen = backends.get(pid);
         if (seen) seen.last = t;
@@ -105,7 +86,7 @@ async function measure(worker: ChildProcess, database: string, until: (c: Client
     };
     const started = Date.now();
     const firstCommits = await commits();
-    const firstWorker = ticks(worker.pid!) ?? 0;
+    const firstWorker = cpuTicks(worker.pid!) ?? 0;
     await sample();
     while (!(await until(c)) || Date.now() - started < minMs) {
       await sample();
@@ -113,7 +94,7 @@ async function measure(worker: ChildProcess, database: string, until: (c: Client
     }
     await sample();
     const ms = Date.now() - started;
-    const workerTicks = (ticks(worker.pid!) ?? 0) - firstWorker;
+    const workerTicks = (cpuTicks(worker.pid!) ?? 0) - firstWorker;
     // Statistics reach pg_stat_database when a backend's transaction ends, at most about a second later.
     await sleep(1500);
     return {
