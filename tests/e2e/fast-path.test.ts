@@ -101,7 +101,7 @@ function normalize(t: Target, value: unknown, key = ''): unknown {
     // An MCP tool result's text content is the REST body as JSON: compared as that body.
     if (key === 'text' && value.startsWith('{')) return normalize(t, JSON.parse(value));
     // A workflow id carries its start time and a random suffix: numbered as ids are.
-    if (key === 'workflowId') {
+    if (/^(workflowId|workflow_id|event_workflow_id)$/.test(key)) {
       if (!t.ids.has(value)) t.ids.set(value, `<workflow${t.ids.size}>`);
       return t.ids.get(value)!;
     }
