@@ -14,7 +14,7 @@
  *
  * The same worker is then started again on the same database, with nothing left to do, for as long
  * as the work took: its cost (start-up, idle polling, maintenance) is subtracted, so what is
- * printed is per run. BENCH_PORT (default 3230).
+ * printed is per run. BENCH_PORT (default 3230); BENCH_CPU_PROFILE=<dir> makes the workers write V8 CPU profiles there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -51,8 +51,11 @@ function startServer(cwd: string, port: number, database: string): ChildProcess 
   });
 }
 
+// BENCH_CPU_PROFILE=<dir>: each worker writes a V8 CPU profile there when it stops.
+const PROFILE = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+
 function startWorker(cwd: string, database: string): ChildProcess {
-  return spawn(process.execPath, [path.join(cwd, '.next', 'worker.cjs')], {
+  return spawn(process.execPath, [...PROFILE, path.join(cwd, '.next', 'worker.cjs')], {
     cwd,
     env: { ...process.env, ...baseEnv, DATABASE_URL: urlOf(database) },
     stdio: ['ignore', 'inherit', 'inherit'],
