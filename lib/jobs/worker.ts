@@ -50,8 +50,11 @@ const sleep = (ms: number, wake: { fn?: () => void }, stopped: () => boolean) =>
     };
   });
 
-/** What pg-boss's `complete` writes, for one job, with the handler's transaction. */
-const COMPLETE = `update ${JOB_SCHEMA}.job set completed_on = now(), state = 'completed' where name = $1 and id = $2 and state = 'active'`;
+/**
+ * What pg-boss's `complete` writes, for one attempt of one job, with the handler's transaction: a
+ * job this worker lost and another worker now runs again (the same id, a higher retry count) is not it.
+ */
+const COMPLETE = `update ${JOB_SCHEMA}.job set completed_on = now(), state = 'completed' where name = $1 and id = $2 and state = 'active' and retry_count = $3`;
 
 /** Keeps an active job's expiry ahead of it; false once the job is no longer active (expired by maintenance, cancelled). */
 async function renew(queue: string, id: string, seconds: number): Promise<boolean> {
@@ -147,7 +150,7 @@ export async function startJobWorker(jobs: BackgroundJob[], o: { maintenanceInte
       retryLimit: job.retryLimit,
       signal,
       async completeWith(tx) {
-        await executorOf(tx).executeSql(COMPLETE, [lane.name, job.id]);
+        await executorOf(tx).executeSql(COMPLETE, [lane.name, job.id, job.retryCount]);
         completed = true;
       },
     };
