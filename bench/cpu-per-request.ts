@@ -20,8 +20,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { cpuTicks, TICK_US } from './proc';
 import { scenarios } from './scenarios';
-import { seed, stop, waitUp } from './server-process';
+import { seed, stop, unlimitedPlan, waitUp } from './server-process';
 import { startOptions } from './start-options';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3210);
@@ -32,7 +33,6 @@ const ONLY = (process.env.BENCH_ONLY ?? 'track.key,session.create.key,session.re
 const COMPARE_DIR = process.env.BENCH_COMPARE_DIR;
 // BENCH_CPU_PROFILE=<dir>: each server entry writes a V8 CPU profile there when it stops.
 const PROFILE = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
-const TICK_US = 1e6 / 100; // /proc/<pid>/stat counts clock ticks of 10 ms (USER_HZ 100)
 
 function startServer(cwd: string, port: number, dataDir: string): ChildProcess {
   return spawn(process.execPath, [...startOptions(cwd), ...PROFILE, path.join(cwd, 'server.mjs'), '-p', String(port), '-H', '127.0.0.1'], {
@@ -43,16 +43,7 @@ function startServer(cwd: string, port: number, dataDir: string): ChildProcess {
 }
 
 /** utime + stime of a process, in clock ticks (0 once it is gone). */
-function ticks(pid: number): number {
-  try {
-    // The command name may hold spaces: fields are counted after its closing parenthesis.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
+const ticks = (pid: number) => cpuTicks(pid) ?? 0;
 
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
 
@@ -68,6 +59,7 @@ async function main() {
     await waitUp(seedBase, seeding);
     const s = await seed(seedBase);
     await stop(seeding);
+    await unlimitedPlan(s.siteId, { DATA_DIR: path.join(dataDir, 'seed') });
 
     const dirs = [{ label: 'this', cwd: process.cwd() }, ...(COMPARE_DIR ? [{ label: 'compare', cwd: path.resolve(COMPARE_DIR) }] : [])];
     const targets = dirs.map(({ label, cwd }, i) => {

@@ -43,7 +43,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { scenarios } from './scenarios';
-import { seed, stop, waitUp } from './server-process';
+import { seed, stop, unlimitedPlan, waitUp } from './server-process';
 import { startOptions } from './start-options';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3210);
@@ -97,12 +97,6 @@ function startServer(env: Record<string, string>, port = PORT, plain = false, cw
   });
 }
 
-async function runTool(args: string[], env: Record<string, string>): Promise<void> {
-  const child = spawn(path.join('node_modules', '.bin', 'tsx'), args, { env: { ...process.env, ...env }, stdio: 'inherit' });
-  const code = await new Promise((r) => child.once('exit', r));
-  if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}`);
-}
-
 async function startBridge(): Promise<{ child: ChildProcess; url: string; token: string }> {
   const child = spawn(path.join('node_modules', '.bin', 'tsx'), ['tests/helpers/upstash-bridge-cli.ts'], {
     env: { ...process.env, REDIS_URL },
@@ -146,7 +140,7 @@ async function main() {
     await waitUp(BASE, seeding);
     const s = await seed(BASE);
     await stop(seeding);
-    await runTool(['scripts/site-plan.ts', s.siteId, 'enterprise', '100000000', '100000'], { DATA_DIR: path.join(dataDir, 'seed') });
+    await unlimitedPlan(s.siteId, { DATA_DIR: path.join(dataDir, 'seed') });
     if (BACKENDS.includes('upstash')) bridge = await startBridge();
 
     const dbBackend = process.env.DATABASE_URL ? 'postgres' : 'pglite';

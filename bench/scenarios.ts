@@ -161,12 +161,21 @@ export function scenarios(s: Seed): Scenario[] {
       // A run is inserted and queued per request; the app's worker executes them meanwhile.
       name: 'workflow.start',
       lasting: true,
+      fastPath: true,
       path: '/api/workflow/webhook',
       request: {
         method: 'POST',
         headers: toolHeaders(s),
         body: JSON.stringify({ site_id: s.siteId, type: 'INSERT', table: 'leads', record: { id: 1 } }),
       },
+    },
+    {
+      // A catalog workflow's start, as bench/background.ts sends it (WORKERS=off: the runs stay queued, only the start is measured).
+      name: 'workflow.start.standUp',
+      lasting: true,
+      fastPath: true,
+      path: '/api/workflow/dailyStandUp',
+      request: { method: 'POST', headers: toolHeaders(s), body: JSON.stringify({ site_id: s.siteId }) },
     },
     ...ingestion(s),
   ];

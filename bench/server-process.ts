@@ -1,4 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import type { Seed } from './scenarios';
 
 /** Until the server answers /api/health; the first start migrates a new database, minutes on a busy machine. */
@@ -41,3 +42,14 @@ export async function seed(base: string): Promise<Seed> {
   const key = await json(base, 'POST', '/api/keys', { name: 'bench', scopes: ['read', 'write'], site_id: site.id, expirationDays: 1 }, auth);
   return { base, siteId: site.id, apiKey: key.apiKey, sessionToken: token };
 }
+
+/** A script of the app (`scripts/…`, through tsx) with these variables added; rejects when it fails. */
+export async function runTool(args: string[], env: Record<string, string>): Promise<void> {
+  const child = spawn(path.join('node_modules', '.bin', 'tsx'), args, { env: { ...process.env, ...env }, stdio: 'inherit' });
+  const code = await new Promise((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}`);
+}
+
+/** The seeded site on the enterprise plan with limits out of reach: no scenario meets a plan cap (workflow starts count running runs against one). */
+export const unlimitedPlan = (siteId: string, env: Record<string, string>) =>
+  runTool(['scripts/site-plan.ts', siteId, 'enterprise', '100000000', '100000'], env);

@@ -2,8 +2,9 @@
  * The fast path of the server entry (`server.mjs`): the routes every visitor of every customer
  * site calls — session start/update/end, track, identify, and the snippet `t.js` — and the reads
  * agents repeat most — the leads list tool (`/api/agents/tools/leads/get`) and the MCP server
- * (`/api/mcp`) — served from their route modules in `app/` by a plain node:http dispatcher, without Next's router
- * and request wrapping. Each route is its own declaration (defineRoute: auth, tenant, limiter,
+ * (`/api/mcp`) —, and the workflow start (`/api/workflow/{name}`, beside the change events of
+ * `/api/workflow/webhook`) — served from their route modules in `app/` by a plain node:http
+ * dispatcher, without Next's router and request wrapping. Each route is its own declaration (defineRoute: auth, tenant, limiter,
  * schema, handler, envelope, CORS, request id, usage record); only the dispatch differs. Under
  * `next start` (or with FAST_PATH=0) the same modules answer through Next.
  *
@@ -21,6 +22,8 @@ import * as sessionIdentify from '@/app/api/visitors/session/[session_id]/identi
 import * as sessionEnd from '@/app/api/visitors/session/end/route';
 import * as session from '@/app/api/visitors/session/route';
 import * as track from '@/app/api/visitors/track/route';
+import * as startWorkflow from '@/app/api/workflow/[name]/route';
+import * as changeEvent from '@/app/api/workflow/webhook/route';
 import * as snippet from '@/app/t.js/route';
 import { nodeDispatcher, type NodeRoute } from '@/lib/http/node-dispatch';
 import { startWorkerBesideWeb } from '@/lib/jobs/child';
@@ -36,6 +39,8 @@ export const FAST_ROUTES: NodeRoute[] = [
   { path: '/t.js', module: snippet },
   { path: '/api/agents/tools/leads/get', module: getLeads },
   { path: '/api/mcp', module: mcp },
+  { path: '/api/workflow/webhook', module: changeEvent },
+  { path: '/api/workflow/{name}', module: startWorkflow },
 ];
 
 export const dispatch = nodeDispatcher(FAST_ROUTES);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -69,6 +70,14 @@ export function writableDataDir(dir: string): void {
   }
 }
 
+/** A prepared statement's name on a connection: the same text, the same name. */
+const preparedNames = new Map<string, string>();
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (!name) preparedNames.set(text, (name = `q${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+  return name;
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
     const { PGlite } = await import('@electric-sql/pglite');
@@ -134,7 +143,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     },
     executeSql: async (text, values) => {
-      const result = (await pool.query(text, values?.length ? values : undefined)) as unknown;
+      // The job queue's statements are a fixed set of texts sent again and again (a worker's fetch many
+      // times a second): on Postgres each is prepared once per connection, so it is parsed and planned
+      // once instead of per call. (Over the embedded socket they stay unnamed.)
+      const named = options.kind === 'postgres' && values?.length ? { name: preparedName(text) } : {};
+      const result = (await pool.query({ text, values: values?.length ? values : undefined, ...named })) as unknown;
       const last = Array.isArray(result) ? result.at(-1) : result;
       return { rows: (last as { rows?: unknown[] } | undefined)?.rows ?? [] };
     },

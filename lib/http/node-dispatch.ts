@@ -40,6 +40,20 @@ function compile(route: NodeRoute): Compiled {
   return { segments, module: route.module };
 }
 
+/**
+ * Next's precedence among routes a path could reach: at the first segment where two differ, a
+ * static segment wins over a dynamic one (`/api/workflow/webhook` before `/api/workflow/{name}`).
+ */
+function bySpecificity(a: Compiled, b: Compiled): number {
+  // Only paths of as many segments compete; grouping by length keeps the order total.
+  if (a.segments.length !== b.segments.length) return a.segments.length - b.segments.length;
+  for (let i = 0; i < a.segments.length; i++) {
+    const staticA = typeof a.segments[i] === 'string';
+    if (staticA !== (typeof b.segments[i] === 'string')) return staticA ? -1 : 1;
+  }
+  return 0;
+}
+
 /** The module and decoded path params for `pathname`, or undefined (also for a segment that does not decode). */
 function match(routes: Compiled[], pathname: string): { module: Record<string, unknown>; params: Record<string, string> } | undefined {
   const parts = pathname.split('/').slice(1);
@@ -287,12 +301,17 @@ async function write(res: ServerResponse, response: Response): Promise<void> {
   else res.end(Buffer.from(await response.arrayBuffer()));
 }
 
+/** The route of `routes` that answers `pathname` (as the dispatcher picks it), with its decoded params. */
+export function routeOf(routes: NodeRoute[], pathname: string): { module: Record<string, unknown>; params: Record<string, string> } | undefined {
+  return match(routes.map(compile).sort(bySpecificity), pathname);
+}
+
 /**
  * A dispatcher over `routes`: `dispatch(req, res)` answers the request and returns true when it
  * is one of theirs, else returns false without touching either.
  */
 export function nodeDispatcher(routes: NodeRoute[]): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const compiled = routes.map(compile);
+  const compiled = routes.map(compile).sort(bySpecificity);
   return (req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');

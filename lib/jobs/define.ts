@@ -16,6 +16,8 @@
  * timer or sweeper of its own.
  */
 
+import type { Db } from '@/lib/db/client';
+
 /** pg-boss's schema in the app database. */
 export const JOB_SCHEMA = 'pgboss';
 
@@ -48,6 +50,12 @@ export interface JobContext {
    * worker stops: stop acting and do not record anything.
    */
   readonly signal: AbortSignal;
+  /**
+   * Completes the job with the caller's transaction, so the job ends exactly when the work it
+   * records commits (one commit instead of two); the worker then writes nothing more for it.
+   * Absent when the handler is called outside a worker (nothing to complete).
+   */
+  completeWith?(tx: Db): Promise<void>;
 }
 
 /** A named queue and how its jobs are treated: what a producer needs to enqueue. */

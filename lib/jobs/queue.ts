@@ -136,10 +136,17 @@ export function onEnqueued(listener: (queue: string) => void): () => void {
   return () => state.listeners.delete(listener);
 }
 
+/** Queues announced and not yet told: many jobs sent within the same few milliseconds make one hint per queue. */
+const announced = new Set<string>();
+
 function announce(queue: string): void {
-  if (state.listeners.size === 0) return;
+  if (state.listeners.size === 0 || announced.has(queue)) return;
+  announced.add(queue);
   // After the caller's transaction has most likely committed.
-  setTimeout(() => state.listeners.forEach((l) => l(queue)), 5).unref?.();
+  setTimeout(() => {
+    announced.delete(queue);
+    state.listeners.forEach((l) => l(queue));
+  }, 5).unref?.();
 }
 
 /** Drops this process's client (tests, shutdown): the database it used is closing. */

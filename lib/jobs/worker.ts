@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
 import { errorFields, log } from '@/lib/core/log';
-import { database } from '@/lib/db/client';
+import { database, executorOf } from '@/lib/db/client';
 import {
   exhaustedQueueName,
   JOB_SCHEMA,
@@ -49,6 +49,12 @@ const sleep = (ms: number, wake: { fn?: () => void }, stopped: () => boolean) =>
       resolve();
     };
   });
+
+/**
+ * What pg-boss's `complete` writes, for one attempt of one job, with the handler's transaction: a
+ * job this worker lost and another worker now runs again (the same id, a higher retry count) is not it.
+ */
+const COMPLETE = `update ${JOB_SCHEMA}.job set completed_on = now(), state = 'completed' where name = $1 and id = $2 and state = 'active' and retry_count = $3`;
 
 /** Keeps an active job's expiry ahead of it; false once the job is no longer active (expired by maintenance, cancelled). */
 async function renew(queue: string, id: string, seconds: number): Promise<boolean> {
@@ -137,11 +143,22 @@ export async function startJobWorker(jobs: BackgroundJob[], o: { maintenanceInte
       Math.max(500, (lane.expireInSeconds * 1000) / 3),
     );
     heartbeat.unref?.();
-    const ctx: JobContext = { id: job.id, attempt: job.retryCount, retryLimit: job.retryLimit, signal };
+    let completed = false;
+    const ctx: JobContext = {
+      id: job.id,
+      attempt: job.retryCount,
+      retryLimit: job.retryLimit,
+      signal,
+      async completeWith(tx) {
+        await executorOf(tx).executeSql(COMPLETE, [lane.name, job.id, job.retryCount]);
+        completed = true;
+      },
+    };
     const done = (async () => {
       try {
         await lane.handle(job.data, ctx);
-        if (!lost.signal.aborted) await boss.complete(lane.name, job.id);
+        // Completed by the handler's own transaction (it committed: the handler returned).
+        if (!lost.signal.aborted && !completed) await boss.complete(lane.name, job.id);
       } catch (error) {
         if (lost.signal.aborted) return;
         log.warn('background job failed', { queue: lane.name, job_id: job.id, attempt: job.retryCount + 1, ...errorFields(error) });

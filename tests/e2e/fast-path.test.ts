@@ -100,6 +100,11 @@ function normalize(t: Target, value: unknown, key = ''): unknown {
     if (TIMES.test(key) && !Number.isNaN(Date.parse(value))) return '<time>';
     // An MCP tool result's text content is the REST body as JSON: compared as that body.
     if (key === 'text' && value.startsWith('{')) return normalize(t, JSON.parse(value));
+    // A workflow id carries its start time and a random suffix: numbered as ids are.
+    if (/^(workflowId|workflow_id|event_workflow_id)$/.test(key)) {
+      if (!t.ids.has(value)) t.ids.set(value, `<workflow${t.ids.size}>`);
+      return t.ids.get(value)!;
+    }
     return value.replace(UUID, (id) => {
       const lower = id.toLowerCase();
       if (!t.ids.has(lower)) t.ids.set(lower, `<id${t.ids.size}>`);
@@ -420,6 +425,89 @@ const READS: [string, Step, number][] = [
   ],
 ];
 
+const startStandUp = (
+  headers: (t: Target) => Record<string, string>,
+  body: (t: Target) => unknown = (t) => ({ site_id: t.tenant.siteId }),
+): Step => ({
+  method: 'POST',
+  path: () => '/api/workflow/dailyStandUp',
+  headers,
+  body,
+});
+const retryKey = (t: Target) => ({ ...toolKey((x) => x.tenant.key)(t), 'idempotency-key': 'stand-up-1' });
+
+/** Workflow starts on the fast path: the bare 202 envelope, an Idempotency-Key's retry, the errors with their top-level `code`. */
+const WORKFLOW_STARTS: [string, Step, number][] = [
+  ['workflow start', startStandUp(toolKey((t) => t.tenant.key)), 202],
+  [
+    'workflow start with a body of its own',
+    startStandUp(
+      toolKey((t) => t.tenant.key),
+      (t) => ({ site_id: t.tenant.siteId, window_hours: 48 }),
+    ),
+    202,
+  ],
+  ['workflow start with an Idempotency-Key', startStandUp(retryKey), 202],
+  ['workflow start, the same Idempotency-Key again: the same run', startStandUp(retryKey), 202],
+  [
+    'workflow start, an Idempotency-Key that is not printable ASCII',
+    startStandUp((t) => ({ ...toolKey((x) => x.tenant.key)(t), 'idempotency-key': 'a b' })),
+    400,
+  ],
+  [
+    'workflow start, an unknown workflow',
+    { method: 'POST', path: () => '/api/workflow/noSuchFlow', headers: toolKey((t) => t.tenant.key), body: (t) => ({ site_id: t.tenant.siteId }) },
+    404,
+  ],
+  [
+    'workflow start, no site_id',
+    startStandUp(
+      toolKey((t) => t.tenant.key),
+      () => ({}),
+    ),
+    400,
+  ],
+  [
+    'workflow start, an unknown field',
+    startStandUp(
+      toolKey((t) => t.tenant.key),
+      (t) => ({ site_id: t.tenant.siteId, admin: true }),
+    ),
+    400,
+  ],
+  [
+    'workflow start, invalid JSON',
+    startStandUp(
+      (t) => ({ ...toolKey((x) => x.tenant.key)(t), 'content-type': 'application/json' }),
+      () => '{"site_id":',
+    ),
+    400,
+  ],
+  [
+    "workflow start, another site's id",
+    startStandUp(
+      toolKey((t) => t.tenant.key),
+      (t) => ({ site_id: t.tenant.otherSiteId }),
+    ),
+    403,
+  ],
+  ['workflow start, a read-only key', startStandUp(toolKey((t) => t.tenant.readKey)), 403],
+  ['workflow start, a revoked key', startStandUp(toolKey((t) => t.tenant.revokedKey)), 401],
+  ['workflow start, no key', startStandUp(() => ({})), 401],
+  ['workflow start, a session token instead of a key', startStandUp((t) => ({ authorization: `Bearer ${t.tenant.token}` })), 401],
+  [
+    'a change event (the static path beside the dynamic one)',
+    {
+      method: 'POST',
+      path: () => '/api/workflow/webhook',
+      headers: toolKey((t) => t.tenant.key),
+      body: (t) => ({ type: 'INSERT', table: 'leads', schema: 'public', record: { site_id: t.tenant.siteId } }),
+    },
+    202,
+  ],
+  ['a preflight of the workflow start', { method: 'OPTIONS', path: () => '/api/workflow/dailyStandUp', headers: () => ({ origin: ORIGIN }) }, 204],
+];
+
 const PREFLIGHT_PATHS = [
   '/api/visitors/session',
   '/api/visitors/session/end',
@@ -591,6 +679,15 @@ describe.skipIf(!base)('the fast path and Next answer alike', () => {
     for (const [label, step, status] of READS) {
       const answer = await both(targets, step, label);
       expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBe(status);
+    }
+  });
+
+  it('workflow starts: status, headers and bodies', async () => {
+    for (const [label, step, status] of WORKFLOW_STARTS) {
+      const answer = await both(targets, step, label);
+      expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).toBe(status);
+      const body = answer.body as { code?: string; error?: { code: string } };
+      if (status >= 400) expect(body.code, label).toBe(body.error?.code);
     }
   });
 

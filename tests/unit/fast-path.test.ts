@@ -29,6 +29,9 @@ describe('nodeDispatcher', () => {
     { path: '/api/things', module: { POST: echo } },
     { path: '/api/things/{thing_id}/end', module: { POST: echo, GET: echo } },
     { path: '/api/broken', module: { GET: () => Promise.reject(new Error('boom')) } },
+    // A dynamic path listed before a static one it also matches: the static one wins, as in Next's router.
+    { path: '/api/runs/{name}', module: { POST: echo } },
+    { path: '/api/runs/webhook', module: { POST: async () => new Response('{"static":true}', { status: 202 }) } },
     // Answers without reading the body, or after reading only its start (a size cap).
     { path: '/api/unread', module: { POST: () => new Response(null, { status: 401 }) } },
     {
@@ -71,6 +74,15 @@ describe('nodeDispatcher', () => {
     const res = await fetch(`${base}/api/things/a%20b/end`, { method: 'GET' });
     expect(res.status).toBe(201);
     expect(seen.at(-1)!.params).toEqual({ thing_id: 'a b' });
+  });
+
+  it('prefers a static segment to a dynamic one, whatever the order of the table', async () => {
+    const fixed = await fetch(`${base}/api/runs/webhook`, { method: 'POST', body: '{}' });
+    expect(fixed.status).toBe(202);
+    expect(await fixed.json()).toEqual({ static: true });
+    const dynamic = await fetch(`${base}/api/runs/dailyStandUp`, { method: 'POST', body: '{}' });
+    expect(dynamic.status).toBe(201);
+    expect(seen.at(-1)!.params).toEqual({ name: 'dailyStandUp' });
   });
 
   it('hands on everything else: other paths, trailing slashes, undecodable segments, methods the module lacks, HEAD', async () => {

@@ -1,6 +1,7 @@
 import { now } from '@/lib/core/clock';
 import type { JobContext } from '@/lib/jobs/define';
 import { WorkflowFailedError, type WorkflowContext, type WorkflowDefinition } from '@/lib/workflows/definition';
+import type { WorkflowFailure, WorkflowStatus } from '@/lib/workflows/engine';
 import { engineFailure, failureOf, isWorkflowFailed } from '@/lib/workflows/failure';
 import * as store from './store';
 
@@ -40,26 +41,37 @@ const unwrap = (result: unknown) => (result && typeof result === 'object' && 'va
  * retried by the job's retries until the last one.
  */
 export async function executeRun(runId: string, job: JobContext, deps: RunnerDeps): Promise<void> {
-  const current = await store.runById(runId);
-  if (!current || current.status !== 'RUNNING') return;
-  if (current.timeoutAt && current.timeoutAt.getTime() <= now()) {
-    await store.closeRun(runId, 'TIMED_OUT', date(), { failure: timedOut(current) });
-    return;
-  }
-  const run = await store.holdRun(runId, deps.queue, job.id);
-  if (!run) {
+  const held = await store.holdRun(runId, deps.queue, job.id);
+  if (!held) {
+    const current = await store.runById(runId);
+    if (!current || current.status !== 'RUNNING') return;
+    if (current.timeoutAt && current.timeoutAt.getTime() <= now()) {
+      await store.closeRun(runId, 'TIMED_OUT', date(), { failure: timedOut(current) });
+      return;
+    }
     // Another job holds the run (a signal arrived while it works, or its worker died and the
     // queue has not expired its job yet): look again later.
     await deps.wake(runId, new Date(now() + BUSY_RETRY_MS));
     return;
   }
+  const { run } = held;
+  // The run's end commits with its job's completion: one transaction, and nothing left for the worker to write.
+  const finish = (
+    status: Exclude<WorkflowStatus, 'RUNNING'>,
+    outcome: { result?: unknown; failure?: WorkflowFailure },
+    checkpoint?: store.Checkpoint,
+  ) => store.closeRun(runId, status, date(), outcome, { checkpoint, within: job.completeWith });
+  if (run.timeoutAt && run.timeoutAt.getTime() <= now()) {
+    await finish('TIMED_OUT', { failure: timedOut(run) });
+    return;
+  }
   const definition = deps.definitions[run.type];
   if (!definition) {
-    await store.closeRun(runId, 'FAILED', date(), { failure: engineFailure(`UNKNOWN_WORKFLOW_TYPE: no definition for ${run.type} in this worker`) });
+    await finish('FAILED', { failure: engineFailure(`UNKNOWN_WORKFLOW_TYPE: no definition for ${run.type} in this worker`) });
     return;
   }
 
-  const steps = new Map((await store.stepsOf(runId)).map((s) => [s.step, s]));
+  const steps = new Map(held.steps.map((s) => [s.step, s]));
   let next = 0;
   let source = 'workflow';
   let interrupt!: (reason: Suspend | Halt) => void;
@@ -70,6 +82,19 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
     return new Promise<never>(() => {});
   };
   const base = (step: number, kind: store.StepRow['kind'], name: string) => ({ runId, step, siteId: run.siteId, kind, name });
+  /**
+   * The checkpoint of the last completed activity, written with whatever the run does next — the
+   * check before its next step, or the transaction that ends the run — instead of a commit of its
+   * own. A crash before it lands repeats that activity, as a crash right after the activity did.
+   */
+  let pending: store.Checkpoint | undefined;
+  const flush = async () => {
+    const checkpoint = pending;
+    pending = undefined;
+    if (checkpoint) await store.completeStep(checkpoint);
+  };
+  // The state the hold just read: the first step's check needs no read of its own.
+  let known: store.RunState | undefined = run;
 
   const recorded = (step: number, kind: store.StepRow['kind'], name: string) => {
     const s = steps.get(step);
@@ -79,13 +104,19 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
     return s;
   };
 
-  /** Before a step does anything: the job is still this worker's, the run still RUNNING and within its deadline. */
+  /**
+   * Before a step does anything: the job is still this worker's, the run still RUNNING and within
+   * its deadline (read with the pending checkpoint's write, or just read by the hold).
+   */
   const guard = async () => {
     if (job.signal.aborted) return pause(new Halt());
-    const state = await store.runState(runId);
+    const checkpoint = pending;
+    pending = undefined;
+    const state = checkpoint ? await store.completeStepThenState(checkpoint) : (known ?? (await store.runState(runId)));
+    known = undefined;
     if (!state || state.status !== 'RUNNING' || state.heldBy !== job.id) return pause(new Halt());
     if (state.timeoutAt && state.timeoutAt.getTime() <= now()) {
-      await store.closeRun(runId, 'TIMED_OUT', date(), { failure: timedOut(run) });
+      await finish('TIMED_OUT', { failure: timedOut(run) });
       return pause(new Halt());
     }
   };
@@ -103,7 +134,7 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
     const value = roundTrip(await fn.apply(deps.activities, args));
     if (job.signal.aborted) return pause(new Halt());
     source = 'workflow';
-    await store.completeStep(base(step, 'activity', name), value, date());
+    pending = { ...base(step, 'activity', name), value, at: date() };
     return value;
   };
 
@@ -111,28 +142,30 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
     const step = next++;
     const s = recorded(step, 'sleep', 'sleep');
     if (s?.completed) return;
+    await flush();
     const wakeAt = s?.wakeAt ?? new Date(now() + Math.max(0, ms));
     if (!s) await store.openStep({ ...base(step, 'sleep', 'sleep'), wakeAt });
     if (wakeAt.getTime() > now()) return pause(new Suspend(wakeAt));
     await guard();
-    await store.completeStep(base(step, 'sleep', 'sleep'), undefined, date());
+    await store.completeStep({ ...base(step, 'sleep', 'sleep'), value: undefined, at: date() });
   };
 
   const waitForSignal = async <T>(name: string, timeoutMs?: number): Promise<T | undefined> => {
     const step = next++;
     const s = recorded(step, 'signal', name);
     if (s?.completed) return unwrap(s.result) as T | undefined;
+    await flush();
     const wakeAt = s ? s.wakeAt : timeoutMs !== undefined ? new Date(now() + Math.max(0, timeoutMs)) : null;
     if (!s) await store.openStep({ ...base(step, 'signal', name), wakeAt });
     await guard();
     const signal = await store.consumeSignal(runId, name, step);
     if (signal) {
       const payload = roundTrip(signal.payload);
-      await store.completeStep(base(step, 'signal', name), payload, date());
+      await store.completeStep({ ...base(step, 'signal', name), value: payload, at: date() });
       return payload as T;
     }
     if (wakeAt && wakeAt.getTime() <= now()) {
-      await store.completeStep(base(step, 'signal', name), undefined, date());
+      await store.completeStep({ ...base(step, 'signal', name), value: undefined, at: date() });
       return undefined;
     }
     return pause(new Suspend(wakeAt));
@@ -148,7 +181,9 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
 
   try {
     const result = await Promise.race([definition(ctx, run.input), interrupted]);
-    await store.closeRun(runId, 'COMPLETED', date(), { result: roundTrip(result) });
+    const checkpoint = pending;
+    pending = undefined;
+    await finish('COMPLETED', { result: roundTrip(result) }, checkpoint);
   } catch (error) {
     if (error instanceof Halt) return;
     if (error instanceof Suspend) {
@@ -157,15 +192,18 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
       if (times.length) await deps.wake(runId, new Date(Math.min(...times)));
       return;
     }
+    const checkpoint = pending;
+    pending = undefined;
     if (isWorkflowFailed(error)) {
-      await store.closeRun(runId, 'FAILED', date(), { failure: failureOf(error, source) });
+      await finish('FAILED', { failure: failureOf(error, source) }, checkpoint);
       return;
     }
     if (job.attempt < job.retryLimit) {
       // The job fails and the queue runs it again after its backoff; completed steps replay.
+      if (checkpoint) await store.completeStep(checkpoint);
       await store.releaseRun(runId, job.id);
       throw error;
     }
-    await store.closeRun(runId, 'FAILED', date(), { failure: failureOf(error, source) });
+    await finish('FAILED', { failure: failureOf(error, source) }, checkpoint);
   }
 }

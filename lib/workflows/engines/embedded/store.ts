@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '@/lib/core/errors';
 import { sharedBatcher } from '@/lib/db/batch';
 import { database, getDb, type Database, type Db } from '@/lib/db/client';
@@ -12,6 +12,8 @@ import { recordRunEnd } from '@/lib/workflows/run-events';
 /** The embedded engine's tables: runs, their checkpointed steps, signals. The only code touching them. */
 export type RunRow = typeof workflowRuns.$inferSelect;
 export type StepRow = typeof workflowSteps.$inferSelect;
+/** What an execution replays of a recorded step. */
+export type StepState = Pick<StepRow, 'step' | 'kind' | 'name' | 'wakeAt' | 'completed' | 'result'>;
 
 export function toRecord(row: RunRow): WorkflowRecord {
   return {
@@ -318,15 +320,19 @@ export async function closeRun(
   status: Exclude<WorkflowStatus, 'RUNNING'>,
   at: Date,
   outcome: { result?: unknown; failure?: WorkflowFailure },
+  /** With the same commit: the checkpoint of the run's last step, and the executing job's completion. */
+  also: { checkpoint?: Checkpoint; within?: (tx: Db) => Promise<unknown> } = {},
 ): Promise<boolean> {
   const db = await getDb();
   return db.transaction(async (tx) => {
+    if (also.checkpoint) await writeCheckpoint(also.checkpoint, tx);
     const [row] = await tx
       .update(workflowRuns)
       .set({ status, closeTime: at, result: outcome.result ?? null, failure: outcome.failure ?? null, heldBy: null })
       .where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.status, 'RUNNING')))
       .returning();
     if (row) await recordRunEnd(toRecord(row), row.siteId, tx);
+    await also.within?.(tx);
     return Boolean(row);
   });
 }
@@ -355,9 +361,10 @@ export async function closeRunOfSite(
  * retry after a crash), or its holder's job is no longer active in the queue (that worker died
  * and the queue expired its job). A live holder keeps its job active, so the run stays its own.
  */
-export async function holdRun(runId: string, queue: string, jobId: string): Promise<RunRow | undefined> {
+export async function holdRun(runId: string, queue: string, jobId: string): Promise<{ run: RunRow; steps: StepState[] } | undefined> {
   const db = await getDb();
-  const [row] = await db
+  // The run's recorded steps come back with the same statement (one round trip per execution).
+  const [held] = await db
     .update(workflowRuns)
     .set({ heldBy: jobId })
     .where(
@@ -367,12 +374,25 @@ export async function holdRun(runId: string, queue: string, jobId: string): Prom
         sql`(${workflowRuns.heldBy} is null or ${workflowRuns.heldBy} = ${jobId} or not exists (select 1 from ${sql.raw(JOB_SCHEMA)}.job j where j.name = ${queue} and j.id = ${workflowRuns.heldBy} and j.state = 'active'))`,
       ),
     )
-    .returning();
-  return row;
+    .returning({
+      ...getTableColumns(workflowRuns),
+      steps: sql<unknown>`(select coalesce(json_agg(json_build_object('step', s.step, 'kind', s.kind, 'name', s.name, 'wakeAt', s.wake_at, 'completed', s.completed, 'result', s.result) order by s.step), '[]'::json) from workflow_steps s where s.run_id = workflow_runs.run_id)`,
+    });
+  if (!held) return undefined;
+  const { steps, ...run } = held;
+  const list = (typeof steps === 'string' ? JSON.parse(steps) : steps) as (Omit<StepState, 'wakeAt'> & { wakeAt: string | null })[];
+  return { run, steps: list.map((step) => ({ ...step, wakeAt: step.wakeAt === null ? null : new Date(step.wakeAt) })) };
+}
+
+/** What a step checks before it acts: the run is still RUNNING, within its deadline and held by its job. */
+export interface RunState {
+  status: string;
+  timeoutAt: Date | null;
+  heldBy: string | null;
 }
 
 /** The run's status and deadline, to check before a step acts. */
-export async function runState(runId: string): Promise<{ status: string; timeoutAt: Date | null; heldBy: string | null } | undefined> {
+export async function runState(runId: string): Promise<RunState | undefined> {
   const db = await getDb();
   const [row] = await db
     .select({ status: workflowRuns.status, timeoutAt: workflowRuns.timeoutAt, heldBy: workflowRuns.heldBy })
@@ -388,11 +408,6 @@ export async function releaseRun(runId: string, jobId: string): Promise<void> {
     .update(workflowRuns)
     .set({ heldBy: null })
     .where(and(eq(workflowRuns.runId, runId), eq(workflowRuns.heldBy, jobId)));
-}
-
-export async function stepsOf(runId: string): Promise<StepRow[]> {
-  const db = await getDb();
-  return db.select().from(workflowSteps).where(eq(workflowSteps.runId, runId)).orderBy(asc(workflowSteps.step));
 }
 
 /** Records a step as reached (timers and signal waits: with when the wait ends). */
@@ -411,18 +426,40 @@ export async function openStep(step: {
     .onConflictDoNothing();
 }
 
-/** Checkpoints a completed step with its result (wrapped, so `undefined` survives). */
-export async function completeStep(
-  step: { runId: string; step: number; siteId: string; kind: StepRow['kind']; name: string },
-  value: unknown,
-  at: Date,
-): Promise<void> {
-  const db = await getDb();
-  const result = value === undefined ? {} : { value };
-  await db
-    .insert(workflowSteps)
-    .values({ ...step, completed: true, result, completedAt: at })
-    .onConflictDoUpdate({ target: [workflowSteps.runId, workflowSteps.step], set: { completed: true, result, completedAt: at } });
+/** A completed step to record: its result (wrapped, so `undefined` survives) and when it completed. */
+export interface Checkpoint {
+  runId: string;
+  step: number;
+  siteId: string;
+  kind: StepRow['kind'];
+  name: string;
+  value: unknown;
+  at: Date;
+}
+
+const checkpointStatement = (c: Checkpoint) => {
+  const result = c.value === undefined ? {} : { value: c.value };
+  return sql`insert into workflow_steps (run_id, step, site_id, kind, name, completed, result, completed_at)
+    values (${c.runId}, ${c.step}, ${c.siteId}, ${c.kind}, ${c.name}, true, ${JSON.stringify(result)}::jsonb, ${c.at.toISOString()}::timestamptz)
+    on conflict (run_id, step) do update set completed = true, result = excluded.result, completed_at = excluded.completed_at`;
+};
+
+async function writeCheckpoint(c: Checkpoint, db: Db): Promise<void> {
+  await db.execute(checkpointStatement(c));
+}
+
+/** Checkpoints a completed step. */
+export async function completeStep(c: Checkpoint): Promise<void> {
+  await writeCheckpoint(c, await getDb());
+}
+
+/** Checkpoints a completed step and reads the run's state after it, in one statement (the check before the next step). */
+export async function completeStepThenState(c: Checkpoint): Promise<RunState | undefined> {
+  const [row] = await rows<{ status: string; timeout_at: string | Date | null; held_by: string | null }>(
+    sql`with checkpoint as (${checkpointStatement(c)} returning 1)
+      select status, timeout_at, held_by from workflow_runs where run_id = ${c.runId}`,
+  );
+  return row && { status: row.status, timeoutAt: row.timeout_at === null ? null : new Date(row.timeout_at), heldBy: row.held_by };
 }
 
 export async function insertSignal(runId: string, siteId: string, name: string, payload: unknown): Promise<void> {
