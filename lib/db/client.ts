@@ -70,11 +70,16 @@ export function writableDataDir(dir: string): void {
   }
 }
 
-/** A prepared statement's name on a connection: the same text, the same name. */
+/**
+ * A prepared statement's name on a connection: the same text, the same name. The job queue sends a
+ * few dozen texts; past PREPARED_MAX (a library that built texts with values in them) further
+ * texts go unnamed, so neither this map nor any connection's statements grow without bound.
+ */
+const PREPARED_MAX = 200;
 const preparedNames = new Map<string, string>();
-function preparedName(text: string): string {
+function preparedName(text: string): string | undefined {
   let name = preparedNames.get(text);
-  if (!name) preparedNames.set(text, (name = `q${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+  if (!name && preparedNames.size < PREPARED_MAX) preparedNames.set(text, (name = `q${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
   return name;
 }
 
@@ -146,8 +151,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // The job queue's statements are a fixed set of texts sent again and again (a worker's fetch many
       // times a second): on Postgres each is prepared once per connection, so it is parsed and planned
       // once instead of per call. (Over the embedded socket they stay unnamed.)
-      const named = options.kind === 'postgres' && values?.length ? { name: preparedName(text) } : {};
-      const result = (await pool.query({ text, values: values?.length ? values : undefined, ...named })) as unknown;
+      const name = options.kind === 'postgres' && values?.length ? preparedName(text) : undefined;
+      const result = (await pool.query({ text, values: values?.length ? values : undefined, ...(name ? { name } : {}) })) as unknown;
       const last = Array.isArray(result) ? result.at(-1) : result;
       return { rows: (last as { rows?: unknown[] } | undefined)?.rows ?? [] };
     },
