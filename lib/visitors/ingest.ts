@@ -51,6 +51,7 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
       received_at: e.receivedAt,
     })),
   );
+  const sessionIds = `{${[...new Set(batch.map((e) => e.sessionId))].join(',')}}`;
   const result = await rows<{ ord: number; status: 'stored' | 'skipped' | 'cap'; visitor_id: string; expires_at: number }>(sql`
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as t(
@@ -61,7 +62,9 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
       select s.id, s.site_id, s.visitor_id, s.event_count, s.created_at,
              ${analyticsAllowedSql(sql`s.consent`)} as analytics
       from visitor_sessions s
-      where s.id in (select session_id from input) and ${isLiveSql(now, 's')}
+      -- The batch's sessions by primary key (an array, not a subquery: the planner then looks each
+      -- one up, whatever its statistics say, instead of scanning every live session).
+      where s.id = any(${sessionIds}::uuid[]) and ${isLiveSql(now, 's')}
       -- One lock order for every batch, so concurrent batches cannot deadlock.
       order by s.id
       for update
