@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { timeOrderedUuid } from '@/lib/core/ids';
 import { INT4_MAX } from '@/lib/core/schemas';
 import { sharedBatcher } from '@/lib/db/batch';
 import { rows } from '@/lib/db/raw';
@@ -125,6 +125,7 @@ const writer = sharedBatcher('events', writeEvents);
 
 /** Records one event; resolves once it is committed (or refused). */
 export function recordEvent(event: Omit<EventWrite, 'eventId'>): Promise<EventOutcome & { eventId: string }> {
-  const eventId = randomUUID();
+  // Time-ordered: events are inserted at the end of the primary key index, not on random pages of it.
+  const eventId = timeOrderedUuid(event.receivedAt);
   return writer.submit({ ...event, eventId }).then((o) => ({ ...o, eventId }));
 }
