@@ -12,7 +12,9 @@
  * create and session returning with X-SA-API-KEY; names as in bench/scenarios.ts) over
  * BENCH_CONNECTIONS (default 50) connections to each server in turn, BENCH_ROUNDS (default 3) times,
  * and prints the median µs of CPU per request of each process. BENCH_PORT (default 3210) and the next
- * port are used; DATABASE_URL runs both on that Postgres database. BENCH_CPU_PROFILE=<dir> makes the
+ * port are used; DATABASE_URL runs both on that Postgres database, and the `database` column is then
+ * the CPU of that database's backends (this machine's Postgres, read from /proc; the servers take
+ * turns, so each round's figure is one server's). BENCH_CPU_PROFILE=<dir> makes the
  * server entries write V8 CPU profiles there (`node --cpu-prof`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,6 +22,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { scenarios } from './scenarios';
 import { seed, stop, waitUp } from './server-process';
 import { startOptions } from './start-options';
@@ -56,11 +59,25 @@ function ticks(pid: number): number {
 
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
 
+/**
+ * CPU ticks of the Postgres backends serving DATABASE_URL's database (0 without one). A backend
+ * that exits during a round takes its ticks with it: the pools of the servers keep theirs open.
+ */
+async function databaseTicks(admin: pg.Client | undefined): Promise<number> {
+  if (!admin) return 0;
+  const { rows } = await admin.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+  );
+  return rows.reduce((sum, r) => sum + ticks(r.pid), 0);
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-cpu-'));
   const servers: ChildProcess[] = [];
+  const admin = process.env.DATABASE_URL ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : undefined;
+  await admin?.connect();
   try {
     const seedBase = `http://127.0.0.1:${PORT}`;
     const seeding = startServer(process.cwd(), PORT, path.join(dataDir, 'seed'));
@@ -81,30 +98,42 @@ async function main() {
     for (const t of targets) await waitUp(t.base, t.child);
     for (const t of targets) for (const sc of t.scenarios) await sc.setup?.();
 
-    const results = new Map<string, { web: number[]; worker: number[]; non2xx: number }>();
+    const results = new Map<string, { web: number[]; worker: number[]; database: number[]; non2xx: number }>();
     for (let round = 0; round <= ROUNDS; round++) {
       for (const name of ONLY) {
         for (const t of targets) {
           const sc = t.scenarios.find((x) => x.name === name)!;
           const pid = t.child.pid!;
           const workers = childrenOf(pid);
-          const before = { web: ticks(pid), worker: workers.reduce((sum, w) => sum + ticks(w), 0) };
+          const before = { web: ticks(pid), worker: workers.reduce((sum, w) => sum + ticks(w), 0), database: await databaseTicks(admin) };
           const result = await autocannon({ url: t.base + sc.path, connections: CONNECTIONS, amount: REQUESTS, ...sc.request });
           // Round 0 warms each server up (JIT, pools, caches) and is not counted.
           if (round === 0) continue;
           const web = ((ticks(pid) - before.web) * TICK_US) / REQUESTS;
           const worker = ((workers.reduce((sum, w) => sum + ticks(w), 0) - before.worker) * TICK_US) / REQUESTS;
-          const row = results.get(`${name}\t${t.label}`) ?? { web: [], worker: [], non2xx: 0 };
+          const database = (((await databaseTicks(admin)) - before.database) * TICK_US) / REQUESTS;
+          const row = results.get(`${name}\t${t.label}`) ?? { web: [], worker: [], database: [], non2xx: 0 };
           row.web.push(web);
           row.worker.push(worker);
+          row.database.push(database);
           row.non2xx += result.non2xx + result.errors;
           results.set(`${name}\t${t.label}`, row);
-          console.log(`round ${round} ${name} ${t.label}: web ${web.toFixed(0)} µs/request, worker ${worker.toFixed(0)} µs/request`);
+          console.log(
+            `round ${round} ${name} ${t.label}: web ${web.toFixed(0)} µs/request, worker ${worker.toFixed(0)} µs/request` +
+              (admin ? `, database ${database.toFixed(0)} µs/request` : ''),
+          );
         }
       }
     }
     console.log(`\n${REQUESTS} requests × ${ROUNDS} rounds, ${CONNECTIONS} connections; median µs of CPU per request`);
-    console.log('scenario'.padEnd(24) + 'server'.padStart(9) + 'web'.padStart(8) + 'worker'.padStart(8) + 'non2xx'.padStart(8));
+    console.log(
+      'scenario'.padEnd(24) +
+        'server'.padStart(9) +
+        'web'.padStart(8) +
+        'worker'.padStart(8) +
+        (admin ? 'database'.padStart(10) : '') +
+        'non2xx'.padStart(8),
+    );
     for (const [id, row] of results) {
       const [name, label] = id.split('\t');
       console.log(
@@ -112,11 +141,13 @@ async function main() {
           label.padStart(9) +
           median(row.web).toFixed(0).padStart(8) +
           median(row.worker).toFixed(0).padStart(8) +
+          (admin ? median(row.database).toFixed(0).padStart(10) : '') +
           String(row.non2xx).padStart(8),
       );
     }
   } finally {
     await Promise.all(servers.map(stop));
+    await admin?.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
