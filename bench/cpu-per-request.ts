@@ -60,15 +60,33 @@ function ticks(pid: number): number {
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
 
 /**
- * CPU ticks of the Postgres backends serving DATABASE_URL's database (0 without one). A backend
- * that exits during a round takes its ticks with it: the pools of the servers keep theirs open.
+ * CPU ticks the Postgres backends serving DATABASE_URL's database spend while `work` runs (0
+ * without one). The backends are polled every 100 ms: pools open and close connections during a
+ * round, and a backend that exits takes its ticks with it, so each is counted from its first
+ * reading (or from 0, when it started meanwhile) to its last.
  */
-async function databaseTicks(admin: pg.Client | undefined): Promise<number> {
-  if (!admin) return 0;
-  const { rows } = await admin.query<{ pid: number }>(
-    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-  );
-  return rows.reduce((sum, r) => sum + ticks(r.pid), 0);
+async function databaseTicksDuring(admin: pg.Client | undefined, work: Promise<unknown>): Promise<number> {
+  if (!admin) return (await work, 0);
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const poll = async (initial: boolean) => {
+    const { rows } = await admin.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    for (const { pid } of rows) {
+      const t = ticks(pid);
+      if (!t) continue;
+      if (!first.has(pid)) first.set(pid, initial ? t : 0);
+      last.set(pid, t);
+    }
+  };
+  await poll(true);
+  let done = false;
+  const finished = work.finally(() => (done = true));
+  while (!done) await Promise.race([finished, new Promise((r) => setTimeout(r, 100))]).then(() => poll(false));
+  await finished;
+  await poll(false);
+  return [...last].reduce((sum, [pid, t]) => sum + t - first.get(pid)!, 0);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -105,13 +123,15 @@ async function main() {
           const sc = t.scenarios.find((x) => x.name === name)!;
           const pid = t.child.pid!;
           const workers = childrenOf(pid);
-          const before = { web: ticks(pid), worker: workers.reduce((sum, w) => sum + ticks(w), 0), database: await databaseTicks(admin) };
-          const result = await autocannon({ url: t.base + sc.path, connections: CONNECTIONS, amount: REQUESTS, ...sc.request });
+          const before = { web: ticks(pid), worker: workers.reduce((sum, w) => sum + ticks(w), 0) };
+          const run = autocannon({ url: t.base + sc.path, connections: CONNECTIONS, amount: REQUESTS, ...sc.request });
+          const databaseSpent = await databaseTicksDuring(admin, run);
+          const result = await run;
           // Round 0 warms each server up (JIT, pools, caches) and is not counted.
           if (round === 0) continue;
           const web = ((ticks(pid) - before.web) * TICK_US) / REQUESTS;
           const worker = ((workers.reduce((sum, w) => sum + ticks(w), 0) - before.worker) * TICK_US) / REQUESTS;
-          const database = (((await databaseTicks(admin)) - before.database) * TICK_US) / REQUESTS;
+          const database = (databaseSpent * TICK_US) / REQUESTS;
           const row = results.get(`${name}\t${t.label}`) ?? { web: [], worker: [], database: [], non2xx: 0 };
           row.web.push(web);
           row.worker.push(worker);
