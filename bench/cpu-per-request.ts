@@ -124,7 +124,7 @@ async function main() {
           const pid = t.child.pid!;
           const workers = childrenOf(pid);
           const before = { web: ticks(pid), worker: workers.reduce((sum, w) => sum + ticks(w), 0) };
-          const run = autocannon({ url: t.base + sc.path, connections: CONNECTIONS, amount: REQUESTS, ...sc.request });
+          const run = Promise.resolve(autocannon({ url: t.base + sc.path, connections: CONNECTIONS, amount: REQUESTS, ...sc.request }));
           const databaseSpent = await databaseTicksDuring(admin, run);
           const result = await run;
           // Round 0 warms each server up (JIT, pools, caches) and is not counted.
