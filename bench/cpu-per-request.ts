@@ -12,7 +12,9 @@
  * create and session returning with X-SA-API-KEY; names as in bench/scenarios.ts) over
  * BENCH_CONNECTIONS (default 50) connections to each server in turn, BENCH_ROUNDS (default 3) times,
  * and prints the median µs of CPU per request of each process. BENCH_PORT (default 3210) and the next
- * port are used; DATABASE_URL runs both on that Postgres database. BENCH_CPU_PROFILE=<dir> makes the
+ * port are used; DATABASE_URL runs both on that Postgres database, and the `database` column is then
+ * the CPU of that database's backends (this machine's Postgres, read from /proc; the servers take
+ * turns, so each round's figure is one server's). BENCH_CPU_PROFILE=<dir> makes the
  * server entries write V8 CPU profiles there (`node --cpu-prof`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,6 +22,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { cpuTicks, TICK_US } from './proc';
 import { scenarios } from './scenarios';
 import { seed, stop, unlimitedPlan, waitUp } from './server-process';
@@ -47,11 +50,43 @@ const ticks = (pid: number) => cpuTicks(pid) ?? 0;
 
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
 
+/**
+ * CPU ticks the Postgres backends serving DATABASE_URL's database spend while `work` runs (0
+ * without one). The backends are polled every 100 ms: pools open and close connections during a
+ * round, and a backend that exits takes its ticks with it, so each is counted from its first
+ * reading (or from 0, when it started meanwhile) to its last.
+ */
+async function databaseTicksDuring(admin: pg.Client | undefined, work: Promise<unknown>): Promise<number> {
+  if (!admin) return (await work, 0);
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const poll = async (initial: boolean) => {
+    const { rows } = await admin.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    for (const { pid } of rows) {
+      const t = ticks(pid);
+      if (!t) continue;
+      if (!first.has(pid)) first.set(pid, initial ? t : 0);
+      last.set(pid, t);
+    }
+  };
+  await poll(true);
+  let done = false;
+  const finished = work.finally(() => (done = true));
+  while (!done) await Promise.race([finished, new Promise((r) => setTimeout(r, 100))]).then(() => poll(false));
+  await finished;
+  await poll(false);
+  return [...last].reduce((sum, [pid, t]) => sum + t - first.get(pid)!, 0);
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-cpu-'));
   const servers: ChildProcess[] = [];
+  const admin = process.env.DATABASE_URL ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : undefined;
+  await admin?.connect();
   try {
     const seedBase = `http://127.0.0.1:${PORT}`;
     const seeding = startServer(process.cwd(), PORT, path.join(dataDir, 'seed'));
@@ -73,7 +108,7 @@ async function main() {
     for (const t of targets) await waitUp(t.base, t.child);
     for (const t of targets) for (const sc of t.scenarios) await sc.setup?.();
 
-    const results = new Map<string, { web: number[]; worker: number[]; non2xx: number }>();
+    const results = new Map<string, { web: number[]; worker: number[]; database: number[]; non2xx: number }>();
     for (let round = 0; round <= ROUNDS; round++) {
       for (const name of ONLY) {
         for (const t of targets) {
@@ -81,22 +116,36 @@ async function main() {
           const pid = t.child.pid!;
           const workers = childrenOf(pid);
           const before = { web: ticks(pid), worker: workers.reduce((sum, w) => sum + ticks(w), 0) };
-          const result = await autocannon({ url: t.base + sc.path, connections: CONNECTIONS, amount: REQUESTS, ...sc.request });
+          const run = Promise.resolve(autocannon({ url: t.base + sc.path, connections: CONNECTIONS, amount: REQUESTS, ...sc.request }));
+          const databaseSpent = await databaseTicksDuring(admin, run);
+          const result = await run;
           // Round 0 warms each server up (JIT, pools, caches) and is not counted.
           if (round === 0) continue;
           const web = ((ticks(pid) - before.web) * TICK_US) / REQUESTS;
           const worker = ((workers.reduce((sum, w) => sum + ticks(w), 0) - before.worker) * TICK_US) / REQUESTS;
-          const row = results.get(`${name}\t${t.label}`) ?? { web: [], worker: [], non2xx: 0 };
+          const database = (databaseSpent * TICK_US) / REQUESTS;
+          const row = results.get(`${name}\t${t.label}`) ?? { web: [], worker: [], database: [], non2xx: 0 };
           row.web.push(web);
           row.worker.push(worker);
+          row.database.push(database);
           row.non2xx += result.non2xx + result.errors;
           results.set(`${name}\t${t.label}`, row);
-          console.log(`round ${round} ${name} ${t.label}: web ${web.toFixed(0)} µs/request, worker ${worker.toFixed(0)} µs/request`);
+          console.log(
+            `round ${round} ${name} ${t.label}: web ${web.toFixed(0)} µs/request, worker ${worker.toFixed(0)} µs/request` +
+              (admin ? `, database ${database.toFixed(0)} µs/request` : ''),
+          );
         }
       }
     }
     console.log(`\n${REQUESTS} requests × ${ROUNDS} rounds, ${CONNECTIONS} connections; median µs of CPU per request`);
-    console.log('scenario'.padEnd(24) + 'server'.padStart(9) + 'web'.padStart(8) + 'worker'.padStart(8) + 'non2xx'.padStart(8));
+    console.log(
+      'scenario'.padEnd(24) +
+        'server'.padStart(9) +
+        'web'.padStart(8) +
+        'worker'.padStart(8) +
+        (admin ? 'database'.padStart(10) : '') +
+        'non2xx'.padStart(8),
+    );
     for (const [id, row] of results) {
       const [name, label] = id.split('\t');
       console.log(
@@ -104,11 +153,13 @@ async function main() {
           label.padStart(9) +
           median(row.web).toFixed(0).padStart(8) +
           median(row.worker).toFixed(0).padStart(8) +
+          (admin ? median(row.database).toFixed(0).padStart(10) : '') +
           String(row.non2xx).padStart(8),
       );
     }
   } finally {
     await Promise.all(servers.map(stop));
+    await admin?.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { timeOrderedUuid } from '@/lib/core/ids';
 import { INT4_MAX } from '@/lib/core/schemas';
 import { sharedBatcher } from '@/lib/db/batch';
 import { rows } from '@/lib/db/raw';
@@ -51,6 +51,7 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
       received_at: e.receivedAt,
     })),
   );
+  const sessionIds = `{${[...new Set(batch.map((e) => e.sessionId))].join(',')}}`;
   const result = await rows<{ ord: number; status: 'stored' | 'skipped' | 'cap'; visitor_id: string; expires_at: number }>(sql`
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as t(
@@ -61,7 +62,9 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
       select s.id, s.site_id, s.visitor_id, s.event_count, s.created_at,
              ${analyticsAllowedSql(sql`s.consent`)} as analytics
       from visitor_sessions s
-      where s.id in (select session_id from input) and ${isLiveSql(now, 's')}
+      -- The batch's sessions by primary key (an array, not a subquery: the planner then looks each
+      -- one up, whatever its statistics say, instead of scanning every live session).
+      where s.id = any(${sessionIds}::uuid[]) and ${isLiveSql(now, 's')}
       -- One lock order for every batch, so concurrent batches cannot deadlock.
       order by s.id
       for update
@@ -122,6 +125,7 @@ const writer = sharedBatcher('events', writeEvents);
 
 /** Records one event; resolves once it is committed (or refused). */
 export function recordEvent(event: Omit<EventWrite, 'eventId'>): Promise<EventOutcome & { eventId: string }> {
-  const eventId = randomUUID();
+  // Time-ordered: events are inserted at the end of the primary key index, not on random pages of it.
+  const eventId = timeOrderedUuid(event.receivedAt);
   return writer.submit({ ...event, eventId }).then((o) => ({ ...o, eventId }));
 }

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { timeOrderedUuid } from '@/lib/core/ids';
 import { sharedBatcher } from '@/lib/db/batch';
 import { getDb, type Db } from '@/lib/db/client';
 import { rows, tableRecords, tableRows } from '@/lib/db/raw';
@@ -112,7 +112,7 @@ const visitorKey = (item: StartItem) => `${item.siteId}|${item.start.input.finge
  */
 async function startSessions(items: StartItem[]): Promise<Started[]> {
   const order = items
-    .map((item, i) => ({ item, i, key: visitorKey(item), proposedId: randomUUID() }))
+    .map((item, i) => ({ item, i, key: visitorKey(item), proposedId: timeOrderedUuid(item.start.now) }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
   // The first start of each (site, fingerprint) takes part in the statement; a start without a
   // fingerprint is always a new visitor of its own.
@@ -162,7 +162,7 @@ async function startOrRenew(first: { item: StartItem; proposedId: string }[]): P
   const fresh = tableRecords(
     visitorSessions,
     first.map(({ item: { siteId, start }, proposedId }) => ({
-      id: randomUUID(),
+      id: timeOrderedUuid(start.now),
       ...sessionValues(siteId, start, { id: proposedId, leadId: start.input.lead_id ?? null, isNew: true }, undefined),
     })),
   );
@@ -263,7 +263,7 @@ async function continueStart(tx: Tx, siteId: string, start: SessionStart, visito
   }
   const [row] = await tx
     .insert(visitorSessions)
-    .values(sessionValues(siteId, start, visitor, previous))
+    .values({ id: timeOrderedUuid(now), ...sessionValues(siteId, start, visitor, previous) })
     .returning();
   return { row, isNew: true };
 }
