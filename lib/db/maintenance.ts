@@ -1,14 +1,13 @@
-import { log } from '@/lib/core/log';
-import { defineSchedule, type JobContext } from '@/lib/jobs/define';
 import { database } from './client';
 
 /**
  * Vacuum and statistics for the embedded database. Postgres keeps its tables by itself
  * (autovacuum); PGlite runs no background processes, so without this its tables would keep every
  * dead row version (session renewals, the job queue's churn) and the planner would never learn
- * how many rows a table holds or how its values spread. Every ten minutes this job does what
- * autovacuum would have done by then, with autovacuum's default thresholds, one table at a time
- * (each statement holds the single-connection database only for its table).
+ * how many rows a table holds or how its values spread. The worker's `database-maintenance` job
+ * (lib/jobs/database-maintenance.ts) does every ten minutes what autovacuum would have done by
+ * then, with autovacuum's default thresholds, one table at a time (each statement holds the
+ * single-connection database only for its table).
  */
 interface TableActivity {
   name: string;
@@ -44,13 +43,3 @@ export async function maintainEmbeddedTables(signal?: AbortSignal): Promise<{ va
   }
   return done;
 }
-
-export const databaseMaintenance = defineSchedule({
-  name: 'database-maintenance',
-  cron: '*/10 * * * *',
-  options: () => ({ expireInSeconds: 900, retryLimit: 0 }),
-  async run(ctx: JobContext) {
-    const done = await maintainEmbeddedTables(ctx.signal);
-    if (done.vacuumed.length + done.analyzed.length > 0) log.info('database maintenance: tables vacuumed and analyzed', done);
-  },
-});

@@ -1,6 +1,6 @@
 import { commandDeadline } from '@/lib/agents/jobs';
-import { databaseMaintenance } from '@/lib/db/maintenance';
 import { mailboxSync } from '@/lib/email/jobs';
+import { databaseMaintenance } from '@/lib/jobs/database-maintenance';
 import type { BackgroundJob } from '@/lib/jobs/define';
 import { retention } from '@/lib/retention/schedule';
 import { robotExpiry } from '@/lib/robots/jobs';
