@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { cpuTicks, TICK_US } from './proc';
+import { backendCpu, cpuTicks, TICK_US } from './proc';
 import { scenarios } from './scenarios';
 import { seed, stop, unlimitedPlan, waitUp } from './server-process';
 import { startOptions } from './start-options';
@@ -50,34 +50,17 @@ const ticks = (pid: number) => cpuTicks(pid) ?? 0;
 
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
 
-/**
- * CPU ticks the Postgres backends serving DATABASE_URL's database spend while `work` runs (0
- * without one). The backends are polled every 100 ms: pools open and close connections during a
- * round, and a backend that exits takes its ticks with it, so each is counted from its first
- * reading (or from 0, when it started meanwhile) to its last.
- */
+/** CPU ticks the Postgres backends of DATABASE_URL's database spend while `work` runs (0 without one), polled every 100 ms. */
 async function databaseTicksDuring(admin: pg.Client | undefined, work: Promise<unknown>): Promise<number> {
   if (!admin) return (await work, 0);
-  const first = new Map<number, number>();
-  const last = new Map<number, number>();
-  const poll = async (initial: boolean) => {
-    const { rows } = await admin.query<{ pid: number }>(
-      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-    );
-    for (const { pid } of rows) {
-      const t = ticks(pid);
-      if (!t) continue;
-      if (!first.has(pid)) first.set(pid, initial ? t : 0);
-      last.set(pid, t);
-    }
-  };
-  await poll(true);
+  const backends = backendCpu(admin, admin.database!);
+  await backends.sample();
   let done = false;
   const finished = work.finally(() => (done = true));
-  while (!done) await Promise.race([finished, new Promise((r) => setTimeout(r, 100))]).then(() => poll(false));
+  while (!done) await Promise.race([finished, new Promise((r) => setTimeout(r, 100))]).then(() => backends.sample());
   await finished;
-  await poll(false);
-  return [...last].reduce((sum, [pid, t]) => sum + t - first.get(pid)!, 0);
+  await backends.sample();
+  return backends.ticks();
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

@@ -22,7 +22,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { admin } from './admin';
-import { cpuTicks, TICK_US } from './proc';
+import { backendCpu, cpuTicks, TICK_US } from './proc';
 import { seed, stop, unlimitedPlan, waitUp } from './server-process';
 import { startOptions } from './start-options';
 
@@ -76,33 +76,23 @@ async function measure(worker: ChildProcess, database: string, until: (c: Client
       await c.query('select pg_stat_clear_snapshot()');
       return Number((await c.query('select xact_commit from pg_stat_database where datname = $1', [database])).rows[0].xact_commit);
     };
-    const backends = new Map<number, { first: number; last: number }>();
-    const sample = async () => {
-      const { rows } = await c.query('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
-      for (const { pid } of rows as { pid: number }[]) {
-        const t = cpuTicks(pid);
-        if (t === undefined) continue;
-        const seen = backends.get(pid);
-        if (seen) seen.last = t;
-        else backends.set(pid, { first: t, last: t });
-      }
-    };
+    const backends = backendCpu(c, database);
     const started = Date.now();
     const firstCommits = await commits();
     const firstWorker = cpuTicks(worker.pid!) ?? 0;
-    await sample();
+    await backends.sample();
     while (!(await until(c)) || Date.now() - started < minMs) {
-      await sample();
+      await backends.sample();
       await sleep(100);
     }
-    await sample();
+    await backends.sample();
     const ms = Date.now() - started;
     const workerTicks = (cpuTicks(worker.pid!) ?? 0) - firstWorker;
     // Statistics reach pg_stat_database when a backend's transaction ends, at most about a second later.
     await sleep(1500);
     return {
       worker: workerTicks * TICK_US,
-      database: [...backends.values()].reduce((sum, b) => sum + b.last - b.first, 0) * TICK_US,
+      database: backends.ticks() * TICK_US,
       commits: (await commits()) - firstCommits,
       ms,
     };

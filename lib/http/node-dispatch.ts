@@ -54,6 +54,9 @@ function bySpecificity(a: Compiled, b: Compiled): number {
   return 0;
 }
 
+/** The routes as the dispatcher tries them: compiled, the most specific first. */
+const compileAll = (routes: NodeRoute[]) => routes.map(compile).sort(bySpecificity);
+
 /** The module and decoded path params for `pathname`, or undefined (also for a segment that does not decode). */
 function match(routes: Compiled[], pathname: string): { module: Record<string, unknown>; params: Record<string, string> } | undefined {
   const parts = pathname.split('/').slice(1);
@@ -303,7 +306,7 @@ async function write(res: ServerResponse, response: Response): Promise<void> {
 
 /** The route of `routes` that answers `pathname` (as the dispatcher picks it), with its decoded params. */
 export function routeOf(routes: NodeRoute[], pathname: string): { module: Record<string, unknown>; params: Record<string, string> } | undefined {
-  return match(routes.map(compile).sort(bySpecificity), pathname);
+  return match(compileAll(routes), pathname);
 }
 
 /**
@@ -311,7 +314,7 @@ export function routeOf(routes: NodeRoute[], pathname: string): { module: Record
  * is one of theirs, else returns false without touching either.
  */
 export function nodeDispatcher(routes: NodeRoute[]): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const compiled = routes.map(compile).sort(bySpecificity);
+  const compiled = compileAll(routes);
   return (req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
