@@ -32,6 +32,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { inTurns } from './lib/http/turns.mjs';
+
+/** The work, in ms, the event loop does between two chances to accept a connection when Next is busy. */
+const TURN_BUDGET_MS = 4;
 
 const CLIENT_CLAIMS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-port', 'x-forwarded-proto', 'x-real-ip', 'forwarded'];
 
@@ -124,14 +128,19 @@ async function main() {
     dispatch = fastPath.dispatch;
   }
 
-  const server = http.createServer((req, res) => {
-    pinClientAddress(req, trustedHops);
-    if (refuseUndecodableApiPath(req, res) || dispatch(req, res)) return;
+  const toNext = (req, res) =>
     handle(req, res).catch((error) => {
       console.error(`Failed to handle request for ${req.url}`, error);
       if (!res.headersSent) res.statusCode = 500;
       res.end();
     });
+  // Next's requests start in turns of the event loop, so a burst of new connections is accepted
+  // while the server is busy (see lib/http/turns.mjs).
+  const startNext = inTurns(toNext, TURN_BUDGET_MS);
+  const server = http.createServer((req, res) => {
+    pinClientAddress(req, trustedHops);
+    if (refuseUndecodableApiPath(req, res) || dispatch(req, res)) return;
+    startNext(req, res);
   });
   // Idle keep-alive sockets outlive the 60 s idle timeout of common load balancers and clients'
   // pools, so a reused connection is not closed under a request on its way in (ECONNRESET).
