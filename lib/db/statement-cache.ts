@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * Statements the embedded database's one backend session keeps parsed, for every connection of the
  * socket server (lib/db/embedded-server.ts). The Postgres driver sends each parameterized query as
@@ -13,7 +15,6 @@
  * can no longer use as it is (`cached plan must not change result type` after a table changed) is
  * forgotten and closed, and the exchange is sent again as it came when no transaction was open.
  */
-
 /** Message type bytes of the Postgres protocol. */
 const PARSE = 0x50;
 const BIND = 0x42;
@@ -151,6 +152,8 @@ export interface StatementCache {
 
 export function statementCache(max = 256): StatementCache {
   const held = new Map<string, string>();
+  // Names no earlier cache on the same backend (a server closed and served again) can have used.
+  const prefix = `sgp_s${randomBytes(4).toString('hex')}_`;
   let next = 0;
   const close = (name: string) =>
     concat([frame(CLOSE, concat([new Uint8Array([0x53]), utf8.encode(name), new Uint8Array([0])])), frame(SYNC, new Uint8Array())]);
@@ -165,7 +168,7 @@ export function statementCache(max = 256): StatementCache {
       const name = held.get(exchange.key);
       if (!name) {
         if (held.size >= max) return send(messages);
-        const fresh = `sgp_s${next++}`;
+        const fresh = `${prefix}${next++}`;
         const answer = await send(parseNamed(messages, exchange.parse, exchange.rest, fresh));
         if (answerOutcome(answer).parsed) held.set(exchange.key, fresh);
         return answer;
