@@ -14,7 +14,10 @@ import { randomBytes } from 'node:crypto';
  * repositories send, fits). A held statement the backend no longer has (`DEALLOCATE`, `DISCARD`) or
  * can no longer use as it is (`cached plan must not change result type` after a table changed) is
  * forgotten and closed, and the exchange is sent again as it came when no transaction was open.
+ * Plans follow Postgres' `plan_cache_mode = auto`: a held statement is still planned per call
+ * unless a generic plan is estimated to cost no more (the leads search keeps its custom plans).
  */
+
 /** Message type bytes of the Postgres protocol. */
 const PARSE = 0x50;
 const BIND = 0x42;
