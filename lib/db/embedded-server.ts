@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { statementCache } from './statement-cache';
 
 /**
  * Serves one embedded database (PGlite) to other processes of the app over a Unix socket, with
@@ -11,8 +12,9 @@ import path from 'node:path';
  * PGlite is one backend session. Connections take turns: a connection holds the backend from its
  * first message until the backend is idle again (ReadyForQuery `I`) — a whole extended-protocol
  * exchange up to its Sync, a whole transaction — so no two clients' statements, portals or
- * transactions ever interleave. Messages are handed to PGlite as they are (`execProtocolRaw`), every
- * complete message received so far in one call.
+ * transactions ever interleave. Messages are handed to PGlite (`execProtocolRaw`) every complete
+ * message received so far in one call, as they are — except that a statement the backend already
+ * holds parsed is not parsed again (lib/db/statement-cache.ts).
  *
  * The socket lives in a directory readable by this user only (0700): only this machine's user
  * that runs the app can connect, so no password is asked.
@@ -71,6 +73,15 @@ export async function serveEmbedded(backend: ProtocolBackend, socketPath: string
     return ready;
   };
 
+  // The backend session's statements and its transaction status after the last answer, shared by every connection.
+  const statements = statementCache();
+  let status = 'I';
+  const exec = async (message: Uint8Array): Promise<Uint8Array> => {
+    const answer = await statements.exchange(message, status, (bytes) => backend.execProtocolRaw(bytes));
+    status = lastReadyStatus(answer) ?? status;
+    return answer;
+  };
+
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -82,7 +93,7 @@ export async function serveEmbedded(backend: ProtocolBackend, socketPath: string
 
     const run = async (message: Uint8Array): Promise<Uint8Array> => {
       release ??= await acquire();
-      const answer = await backend.execProtocolRaw(message);
+      const answer = await exec(message);
       // Idle again: the next connection's turn. In a transaction (T) or a failed one (E): keep it.
       if (lastReadyStatus(answer) === 'I') {
         release();
@@ -145,6 +156,7 @@ export async function serveEmbedded(backend: ProtocolBackend, socketPath: string
         if (!release) return;
         await backend.execProtocolRaw(SYNC).catch(() => undefined);
         await backend.execProtocolRaw(simpleQuery('rollback')).catch(() => undefined);
+        status = 'I';
         release();
         release = undefined;
       });
