@@ -16,6 +16,9 @@
  * the CPU of that database's backends (this machine's Postgres, read from /proc; the servers take
  * turns, so each round's figure is one server's). BENCH_CPU_PROFILE=<dir> makes the
  * server entries write V8 CPU profiles there (`node --cpu-prof`).
+ * BENCH_COMPARE_EMBEDDED=1 (with DATABASE_URL) runs the compare server — this checkout's entry, or
+ * BENCH_COMPARE_DIR's — on the embedded database instead (label `embedded`, seeded on its own):
+ * the same routes on both databases, taking turns in one run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,7 +27,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { backendCpu, cpuTicks, TICK_US } from './proc';
-import { scenarios } from './scenarios';
+import { scenarios, type Seed } from './scenarios';
 import { seed, stop, unlimitedPlan, waitUp } from './server-process';
 import { startOptions } from './start-options';
 
@@ -34,15 +37,43 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = (process.env.BENCH_ONLY ?? 'track.key,session.create.key,session.returning.key').split(',').filter(Boolean);
 const COMPARE_DIR = process.env.BENCH_COMPARE_DIR;
+const COMPARE_EMBEDDED = process.env.BENCH_COMPARE_EMBEDDED === '1' && !!process.env.DATABASE_URL;
 // BENCH_CPU_PROFILE=<dir>: each server entry writes a V8 CPU profile there when it stops.
 const PROFILE = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
 
-function startServer(cwd: string, port: number, dataDir: string): ChildProcess {
+/** The environment that puts a server or tool on the embedded database under `dataDir` (DATABASE_URL removed). */
+const embeddedEnv = (dataDir: string) => ({ DATA_DIR: dataDir, DATABASE_URL: undefined });
+
+function startServer(cwd: string, port: number, dataDir: string, embedded = false): ChildProcess {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    RATE_LIMIT_BACKEND: 'none',
+    LOG_LEVEL: 'error',
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+  };
+  if (embedded) delete env.DATABASE_URL;
   return spawn(process.execPath, [...startOptions(cwd), ...PROFILE, path.join(cwd, 'server.mjs'), '-p', String(port), '-H', '127.0.0.1'], {
     cwd,
-    env: { ...process.env, DATA_DIR: dataDir, RATE_LIMIT_BACKEND: 'none', LOG_LEVEL: 'error', NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    env: env as NodeJS.ProcessEnv,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+}
+
+/** A server on a fresh data directory seeded with a user, site and key (the site on an unlimited plan), stopped again. */
+async function seeded(dataDir: string, embedded: boolean): Promise<Seed> {
+  const base = `http://127.0.0.1:${PORT}`;
+  const seeding = startServer(process.cwd(), PORT, dataDir, embedded);
+  try {
+    await waitUp(base, seeding);
+    const s = await seed(base);
+    await stop(seeding);
+    await unlimitedPlan(s.siteId, embedded ? embeddedEnv(dataDir) : { DATA_DIR: dataDir });
+    return s;
+  } finally {
+    await stop(seeding);
+  }
 }
 
 /** utime + stime of a process, in clock ticks (0 once it is gone). */
@@ -71,22 +102,25 @@ async function main() {
   const admin = process.env.DATABASE_URL ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : undefined;
   await admin?.connect();
   try {
-    const seedBase = `http://127.0.0.1:${PORT}`;
-    const seeding = startServer(process.cwd(), PORT, path.join(dataDir, 'seed'));
-    servers.push(seeding);
-    await waitUp(seedBase, seeding);
-    const s = await seed(seedBase);
-    await stop(seeding);
-    await unlimitedPlan(s.siteId, { DATA_DIR: path.join(dataDir, 'seed') });
+    const s = await seeded(path.join(dataDir, 'seed'), false);
+    const sEmbedded = COMPARE_EMBEDDED ? await seeded(path.join(dataDir, 'seed-embedded'), true) : undefined;
 
-    const dirs = [{ label: 'this', cwd: process.cwd() }, ...(COMPARE_DIR ? [{ label: 'compare', cwd: path.resolve(COMPARE_DIR) }] : [])];
-    const targets = dirs.map(({ label, cwd }, i) => {
+    const compareCwd = path.resolve(COMPARE_DIR ?? process.cwd());
+    const dirs = [
+      { label: 'this', cwd: process.cwd(), embedded: false },
+      ...(COMPARE_EMBEDDED
+        ? [{ label: 'embedded', cwd: compareCwd, embedded: true }]
+        : COMPARE_DIR
+          ? [{ label: 'compare', cwd: compareCwd, embedded: false }]
+          : []),
+    ];
+    const targets = dirs.map(({ label, cwd, embedded }, i) => {
       const dir = path.join(dataDir, label);
-      cpSync(path.join(dataDir, 'seed'), dir, { recursive: true });
+      cpSync(path.join(dataDir, embedded ? 'seed-embedded' : 'seed'), dir, { recursive: true });
       const base = `http://127.0.0.1:${PORT + i}`;
-      const child = startServer(cwd, PORT + i, dir);
+      const child = startServer(cwd, PORT + i, dir, embedded);
       servers.push(child);
-      return { label, base, child, scenarios: scenarios({ ...s, base }).filter((sc) => ONLY.includes(sc.name)) };
+      return { label, base, child, scenarios: scenarios({ ...(embedded ? sEmbedded! : s), base }).filter((sc) => ONLY.includes(sc.name)) };
     });
     for (const t of targets) await waitUp(t.base, t.child);
     for (const t of targets) for (const sc of t.scenarios) await sc.setup?.();

@@ -43,13 +43,14 @@ export async function seed(base: string): Promise<Seed> {
   return { base, siteId: site.id, apiKey: key.apiKey, sessionToken: token };
 }
 
-/** A script of the app (`scripts/…`, through tsx) with these variables added; rejects when it fails. */
-export async function runTool(args: string[], env: Record<string, string>): Promise<void> {
-  const child = spawn(path.join('node_modules', '.bin', 'tsx'), args, { env: { ...process.env, ...env }, stdio: 'inherit' });
+/** A script of the app (`scripts/…`, through tsx) with these variables added (undefined: removed); rejects when it fails. */
+export async function runTool(args: string[], env: Record<string, string | undefined>): Promise<void> {
+  const merged = Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined));
+  const child = spawn(path.join('node_modules', '.bin', 'tsx'), args, { env: merged as NodeJS.ProcessEnv, stdio: 'inherit' });
   const code = await new Promise((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}`);
 }
 
 /** The seeded site on the enterprise plan with limits out of reach: no scenario meets a plan cap (workflow starts count running runs against one). */
-export const unlimitedPlan = (siteId: string, env: Record<string, string>) =>
+export const unlimitedPlan = (siteId: string, env: Record<string, string | undefined>) =>
   runTool(['scripts/site-plan.ts', siteId, 'enterprise', '100000000', '100000'], env);

@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type SQL, type Table } from 'drizzle-orm';
+import { getTableColumns, sql, type Column, type SQL, type Table } from 'drizzle-orm';
 import { getDb, type Db } from './client';
 
 /**
@@ -11,6 +11,15 @@ export async function rows<T>(query: SQL, db?: Db): Promise<T[]> {
 }
 
 type AnyTable = Table & { $inferSelect: Record<string, unknown>; $inferInsert: Record<string, unknown> };
+type Columns = [field: string, column: Column][];
+
+/** A table's fields and columns, listed once per table (drizzle copies them on every `getTableColumns`). */
+const tableColumns = new WeakMap<Table, Columns>();
+function columnsOf(table: Table): Columns {
+  let columns = tableColumns.get(table);
+  if (!columns) tableColumns.set(table, (columns = Object.entries(getTableColumns(table))));
+  return columns;
+}
 
 /**
  * Rows a raw statement returned from `table` (e.g. `returning *` of a statement drizzle cannot
@@ -18,7 +27,7 @@ type AnyTable = Table & { $inferSelect: Record<string, unknown>; $inferInsert: R
  * by each column (bigint epoch ms to numbers, jsonb text parsed).
  */
 export function tableRows<T extends AnyTable>(table: T, raw: Record<string, unknown>[]): T['$inferSelect'][] {
-  const columns = Object.entries(getTableColumns(table));
+  const columns = columnsOf(table);
   return raw.map((r) => {
     const out: Record<string, unknown> = {};
     for (const [field, column] of columns) {
@@ -35,9 +44,12 @@ export function tableRows<T extends AnyTable>(table: T, raw: Record<string, unkn
  * they fill (the fields of the first value; every value must have the same fields).
  */
 export function tableRecords<T extends AnyTable>(table: T, values: T['$inferInsert'][]): { columns: SQL; json: string } {
-  const all = getTableColumns(table);
-  const fields = Object.keys(values[0] ?? {}).filter((f) => f in all);
-  const names = fields.map((f) => all[f].name);
-  const json = JSON.stringify(values.map((v) => Object.fromEntries(fields.map((f, i) => [names[i], (v as Record<string, unknown>)[f] ?? null]))));
-  return { columns: sql.raw(names.map((n) => `"${n}"`).join(', ')), json };
+  const first = (values[0] ?? {}) as Record<string, unknown>;
+  const fields = columnsOf(table).filter(([field]) => field in first);
+  const records = values.map((v) => {
+    const record: Record<string, unknown> = {};
+    for (const [field, column] of fields) record[column.name] = (v as Record<string, unknown>)[field] ?? null;
+    return record;
+  });
+  return { columns: sql.raw(fields.map(([, column]) => `"${column.name}"`).join(', ')), json: JSON.stringify(records) };
 }
