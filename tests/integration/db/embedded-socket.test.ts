@@ -6,6 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database, openDatabase, type Database } from '@/lib/db/client';
 import type { EmbeddedServer } from '@/lib/db/embedded-server';
+import { memoryFields } from '@/lib/worker/memory';
 
 /**
  * The process that holds the embedded database serves it on a socket for the app's other
@@ -48,4 +49,12 @@ describe.runIf(onPglite)('the embedded database over its socket', () => {
     await served(300);
     expect(heapUsed() - before).toBeLessThan(8 * 2 ** 20);
   }, 120_000);
+
+  it("the holder's memory line names PGlite's WebAssembly memory beside the process's own figures", async () => {
+    const fields = memoryFields(await database());
+    expect(fields.wasm_mb).toBeGreaterThanOrEqual(16);
+    expect(fields.external_mb).toBeGreaterThanOrEqual(fields.wasm_mb);
+    expect(fields.rss_mb).toBeGreaterThan(fields.heap_used_mb);
+    expect(memoryFields(client)).not.toHaveProperty('wasm_mb');
+  });
 });
