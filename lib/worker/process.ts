@@ -17,6 +17,7 @@ import type { EmbeddedServer } from '@/lib/db/embedded-server';
 import { closeQueueClient, newQueueClient } from '@/lib/jobs/queue';
 import { temporalSettings } from '@/lib/workflows/engines/temporal/settings';
 import { startBackgroundWork } from './index';
+import { logMemoryOnSignal } from './memory';
 
 /**
  * The worker process's life cycle (`npm run worker`, and the child the server starts beside
@@ -81,6 +82,8 @@ export async function workerMain(): Promise<void> {
 }
 
 export async function runWorkerProcess(o: { requireTemporal?: boolean } = {}): Promise<void> {
+  let embedded: { held: Database; server: EmbeddedServer } | undefined;
+  logMemoryOnSignal(() => embedded?.held);
   const cfg = config();
   const settings = temporalSettings(cfg);
   const serveAt = serveDatabaseArgument();
@@ -100,7 +103,6 @@ export async function runWorkerProcess(o: { requireTemporal?: boolean } = {}): P
     });
   }
 
-  let embedded: { held: Database; server: EmbeddedServer } | undefined;
   if (serveAt) {
     await prepareApart();
     const held = await openMigratedDatabase({ kind: 'pglite', dataDir: embeddedDataDir(), sharedBuffersMb: cfg.PGLITE_SHARED_BUFFERS_MB });
