@@ -347,8 +347,8 @@ function sessionValues(
   };
 }
 
-export async function findSession(siteId: string, sessionId: string): Promise<SessionRow | undefined> {
-  const db = await getDb();
+export async function findSession(siteId: string, sessionId: string, q?: Db | Tx): Promise<SessionRow | undefined> {
+  const db = q ?? (await getDb());
   const [row] = await db
     .select()
     .from(visitorSessions)
@@ -358,10 +358,30 @@ export async function findSession(siteId: string, sessionId: string): Promise<Se
 }
 
 /** A session GET may show: active and unexpired, or closed by the end route. Otherwise 404. */
-export async function readableSession(siteId: string, sessionId: string, now: number): Promise<SessionRow> {
-  const row = await findSession(siteId, sessionId);
+export async function readableSession(siteId: string, sessionId: string, now: number, q?: Db | Tx): Promise<SessionRow> {
+  const row = await findSession(siteId, sessionId, q);
   if (!row || !(row.status === 'closed' || isLive(row, now))) throw sessionNotFound(sessionId, siteId);
   return row;
+}
+
+/**
+ * A readable session and its events, read in one snapshot: its counters (events, page views,
+ * conversions, current page) agree with the events listed, even while a batch of events commits
+ * between the two reads.
+ */
+export async function readableSessionWithEvents(
+  siteId: string,
+  sessionId: string,
+  now: number,
+): Promise<{ row: SessionRow; events: SessionEvent[] }> {
+  const db = await getDb();
+  return db.transaction(
+    async (tx) => {
+      const row = await readableSession(siteId, sessionId, now, tx);
+      return { row, events: await listEvents(siteId, row.id, tx) };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }
 
 /** Why a write to this session was refused: missing/expired → 404, closed → 409. */
@@ -370,8 +390,8 @@ export async function refusal(siteId: string, sessionId: string): Promise<Error>
   return row?.status === 'closed' ? sessionEnded(sessionId, siteId) : sessionNotFound(sessionId, siteId);
 }
 
-export async function listEvents(siteId: string, sessionId: string): Promise<SessionEvent[]> {
-  const db = await getDb();
+export async function listEvents(siteId: string, sessionId: string, q?: Db | Tx): Promise<SessionEvent[]> {
+  const db = q ?? (await getDb());
   const rows = await db
     .select()
     .from(sessionEvents)

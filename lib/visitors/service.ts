@@ -15,9 +15,9 @@ import {
   findSession,
   findVisitor,
   hasAnySession,
-  listEvents,
   listSessions,
   readableSession,
+  readableSessionWithEvents,
   refusal,
   setVisitorLead,
   startSession,
@@ -89,12 +89,12 @@ export async function createSession(siteId: string, input: CreateSessionInput, r
 
 export async function sessionDetail(siteId: string, sessionId: string) {
   const at = now();
-  const row = await readableSession(siteId, sessionId, at);
+  const { row, events } = await readableSessionWithEvents(siteId, sessionId, at);
   return {
     ...toSessionSummary(row, at),
     ttl: ttlOf(row, at),
     session_url: sessionUrl(siteId, row.id),
-    events: await listEvents(siteId, row.id),
+    events,
   };
 }
 
