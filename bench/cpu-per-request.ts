@@ -28,7 +28,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { backendCpu, cpuTicks, TICK_US } from './proc';
 import { scenarios, type Seed } from './scenarios';
-import { seed, stop, unlimitedPlan, waitUp } from './server-process';
+import { seed, stop, unlimitedPlan, waitUp, withEnv } from './server-process';
 import { startOptions } from './start-options';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3210);
@@ -45,18 +45,16 @@ const PROFILE = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=$
 const embeddedEnv = (dataDir: string) => ({ DATA_DIR: dataDir, DATABASE_URL: undefined });
 
 function startServer(cwd: string, port: number, dataDir: string, embedded = false): ChildProcess {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    DATA_DIR: dataDir,
+  const env = withEnv({
+    ...(embedded ? embeddedEnv(dataDir) : { DATA_DIR: dataDir }),
     RATE_LIMIT_BACKEND: 'none',
     LOG_LEVEL: 'error',
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
-  };
-  if (embedded) delete env.DATABASE_URL;
+  });
   return spawn(process.execPath, [...startOptions(cwd), ...PROFILE, path.join(cwd, 'server.mjs'), '-p', String(port), '-H', '127.0.0.1'], {
     cwd,
-    env: env as NodeJS.ProcessEnv,
+    env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }
@@ -65,15 +63,15 @@ function startServer(cwd: string, port: number, dataDir: string, embedded = fals
 async function seeded(dataDir: string, embedded: boolean): Promise<Seed> {
   const base = `http://127.0.0.1:${PORT}`;
   const seeding = startServer(process.cwd(), PORT, dataDir, embedded);
+  let s: Seed;
   try {
     await waitUp(base, seeding);
-    const s = await seed(base);
-    await stop(seeding);
-    await unlimitedPlan(s.siteId, embedded ? embeddedEnv(dataDir) : { DATA_DIR: dataDir });
-    return s;
+    s = await seed(base);
   } finally {
     await stop(seeding);
   }
+  await unlimitedPlan(s.siteId, embedded ? embeddedEnv(dataDir) : { DATA_DIR: dataDir });
+  return s;
 }
 
 /** utime + stime of a process, in clock ticks (0 once it is gone). */

@@ -43,10 +43,13 @@ export async function seed(base: string): Promise<Seed> {
   return { base, siteId: site.id, apiKey: key.apiKey, sessionToken: token };
 }
 
+/** This process's environment with these variables added (undefined: removed). */
+export const withEnv = (env: Record<string, string | undefined>): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined)) as NodeJS.ProcessEnv;
+
 /** A script of the app (`scripts/…`, through tsx) with these variables added (undefined: removed); rejects when it fails. */
 export async function runTool(args: string[], env: Record<string, string | undefined>): Promise<void> {
-  const merged = Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined));
-  const child = spawn(path.join('node_modules', '.bin', 'tsx'), args, { env: merged as NodeJS.ProcessEnv, stdio: 'inherit' });
+  const child = spawn(path.join('node_modules', '.bin', 'tsx'), args, { env: withEnv(env), stdio: 'inherit' });
   const code = await new Promise((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}`);
 }

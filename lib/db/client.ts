@@ -96,21 +96,10 @@ function preparedName(text: string): string | undefined {
 function unparsedProtocol(client: PGliteInterface): ProtocolBackend {
   return {
     async execProtocolRaw(message) {
-      let answer = new Uint8Array(0);
-      let length = 0;
-      await client.execProtocolRawStream(message, {
-        // `data` is a view into the WebAssembly memory that the next output overwrites: copied now.
-        onRawData: (data) => {
-          if (length + data.length > answer.length) {
-            const grown = new Uint8Array(Math.max(2 * answer.length, length + data.length));
-            grown.set(answer.subarray(0, length));
-            answer = grown;
-          }
-          answer.set(data, length);
-          length += data.length;
-        },
-      });
-      return answer.subarray(0, length);
+      const chunks: Uint8Array[] = [];
+      // `data` is a view into the WebAssembly memory that the next output overwrites: copied now.
+      await client.execProtocolRawStream(message, { onRawData: (data) => void chunks.push(data.slice()) });
+      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
     },
   };
 }

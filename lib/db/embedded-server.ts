@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { statementCache } from './statement-cache';
+import { frame, statementCache } from './statement-cache';
 
 /**
  * Serves one embedded database (PGlite) to other processes of the app over a Unix socket, with
@@ -41,16 +41,9 @@ export function lastReadyStatus(answer: Uint8Array): string | undefined {
   return status;
 }
 
-const simpleQuery = (text: string): Uint8Array => {
-  const body = Buffer.from(`${text}\0`, 'utf8');
-  const message = Buffer.alloc(5 + body.length);
-  message.write('Q', 0);
-  message.writeInt32BE(4 + body.length, 1);
-  body.copy(message, 5);
-  return message;
-};
+const simpleQuery = (text: string): Uint8Array => frame(0x51 /* Q */, Buffer.from(`${text}\0`, 'utf8'));
 
-const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
+const SYNC = frame(0x53 /* S */, new Uint8Array());
 
 export interface EmbeddedServer {
   readonly socketPath: string;
@@ -95,7 +88,7 @@ export async function serveEmbedded(backend: ProtocolBackend, socketPath: string
       release ??= await acquire();
       const answer = await exec(message);
       // Idle again: the next connection's turn. In a transaction (T) or a failed one (E): keep it.
-      if (lastReadyStatus(answer) === 'I') {
+      if (status === 'I') {
         release();
         release = undefined;
       }
