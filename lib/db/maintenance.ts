@@ -5,9 +5,10 @@ import { database } from './client';
  * (autovacuum); PGlite runs no background processes, so without this its tables would keep every
  * dead row version (session renewals, the job queue's churn) and the planner would never learn
  * how many rows a table holds or how its values spread. The worker's `database-maintenance` job
- * (lib/jobs/database-maintenance.ts) does every ten minutes what autovacuum would have done by
- * then, with autovacuum's default thresholds, one table at a time (each statement holds the
- * single-connection database only for its table).
+ * (lib/jobs/database-maintenance.ts) checks every minute, as autovacuum's launcher does, and does
+ * what autovacuum would have done, with its default thresholds, one table at a time (each
+ * statement holds the single-connection database only for its table). An `analyze` also makes the
+ * held statements of the embedded socket server plan again for the table as it now is.
  */
 interface TableActivity {
   name: string;

@@ -1,5 +1,6 @@
 import { getTableColumns, sql, type Column, type SQL, type Table } from 'drizzle-orm';
 import { getDb, type Db } from './client';
+import { PLAN_PER_CALL } from './statement-cache';
 
 /**
  * Runs a parameterized `sql` template and returns its rows (same shape on PGlite and Postgres), on `db` when
@@ -9,6 +10,12 @@ export async function rows<T>(query: SQL, db?: Db): Promise<T[]> {
   const result = (await (db ?? (await getDb())).execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+/**
+ * Begins a statement whose best plan depends on its values (lib/db/statement-cache.ts): the embedded
+ * database plans it with them on every call, as Postgres plans every statement the driver sends.
+ */
+export const planPerCall: SQL = sql.raw(PLAN_PER_CALL);
 
 type AnyTable = Table & { $inferSelect: Record<string, unknown>; $inferInsert: Record<string, unknown> };
 type Columns = [field: string, column: Column][];

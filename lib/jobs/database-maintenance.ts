@@ -5,7 +5,7 @@ import { defineSchedule, type JobContext } from './define';
 /** Vacuum and statistics of the embedded database, which runs no autovacuum (lib/db/maintenance.ts); on Postgres, nothing. */
 export const databaseMaintenance = defineSchedule({
   name: 'database-maintenance',
-  cron: '*/10 * * * *',
+  cron: '* * * * *',
   options: () => ({ expireInSeconds: 900, retryLimit: 0 }),
   async run(ctx: JobContext) {
     const done = await maintainEmbeddedTables(ctx.signal);

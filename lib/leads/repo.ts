@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/core/errors';
 import type { CappedTotal } from '@/lib/core/schemas';
 import { getDb, type Db } from '@/lib/db/client';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
-import { rows } from '@/lib/db/raw';
+import { planPerCall, rows } from '@/lib/db/raw';
 import { leads } from '@/lib/db/schema';
 import { siteScoped } from '@/lib/db/site-scoped';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
@@ -242,7 +242,9 @@ async function searchSortedBySearchedField(db: Db, siteId: string, q: ListLeadsI
  * `search` is a case-insensitive substring match on name, email and company, bound as a
  * parameter; the sort key comes from a whitelist, with the id as tie-breaker so pages are stable.
  * The planner serves a page either from the trigram index (few matches: fetch them, sort, cut)
- * or by walking the sort key's index until the page is full (many matches: a page needs few rows).
+ * or by walking the sort key's index until the page is full (many matches: a page needs few rows),
+ * which only the term and the page size tell: the page is planned with its values on every call
+ * (planPerCall), never with a generic plan.
  * Sorted by a searched field, the walk of its index may meet the matches late (a company every
  * lead of a few names has): searchSortedBySearchedField bounds it.
  */
@@ -255,7 +257,7 @@ export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ it
       ? await searchSortedBySearchedField(db, siteId, q, q.offset + q.limit + 1)
       : (
           await rows<PageRow>(
-            sql`select ${PAGE_COLUMNS} from leads where ${where} order by ${sortColumn(q.sort_by)} ${direction}, "id" ${direction} limit ${q.limit + 1} offset ${q.offset}`,
+            sql`${planPerCall}select ${PAGE_COLUMNS} from leads where ${where} order by ${sortColumn(q.sort_by)} ${direction}, "id" ${direction} limit ${q.limit + 1} offset ${q.offset}`,
             db,
           )
         ).map(pageRow);

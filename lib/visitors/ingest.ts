@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { timeOrderedUuid } from '@/lib/core/ids';
 import { INT4_MAX } from '@/lib/core/schemas';
 import { sharedBatcher } from '@/lib/db/batch';
-import { rows } from '@/lib/db/raw';
+import { planPerCall, rows } from '@/lib/db/raw';
 import { analyticsAllowedSql } from './consent';
 import { expiryAfterSql, isLiveSql } from './lifetime';
 import { MAX_EVENTS_PER_SESSION } from './schema';
@@ -52,7 +52,8 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
     })),
   );
   const sessionIds = `{${[...new Set(batch.map((e) => e.sessionId))].join(',')}}`;
-  const result = await rows<{ ord: number; status: 'stored' | 'skipped' | 'cap'; visitor_id: string; expires_at: number }>(sql`
+  // Planned with the batch's session ids on every call: a generic plan, not knowing them, may walk every live session.
+  const result = await rows<{ ord: number; status: 'stored' | 'skipped' | 'cap'; visitor_id: string; expires_at: number }>(sql`${planPerCall}
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as t(
         ord int, event_id uuid, site_id uuid, session_id uuid, visitor_id uuid, event_type text,

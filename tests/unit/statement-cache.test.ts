@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerOutcome, frame, splitMessages, statementCache, unnamedExchange } from '@/lib/db/statement-cache';
+import { answerOutcome, frame, PLAN_PER_CALL, splitMessages, statementCache, unnamedExchange } from '@/lib/db/statement-cache';
 
 /** Protocol messages as the Postgres driver writes them (unnamed statement and portal, text parameters). */
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -107,6 +107,22 @@ describe('statement cache: message rewriting', () => {
     const answer = await cache.exchange(exchange('select $1::int', ['x']), 'I', db.send);
     expect(types(answer)).toBe('12nEZ');
     expect(answerOutcome(answer)).toEqual({ parsed: true, bound: true, error: '22P02' });
+    expect(cache.size).toBe(1);
+  });
+
+  it('never holds a statement marked to be planned per call: it goes unnamed, as it came, every time', async () => {
+    const cache = statementCache();
+    const parsed = () => cat(msg('1'), rowsAnswer);
+    const db = backend([parsed, parsed, parsed]);
+    const text = `${PLAN_PER_CALL}select * from leads where search_text like $1 limit $2`;
+    for (const value of ['%a%', '%b%']) {
+      const sent = exchange(text, [value, '21']);
+      expect(types(await cache.exchange(sent, 'I', db.send))).toBe('12nCZ');
+      expect(db.sent.at(-1)).toBe(sent);
+    }
+    expect(cache.size).toBe(0);
+    // the same text without the mark is held
+    await cache.exchange(exchange(text.slice(PLAN_PER_CALL.length), ['%a%', '21']), 'I', db.send);
     expect(cache.size).toBe(1);
   });
 

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBEDDED_SOCKET_PORT, openDatabase, type Database } from '@/lib/db/client';
 import type { EmbeddedServer } from '@/lib/db/embedded-server';
+import { PLAN_PER_CALL } from '@/lib/db/statement-cache';
 
 /**
  * The embedded database served on its socket keeps the statements its clients send parsed
@@ -45,6 +46,24 @@ describe('embedded database socket: held statements', () => {
       expect(over[i].fields.map((f) => f.name)).toEqual(['id', 'name', 'tags']);
     }
     expect(await held()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a statement marked to be planned per call is never held, so never runs a generic plan', async () => {
+    const text = 'select id from items where name like $1 order by id limit $2';
+    const plans = async (t: string) =>
+      home.sql.query<{ generic: number; custom: number }>(
+        `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement = $1`,
+        [t],
+      );
+    for (let i = 0; i < 12; i++) {
+      const values = [`item ${i % 9}%`, 3 + i];
+      expect((await pool.query(PLAN_PER_CALL + text, values)).rows).toEqual(await home.sql.query(text, values));
+      await pool.query(text, values);
+    }
+    expect(await plans(PLAN_PER_CALL + text)).toEqual([]);
+    // Held, the same text is planned for its values five times, then may keep a generic plan.
+    const [twin] = await plans(text);
+    expect(twin.generic + twin.custom).toBe(12);
   });
 
   it('an error in the middle of an exchange leaves the connection usable', async () => {
