@@ -20,6 +20,11 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
     writeError?: (error: unknown, input: Record<string, unknown>) => never;
     /** Runs in the transaction of each create/update (e.g. the outbox row of a webhook event). */
     onWrite?: (tx: Db, change: 'created' | 'updated', siteId: string, object: ReturnType<R['toApi']>) => Promise<void>;
+    /**
+     * A create that would repeat these unique columns is refused with `refuse`'s error before anything
+     * is written (`on conflict do nothing`): no row version left behind, no failed transaction.
+     */
+    unique?: { columns: PgColumn[]; refuse: (input: Record<string, unknown>) => ApiError };
   } = {},
 ) {
   type Row = T['$inferSelect'] & ResourceRow;
@@ -52,22 +57,22 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
     /** Inserts the fields present in `input` (API names); columns left out take their defaults. */
     async create(siteId: string, input: Record<string, unknown>): Promise<Api> {
       const db = await getDb();
-      const insert = async (q: Db) =>
-        (await q
-          .insert(table)
-          .values({ ...resource.columnsOf(input), siteId } as T['$inferInsert'])
-          .returning()) as Row[];
+      const insert = async (q: Db) => {
+        const values = q.insert(table).values({ ...resource.columnsOf(input), siteId } as T['$inferInsert']);
+        return (await (o.unique ? values.onConflictDoNothing({ target: o.unique.columns }) : values).returning()) as Row[];
+      };
       const onWrite = o.onWrite;
       const row = await writing(input, () =>
         onWrite
           ? db.transaction(async (tx) => {
               const rows = await insert(tx);
-              await onWrite(tx, 'created', siteId, toApi(rows[0]));
+              if (rows[0]) await onWrite(tx, 'created', siteId, toApi(rows[0]));
               return rows;
             })
           : insert(db),
       );
-      return toApi(row!);
+      if (!row) throw o.unique!.refuse(input);
+      return toApi(row);
     },
 
     /** Changes the fields present in `input` (`null` clears); 404 unless the object is the site's. */

@@ -22,10 +22,11 @@ import {
 /** A lead's row as the app reads it: the stored search text is for searches only, never answered. */
 export type LeadRow = Omit<typeof leads.$inferSelect, 'searchText'>;
 
+const duplicateEmail = (input: { email?: unknown }) =>
+  new ApiError('CONFLICT', 'A lead with this email already exists for this site', { email: input.email });
+
 function writeError(error: unknown, input: { email?: unknown }): never {
-  if (isUniqueViolation(error)) {
-    throw new ApiError('CONFLICT', 'A lead with this email already exists for this site', { email: input.email });
-  }
+  if (isUniqueViolation(error)) throw duplicateEmail(input);
   if (isForeignKeyViolation(error)) throw new ApiError('NOT_FOUND', 'Segment not found');
   throw error;
 }
@@ -34,7 +35,13 @@ function writeError(error: unknown, input: { email?: unknown }): never {
 const leadEvent = (tx: Db, change: 'created' | 'updated', siteId: string, lead: Lead) =>
   recordEvent(tx, siteId, change === 'created' ? 'lead.created' : 'lead.updated', { lead }).then(() => undefined);
 
-const repo = siteScoped(leads, leadResource, { writeError, onWrite: leadEvent });
+const repo = siteScoped(leads, leadResource, {
+  writeError,
+  onWrite: leadEvent,
+  // A create repeating an email (agents retry) writes nothing: on the embedded database, which no autovacuum
+  // cleans, each refused insert would otherwise leave a dead row version in the table and its indexes.
+  unique: { columns: [leads.siteId, leads.email], refuse: duplicateEmail },
+});
 
 export const toLead = (row: LeadRow): Lead => leadResource.toApi(row);
 

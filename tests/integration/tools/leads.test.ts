@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openedDatabaseKind } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { LEAD_SEARCH_SORT_CAP, LEAD_SEARCH_WALK, findLead } from '@/lib/leads/repo';
 import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from '@/lib/tools/leads';
@@ -64,6 +65,23 @@ describe('leads/create', () => {
     const res = await viaRest(createLeadTool, auth, { site_id: mine.siteId, name: 'Again', email: email.toUpperCase() });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ success: false, error: { code: 'CONFLICT', details: { email } } });
+  });
+
+  it('a refused duplicate writes nothing: no dead row version is left in the table (embedded database, which no autovacuum cleans)', async () => {
+    if (openedDatabaseKind() !== 'pglite') return; // Postgres reports another connection's dead rows only after its own delay
+    const deadRows = async () => {
+      await rows(sql`select pg_stat_force_next_flush()`);
+      const [r] = await rows<{ n: number }>(sql`select n_dead_tup::int as n from pg_stat_user_tables where relname = 'leads'`);
+      return r.n;
+    };
+    const email = uniqueEmail();
+    await newLead(mine, { email });
+    const before = await deadRows();
+    for (let i = 0; i < 3; i++) {
+      const res = await viaRest(createLeadTool, auth, { site_id: mine.siteId, name: 'Again', email });
+      expect(res.status).toBe(409);
+    }
+    expect(await deadRows()).toBe(before);
   });
 
   it('allows the same email at another site', async () => {
