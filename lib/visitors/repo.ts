@@ -347,7 +347,7 @@ function sessionValues(
   };
 }
 
-export async function findSession(siteId: string, sessionId: string, q?: Db | Tx): Promise<SessionRow | undefined> {
+export async function findSession(siteId: string, sessionId: string, q?: Db): Promise<SessionRow | undefined> {
   const db = q ?? (await getDb());
   const [row] = await db
     .select()
@@ -358,7 +358,7 @@ export async function findSession(siteId: string, sessionId: string, q?: Db | Tx
 }
 
 /** A session GET may show: active and unexpired, or closed by the end route. Otherwise 404. */
-export async function readableSession(siteId: string, sessionId: string, now: number, q?: Db | Tx): Promise<SessionRow> {
+export async function readableSession(siteId: string, sessionId: string, now: number, q?: Db): Promise<SessionRow> {
   const row = await findSession(siteId, sessionId, q);
   if (!row || !(row.status === 'closed' || isLive(row, now))) throw sessionNotFound(sessionId, siteId);
   return row;
@@ -390,7 +390,7 @@ export async function refusal(siteId: string, sessionId: string): Promise<Error>
   return row?.status === 'closed' ? sessionEnded(sessionId, siteId) : sessionNotFound(sessionId, siteId);
 }
 
-export async function listEvents(siteId: string, sessionId: string, q?: Db | Tx): Promise<SessionEvent[]> {
+export async function listEvents(siteId: string, sessionId: string, q?: Db): Promise<SessionEvent[]> {
   const db = q ?? (await getDb());
   const rows = await db
     .select()
