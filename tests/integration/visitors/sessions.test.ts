@@ -580,6 +580,27 @@ describe('POST /api/visitors/track', () => {
     expect(got.events).toHaveLength(1000);
   });
 
+  it("holds in the database that an event's site and visitor are its session's", async () => {
+    const s = (await start({ fingerprint: fp() })).body.data;
+    const theirs = (await start({ fingerprint: fp() }, other)).body.data;
+    const db = await getDb();
+    // The database's answer: 'stored', or the error code (23503: a foreign key is violated).
+    const insert = (siteId: string, visitorId: string) =>
+      db
+        .execute(
+          sql`insert into session_events (id, site_id, session_id, visitor_id, event_type, "timestamp", received_at)
+              values (gen_random_uuid(), ${siteId}, ${s.session_id}, ${visitorId}, 'click', ${T0}, ${T0})`,
+        )
+        .then(
+          () => 'stored',
+          (error) => error.cause?.code ?? error.code,
+        );
+    expect(await insert(other.siteId, s.visitor_id)).toBe('23503');
+    expect(await insert(mine.siteId, theirs.visitor_id)).toBe('23503');
+    expect(await insert(mine.siteId, s.visitor_id)).toBe('stored');
+    expect((await read(s.session_id)).body.data.events).toHaveLength(1);
+  });
+
   it('with consent.analytics false stores only strictly necessary (consent) events, but still renews the session', async () => {
     useClock(T0);
     const s = (await start({ fingerprint: fp(), consent: { analytics: false } })).body.data;
