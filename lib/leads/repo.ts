@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import type { CappedTotal } from '@/lib/core/schemas';
@@ -117,6 +117,16 @@ export const LEAD_SEARCH_WALK = 3_000;
  */
 export const LEAD_SEARCH_SORT_CAP = 5_000;
 
+/**
+ * One lead in four, by the last byte of its random id: the predicate of the trigram index over that
+ * sample (leads_search_text_sample_trgm_idx, migration 20261125160000_lead_search_sample.sql),
+ * written identically so that the planner serves a query bearing it from that index.
+ */
+export const SEARCH_SAMPLE = sql.raw('get_byte(uuid_send("id"), 15) < 64');
+
+/** The share of a site's leads in SEARCH_SAMPLE. */
+const SEARCH_SAMPLE_SHARE = 64 / 256;
+
 /** `%`, `_` and `\` in a search term match themselves, not as LIKE wildcards. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -126,16 +136,6 @@ interface FilterColumns {
   status: SQLWrapper;
   segmentId: SQLWrapper;
 }
-
-/**
- * The searchable text of a lead, computed from its columns: name, email and company joined by a
- * unit separator (which a search term may not contain, so a match never spans two fields),
- * lower-cased. Exactly the expression of the stored column `search_text` (migration
- * 20261125121700_lead_search_text.sql, trigram index leads_search_text_trgm_idx); the index-only
- * walk of a sort key's index, which does not carry that column, computes it with this.
- */
-const searchTextOf = (c: { name: SQLWrapper; email: SQLWrapper; company: SQLWrapper }) =>
-  sql<string>`lower(${c.name} || chr(31) || ${c.email} || chr(31) || coalesce(${c.company}, ''))`;
 
 /**
  * The filters of a list query (status, segment, search) on `c`. The search is a case-insensitive
@@ -175,68 +175,105 @@ const pageRow = (row: PageRow): LeadRow => ({ ...row, createdAt: new Date(row.cr
 /** The SQL of a sort key's column, from the whitelist (SORT_KEYS). */
 const sortColumn = (field: LeadSortField) => sql.raw(`"${leads[SORT_KEYS[field]].name}"`);
 
+/** The SQL of the requested sort order. */
+const sortDirection = (q: ListLeadsInput) => sql.raw(q.sort_order === 'asc' ? 'asc' : 'desc');
+
 const tooBroad = () =>
   new ApiError(
     'INVALID_REQUEST',
     `The search matches more than ${LEAD_SEARCH_SORT_CAP} leads; sorted by name, email or company a search may match at most that many (narrow it, or sort by created_at, updated_at, status or lead_score)`,
   );
 
-/**
- * A page of a search sorted by a searched field (name, email, company). Its index is walked in
- * order, index only, for at most LEAD_SEARCH_WALK entries: a search that many leads match fills
- * its page there. Otherwise the trigram index fetches the matches (at most
- * LEAD_SEARCH_SORT_CAP of them, else 400) and they are sorted.
- */
-async function searchSortedBySearchedField(db: Db, siteId: string, q: ListLeadsInput, rowsWanted: number): Promise<LeadRow[]> {
-  const direction = q.sort_order === 'asc' ? asc : desc;
-  const key = SORT_KEYS[q.sort_by];
-  const walk = db
-    .select({
-      id: leads.id,
-      name: leads.name,
-      email: leads.email,
-      company: leads.company,
-      searchText: searchTextOf(leads).as('search_text'),
-      status: leads.status,
-      segmentId: leads.segmentId,
-    })
-    .from(leads)
-    .where(eq(leads.siteId, siteId))
-    .orderBy(direction(leads[key]), direction(leads.id))
-    .limit(LEAD_SEARCH_WALK)
-    .as('walk');
-  const hits = db
-    .select({ id: walk.id })
-    .from(walk)
-    .where(and(...listFilters(walk, q)))
-    .orderBy(direction(walk[key as 'name' | 'email' | 'company']), direction(walk.id))
-    .limit(rowsWanted)
-    .as('hits');
-  const walked = await db.select(leadColumns).from(hits).innerJoin(leads, eq(leads.id, hits.id)).orderBy(direction(leads[key]), direction(leads.id));
-  if (walked.length === rowsWanted) return walked.slice(q.offset);
+/** The columns the walk of a sort key's index filters on, of its subquery (walkSortIndex). */
+const WALK_COLUMNS: FilterColumns = { searchText: sql`"search_text"`, status: sql`"status"`, segmentId: sql`"segment_id"` };
 
-  const matches = db
-    .select(leadColumns)
-    .from(leads)
-    .where(and(eq(leads.siteId, siteId), ...listFilters(leads, q)))
-    .limit(LEAD_SEARCH_SORT_CAP + 1)
-    .as('matches');
-  const columns = Object.fromEntries(Object.keys(leadColumns).map((name) => [name, matches[name as keyof typeof leadColumns]])) as {
-    [K in keyof typeof leadColumns]: (typeof matches)[K];
-  };
-  const sorted = await db
-    .select({ ...columns, matched: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(matches)
-    .orderBy(direction(matches[key]), direction(matches.id))
-    .limit(q.limit + 1)
-    .offset(q.offset);
-  if (sorted.length > 0) {
-    if (sorted[0].matched > LEAD_SEARCH_SORT_CAP) throw tooBroad();
-    return sorted.map(({ matched: _, ...row }) => row);
-  }
-  const [{ n }] = await db.select({ n: count() }).from(matches);
-  if (n > LEAD_SEARCH_SORT_CAP) throw tooBroad();
-  return [];
+/**
+ * The page of a search sorted by a searched field from the walk of the sort key's index in order,
+ * index only, for at most LEAD_SEARCH_WALK entries: whole when that many leads match the search.
+ * The index carries the stored search text, status and segment (migration
+ * 20261125161000_lead_walk_search_text.sql); the page's rows are read by id afterwards. One
+ * statement read with `rows`, as the other sorts' pages are: the query builder's per-call work
+ * would add to every search sorted by a searched field.
+ */
+async function walkSortIndex(db: Db, siteId: string, q: ListLeadsInput, rowsWanted: number): Promise<LeadRow[]> {
+  const key = sortColumn(q.sort_by);
+  const direction = sortDirection(q);
+  const page = await rows<PageRow>(
+    sql`${planPerCall}select ${PAGE_COLUMNS} from (
+      select "id" as "hit_id" from (
+        select "id", ${key}, "search_text", "status", "segment_id"
+        from leads where ${eq(leads.siteId, siteId)} order by ${key} ${direction}, "id" ${direction} limit ${LEAD_SEARCH_WALK}
+      ) walk where ${and(...listFilters(WALK_COLUMNS, q))} order by ${key} ${direction}, "id" ${direction} limit ${rowsWanted}
+    ) hits join leads on "id" = "hit_id" order by ${key} ${direction}, "id" ${direction}`,
+    db,
+  );
+  return page.map(pageRow);
+}
+
+/** The planner's estimate of how many leads `where` matches (EXPLAIN: no lead is read). */
+async function estimatedMatches(db: Db, where: SQL): Promise<number> {
+  const [plan] = await rows<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    sql`${planPerCall}explain (format json) select 1 from leads where ${where}`,
+    db,
+  );
+  return plan['QUERY PLAN'][0].Plan['Plan Rows'];
+}
+
+/**
+ * Whether more than LEAD_SEARCH_SORT_CAP leads of SEARCH_SAMPLE match `where`: then more than that
+ * many leads do. Its trigram index lists a quarter of the full index's candidates, and the count
+ * stops at the cap, so a search tens of thousands of leads match is refused for a fraction of what
+ * counting it on every lead costs (the full index lists every candidate before any row is read).
+ */
+async function sampleExceedsCap(db: Db, where: SQL): Promise<boolean> {
+  const [{ n }] = await rows<{ n: number }>(
+    sql`${planPerCall}select count(*)::int as n from (select 1 from leads where ${where} and ${SEARCH_SAMPLE} limit ${LEAD_SEARCH_SORT_CAP + 1}) sampled`,
+    db,
+  );
+  return n > LEAD_SEARCH_SORT_CAP;
+}
+
+/** A row of sortMatches: how many matched (up to one past the cap), and a lead of the page or nulls. */
+type CountedRow = { matched: number } & (PageRow | Record<keyof PageRow, null>);
+
+/**
+ * The page of at most LEAD_SEARCH_SORT_CAP matches of `where` sorted, else 400. The matches are
+ * fetched on their id and sort key only and counted before they are sorted: a search matching
+ * more is refused without sorting them, and the page's rows are read by id afterwards. The one row
+ * of the count comes even when the page is empty (refused, or past the end).
+ */
+async function sortMatches(db: Db, where: SQL, q: ListLeadsInput): Promise<LeadRow[]> {
+  const key = sortColumn(q.sort_by);
+  const direction = sortDirection(q);
+  const found = await rows<CountedRow>(
+    sql`${planPerCall}with matches as materialized (select "id", ${key} from leads where ${where} limit ${LEAD_SEARCH_SORT_CAP + 1}),
+      counted as (select count(*)::int as "matched" from matches)
+    select ${PAGE_COLUMNS}, "matched" from counted
+    left join lateral (
+      select "id" as "page_id" from matches where "matched" <= ${LEAD_SEARCH_SORT_CAP}
+      order by ${key} ${direction}, "id" ${direction} limit ${q.limit + 1} offset ${q.offset}
+    ) page on true
+    left join leads on "id" = "page_id"
+    order by ${key} ${direction}, "id" ${direction}`,
+    db,
+  );
+  if (found[0].matched > LEAD_SEARCH_SORT_CAP) throw tooBroad();
+  return found.flatMap(({ matched: _, ...row }) => (row.id === null ? [] : [pageRow(row as PageRow)]));
+}
+
+/**
+ * A page of a search sorted by a searched field (name, email, company): from the walk of the sort
+ * key's index when it fills the page, else from the sorted matches (at most LEAD_SEARCH_SORT_CAP,
+ * else 400). A search the planner expects to match more than the cap within SEARCH_SAMPLE is first
+ * counted there: a refusal proven on the sample reads a quarter of the candidates. The estimate
+ * only picks which count runs; either is exact, so no search matching at most the cap is refused.
+ */
+async function searchSortedBySearchedField(db: Db, siteId: string, where: SQL, q: ListLeadsInput, rowsWanted: number): Promise<LeadRow[]> {
+  const walked = await walkSortIndex(db, siteId, q, rowsWanted);
+  if (walked.length === rowsWanted) return walked.slice(q.offset);
+  const broad = (await estimatedMatches(db, where)) * SEARCH_SAMPLE_SHARE > LEAD_SEARCH_SORT_CAP;
+  if (broad && (await sampleExceedsCap(db, where))) throw tooBroad();
+  return sortMatches(db, where, q);
 }
 
 /**
@@ -257,11 +294,11 @@ async function searchSortedBySearchedField(db: Db, siteId: string, q: ListLeadsI
  */
 export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ items: Lead[]; count: CappedTotal }> {
   const db = await getDb();
-  const where = and(eq(leads.siteId, siteId), ...listFilters(leads, q));
-  const direction = sql.raw(q.sort_order === 'asc' ? 'asc' : 'desc');
+  const where = and(eq(leads.siteId, siteId), ...listFilters(leads, q)) as SQL;
+  const direction = sortDirection(q);
   const page =
     q.search && SEARCHED_SORT_KEYS.has(q.sort_by)
-      ? await searchSortedBySearchedField(db, siteId, q, q.offset + q.limit + 1)
+      ? await searchSortedBySearchedField(db, siteId, where, q, q.offset + q.limit + 1)
       : (
           await rows<PageRow>(
             sql`${planPerCall}select ${PAGE_COLUMNS} from leads where ${where} order by ${sortColumn(q.sort_by)} ${direction}, "id" ${direction} limit ${q.limit + 1} offset ${q.offset}`,
