@@ -109,8 +109,11 @@ export interface StoredKey {
  * column on the request path.
  */
 async function findKeysByHash(hashes: string[]): Promise<(StoredKey | undefined)[]> {
-  // Hashes are lowercase hex (hashApiKey): the array literal needs no quoting.
-  const wanted = `{${[...new Set(hashes)].join(',')}}`;
+  const distinct = [...new Set(hashes)];
+  // One hash (concurrent requests of one key): an equality the database plans once and keeps (a generic
+  // plan); several: an array (hashes are lowercase hex, hashApiKey: the literal needs no quoting),
+  // which it plans for the array's length on every call.
+  const matching = distinct.length === 1 ? sql`k.key_hash = ${distinct[0]}` : sql`k.key_hash = any(${`{${distinct.join(',')}}`}::text[])`;
   const found = await rows<{
     key_hash: string;
     id: string;
@@ -127,7 +130,7 @@ async function findKeysByHash(hashes: string[]): Promise<(StoredKey | undefined)
            (extract(epoch from k.revoked_at) * 1000)::float8 as revoked_at,
            s.plan, s.rate_limit_per_minute as per_minute, s.concurrency_limit as concurrent
       from api_keys k join sites s on s.id = k.site_id
-     where k.key_hash = any(${wanted}::text[])`);
+     where ${matching}`);
   const byHash = new Map<string, StoredKey>();
   for (const r of found) {
     byHash.set(r.key_hash, {
