@@ -25,8 +25,16 @@ export interface Scenario {
 
 const toolHeaders = (s: Seed) => ({ authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' });
 
+/** The 500 leads of a server's site, created once: the leads and MCP scenarios read the same ones. */
+const leadSeeds = new Map<string, Promise<void>>();
+function seedLeads(s: Seed): Promise<void> {
+  const key = `${s.base} ${s.siteId}`;
+  if (!leadSeeds.has(key)) leadSeeds.set(key, createLeads(s));
+  return leadSeeds.get(key)!;
+}
+
 /** 500 leads for the seeded site, through the real create tool. */
-async function seedLeads(s: Seed): Promise<void> {
+async function createLeads(s: Seed): Promise<void> {
   for (let i = 0; i < 500; i++) {
     const res = await fetch(`${s.base}/api/agents/tools/leads/create`, {
       method: 'POST',

@@ -7,7 +7,9 @@ import { migrate } from '@/lib/db/migrate';
 
 /**
  * Creating a PGlite database costs seconds; loading a dump costs a fraction of that. The
- * migrated template is built once per run and every test file loads its own copy.
+ * migrated template is built once per run and every test file loads its own copy. The test
+ * processes' data directories (tests/helpers/test-env.ts) are made in the run's directory,
+ * removed with it at the end.
  */
 export default async function setup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sgp-template-'));
@@ -18,5 +20,6 @@ export default async function setup() {
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await pg.close();
   process.env.PGLITE_TEMPLATE = file;
+  process.env.TEST_DATA_ROOT = dir;
   return () => rmSync(dir, { recursive: true, force: true });
 }

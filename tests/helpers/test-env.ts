@@ -4,7 +4,8 @@ import path from 'node:path';
 
 /** Test processes never touch the developer's .data/ directory or secrets. */
 export function applyTestEnv(): void {
-  process.env.DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'sgp-test-'));
+  // In the run's directory (tests/helpers/global-setup.ts), removed when the run ends.
+  process.env.DATA_DIR ??= mkdtempSync(path.join(process.env.TEST_DATA_ROOT ?? os.tmpdir(), 'sgp-test-'));
   process.env.AUTH_SECRET ??= 'test-secret-test-secret-test-secret-0123456789';
   process.env.LOG_LEVEL ??= 'silent';
   // Suites of other areas make bursts of API-key calls on one site; the rate-limit suites
