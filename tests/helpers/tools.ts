@@ -7,6 +7,13 @@ import { call, type CallResult } from './harness';
 import { serveRoutes } from './serve';
 
 /** Calls a tool's REST route in-process. */
+/** The sorts by a searched field (name, email, company) that refuse a search matching more than LEAD_SEARCH_SORT_CAP leads. */
+export const SEARCHED_SORTS = [
+  { sort_by: 'name', sort_order: 'asc' },
+  { sort_by: 'email', sort_order: 'asc' },
+  { sort_by: 'company', sort_order: 'desc' },
+] as const;
+
 export function viaRest(tool: AnyTool, headers: Record<string, string>, body: unknown): Promise<CallResult> {
   return call(toolRoute(tool), { method: 'POST', path: `/api/agents/tools/${tool.path}`, headers, body });
 }

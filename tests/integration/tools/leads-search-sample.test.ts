@@ -5,7 +5,7 @@ import { LEAD_SEARCH_SORT_CAP, LEAD_SEARCH_WALK, SEARCH_SAMPLE } from '@/lib/lea
 import { getLeadsTool } from '@/lib/tools/leads';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { createTenant, type Tenant } from '@/tests/helpers/harness';
-import { viaRest } from '@/tests/helpers/tools';
+import { SEARCHED_SORTS, viaRest } from '@/tests/helpers/tools';
 
 // A search sorted by a searched field that the walk of the sort key's index does not fill, and that
 // the planner expects to match more than the cap even among the sampled quarter of the leads, is
@@ -51,13 +51,9 @@ describe('leads/get: a broad search sorted by a searched field, counted on the s
   });
 
   it('refuses 400 INVALID_REQUEST a search that more than the cap of the sampled leads match, in any searched sort', async () => {
-    for (const [sort_by, sort_order] of [
-      ['name', 'asc'],
-      ['email', 'asc'],
-      ['company', 'desc'],
-    ]) {
-      const res = await get({ search: 'WIDECO', sort_by, sort_order });
-      expect(res.status, sort_by).toBe(400);
+    for (const sort of SEARCHED_SORTS) {
+      const res = await get({ search: 'WIDECO', ...sort });
+      expect(res.status, sort.sort_by).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: { code: 'INVALID_REQUEST' } });
     }
     const newest = await get({ search: 'wideco', sort_by: 'created_at', limit: 2 });

@@ -9,7 +9,7 @@ import { createSegmentTool } from '@/lib/tools/segments';
 import { findVisitor } from '@/lib/visitors/repo';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { createTenant, createVisitor, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
-import { viaRest } from '@/tests/helpers/tools';
+import { SEARCHED_SORTS, viaRest } from '@/tests/helpers/tools';
 
 let mine: Tenant;
 let other: Tenant;
@@ -241,13 +241,9 @@ describe('leads/get sorted by a searched field on a large site', () => {
 
   it('refuses 400 INVALID_REQUEST a search matching more than the cap that the walk does not fill; other sorts answer it', async () => {
     // By company, descending: the walk passes the leads without one (first) and the Dense ones before Broadco.
-    for (const [sort_by, sort_order] of [
-      ['name', 'asc'],
-      ['email', 'asc'],
-      ['company', 'desc'],
-    ]) {
-      const res = await get({ search: 'broadco', sort_by, sort_order });
-      expect(res.status, sort_by).toBe(400);
+    for (const sort of SEARCHED_SORTS) {
+      const res = await get({ search: 'broadco', ...sort });
+      expect(res.status, sort.sort_by).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: { code: 'INVALID_REQUEST' } });
     }
     const newest = await get({ search: 'broadco', sort_by: 'created_at', limit: 3 });
