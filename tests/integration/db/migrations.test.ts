@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getTableColumns, getTableName } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
@@ -7,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { database } from '@/lib/db/client';
 import { migrate, MIGRATIONS_DIR, readMigrations } from '@/lib/db/migrate';
 import * as schema from '@/lib/db/schema';
+import { testDir } from '@/tests/helpers/test-env';
 
 describe('migrations', () => {
   it('are all applied and tracked, and a second run applies nothing', async () => {
@@ -19,7 +19,7 @@ describe('migrations', () => {
 
   it('refuse to run when an applied migration file was changed', async () => {
     const db = await database();
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'sgp-migrations-'));
+    const dir = testDir('sgp-migrations-');
     for (const f of readdirSync(MIGRATIONS_DIR)) writeFileSync(path.join(dir, f), readFileSync(path.join(MIGRATIONS_DIR, f)));
     const first = readdirSync(dir).sort()[0];
     writeFileSync(path.join(dir, first), readFileSync(path.join(dir, first), 'utf8') + '\n-- edited\n');
@@ -27,7 +27,7 @@ describe('migrations', () => {
   });
 
   it('refuse to run when two files share a version', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'sgp-migrations-'));
+    const dir = testDir('sgp-migrations-');
     writeFileSync(path.join(dir, '20260101000000_first.sql'), 'select 1;');
     writeFileSync(path.join(dir, '20260101000000_second.sql'), 'select 2;');
     await expect(readMigrations(dir)).rejects.toThrow(/share the version 20260101000000/);

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { embeddedPrepared, openDatabase } from '@/lib/db/client';
 import { migrate, readMigrations } from '@/lib/db/migrate';
 import { JOB_SCHEMA } from '@/lib/jobs/define';
+import { testDir } from '@/tests/helpers/test-env';
 
 /**
  * The worker that holds the embedded database leaves a fresh data directory's migrations to a
@@ -13,7 +13,7 @@ import { JOB_SCHEMA } from '@/lib/jobs/define';
  * what they grew. That run must leave a database the long-lived process only reopens.
  */
 describe.skipIf(process.env.TEST_DB !== 'pglite')('preparing the embedded database apart', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-prepare-'));
+  const dataDir = testDir('sgp-prepare-');
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('migrates a fresh data directory and installs the job queue, in a process that then exits', async () => {

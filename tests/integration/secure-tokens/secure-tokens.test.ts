@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { POST as decryptRoute } from '@/app/api/secure-tokens/[id]/decrypt/route';
@@ -13,6 +11,7 @@ import { masterKeyFilePath, secretsKeyring } from '@/lib/secure-tokens/keyring';
 import { rotateSecureTokens } from '@/lib/secure-tokens/rotate';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { useRateLimits } from '@/tests/helpers/rate-limits';
+import { testDir } from '@/tests/helpers/test-env';
 
 useRateLimits({ SECRETS_DECRYPT_PER_KEY_PER_MINUTE: '1000', SECRETS_DECRYPT_PER_SITE_PER_MINUTE: '1000' });
 
@@ -293,7 +292,7 @@ describe('master key configuration', () => {
   afterEach(() => setEnv({ SECRETS_MASTER_KEY: `v1:${V1}`, DATA_DIR: process.env.DATA_DIR }));
 
   it('without SECRETS_MASTER_KEY the embedded database generates a key file under DATA_DIR, mode 0600', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'sgp-keys-'));
+    const dir = testDir('sgp-keys-');
     const previous = process.env.DATA_DIR;
     setEnv({ SECRETS_MASTER_KEY: undefined, DATA_DIR: dir });
     try {
