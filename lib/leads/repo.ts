@@ -122,10 +122,11 @@ export const LEAD_SEARCH_SORT_CAP = 5_000;
  * sample (leads_search_text_sample_trgm_idx, migration 20261125160000_lead_search_sample.sql),
  * written identically so that the planner serves a query bearing it from that index.
  */
-export const SEARCH_SAMPLE = sql.raw('get_byte(uuid_send("id"), 15) < 64');
+const SAMPLE_LAST_BYTE_BELOW = 64;
+export const SEARCH_SAMPLE = sql.raw(`get_byte(uuid_send("id"), 15) < ${SAMPLE_LAST_BYTE_BELOW}`);
 
-/** The share of a site's leads in SEARCH_SAMPLE. */
-const SEARCH_SAMPLE_SHARE = 64 / 256;
+/** The share of a site's leads in SEARCH_SAMPLE (a byte takes 256 values). */
+const SEARCH_SAMPLE_SHARE = SAMPLE_LAST_BYTE_BELOW / 256;
 
 /** `%`, `_` and `\` in a search term match themselves, not as LIKE wildcards. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
