@@ -27,6 +27,8 @@
  * BENCH_ONLY=track.*,session.create.key runs those scenarios (and `noop`); `*` matches any text.
  * BENCH_SLOW_PATH=1 adds a server with FAST_PATH=0 (label `next-path`, limits off) for the scenarios the fast path serves
  * (ingestion, the leads tool, MCP).
+ * BENCH_TRACE=1 prints each sample as it ends (stderr: start and end in epoch ms, server, scenario, round,
+ * req/s, p99), to line a slow round up with what the machine or the database did meanwhile.
  * BENCH_CPU_PROFILE=<dir> makes the server entries write V8 CPU profiles there (`node --cpu-prof`).
  * BENCH_COMPARE_DIR=<dir> adds a server from another built checkout (label `compare`; e.g. the
  * previous commit, for a before/after in one run) that runs every scenario like the first backend.
@@ -57,6 +59,7 @@ const ONLY = process.env.BENCH_ONLY?.split(',')
 const selected = (name: string) => name === 'noop' || !ONLY || ONLY.some((p) => p.test(name));
 const BACKENDS = process.env.BENCH_RATE_LIMIT_BACKENDS?.split(',').filter(Boolean) ?? [process.env.RATE_LIMIT_BACKEND ?? 'memory'];
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const TRACE = process.env.BENCH_TRACE === '1';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (BACKENDS.length > 1 ? 3 : 1));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 
@@ -228,7 +231,12 @@ async function main() {
           const scenario = perTarget[i].find((sc) => sc.name === name)!;
           if (!runsOn(t, scenario)) continue;
           if (round === 0 && !warmed.has(`${t.label}/${scenario.name}`)) await scenario.setup?.();
+          const traceStart = Date.now();
           const result = await sample(t, scenario);
+          if (TRACE)
+            console.error(
+              `TRACE ${traceStart} ${Date.now()} ${t.label} ${scenario.name} r${round} rps=${Math.round(result.requests.average)} p99=${result.latency.p99}`,
+            );
           const id = `${t.label}/${scenario.name}`;
           const row = totals.get(id) ?? {
             backend: t.label,

@@ -9,6 +9,7 @@ import { config } from '@/lib/core/config';
 import { errorFields, log } from '@/lib/core/log';
 import { serveEmbedded, type EmbeddedServer, type ProtocolBackend } from './embedded-server';
 import { migrate, migrationsFingerprint, type SqlRunner } from './migrate';
+import { listenForNotifications } from './notifications';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -26,6 +27,14 @@ export interface Database {
    * last one are returned).
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /**
+   * Postgres only: calls `onNotify` for each notification on `channel` (committed NOTIFYs of any
+   * process), on a connection of its own that is opened again (backing off) whenever it drops, until
+   * the returned function or `close` stops it. `onListening` tells when notifications flow (true: a
+   * probe sent through the pool arrived) and when they may be missed (false: the connection dropped, is
+   * not up yet, or notifications do not reach it — lib/db/notifications.ts).
+   */
+  listen?(channel: string, onNotify: () => void, onListening: (listening: boolean) => void): () => void;
   /** The embedded database only: serves it to the app's other processes on a Unix socket in `socketDir`. */
   serve?(socketDir: string): Promise<EmbeddedServer>;
   /** The embedded database only: bytes of its WebAssembly memory (grows with its peak allocation, never shrinks). */
@@ -151,7 +160,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       close: () => client.close(),
     };
   }
-  const { Pool } = await import('pg');
+  const { Client, Pool } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool =
     options.kind === 'postgres'
@@ -163,6 +172,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     exec: async (text) => void (await q.query(text)),
     query: async <T>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as T[],
   });
+  // Stopped when the database closes.
+  const listeners = new Set<() => void>();
   return {
     // Over the socket it is still PGlite: one query at a time, whoever sends it.
     kind: options.kind === 'postgres' ? 'postgres' : 'pglite',
@@ -185,7 +196,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const last = Array.isArray(result) ? result.at(-1) : result;
       return { rows: (last as { rows?: unknown[] } | undefined)?.rows ?? [] };
     },
-    close: () => pool.end(),
+    ...(options.kind === 'postgres'
+      ? {
+          listen: (channel: string, onNotify: () => void, onListening: (listening: boolean) => void) => {
+            const stop = listenForNotifications(() => new Client({ connectionString: options.url }), pool, channel, onNotify, onListening);
+            listeners.add(stop);
+            return () => {
+              listeners.delete(stop);
+              stop();
+            };
+          },
+        }
+      : {}),
+    close: async () => {
+      for (const stop of listeners) stop();
+      await pool.end();
+    },
   };
 }
 
@@ -280,6 +306,11 @@ export function database(): Promise<Database> {
     },
   );
   return holder[KEY];
+}
+
+/** The process database once it is open (undefined before). */
+export function openedDatabase(): Database | undefined {
+  return holder[OPEN];
 }
 
 /** The kind of the process database once it is open (undefined before). */

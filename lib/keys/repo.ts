@@ -6,6 +6,7 @@ import { getDb, type Db } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { apiKeys } from '@/lib/db/schema';
 import { planLimits, type PlanLimits } from '@/lib/sites/plans';
+import { keepKey, keptKey, keysChanged, keysGeneration } from './cache';
 import type { CreatedKey, CreateKeyInput, KeySummary, Scope } from './schema';
 
 type KeyRow = typeof apiKeys.$inferSelect;
@@ -84,7 +85,10 @@ export async function revokeKey(siteId: string, keyId: string): Promise<'revoked
     .set({ revokedAt: currentDate() })
     .where(and(eq(apiKeys.siteId, siteId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
-  if (updated.length) return 'revoked';
+  if (updated.length) {
+    keysChanged();
+    return 'revoked';
+  }
   const [existing] = await db
     .select({ id: apiKeys.id })
     .from(apiKeys)
@@ -146,12 +150,21 @@ async function findKeysByHash(hashes: string[]): Promise<(StoredKey | undefined)
 }
 
 /**
- * Looks a presented key up by its hash, with its site's rate limits. Concurrent lookups share one
- * query (no cache): each request is answered by a query that started after it arrived, so
- * revocation and expiry take effect on the very next request.
+ * Looks a presented key up by its hash, with its site's rate limits: a key this process verified
+ * lately is answered from what it kept (lib/keys/cache.ts, forgotten on every change), else
+ * concurrent lookups share one query that started after they arrived. Expiry is checked by the
+ * caller against the clock on every request.
  */
 export function findKeyByHash(keyHash: string): Promise<StoredKey | undefined> {
-  return sharedBatcher('keysByHash', findKeysByHash).submit(keyHash);
+  const kept = keptKey<StoredKey>(keyHash);
+  if (kept) return Promise.resolve(kept);
+  const generation = keysGeneration();
+  return sharedBatcher('keysByHash', findKeysByHash)
+    .submit(keyHash)
+    .then((key) => {
+      if (key && !key.revokedAt) keepKey(keyHash, key, generation);
+      return key;
+    });
 }
 
 export interface KeyUsageRows {

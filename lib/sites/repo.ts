@@ -6,6 +6,7 @@ import { getDb, type Db } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { rows } from '@/lib/db/raw';
 import { siteOrigins, sites, visitorUploads } from '@/lib/db/schema';
+import { keysChanged } from '@/lib/keys/cache';
 import type { Plan, SitePlanInput } from './plans';
 import type { CreateSiteInput, DeletedSite, Site, SiteDetail, SiteOrigin, UpdateSiteInput } from './schema';
 
@@ -78,7 +79,7 @@ export async function deleteSiteRows(
   check: (site: Site) => void,
 ): Promise<{ site: Site; removed: RemovedRows; storageKeys: string[] } | undefined> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  const deleted = await db.transaction(async (tx) => {
     const [row] = await tx.select().from(sites).where(eq(sites.id, siteId)).for('update');
     if (!row) return undefined;
     const site = toSite(row);
@@ -97,6 +98,9 @@ export async function deleteSiteRows(
     await tx.delete(sites).where(eq(sites.id, siteId));
     return { site, removed, storageKeys: files.map((f) => f.key) };
   });
+  // Its keys went with it: refused from the next request on (after the commit, so no lookup keeps them again).
+  if (deleted) keysChanged();
+  return deleted;
 }
 
 /** True when the user owns the site. */
@@ -131,6 +135,8 @@ export async function setSitePlan(siteId: string, input: SitePlanInput): Promise
     })
     .where(eq(sites.id, siteId))
     .returning({ id: sites.id });
+  // Its keys' requests are limited by the new plan from the next one on.
+  if (updated.length) keysChanged();
   return updated.length > 0;
 }
 
