@@ -42,7 +42,8 @@ const STATE = Symbol.for('sgp.verifiedKeys');
 const holder = globalThis as { [STATE]?: State };
 const state: State = (holder[STATE] ??= { entries: new Map(), generation: 0, keeping: false });
 
-function forget(): void {
+/** Call after committing a change to a key or to its site's plan or limits: every kept key is forgotten. */
+export function keysChanged(): void {
   state.generation++;
   state.entries.clear();
 }
@@ -53,12 +54,12 @@ function keeping(): boolean {
   if (!db) return false;
   if (state.db !== db) {
     state.db = db;
-    forget();
+    keysChanged();
     state.keeping = !db.listen;
-    db.listen?.(CHANNEL, forget, (listening) => {
+    db.listen?.(CHANNEL, keysChanged, (listening) => {
       if (state.db !== db) return;
       // Either way what is kept may be stale: before the first LISTEN, or across a dropped connection.
-      forget();
+      keysChanged();
       state.keeping = listening;
     });
   }
@@ -85,9 +86,4 @@ export function keepKey<K>(keyHash: string, key: K, generation: number): void {
   if (generation !== state.generation || !keeping()) return;
   if (state.entries.size >= MAX_KEYS) state.entries.clear();
   state.entries.set(keyHash, { key, until: now() + MAX_AGE_MS });
-}
-
-/** Call after committing a change to a key or to its site's plan or limits: every kept key is forgotten. */
-export function keysChanged(): void {
-  forget();
 }
