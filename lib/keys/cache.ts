@@ -76,14 +76,23 @@ export function keptKey<K>(keyHash: string): K | undefined {
   return undefined;
 }
 
-/** The generation to pass to `keepKey` with what a lookup started now finds. */
-export function keysGeneration(): number {
-  return state.generation;
-}
-
-/** Keeps a key found by a lookup started at `generation`, unless something changed since. */
-export function keepKey<K>(keyHash: string, key: K, generation: number): void {
-  if (generation !== state.generation || !keeping()) return;
-  if (state.entries.size >= MAX_KEYS) state.entries.clear();
-  state.entries.set(keyHash, { key, until: now() + MAX_AGE_MS });
+/**
+ * The key of `keyHash`: the one this process keeps, else what `lookup` finds — kept when `keep` says
+ * so, unless something changed while the lookup ran.
+ */
+export function keptOrLookedUp<K>(
+  keyHash: string,
+  lookup: (keyHash: string) => Promise<K | undefined>,
+  keep: (key: K) => boolean,
+): Promise<K | undefined> {
+  const kept = keptKey<K>(keyHash);
+  if (kept) return Promise.resolve(kept);
+  const generation = state.generation;
+  return lookup(keyHash).then((key) => {
+    if (key && keep(key) && generation === state.generation && keeping()) {
+      if (state.entries.size >= MAX_KEYS) state.entries.clear();
+      state.entries.set(keyHash, { key, until: now() + MAX_AGE_MS });
+    }
+    return key;
+  });
 }

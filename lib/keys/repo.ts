@@ -6,7 +6,7 @@ import { getDb, type Db } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { apiKeys } from '@/lib/db/schema';
 import { planLimits, type PlanLimits } from '@/lib/sites/plans';
-import { keepKey, keptKey, keysChanged, keysGeneration } from './cache';
+import { keptOrLookedUp, keysChanged } from './cache';
 import type { CreatedKey, CreateKeyInput, KeySummary, Scope } from './schema';
 
 type KeyRow = typeof apiKeys.$inferSelect;
@@ -156,15 +156,11 @@ async function findKeysByHash(hashes: string[]): Promise<(StoredKey | undefined)
  * caller against the clock on every request.
  */
 export function findKeyByHash(keyHash: string): Promise<StoredKey | undefined> {
-  const kept = keptKey<StoredKey>(keyHash);
-  if (kept) return Promise.resolve(kept);
-  const generation = keysGeneration();
-  return sharedBatcher('keysByHash', findKeysByHash)
-    .submit(keyHash)
-    .then((key) => {
-      if (key && !key.revokedAt) keepKey(keyHash, key, generation);
-      return key;
-    });
+  return keptOrLookedUp(
+    keyHash,
+    (hash) => sharedBatcher('keysByHash', findKeysByHash).submit(hash),
+    (key) => !key.revokedAt,
+  );
 }
 
 export interface KeyUsageRows {
