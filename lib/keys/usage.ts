@@ -7,14 +7,16 @@ import { rows } from '@/lib/db/raw';
  * Key usage is the request path's own write, committed in groups in the process that served the
  * requests: the same group-commit helper as visitor events (`lib/db/batch`), except that nobody
  * waits on it — a request records its usage and answers — so a group gathers for up to a second
- * (or 200 entries) and goes in one transaction, one at a time per process. Not a background job:
- * queueing a job per request would write more than the entry itself.
+ * (or 20,000 entries), is counted in the process (a row per key, minute, method, route and status)
+ * and goes in one transaction, one at a time per process: a busy second costs the database one
+ * small statement. Not a background job: queueing a job per request would write more than the
+ * entry itself.
  *
  * A crash can lose the last second of usage records; a stop writes them first (`flushKeyUsage`,
- * on SIGTERM/SIGINT in the web process, and tests). Every entry is logged even when one of its
- * neighbours cannot be: when a group's transaction fails (a key deleted with its site between
- * request and commit breaks the foreign key), each entry is written alone, so only the one that
- * cannot be stored is lost.
+ * on SIGTERM/SIGINT in the web process, and tests). Every key's entries are logged even when a
+ * neighbour's cannot be: when a group's transaction fails (a key deleted with its site between
+ * request and commit breaks the foreign key), each key's counts are written alone, so only the
+ * deleted key's are lost.
  *
  * Retention: rows older than KEY_USAGE_RETENTION_DAYS are deleted by the hourly retention job
  * (lib/retention). `api_keys.last_used_at` and `last_status` are kept on the key and outlive the
@@ -29,10 +31,10 @@ export interface UsageEntry {
   at: Date;
 }
 
-const writer = sharedBatcher('keyUsage', writeEntries, { maxBatch: 200, concurrency: 1, gatherMs: 1000 });
+const writer = sharedBatcher('keyUsage', writeEntries, { maxBatch: 20_000, concurrency: 1, gatherMs: 1000 });
 
 export function recordKeyUsage(entry: UsageEntry): void {
-  // A key deleted with its site between request and commit is the expected cause; never fatal.
+  // A group's failures are logged where it is written; anything else is logged here, never fatal.
   writer.submit(entry).catch((error) => log.warn('key usage not recorded', errorFields(error)));
 }
 
@@ -41,35 +43,67 @@ export function flushKeyUsage(): Promise<void> {
   return writer.flush();
 }
 
+/** One key's entries of a group: requests per minute, method, route and status, and its last use. */
+interface KeyTally {
+  keyId: string;
+  siteId: string;
+  counts: Map<string, { method: string; route: string; status: number; minute: string; requests: number }>;
+  last: { at: Date; status: number };
+}
+
+const MINUTE_MS = 60_000;
+
+/** The entries counted per key; of two entries of a key at the same instant, the later one (arrival order) is its last use. */
+function tally(entries: UsageEntry[]): KeyTally[] {
+  const keys = new Map<string, KeyTally>();
+  for (const e of entries) {
+    let key = keys.get(e.keyId);
+    if (!key) keys.set(e.keyId, (key = { keyId: e.keyId, siteId: e.siteId, counts: new Map(), last: { at: e.at, status: e.status } }));
+    else if (e.at >= key.last.at) key.last = { at: e.at, status: e.status };
+    const minute = new Date(Math.floor(e.at.getTime() / MINUTE_MS) * MINUTE_MS).toISOString();
+    const id = `${minute} ${e.status} ${e.method} ${e.route}`;
+    const count = key.counts.get(id);
+    if (count) count.requests++;
+    else key.counts.set(id, { method: e.method, route: e.route, status: e.status, minute, requests: 1 });
+  }
+  return [...keys.values()];
+}
+
 /**
- * Counts the entries into their minutes (a row per key, minute, method, route and status: one
- * upsert per combination, however many requests) and moves each key's last use forward, in one
- * statement (one round trip, one commit): the entries travel as one JSON parameter (an array per
- * entry), so the statement's text is the same for any group and nothing is built per row.
+ * Writes a group. A key deleted with its site between request and commit breaks the group's
+ * foreign key: each key's counts are then written alone, so only that key's are lost.
  */
 async function writeEntries(entries: UsageEntry[]): Promise<void[]> {
-  // In arrival order: of two entries of a key at the same instant, the later one is its last use.
-  const input = JSON.stringify(entries.map((e) => [e.keyId, e.siteId, e.method, e.route, e.status, e.at.toISOString()]));
+  const keys = tally(entries);
+  const lost = (error: unknown) => log.warn('key usage not recorded', errorFields(error));
+  await writeTallies(keys).catch(async (error) => {
+    if (keys.length === 1) return lost(error);
+    for (const key of keys) await writeTallies([key]).catch(lost);
+  });
+  return entries.map(() => undefined);
+}
+
+/**
+ * Adds the counts to their minutes' rows (one upsert per row) and moves each key's last use
+ * forward, in one statement (one round trip, one commit); the rows travel as JSON parameters, so
+ * the statement's text is the same for any group.
+ */
+async function writeTallies(keys: KeyTally[]): Promise<void> {
+  const counts = JSON.stringify(
+    keys.flatMap((k) => [...k.counts.values()].map((c) => [k.keyId, k.siteId, c.method, c.route, c.status, c.minute, c.requests])),
+  );
+  const lastUses = JSON.stringify(keys.map((k) => [k.keyId, k.last.at.toISOString(), k.last.status]));
   await rows(sql`
-    with input as (
-      select (v ->> 0)::uuid as key_id, (v ->> 1)::uuid as site_id, v ->> 2 as method, v ->> 3 as route,
-             (v ->> 4)::int as status, (v ->> 5)::timestamptz as at, ord
-        from jsonb_array_elements(${input}::jsonb) with ordinality as e(v, ord)
-    ),
-    counted as (
+    with counted as (
       insert into api_key_usage (key_id, site_id, method, route, status, created_at, requests)
-      select key_id, site_id, method, route, status, date_trunc('minute', at at time zone 'UTC') at time zone 'UTC', count(*)::int
-        from input
-       group by 1, 2, 3, 4, 5, 6
+      select (v ->> 0)::uuid, (v ->> 1)::uuid, v ->> 2, v ->> 3, (v ->> 4)::int, (v ->> 5)::timestamptz, (v ->> 6)::int
+        from jsonb_array_elements(${counts}::jsonb) as v
       on conflict (key_id, created_at, method, route, status) do update set requests = api_key_usage.requests + excluded.requests
-    ),
-    last_use as (
-      select distinct on (key_id) key_id, at, status from input order by key_id, at desc, ord desc
     )
     update api_keys k set
       last_status = case when k.last_used_at is null or k.last_used_at <= u.at then u.status else k.last_status end,
       last_used_at = greatest(coalesce(k.last_used_at, u.at), u.at)
-    from last_use u
+    from (select (v ->> 0)::uuid as key_id, (v ->> 1)::timestamptz as at, (v ->> 2)::int as status
+            from jsonb_array_elements(${lastUses}::jsonb) as v) u
     where k.id = u.key_id`);
-  return entries.map(() => undefined);
 }
