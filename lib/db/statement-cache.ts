@@ -18,13 +18,12 @@ import { randomBytes } from 'node:crypto';
  * first five calls, then keeps one generic plan when that is estimated to cost no more.
  *
  * A statement whose best plan depends on its values (a search whose selectivity only the term
- * tells, a page size the planner must know to pick an index walk, the ids of a batch) starts with
- * PLAN_PER_CALL: it is never held, so, unnamed, it is planned with its values on every call — as
- * Postgres plans every statement the driver sends. A generic plan of the leads page, planned for
- * an unknown term and page size, read every lead of the site for a page of 20; one of the event
- * batch, planned while the sessions were few, went on scanning every live session once they were
- * many. (Held and run under `plan_cache_mode = force_custom_plan` instead, the event batch cost
- * the backend more than parsing it again: measured, 260–340 against 185 µs per tracked event.)
+ * tells, a page size the planner must know to pick an index walk) starts with PLAN_PER_CALL: it is
+ * never held, so, unnamed, it is planned with its values on every call — as Postgres plans every
+ * statement the driver sends. A generic plan of the leads page, planned for an unknown term and
+ * page size, read every lead of the site for a page of 20. A statement whose plan cannot depend on
+ * its values is better held: the event batch reads its sessions by primary key alone
+ * (lib/visitors/ingest.ts), and its planning was half of what a batch cost the backend.
  */
 
 /** The leading comment of a statement to plan with its values on every call, never with a generic plan. */

@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { timeOrderedUuid } from '@/lib/core/ids';
 import { INT4_MAX } from '@/lib/core/schemas';
 import { sharedBatcher } from '@/lib/db/batch';
-import { planPerCall, rows } from '@/lib/db/raw';
+import { rows } from '@/lib/db/raw';
 import { analyticsAllowedSql } from './consent';
 import { expiryAfterSql, isLiveSql } from './lifetime';
 import { MAX_EVENTS_PER_SESSION } from './schema';
@@ -28,12 +28,18 @@ export type EventOutcome =
   { status: 'refused' } | { status: 'stored' | 'skipped' | 'cap'; visitorId: string; expiresAt: number };
 
 /**
- * Writes a batch of events in ONE statement (one transaction, one commit): the sessions are
+ * The ONE statement that writes a batch of events (one transaction, one commit): the sessions are
  * locked, each event is checked against its session (live, same site and visitor, consent,
  * the 1,000-event cap counted in arrival order), accepted events are inserted, and every
  * session that took activity gets its expiry renewed and its counters bumped.
+ *
+ * Its text is the same for every batch, so the embedded database keeps it planned once (a generic
+ * plan, lib/db/statement-cache.ts). That plan cannot depend on the batch: the sessions are read
+ * and renewed by primary key alone — whether a session is live is checked after its row is locked,
+ * so no other index of visitor_sessions can serve the lookup (`visitor_sessions_active_idx`, chosen
+ * for the live condition, read every live session of the site per batch once they were many).
  */
-async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
+export function eventBatchSql(batch: EventWrite[]): SQL {
   const now = Math.max(...batch.map((e) => e.receivedAt));
   const input = JSON.stringify(
     batch.map((e, ord) => ({
@@ -52,20 +58,17 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
     })),
   );
   const sessionIds = `{${[...new Set(batch.map((e) => e.sessionId))].join(',')}}`;
-  // Planned with the batch's session ids on every call: a generic plan, not knowing them, may walk every live session.
-  const result = await rows<{ ord: number; status: 'stored' | 'skipped' | 'cap'; visitor_id: string; expires_at: number }>(sql`${planPerCall}
+  return sql`
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as t(
         ord int, event_id uuid, site_id uuid, session_id uuid, visitor_id uuid, event_type text,
         event_name text, url text, ts bigint, properties jsonb, necessary boolean, received_at bigint)
     ),
     live as (
-      select s.id, s.site_id, s.visitor_id, s.event_count, s.created_at,
+      select s.id, s.site_id, s.visitor_id, s.event_count, s.created_at, s.status, s.expires_at,
              ${analyticsAllowedSql(sql`s.consent`)} as analytics
       from visitor_sessions s
-      -- The batch's sessions by primary key (an array, not a subquery: the planner then looks each
-      -- one up, whatever its statistics say, instead of scanning every live session).
-      where s.id = any(${sessionIds}::uuid[]) and ${isLiveSql(now, 's')}
+      where s.id = any(${sessionIds}::uuid[])
       -- One lock order for every batch, so concurrent batches cannot deadlock.
       order by s.id
       for update
@@ -77,7 +80,7 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
                over (partition by i.session_id order by i.ord) as n
       from input i
       join live l on l.id = i.session_id and l.site_id = i.site_id
-      where i.visitor_id is null or i.visitor_id = l.visitor_id
+      where (i.visitor_id is null or i.visitor_id = l.visitor_id) and ${isLiveSql(now, 'l')}
     ),
     outcome as (
       select *,
@@ -113,7 +116,11 @@ async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
     select ord, status, session_visitor as visitor_id,
            ${expiryAfterSql(sql`session_created`, sql`received_at`)}::float8 as expires_at
     from outcome
-  `);
+  `;
+}
+
+async function writeEvents(batch: EventWrite[]): Promise<EventOutcome[]> {
+  const result = await rows<{ ord: number; status: 'stored' | 'skipped' | 'cap'; visitor_id: string; expires_at: number }>(eventBatchSql(batch));
   const byOrd = new Map(result.map((r) => [Number(r.ord), r]));
   return batch.map((_, ord) => {
     const r = byOrd.get(ord);
