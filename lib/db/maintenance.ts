@@ -27,7 +27,7 @@ interface TableActivity {
 }
 
 /** The planner's least size, in pages, of a table never vacuumed or analyzed. */
-export const SMALL_TABLE_PAGES = 10;
+const SMALL_TABLE_PAGES = 10;
 
 /** Autovacuum's defaults: vacuum past 50 + 20 % dead rows, analyze past 50 + 10 % changed rows. */
 const needsVacuum = (t: TableActivity) => t.dead > 50 + 0.2 * t.live;

@@ -60,11 +60,11 @@ function tally(entries: UsageEntry[]): KeyTally[] {
     let key = keys.get(e.keyId);
     if (!key) keys.set(e.keyId, (key = { keyId: e.keyId, siteId: e.siteId, counts: new Map(), last: { at: e.at, status: e.status } }));
     else if (e.at >= key.last.at) key.last = { at: e.at, status: e.status };
-    const minute = new Date(Math.floor(e.at.getTime() / MINUTE_MS) * MINUTE_MS).toISOString();
+    const minute = Math.floor(e.at.getTime() / MINUTE_MS) * MINUTE_MS;
     const id = `${minute} ${e.status} ${e.method} ${e.route}`;
     const count = key.counts.get(id);
     if (count) count.requests++;
-    else key.counts.set(id, { method: e.method, route: e.route, status: e.status, minute, requests: 1 });
+    else key.counts.set(id, { method: e.method, route: e.route, status: e.status, minute: new Date(minute).toISOString(), requests: 1 });
   }
   return [...keys.values()];
 }

@@ -35,10 +35,9 @@ async function sessionAccess(): Promise<string[]> {
   const { sql: text } = new PgDialect().sqlToQuery(eventBatchSql([event(crypto.randomUUID()), event(crypto.randomUUID())]));
   const plan = (await (await database()).executeSql(`explain (generic_plan) ${text}`)).rows.map((r) => (r as Record<string, string>)['QUERY PLAN']);
   return plan.flatMap((line) => {
-    const scan = /(?:Seq Scan|Index Scan using (\w+)|Bitmap Heap Scan) on visitor_sessions\b/.exec(line);
-    if (scan) return line.includes('Bitmap Heap Scan') ? [] : [scan[1] ?? 'Seq Scan'];
-    const bitmap = /Bitmap Index Scan on (visitor_sessions\w*)/.exec(line);
-    return bitmap ? [bitmap[1]] : [];
+    if (/Seq Scan on visitor_sessions\b/.test(line)) return ['Seq Scan'];
+    const index = /Index (?:Only )?Scan using (\w+) on visitor_sessions\b/.exec(line) ?? /Bitmap Index Scan on (visitor_sessions\w*)/.exec(line);
+    return index ? [index[1]] : [];
   });
 }
 
