@@ -62,18 +62,21 @@ async function startSession(s: Seed, fingerprint = `bench-${Math.random()}`): Pr
  * Ingestion: track and session create, with X-SA-API-KEY and from a browser Origin (the seeded
  * site's domain). A session holds at most 1,000 events, so track spreads its events over a pool
  * of sessions created in setup; session create sends a new fingerprint each time, session
- * returning one of a pool whose sessions are open.
+ * returning one of a pool whose sessions are open. `track.engagement` is what the tag sends as a
+ * page is left: an engagement event, as text/plain from the site's origin.
  */
 function ingestion(s: Seed): Scenario[] {
-  const trackScenario = (name: string, headers: Record<string, string>): Scenario => {
+  const click = { event_type: 'click' };
+  const engagement = { event_type: 'engagement', properties: { engaged_ms: 4200, scroll_depth: 75 } };
+  const trackScenario = (name: string, headers: Record<string, string>, event: Record<string, unknown> = click): Scenario => {
     const sessions: string[] = [];
     let sent = 0;
     const body = () =>
       JSON.stringify({
         site_id: s.siteId,
         session_id: sessions[Math.floor(sent++ / 900) % sessions.length],
-        event_type: 'click',
         url: 'https://bench.example.com/',
+        ...event,
       });
     return {
       name,
@@ -81,7 +84,7 @@ function ingestion(s: Seed): Scenario[] {
       path: '/api/visitors/track',
       request: {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
+        headers: { 'content-type': event === engagement ? 'text/plain;charset=UTF-8' : 'application/json', ...headers },
         // 900 events per session keeps every request under the 1,000-event cap.
         requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
       },
@@ -124,6 +127,7 @@ function ingestion(s: Seed): Scenario[] {
   return [
     trackScenario('track.key', { 'x-sa-api-key': s.apiKey }),
     trackScenario('track.origin', { origin: BROWSER_ORIGIN }),
+    trackScenario('track.engagement', { origin: BROWSER_ORIGIN }, engagement),
     sessionScenario('session.create.key', { 'x-sa-api-key': s.apiKey }),
     sessionScenario('session.create.origin', { origin: BROWSER_ORIGIN }),
     sessionScenario('session.returning.key', { 'x-sa-api-key': s.apiKey }, 200),

@@ -2181,7 +2181,7 @@ export interface paths {
         put: operations["putApiVisitorsSession"];
         /**
          * Start or resume a visitor session
-         * @description Creates a session (201, `is_new_session: true`, TTL 1800 s). When the fingerprint already has an active session at this site, that session is returned (200, `is_new_session: false`, fresh `last_activity_at`, renewed expiry). A fingerprint whose last session expired or was closed gets a new session chained by `previous_session_id`; the visitor stays the same. Device, browser and location missing from the body are filled from User-Agent, Accept-Language and edge geo headers. Bot User-Agents are flagged (`is_bot`). With `consent.analytics: false` only the session itself is kept (no URLs, referrer, UTM, device, browser, location, performance or custom_data). From a browser: no key, Origin must be the site domain.
+         * @description Creates a session (201, `is_new_session: true`, TTL 1800 s). When the fingerprint already has an active session at this site, that session is returned (200, `is_new_session: false`, fresh `last_activity_at`, renewed expiry). A fingerprint whose last session expired or was closed gets a new session chained by `previous_session_id`; the visitor stays the same. Device, browser and location missing from the body are filled from User-Agent, Accept-Language and edge geo headers. Bot User-Agents are flagged (`is_bot`). With `consent.analytics: false` only the session itself is kept (no URLs, referrer, UTM, device, browser, location, performance or custom_data). In cookieless mode, or when the browser asks not to be tracked and the site honours it (`privacy_signal`, settings `tracking`), the visit is anonymous (`anonymous: true`): the visitor is a daily id computed from the site, IP address and User-Agent, the fingerprint sent is ignored, and only the country of the location is kept. From a browser: no key, Origin must be the site domain.
          *
          *     Requires an API key with the `write` scope. From a browser: no key and an `Origin` registered as the domain of the `site_id` it names.
          *
@@ -2303,7 +2303,7 @@ export interface paths {
         put?: never;
         /**
          * Track an event
-         * @description Records one event in the session and renews its expiry. The event is committed before the answer (concurrent events share one commit). `event_type`: pageview, click, form_submit, scroll, custom, conversion, error, consent. With the session's `consent.analytics` false only `consent` events are stored; others answer `stored: false` and only renew the session. A session holds at most 1,000 events: the 1,001st is 409 CONFLICT and nothing is stored. A closed session is 409 CONFLICT; a missing or expired one 404 `session_not_found`.
+         * @description Records one event in the session and renews its expiry. The event is committed before the answer (concurrent events share one commit). `event_type`: pageview, engagement, click, outbound, download, form_submit, scroll, custom, conversion, error, consent; engagement needs `properties.engaged_ms` and `properties.scroll_depth`, outbound and download `properties.href`. Accepts JSON sent as `text/plain` (no CORS preflight: what the tag sends as a page is left). With the session's `consent.analytics` false only `consent` events are stored; others answer `stored: false` and only renew the session. A session holds at most 1,000 events: the 1,001st is 409 CONFLICT and nothing is stored. A closed session is 409 CONFLICT; a missing or expired one 404 `session_not_found`.
          *
          *     Requires an API key with the `write` scope. From a browser: no key and an `Origin` registered as the domain of the `site_id` it names.
          *
@@ -3446,8 +3446,8 @@ export interface components {
         };
         Breakdown: {
             /** @enum {string} */
-            dimension: "pages" | "entry_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices";
-            /** @description Largest first: page views for pages, sessions otherwise */
+            dimension: "pages" | "entry_pages" | "exit_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices" | "browsers" | "operating_systems" | "outbound_links" | "downloads";
+            /** @description Largest first: page views for pages, visitors then clicks for links, sessions otherwise */
             items: components["schemas"]["BreakdownItem"][];
             range: components["schemas"]["AnalyticsRange"];
             /** Format: uuid */
@@ -3456,16 +3456,24 @@ export interface components {
         BreakdownItem: {
             /** @description Mean duration of these sessions (ms); null for pages */
             avg_duration_ms: number | null;
+            /** @description pages: mean time the page was visible and the visitor active on it, per page left (engagement events; ms); null otherwise or without them */
+            avg_engaged_ms: number | null;
+            /** @description pages: mean deepest point reached, 0–100 % of the page (engagement events); null otherwise or without them */
+            avg_scroll_depth: number | null;
             /** @description Share of these sessions that saw at most one page (null for pages), 0–1; null without sessions */
             bounce_rate: number | null;
+            /** @description outbound_links, downloads: clicks on the link; null otherwise */
+            clicks: number | null;
             /** @description Conversion events of these sessions; null for pages */
             conversions: number | null;
             /** @description Page views (pages: of this page; others: of these sessions) */
             page_views: number;
-            /** @description Sessions with this value (pages: sessions that viewed the page) */
+            /** @description Sessions with this value (pages: sessions that viewed the page; links: sessions that clicked it) */
             sessions: number;
-            /** @description The path, host, UTM value, country code or device type; null = none (direct traffic, no campaign…) */
+            /** @description The path, host, UTM value, country code, device type, browser, operating system or link URL; null = none (direct traffic…) */
             value: string | null;
+            /** @description outbound_links, downloads: distinct visitors who clicked the link in the period; null otherwise */
+            visitors: number | null;
         };
         Command: {
             /**
@@ -3689,6 +3697,8 @@ export interface components {
             status: "active" | "expired" | "revoked";
         };
         CreatedSession: {
+            /** @description The visit is counted without a stored visitor id: the site is in cookieless mode, or it honours the browser’s privacy signal. The visitor is a daily id computed here from the site, the IP address and the User-Agent (none of them stored); the tag keeps nothing in the browser's storage */
+            anonymous: boolean;
             /** @description Creation time (epoch milliseconds) */
             created_at: number;
             /** @description Expiry (the inactivity limit, 30 min by default, after the last activity; at most 24 h after creation) (epoch milliseconds) */
@@ -5240,6 +5250,13 @@ export interface components {
                 /** @description Role title */
                 title: string;
             }[];
+            /** @description How the tracking tag treats visitors’ privacy */
+            tracking?: {
+                /** @description Cookieless mode (default off): the tag stores nothing in visitors’ browsers; a visitor is a daily id computed on the server from the site, the IP address and the User-Agent, so a visit still spans its pages but returning visitors are not recognised after the day */
+                cookieless?: boolean;
+                /** @description Honour Global Privacy Control and Do Not Track (default on): such a visit is counted without a stored visitor id, city or region */
+                respect_gpc?: boolean;
+            };
         };
         SiteStats: {
             api_keys: {
@@ -8278,6 +8295,13 @@ export interface operations {
                         /** @description Role title */
                         title: string;
                     }[] | null;
+                    /** @description How the tracking tag treats visitors’ privacy */
+                    tracking?: {
+                        /** @description Cookieless mode (default off): the tag stores nothing in visitors’ browsers; a visitor is a daily id computed on the server from the site, the IP address and the User-Agent, so a visit still spans its pages but returning visitors are not recognised after the day */
+                        cookieless?: boolean | null;
+                        /** @description Honour Global Privacy Control and Do Not Track (default on): such a visit is counted without a stored visitor id, city or region */
+                        respect_gpc?: boolean | null;
+                    } | null;
                 };
             };
         };
@@ -8324,7 +8348,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-ec137751c11d@example.com",
+                 *       "email": "user-7176c66d3b6e@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -8351,8 +8375,8 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "user": {
-                     *           "id": "6f8f1e74-e661-42d2-8ea1-489ea30fbd77",
-                     *           "email": "user-ec137751c11d@example.com",
+                     *           "id": "23bee327-7550-434e-8e38-5b61667ef759",
+                     *           "email": "user-7176c66d3b6e@example.com",
                      *           "name": null
                      *         }
                      *       }
@@ -8388,7 +8412,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-ec137751c11d@example.com",
+                 *       "email": "user-7176c66d3b6e@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -8412,8 +8436,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..PIHFurP9udAjiVx7.DsVYp5bLGGqrkjziOrBREwFdyBRxCWpfmU8vVpZRGeYhfOxnQ3b0fQrGhM6c7esa1U3tlq-1j5YkMs0j1z69mCXwg3GBSMwW4hlfdAlIDjmgZm63EYxYkFG-fl5th2L99OWyusHirewR5Iw9YvaEgVODKHbJWUAn3FiH6grJglCnms8o7DsvJHBuAzgeUyLJEUlU32xgL3hbKkuUtxh-aBTCL8cyzAXS7thdz37T5DUq.XGL-wgvjK0_Ohh21nvpXbw",
-                     *         "expires_at": "2026-12-01T17:53:39.380Z"
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..T-AjFqqGXGa3ahqo.COMKsPF2mYhYUvWOftP6WrfWIcJv-J6eVwmeqc_j2KrQmlWhvgXIiPoYof_CpeW78zZBaAZQE8z3eNPAU4I797LQGZ1BaWVUCT-d7uGKNHm_SyxRg1v25fVA1aJ_fvHOWY8euChicXPixkPiCKeTbY13S-B7_9z67ZtDFHsMAPgAKAUcLGAFaSyVsmtgpyvqArBr_zbZc7cuwk_bPjwc1ZoDitBAQ1uW2bR6514D1diG.QrsyXQmbrKeyH6wBR6g7KA",
+                     *         "expires_at": "2026-12-08T21:29:41.792Z"
                      *       }
                      *     }
                      */
@@ -10449,7 +10473,7 @@ export interface operations {
                  *         "read",
                  *         "write"
                  *       ],
-                 *       "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95"
+                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01"
                  *     }
                  */
                 "application/json": {
@@ -10496,17 +10520,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "apiKey": "key_kdjXcuRfxVgoXpptsKlofjKHeSJUZp6JERRpHZdNez04fo1EI",
-                     *         "id": "5844b54d-a112-457e-b901-a2df8e6b679e",
+                     *         "apiKey": "key_6fYSkK2fZSyMc0nL3LvoBPR0yq0wHQVYN7DrdG2mjWG3IpOAR",
+                     *         "id": "0f8855fb-0030-43eb-ac9f-065072cf9261",
                      *         "prefix": "key",
                      *         "name": "test key",
                      *         "scopes": [
                      *           "read",
                      *           "write"
                      *         ],
-                     *         "site_id": "bce5d838-b4e4-4ccc-b751-f88984268b95",
-                     *         "expires_at": "2027-02-22T17:53:39.403Z",
-                     *         "created_at": "2026-11-24T17:53:39.403Z"
+                     *         "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *         "expires_at": "2027-03-01T21:29:41.986Z",
+                     *         "created_at": "2026-12-01T21:29:41.978Z"
                      *       }
                      *     }
                      */
@@ -10531,12 +10555,12 @@ export interface operations {
             query: {
                 /**
                  * @description Key id
-                 * @example 7b285f14-1b8a-4b60-8d47-1534bc92a7a1
+                 * @example 300b7cab-7689-4183-b717-2474239f1d7a
                  */
                 id: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example fe2d8f72-a2c0-47da-8358-7eb979b3ff74
+                 * @example c1177a7e-97a7-46c8-a6fc-36856fbd8d01
                  */
                 site_id: string;
                 /** @description When given it must be the signed-in user */
@@ -10674,7 +10698,7 @@ export interface operations {
             path: {
                 /**
                  * @description Lead id
-                 * @example ca3a12dd-14b7-42b1-86f8-f0a40ddac0c5
+                 * @example 9aa38ca8-d22d-4fa6-8f26-b02948c09437
                  */
                 lead_id: string;
             };
@@ -10697,12 +10721,12 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "session_id": "1e1248f4-8639-4359-90e0-afd67e2afda0",
-                     *           "visitor_id": "2ec4b42b-8dbe-49b1-8fdd-537be2fdcae5",
-                     *           "fingerprint": "fp-zpp6xj454sk",
-                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
-                     *           "lead_id": "ca3a12dd-14b7-42b1-86f8-f0a40ddac0c5",
-                     *           "previous_session_id": "4180bff2-941e-4543-abfc-074fc3d290c5",
+                     *           "session_id": "01a23383-7b53-7340-be47-21e6dda61b41",
+                     *           "visitor_id": "01a23383-7b2a-7861-899f-4491703565ff",
+                     *           "fingerprint": "fp-4kvd2yuk54v",
+                     *           "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *           "lead_id": "9aa38ca8-d22d-4fa6-8f26-b02948c09437",
+                     *           "previous_session_id": "01a23383-7b2a-72d2-8f80-f0526dcaed42",
                      *           "status": "active",
                      *           "url": null,
                      *           "current_url": null,
@@ -10712,11 +10736,11 @@ export interface operations {
                      *           "utm_campaign": null,
                      *           "utm_term": null,
                      *           "utm_content": null,
-                     *           "created_at": 1795527925538,
-                     *           "started_at": 1795527925538,
-                     *           "last_activity_at": 1795527925538,
-                     *           "updated_at": 1795527925538,
-                     *           "expires_at": 1795529725538,
+                     *           "created_at": 1796160584531,
+                     *           "started_at": 1796160584531,
+                     *           "last_activity_at": 1796160584531,
+                     *           "updated_at": 1796160584531,
+                     *           "expires_at": 1796162384531,
                      *           "ended_at": null,
                      *           "duration": null,
                      *           "page_views": 0,
@@ -10736,11 +10760,11 @@ export interface operations {
                      *           "conversions": 0
                      *         },
                      *         {
-                     *           "session_id": "4180bff2-941e-4543-abfc-074fc3d290c5",
-                     *           "visitor_id": "2ec4b42b-8dbe-49b1-8fdd-537be2fdcae5",
-                     *           "fingerprint": "fp-zpp6xj454sk",
-                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
-                     *           "lead_id": "ca3a12dd-14b7-42b1-86f8-f0a40ddac0c5",
+                     *           "session_id": "01a23383-7b2a-72d2-8f80-f0526dcaed42",
+                     *           "visitor_id": "01a23383-7b2a-7861-899f-4491703565ff",
+                     *           "fingerprint": "fp-4kvd2yuk54v",
+                     *           "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *           "lead_id": "9aa38ca8-d22d-4fa6-8f26-b02948c09437",
                      *           "previous_session_id": null,
                      *           "status": "closed",
                      *           "url": null,
@@ -10751,13 +10775,13 @@ export interface operations {
                      *           "utm_campaign": null,
                      *           "utm_term": null,
                      *           "utm_content": null,
-                     *           "created_at": 1795527925477,
-                     *           "started_at": 1795527925477,
-                     *           "last_activity_at": 1795527925477,
-                     *           "updated_at": 1795527925533,
-                     *           "expires_at": 1795529725477,
-                     *           "ended_at": 1795527925533,
-                     *           "duration": 56,
+                     *           "created_at": 1796160584490,
+                     *           "started_at": 1796160584490,
+                     *           "last_activity_at": 1796160584490,
+                     *           "updated_at": 1796160584519,
+                     *           "expires_at": 1796162384490,
+                     *           "ended_at": 1796160584519,
+                     *           "duration": 29,
                      *           "page_views": 0,
                      *           "active_time": null,
                      *           "idle_time": null,
@@ -10781,8 +10805,8 @@ export interface operations {
                      *         "offset": 0,
                      *         "has_more": false,
                      *         "api_version": "1.0",
-                     *         "server_time": 1795527925637,
-                     *         "processing_time": 87.69
+                     *         "server_time": 1796160584548,
+                     *         "processing_time": 5.54
                      *       }
                      *     }
                      */
@@ -11763,10 +11787,10 @@ export interface operations {
                     /** @description Name of the event, e.g. signup_click (recommended for custom) */
                     event_name?: string;
                     /**
-                     * @description pageview, click, form_submit, scroll, custom, conversion, error, or consent (strictly necessary)
+                     * @description pageview, engagement (a page left: properties.engaged_ms and properties.scroll_depth required), click, outbound and download (a link clicked: properties.href required), form_submit, scroll, custom, conversion, error, or consent (strictly necessary)
                      * @enum {string}
                      */
-                    event_type: "pageview" | "click" | "form_submit" | "scroll" | "custom" | "conversion" | "error" | "consent";
+                    event_type: "pageview" | "engagement" | "click" | "outbound" | "download" | "form_submit" | "scroll" | "custom" | "conversion" | "error" | "consent";
                     /** @description Free-form event data, at most 50 KB serialized */
                     properties?: {
                         [key: string]: unknown;
@@ -14900,7 +14924,7 @@ export interface operations {
             path: {
                 /**
                  * @description Visitor id
-                 * @example c2fa7b92-c0d5-4f62-b7ac-f69396fb47a6
+                 * @example 01a1fdfa-4600-7374-bb8e-c41a75b11f61
                  */
                 visitor_id: string;
             };
@@ -14923,12 +14947,12 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "session_id": "8a0ce04d-d8ea-4d57-bc4b-e2039702ff78",
-                     *           "visitor_id": "c2fa7b92-c0d5-4f62-b7ac-f69396fb47a6",
-                     *           "fingerprint": "fp-ytho6v1s9it",
-                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "session_id": "01a1fe15-bd40-733f-a3fb-bf08786b831d",
+                     *           "visitor_id": "01a1fdfa-4600-7374-bb8e-c41a75b11f61",
+                     *           "fingerprint": "fp-q2jrt25n7c",
+                     *           "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
                      *           "lead_id": null,
-                     *           "previous_session_id": "6b650a20-5532-4e34-b551-81ba4d1f48c3",
+                     *           "previous_session_id": "01a1fdfa-4600-79af-a738-3f9e159f28e9",
                      *           "status": "active",
                      *           "url": null,
                      *           "current_url": null,
@@ -14962,10 +14986,10 @@ export interface operations {
                      *           "conversions": 0
                      *         },
                      *         {
-                     *           "session_id": "6b650a20-5532-4e34-b551-81ba4d1f48c3",
-                     *           "visitor_id": "c2fa7b92-c0d5-4f62-b7ac-f69396fb47a6",
-                     *           "fingerprint": "fp-ytho6v1s9it",
-                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "session_id": "01a1fdfa-4600-79af-a738-3f9e159f28e9",
+                     *           "visitor_id": "01a1fdfa-4600-7374-bb8e-c41a75b11f61",
+                     *           "fingerprint": "fp-q2jrt25n7c",
+                     *           "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
                      *           "lead_id": null,
                      *           "previous_session_id": null,
                      *           "status": "expired",
@@ -15008,7 +15032,7 @@ export interface operations {
                      *         "has_more": false,
                      *         "api_version": "1.0",
                      *         "server_time": 1795264200000,
-                     *         "processing_time": 159.1
+                     *         "processing_time": 19.23
                      *       }
                      *     }
                      */
@@ -15040,9 +15064,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
-                 *       "session_id": "32026ebe-fd76-440a-812c-4a720dc559be",
-                 *       "email": "ada@example.com"
+                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                 *       "session_id": "01a23383-7b2a-72d2-8f80-f0526dcaed42",
+                 *       "email": "Ann-fp-4kvd2yuk54v@Example.com",
+                 *       "firstName": "Ann",
+                 *       "lastName": "Lee"
                  *     }
                  */
                 "application/json": {
@@ -15088,17 +15114,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "lead_id": "48bed93e-9c3f-4946-8176-da0ac6091b6d",
-                     *         "visitor_id": "f8883618-6574-4dcc-91a4-16e254961f0f",
-                     *         "session_id": "32026ebe-fd76-440a-812c-4a720dc559be",
-                     *         "email": "ada@example.com",
-                     *         "name": "ada",
+                     *         "lead_id": "9aa38ca8-d22d-4fa6-8f26-b02948c09437",
+                     *         "visitor_id": "01a23383-7b2a-7861-899f-4491703565ff",
+                     *         "session_id": "01a23383-7b2a-72d2-8f80-f0526dcaed42",
+                     *         "email": "ann-fp-4kvd2yuk54v@example.com",
+                     *         "name": "Ann Lee",
                      *         "is_new_lead": true
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1795255620000,
-                     *         "processing_time": 250.11
+                     *         "server_time": 1796160584511,
+                     *         "processing_time": 12.51
                      *       }
                      *     }
                      */
@@ -15131,9 +15157,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
-                 *       "visitor_id": "cca434ab-7ae8-4589-8d97-151bee5d68e3",
-                 *       "segment_id": "9812b547-6608-4c7d-bc96-29b6b4dc6f01"
+                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                 *       "visitor_id": "01a23383-7c06-7b06-833f-23d3a3d13dc4",
+                 *       "segment_id": "2ad52a34-aa23-40e4-9a9d-e76cec18a55c"
                  *     }
                  */
                 "application/json": {
@@ -15170,9 +15196,9 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "visitor_id": "cca434ab-7ae8-4589-8d97-151bee5d68e3",
-                     *         "segment_id": "9812b547-6608-4c7d-bc96-29b6b4dc6f01",
-                     *         "added_at": 1795527927624,
+                     *         "visitor_id": "01a23383-7c06-7b06-833f-23d3a3d13dc4",
+                     *         "segment_id": "2ad52a34-aa23-40e4-9a9d-e76cec18a55c",
+                     *         "added_at": 1796160584727,
                      *         "already_member": false
                      *       }
                      *     }
@@ -15200,12 +15226,12 @@ export interface operations {
             query: {
                 /**
                  * @description Session id
-                 * @example 6a73cfce-2256-4d73-a01a-8cb774b50224
+                 * @example 01a1fdfa-4600-72ad-b635-ecb4972c6e3d
                  */
                 session_id: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 3df6ddd1-33f9-4fb2-be72-78ac9a405131
+                 * @example c1177a7e-97a7-46c8-a6fc-36856fbd8d01
                  */
                 site_id: string;
             };
@@ -15229,10 +15255,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "6a73cfce-2256-4d73-a01a-8cb774b50224",
-                     *         "visitor_id": "31645ecc-a2b3-4b6d-b3f9-8c3ce63c9c61",
-                     *         "fingerprint": "fp-z3tob7rno8f",
-                     *         "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "session_id": "01a1fdfa-4600-72ad-b635-ecb4972c6e3d",
+                     *         "visitor_id": "01a1fdfa-4600-703a-9853-7b722fe77754",
+                     *         "fingerprint": "fp-yxnrzrebmz",
+                     *         "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
                      *         "lead_id": null,
                      *         "previous_session_id": null,
                      *         "status": "active",
@@ -15267,13 +15293,13 @@ export interface operations {
                      *         "event_count": 0,
                      *         "conversions": 0,
                      *         "ttl": 1800,
-                     *         "session_url": "/api/visitors/session?session_id=6a73cfce-2256-4d73-a01a-8cb774b50224&site_id=3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "session_url": "/api/visitors/session?session_id=01a1fdfa-4600-72ad-b635-ecb4972c6e3d&site_id=c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
                      *         "events": []
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
                      *         "server_time": 1795262400000,
-                     *         "processing_time": 54.19
+                     *         "processing_time": 7.07
                      *       }
                      *     }
                      */
@@ -15305,8 +15331,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
-                 *       "session_id": "60fcf026-6767-46e2-9818-d4399decb237"
+                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                 *       "session_id": "01a1fdfa-4600-74aa-9054-c61ba7a32eb0"
                  *     }
                  */
                 "application/json": {
@@ -15363,9 +15389,9 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "60fcf026-6767-46e2-9818-d4399decb237",
-                     *         "visitor_id": "d3b718d8-dc87-4199-82be-ad64ae118131",
-                     *         "fingerprint": "fp-kvfgnuugfl",
+                     *         "session_id": "01a1fdfa-4600-74aa-9054-c61ba7a32eb0",
+                     *         "visitor_id": "01a1fdfa-4600-77bb-81a4-5827f25b1e4d",
+                     *         "fingerprint": "fp-89daueho1n",
                      *         "last_activity_at": 1795263900000,
                      *         "updated_at": 1795263900000,
                      *         "expires_at": 1795265700000,
@@ -15374,7 +15400,7 @@ export interface operations {
                      *       "meta": {
                      *         "api_version": "1.0",
                      *         "server_time": 1795263900000,
-                     *         "processing_time": 66.74
+                     *         "processing_time": 8.39
                      *       }
                      *     }
                      */
@@ -15408,13 +15434,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
-                 *       "fingerprint": "fp-9kec08e2umt",
-                 *       "url": "https://shop.example.com/?utm_source=newsletter&utm_campaign=spring",
-                 *       "referrer": "https://www.google.com/search?q=shoes",
-                 *       "location": {
-                 *         "country": "ES"
-                 *       }
+                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01"
                  *     }
                  */
                 "application/json": {
@@ -15515,6 +15535,8 @@ export interface operations {
                      * @description Previous session of the same visitor (set by the server when it knows it)
                      */
                     previous_session_id?: string;
+                    /** @description The browser asks not to be tracked (Global Privacy Control or Do Not Track; the `Sec-GPC: 1` and `DNT: 1` headers count too). When the site honours it (settings `tracking.respect_gpc`, default on) the visit is anonymous: see `anonymous` in the answer */
+                    privacy_signal?: boolean;
                     /** @description Referrer */
                     referrer?: string;
                     /**
@@ -15554,23 +15576,24 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "49da0f8f-9147-433c-95f6-00a839dc9d9c",
-                     *         "visitor_id": "670af103-0e89-4390-a1a7-92e71a859f31",
-                     *         "fingerprint": "fp-z63cz5bpxnj",
-                     *         "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "session_id": "01a1fdfa-4600-7231-9aab-8da886b22756",
+                     *         "visitor_id": "01a1fdfa-4600-7ca2-a729-f0e44438d2b4",
+                     *         "fingerprint": "fp-3v896uk60qo",
+                     *         "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
                      *         "created_at": 1795262400000,
                      *         "last_activity_at": 1795263000000,
                      *         "expires_at": 1795264800000,
                      *         "ttl": 1800,
-                     *         "session_url": "/api/visitors/session?session_id=49da0f8f-9147-433c-95f6-00a839dc9d9c&site_id=3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "session_url": "/api/visitors/session?session_id=01a1fdfa-4600-7231-9aab-8da886b22756&site_id=c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
                      *         "is_new_session": false,
                      *         "previous_session_id": null,
-                     *         "is_bot": true
+                     *         "is_bot": true,
+                     *         "anonymous": false
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
                      *         "server_time": 1795263000000,
-                     *         "processing_time": 58.79
+                     *         "processing_time": 38.59
                      *       }
                      *     }
                      */
@@ -15597,22 +15620,23 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "32026ebe-fd76-440a-812c-4a720dc559be",
-                     *         "visitor_id": "f8883618-6574-4dcc-91a4-16e254961f0f",
-                     *         "fingerprint": "fp-9kec08e2umt",
-                     *         "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
-                     *         "created_at": 1795255200000,
-                     *         "expires_at": 1795257000000,
+                     *         "session_id": "01a23383-7270-7e14-ad89-e42d676efb57",
+                     *         "visitor_id": "01a23383-7270-79c6-bbdf-420834282039",
+                     *         "fingerprint": null,
+                     *         "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *         "created_at": 1796160582256,
+                     *         "expires_at": 1796162382256,
                      *         "ttl": 1800,
-                     *         "session_url": "/api/visitors/session?session_id=32026ebe-fd76-440a-812c-4a720dc559be&site_id=9f73961c-0b33-4619-8840-71083eca7d4e",
+                     *         "session_url": "/api/visitors/session?session_id=01a23383-7270-7e14-ad89-e42d676efb57&site_id=c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
                      *         "is_new_session": true,
                      *         "previous_session_id": null,
-                     *         "is_bot": false
+                     *         "is_bot": true,
+                     *         "anonymous": false
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1795255200000,
-                     *         "processing_time": 74.52
+                     *         "server_time": 1796160582305,
+                     *         "processing_time": 52.39
                      *       }
                      *     }
                      */
@@ -15641,7 +15665,7 @@ export interface operations {
             path: {
                 /**
                  * @description Session id
-                 * @example 92e59871-8442-4ff8-b9a9-731816b35c4c
+                 * @example 01a1fdfa-4600-7ba4-a029-89574ba594d1
                  */
                 session_id: string;
             };
@@ -15716,10 +15740,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "92e59871-8442-4ff8-b9a9-731816b35c4c",
-                     *         "visitor_id": "786002a7-ac4d-40a0-9bf4-a5597674f19a",
-                     *         "fingerprint": "fp-jzorzl9m7i",
-                     *         "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "session_id": "01a1fdfa-4600-7ba4-a029-89574ba594d1",
+                     *         "visitor_id": "01a1fdfa-4600-78bd-9013-7bfa7ea1e40e",
+                     *         "fingerprint": "fp-p6s694jadmf",
+                     *         "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
                      *         "lead_id": null,
                      *         "previous_session_id": null,
                      *         "status": "closed",
@@ -15757,7 +15781,7 @@ export interface operations {
                      *       "meta": {
                      *         "api_version": "1.0",
                      *         "server_time": 1795262700000,
-                     *         "processing_time": 38.95
+                     *         "processing_time": 6.33
                      *       }
                      *     }
                      */
@@ -15786,7 +15810,7 @@ export interface operations {
             path: {
                 /**
                  * @description Session id
-                 * @example 17ffdfaa-1400-4999-9145-8042d823c613
+                 * @example 01a23383-7be8-7e16-9fa0-ae47379b6577
                  */
                 session_id: string;
             };
@@ -15796,7 +15820,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "lead_id": "75eafa50-1a41-4cde-9665-93f67489ef64",
+                 *       "lead_id": "da2068d1-04c0-4e57-b8db-75b6a660096d",
                  *       "lead_data": {
                  *         "company": "Acme"
                  *       }
@@ -15835,14 +15859,14 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "17ffdfaa-1400-4999-9145-8042d823c613",
-                     *         "visitor_id": "00ec74c4-4a27-4235-b95a-beab249593e4",
-                     *         "lead_id": "75eafa50-1a41-4cde-9665-93f67489ef64"
+                     *         "session_id": "01a23383-7be8-7e16-9fa0-ae47379b6577",
+                     *         "visitor_id": "01a23383-7be8-78e2-8c9d-7526a2da32ea",
+                     *         "lead_id": "da2068d1-04c0-4e57-b8db-75b6a660096d"
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1795527927306,
-                     *         "processing_time": 36.57
+                     *         "server_time": 1796160584703,
+                     *         "processing_time": 9.07
                      *       }
                      *     }
                      */
@@ -16016,11 +16040,17 @@ export interface operations {
             query?: {
                 /** @description Return only this site */
                 id?: string;
-                /** @description With site_id: page size, 1–100 (default 20) */
+                /**
+                 * @description With site_id: page size, 1–100 (default 20)
+                 * @example 2
+                 */
                 limit?: number;
                 /** @description With site_id: items to skip (default 0) */
                 offset?: number;
-                /** @description Return the visitors of this site (paginated) */
+                /**
+                 * @description Return the visitors of this site (paginated)
+                 * @example 8a43a2ad-176a-4d2c-838f-c7096e1eb414
+                 */
                 site_id?: string;
             };
             header?: never;
@@ -16039,7 +16069,34 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": []
+                     *       "data": [
+                     *         {
+                     *           "visitor_id": "01a23383-7ce6-7bb4-a22a-44bafd5d467b",
+                     *           "site_id": "8a43a2ad-176a-4d2c-838f-c7096e1eb414",
+                     *           "fingerprint": "a",
+                     *           "lead_id": null,
+                     *           "is_bot": true,
+                     *           "first_seen_at": 1796160584934,
+                     *           "last_seen_at": 1796160584963,
+                     *           "session_count": 1
+                     *         },
+                     *         {
+                     *           "visitor_id": "01a23383-7cf6-7eeb-bc03-eab423ea8388",
+                     *           "site_id": "8a43a2ad-176a-4d2c-838f-c7096e1eb414",
+                     *           "fingerprint": "c",
+                     *           "lead_id": null,
+                     *           "is_bot": true,
+                     *           "first_seen_at": 1796160584950,
+                     *           "last_seen_at": 1796160584950,
+                     *           "session_count": 1
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 3,
+                     *         "limit": 2,
+                     *         "offset": 0,
+                     *         "has_more": true
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -16092,10 +16149,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "bce5d838-b4e4-4ccc-b751-f88984268b95",
+                     *         "id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
                      *         "name": "Test site",
                      *         "domain": null,
-                     *         "created_at": "2026-11-24T17:53:39.392Z"
+                     *         "created_at": "2026-12-01T21:29:41.832Z"
                      *       }
                      *     }
                      */
@@ -16126,20 +16183,58 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
-                 *       "session_id": "32026ebe-fd76-440a-812c-4a720dc559be",
-                 *       "event_type": "pageview",
-                 *       "url": "https://shop.example.com/?utm_source=newsletter&utm_campaign=spring"
+                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                 *       "session_id": "01a23383-790c-7a77-af22-07bf9e111d18",
+                 *       "event_type": "click"
                  *     }
                  */
                 "application/json": {
                     /** @description Name of the event, e.g. signup_click (recommended for custom) */
                     event_name?: string;
                     /**
-                     * @description pageview, click, form_submit, scroll, custom, conversion, error, or consent (strictly necessary)
+                     * @description pageview, engagement (a page left: properties.engaged_ms and properties.scroll_depth required), click, outbound and download (a link clicked: properties.href required), form_submit, scroll, custom, conversion, error, or consent (strictly necessary)
                      * @enum {string}
                      */
-                    event_type: "pageview" | "click" | "form_submit" | "scroll" | "custom" | "conversion" | "error" | "consent";
+                    event_type: "pageview" | "engagement" | "click" | "outbound" | "download" | "form_submit" | "scroll" | "custom" | "conversion" | "error" | "consent";
+                    /** @description Free-form event data, at most 50 KB serialized */
+                    properties?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Session the event belongs to (renews its expiry)
+                     */
+                    session_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /** @description When the event happened (default: when received) (epoch milliseconds) */
+                    timestamp?: number;
+                    /** @description URL where the event happened */
+                    url?: string;
+                    /**
+                     * Format: uuid
+                     * @description Visitor id; when given it must be the session's visitor
+                     */
+                    visitor_id?: string;
+                };
+                /**
+                 * @example {
+                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                 *       "session_id": "01a23383-790c-7a77-af22-07bf9e111d18",
+                 *       "event_type": "click"
+                 *     }
+                 */
+                "text/plain": {
+                    /** @description Name of the event, e.g. signup_click (recommended for custom) */
+                    event_name?: string;
+                    /**
+                     * @description pageview, engagement (a page left: properties.engaged_ms and properties.scroll_depth required), click, outbound and download (a link clicked: properties.href required), form_submit, scroll, custom, conversion, error, or consent (strictly necessary)
+                     * @enum {string}
+                     */
+                    event_type: "pageview" | "engagement" | "click" | "outbound" | "download" | "form_submit" | "scroll" | "custom" | "conversion" | "error" | "consent";
                     /** @description Free-form event data, at most 50 KB serialized */
                     properties?: {
                         [key: string]: unknown;
@@ -16181,18 +16276,18 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "event_id": "0c2c3c42-85ce-464e-afd7-6858cba05c4c",
-                     *         "session_id": "32026ebe-fd76-440a-812c-4a720dc559be",
-                     *         "visitor_id": "f8883618-6574-4dcc-91a4-16e254961f0f",
-                     *         "event_type": "pageview",
-                     *         "timestamp": 1795255200000,
+                     *         "event_id": "01a23383-7912-71ec-8d82-fe6dfb49e933",
+                     *         "session_id": "01a23383-790c-7a77-af22-07bf9e111d18",
+                     *         "visitor_id": "01a23383-790c-71b8-8c4f-6b950ffe2aca",
+                     *         "event_type": "click",
+                     *         "timestamp": 1796160583954,
                      *         "stored": true,
-                     *         "expires_at": 1795257000000
+                     *         "expires_at": 1796162383954
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1795255200000,
-                     *         "processing_time": 48.04
+                     *         "server_time": 1796160583958,
+                     *         "processing_time": 4.21
                      *       }
                      *     }
                      */
@@ -18704,13 +18799,13 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description pages (page views by path), entry_pages (sessions by landing path), referrers (sessions by referring host; null = direct), utm_sources, utm_mediums, utm_campaigns, countries, devices (sessions by that value; null = none)
+                 * @description pages (page views by path, with engagement), entry_pages (sessions by landing path), exit_pages (sessions by last path), referrers (sessions by referring host; null = direct), utm_sources, utm_mediums, utm_campaigns, countries, devices, browsers, operating_systems (sessions by that value; null = none), outbound_links, downloads (clicks by link URL)
                  * @example pages
                  */
-                dimension: "pages" | "entry_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices";
+                dimension: "pages" | "entry_pages" | "exit_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices" | "browsers" | "operating_systems" | "outbound_links" | "downloads";
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 9f73961c-0b33-4619-8840-71083eca7d4e
+                 * @example c4b8f0b3-fbe8-4412-8c37-7580fd199baf
                  */
                 site_id: string;
             };
@@ -18732,7 +18827,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
+                     *         "site_id": "c4b8f0b3-fbe8-4412-8c37-7580fd199baf",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -18746,7 +18841,11 @@ export interface operations {
                      *             "page_views": 2,
                      *             "bounce_rate": null,
                      *             "avg_duration_ms": null,
-                     *             "conversions": null
+                     *             "conversions": null,
+                     *             "visitors": null,
+                     *             "clicks": null,
+                     *             "avg_engaged_ms": 60000,
+                     *             "avg_scroll_depth": 40
                      *           },
                      *           {
                      *             "value": "/pricing",
@@ -18754,7 +18853,11 @@ export interface operations {
                      *             "page_views": 2,
                      *             "bounce_rate": null,
                      *             "avg_duration_ms": null,
-                     *             "conversions": null
+                     *             "conversions": null,
+                     *             "visitors": null,
+                     *             "clicks": null,
+                     *             "avg_engaged_ms": 75000,
+                     *             "avg_scroll_depth": 75
                      *           },
                      *           {
                      *             "value": "/checkout",
@@ -18762,7 +18865,11 @@ export interface operations {
                      *             "page_views": 1,
                      *             "bounce_rate": null,
                      *             "avg_duration_ms": null,
-                     *             "conversions": null
+                     *             "conversions": null,
+                     *             "visitors": null,
+                     *             "clicks": null,
+                     *             "avg_engaged_ms": null,
+                     *             "avg_scroll_depth": null
                      *           }
                      *         ]
                      *       }
@@ -18809,7 +18916,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 9f73961c-0b33-4619-8840-71083eca7d4e
+                 * @example c4b8f0b3-fbe8-4412-8c37-7580fd199baf
                  */
                 site_id: string;
             };
@@ -18831,7 +18938,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
+                     *         "site_id": "c4b8f0b3-fbe8-4412-8c37-7580fd199baf",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -18890,7 +18997,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 9f73961c-0b33-4619-8840-71083eca7d4e
+                 * @example c4b8f0b3-fbe8-4412-8c37-7580fd199baf
                  */
                 site_id: string;
             };
@@ -18912,7 +19019,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "9f73961c-0b33-4619-8840-71083eca7d4e",
+                     *         "site_id": "c4b8f0b3-fbe8-4412-8c37-7580fd199baf",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -19293,7 +19400,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 941fb8cb-dad4-4f00-a7ee-0c455c0f00b3
+                 * @example 8a43a2ad-176a-4d2c-838f-c7096e1eb414
                  */
                 site_id: string;
             };
@@ -19315,32 +19422,32 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "941fb8cb-dad4-4f00-a7ee-0c455c0f00b3",
-                     *         "generated_at": "2026-11-24T13:39:15.790Z",
+                     *         "site_id": "8a43a2ad-176a-4d2c-838f-c7096e1eb414",
+                     *         "generated_at": "2026-12-01T21:29:44.982Z",
                      *         "api_keys": {
-                     *           "total": 4,
-                     *           "active": 2,
-                     *           "revoked": 1,
-                     *           "expired": 1
+                     *           "total": 1,
+                     *           "active": 1,
+                     *           "revoked": 0,
+                     *           "expired": 0
                      *         },
                      *         "api_requests": {
-                     *           "total": 6,
-                     *           "last_24h": 6
+                     *           "total": 0,
+                     *           "last_24h": 0
                      *         },
                      *         "commands": {
                      *           "total": 0,
                      *           "by_status": {}
                      *         },
                      *         "visitors": {
-                     *           "total": 0,
+                     *           "total": 3,
                      *           "identified": 0,
-                     *           "bots": 0
+                     *           "bots": 3
                      *         },
                      *         "sessions": {
-                     *           "total": 0,
-                     *           "active": 0,
-                     *           "last_24h": 0,
-                     *           "bots": 0
+                     *           "total": 3,
+                     *           "active": 3,
+                     *           "last_24h": 3,
+                     *           "bots": 3
                      *         },
                      *         "events": {
                      *           "total": 0,

@@ -1,5 +1,5 @@
 // route-manifest: exempt — a static script for browsers, not an API operation
-import { SNIPPET } from '@/lib/visitors/snippet';
+import { SNIPPET } from '@/lib/visitors/snippet.min';
 
 // GET /t.js — the browser tracking snippet (see lib/visitors/snippet.ts for usage)
 export function GET(): Response {

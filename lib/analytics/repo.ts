@@ -16,22 +16,43 @@ import type { Days } from './calendar';
  * before the period (or that have none): one per visitor, without a distinct count over the period.
  */
 
-export type SessionDim = 'entry_page' | 'referrer' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'country' | 'device';
+export type SessionDim =
+  'entry_page' | 'exit_page' | 'referrer' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'country' | 'device' | 'browser' | 'os';
 /** What a facts query computes: the day totals (with revisits), pages, or one of the session dimensions. */
 export type Part = 'totals' | 'page' | SessionDim;
-export const ALL_PARTS: Part[] = ['totals', 'page', 'entry_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'country', 'device'];
+export const ALL_PARTS: Part[] = [
+  'totals',
+  'page',
+  'entry_page',
+  'exit_page',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'country',
+  'device',
+  'browser',
+  'os',
+];
 
 /** Each session dimension as SQL over a row `s` of visitor_sessions. */
 const DIMENSION_SQL: Record<SessionDim, SQL> = {
   // Both computed when the session is written (generated columns, see the migration).
   entry_page: sql`s.entry_path`,
+  // The last page of the visit: where the end route says it left, else the last page view.
+  exit_page: sql`analytics_url_path(coalesce(s.exit_url, s.current_url))`,
   referrer: sql`s.referrer_host`,
   utm_source: sql`s.utm_source`,
   utm_medium: sql`s.utm_medium`,
   utm_campaign: sql`s.utm_campaign`,
   country: sql`s.location ->> 'country'`,
   device: sql`s.device ->> 'type'`,
+  browser: sql`s.browser ->> 'name'`,
+  os: sql`s.device -> 'os' ->> 'name'`,
 };
+
+/** A session's duration over a row `s` of visitor_sessions: first to last activity; a session closed by the end route lasted until then. */
+const durationSql = sql`(case when s.status = 'closed' then coalesce(s.ended_at, s.last_activity_at) else s.last_activity_at end) - s.created_at`;
 
 /** A Postgres array literal of dates or numbers (values that need no quoting). */
 const pgArray = (values: (string | number)[]) => `{${values.join(',')}}`;
@@ -47,8 +68,17 @@ export interface FactDays {
 }
 
 /**
- * Fact rows (day, dim, value, visitors, sessions, bounces, duration_ms, page_views, conversions)
- * of `parts` for the days of `window`.
+ * A number property of an engagement event, clamped to `max` (the track route checks the types;
+ * the clamp keeps one odd row from skewing a sum).
+ */
+const engagementFigure = (key: string, max: number) =>
+  sql.raw(
+    `case when jsonb_typeof(e.properties -> '${key}') = 'number' then least(greatest((e.properties ->> '${key}')::numeric, 0), ${max})::bigint else 0 end`,
+  );
+
+/**
+ * Fact rows (day, dim, value, visitors, sessions, bounces, duration_ms, page_views, conversions,
+ * engaged_ms, scroll_depth, engagements) of `parts` for the days of `window`.
  */
 export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL {
   const { days, previous } = window;
@@ -63,14 +93,14 @@ export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL
       select day, 'total' as dim, '' as value,
              count(*) filter (where previous_session_at is null or previous_session_at < day_start) as visitors,
              count(*) as sessions, count(*) filter (where page_views <= 1) as bounces, sum(duration_ms) as duration_ms,
-             0 as page_views, 0 as conversions
+             0 as page_views, 0 as conversions, 0 as engaged_ms, 0 as scroll_depth, 0 as engagements
       from s group by day`);
     selects.push(sql`
-      select s.day, 'revisit', to_char(p.dates[width_bucket(s.previous_session_at, p.starts)], 'YYYY-MM-DD'), 0, count(*), 0, 0, 0, 0
+      select s.day, 'revisit', to_char(p.dates[width_bucket(s.previous_session_at, p.starts)], 'YYYY-MM-DD'), 0, count(*), 0, 0, 0, 0, 0, 0, 0
       from s, prev p where s.previous_session_at >= p.starts[1] group by 1, 3`);
     selects.push(sql`
       select day, 'total', '', 0, 0, 0, 0,
-             count(*) filter (where event_type = 'pageview'), count(*) filter (where event_type = 'conversion')
+             count(*) filter (where event_type = 'pageview'), count(*) filter (where event_type = 'conversion'), 0, 0, 0
       from e group by day`);
   }
   if (dims.length) {
@@ -80,15 +110,17 @@ export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL
     );
     selects.push(sql`
       select s.day, d.dim, coalesce(d.value, ''), 0, count(*), count(*) filter (where s.page_views <= 1), sum(s.duration_ms),
-             sum(s.page_views), sum(s.conversions)
+             sum(s.page_views), sum(s.conversions), 0, 0, 0
       from s cross join lateral (values ${values}) as d (dim, value)
       group by s.day, d.dim, d.value`);
   }
   if (parts.includes('page')) {
-    // Page views per session first, then sessions per page: two hash aggregates, no sort.
+    // Page views and engagement per session first, then per page: two hash aggregates, no sort.
     selects.push(sql`
-      select day, 'page', coalesce(path, ''), 0, count(*), 0, 0, sum(n), 0
-      from (select day, path, session_id, count(*) as n from e where event_type = 'pageview' group by day, path, session_id) v
+      select day, 'page', coalesce(path, ''), 0, count(*) filter (where n > 0), 0, 0, sum(n), 0, sum(engaged_ms), sum(scroll_depth), sum(m)
+      from (select day, path, session_id, count(*) filter (where event_type = 'pageview') as n,
+                   sum(engaged_ms) as engaged_ms, sum(scroll_depth) as scroll_depth, count(*) filter (where event_type = 'engagement') as m
+            from e where event_type in ('pageview', 'engagement') group by day, path, session_id) v
       group by day, path`);
   }
   const ctes: SQL[] = [sql`cal as materialized (select ${pgArray(days.starts)}::bigint[] as starts, ${pgArray(days.dates)}::date[] as dates)`];
@@ -100,28 +132,35 @@ export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL
       select cal.dates[width_bucket(s.created_at, cal.starts)] as day,
              cal.starts[width_bucket(s.created_at, cal.starts)] as day_start,
              s.previous_session_at, s.page_views, s.conversions, s.entry_path, s.referrer_host, s.utm_source, s.utm_medium,
-             s.utm_campaign, s.location, s.device,
-             -- First to last activity; a session closed by the end route lasted until then.
-             (case when s.status = 'closed' then coalesce(s.ended_at, s.last_activity_at) else s.last_activity_at end) - s.created_at as duration_ms
+             s.utm_campaign, s.location, s.device, s.browser, s.exit_url, s.current_url,
+             ${durationSql} as duration_ms
       from visitor_sessions s, cal
       where s.site_id = ${siteId} and s.created_at >= ${lo}::bigint and s.created_at < ${hi}::bigint and not s.is_bot
     )`);
   }
   if (wantsEvents) {
     // Bot sessions are few: their events are left out by an anti-join on the bots' partial index.
+    // An engagement event names its page by its URL (the stored path is a page view's).
+    const engagement = parts.includes('page');
     ctes.push(sql`e as (
-      select cal.dates[width_bucket(e.received_at, cal.starts)] as day, e.event_type, e.session_id, e.path
+      select cal.dates[width_bucket(e.received_at, cal.starts)] as day, e.event_type, e.session_id,
+             ${engagement ? sql`case when e.event_type = 'engagement' then analytics_url_path(e.url) else e.path end` : sql`e.path`} as path,
+             ${engagement ? engagementFigure('engaged_ms', 86_400_000) : sql`0`} as engaged_ms,
+             ${engagement ? engagementFigure('scroll_depth', 100) : sql`0`} as scroll_depth
       from session_events e, cal
       where e.site_id = ${siteId} and e.received_at >= ${lo}::bigint and e.received_at < ${hi}::bigint
-        and e.event_type in ('pageview', 'conversion')
+        and e.event_type in (${engagement ? sql`'pageview', 'conversion', 'engagement'` : sql`'pageview', 'conversion'`})
         and not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = e.session_id)
     )`);
   }
   return sql`
     with ${sql.join(ctes, sql`, `)}
     select day, dim, value, sum(visitors)::int as visitors, sum(sessions)::int as sessions, sum(bounces)::int as bounces,
-           coalesce(sum(duration_ms), 0)::float8 as duration_ms, sum(page_views)::int as page_views, sum(conversions)::int as conversions
-    from (${sql.join(selects, sql` union all `)}) f (day, dim, value, visitors, sessions, bounces, duration_ms, page_views, conversions)
+           coalesce(sum(duration_ms), 0)::float8 as duration_ms, sum(page_views)::int as page_views, sum(conversions)::int as conversions,
+           coalesce(sum(engaged_ms), 0)::float8 as engaged_ms, coalesce(sum(scroll_depth), 0)::float8 as scroll_depth,
+           sum(engagements)::int as engagements
+    from (${sql.join(selects, sql` union all `)})
+      f (day, dim, value, visitors, sessions, bounces, duration_ms, page_views, conversions, engaged_ms, scroll_depth, engagements)
     group by day, dim, value`;
 }
 
@@ -150,8 +189,10 @@ export async function rollUp(siteId: string, window: FactDays, now: number): Pro
       returning day
     ),
     facts as (${factsQuery(siteId, window, ALL_PARTS)})
-    insert into analytics_facts (site_id, tz, dim, day, value, visitors, sessions, bounces, duration_ms, page_views, conversions)
-    select ${siteId}, ${tz}, dim, day, value, visitors, sessions, bounces, duration_ms::bigint, page_views, conversions
+    insert into analytics_facts (site_id, tz, dim, day, value, visitors, sessions, bounces, duration_ms, page_views, conversions,
+                                 engaged_ms, scroll_depth, engagements)
+    select ${siteId}, ${tz}, dim, day, value, visitors, sessions, bounces, duration_ms::bigint, page_views, conversions,
+           engaged_ms::bigint, scroll_depth::bigint, engagements
     from facts where day in (select day from claimed)
     -- Rows of a dimension side by side: a read of a period scans them in order.
     order by dim, day, value`);
@@ -167,7 +208,8 @@ export interface FactSource {
   open?: FactDays;
 }
 
-const FACT_COLUMNS = sql`day, dim, value, visitors, sessions, bounces, duration_ms::float8 as duration_ms, page_views, conversions`;
+const FACT_COLUMNS = sql`day, dim, value, visitors, sessions, bounces, duration_ms::float8 as duration_ms, page_views, conversions,
+  engaged_ms::float8 as engaged_ms, scroll_depth::float8 as scroll_depth, engagements`;
 
 /** The fact rows of `dims` from both sources, as one relation `f`. */
 function factsOf(source: FactSource, parts: Part[], dims: string[]): SQL {
@@ -225,6 +267,9 @@ export interface BreakdownRow {
   duration_ms: number;
   page_views: number;
   conversions: number;
+  engaged_ms: number;
+  scroll_depth: number;
+  engagements: number;
 }
 
 /** The top `limit` values of one dimension over the period: by page views for pages, by sessions otherwise. */
@@ -232,11 +277,50 @@ export async function topValues(source: FactSource, part: Exclude<Part, 'totals'
   const order = part === 'page' ? sql`page_views desc, sessions desc` : sql`sessions desc, page_views desc`;
   return rows<BreakdownRow>(sql`
     select nullif(value, '') as value, sum(sessions)::int as sessions, sum(bounces)::int as bounces,
-           sum(duration_ms)::float8 as duration_ms, sum(page_views)::int as page_views, sum(conversions)::int as conversions
+           sum(duration_ms)::float8 as duration_ms, sum(page_views)::int as page_views, sum(conversions)::int as conversions,
+           sum(engaged_ms)::float8 as engaged_ms, sum(scroll_depth)::float8 as scroll_depth, sum(engagements)::int as engagements
     from ${factsOf(source, [part], [part])} f
     group by value
     order by ${order}, value
     limit ${limit}`);
+}
+
+/** The clicks a click breakdown counts: `outbound` (links to other hosts) or `download` (file links). */
+export type ClickKind = 'outbound' | 'download';
+
+export interface ClickRow extends Omit<BreakdownRow, 'engaged_ms' | 'scroll_depth' | 'engagements'> {
+  clicks: number;
+  visitors: number;
+}
+
+/**
+ * The top `limit` links of one click kind between `lo` and `hi` (epoch ms of received events):
+ * clicks, distinct visitors and sessions per link (`properties.href`), and the figures of the
+ * sessions that clicked it. Read from the events themselves (their own partial index): they are
+ * few, and distinct visitors are counted over the whole period.
+ */
+export async function topClicks(siteId: string, kind: ClickKind, lo: number, hi: number, limit: number): Promise<ClickRow[]> {
+  return rows<ClickRow>(sql`
+    with c as (
+      select e.properties ->> 'href' as value, e.session_id, e.visitor_id
+      from session_events e
+      where e.site_id = ${siteId} and e.event_type = ${kind} and e.received_at >= ${lo}::bigint and e.received_at < ${hi}::bigint
+        and not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = e.session_id)
+    ),
+    top as (
+      select value, count(*)::int as clicks, count(distinct visitor_id)::int as visitors, count(distinct session_id)::int as sessions
+      from c group by value
+      order by visitors desc, clicks desc, value limit ${limit}
+    ),
+    clicked as (select distinct c.value, c.session_id from c join top on top.value is not distinct from c.value)
+    select top.value, top.clicks, top.visitors, top.sessions,
+           count(*) filter (where s.page_views <= 1)::int as bounces, coalesce(sum(${durationSql}), 0)::float8 as duration_ms,
+           coalesce(sum(s.page_views), 0)::int as page_views, coalesce(sum(s.conversions), 0)::int as conversions
+    from top
+    join clicked on clicked.value is not distinct from top.value
+    join visitor_sessions s on s.id = clicked.session_id
+    group by top.value, top.clicks, top.visitors, top.sessions
+    order by top.visitors desc, top.clicks desc, top.value`);
 }
 
 /** Leads created per day of the calendar. */

@@ -43,12 +43,17 @@ export const rangeQuerySchema = z.strictObject({
 export const BREAKDOWN_DIMENSIONS = [
   'pages',
   'entry_pages',
+  'exit_pages',
   'referrers',
   'utm_sources',
   'utm_mediums',
   'utm_campaigns',
   'countries',
   'devices',
+  'browsers',
+  'operating_systems',
+  'outbound_links',
+  'downloads',
 ] as const;
 export type BreakdownDimension = (typeof BREAKDOWN_DIMENSIONS)[number];
 
@@ -57,8 +62,9 @@ export const breakdownParamsSchema = z.strictObject({
   dimension: z
     .enum(BREAKDOWN_DIMENSIONS)
     .describe(
-      'pages (page views by path), entry_pages (sessions by landing path), referrers (sessions by referring host; null = direct), ' +
-        'utm_sources, utm_mediums, utm_campaigns, countries, devices (sessions by that value; null = none)',
+      'pages (page views by path, with engagement), entry_pages (sessions by landing path), exit_pages (sessions by last path), ' +
+        'referrers (sessions by referring host; null = direct), utm_sources, utm_mediums, utm_campaigns, countries, devices, ' +
+        'browsers, operating_systems (sessions by that value; null = none), outbound_links, downloads (clicks by link URL)',
     ),
 });
 
@@ -120,19 +126,36 @@ export const OverviewSchema = z.object({
 });
 
 export const BreakdownItemSchema = z.object({
-  value: z.string().nullable().describe('The path, host, UTM value, country code or device type; null = none (direct traffic, no campaign…)'),
-  sessions: z.number().int().describe('Sessions with this value (pages: sessions that viewed the page)'),
+  value: z
+    .string()
+    .nullable()
+    .describe('The path, host, UTM value, country code, device type, browser, operating system or link URL; null = none (direct traffic…)'),
+  sessions: z.number().int().describe('Sessions with this value (pages: sessions that viewed the page; links: sessions that clicked it)'),
   page_views: z.number().int().describe('Page views (pages: of this page; others: of these sessions)'),
   bounce_rate: rate('Share of these sessions that saw at most one page (null for pages)'),
   avg_duration_ms: z.number().int().nullable().describe('Mean duration of these sessions (ms); null for pages'),
   conversions: z.number().int().nullable().describe('Conversion events of these sessions; null for pages'),
+  visitors: z.number().int().nullable().describe('outbound_links, downloads: distinct visitors who clicked the link in the period; null otherwise'),
+  clicks: z.number().int().nullable().describe('outbound_links, downloads: clicks on the link; null otherwise'),
+  avg_engaged_ms: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'pages: mean time the page was visible and the visitor active on it, per page left (engagement events; ms); null otherwise or without them',
+    ),
+  avg_scroll_depth: z
+    .number()
+    .int()
+    .nullable()
+    .describe('pages: mean deepest point reached, 0–100 % of the page (engagement events); null otherwise or without them'),
 });
 
 export const BreakdownSchema = z.object({
   site_id: uuidSchema,
   range: AnalyticsRangeSchema,
   dimension: z.enum(BREAKDOWN_DIMENSIONS),
-  items: z.array(BreakdownItemSchema).describe('Largest first: page views for pages, sessions otherwise'),
+  items: z.array(BreakdownItemSchema).describe('Largest first: page views for pages, visitors then clicks for links, sessions otherwise'),
 });
 
 export const FunnelStepSchema = z.object({

@@ -11,7 +11,9 @@ import {
   rolledUpDays,
   rollUp,
   siteTimeZone,
+  topClicks,
   topValues,
+  type ClickKind,
   type FactDays,
   type FactSource,
   type Part,
@@ -172,42 +174,75 @@ export async function overview(siteId: string, query: RangeQuery = {}): Promise<
   return { site_id: siteId, range: rangeOf(period), totals: figures({ ...sum, visitors: sum.sessions - revisits }, totalLeads), series };
 }
 
-const PART_OF: Record<BreakdownDimension, Exclude<Part, 'totals'>> = {
-  pages: 'page',
-  entry_pages: 'entry_page',
-  referrers: 'referrer',
-  utm_sources: 'utm_source',
-  utm_mediums: 'utm_medium',
-  utm_campaigns: 'utm_campaign',
-  countries: 'country',
-  devices: 'device',
+/** Where each dimension's figures come from: a part of the facts, or the click events of one kind. */
+const SOURCE_OF: Record<BreakdownDimension, { part: Exclude<Part, 'totals'> } | { clicks: ClickKind }> = {
+  pages: { part: 'page' },
+  entry_pages: { part: 'entry_page' },
+  exit_pages: { part: 'exit_page' },
+  referrers: { part: 'referrer' },
+  utm_sources: { part: 'utm_source' },
+  utm_mediums: { part: 'utm_medium' },
+  utm_campaigns: { part: 'utm_campaign' },
+  countries: { part: 'country' },
+  devices: { part: 'device' },
+  browsers: { part: 'browser' },
+  operating_systems: { part: 'os' },
+  outbound_links: { clicks: 'outbound' },
+  downloads: { clicks: 'download' },
 };
 
-/** The top values of one dimension over the period (pages by page views; the others by sessions, with their bounce rate, duration and conversions). */
+const sessionFigures = (r: { sessions: number; bounces: number; duration_ms: number; conversions: number }) => ({
+  bounce_rate: ratio(r.bounces, r.sessions),
+  avg_duration_ms: mean(r.duration_ms, r.sessions),
+  conversions: r.conversions,
+});
+
+/**
+ * The top values of one dimension over the period: pages by page views (with their engagement),
+ * links by visitors and clicks, the others by sessions — each with the bounce rate, duration and
+ * conversions of its sessions.
+ */
 export async function breakdown(siteId: string, dimension: BreakdownDimension, query: BreakdownQuery = {}): Promise<Breakdown> {
   const at = now();
   const q = parseInput(breakdownQuerySchema, query, 'query');
-  const part = PART_OF[dimension];
-  if (!part)
-    throw new ApiError('INVALID_REQUEST', `Invalid path: path.dimension: must be one of ${Object.keys(PART_OF).join(', ')}`, {
-      issues: [{ path: 'path.dimension', message: `must be one of ${Object.keys(PART_OF).join(', ')}` }],
+  const source = SOURCE_OF[dimension];
+  if (!source)
+    throw new ApiError('INVALID_REQUEST', `Invalid path: path.dimension: must be one of ${Object.keys(SOURCE_OF).join(', ')}`, {
+      issues: [{ path: 'path.dimension', message: `must be one of ${Object.keys(SOURCE_OF).join(', ')}` }],
     });
   const period = await periodOf(siteId, q, at);
-  const found = await topValues(await sourceOf(siteId, period, at), part, q.limit);
-  const pages = part === 'page';
-  return {
-    site_id: siteId,
-    range: rangeOf(period),
-    dimension,
-    items: found.map((r) => ({
+  const none = { visitors: null, clicks: null, avg_engaged_ms: null, avg_scroll_depth: null };
+  let items: Breakdown['items'];
+  if ('clicks' in source) {
+    const { starts } = period.days;
+    const found = await topClicks(siteId, source.clicks, starts[0], starts[starts.length - 1], q.limit);
+    items = found.map((r) => ({
+      ...none,
       value: r.value,
       sessions: r.sessions,
       page_views: r.page_views,
-      bounce_rate: pages ? null : ratio(r.bounces, r.sessions),
-      avg_duration_ms: pages ? null : mean(r.duration_ms, r.sessions),
-      conversions: pages ? null : r.conversions,
-    })),
-  };
+      ...sessionFigures(r),
+      visitors: r.visitors,
+      clicks: r.clicks,
+    }));
+  } else if (source.part === 'page') {
+    const found = await topValues(await sourceOf(siteId, period, at), 'page', q.limit);
+    items = found.map((r) => ({
+      ...none,
+      value: r.value,
+      sessions: r.sessions,
+      page_views: r.page_views,
+      bounce_rate: null,
+      avg_duration_ms: null,
+      conversions: null,
+      avg_engaged_ms: mean(r.engaged_ms, r.engagements),
+      avg_scroll_depth: mean(r.scroll_depth, r.engagements),
+    }));
+  } else {
+    const found = await topValues(await sourceOf(siteId, period, at), source.part, q.limit);
+    items = found.map((r) => ({ ...none, value: r.value, sessions: r.sessions, page_views: r.page_views, ...sessionFigures(r) }));
+  }
+  return { site_id: siteId, range: rangeOf(period), dimension, items };
 }
 
 /** Sessions of the period that went through the named events in order, step by step. */

@@ -260,9 +260,18 @@ export const analyticsFacts = pgTable(
     durationMs: ms('duration_ms').notNull().default(0),
     pageViews: integer('page_views').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
+    engagedMs: ms('engaged_ms').notNull().default(0),
+    scrollDepth: ms('scroll_depth').notNull().default(0),
+    engagements: integer('engagements').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.siteId, t.tz, t.dim, t.day, t.value] })],
 );
+
+/** One random salt per day for cookieless visitors' daily ids; a day's salt is deleted once the day is over. */
+export const visitorSalts = pgTable('visitor_salts', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  salt: text('salt').notNull(),
+});
 
 export const visitorSegments = pgTable(
   'visitor_segments',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CAPABILITIES, type Capability } from '@/lib/core/principal';
 import { isoTimestamp, paginationQuerySchema, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 import { createLeadInputSchema, LEAD_STATUSES, LeadSchema } from '@/lib/leads/schema';
-import { trackBodySchema } from '@/lib/visitors/schema';
+import { checkEventProperties, trackFieldsSchema } from '@/lib/visitors/schema';
 
 export type { Capability };
 
@@ -172,7 +172,7 @@ export const LeadBatchResultSchema = z.object({
 });
 export type LeadBatchResult = z.infer<typeof LeadBatchResultSchema>;
 
-export const platformTrackBodySchema = trackBodySchema.extend({ site_id: siteIdSchema.optional() });
+export const platformTrackBodySchema = trackFieldsSchema.extend({ site_id: siteIdSchema.optional() }).superRefine(checkEventProperties);
 
 export const appMigrationBodySchema = z.strictObject({
   site_id: siteIdSchema.optional(),

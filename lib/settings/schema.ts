@@ -326,6 +326,23 @@ export const SiteSettingsSchema = z
       })
       .partial()
       .describe('Competitive landscape'),
+    tracking: z
+      .strictObject({
+        respect_gpc: z
+          .boolean()
+          .describe(
+            'Honour Global Privacy Control and Do Not Track (default on): such a visit is counted without a stored visitor id, ' + 'city or region',
+          ),
+        cookieless: z
+          .boolean()
+          .describe(
+            'Cookieless mode (default off): the tag stores nothing in visitors’ browsers; a visitor is a daily id computed on the ' +
+              'server from the site, the IP address and the User-Agent, so a visit still spans its pages but returning visitors are ' +
+              'not recognised after the day',
+          ),
+      })
+      .partial()
+      .describe('How the tracking tag treats visitors’ privacy'),
     diversity_info: z
       .strictObject({
         statement: str(5_000, 'Diversity statement'),

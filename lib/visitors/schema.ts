@@ -105,6 +105,13 @@ export const createSessionBodySchema = z.strictObject({
   location: locationSchema.optional(),
   performance: performanceSchema.optional(),
   consent: consentSchema.optional(),
+  privacy_signal: z
+    .boolean()
+    .describe(
+      'The browser asks not to be tracked (Global Privacy Control or Do Not Track; the `Sec-GPC: 1` and `DNT: 1` headers count too). ' +
+        'When the site honours it (settings `tracking.respect_gpc`, default on) the visit is anonymous: see `anonymous` in the answer',
+    )
+    .optional(),
   custom_data: customDataSchema.optional(),
 });
 
@@ -160,17 +167,39 @@ export const leadParamsSchema = z.strictObject({ lead_id: uuidSchema.describe('L
 
 /**
  * The event_type vocabulary. `consent` is the one strictly necessary type: it is stored even
- * when the session's consent.analytics is false (it records the visitor's choice).
+ * when the session's consent.analytics is false (it records the visitor's choice). The tag sends
+ * `engagement` when a page is left, `outbound` and `download` for link clicks, `form_submit` for
+ * submitted forms (never a field's value).
  */
-export const EVENT_TYPES = ['pageview', 'click', 'form_submit', 'scroll', 'custom', 'conversion', 'error', 'consent'] as const;
+export const EVENT_TYPES = [
+  'pageview',
+  'engagement',
+  'click',
+  'outbound',
+  'download',
+  'form_submit',
+  'scroll',
+  'custom',
+  'conversion',
+  'error',
+  'consent',
+] as const;
+/** The longest engagement one page can report (the 24-hour session cap). */
+export const MAX_ENGAGED_MS = 24 * 60 * 60 * 1000;
 export const NECESSARY_EVENT_TYPES: readonly EventType[] = ['consent'];
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const trackBodySchema = z.strictObject({
+/** The fields of a tracked event; `trackBodySchema` adds the checks of each type's properties. */
+export const trackFieldsSchema = z.strictObject({
   site_id: siteIdSchema,
   session_id: uuidSchema.describe('Session the event belongs to (renews its expiry)'),
   visitor_id: uuidSchema.describe("Visitor id; when given it must be the session's visitor").optional(),
-  event_type: z.enum(EVENT_TYPES).describe('pageview, click, form_submit, scroll, custom, conversion, error, or consent (strictly necessary)'),
+  event_type: z
+    .enum(EVENT_TYPES)
+    .describe(
+      'pageview, engagement (a page left: properties.engaged_ms and properties.scroll_depth required), click, outbound and ' +
+        'download (a link clicked: properties.href required), form_submit, scroll, custom, conversion, error, or consent (strictly necessary)',
+    ),
   event_name: text('Name of the event, e.g. signup_click (recommended for custom)', 200).optional(),
   url: urlText('URL where the event happened').optional(),
   timestamp: ms('When the event happened (default: when received)').optional(),
@@ -180,6 +209,23 @@ export const trackBodySchema = z.strictObject({
     .describe('Free-form event data, at most 50 KB serialized')
     .optional(),
 });
+
+/** The properties an event type needs (engagement: its figures; outbound and download: the link). */
+export function checkEventProperties(event: Pick<z.infer<typeof trackFieldsSchema>, 'event_type' | 'properties'>, ctx: z.RefinementCtx): void {
+  const props = event.properties ?? {};
+  const need = (key: string, ok: (v: unknown) => boolean, what: string) => {
+    if (!ok(props[key])) ctx.addIssue({ code: 'custom', path: ['properties', key], message: `${event.event_type} events need ${what}` });
+  };
+  const integer = (min: number, max: number) => (v: unknown) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+  if (event.event_type === 'engagement') {
+    need('engaged_ms', integer(0, MAX_ENGAGED_MS), `properties.engaged_ms, an integer from 0 to ${MAX_ENGAGED_MS} (ms)`);
+    need('scroll_depth', integer(0, 100), 'properties.scroll_depth, an integer from 0 to 100 (%)');
+  } else if (event.event_type === 'outbound' || event.event_type === 'download') {
+    need('href', (v) => typeof v === 'string' && v.length > 0 && v.length <= 4096, "properties.href, the link's URL (at most 4096 characters)");
+  }
+}
+
+export const trackBodySchema = trackFieldsSchema.superRefine(checkEventProperties);
 
 export const identifyBodySchema = z
   .strictObject({
@@ -221,6 +267,13 @@ export const CreatedSessionSchema = z.object({
   is_new_session: z.boolean(),
   previous_session_id: uuidSchema.nullable(),
   is_bot: z.boolean().describe('The User-Agent is a known bot or crawler'),
+  anonymous: z
+    .boolean()
+    .describe(
+      'The visit is counted without a stored visitor id: the site is in cookieless mode, or it honours the browser’s privacy signal. ' +
+        'The visitor is a daily id computed here from the site, the IP address and the User-Agent (none of them stored); the tag ' +
+        "keeps nothing in the browser's storage",
+    ),
 });
 
 export const SessionEventSchema = z.object({

@@ -7,6 +7,7 @@ import { analyticsAllowed } from './consent';
 import { eventLimitReached } from './errors';
 import { recordEvent } from './ingest';
 import { isLive } from './lifetime';
+import { anonymousLocation, visitPrivacy } from './privacy';
 import {
   addVisitorToSegment,
   bindLead,
@@ -53,19 +54,25 @@ async function requireLead(siteId: string, leadId: string) {
   return found(await findLead(siteId, leadId), 'Lead');
 }
 
-export async function createSession(siteId: string, input: CreateSessionInput, req: Request) {
+/**
+ * Starts a session or joins the visitor's open one. `clientAddress` is the caller's IP address: it
+ * only enters an anonymous visitor's daily id (./privacy.ts), and is never stored.
+ */
+export async function createSession(siteId: string, input: CreateSessionInput, req: Request, clientAddress: string) {
   if (input.lead_id) await requireLead(siteId, input.lead_id);
   // A chain link to another site's (or no) session is refused like any unknown id.
   if (input.previous_session_id) found(await findSession(siteId, input.previous_session_id), 'Previous session');
   const at = now();
   const info = clientInfo(req);
+  const privacy = await visitPrivacy(siteId, input, req, clientAddress, at);
+  const location = merged(info.location, input.location);
   const { row, isNew } = await startSession(siteId, {
-    input,
+    input: { ...input, fingerprint: privacy.fingerprint },
     now: at,
     isBot: info.isBot,
     device: merged(info.device, input.device),
     browser: merged(info.browser, input.browser),
-    location: merged(info.location, input.location),
+    location: privacy.anonymous ? anonymousLocation(location) : location,
     analyticsAllowed: analyticsAllowed(input.consent),
   });
   return {
@@ -73,7 +80,8 @@ export async function createSession(siteId: string, input: CreateSessionInput, r
     data: {
       session_id: row.id,
       visitor_id: row.visitorId,
-      fingerprint: row.fingerprint,
+      // An anonymous visitor's daily id is nobody's to keep.
+      fingerprint: privacy.anonymous ? null : row.fingerprint,
       site_id: row.siteId,
       created_at: row.createdAt,
       ...(isNew ? {} : { last_activity_at: row.lastActivityAt }),
@@ -83,6 +91,7 @@ export async function createSession(siteId: string, input: CreateSessionInput, r
       is_new_session: isNew,
       previous_session_id: row.previousSessionId,
       is_bot: row.isBot,
+      anonymous: privacy.anonymous,
     },
   };
 }

@@ -68,7 +68,7 @@ export function shopPage(shop: Shop, path: string): string | undefined {
       // Counts restorations from the back/forward cache (the test reads it).
       addEventListener('pageshow', function (e) { if (e.persisted) document.documentElement.dataset.restored = String(Number(document.documentElement.dataset.restored || 0) + 1); });
     </script>
-    <script async src="${shop.app}/t.js" data-site-id="${shop.siteId}"${shop.pingMs ? ` data-ping-interval="${shop.pingMs}"` : ''}></script>
+    <script async src="${shop.app}/t.js" data-site-id="${shop.siteId}" data-include-localhost${shop.pingMs ? ` data-ping-interval="${shop.pingMs}"` : ''}></script>
     </head><body><nav>${link('/', 'Home')} ${link('/pricing', 'Pricing')} ${link('/checkout', 'Checkout')} ${link('/account', 'Account')}</nav>
     <h1>${page.title}</h1>${page.body}</body></html>`;
 }

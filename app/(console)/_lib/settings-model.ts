@@ -20,6 +20,7 @@ export const SETTINGS_GROUPS = [
   { id: 'market', label: 'Market', fields: ['competitors', 'competitor_info', 'partnerships', 'press_releases'] },
   { id: 'places', label: 'Places and hours', fields: ['locations', 'office_locations', 'business_hours'] },
   { id: 'goals', label: 'Goals', fields: ['goals'] },
+  { id: 'tracking', label: 'Tracking privacy', fields: ['tracking'] },
 ] as const satisfies readonly { id: string; label: string; fields: readonly (keyof SiteSettings)[] }[];
 
 export type SettingsGroup = (typeof SETTINGS_GROUPS)[number];

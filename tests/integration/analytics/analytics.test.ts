@@ -34,6 +34,11 @@ const D0 = Date.parse(`${D}T00:00:00Z`);
 const SHOP = 'https://shop.example.com';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const PARTNER = 'https://partner.example/deal';
+const BLOG = 'https://blog.example/post';
+const BROCHURE = `${SHOP}/brochure.pdf`;
 
 /** A visitor's browser: its own fingerprint, a User-Agent, the site's key. */
 function browser(t: Tenant, ua = UA) {
@@ -65,6 +70,13 @@ function browser(t: Tenant, ua = UA) {
     },
     view(at: number, path: string) {
       return this.event(at, { event_type: 'pageview', url: SHOP + path });
+    },
+    /** The tag's report of a page left: engaged time and scroll depth. */
+    leave(at: number, path: string, engaged_ms: number, scroll_depth: number) {
+      return this.event(at, { event_type: 'engagement', url: SHOP + path, properties: { engaged_ms, scroll_depth } });
+    },
+    click(at: number, type: 'outbound' | 'download', href: string) {
+      return this.event(at, { event_type: type, url: `${SHOP}/pricing`, properties: { href } });
     },
     async identify(at: number, email: string) {
       useClock(at);
@@ -108,13 +120,18 @@ beforeAll(async () => {
     location: { country: 'ES' },
   });
   await a.view(D0 + 10 * HOUR, '/?utm_source=newsletter&utm_campaign=spring');
+  await a.leave(D0 + 10 * HOUR + MIN, '/?utm_source=newsletter', 60_000, 40);
   await a.view(D0 + 10 * HOUR + 2 * MIN, '/pricing');
   await a.event(D0 + 10 * HOUR + 4 * MIN, { event_type: 'custom', event_name: 'add_to_cart', url: `${SHOP}/pricing` });
+  await a.click(D0 + 10 * HOUR + 4 * MIN, 'outbound', PARTNER);
+  await a.leave(D0 + 10 * HOUR + 4 * MIN + 30_000, '/pricing', 120_000, 100);
   await a.view(D0 + 10 * HOUR + 5 * MIN, '/checkout');
+  await a.click(D0 + 10 * HOUR + 5 * MIN + 30_000, 'outbound', BLOG);
+  await a.click(D0 + 10 * HOUR + 6 * MIN, 'outbound', PARTNER);
   await a.event(D0 + 10 * HOUR + 6 * MIN, { event_type: 'conversion', event_name: 'purchase', url: `${SHOP}/checkout`, properties: { value: 49 } });
   await a.identify(D0 + 10 * HOUR + 7 * MIN, 'ada@example.com');
 
-  const b = browser(mine);
+  const b = browser(mine, IPHONE);
   await b.land(D0 + 15 * HOUR, {
     url: `${SHOP}/pricing`,
     referrer: 'https://news.ycombinator.com/item?id=1',
@@ -122,7 +139,10 @@ beforeAll(async () => {
     device: { type: 'mobile' },
   });
   await b.view(D0 + 15 * HOUR, '/pricing');
+  await b.click(D0 + 15 * HOUR + 20_000, 'outbound', PARTNER);
+  await b.click(D0 + 15 * HOUR + 30_000, 'download', BROCHURE);
   await b.event(D0 + 15 * HOUR + MIN, { event_type: 'custom', event_name: 'add_to_cart', url: `${SHOP}/pricing` });
+  await b.leave(D0 + 15 * HOUR + MIN, '/pricing', 30_000, 50);
 
   const crawler = browser(mine, BOT);
   await crawler.land(D0 + 12 * HOUR, { url: `${SHOP}/?utm_source=newsletter` });
@@ -130,11 +150,14 @@ beforeAll(async () => {
   await crawler.view(D0 + 12 * HOUR + MIN, '/pricing');
   await crawler.event(D0 + 12 * HOUR + 2 * MIN, { event_type: 'custom', event_name: 'add_to_cart' });
   await crawler.event(D0 + 12 * HOUR + 3 * MIN, { event_type: 'conversion', event_name: 'purchase' });
+  await crawler.leave(D0 + 12 * HOUR + 3 * MIN, '/', 3_600_000, 100);
+  await crawler.click(D0 + 12 * HOUR + 3 * MIN, 'outbound', PARTNER);
 
   const elsewhere = browser(other);
   await elsewhere.land(D0 + 11 * HOUR, { url: `${SHOP}/?utm_source=newsletter` });
   await elsewhere.view(D0 + 11 * HOUR, '/');
   await elsewhere.event(D0 + 11 * HOUR + MIN, { event_type: 'conversion', event_name: 'purchase' });
+  await elsewhere.click(D0 + 11 * HOUR + MIN, 'download', BROCHURE);
 
   await a.land(D0 + DAY + 9 * HOUR, { url: `${SHOP}/`, location: { country: 'ES' } });
   await a.view(D0 + DAY + 9 * HOUR, '/');
@@ -273,11 +296,52 @@ describe('GET /sites/{site_id}/analytics/breakdown/{dimension}', () => {
     [
       'pages',
       [
-        { value: '/', sessions: 2, page_views: 2, bounce_rate: null, avg_duration_ms: null, conversions: null },
-        { value: '/pricing', sessions: 2, page_views: 2, bounce_rate: null, avg_duration_ms: null, conversions: null },
-        { value: '/checkout', sessions: 1, page_views: 1, bounce_rate: null, avg_duration_ms: null, conversions: null },
+        // Engagement: the mean of the reports of each page left (the crawler's are not counted).
+        {
+          value: '/',
+          sessions: 2,
+          page_views: 2,
+          bounce_rate: null,
+          avg_duration_ms: null,
+          conversions: null,
+          avg_engaged_ms: 60_000,
+          avg_scroll_depth: 40,
+        },
+        { value: '/pricing', sessions: 2, page_views: 2, avg_engaged_ms: 75_000, avg_scroll_depth: 75, visitors: null, clicks: null },
+        { value: '/checkout', sessions: 1, page_views: 1, avg_engaged_ms: null, avg_scroll_depth: null },
       ],
     ],
+    [
+      'exit_pages',
+      [
+        { value: '/checkout', sessions: 1, page_views: 3, bounce_rate: 0, conversions: 1, avg_engaged_ms: null },
+        { value: '/', sessions: 1, page_views: 1, bounce_rate: 1 },
+        { value: '/pricing', sessions: 1, page_views: 1, bounce_rate: 1 },
+      ],
+    ],
+    [
+      'browsers',
+      [
+        { value: 'Chrome', sessions: 2, page_views: 4, conversions: 1 },
+        { value: 'Safari', sessions: 1, page_views: 1, conversions: 0 },
+      ],
+    ],
+    [
+      'operating_systems',
+      [
+        { value: 'Linux', sessions: 2, page_views: 4 },
+        { value: 'iOS', sessions: 1, page_views: 1 },
+      ],
+    ],
+    [
+      'outbound_links',
+      [
+        // Partner: A twice, B once (the crawler's click is not counted); the figures are of the sessions that clicked.
+        { value: PARTNER, visitors: 2, clicks: 3, sessions: 2, page_views: 4, bounce_rate: 0.5, avg_duration_ms: 210_000, conversions: 1 },
+        { value: BLOG, visitors: 1, clicks: 1, sessions: 1, page_views: 3, bounce_rate: 0, conversions: 1, avg_engaged_ms: null },
+      ],
+    ],
+    ['downloads', [{ value: BROCHURE, visitors: 1, clicks: 1, sessions: 1, page_views: 1, bounce_rate: 1, conversions: 0 }]],
     [
       'entry_pages',
       [
@@ -373,6 +437,8 @@ describe('isolation between sites', () => {
     expect(theirs.totals).toMatchObject({ visitors: 1, sessions: 1, page_views: 1, conversions: 1, new_leads: 0 });
     const sources = (await getBreakdown(other, 'utm_sources', TWO_DAYS)).body.data.items;
     expect(sources).toMatchObject([{ value: 'newsletter', sessions: 1, conversions: 1 }]);
+    expect((await getBreakdown(other, 'downloads', TWO_DAYS)).body.data.items).toMatchObject([{ value: BROCHURE, visitors: 1, clicks: 1 }]);
+    expect((await getBreakdown(other, 'outbound_links', TWO_DAYS)).body.data.items).toEqual([]);
     // Mine counted neither the other site's visit nor the crawler (conversions: 1, sessions: 3 above).
     expect((await getOverview(mine, TWO_DAYS)).body.data.totals).toMatchObject({ sessions: 3, conversions: 1 });
   });
@@ -430,7 +496,7 @@ describe('bad periods', () => {
     const cases: [Promise<{ status: number; body: any }>, string][] = [
       [getBreakdown(mine, 'pages', { limit: 0 }), 'query.limit'],
       [getBreakdown(mine, 'pages', { limit: 101 }), 'query.limit'],
-      [getBreakdown(mine, 'browsers', {}), 'path.dimension'],
+      [getBreakdown(mine, 'planets', {}), 'path.dimension'],
       [getFunnel(mine, { steps: 'purchase' }), 'query.steps'],
       [getFunnel(mine, { steps: Array.from({ length: 11 }, (_, i) => `s${i}`).join(',') }), 'query.steps'],
       [getFunnel(mine, { steps: 'a,,b' }), 'query.steps'],

@@ -1,4 +1,5 @@
 import { policies } from '@/lib/http/auth/policies';
+import { clientIp } from '@/lib/http/client-ip';
 import { preflight } from '@/lib/http/cors';
 import { defineRoute } from '@/lib/http/define-route';
 import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
@@ -21,7 +22,10 @@ export const POST = defineRoute({
     'whose last session expired or was closed gets a new session chained by `previous_session_id`; the visitor stays the same. ' +
     'Device, browser and location missing from the body are filled from User-Agent, Accept-Language and edge geo headers. ' +
     'Bot User-Agents are flagged (`is_bot`). With `consent.analytics: false` only the session itself is kept (no URLs, ' +
-    'referrer, UTM, device, browser, location, performance or custom_data). From a browser: no key, Origin must be the site domain.',
+    'referrer, UTM, device, browser, location, performance or custom_data). In cookieless mode, or when the browser asks not to be ' +
+    'tracked and the site honours it (`privacy_signal`, settings `tracking`), the visit is anonymous (`anonymous: true`): the ' +
+    'visitor is a daily id computed from the site, IP address and User-Agent, the fingerprint sent is ignored, and only the ' +
+    'country of the location is kept. From a browser: no key, Origin must be the site domain.',
   tags,
   auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
@@ -31,7 +35,7 @@ export const POST = defineRoute({
   openapi: { alsoSucceeds: { 200: 'An open session of the same visitor was reused' } },
   errors: ['NOT_FOUND'],
   handler: async ({ siteId, body, req, res, startedAt }) => {
-    const { data, isNew } = await createSession(siteId, body, req);
+    const { data, isNew } = await createSession(siteId, body, req, clientIp(req));
     res.status = isNew ? 201 : 200;
     res.meta = sessionMeta(startedAt);
     return data;

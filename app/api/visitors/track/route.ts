@@ -10,7 +10,9 @@ export const POST = defineRoute({
   summary: 'Track an event',
   description:
     'Records one event in the session and renews its expiry. The event is committed before the answer (concurrent events ' +
-    'share one commit). `event_type`: pageview, click, form_submit, scroll, custom, conversion, error, consent. With the ' +
+    'share one commit). `event_type`: pageview, engagement, click, outbound, download, form_submit, scroll, custom, conversion, ' +
+    'error, consent; engagement needs `properties.engaged_ms` and `properties.scroll_depth`, outbound and download ' +
+    '`properties.href`. Accepts JSON sent as `text/plain` (no CORS preflight: what the tag sends as a page is left). With the ' +
     "session's `consent.analytics` false only `consent` events are stored; others answer `stored: false` and only renew the " +
     'session. A session holds at most 1,000 events: the 1,001st is 409 CONFLICT and nothing is stored. A closed session is ' +
     '409 CONFLICT; a missing or expired one 404 `session_not_found`.',
@@ -18,6 +20,7 @@ export const POST = defineRoute({
   auth: policies.visitor,
   rateLimit: VISITOR_RATE_LIMIT,
   body: trackBodySchema,
+  bodyReading: { type: 'beacon' },
   response: TrackedEventSchema,
   status: 201,
   errors: ['session_not_found', 'CONFLICT'],

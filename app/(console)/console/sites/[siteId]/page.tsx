@@ -23,13 +23,53 @@ const PRESETS = [
   { days: 365, label: '12 months' },
 ];
 
-const TOP_LISTS: { dimension: BreakdownDimension; title: string; none: string }[] = [
-  { dimension: 'pages', title: 'Top pages', none: '(unknown page)' },
-  { dimension: 'referrers', title: 'Referrers', none: 'Direct / none' },
-  { dimension: 'utm_sources', title: 'UTM sources', none: 'No campaign' },
+type Tab = { dimension: BreakdownDimension; label: string; none: string };
+
+/** The Overview's lists: a card each, a tab per breakdown; the tab shown is a query parameter (`pages=exit_pages`), so links keep it. */
+const TOP_LISTS: { param: string; title: string; tabs: Tab[] }[] = [
+  {
+    param: 'pages',
+    title: 'Pages',
+    tabs: [
+      { dimension: 'pages', label: 'Top pages', none: '(unknown page)' },
+      { dimension: 'entry_pages', label: 'Entry pages', none: '(unknown page)' },
+      { dimension: 'exit_pages', label: 'Exit pages', none: '(unknown page)' },
+    ],
+  },
+  {
+    param: 'sources',
+    title: 'Sources',
+    tabs: [
+      { dimension: 'referrers', label: 'Referrers', none: 'Direct / none' },
+      { dimension: 'utm_sources', label: 'UTM sources', none: 'No campaign' },
+      { dimension: 'utm_mediums', label: 'Mediums', none: 'No medium' },
+      { dimension: 'utm_campaigns', label: 'Campaigns', none: 'No campaign' },
+    ],
+  },
+  {
+    param: 'devices',
+    title: 'Countries & devices',
+    tabs: [
+      { dimension: 'countries', label: 'Countries', none: 'Unknown' },
+      { dimension: 'devices', label: 'Devices', none: 'Unknown' },
+      { dimension: 'browsers', label: 'Browsers', none: 'Unknown' },
+      { dimension: 'operating_systems', label: 'Systems', none: 'Unknown' },
+    ],
+  },
+  {
+    param: 'clicks',
+    title: 'Clicks',
+    tabs: [
+      { dimension: 'outbound_links', label: 'Outbound links', none: '(no link)' },
+      { dimension: 'downloads', label: 'Downloads', none: '(no link)' },
+    ],
+  },
 ];
 
-type Search = { range?: string; from?: string; to?: string };
+type Search = { range?: string; from?: string; to?: string } & Partial<Record<string, string>>;
+
+/** The tab of each list the query names (the first tab when it names none or an unknown one). */
+const chosenTabs = (q: Search) => TOP_LISTS.map((list) => list.tabs.find((t) => t.dimension === q[list.param]) ?? list.tabs[0]);
 
 /** The period the page shows: a preset (`range=7`), or the days of the custom form, else the last 30 days. */
 function periodOf(q: Search): { from?: string; to?: string; preset?: number } {
@@ -45,10 +85,11 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   if (!(await tagReportedIn(site.id))) return <FirstEvent siteId={site.id} />;
   const period = periodOf(q);
   const base = `/console/sites/${site.id}`;
+  const tabs = chosenTabs(q);
   let data;
   try {
     const range = { from: period.from, to: period.to };
-    data = await Promise.all([overview(site.id, range), ...TOP_LISTS.map((l) => breakdown(site.id, l.dimension, { ...range, limit: 8 }))]);
+    data = await Promise.all([overview(site.id, range), ...tabs.map((tab) => breakdown(site.id, tab.dimension, { ...range, limit: 8 }))]);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return (
@@ -100,16 +141,32 @@ export default async function OverviewPage({ params, searchParams }: { params: P
           ]}
         />
       </Card>
-      <div className="grid-3">
+      <div className="top-lists">
         {TOP_LISTS.map((list, i) => (
-          <Card key={list.dimension} title={list.title} id={list.dimension}>
-            <TopList items={tops[i].items} none={list.none} metric={list.dimension === 'pages' ? 'page_views' : 'sessions'} />
+          <Card key={list.param} title={list.title} id={`list-${list.param}`}>
+            <nav className="tabs" aria-label={`${list.title} lists`}>
+              {list.tabs.map((tab) => (
+                <Link
+                  key={tab.dimension}
+                  href={`${base}?${new URLSearchParams({ ...definedParams(q), [list.param]: tab.dimension })}`}
+                  aria-current={tab === tabs[i] ? 'true' : undefined}
+                  scroll={false}
+                >
+                  {tab.label}
+                </Link>
+              ))}
+            </nav>
+            <TopList items={tops[i].items} tab={tabs[i]} />
           </Card>
         ))}
       </div>
     </>
   );
 }
+
+/** The page's query without empty values: what a tab's link keeps. */
+const definedParams = (q: Search) =>
+  Object.fromEntries(Object.entries(q).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
 
 function RangePicker({ base, period }: { base: string; period: { from?: string; to?: string; preset?: number } }) {
   return (
@@ -138,22 +195,45 @@ function RangePicker({ base, period }: { base: string; period: { from?: string; 
   );
 }
 
-function TopList({ items, none, metric }: { items: BreakdownItem[]; none: string; metric: 'sessions' | 'page_views' }) {
+/** What a list ranks by: page views for pages, visitors for links, sessions otherwise. */
+const metricOf = (dimension: BreakdownDimension) =>
+  dimension === 'pages'
+    ? ({ key: 'page_views', label: 'Page views' } as const)
+    : dimension === 'outbound_links' || dimension === 'downloads'
+      ? ({ key: 'visitors', label: 'Visitors' } as const)
+      : ({ key: 'sessions', label: 'Sessions' } as const);
+
+function TopList({ items, tab }: { items: BreakdownItem[]; tab: Tab }) {
   if (items.length === 0) return <p className="empty">Nothing in this period.</p>;
-  const top = Math.max(1, ...items.map((i) => i[metric]));
+  const metric = metricOf(tab.dimension);
+  const value = (i: BreakdownItem) => i[metric.key] ?? 0;
+  const top = Math.max(1, ...items.map(value));
   return (
-    <ol className="top-list">
+    <ol className="top-list" aria-label={tab.label}>
       {items.map((item) => (
         <li key={item.value ?? ''}>
-          <span className="share" style={{ width: `${(item[metric] / top) * 100}%` }} aria-hidden="true" />
-          <span className="label">{item.value ?? none}</span>
-          <span className="count" title={metric === 'sessions' ? 'Sessions' : 'Page views'}>
-            {count(item[metric])}
+          <span className="share" style={{ width: `${(value(item) / top) * 100}%` }} aria-hidden="true" />
+          <span className="label">
+            {item.value ?? tab.none}
+            <Detail item={item} />
+          </span>
+          <span className="count" title={metric.label}>
+            {count(value(item))}
           </span>
         </li>
       ))}
     </ol>
   );
+}
+
+/** A row's second figure: a page's engagement, a link's clicks. */
+function Detail({ item }: { item: BreakdownItem }) {
+  const parts = [
+    item.avg_engaged_ms !== null && `${duration(item.avg_engaged_ms)} engaged`,
+    item.avg_scroll_depth !== null && `${item.avg_scroll_depth}% scrolled`,
+    item.clicks !== null && `${count(item.clicks)} ${item.clicks === 1 ? 'click' : 'clicks'}`,
+  ].filter(Boolean);
+  return parts.length > 0 ? <span className="sub detail">{parts.join(' · ')}</span> : null;
 }
 
 /** Before the first visit: the tag to paste, the API to call from the page, and a page that turns live by itself. */

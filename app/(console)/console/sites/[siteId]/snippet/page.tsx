@@ -4,37 +4,149 @@ import { requireOwnedSite } from '@/app/(console)/_lib/session';
 import { publicOrigin, trackingSnippet } from '@/app/(console)/_lib/snippet';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
+import { DataTable } from '@/components/kit/data-table';
 import { listSiteOrigins } from '@/lib/sites/service';
+import { DOWNLOAD_EXTENSIONS } from '@/lib/visitors/snippet';
 
 export const metadata: Metadata = { title: 'Tracking snippet · Site Growth Platform' };
 
+/** Every attribute the tag reads from its script element (lib/visitors/snippet.ts). */
+const ATTRIBUTES: { name: string; what: string }[] = [
+  { name: 'data-site-id', what: 'This site’s id (required).' },
+  { name: 'data-hash-routing="true"', what: 'The app routes by the URL’s fragment (#/pricing): each fragment route is a page view.' },
+  { name: 'data-exclude="/admin/*, /drafts/**"', what: 'Paths where nothing is sent; * matches within a path segment, ** across segments.' },
+  { name: 'data-download-extensions="dwg,stl"', what: 'More file types whose links count as downloads.' },
+  { name: 'data-include-localhost', what: 'Also count pages on localhost, 127.x and file: (left out by default, so development does not count).' },
+  {
+    name: 'data-consent-analytics="false"',
+    what: 'Start without analytics consent: only strictly necessary data is kept until sgp.consent() says otherwise.',
+  },
+  { name: 'data-ping-interval="300000"', what: 'How often (ms) an active visitor’s page reports its activity; default 5 minutes.' },
+  { name: 'data-api="https://…"', what: 'Where the tag sends events, when this app is reached under another origin (a proxy on your own domain).' },
+];
+
+const AUTOMATIC: { what: string; how: string }[] = [
+  { what: 'Page views', how: 'Every page, and every route change of a single-page app (pushState, replaceState, back and forward).' },
+  { what: 'Engagement', how: 'When a page is left: the time it was visible with the visitor active, and how far down they scrolled.' },
+  { what: 'Outbound links', how: 'A click on a link to another site.' },
+  { what: 'Downloads', how: `A click on a file link (${DOWNLOAD_EXTENSIONS.join(', ')}) or on any <a download>.` },
+  { what: 'Form submissions', how: 'The form’s id, name and where it posts — never what was typed. data-sgp-ignore on a form leaves it out.' },
+  { what: 'Tagged clicks', how: 'An element with data-sgp-event="name" sends that event; data-sgp-prop-plan="pro" adds a property.' },
+];
+
+const API = `sgp.track('signup_clicked', { plan: 'pro' });           // a custom event
+sgp.track({ event_type: 'conversion', event_name: 'purchase',
+            properties: { value: 49, currency: 'EUR' } });    // a conversion (a goal)
+sgp.identify('ada@example.com', 'Ada', 'Lovelace');          // the visitor becomes a lead
+sgp.consent({ analytics: false });                           // the visitor declined analytics
+sgp.end();                                                   // the visit is over (a logout)`;
+
+const TAGGED = `<button data-sgp-event="pricing_cta" data-sgp-prop-plan="pro">Start free trial</button>`;
+
+/** The tag to paste, how it behaves, and every way to tune it — the tracker guide of this site. */
 export default async function SnippetPage({ params }: { params: Promise<{ siteId: string }> }) {
   const { site } = await requireOwnedSite((await params).siteId);
   const snippet = trackingSnippet(await publicOrigin(), site.id);
   const extra = await listSiteOrigins(site.id);
+  const optOutUrl = site.domain ? `https://${site.domain}/?sgp_opt_out=1` : null;
   return (
-    <Card title="Tracking snippet" id="snippet">
-      <p>Paste this into every page of your site, just before the closing &lt;/body&gt; tag:</p>
-      <pre className="code" data-testid="tracking-snippet">
-        <code>{snippet}</code>
-      </pre>
-      <CopyButton text={snippet} label="Copy snippet" />
-      <p className="hint">
-        {site.domain ? (
-          <>
-            Browsers on <strong>{site.domain}</strong> and <strong>{wwwTwin(site.domain)}</strong>
-            {extra.length > 0 && <> and {extra.length === 1 ? 'one more allowed origin' : `${extra.length} more allowed origins`}</>} send visitor
-            events without an API key.
-          </>
-        ) : extra.length > 0 ? (
-          <>Browsers on this site&apos;s allowed origins send visitor events without an API key.</>
+    <>
+      <Card title="Tracking snippet" id="snippet">
+        <p>Paste this into every page of your site, just before the closing &lt;/body&gt; tag:</p>
+        <pre className="code" data-testid="tracking-snippet">
+          <code>{snippet}</code>
+        </pre>
+        <CopyButton text={snippet} label="Copy snippet" />
+        <p className="hint">
+          {site.domain ? (
+            <>
+              Browsers on <strong>{site.domain}</strong> and <strong>{wwwTwin(site.domain)}</strong>
+              {extra.length > 0 && <> and {extra.length === 1 ? 'one more allowed origin' : `${extra.length} more allowed origins`}</>} send visitor
+              events without an API key.
+            </>
+          ) : extra.length > 0 ? (
+            <>Browsers on this site&apos;s allowed origins send visitor events without an API key.</>
+          ) : (
+            <>This site has no domain and no allowed origins yet: browsers cannot send visitor events for it.</>
+          )}{' '}
+          <Link href={`/console/sites/${site.id}/origins`}>Manage allowed origins</Link>. Server-to-server calls use an API key; see the{' '}
+          <a href="/docs">API reference</a>.
+        </p>
+      </Card>
+      <Card title="What it records by itself" id="automatic">
+        <DataTable
+          caption="What the tag records without code"
+          rows={AUTOMATIC}
+          rowKey={(r) => r.what}
+          columns={[
+            { header: 'What', cell: (r) => <strong>{r.what}</strong>, title: true },
+            { header: 'When', cell: (r) => r.how },
+          ]}
+          empty={null}
+        />
+        <p className="hint">
+          Single-page apps (React, Next.js, Vue, Svelte…) need nothing more. Events sent as a page is left travel with <code>keepalive</code>, so they
+          arrive even when the click navigates away.
+        </p>
+      </Card>
+      <Card title="From your pages" id="api">
+        <pre className="code">
+          <code>{API}</code>
+        </pre>
+        <CopyButton text={API} label="Copy example" />
+        <h3>Without code</h3>
+        <pre className="code">
+          <code>{TAGGED}</code>
+        </pre>
+        <p className="hint">
+          Calls made before the tag has loaded are kept:{' '}
+          <code>window.sgp = window.sgp || []; sgp.push([&apos;track&apos;, &apos;signup&apos;]);</code>
+        </p>
+      </Card>
+      <Card title="Options" id="attributes">
+        <DataTable
+          caption="Attributes of the script tag"
+          rows={ATTRIBUTES}
+          rowKey={(r) => r.name}
+          columns={[
+            { header: 'Attribute', cell: (r) => <code>{r.name}</code>, title: true },
+            { header: 'Effect', cell: (r) => r.what },
+          ]}
+          empty={null}
+        />
+      </Card>
+      <Card title="Privacy" id="privacy">
+        <p>
+          The tag keeps a random visitor id and the current visit in the site&apos;s own browser storage — nothing derived from the device, no
+          third-party cookie. A visitor whose browser sends Global Privacy Control or Do Not Track is counted without a stored id, city or region; in
+          cookieless mode nobody&apos;s browser stores anything, and a visitor is a daily id computed on the server from the site, the IP address and
+          the User-Agent (neither is stored). Both are <Link href={`/console/sites/${site.id}/settings/tracking`}>tracking privacy settings</Link>.
+        </p>
+        <h3>Leave out your own visits</h3>
+        {optOutUrl ? (
+          <p>
+            <a className="button" href={optOutUrl} target="_blank" rel="noreferrer" data-testid="opt-out">
+              Exclude this browser from {site.domain}
+            </a>{' '}
+            <span className="hint">
+              Opens your site once with <code>?sgp_opt_out=1</code>: this browser is no longer counted (<code>?sgp_opt_out=0</code> counts it again).
+              Or call <code>sgp.optOut()</code> on a page of the site.
+            </span>
+          </p>
         ) : (
-          <>This site has no domain and no allowed origins yet: browsers cannot send visitor events for it.</>
-        )}{' '}
-        <Link href={`/console/sites/${site.id}/origins`}>Manage allowed origins</Link>. Server-to-server calls use an API key; see the{' '}
-        <a href="/docs">API reference</a>.
-      </p>
-    </Card>
+          <p className="hint">
+            Give the site a domain to get a one-click link; meanwhile open any page of the site with <code>?sgp_opt_out=1</code>, or call{' '}
+            <code>sgp.optOut()</code> there.
+          </p>
+        )}
+        <h3>Serve the tag from your own domain</h3>
+        <p className="hint">
+          Proxy <code>/t.js</code> and <code>/api/visitors/*</code> of your domain to this app and load the tag with{' '}
+          <code>data-api=&quot;https://your-domain&quot;</code>: the tag then talks to your domain only, and blockers of third-party hosts let it
+          through.
+        </p>
+      </Card>
+    </>
   );
 }
 

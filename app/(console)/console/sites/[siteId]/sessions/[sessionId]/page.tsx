@@ -8,11 +8,40 @@ import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { ApiError } from '@/lib/core/errors';
 import { isUuid } from '@/lib/core/schemas';
+import type { SessionEvent } from '@/lib/visitors/schema';
 import { sessionDetail } from '@/lib/visitors/service';
 
 export const metadata: Metadata = { title: 'Session · Site Growth Platform' };
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/**
+ * An event in words. The tag's own events read as what the visitor did; their properties are then
+ * said in the sentence (`shown: true`), the others' are printed as they came.
+ */
+function describeEvent(e: SessionEvent): { title: string; shown: boolean } {
+  const p = e.properties ?? {};
+  switch (e.event_type) {
+    case 'pageview':
+      return { title: `Viewed ${pathOf(e.url)}`, shown: false };
+    case 'engagement': {
+      const engaged = typeof p.engaged_ms === 'number' ? duration(p.engaged_ms) : '—';
+      return { title: `Left ${pathOf(e.url)} after ${engaged} engaged, ${p.scroll_depth ?? '—'}% scrolled`, shown: true };
+    }
+    case 'outbound':
+      return { title: `Followed a link out to ${text(p.href) ?? '—'}`, shown: true };
+    case 'download':
+      return { title: `Downloaded ${text(p.href) ?? '—'}`, shown: true };
+    case 'form_submit': {
+      const form = text(p.id) ? `#${text(p.id)}` : text(p.name) ? `“${text(p.name)}”` : '';
+      return { title: ['Submitted a form', form, text(p.action) && `to ${text(p.action)}`].filter(Boolean).join(' '), shown: true };
+    }
+    default:
+      return { title: `${e.event_type}${e.event_name ? `: ${e.event_name}` : ''}`, shown: false };
+  }
+}
 
 /** One visit: where it came from, and its events in order — the same sessionDetail() as GET /api/visitors/session. */
 export default async function SessionPage({ params }: { params: Promise<{ siteId: string; sessionId: string }> }) {
@@ -73,18 +102,19 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
           <EmptyState title="No events stored for this visit." />
         ) : (
           <ol className="timeline" data-testid="session-timeline">
-            {session.events.map((e) => (
-              <li key={e.event_id} className={e.event_type}>
-                <strong>
-                  {e.event_type === 'pageview' ? `Viewed ${pathOf(e.url)}` : `${e.event_type}${e.event_name ? `: ${e.event_name}` : ''}`}
-                </strong>{' '}
-                <span className="sub">
-                  <time dateTime={iso(e.timestamp)}>{clock(e.timestamp)}</time>
-                  {e.event_type !== 'pageview' && e.url ? ` · on ${pathOf(e.url)}` : ''}
-                </span>
-                {e.properties && Object.keys(e.properties).length > 0 && <code className="sub wrap">{JSON.stringify(e.properties)}</code>}
-              </li>
-            ))}
+            {session.events.map((e) => {
+              const { title, shown } = describeEvent(e);
+              return (
+                <li key={e.event_id} className={e.event_type}>
+                  <strong>{title}</strong>{' '}
+                  <span className="sub">
+                    <time dateTime={iso(e.timestamp)}>{clock(e.timestamp)}</time>
+                    {e.event_type !== 'pageview' && e.event_type !== 'engagement' && e.url ? ` · on ${pathOf(e.url)}` : ''}
+                  </span>
+                  {!shown && e.properties && Object.keys(e.properties).length > 0 && <code className="sub wrap">{JSON.stringify(e.properties)}</code>}
+                </li>
+              );
+            })}
           </ol>
         )}
       </Card>
