@@ -47,7 +47,16 @@ async function provision(domain: string, tracking?: Record<string, boolean>): Pr
 const nav = (links: [string, string][]) => `<nav>${links.map(([href, label]) => `<a href="${href}">${label}</a>`).join(' ')}</nav>`;
 
 /** The test site's pages (`partnerOrigin`: the other host an outbound link goes to). */
-function page(path: string, partnerOrigin: string): { title: string; body: string } | undefined {
+function page(path: string, partnerOrigin: string): { title: string; body: string; attrs?: string } | undefined {
+  if (path === '/hash')
+    return {
+      title: 'Hash app',
+      attrs: 'data-hash-routing="true"',
+      body: nav([
+        ['#/pricing', 'Pricing'],
+        ['#/checkout', 'Checkout'],
+      ]),
+    };
   if (path === '/app' || path.startsWith('/app/'))
     return {
       title: 'App',
@@ -122,7 +131,7 @@ describe.skipIf(!SUITE)('the tag on a modern site, in headless Chromium', () => 
       res.end(
         p
           ? `<!doctype html><html><head><title>${p.title}</title>
-            <script async src="${APP}/t.js" data-site-id="${site.siteId}" data-include-localhost data-exclude="/admin/*"></script>
+            <script async src="${APP}/t.js" data-site-id="${site.siteId}" data-include-localhost data-exclude="/admin/*" ${p.attrs ?? ''}></script>
             </head><body><h1>${p.title}</h1>${p.body}</body></html>`
           : 'not found',
       );
@@ -319,6 +328,28 @@ describe.skipIf(!SUITE)('the tag on a modern site, in headless Chromium', () => 
     await screenshot(console_, 'tag-session-390');
     await console_.goto(`${overview}/snippet`);
     await screenshot(console_, 'tag-snippet-390');
+    await ctx.close();
+  });
+
+  it('with data-hash-routing, each fragment route is a page view and a page of the lists', async () => {
+    const { context: ctx } = await context();
+    const tab = await ctx.newPage();
+    const o = origin('127.0.0.1');
+    await tab.goto(`${o}/hash#/`);
+    const s = await sessionOf(tab);
+    await tab.click('a[href="#/pricing"]');
+    await tab.click('a[href="#/checkout"]');
+    await tab.goBack();
+    const visit = await eventsOf(shop, s.session_id, (e) => count('pageview')(e) === 4, 'four hash routes');
+    expect(visit.events.filter((e: any) => e.event_type === 'pageview').map((e: any) => new URL(e.url).hash)).toEqual([
+      '#/',
+      '#/pricing',
+      '#/checkout',
+      '#/pricing',
+    ]);
+    const read = { 'x-api-key': shop.key['x-api-key'] };
+    const pagesList = (await api(APP, 'GET', `/sites/${shop.siteId}/analytics/breakdown/pages?limit=50`, undefined, read)).body.data.items;
+    expect(pagesList.find((i: any) => i.value === '/hash#/pricing')).toMatchObject({ page_views: 2 });
     await ctx.close();
   });
 

@@ -10,28 +10,31 @@ import { DOWNLOAD_EXTENSIONS } from '@/lib/visitors/snippet';
 
 export const metadata: Metadata = { title: 'Tracking snippet · Site Growth Platform' };
 
+/** A term and what it means: a row of the guide's tables. */
+type Entry = { term: string; text: string };
+
 /** Every attribute the tag reads from its script element (lib/visitors/snippet.ts). */
-const ATTRIBUTES: { name: string; what: string }[] = [
-  { name: 'data-site-id', what: 'This site’s id (required).' },
-  { name: 'data-hash-routing="true"', what: 'The app routes by the URL’s fragment (#/pricing): each fragment route is a page view.' },
-  { name: 'data-exclude="/admin/*, /drafts/**"', what: 'Paths where nothing is sent; * matches within a path segment, ** across segments.' },
-  { name: 'data-download-extensions="dwg,stl"', what: 'More file types whose links count as downloads.' },
-  { name: 'data-include-localhost', what: 'Also count pages on localhost, 127.x and file: (left out by default, so development does not count).' },
+const ATTRIBUTES: Entry[] = [
+  { term: 'data-site-id', text: 'This site’s id (required).' },
+  { term: 'data-hash-routing="true"', text: 'The app routes by the URL’s fragment (#/pricing): each fragment route is a page view.' },
+  { term: 'data-exclude="/admin/*, /drafts/**"', text: 'Paths where nothing is sent; * matches within a path segment, ** across segments.' },
+  { term: 'data-download-extensions="dwg,stl"', text: 'More file types whose links count as downloads.' },
+  { term: 'data-include-localhost', text: 'Also count pages on localhost, 127.x and file: (left out by default, so development does not count).' },
   {
-    name: 'data-consent-analytics="false"',
-    what: 'Start without analytics consent: only strictly necessary data is kept until sgp.consent() says otherwise.',
+    term: 'data-consent-analytics="false"',
+    text: 'Start without analytics consent: only strictly necessary data is kept until sgp.consent() says otherwise.',
   },
-  { name: 'data-ping-interval="300000"', what: 'How often (ms) an active visitor’s page reports its activity; default 5 minutes.' },
-  { name: 'data-api="https://…"', what: 'Where the tag sends events, when this app is reached under another origin (a proxy on your own domain).' },
+  { term: 'data-ping-interval="300000"', text: 'How often (ms) an active visitor’s page reports its activity; default 5 minutes.' },
+  { term: 'data-api="https://…"', text: 'Where the tag sends events, when this app is reached under another origin (a proxy on your own domain).' },
 ];
 
-const AUTOMATIC: { what: string; how: string }[] = [
-  { what: 'Page views', how: 'Every page, and every route change of a single-page app (pushState, replaceState, back and forward).' },
-  { what: 'Engagement', how: 'When a page is left: the time it was visible with the visitor active, and how far down they scrolled.' },
-  { what: 'Outbound links', how: 'A click on a link to another site.' },
-  { what: 'Downloads', how: `A click on a file link (${DOWNLOAD_EXTENSIONS.join(', ')}) or on any <a download>.` },
-  { what: 'Form submissions', how: 'The form’s id, name and where it posts — never what was typed. data-sgp-ignore on a form leaves it out.' },
-  { what: 'Tagged clicks', how: 'An element with data-sgp-event="name" sends that event; data-sgp-prop-plan="pro" adds a property.' },
+const AUTOMATIC: Entry[] = [
+  { term: 'Page views', text: 'Every page, and every route change of a single-page app (pushState, replaceState, back and forward).' },
+  { term: 'Engagement', text: 'When a page is left: the time it was visible with the visitor active, and how far down they scrolled.' },
+  { term: 'Outbound links', text: 'A click on a link to another site.' },
+  { term: 'Downloads', text: `A click on a file link (${DOWNLOAD_EXTENSIONS.join(', ')}) or on any <a download>.` },
+  { term: 'Form submissions', text: 'The form’s id, name and where it posts — never what was typed. data-sgp-ignore on a form leaves it out.' },
+  { term: 'Tagged clicks', text: 'An element with data-sgp-event="name" sends that event; data-sgp-prop-plan="pro" adds a property.' },
 ];
 
 const API = `sgp.track('signup_clicked', { plan: 'pro' });           // a custom event
@@ -74,16 +77,7 @@ export default async function SnippetPage({ params }: { params: Promise<{ siteId
         </p>
       </Card>
       <Card title="What it records by itself" id="automatic">
-        <DataTable
-          caption="What the tag records without code"
-          rows={AUTOMATIC}
-          rowKey={(r) => r.what}
-          columns={[
-            { header: 'What', cell: (r) => <strong>{r.what}</strong>, title: true },
-            { header: 'When', cell: (r) => r.how },
-          ]}
-          empty={null}
-        />
+        <EntryTable caption="What the tag records without code" rows={AUTOMATIC} headers={['What', 'When']} />
         <p className="hint">
           Single-page apps (React, Next.js, Vue, Svelte…) need nothing more. Events sent as a page is left travel with <code>keepalive</code>, so they
           arrive even when the click navigates away.
@@ -104,16 +98,7 @@ export default async function SnippetPage({ params }: { params: Promise<{ siteId
         </p>
       </Card>
       <Card title="Options" id="attributes">
-        <DataTable
-          caption="Attributes of the script tag"
-          rows={ATTRIBUTES}
-          rowKey={(r) => r.name}
-          columns={[
-            { header: 'Attribute', cell: (r) => <code>{r.name}</code>, title: true },
-            { header: 'Effect', cell: (r) => r.what },
-          ]}
-          empty={null}
-        />
+        <EntryTable caption="Attributes of the script tag" rows={ATTRIBUTES} headers={['Attribute', 'Effect']} code />
       </Card>
       <Card title="Privacy" id="privacy">
         <p>
@@ -147,6 +132,21 @@ export default async function SnippetPage({ params }: { params: Promise<{ siteId
         </p>
       </Card>
     </>
+  );
+}
+
+function EntryTable({ caption, rows, headers, code }: { caption: string; rows: Entry[]; headers: [string, string]; code?: boolean }) {
+  return (
+    <DataTable
+      caption={caption}
+      rows={rows}
+      rowKey={(r) => r.term}
+      columns={[
+        { header: headers[0], cell: (r) => (code ? <code>{r.term}</code> : <strong>{r.term}</strong>), title: true },
+        { header: headers[1], cell: (r) => r.text },
+      ]}
+      empty={null}
+    />
   );
 }
 
