@@ -624,6 +624,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in account
+         * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        get: operations["getApiAuthMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password/forgot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link
+         * @description Mails a link to choose a new password (`POST /api/auth/password/reset`, valid 1 hour, single use) when the address has an account; the answer is the same when it has none. Limits: ACCOUNT_MAILS_PER_ADDRESS per address and hour, AUTH_RATE_LIMIT_PER_IP per client IP and minute (429 with Retry-After).
+         *
+         *     No authentication.
+         */
+        post: operations["postApiAuthPasswordForgot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the password
+         * @description Sets the new password with the `token` of a reset link. The link works once; the old password and every session and session token of the account stop working at once (sign in again). An unknown, used or expired token → 400.
+         *
+         *     No authentication.
+         */
+        post: operations["postApiAuthPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/signup": {
         parameters: {
             query?: never;
@@ -635,7 +699,7 @@ export interface paths {
         put?: never;
         /**
          * Sign up
-         * @description Creates an account. After the first account, sign-up can be closed with OPEN_SIGNUP=false. Brute-force limits: AUTH_RATE_LIMIT_PER_IP attempts per minute per client IP, AUTH_FAILURES_PER_ACCOUNT failures per 15 minutes per e-mail (429 with Retry-After).
+         * @description Creates an account and mails a link that verifies its address (`POST /api/auth/verify-email`). The answer is the same for an address that already has an account: nothing changes, and that address gets a mail saying someone tried, with a password reset link. Sign in with `POST /api/auth/token`. After the first account, sign-up can be closed with OPEN_SIGNUP=false. Brute-force limits: AUTH_RATE_LIMIT_PER_IP attempts per minute per client IP, AUTH_FAILURES_PER_ACCOUNT failures per 15 minutes per e-mail (429 with Retry-After).
          *
          *     No authentication.
          */
@@ -657,11 +721,61 @@ export interface paths {
         put?: never;
         /**
          * Get a session token
-         * @description Returns a session token for `Authorization: Bearer <SESSION_TOKEN>` (the same token the console keeps in its cookie). Brute-force limits: AUTH_RATE_LIMIT_PER_IP attempts per minute per client IP, AUTH_FAILURES_PER_ACCOUNT failures per 15 minutes per account (429 with Retry-After).
+         * @description Returns a session token for `Authorization: Bearer <SESSION_TOKEN>` (the same token the console keeps in its cookie). It stops working at `expires_at`, when it is ended (`DELETE /api/auth/token`) and when the account’s password is reset. Brute-force limits: AUTH_RATE_LIMIT_PER_IP attempts per minute per client IP, AUTH_FAILURES_PER_ACCOUNT failures per 15 minutes per account (429 with Retry-After).
          *
          *     No authentication.
          */
         post: operations["postApiAuthToken"];
+        /**
+         * End the session
+         * @description Signs out on the server: the session token (or console cookie) this request carries is refused from now on.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        delete: operations["deleteApiAuthToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the email address
+         * @description Spends the `token` of a verification link (sent at sign-up and by `POST /api/auth/verify-email/resend`; valid 7 days, single use) and answers the account. An unknown, used or expired token → 400.
+         *
+         *     No authentication.
+         */
+        post: operations["postApiAuthVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new verification link
+         * @description Mails a new verification link to the signed-in account’s address; `sent: false` when it is already verified. Limits: ACCOUNT_MAILS_PER_ADDRESS per address and hour, AUTH_RATE_LIMIT_PER_IP per client IP and minute (429 with Retry-After).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        post: operations["postApiAuthVerifyEmailResend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3244,6 +3358,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Account: {
+            email: string;
+            /** @description The address was proven by a link mailed to it (verification or password reset) */
+            email_verified: boolean;
+            /** Format: uuid */
+            id: string;
+            name: string | null;
+            /** @description A second factor is required at sign-in */
+            two_factor: boolean;
+        };
         ActResult: {
             /** @description Steps performed by this call, in order */
             executed: components["schemas"]["PlanStep"][];
@@ -4338,6 +4462,12 @@ export interface components {
             /** @description Messages in the folder */
             messages: number | null;
             ok: boolean;
+        };
+        MailSent: {
+            /** @description The address the request named */
+            email: string;
+            /** @description What to do next */
+            message: string;
         };
         /** @description The error envelope with code `MODEL_NOT_CONFIGURED` (HTTP 503) */
         ModelNotConfiguredError: {
@@ -5463,12 +5593,6 @@ export interface components {
             updated_at: number;
             /** Format: uuid */
             visitor_id: string;
-        };
-        User: {
-            email: string;
-            /** Format: uuid */
-            id: string;
-            name: string | null;
         };
         Visitor: {
             fingerprint: string | null;
@@ -8313,6 +8437,156 @@ export interface operations {
             500: components["responses"]["SystemError"];
         };
     };
+    getApiAuthMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "8aa85472-cba1-477a-acf0-0f36d3eee033",
+                     *         "email": "user-a1ca0b3d2efd@example.com",
+                     *         "name": null,
+                     *         "email_verified": false,
+                     *         "two_factor": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuthPasswordForgot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "user-935debee3e5c@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Email address (stored lower-case) */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "email": "user-935debee3e5c@example.com",
+                     *         "message": "If an account has this address, a link to choose a new password was sent to it (valid 1 hour)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailSent"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuthPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "reset_Q3DhJwvcKSD1wgMFEkLkAVanSkj4CazJ2q9gVtIhCy80vB8ry",
+                 *       "password": "a brand new passphrase"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The new password, at least 10 characters */
+                    password: string;
+                    /** @description The `token` parameter of the link in the password reset mail */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "password_reset": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            password_reset: true;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+        };
+    };
     postApiAuthSignup: {
         parameters: {
             query?: never;
@@ -8324,7 +8598,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-ec137751c11d@example.com",
+                 *       "email": "user-a1ca0b3d2efd@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -8340,7 +8614,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            202: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
@@ -8350,18 +8624,13 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "user": {
-                     *           "id": "6f8f1e74-e661-42d2-8ea1-489ea30fbd77",
-                     *           "email": "user-ec137751c11d@example.com",
-                     *           "name": null
-                     *         }
+                     *         "email": "user-a1ca0b3d2efd@example.com",
+                     *         "message": "Check your inbox: a link to verify this address was sent to it (valid 7 days)."
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            user: components["schemas"]["User"];
-                        };
+                        data: components["schemas"]["MailSent"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
                         meta?: Record<string, never>;
                         /** @constant */
@@ -8371,7 +8640,6 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
@@ -8388,7 +8656,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-ec137751c11d@example.com",
+                 *       "email": "user-a1ca0b3d2efd@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -8412,8 +8680,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..PIHFurP9udAjiVx7.DsVYp5bLGGqrkjziOrBREwFdyBRxCWpfmU8vVpZRGeYhfOxnQ3b0fQrGhM6c7esa1U3tlq-1j5YkMs0j1z69mCXwg3GBSMwW4hlfdAlIDjmgZm63EYxYkFG-fl5th2L99OWyusHirewR5Iw9YvaEgVODKHbJWUAn3FiH6grJglCnms8o7DsvJHBuAzgeUyLJEUlU32xgL3hbKkuUtxh-aBTCL8cyzAXS7thdz37T5DUq.XGL-wgvjK0_Ohh21nvpXbw",
-                     *         "expires_at": "2026-12-01T17:53:39.380Z"
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..TLgGF0qQv8GwmD6q.mUmG5AGfRdfrZKj_vd8hRN6KfLkKKAUVZGgzxXpdfeERayzr0h1rB-K1tOS2KZZvvaM8w130jM1dOLJM8H-n5Xn_5LQQYauLtqiropous01PJMBTMUILbXrZh0WLzWou5I_3XTwANgzaJLQBbIPpZGZ9sHaB2dO1Fq2iU_fYfHHdS0sI-BPdwIqWFurQ5Y7CvZ-qu5oA87mDKfY0hnd8eYh8QrpoXUblWzVFRnPwWKPKTQC-g-9tuvj92f-yhQmmptbP075Dt_3xdVvtKtVk4V6zITRIdkWyKioOjk5o.WFNI59ovE7R80-oCvFEgrw",
+                     *         "expires_at": "2026-12-08T21:01:03.395Z"
                      *       }
                      *     }
                      */
@@ -8435,6 +8703,157 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+        };
+    };
+    deleteApiAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "signed_out": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            signed_out: true;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuthVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "verify_t0VNr7PiVZ2y0xTSeblcVy3SGTnYVQTZJkZXXwEOE6m3HDcdN"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `token` parameter of the link in the verification mail */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "8aa85472-cba1-477a-acf0-0f36d3eee033",
+                     *         "email": "user-a1ca0b3d2efd@example.com",
+                     *         "name": null,
+                     *         "email_verified": true,
+                     *         "two_factor": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuthVerifyEmailResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ec950a87-e3f3-4564-9bb8-56e948a1eb19",
+                     *         "email": "user-82ed8c5ece17@example.com",
+                     *         "name": null,
+                     *         "email_verified": false,
+                     *         "two_factor": false,
+                     *         "sent": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            email: string;
+                            /** @description The address was proven by a link mailed to it (verification or password reset) */
+                            email_verified: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            name: string | null;
+                            /** @description A new link was mailed */
+                            sent: boolean;
+                            /** @description A second factor is required at sign-in */
+                            two_factor: boolean;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            502: components["responses"]["ProviderError"];
         };
     };
     postApiEmailUnsubscribe: {

@@ -5,13 +5,18 @@ import { errorFields, log } from '@/lib/core/log';
 import { tokenBodySchema } from '@/lib/users/schema';
 import { checkCountingFailures } from '@/lib/users/service';
 import { authSecret } from './secret';
-import { sessionCookie } from './session';
+import { decodeLiveSession, endSessionById, openSession, sessionCookie } from './session';
 
-/** next-auth for the console: email + password, JWT sessions (no session table). */
+/**
+ * next-auth for the console: email + password, JWT sessions. Every token it issues names a session
+ * row (`sid`) and every token it reads must name a live one (decodeLiveSession), so its sign-out
+ * ends the session on the server and a password reset ends the sessions it started too.
+ */
 export function authOptions(): NextAuthOptions {
   return {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: config().SESSION_MAX_AGE_SECONDS },
+    jwt: { decode: decodeLiveSession },
     pages: { signIn: '/signin' },
     useSecureCookies: sessionCookie().secure,
     providers: [
@@ -37,7 +42,14 @@ export function authOptions(): NextAuthOptions {
       debug: (code) => log.debug(`next-auth: ${code}`),
     },
     callbacks: {
+      // `user` is present only at sign-in, when the token is first made.
+      jwt: async ({ token, user }) => (user ? { ...token, sid: await openSession(user.id) } : token),
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
+    },
+    events: {
+      signOut: async ({ token }) => {
+        if (typeof token?.sid === 'string') await endSessionById(token.sid);
+      },
     },
   };
 }

@@ -1,0 +1,22 @@
+'use client';
+
+import { useActionState } from 'react';
+import { SubmitButton } from '@/components/submit-button';
+import { resendVerificationAction } from '../_lib/auth-actions';
+
+/** Shown on every console page until the account's address is verified. */
+export function VerifyBanner({ email }: { email: string }) {
+  const [state, action] = useActionState(resendVerificationAction, {});
+  return (
+    <form action={action} className="verify-banner" role="status">
+      <span>
+        {state.result
+          ? `A new verification link was sent to ${email}.`
+          : (state.errors?.form ?? `Verify your email address: open the link we sent to ${email}.`)}
+      </span>
+      <SubmitButton pending="Sending…" className="button small">
+        Resend link
+      </SubmitButton>
+    </form>
+  );
+}
