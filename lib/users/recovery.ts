@@ -12,7 +12,7 @@ import { spendResetToken } from './tokens-repo';
  * answer is the same either way. Limited per address and per client IP (429).
  */
 export async function requestPasswordReset(email: string, ip: string, requestOrigin: string): Promise<MailSent> {
-  await admitMailRequest({ ip, email });
+  await admitMailRequest('reset', { ip, email });
   const user = await findUserByEmail(email);
   if (user) await noticeQuietly(user, 'reset_password', requestOrigin);
   return { email, message: 'If an account has this address, a link to choose a new password was sent to it (valid 1 hour).' };

@@ -1,4 +1,5 @@
 import { admitAttempt, guardAttempt, recordFailedAttempt } from '@/lib/auth/brute-force';
+import { mayMail } from '@/lib/auth/mail-limits';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '@/lib/auth/passwords';
 import { endSessionOf, issueSessionToken } from '@/lib/auth/session';
 import { config } from '@/lib/core/config';
@@ -26,12 +27,13 @@ export async function signUp(input: SignupInput, ip: string, requestOrigin: stri
       if (error instanceof ApiError && error.code === 'CONFLICT') return null;
       throw error;
     });
+    const mail = await mayMail('signup', input.email);
     if (created) {
-      await noticeQuietly(created, 'verify_email', requestOrigin);
+      if (mail) await noticeQuietly(created, 'verify_email', requestOrigin);
       return { answer, created };
     }
     const existing = await findUserByEmail(input.email);
-    if (existing) await noticeQuietly(existing, 'signup_attempt', requestOrigin);
+    if (existing && mail) await noticeQuietly(existing, 'signup_attempt', requestOrigin);
     await recordFailedAttempt(input.email);
     return { answer, created: null };
   });

@@ -28,7 +28,7 @@ export async function verifyEmail(token: string): Promise<Account> {
 export async function resendVerification(userId: string, ip: string, requestOrigin: string): Promise<Account & { sent: boolean }> {
   const account = await accountOf(userId);
   if (account.email_verified) return { ...account, sent: false };
-  await admitMailRequest({ ip, email: account.email });
+  await admitMailRequest('verify', { ip, email: account.email });
   const token = await issueAccountToken('verify_email', account);
   await sendAccountMail(account.email, { kind: 'verify_email', token }, requestOrigin);
   return { ...account, sent: true };
