@@ -24,7 +24,8 @@ export function authOptions(): NextAuthOptions {
         name: 'Email and password',
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
         async authorize(credentials) {
-          const parsed = tokenBodySchema.safeParse(credentials ?? {});
+          // The form also carries next-auth's own fields (csrfToken, callbackUrl, json): only these two are ours.
+          const parsed = tokenBodySchema.safeParse({ email: credentials?.email, password: credentials?.password });
           if (!parsed.success) return null;
           // The IP and account limits were checked by nextAuthRoute before next-auth ran.
           return checkCountingFailures(parsed.data.email, parsed.data.password);
@@ -32,7 +33,11 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     logger: {
-      error: (code, metadata) => log.error(`next-auth: ${code}`, errorFields(metadata instanceof Error ? metadata : metadata.error)),
+      error: (code, metadata) => {
+        // A session ended on the server (sign-out, password reset) reads as an invalid JWT: a signed-out visitor, not a fault.
+        if (code === 'JWT_SESSION_ERROR') return log.debug(`next-auth: ${code}`);
+        log.error(`next-auth: ${code}`, errorFields(metadata instanceof Error ? metadata : metadata.error));
+      },
       // Without NEXTAUTH_URL next-auth warns on every start; the console signs in and out with
       // server actions and reads sessions with getServerSession, neither of which needs it.
       warn: (code) => {
