@@ -19,6 +19,7 @@ create table if not exists account_tokens (
 );
 create unique index if not exists account_tokens_hash_key on account_tokens (token_hash);
 create index if not exists account_tokens_user_idx on account_tokens (user_id, purpose);
+create index if not exists account_tokens_expires_idx on account_tokens (expires_at);
 alter table account_tokens enable row level security;
 drop policy if exists account_tokens_self on account_tokens;
 create policy account_tokens_self on account_tokens

@@ -13,6 +13,7 @@ import { generateApiKey } from '@/lib/auth/api-key-format';
 import { now } from '@/lib/core/clock';
 import { resetConfig } from '@/lib/core/config';
 import { rows } from '@/lib/db/raw';
+import { pruneExpiredRows } from '@/lib/retention/schedule';
 import { testClock } from '@/tests/helpers/clock';
 import { call, createUser, newSessionToken, PASSWORD, uniqueEmail, type TestUser } from '@/tests/helpers/harness';
 import { startSmtpStandIn, type ReceivedMail, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
@@ -277,5 +278,20 @@ describe('bad input never reaches the handlers', () => {
     const res = await post(handler, path, body);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: { code: 'INVALID_REQUEST', message: expect.any(String) } });
+  });
+});
+
+describe('retention', () => {
+  it('deletes sessions and mailed tokens a day after they expired, and nothing younger', async () => {
+    const user = await signedUp();
+    const at = now() + 7 * 24 * 3_600_000 + 2 * 24 * 3_600_000; // the session (7 days) and the link (7 days) expired 2 days ago
+    const before = await rows<{ n: number }>(sql`select count(*)::int as n from user_sessions where user_id = ${user.id}`);
+    expect(before[0].n).toBe(1);
+    const deleted = await pruneExpiredRows(new Date(now()));
+    expect(await rows(sql`select id from user_sessions where user_id = ${user.id}`)).toHaveLength(1);
+    expect(deleted).toMatchObject({ user_sessions: expect.any(Number), account_tokens: expect.any(Number) });
+    await pruneExpiredRows(new Date(at));
+    expect(await rows(sql`select id from user_sessions where user_id = ${user.id}`)).toEqual([]);
+    expect(await rows(sql`select id from account_tokens where user_id = ${user.id}`)).toEqual([]);
   });
 });
