@@ -75,6 +75,8 @@ export const resendVerificationAction = defineAction({
   schema: z.object({}),
   input: () => ({}),
   run: async ({ user }) => (await resendVerification(user.id, await callerIp(), await callerOrigin())).sent,
+  // Verified meanwhile (another tab): the banner goes with the console's layout.
+  revalidate: (_input, sent) => (sent ? [] : [{ layout: '' }]),
 });
 
 export async function signOutAction(): Promise<void> {

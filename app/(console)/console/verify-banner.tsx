@@ -8,15 +8,19 @@ import { resendVerificationAction } from '../_lib/auth-actions';
 export function VerifyBanner({ email }: { email: string }) {
   const [state, action] = useActionState(resendVerificationAction, {});
   return (
-    <form action={action} className="verify-banner" role="status">
-      <span>
-        {state.result
+    <div className="verify-banner">
+      <span role="status">
+        {state.result === true
           ? `A new verification link was sent to ${email}.`
-          : (state.errors?.form ?? `Verify your email address: open the link we sent to ${email}.`)}
+          : state.result === false
+            ? 'Your email address is already verified.'
+            : (state.errors?.form ?? `Verify your email address: open the link we sent to ${email}.`)}
       </span>
-      <SubmitButton pending="Sending…" className="button small">
-        Resend link
-      </SubmitButton>
-    </form>
+      <form action={action}>
+        <SubmitButton pending="Sending…" className="button small">
+          Resend link
+        </SubmitButton>
+      </form>
+    </div>
   );
 }
