@@ -624,6 +624,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in account
+         * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        get: operations["getApiAuthMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password/forgot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link
+         * @description Mails a link to choose a new password (`POST /api/auth/password/reset`, valid 1 hour, single use) when the address has an account; the answer is the same when it has none. Limits: ACCOUNT_MAILS_PER_ADDRESS per address and hour, AUTH_RATE_LIMIT_PER_IP per client IP and minute (429 with Retry-After).
+         *
+         *     No authentication.
+         */
+        post: operations["postApiAuthPasswordForgot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the password
+         * @description Sets the new password with the `token` of a reset link. The link works once; the old password and every session and session token of the account stop working at once (sign in again). An unknown, used or expired token → 400.
+         *
+         *     No authentication.
+         */
+        post: operations["postApiAuthPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/signup": {
         parameters: {
             query?: never;
@@ -635,7 +699,7 @@ export interface paths {
         put?: never;
         /**
          * Sign up
-         * @description Creates an account. After the first account, sign-up can be closed with OPEN_SIGNUP=false. Brute-force limits: AUTH_RATE_LIMIT_PER_IP attempts per minute per client IP, AUTH_FAILURES_PER_ACCOUNT failures per 15 minutes per e-mail (429 with Retry-After).
+         * @description Creates an account and mails a link that verifies its address (`POST /api/auth/verify-email`). The answer is the same for an address that already has an account: nothing changes, and that address gets a mail saying someone tried, with a password reset link. Sign in with `POST /api/auth/token`. After the first account, sign-up can be closed with OPEN_SIGNUP=false. Brute-force limits: AUTH_RATE_LIMIT_PER_IP attempts per minute per client IP, AUTH_FAILURES_PER_ACCOUNT failures per 15 minutes per e-mail (429 with Retry-After).
          *
          *     No authentication.
          */
@@ -657,11 +721,61 @@ export interface paths {
         put?: never;
         /**
          * Get a session token
-         * @description Returns a session token for `Authorization: Bearer <SESSION_TOKEN>` (the same token the console keeps in its cookie). Brute-force limits: AUTH_RATE_LIMIT_PER_IP attempts per minute per client IP, AUTH_FAILURES_PER_ACCOUNT failures per 15 minutes per account (429 with Retry-After).
+         * @description Returns a session token for `Authorization: Bearer <SESSION_TOKEN>` (the same token the console keeps in its cookie). It stops working at `expires_at`, when it is ended (`DELETE /api/auth/token`) and when the account’s password is reset. Brute-force limits: AUTH_RATE_LIMIT_PER_IP attempts per minute per client IP, AUTH_FAILURES_PER_ACCOUNT failures per 15 minutes per account (429 with Retry-After).
          *
          *     No authentication.
          */
         post: operations["postApiAuthToken"];
+        /**
+         * End the session
+         * @description Signs out on the server: the session token (or console cookie) this request carries is refused from now on.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        delete: operations["deleteApiAuthToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the email address
+         * @description Spends the `token` of a verification link (sent at sign-up and by `POST /api/auth/verify-email/resend`; valid 7 days, single use) and answers the account. An unknown, used or expired token → 400.
+         *
+         *     No authentication.
+         */
+        post: operations["postApiAuthVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new verification link
+         * @description Mails a new verification link to the signed-in account’s address; `sent: false` when it is already verified. Limits: ACCOUNT_MAILS_PER_ADDRESS per address and hour, AUTH_RATE_LIMIT_PER_IP per client IP and minute (429 with Retry-After).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        post: operations["postApiAuthVerifyEmailResend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3244,6 +3358,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Account: {
+            email: string;
+            /** @description The address was proven by a link mailed to it (verification or password reset) */
+            email_verified: boolean;
+            /** Format: uuid */
+            id: string;
+            name: string | null;
+            /** @description A second factor is required at sign-in */
+            two_factor: boolean;
+        };
         ActResult: {
             /** @description Steps performed by this call, in order */
             executed: components["schemas"]["PlanStep"][];
@@ -4348,6 +4472,12 @@ export interface components {
             /** @description Messages in the folder */
             messages: number | null;
             ok: boolean;
+        };
+        MailSent: {
+            /** @description The address the request named */
+            email: string;
+            /** @description What to do next */
+            message: string;
         };
         /** @description The error envelope with code `MODEL_NOT_CONFIGURED` (HTTP 503) */
         ModelNotConfiguredError: {
@@ -5480,12 +5610,6 @@ export interface components {
             updated_at: number;
             /** Format: uuid */
             visitor_id: string;
-        };
-        User: {
-            email: string;
-            /** Format: uuid */
-            id: string;
-            name: string | null;
         };
         Visitor: {
             fingerprint: string | null;
@@ -8337,6 +8461,156 @@ export interface operations {
             500: components["responses"]["SystemError"];
         };
     };
+    getApiAuthMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ddfaef36-8e16-4795-aa37-6a22098a7a38",
+                     *         "email": "user-07d0482009cf@example.com",
+                     *         "name": null,
+                     *         "email_verified": false,
+                     *         "two_factor": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuthPasswordForgot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "user-935debee3e5c@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Email address (stored lower-case) */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "email": "user-935debee3e5c@example.com",
+                     *         "message": "If an account has this address, a link to choose a new password was sent to it (valid 1 hour)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailSent"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuthPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "reset_Q3DhJwvcKSD1wgMFEkLkAVanSkj4CazJ2q9gVtIhCy80vB8ry",
+                 *       "password": "a brand new passphrase"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The new password, at least 10 characters */
+                    password: string;
+                    /** @description The `token` parameter of the link in the password reset mail */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "password_reset": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            password_reset: true;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+        };
+    };
     postApiAuthSignup: {
         parameters: {
             query?: never;
@@ -8348,7 +8622,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-7176c66d3b6e@example.com",
+                 *       "email": "user-9431a71bef2e@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -8364,7 +8638,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            202: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
@@ -8374,18 +8648,13 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "user": {
-                     *           "id": "23bee327-7550-434e-8e38-5b61667ef759",
-                     *           "email": "user-7176c66d3b6e@example.com",
-                     *           "name": null
-                     *         }
+                     *         "email": "user-9431a71bef2e@example.com",
+                     *         "message": "Check your inbox: a link to verify this address was sent to it (valid 7 days)."
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            user: components["schemas"]["User"];
-                        };
+                        data: components["schemas"]["MailSent"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
                         meta?: Record<string, never>;
                         /** @constant */
@@ -8395,7 +8664,6 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
@@ -8412,7 +8680,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-7176c66d3b6e@example.com",
+                 *       "email": "user-07d0482009cf@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -8436,8 +8704,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..T-AjFqqGXGa3ahqo.COMKsPF2mYhYUvWOftP6WrfWIcJv-J6eVwmeqc_j2KrQmlWhvgXIiPoYof_CpeW78zZBaAZQE8z3eNPAU4I797LQGZ1BaWVUCT-d7uGKNHm_SyxRg1v25fVA1aJ_fvHOWY8euChicXPixkPiCKeTbY13S-B7_9z67ZtDFHsMAPgAKAUcLGAFaSyVsmtgpyvqArBr_zbZc7cuwk_bPjwc1ZoDitBAQ1uW2bR6514D1diG.QrsyXQmbrKeyH6wBR6g7KA",
-                     *         "expires_at": "2026-12-08T21:29:41.792Z"
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..utR8N94BQimvNHYa.sCvCY4eMPyFpEkVoVD5zJfkt7Vup2aHb2jB1fLDHfuBWugBljUCXRtT4IpmVuZRPrRz2TT-fePWK66KoZNvbzz_waGXHvbSQzXNJslux2SreJwbDSUPGuJeVQOHzRSfSX1NzRaodUTcky4kkm3Stk7cKDlYMMz5JUnsl1HsyHUHXXx7sUsTLw-g9oTbu0HFA-jwsLHbQYuazAqg1cm3gR4CRDDIy7mbJ8OX9Rg_sGbOyzQNnaBKjWUtRLDhRzB2SbTuUOx4LpN8nsRUmawNxxmepLQXV2hDr8x-TLVsF.ENMP_QX34eKuxqqPfEO2lg",
+                     *         "expires_at": "2026-12-08T22:04:11.951Z"
                      *       }
                      *     }
                      */
@@ -8459,6 +8727,157 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+        };
+    };
+    deleteApiAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "signed_out": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            signed_out: true;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuthVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "verify_t0VNr7PiVZ2y0xTSeblcVy3SGTnYVQTZJkZXXwEOE6m3HDcdN"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `token` parameter of the link in the verification mail */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "8aa85472-cba1-477a-acf0-0f36d3eee033",
+                     *         "email": "user-a1ca0b3d2efd@example.com",
+                     *         "name": null,
+                     *         "email_verified": true,
+                     *         "two_factor": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuthVerifyEmailResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ec950a87-e3f3-4564-9bb8-56e948a1eb19",
+                     *         "email": "user-82ed8c5ece17@example.com",
+                     *         "name": null,
+                     *         "email_verified": false,
+                     *         "two_factor": false,
+                     *         "sent": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            email: string;
+                            /** @description The address was proven by a link mailed to it (verification or password reset) */
+                            email_verified: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            name: string | null;
+                            /** @description A new link was mailed */
+                            sent: boolean;
+                            /** @description A second factor is required at sign-in */
+                            two_factor: boolean;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            502: components["responses"]["ProviderError"];
         };
     };
     postApiEmailUnsubscribe: {
@@ -10473,7 +10892,7 @@ export interface operations {
                  *         "read",
                  *         "write"
                  *       ],
-                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01"
+                 *       "site_id": "3d4ca729-0a85-4357-9cba-7f426c90fd92"
                  *     }
                  */
                 "application/json": {
@@ -10520,17 +10939,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "apiKey": "key_6fYSkK2fZSyMc0nL3LvoBPR0yq0wHQVYN7DrdG2mjWG3IpOAR",
-                     *         "id": "0f8855fb-0030-43eb-ac9f-065072cf9261",
+                     *         "apiKey": "key_FhOFWrPBVxXErTbX3HcRm57NHhtJLGYgLwxdrJi3UAc3BMrgO",
+                     *         "id": "95509f8e-1030-4ad3-9b21-4f66d449ff02",
                      *         "prefix": "key",
                      *         "name": "test key",
                      *         "scopes": [
                      *           "read",
                      *           "write"
                      *         ],
-                     *         "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
-                     *         "expires_at": "2027-03-01T21:29:41.986Z",
-                     *         "created_at": "2026-12-01T21:29:41.978Z"
+                     *         "site_id": "3d4ca729-0a85-4357-9cba-7f426c90fd92",
+                     *         "expires_at": "2027-03-01T22:04:12.096Z",
+                     *         "created_at": "2026-12-01T22:04:12.087Z"
                      *       }
                      *     }
                      */
@@ -10555,12 +10974,12 @@ export interface operations {
             query: {
                 /**
                  * @description Key id
-                 * @example 300b7cab-7689-4183-b717-2474239f1d7a
+                 * @example 081f3327-db00-4a93-a1e8-86c61f908687
                  */
                 id: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example c1177a7e-97a7-46c8-a6fc-36856fbd8d01
+                 * @example 1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4
                  */
                 site_id: string;
                 /** @description When given it must be the signed-in user */
@@ -10698,7 +11117,7 @@ export interface operations {
             path: {
                 /**
                  * @description Lead id
-                 * @example 9aa38ca8-d22d-4fa6-8f26-b02948c09437
+                 * @example aa2bd802-aa80-49e7-89c2-5c2b47f0e9c3
                  */
                 lead_id: string;
             };
@@ -10721,12 +11140,12 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "session_id": "01a23383-7b53-7340-be47-21e6dda61b41",
-                     *           "visitor_id": "01a23383-7b2a-7861-899f-4491703565ff",
-                     *           "fingerprint": "fp-4kvd2yuk54v",
-                     *           "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
-                     *           "lead_id": "9aa38ca8-d22d-4fa6-8f26-b02948c09437",
-                     *           "previous_session_id": "01a23383-7b2a-72d2-8f80-f0526dcaed42",
+                     *           "session_id": "01a233a3-17ac-75a4-b361-79f46a793ebb",
+                     *           "visitor_id": "01a233a3-15e6-7087-9f39-ef1002b49669",
+                     *           "fingerprint": "fp-pq9g1g912i",
+                     *           "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
+                     *           "lead_id": "aa2bd802-aa80-49e7-89c2-5c2b47f0e9c3",
+                     *           "previous_session_id": "01a233a3-15e6-7a96-92f2-75c60bd74d25",
                      *           "status": "active",
                      *           "url": null,
                      *           "current_url": null,
@@ -10736,11 +11155,11 @@ export interface operations {
                      *           "utm_campaign": null,
                      *           "utm_term": null,
                      *           "utm_content": null,
-                     *           "created_at": 1796160584531,
-                     *           "started_at": 1796160584531,
-                     *           "last_activity_at": 1796160584531,
-                     *           "updated_at": 1796160584531,
-                     *           "expires_at": 1796162384531,
+                     *           "created_at": 1796162656172,
+                     *           "started_at": 1796162656172,
+                     *           "last_activity_at": 1796162656172,
+                     *           "updated_at": 1796162656172,
+                     *           "expires_at": 1796164456172,
                      *           "ended_at": null,
                      *           "duration": null,
                      *           "page_views": 0,
@@ -10760,11 +11179,11 @@ export interface operations {
                      *           "conversions": 0
                      *         },
                      *         {
-                     *           "session_id": "01a23383-7b2a-72d2-8f80-f0526dcaed42",
-                     *           "visitor_id": "01a23383-7b2a-7861-899f-4491703565ff",
-                     *           "fingerprint": "fp-4kvd2yuk54v",
-                     *           "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
-                     *           "lead_id": "9aa38ca8-d22d-4fa6-8f26-b02948c09437",
+                     *           "session_id": "01a233a3-15e6-7a96-92f2-75c60bd74d25",
+                     *           "visitor_id": "01a233a3-15e6-7087-9f39-ef1002b49669",
+                     *           "fingerprint": "fp-pq9g1g912i",
+                     *           "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
+                     *           "lead_id": "aa2bd802-aa80-49e7-89c2-5c2b47f0e9c3",
                      *           "previous_session_id": null,
                      *           "status": "closed",
                      *           "url": null,
@@ -10775,13 +11194,13 @@ export interface operations {
                      *           "utm_campaign": null,
                      *           "utm_term": null,
                      *           "utm_content": null,
-                     *           "created_at": 1796160584490,
-                     *           "started_at": 1796160584490,
-                     *           "last_activity_at": 1796160584490,
-                     *           "updated_at": 1796160584519,
-                     *           "expires_at": 1796162384490,
-                     *           "ended_at": 1796160584519,
-                     *           "duration": 29,
+                     *           "created_at": 1796162655718,
+                     *           "started_at": 1796162655718,
+                     *           "last_activity_at": 1796162655718,
+                     *           "updated_at": 1796162656090,
+                     *           "expires_at": 1796164455718,
+                     *           "ended_at": 1796162656090,
+                     *           "duration": 372,
                      *           "page_views": 0,
                      *           "active_time": null,
                      *           "idle_time": null,
@@ -10805,8 +11224,8 @@ export interface operations {
                      *         "offset": 0,
                      *         "has_more": false,
                      *         "api_version": "1.0",
-                     *         "server_time": 1796160584548,
-                     *         "processing_time": 5.54
+                     *         "server_time": 1796162656220,
+                     *         "processing_time": 8.27
                      *       }
                      *     }
                      */
@@ -14924,7 +15343,7 @@ export interface operations {
             path: {
                 /**
                  * @description Visitor id
-                 * @example 01a1fdfa-4600-7374-bb8e-c41a75b11f61
+                 * @example 01a1fdfa-4600-7508-8c53-dfbbbc2132c8
                  */
                 visitor_id: string;
             };
@@ -14947,12 +15366,12 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "session_id": "01a1fe15-bd40-733f-a3fb-bf08786b831d",
-                     *           "visitor_id": "01a1fdfa-4600-7374-bb8e-c41a75b11f61",
-                     *           "fingerprint": "fp-q2jrt25n7c",
-                     *           "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *           "session_id": "01a1fe15-bd40-774c-bc2f-b243d815d035",
+                     *           "visitor_id": "01a1fdfa-4600-7508-8c53-dfbbbc2132c8",
+                     *           "fingerprint": "fp-rwqsxjqrszf",
+                     *           "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
                      *           "lead_id": null,
-                     *           "previous_session_id": "01a1fdfa-4600-79af-a738-3f9e159f28e9",
+                     *           "previous_session_id": "01a1fdfa-4600-7108-8f5e-f42f3d286c31",
                      *           "status": "active",
                      *           "url": null,
                      *           "current_url": null,
@@ -14986,10 +15405,10 @@ export interface operations {
                      *           "conversions": 0
                      *         },
                      *         {
-                     *           "session_id": "01a1fdfa-4600-79af-a738-3f9e159f28e9",
-                     *           "visitor_id": "01a1fdfa-4600-7374-bb8e-c41a75b11f61",
-                     *           "fingerprint": "fp-q2jrt25n7c",
-                     *           "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *           "session_id": "01a1fdfa-4600-7108-8f5e-f42f3d286c31",
+                     *           "visitor_id": "01a1fdfa-4600-7508-8c53-dfbbbc2132c8",
+                     *           "fingerprint": "fp-rwqsxjqrszf",
+                     *           "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
                      *           "lead_id": null,
                      *           "previous_session_id": null,
                      *           "status": "expired",
@@ -15032,7 +15451,7 @@ export interface operations {
                      *         "has_more": false,
                      *         "api_version": "1.0",
                      *         "server_time": 1795264200000,
-                     *         "processing_time": 19.23
+                     *         "processing_time": 12.02
                      *       }
                      *     }
                      */
@@ -15064,9 +15483,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
-                 *       "session_id": "01a23383-7b2a-72d2-8f80-f0526dcaed42",
-                 *       "email": "Ann-fp-4kvd2yuk54v@Example.com",
+                 *       "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
+                 *       "session_id": "01a233a3-15e6-7a96-92f2-75c60bd74d25",
+                 *       "email": "Ann-fp-pq9g1g912i@Example.com",
                  *       "firstName": "Ann",
                  *       "lastName": "Lee"
                  *     }
@@ -15114,17 +15533,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "lead_id": "9aa38ca8-d22d-4fa6-8f26-b02948c09437",
-                     *         "visitor_id": "01a23383-7b2a-7861-899f-4491703565ff",
-                     *         "session_id": "01a23383-7b2a-72d2-8f80-f0526dcaed42",
-                     *         "email": "ann-fp-4kvd2yuk54v@example.com",
+                     *         "lead_id": "aa2bd802-aa80-49e7-89c2-5c2b47f0e9c3",
+                     *         "visitor_id": "01a233a3-15e6-7087-9f39-ef1002b49669",
+                     *         "session_id": "01a233a3-15e6-7a96-92f2-75c60bd74d25",
+                     *         "email": "ann-fp-pq9g1g912i@example.com",
                      *         "name": "Ann Lee",
                      *         "is_new_lead": true
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1796160584511,
-                     *         "processing_time": 12.51
+                     *         "server_time": 1796162655743,
+                     *         "processing_time": 11.84
                      *       }
                      *     }
                      */
@@ -15157,9 +15576,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
-                 *       "visitor_id": "01a23383-7c06-7b06-833f-23d3a3d13dc4",
-                 *       "segment_id": "2ad52a34-aa23-40e4-9a9d-e76cec18a55c"
+                 *       "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
+                 *       "visitor_id": "01a233a3-197b-74c2-b116-2552af2cdfa8",
+                 *       "segment_id": "8af058de-104a-4ab7-959b-b11a8a64f6ed"
                  *     }
                  */
                 "application/json": {
@@ -15196,9 +15615,9 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "visitor_id": "01a23383-7c06-7b06-833f-23d3a3d13dc4",
-                     *         "segment_id": "2ad52a34-aa23-40e4-9a9d-e76cec18a55c",
-                     *         "added_at": 1796160584727,
+                     *         "visitor_id": "01a233a3-197b-74c2-b116-2552af2cdfa8",
+                     *         "segment_id": "8af058de-104a-4ab7-959b-b11a8a64f6ed",
+                     *         "added_at": 1796162656662,
                      *         "already_member": false
                      *       }
                      *     }
@@ -15226,12 +15645,12 @@ export interface operations {
             query: {
                 /**
                  * @description Session id
-                 * @example 01a1fdfa-4600-72ad-b635-ecb4972c6e3d
+                 * @example 01a1fdfa-4600-7cbc-a4dc-fcc530bec917
                  */
                 session_id: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example c1177a7e-97a7-46c8-a6fc-36856fbd8d01
+                 * @example 1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4
                  */
                 site_id: string;
             };
@@ -15255,10 +15674,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "01a1fdfa-4600-72ad-b635-ecb4972c6e3d",
-                     *         "visitor_id": "01a1fdfa-4600-703a-9853-7b722fe77754",
-                     *         "fingerprint": "fp-yxnrzrebmz",
-                     *         "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *         "session_id": "01a1fdfa-4600-7cbc-a4dc-fcc530bec917",
+                     *         "visitor_id": "01a1fdfa-4600-75b3-a7ab-a7a601425ecd",
+                     *         "fingerprint": "fp-9r5o3n28pmq",
+                     *         "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
                      *         "lead_id": null,
                      *         "previous_session_id": null,
                      *         "status": "active",
@@ -15293,13 +15712,13 @@ export interface operations {
                      *         "event_count": 0,
                      *         "conversions": 0,
                      *         "ttl": 1800,
-                     *         "session_url": "/api/visitors/session?session_id=01a1fdfa-4600-72ad-b635-ecb4972c6e3d&site_id=c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *         "session_url": "/api/visitors/session?session_id=01a1fdfa-4600-7cbc-a4dc-fcc530bec917&site_id=1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
                      *         "events": []
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
                      *         "server_time": 1795262400000,
-                     *         "processing_time": 7.07
+                     *         "processing_time": 11.04
                      *       }
                      *     }
                      */
@@ -15331,8 +15750,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
-                 *       "session_id": "01a1fdfa-4600-74aa-9054-c61ba7a32eb0"
+                 *       "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
+                 *       "session_id": "01a1fdfa-4600-7423-b3d0-1444e9cba818"
                  *     }
                  */
                 "application/json": {
@@ -15389,9 +15808,9 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "01a1fdfa-4600-74aa-9054-c61ba7a32eb0",
-                     *         "visitor_id": "01a1fdfa-4600-77bb-81a4-5827f25b1e4d",
-                     *         "fingerprint": "fp-89daueho1n",
+                     *         "session_id": "01a1fdfa-4600-7423-b3d0-1444e9cba818",
+                     *         "visitor_id": "01a1fdfa-4600-735f-996d-6cb5c307ac21",
+                     *         "fingerprint": "fp-ji7ijodzlh",
                      *         "last_activity_at": 1795263900000,
                      *         "updated_at": 1795263900000,
                      *         "expires_at": 1795265700000,
@@ -15400,7 +15819,7 @@ export interface operations {
                      *       "meta": {
                      *         "api_version": "1.0",
                      *         "server_time": 1795263900000,
-                     *         "processing_time": 8.39
+                     *         "processing_time": 6.76
                      *       }
                      *     }
                      */
@@ -15434,7 +15853,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01"
+                 *       "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4"
                  *     }
                  */
                 "application/json": {
@@ -15576,15 +15995,15 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "01a1fdfa-4600-7231-9aab-8da886b22756",
-                     *         "visitor_id": "01a1fdfa-4600-7ca2-a729-f0e44438d2b4",
-                     *         "fingerprint": "fp-3v896uk60qo",
-                     *         "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *         "session_id": "01a1fdfa-4600-7990-bc54-6f8f0710a734",
+                     *         "visitor_id": "01a1fdfa-4600-7373-865a-11f2f7f4e5a2",
+                     *         "fingerprint": "fp-ust5vtzv7ei",
+                     *         "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
                      *         "created_at": 1795262400000,
                      *         "last_activity_at": 1795263000000,
                      *         "expires_at": 1795264800000,
                      *         "ttl": 1800,
-                     *         "session_url": "/api/visitors/session?session_id=01a1fdfa-4600-7231-9aab-8da886b22756&site_id=c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *         "session_url": "/api/visitors/session?session_id=01a1fdfa-4600-7990-bc54-6f8f0710a734&site_id=1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
                      *         "is_new_session": false,
                      *         "previous_session_id": null,
                      *         "is_bot": true,
@@ -15593,7 +16012,7 @@ export interface operations {
                      *       "meta": {
                      *         "api_version": "1.0",
                      *         "server_time": 1795263000000,
-                     *         "processing_time": 38.59
+                     *         "processing_time": 17.64
                      *       }
                      *     }
                      */
@@ -15620,14 +16039,14 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "01a23383-7270-7e14-ad89-e42d676efb57",
-                     *         "visitor_id": "01a23383-7270-79c6-bbdf-420834282039",
+                     *         "session_id": "01a233a3-0907-772b-99ad-f9e6ec14e6ae",
+                     *         "visitor_id": "01a233a3-0907-74b2-8b6c-6ba088fdb8d0",
                      *         "fingerprint": null,
-                     *         "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
-                     *         "created_at": 1796160582256,
-                     *         "expires_at": 1796162382256,
+                     *         "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
+                     *         "created_at": 1796162652423,
+                     *         "expires_at": 1796164452423,
                      *         "ttl": 1800,
-                     *         "session_url": "/api/visitors/session?session_id=01a23383-7270-7e14-ad89-e42d676efb57&site_id=c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *         "session_url": "/api/visitors/session?session_id=01a233a3-0907-772b-99ad-f9e6ec14e6ae&site_id=1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
                      *         "is_new_session": true,
                      *         "previous_session_id": null,
                      *         "is_bot": true,
@@ -15635,8 +16054,8 @@ export interface operations {
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1796160582305,
-                     *         "processing_time": 52.39
+                     *         "server_time": 1796162652501,
+                     *         "processing_time": 82.03
                      *       }
                      *     }
                      */
@@ -15665,7 +16084,7 @@ export interface operations {
             path: {
                 /**
                  * @description Session id
-                 * @example 01a1fdfa-4600-7ba4-a029-89574ba594d1
+                 * @example 01a1fdfa-4600-73cd-b1c6-a3e1c8d7f992
                  */
                 session_id: string;
             };
@@ -15740,10 +16159,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "01a1fdfa-4600-7ba4-a029-89574ba594d1",
-                     *         "visitor_id": "01a1fdfa-4600-78bd-9013-7bfa7ea1e40e",
-                     *         "fingerprint": "fp-p6s694jadmf",
-                     *         "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *         "session_id": "01a1fdfa-4600-73cd-b1c6-a3e1c8d7f992",
+                     *         "visitor_id": "01a1fdfa-4600-762d-845c-323f3bf435db",
+                     *         "fingerprint": "fp-b17ab6iabx9",
+                     *         "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
                      *         "lead_id": null,
                      *         "previous_session_id": null,
                      *         "status": "closed",
@@ -15781,7 +16200,7 @@ export interface operations {
                      *       "meta": {
                      *         "api_version": "1.0",
                      *         "server_time": 1795262700000,
-                     *         "processing_time": 6.33
+                     *         "processing_time": 7.17
                      *       }
                      *     }
                      */
@@ -15810,7 +16229,7 @@ export interface operations {
             path: {
                 /**
                  * @description Session id
-                 * @example 01a23383-7be8-7e16-9fa0-ae47379b6577
+                 * @example 01a233a3-1940-7c14-a989-a6969e49fcda
                  */
                 session_id: string;
             };
@@ -15820,7 +16239,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "lead_id": "da2068d1-04c0-4e57-b8db-75b6a660096d",
+                 *       "lead_id": "c5e4ef1e-f796-4904-bd8d-fdc4e1e37c41",
                  *       "lead_data": {
                  *         "company": "Acme"
                  *       }
@@ -15859,14 +16278,14 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "01a23383-7be8-7e16-9fa0-ae47379b6577",
-                     *         "visitor_id": "01a23383-7be8-78e2-8c9d-7526a2da32ea",
-                     *         "lead_id": "da2068d1-04c0-4e57-b8db-75b6a660096d"
+                     *         "session_id": "01a233a3-1940-7c14-a989-a6969e49fcda",
+                     *         "visitor_id": "01a233a3-1940-79f6-91ea-69719add8eb4",
+                     *         "lead_id": "c5e4ef1e-f796-4904-bd8d-fdc4e1e37c41"
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1796160584703,
-                     *         "processing_time": 9.07
+                     *         "server_time": 1796162656617,
+                     *         "processing_time": 12.43
                      *       }
                      *     }
                      */
@@ -16049,7 +16468,7 @@ export interface operations {
                 offset?: number;
                 /**
                  * @description Return the visitors of this site (paginated)
-                 * @example 8a43a2ad-176a-4d2c-838f-c7096e1eb414
+                 * @example c1908371-d3b9-4013-bd0b-8cb6c9201740
                  */
                 site_id?: string;
             };
@@ -16071,23 +16490,23 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "visitor_id": "01a23383-7ce6-7bb4-a22a-44bafd5d467b",
-                     *           "site_id": "8a43a2ad-176a-4d2c-838f-c7096e1eb414",
+                     *           "visitor_id": "01a233a3-1a52-7fd7-9058-bd8fe7c4d1e2",
+                     *           "site_id": "c1908371-d3b9-4013-bd0b-8cb6c9201740",
                      *           "fingerprint": "a",
                      *           "lead_id": null,
                      *           "is_bot": true,
-                     *           "first_seen_at": 1796160584934,
-                     *           "last_seen_at": 1796160584963,
+                     *           "first_seen_at": 1796162656850,
+                     *           "last_seen_at": 1796162656884,
                      *           "session_count": 1
                      *         },
                      *         {
-                     *           "visitor_id": "01a23383-7cf6-7eeb-bc03-eab423ea8388",
-                     *           "site_id": "8a43a2ad-176a-4d2c-838f-c7096e1eb414",
+                     *           "visitor_id": "01a233a3-1a6b-7184-b6ac-c207124c13ce",
+                     *           "site_id": "c1908371-d3b9-4013-bd0b-8cb6c9201740",
                      *           "fingerprint": "c",
                      *           "lead_id": null,
                      *           "is_bot": true,
-                     *           "first_seen_at": 1796160584950,
-                     *           "last_seen_at": 1796160584950,
+                     *           "first_seen_at": 1796162656875,
+                     *           "last_seen_at": 1796162656875,
                      *           "session_count": 1
                      *         }
                      *       ],
@@ -16149,10 +16568,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
+                     *         "id": "3d4ca729-0a85-4357-9cba-7f426c90fd92",
                      *         "name": "Test site",
                      *         "domain": null,
-                     *         "created_at": "2026-12-01T21:29:41.832Z"
+                     *         "created_at": "2026-12-01T22:04:11.994Z"
                      *       }
                      *     }
                      */
@@ -16183,8 +16602,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
-                 *       "session_id": "01a23383-790c-7a77-af22-07bf9e111d18",
+                 *       "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
+                 *       "session_id": "01a233a3-11c3-7df0-b495-3a742e9ccbc2",
                  *       "event_type": "click"
                  *     }
                  */
@@ -16222,8 +16641,8 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "site_id": "c1177a7e-97a7-46c8-a6fc-36856fbd8d01",
-                 *       "session_id": "01a23383-790c-7a77-af22-07bf9e111d18",
+                 *       "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
+                 *       "session_id": "01a233a3-11c3-7df0-b495-3a742e9ccbc2",
                  *       "event_type": "click"
                  *     }
                  */
@@ -16276,18 +16695,18 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "event_id": "01a23383-7912-71ec-8d82-fe6dfb49e933",
-                     *         "session_id": "01a23383-790c-7a77-af22-07bf9e111d18",
-                     *         "visitor_id": "01a23383-790c-71b8-8c4f-6b950ffe2aca",
+                     *         "event_id": "01a233a3-11d6-7153-88bc-44c979ad50bc",
+                     *         "session_id": "01a233a3-11c3-7df0-b495-3a742e9ccbc2",
+                     *         "visitor_id": "01a233a3-11c3-7b12-90a6-87bc46a33e5f",
                      *         "event_type": "click",
-                     *         "timestamp": 1796160583954,
+                     *         "timestamp": 1796162654678,
                      *         "stored": true,
-                     *         "expires_at": 1796162383954
+                     *         "expires_at": 1796164454678
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1796160583958,
-                     *         "processing_time": 4.21
+                     *         "server_time": 1796162654689,
+                     *         "processing_time": 11.67
                      *       }
                      *     }
                      */
@@ -18805,7 +19224,7 @@ export interface operations {
                 dimension: "pages" | "entry_pages" | "exit_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices" | "browsers" | "operating_systems" | "outbound_links" | "downloads";
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example c4b8f0b3-fbe8-4412-8c37-7580fd199baf
+                 * @example 1c57fdcb-6c94-4cb5-a793-f735f8d72067
                  */
                 site_id: string;
             };
@@ -18827,7 +19246,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "c4b8f0b3-fbe8-4412-8c37-7580fd199baf",
+                     *         "site_id": "1c57fdcb-6c94-4cb5-a793-f735f8d72067",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -18916,7 +19335,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example c4b8f0b3-fbe8-4412-8c37-7580fd199baf
+                 * @example 1c57fdcb-6c94-4cb5-a793-f735f8d72067
                  */
                 site_id: string;
             };
@@ -18938,7 +19357,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "c4b8f0b3-fbe8-4412-8c37-7580fd199baf",
+                     *         "site_id": "1c57fdcb-6c94-4cb5-a793-f735f8d72067",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -18997,7 +19416,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example c4b8f0b3-fbe8-4412-8c37-7580fd199baf
+                 * @example 1c57fdcb-6c94-4cb5-a793-f735f8d72067
                  */
                 site_id: string;
             };
@@ -19019,7 +19438,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "c4b8f0b3-fbe8-4412-8c37-7580fd199baf",
+                     *         "site_id": "1c57fdcb-6c94-4cb5-a793-f735f8d72067",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -19400,7 +19819,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 8a43a2ad-176a-4d2c-838f-c7096e1eb414
+                 * @example c1908371-d3b9-4013-bd0b-8cb6c9201740
                  */
                 site_id: string;
             };
@@ -19422,8 +19841,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "8a43a2ad-176a-4d2c-838f-c7096e1eb414",
-                     *         "generated_at": "2026-12-01T21:29:44.982Z",
+                     *         "site_id": "c1908371-d3b9-4013-bd0b-8cb6c9201740",
+                     *         "generated_at": "2026-12-01T22:04:16.908Z",
                      *         "api_keys": {
                      *           "total": 1,
                      *           "active": 1,

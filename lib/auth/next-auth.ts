@@ -5,13 +5,18 @@ import { errorFields, log } from '@/lib/core/log';
 import { tokenBodySchema } from '@/lib/users/schema';
 import { checkCountingFailures } from '@/lib/users/service';
 import { authSecret } from './secret';
-import { sessionCookie } from './session';
+import { decodeLiveSession, endSessionById, openSession, sessionCookie } from './session';
 
-/** next-auth for the console: email + password, JWT sessions (no session table). */
+/**
+ * next-auth for the console: email + password, JWT sessions. Every token it issues names a session
+ * row (`sid`) and every token it reads must name a live one (decodeLiveSession), so its sign-out
+ * ends the session on the server and a password reset ends the sessions it started too.
+ */
 export function authOptions(): NextAuthOptions {
   return {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: config().SESSION_MAX_AGE_SECONDS },
+    jwt: { decode: decodeLiveSession },
     pages: { signIn: '/signin' },
     useSecureCookies: sessionCookie().secure,
     providers: [
@@ -19,7 +24,8 @@ export function authOptions(): NextAuthOptions {
         name: 'Email and password',
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
         async authorize(credentials) {
-          const parsed = tokenBodySchema.safeParse(credentials ?? {});
+          // The form also carries next-auth's own fields (csrfToken, callbackUrl, json): only these two are ours.
+          const parsed = tokenBodySchema.safeParse({ email: credentials?.email, password: credentials?.password });
           if (!parsed.success) return null;
           // The IP and account limits were checked by nextAuthRoute before next-auth ran.
           return checkCountingFailures(parsed.data.email, parsed.data.password);
@@ -27,7 +33,11 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     logger: {
-      error: (code, metadata) => log.error(`next-auth: ${code}`, errorFields(metadata instanceof Error ? metadata : metadata.error)),
+      error: (code, metadata) => {
+        // A session ended on the server (sign-out, password reset) reads as an invalid JWT: a signed-out visitor, not a fault.
+        if (code === 'JWT_SESSION_ERROR') return log.debug(`next-auth: ${code}`);
+        log.error(`next-auth: ${code}`, errorFields(metadata instanceof Error ? metadata : metadata.error));
+      },
       // Without NEXTAUTH_URL next-auth warns on every start; the console signs in and out with
       // server actions and reads sessions with getServerSession, neither of which needs it.
       warn: (code) => {
@@ -37,7 +47,14 @@ export function authOptions(): NextAuthOptions {
       debug: (code) => log.debug(`next-auth: ${code}`),
     },
     callbacks: {
+      // `user` is present only at sign-in, when the token is first made.
+      jwt: async ({ token, user }) => (user ? { ...token, sid: await openSession(user.id) } : token),
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
+    },
+    events: {
+      signOut: async ({ token }) => {
+        if (typeof token?.sid === 'string') await endSessionById(token.sid);
+      },
     },
   };
 }

@@ -1,11 +1,15 @@
+import type { JWT, JWTDecodeParams } from 'next-auth/jwt';
 import { decode, encode } from 'next-auth/jwt';
-import { now } from '@/lib/core/clock';
+import { currentDate, now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
+import { insertSession, isLiveSession, revokeSession } from '@/lib/users/sessions-repo';
 import { authSecret } from './secret';
 
 /**
  * Session tokens are next-auth JWTs (encrypted, JWE). The same token is the console's session
- * cookie and the `Authorization: Bearer <SESSION_TOKEN>` credential of scripts.
+ * cookie and the `Authorization: Bearer <SESSION_TOKEN>` credential of scripts. Each names its
+ * session (`sid`), a row of `user_sessions`: a token is accepted only while that row is not
+ * revoked, so sign-out ends a session on the server and a password reset ends all of them.
  */
 export const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 
@@ -26,25 +30,49 @@ export interface SessionUser {
   name: string | null;
 }
 
+/** Records a new session of `userId`: the `sid` its token carries. */
+export async function openSession(userId: string): Promise<string> {
+  return insertSession(userId, currentDate(), new Date(now() + config().SESSION_MAX_AGE_SECONDS * 1000));
+}
+
 export async function issueSessionToken(user: SessionUser): Promise<{ token: string; expiresAt: Date }> {
   const maxAge = config().SESSION_MAX_AGE_SECONDS;
+  const sid = await openSession(user.id);
   const token = await encode({
-    token: { sub: user.id, email: user.email, name: user.name },
+    token: { sub: user.id, email: user.email, name: user.name, sid },
     secret: authSecret(),
     maxAge,
   });
   return { token, expiresAt: new Date(now() + maxAge * 1000) };
 }
 
-/** The user id a session token was issued to, or null when it is invalid or expired. */
-export async function verifySessionToken(token: string): Promise<string | null> {
+/** The claims of a token whose signature, expiry and session all hold; null otherwise. */
+export async function decodeLiveSession(params: JWTDecodeParams): Promise<JWT | null> {
+  let payload: JWT | null;
   try {
-    const payload = await decode({ token, secret: authSecret() });
-    return typeof payload?.sub === 'string' ? payload.sub : null;
+    payload = await decode(params);
   } catch {
     return null;
   }
+  const { sub, sid } = payload ?? {};
+  if (typeof sub !== 'string' || typeof sid !== 'string') return null;
+  return (await isLiveSession(sid, sub)) ? payload : null;
 }
+
+/** The user and session a session token was issued for, or null when it is invalid, expired or ended. */
+export async function verifySessionToken(token: string): Promise<{ userId: string; sessionId: string } | null> {
+  const payload = await decodeLiveSession({ token, secret: authSecret() });
+  return payload ? { userId: payload.sub as string, sessionId: payload.sid as string } : null;
+}
+
+/** Ends the session of a token (sign-out); a token that is not a live session changes nothing. */
+export async function endSessionOf(token: string): Promise<void> {
+  const session = await verifySessionToken(token);
+  if (session) await revokeSession(session.sessionId, currentDate());
+}
+
+/** Ends a session by its id (next-auth's sign-out event hands over the decoded token). */
+export const endSessionById = (sessionId: string) => revokeSession(sessionId, currentDate());
 
 /** Reads the session cookie, including next-auth's chunked form (`name.0`, `name.1`, …). */
 export function sessionCookieOf(cookieHeader: string | null): string | null {

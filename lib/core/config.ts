@@ -80,6 +80,8 @@ const configSchema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
   AUTH_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  // Account mail (verification, password reset, sign-up notices) per address and hour.
+  ACCOUNT_MAILS_PER_ADDRESS: z.coerce.number().int().min(1).default(5),
   KEY_USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Visitor sessions end after this many seconds without activity (spec: 1800). Tests and staging
   // shorten it to see sessions expire without waiting half an hour.

@@ -14,6 +14,26 @@ export const users = pgTable('users', {
   name: text('name'),
   passwordHash: text('password_hash').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
+  emailVerifiedAt: ts('email_verified_at'),
+});
+
+export const accountTokens = pgTable('account_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull(),
+  purpose: text('purpose').$type<'verify_email' | 'reset_password'>().notNull(),
+  tokenHash: text('token_hash').notNull(),
+  email: text('email').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const userSessions = pgTable('user_sessions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  expiresAt: ts('expires_at').notNull(),
+  revokedAt: ts('revoked_at'),
 });
 
 export const sites = pgTable('sites', {

@@ -26,6 +26,17 @@ interface Rule {
 
 export const RETENTION_RULES: Rule[] = [
   {
+    // A day after expiry: an expired session or mailed token can no longer be used, and nothing reads it.
+    table: 'user_sessions',
+    days: () => 1,
+    ids: (cutoff) => sql`select id from user_sessions where expires_at < ${cutoff}::timestamptz order by expires_at limit ${BATCH}`,
+  },
+  {
+    table: 'account_tokens',
+    days: () => 1,
+    ids: (cutoff) => sql`select id from account_tokens where expires_at < ${cutoff}::timestamptz order by expires_at limit ${BATCH}`,
+  },
+  {
     table: 'api_key_usage',
     days: (c) => c.KEY_USAGE_RETENTION_DAYS,
     ids: (cutoff) => sql`select id from api_key_usage where created_at < ${cutoff}::timestamptz order by created_at limit ${BATCH}`,

@@ -33,6 +33,17 @@ export async function findUserById(id: string) {
   return row;
 }
 
+/** The account with its verification state (`GET /api/auth/me`, the console's banner). */
+export async function findAccount(id: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select({ ...publicColumns, emailVerifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1);
+  return row;
+}
+
 export async function countUsers(): Promise<number> {
   const db = await getDb();
   const [row] = await db.select({ n: count() }).from(users);

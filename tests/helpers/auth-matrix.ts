@@ -4,6 +4,12 @@ import type { Capability } from '@/lib/core/principal';
 import type { CallResult, Tenant } from './harness';
 import type { PlatformFixture } from './platform';
 
+/**
+ * Operations that end the session they are called with (sign-out). Suites that share one session
+ * across operations call these with a session of their own.
+ */
+export const ENDS_SESSION = new Set(['DELETE /api/auth/token']);
+
 export type KeyPresenter = (key: string) => Record<string, string>;
 export const presenters = {
   xApiKey: (key: string) => ({ 'x-api-key': key }),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { GET as meRoute } from '@/app/api/auth/me/route';
 import { POST as signupRoute } from '@/app/api/auth/signup/route';
 import { POST as tokenRoute } from '@/app/api/auth/token/route';
 import { POST as createKeyRoute } from '@/app/api/keys/route';
@@ -121,14 +122,18 @@ export interface TestUser {
 export async function createUser(): Promise<TestUser> {
   const email = uniqueEmail();
   const signup = await call(signupRoute, { method: 'POST', path: '/api/auth/signup', body: { email, password: PASSWORD } });
-  if (signup.status !== 201) throw new Error(`signup failed: ${JSON.stringify(signup.body)}`);
+  if (signup.status !== 202) throw new Error(`signup failed: ${JSON.stringify(signup.body)}`);
   const token = await call(tokenRoute, { method: 'POST', path: '/api/auth/token', body: { email, password: PASSWORD } });
-  return {
-    id: signup.body.data.user.id,
-    email,
-    token: token.body.data.token,
-    auth: { authorization: `Bearer ${token.body.data.token}` },
-  };
+  const auth = { authorization: `Bearer ${token.body.data.token}` };
+  const me = await call(meRoute, { path: '/api/auth/me', headers: auth });
+  return { id: me.body.data.id, email, token: token.body.data.token, auth };
+}
+
+/** Another session token of the user (its own session: ending it leaves the user's others alone). */
+export async function newSessionToken(user: Pick<TestUser, 'email'>, password = PASSWORD): Promise<string> {
+  const res = await call(tokenRoute, { method: 'POST', path: '/api/auth/token', body: { email: user.email, password } });
+  if (res.status !== 200) throw new Error(`token failed: ${JSON.stringify(res.body)}`);
+  return res.body.data.token;
 }
 
 export async function createSite(user: TestUser, name = 'Test site', domain?: string): Promise<string> {

@@ -5,21 +5,23 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
 import { clientIpFrom } from '@/lib/http/client-ip';
-import { signupBodySchema, tokenBodySchema } from '@/lib/users/schema';
-import { signIn, signUp } from '@/lib/users/service';
+import { forgotPasswordBodySchema, resetPasswordBodySchema, signupBodySchema, tokenBodySchema, verifyEmailBodySchema } from '@/lib/users/schema';
+import { requestPasswordReset, resendVerification, resetPassword, signIn, signUp, verifyEmail } from '@/lib/users/service';
 import { defineAction } from './define-action';
 import { optionalText, text } from './forms';
 import { endSession, startSession } from './session';
 
+/** A new account is signed in at once; an address that already had one is told to look at its inbox, as the API answers. */
 export const signUpAction = defineAction({
   access: 'anyone',
   schema: signupBodySchema,
   input: (form) => ({ email: text(form, 'email'), password: text(form, 'password'), name: optionalText(form, 'name') }),
   run: async ({ input }) => {
-    await startSession(await signUp(input, await callerIp()));
+    const { created } = await signUp(input, await callerIp(), await callerOrigin());
+    if (created) await startSession(created);
+    return created !== null;
   },
-  errorField: (error) => (error.code === 'CONFLICT' ? 'email' : 'form'),
-  redirect: () => '/console',
+  redirect: (created) => (created ? '/console' : '/signin?notice=signup'),
 });
 
 export const signInAction = defineAction({
@@ -36,6 +38,47 @@ export const signInAction = defineAction({
   redirect: (_result, input) => safeNext(input.next),
 });
 
+/** The same answer whether or not the address has an account (POST /api/auth/password/forgot). */
+export const forgotPasswordAction = defineAction({
+  access: 'anyone',
+  schema: forgotPasswordBodySchema,
+  input: (form) => ({ email: text(form, 'email') }),
+  run: async ({ input }) => (await requestPasswordReset(input.email, await callerIp(), await callerOrigin())).message,
+  errorField: 'email',
+  refill: (values) => values,
+});
+
+export const resetPasswordAction = defineAction({
+  access: 'anyone',
+  schema: resetPasswordBodySchema,
+  input: (form) => ({ token: text(form, 'token'), password: text(form, 'password') }),
+  run: async ({ input }) => {
+    await resetPassword(input.token, input.password);
+  },
+  secret: ['token'],
+  redirect: () => '/signin?notice=reset',
+});
+
+export const verifyEmailAction = defineAction({
+  access: 'anyone',
+  schema: verifyEmailBodySchema,
+  input: (form) => ({ token: text(form, 'token') }),
+  run: async ({ input }) => {
+    await verifyEmail(input.token);
+  },
+  secret: ['token'],
+  redirect: () => '/signin?notice=verified',
+});
+
+export const resendVerificationAction = defineAction({
+  access: 'user',
+  schema: z.object({}),
+  input: () => ({}),
+  run: async ({ user }) => (await resendVerification(user.id, await callerIp(), await callerOrigin())).sent,
+  // Verified meanwhile (another tab): the banner goes with the console's layout.
+  revalidate: (_input, sent) => (sent ? [] : [{ layout: '' }]),
+});
+
 export async function signOutAction(): Promise<void> {
   await endSession();
   redirect('/signin');
@@ -44,6 +87,12 @@ export async function signOutAction(): Promise<void> {
 /** The caller's address for the per-IP limits (see lib/http/client-ip.ts and TRUST_PROXY). */
 async function callerIp(): Promise<string> {
   return clientIpFrom((await headers()).get('x-forwarded-for'));
+}
+
+/** The origin the console was reached at, for mailed links when NEXTAUTH_URL is unset (a server action's POST carries Origin). */
+async function callerOrigin(): Promise<string> {
+  const h = await headers();
+  return h.get('origin') ?? `http://${h.get('host') ?? 'localhost:3000'}`;
 }
 
 /** Only a path inside the console may be the target after sign-in (no open redirect). */

@@ -1,8 +1,8 @@
-import { cookies } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { getServerSession } from 'next-auth';
 import { authOptions } from '@/lib/auth/next-auth';
-import { issueSessionToken, sessionCookie, type SessionUser } from '@/lib/auth/session';
+import { endSessionOf, issueSessionToken, sessionCookie, sessionCookieOf, type SessionUser } from '@/lib/auth/session';
 import { isUuid } from '@/lib/core/schemas';
 import type { SiteDetail } from '@/lib/sites/schema';
 import { getSite } from '@/lib/sites/service';
@@ -31,7 +31,10 @@ export async function startSession(user: SessionUser): Promise<void> {
   (await cookies()).set(name, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge });
 }
 
+/** Signs out: the session ends on the server (a copy of the cookie is refused too), then the cookie goes. */
 export async function endSession(): Promise<void> {
+  const token = sessionCookieOf((await headers()).get('cookie'));
+  if (token) await endSessionOf(token);
   const jar = await cookies();
   const { name, secure } = sessionCookie();
   // next-auth splits large tokens into `name.0`, `name.1`, …: remove every part. A `__Secure-`

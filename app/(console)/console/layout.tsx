@@ -1,11 +1,14 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { NavLink } from '@/components/nav-link';
+import { accountOf } from '@/lib/users/service';
 import { signOutAction } from '../_lib/auth-actions';
 import { requireUser } from '../_lib/session';
+import { VerifyBanner } from './verify-banner';
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
+  const account = await accountOf(user.id);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -32,6 +35,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </div>
       </header>
+      {!account.email_verified && <VerifyBanner email={account.email} />}
       <main id="main" className="page">
         {children}
       </main>

@@ -7,9 +7,17 @@ import { SignInForm } from './signin-form';
 
 export const metadata: Metadata = { title: 'Sign in · Site Growth Platform' };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
+/** What the account pages that lead here say (`?notice=`). */
+const NOTICES: Record<string, string> = {
+  signup: 'Check your inbox: a message about your account was sent to that address.',
+  reset: 'Your password was changed and every session of the account ended. Sign in with the new password.',
+  verified: 'Your email address is verified.',
+};
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; notice?: string | string[] }> }) {
   if (await currentUser()) redirect('/console');
-  const { next } = await searchParams;
+  const { next, notice } = await searchParams;
+  const message = typeof notice === 'string' ? NOTICES[notice] : undefined;
   return (
     <AuthShell
       title="Sign in"
@@ -19,7 +27,15 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </>
       }
     >
+      {message && (
+        <p className="notice" role="status">
+          {message}
+        </p>
+      )}
       <SignInForm next={typeof next === 'string' ? next : ''} />
+      <p className="auth-footer">
+        <Link href="/forgot-password">Forgot password?</Link>
+      </p>
     </AuthShell>
   );
 }

@@ -8,7 +8,7 @@ import { signUpAction } from '../_lib/auth-actions';
 
 export function SignUpForm() {
   const [state, action] = useActionState(signUpAction, {});
-  // A refused sign-up (an email already used, a short password) keeps the password typed.
+  // A refused sign-up (a short password, a closed sign-up) keeps the password typed.
   const keep = useKeepTyped(state);
   return (
     <form action={action} noValidate {...keep}>

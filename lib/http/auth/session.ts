@@ -6,6 +6,9 @@ import { isSiteOwner } from '@/lib/sites/repo';
 import { findUserById } from '@/lib/users/repo';
 import { bearerOf, type AuthStrategy, type SecurityRequirement } from './strategy';
 
+/** The session token a request presents: `Authorization: Bearer` or the console's cookie. */
+export const presentedSessionToken = (req: Request): string | null => bearerOf(req) ?? sessionCookieOf(req.headers.get('cookie'));
+
 /** A signed-in user: `Authorization: Bearer <SESSION_TOKEN>` or the console's session cookie. API keys are refused. */
 export const sessionStrategy: AuthStrategy<SessionPrincipal> = {
   kind: 'session',
@@ -18,10 +21,10 @@ export const sessionStrategy: AuthStrategy<SessionPrincipal> = {
         policy.kind === 'apiKey' ? 'Send the API key in the X-API-Key header' : 'API keys are not accepted here; sign in and use a session token',
       );
     }
-    const token = bearer ?? sessionCookieOf(req.headers.get('cookie'));
+    const token = presentedSessionToken(req);
     if (!token) throw new ApiError('UNAUTHORIZED', 'Sign-in required (session cookie or Authorization: Bearer <SESSION_TOKEN>)');
-    const userId = await verifySessionToken(token);
-    const user = userId ? await findUserById(userId) : undefined;
+    const session = await verifySessionToken(token);
+    const user = session ? await findUserById(session.userId) : undefined;
     if (!user) throw new ApiError('UNAUTHORIZED', 'Session is invalid or has expired');
     return { kind: 'session', user };
   },

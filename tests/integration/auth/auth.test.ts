@@ -18,19 +18,24 @@ describe('POST /api/auth/signup', () => {
   it('creates a user with a scrypt hash, never the password', async () => {
     const email = uniqueEmail();
     const res = await post(signup, '/api/auth/signup', { email: email.toUpperCase(), password: PASSWORD, name: 'Ada' });
-    expect(res.status).toBe(201);
-    expect(res.body).toEqual({ success: true, data: { user: { id: expect.any(String), email, name: 'Ada' } } });
-    const [row] = await rows<{ password_hash: string }>(sql`select password_hash from users where id = ${res.body.data.user.id}`);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ success: true, data: { email, message: expect.stringContaining('Check your inbox') } });
+    const [row] = await rows<{ password_hash: string; name: string }>(sql`select password_hash, name from users where email = ${email}`);
+    expect(row.name).toBe('Ada');
     expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(row.password_hash).not.toContain(PASSWORD);
   });
 
-  it('answers 409 CONFLICT for an email already registered (any case)', async () => {
+  it('answers an email already registered (any case) as a new one, and changes nothing', async () => {
     const email = uniqueEmail();
-    await post(signup, '/api/auth/signup', { email, password: PASSWORD });
-    const again = await post(signup, '/api/auth/signup', { email: email.toUpperCase(), password: PASSWORD });
-    expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ success: false, error: { code: 'CONFLICT' } });
+    const first = await post(signup, '/api/auth/signup', { email, password: PASSWORD });
+    const again = await post(signup, '/api/auth/signup', { email: email.toUpperCase(), password: 'another password!', name: 'Mallory' });
+    expect(again.status).toBe(first.status);
+    expect(again.body).toEqual(first.body);
+    const users = await rows<{ name: string | null }>(sql`select name from users where lower(email) = ${email}`);
+    expect(users).toEqual([{ name: null }]);
+    expect((await post(token, '/api/auth/token', { email, password: PASSWORD })).status).toBe(200);
+    expect((await post(token, '/api/auth/token', { email, password: 'another password!' })).status).toBe(401);
   });
 
   it.each([

@@ -6,7 +6,8 @@ import { resetConfig } from '@/lib/core/config';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
 import { grantCredits } from '@/lib/finder/credits-repo';
 import { setSitePlan } from '@/lib/sites/repo';
-import { call, createTenant, type CallOptions, type Tenant } from '@/tests/helpers/harness';
+import { ENDS_SESSION } from '@/tests/helpers/auth-matrix';
+import { call, createTenant, newSessionToken, type CallOptions, type Tenant } from '@/tests/helpers/harness';
 import { useModelForFile } from '@/tests/helpers/llm-standin';
 import {
   HOSTILE_STRINGS,
@@ -52,8 +53,10 @@ let mine: Tenant;
 let other: Tenant;
 let known: Known;
 let otherPlatformKey: string;
+/** The session tokens of the operation under test: the tenants' own, or sessions of its own for one that ends its session. */
+let sessions: { mine: string; other: string };
 const validCredential = (kind: AuthKind) =>
-  kind === 'session' ? mine.user.token : kind === 'apiKey' ? mine.key : kind === 'platformKey' ? known.platform_key : undefined;
+  kind === 'session' ? sessions.mine : kind === 'apiKey' ? mine.key : kind === 'platformKey' ? known.platform_key : undefined;
 
 let providers: { close(): Promise<void> }[] = [];
 beforeAll(async () => {
@@ -108,7 +111,7 @@ function credentialCases(o: Operation, r: Rng): Case[] {
   const cases: Case[] = [
     { name: 'credential: none', request: validRequest(o, r, known, undefined), expect: 401 },
     withCredential('malformed', 'not-a-credential\u0001', 401),
-    withCredential('other tenant', auth.kind === 'session' ? other.user.token : auth.kind === 'platformKey' ? otherPlatformKey : other.key),
+    withCredential('other tenant', auth.kind === 'session' ? sessions.other : auth.kind === 'platformKey' ? otherPlatformKey : other.key),
   ];
   if (auth.kind === 'platformKey') {
     cases.push(
@@ -309,6 +312,9 @@ describe('OpenAPI-driven fuzz', () => {
       async () => {
         const failures: string[] = [];
         let before = await siteFingerprint(sites());
+        sessions = ENDS_SESSION.has(`${o.method} ${o.path}`)
+          ? { mine: await newSessionToken(mine.user), other: await newSessionToken(other.user) }
+          : { mine: mine.user.token, other: other.user.token };
         const r = rng(SEED + index);
         const valid: Case[] = Array.from({ length: 3 }, (_, i) => ({
           name: `valid #${i + 1}`,

@@ -8,8 +8,18 @@ import { suppress } from '@/lib/email/repo';
 import { grantCredits } from '@/lib/finder/credits-repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
 import { setSitePlan } from '@/lib/sites/repo';
-import { authMatrix, platformKeyMatrix, presenters, sessionMatrix, type PlatformTenant } from '@/tests/helpers/auth-matrix';
-import { call, createKey, createSite, createTenant, uniqueEmail, type CallOptions, type CallResult, type Tenant } from '@/tests/helpers/harness';
+import { authMatrix, ENDS_SESSION, platformKeyMatrix, presenters, sessionMatrix, type PlatformTenant } from '@/tests/helpers/auth-matrix';
+import {
+  call,
+  createKey,
+  createSite,
+  createTenant,
+  newSessionToken,
+  uniqueEmail,
+  type CallOptions,
+  type CallResult,
+  type Tenant,
+} from '@/tests/helpers/harness';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 import { startPeopleDataStandIn, startVenuesStandIn } from '@/tests/helpers/people-data-standin';
 import { createPlatformFixture, createPlatformKey } from '@/tests/helpers/platform';
@@ -311,6 +321,9 @@ const REGISTRY: Record<string, Entry> = {
   'POST /api/robots/instance/delete': { request: async (site_id) => ({ body: { site_id, instance_id: await instance() } }) },
   'POST /api/robots/instance/assistant': { request: (site_id) => ({ body: { site_id, message: 'Look around' } }) },
   // Session
+  'GET /api/auth/me': { namesSite: false, request: () => ({}) },
+  'POST /api/auth/verify-email/resend': { namesSite: false, request: () => ({}) },
+  'DELETE /api/auth/token': { namesSite: false, request: () => ({}) },
   'GET /api/secure-tokens/audit': { request: (site_id) => ({ query: { site_id } }) },
   'GET /api/keys': { request: (site_id) => ({ query: { site_id } }) },
   'POST /api/keys': { request: (site_id) => ({ body: { site_id, name: 'matrix', scopes: ['read'] } }) },
@@ -471,6 +484,10 @@ for (const op of operations) {
     }
     const send = async (headers: Record<string, string>, siteId: string) => {
       const built = await entry.request(siteId);
+      // An operation that ends its session gets a session of the caller's own in place of the shared one.
+      if (ENDS_SESSION.has(op.id) && headers.authorization === mine.user.auth.authorization) {
+        headers = { authorization: `Bearer ${await newSessionToken(mine.user)}` };
+      }
       return call(op.handler, { method: op.method, path: pathOf(op.path, built.params), ...built, headers: { ...built.headers, ...headers } });
     };
     if (op.auth.kind === 'platformKey') {

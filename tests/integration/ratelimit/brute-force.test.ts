@@ -50,8 +50,8 @@ describe('per account', () => {
 
   it('counts sign-ups of a taken e-mail as failures', async () => {
     const email = uniqueEmail();
-    expect((await signup(email, freshIp())).status).toBe(201);
-    for (let i = 0; i < 3; i++) expect((await signup(email, freshIp())).status).toBe(409);
+    expect((await signup(email, freshIp())).status).toBe(202);
+    for (let i = 0; i < 3; i++) expect((await signup(email, freshIp())).status).toBe(202);
     expect429(await signup(email, freshIp()), 'for this account');
   });
 });
@@ -67,11 +67,11 @@ describe('per client IP', () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await signup(uniqueEmail(), ip)).status);
     for (let i = 0; i < 5; i++) statuses.push((await token(uniqueEmail(), 'whatever password', ip)).status);
-    expect(statuses).toEqual([201, 201, 201, 401, 401, 401, 401, 401]);
+    expect(statuses).toEqual([202, 202, 202, 401, 401, 401, 401, 401]);
     expect429(await token(uniqueEmail(), 'whatever password', ip), 'from this address');
     expect429(await signup(uniqueEmail(), ip), 'from this address');
     expect429(await credentialsSignIn(uniqueEmail(), ip), 'from this address');
     // Another address still gets through.
-    expect((await signup(uniqueEmail(), freshIp())).status).toBe(201);
+    expect((await signup(uniqueEmail(), freshIp())).status).toBe(202);
   });
 });

@@ -1,0 +1,23 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { AuthShell } from '@/components/auth-shell';
+import { ResetPasswordForm } from './reset-password-form';
+
+export const metadata: Metadata = { title: 'Choose a new password · Site Growth Platform' };
+
+/** The page a reset link opens: the token travels on in the form, spent only when the new password is sent. */
+export default async function ResetPasswordPage({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {
+  const { token } = await searchParams;
+  return (
+    <AuthShell
+      title="Choose a new password"
+      footer={
+        <>
+          Link expired? <Link href="/forgot-password">Ask for a new one</Link>
+        </>
+      }
+    >
+      <ResetPasswordForm token={typeof token === 'string' ? token : ''} />
+    </AuthShell>
+  );
+}

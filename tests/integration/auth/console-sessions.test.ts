@@ -1,0 +1,152 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import NextAuth from 'next-auth';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { GET as meRoute } from '@/app/api/auth/me/route';
+import { POST as forgotRoute } from '@/app/api/auth/password/forgot/route';
+import { POST as resetRoute } from '@/app/api/auth/password/reset/route';
+import { authOptions } from '@/lib/auth/next-auth';
+import { resetConfig } from '@/lib/core/config';
+import { accountOutboxDir } from '@/lib/users/account-outbox';
+import { call, createUser, PASSWORD } from '@/tests/helpers/harness';
+
+/**
+ * The console's sessions through next-auth's own endpoints (its request handler with our
+ * options: CSRF, the credentials callback, the session read, sign-out), and account mail on the
+ * embedded default (no SMTP_URL): kept in the account outbox, named by the server log.
+ */
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: unknown;
+}
+
+/** next-auth's request handler (the API-route form, which needs no Next request context) called as Next would. */
+async function nextAuth(
+  method: 'GET' | 'POST',
+  action: string[],
+  cookies: Record<string, string>,
+  body: Record<string, string> = {},
+): Promise<Answer> {
+  const answer: Answer = { status: 200, headers: {}, body: undefined };
+  const res = {
+    status: (code: number) => ((answer.status = code), res),
+    setHeader: (name: string, value: string | string[]) => ((answer.headers[name.toLowerCase()] = value), res),
+    getHeader: (name: string) => answer.headers[name.toLowerCase()],
+    send: (b: unknown) => void (answer.body = b),
+    json: (b: unknown) => void (answer.body = b),
+    end: () => undefined,
+  };
+  const req = {
+    method,
+    query: { nextauth: action },
+    cookies,
+    body,
+    headers: { host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded' },
+  };
+  await NextAuth(req as never, res as never, authOptions());
+  return answer;
+}
+
+/** The cookies an answer sets, by name. */
+function setCookies(answer: Answer): Record<string, string> {
+  const header = answer.headers['set-cookie'] ?? [];
+  const lines = Array.isArray(header) ? header : [header];
+  return Object.fromEntries(
+    lines.map((l) => l.split(';')[0]).map((pair) => [pair.slice(0, pair.indexOf('=')), decodeURIComponent(pair.slice(pair.indexOf('=') + 1))]),
+  );
+}
+
+/** Signs in through next-auth's credentials callback; the console's cookies afterwards. */
+async function consoleSignIn(email: string, password: string): Promise<Record<string, string>> {
+  const csrf = await nextAuth('GET', ['csrf'], {});
+  const jar = setCookies(csrf);
+  const { csrfToken } = csrf.body as { csrfToken: string };
+  const signIn = await nextAuth('POST', ['callback', 'credentials'], jar, { email, password, csrfToken });
+  expect(signIn.status).toBe(302);
+  return { ...jar, ...setCookies(signIn), csrfToken };
+}
+
+const cookieHeader = (jar: Record<string, string>) => ({ cookie: `next-auth.session-token=${jar['next-auth.session-token']}` });
+const meWith = (jar: Record<string, string>) => call(meRoute, { path: '/api/auth/me', headers: cookieHeader(jar) });
+const sessionOf = async (jar: Record<string, string>) => (await nextAuth('GET', ['session'], jar)).body as { user?: { email: string } };
+
+describe('console sign-in through next-auth', () => {
+  it('signs in with email and password; its session cookie works in the console and the API', async () => {
+    const user = await createUser();
+    const jar = await consoleSignIn(user.email, PASSWORD);
+    expect(jar['next-auth.session-token']).toBeTruthy();
+    expect((await sessionOf(jar)).user?.email).toBe(user.email);
+    expect((await meWith(jar)).body.data).toMatchObject({ id: user.id, email: user.email });
+  });
+
+  it('refuses a wrong password (no session cookie)', async () => {
+    const user = await createUser();
+    const csrf = await nextAuth('GET', ['csrf'], {});
+    const signIn = await nextAuth('POST', ['callback', 'credentials'], setCookies(csrf), {
+      email: user.email,
+      password: 'wrong password!',
+      csrfToken: (csrf.body as { csrfToken: string }).csrfToken,
+    });
+    expect(setCookies(signIn)['next-auth.session-token']).toBeUndefined();
+  });
+
+  it('sign-out ends the session on the server: a copy of the cookie is refused afterwards', async () => {
+    const user = await createUser();
+    const jar = await consoleSignIn(user.email, PASSWORD);
+    const stolen = { ...jar };
+    const out = await nextAuth('POST', ['signout'], jar, { csrfToken: jar.csrfToken });
+    expect(out.status).toBe(302);
+    expect(await sessionOf(stolen)).toEqual({});
+    const refused = await meWith(stolen);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('UNAUTHORIZED');
+    // The account's other sessions stay.
+    expect((await call(meRoute, { path: '/api/auth/me', headers: user.auth })).status).toBe(200);
+  });
+});
+
+describe('account mail on the embedded default (no SMTP_URL)', () => {
+  const lines: string[] = [];
+  beforeAll(() => {
+    delete process.env.SMTP_URL;
+    process.env.LOG_LEVEL = 'info';
+    resetConfig();
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      return true;
+    });
+  });
+  afterAll(() => {
+    vi.restoreAllMocks();
+    process.env.LOG_LEVEL = 'silent';
+    resetConfig();
+  });
+
+  it('keeps the reset mail in the account outbox the log points to; its link resets the password and ends the console session', async () => {
+    const user = await createUser();
+    const jar = await consoleSignIn(user.email, PASSWORD);
+    const from = lines.length;
+    const res = await call(forgotRoute, { method: 'POST', path: '/api/auth/password/forgot', body: { email: user.email } });
+    expect(res.status).toBe(202);
+
+    const logged = lines.slice(from).map((l) => JSON.parse(l) as { msg: string; file?: string });
+    const pointer = logged.find((l) => l.msg.startsWith('account email kept in the account outbox'));
+    expect(pointer?.file).toBeDefined();
+    expect(path.dirname(pointer!.file!)).toBe(accountOutboxDir());
+    const message = readFileSync(pointer!.file!, 'utf8');
+    expect(message).toContain(`To: ${user.email}`);
+    expect(message).toContain('Subject: Reset your password');
+    const token = decodeURIComponent(/reset-password\?token=(\S+)/.exec(message)![1]);
+    // The log names the file, never what is in it.
+    expect(lines.slice(from).join('')).not.toContain(token);
+    expect(readdirSync(accountOutboxDir()).length).toBeGreaterThan(0);
+
+    expect(
+      (await call(resetRoute, { method: 'POST', path: '/api/auth/password/reset', body: { token, password: 'a brand new passphrase' } })).status,
+    ).toBe(200);
+    expect((await meWith(jar)).status).toBe(401);
+    expect(await sessionOf(jar)).toEqual({});
+    expect((await consoleSignIn(user.email, 'a brand new passphrase'))['next-auth.session-token']).toBeTruthy();
+  });
+});
