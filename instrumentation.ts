@@ -13,6 +13,9 @@ export async function register(): Promise<void> {
     const [{ flushKeyUsage }, { onShutdown, runShutdown }] = await Promise.all([import('./lib/keys/usage'), import('./lib/core/shutdown')]);
     onShutdown(flushKeyUsage);
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void runShutdown());
+    const [{ limiterWarning }, { log }] = await Promise.all([import('./lib/ratelimit'), import('./lib/core/log')]);
+    const warning = limiterWarning();
+    if (warning) log.warn(warning);
     const { startWorkerBesideWeb } = await import('./lib/jobs/child');
     await startWorkerBesideWeb();
   }

@@ -19,19 +19,20 @@
  * `.next/fast-path.cjs`) instead of Next's router; every other request goes to Next. FAST_PATH=0
  * sends everything to Next. The client address is pinned above both.
  *
- * Every /api request whose path does not decode is answered here, before both: 400
- * INVALID_REQUEST in the error envelope (Next's router answers those with a 500).
+ * What no route can take is answered here, alike for both paths (lib/http/server-edges.mjs): a
+ * target that is not a path, an unknown method, a path that does not decode, an /api path with dot
+ * segments, no route or not the route's method — the API's error envelope under /api.
  *
  * Plain JavaScript on purpose: production runs it with `node`, without a TypeScript loader.
  * `npm run dev` stays `next dev` (development only; it keeps Next's own header handling).
  */
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { drainBody, refuseMalformed, routeTable } from './lib/http/server-edges.mjs';
 import { inTurns } from './lib/http/turns.mjs';
 
 /** The work, in ms, the event loop does between two chances to accept a connection when Next is busy. */
@@ -65,55 +66,19 @@ function pinClientAddress(req, trustedHops) {
   if (address) req.headers['x-forwarded-for'] = address;
 }
 
-// A caller's request id is kept when it is short and printable (as lib/http/request-id.ts keeps it).
-const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** True when a segment of the request's path is not valid percent-encoding (`%E0%A4%A`, `%ff`). */
-function undecodablePath(url) {
-  if (!url.includes('%')) return false;
-  const q = url.indexOf('?');
-  const pathname = q === -1 ? url : url.slice(0, q);
-  for (const segment of pathname.split('/')) {
-    try {
-      decodeURIComponent(segment);
-    } catch {
-      return true;
-    }
-  }
-  return false;
-}
-
-/**
- * An /api request whose path does not decode: 400 INVALID_REQUEST in the error envelope, with its
- * request id, as every API answer. Next's router answers a 500 (text) for it when the path reaches
- * a dynamic route, and neither it nor the fast path can give such a path to a route.
- */
-function refuseUndecodableApiPath(req, res) {
-  const url = req.url ?? '/';
-  if (!url.startsWith('/api/') || !undecodablePath(url)) return false;
-  const given = req.headers['x-request-id'];
-  const requestId = typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
-  const body = JSON.stringify({
-    success: false,
-    error: { code: 'INVALID_REQUEST', message: 'The request path is not valid percent-encoding', request_id: requestId },
-  });
-  res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-  req.resume();
-  return true;
-}
-
 async function main() {
   const { values } = parseArgs({
     options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
     strict: true,
   });
   const port = Number(values.port ?? process.env.PORT ?? 3000);
-  const hostname = values.hostname; // undefined: every interface, as `next start`
+  // As `next start`: -H, else HOSTNAME; neither: every interface.
+  const hostname = values.hostname ?? (process.env.HOSTNAME || undefined);
   const trustedHops = trustedHopsFrom(process.env.TRUST_PROXY);
   const dir = fileURLToPath(new URL('.', import.meta.url));
   const bundle = path.join(dir, '.next', 'fast-path.cjs');
   const fast = fastPathFrom(process.env.FAST_PATH, bundle);
+  const routes = routeTable(JSON.parse(readFileSync(path.join(dir, 'lib', 'http', 'route-table.json'), 'utf8')));
   process.env.NODE_ENV ??= 'production';
 
   const { default: next } = await import('next');
@@ -128,18 +93,21 @@ async function main() {
     dispatch = fastPath.dispatch;
   }
 
-  const toNext = (req, res) =>
-    handle(req, res).catch((error) => {
+  const toNext = (req, res) => {
+    // A route that stopped reading a body (one over its cap) leaves the rest: dropped once answered.
+    res.once('finish', () => drainBody(req));
+    return handle(req, res).catch((error) => {
       console.error(`Failed to handle request for ${req.url}`, error);
       if (!res.headersSent) res.statusCode = 500;
       res.end();
     });
+  };
   // Next's requests start in turns of the event loop, so a burst of new connections is accepted
   // while the server is busy (see lib/http/turns.mjs).
   const startNext = inTurns(toNext, TURN_BUDGET_MS);
   const server = http.createServer((req, res) => {
     pinClientAddress(req, trustedHops);
-    if (refuseUndecodableApiPath(req, res) || dispatch(req, res)) return;
+    if (refuseMalformed(req, res) || dispatch(req, res) || routes.refuseUnrouted(req, res)) return;
     startNext(req, res);
   });
   // Idle keep-alive sockets outlive the 60 s idle timeout of common load balancers and clients'

@@ -4905,6 +4905,26 @@ export interface components {
              */
             transport: "outbox" | "smtp" | "imap";
         };
+        /** @description The error envelope with code `SERVICE_UNAVAILABLE` (HTTP 503) */
+        ServiceUnavailableError: {
+            /**
+             * @description Repeats error.code on routes that say so (workflow start)
+             * @constant
+             */
+            code?: "SERVICE_UNAVAILABLE";
+            error: {
+                /** @constant */
+                code: "SERVICE_UNAVAILABLE";
+                /** @description Structured detail, e.g. the invalid fields of INVALID_REQUEST */
+                details?: Record<string, never>;
+                /** @description What went wrong, for a person */
+                message: string;
+                /** @description The X-Request-ID of the answer */
+                request_id?: string;
+            };
+            /** @constant */
+            success: false;
+        };
         SessionDetail: {
             /** @description ms */
             active_time: number | null;
@@ -5766,24 +5786,26 @@ export interface components {
                 "application/json": components["schemas"]["InvalidRequestError"] | components["schemas"]["InvalidSiteIdError"];
             };
         };
-        /** @description MODEL_NOT_CONFIGURED */
-        ModelNotConfigured: {
+        /** @description MODEL_NOT_CONFIGURED or PROVIDER_NOT_CONFIGURED or SERVICE_UNAVAILABLE */
+        ModelNotConfiguredOrProviderNotConfiguredOrServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ModelNotConfiguredError"];
+                "application/json": components["schemas"]["ModelNotConfiguredError"] | components["schemas"]["ProviderNotConfiguredError"] | components["schemas"]["ServiceUnavailableError"];
             };
         };
-        /** @description MODEL_NOT_CONFIGURED or PROVIDER_NOT_CONFIGURED */
-        ModelNotConfiguredOrProviderNotConfigured: {
+        /** @description MODEL_NOT_CONFIGURED or SERVICE_UNAVAILABLE */
+        ModelNotConfiguredOrServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ModelNotConfiguredError"] | components["schemas"]["ProviderNotConfiguredError"];
+                "application/json": components["schemas"]["ModelNotConfiguredError"] | components["schemas"]["ServiceUnavailableError"];
             };
         };
         /** @description NOT_FOUND */
@@ -5826,14 +5848,15 @@ export interface components {
                 "application/json": components["schemas"]["ProviderErrorError"];
             };
         };
-        /** @description PROVIDER_NOT_CONFIGURED */
-        ProviderNotConfigured: {
+        /** @description PROVIDER_NOT_CONFIGURED or SERVICE_UNAVAILABLE */
+        ProviderNotConfiguredOrServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ProviderNotConfiguredError"];
+                "application/json": components["schemas"]["ProviderNotConfiguredError"] | components["schemas"]["ServiceUnavailableError"];
             };
         };
         /** @description RATE_LIMITED */
@@ -5845,6 +5868,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
+        /** @description SERVICE_UNAVAILABLE */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServiceUnavailableError"];
             };
         };
         /** @description session_not_found */
@@ -6004,7 +6038,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
-            503: components["responses"]["ModelNotConfigured"];
+            503: components["responses"]["ModelNotConfiguredOrServiceUnavailable"];
         };
     };
     getApiAgentsConversations: {
@@ -6095,6 +6129,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiAgentsConversationsConversationId: {
@@ -6173,6 +6208,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsCopywriterContentEditor: {
@@ -6264,7 +6300,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
-            503: components["responses"]["ModelNotConfigured"];
+            503: components["responses"]["ModelNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiAgentsCustomerSupportMessage: {
@@ -6345,7 +6381,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
-            503: components["responses"]["ModelNotConfigured"];
+            503: components["responses"]["ModelNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiAgentsEmailReply: {
@@ -6443,7 +6479,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
-            503: components["responses"]["ModelNotConfigured"];
+            503: components["responses"]["ModelNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiAgentsSalesMessage: {
@@ -6524,7 +6560,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
-            503: components["responses"]["ModelNotConfigured"];
+            503: components["responses"]["ModelNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiAgentsToolsAnalyzeICPTotalCount: {
@@ -6595,7 +6631,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiAgentsToolsCreateIcpMining: {
@@ -6705,6 +6741,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsGetFinderCategoryIds: {
@@ -6784,7 +6821,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiAgentsToolsLeadsCreate: {
@@ -6898,6 +6935,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsLeadsGet: {
@@ -7002,6 +7040,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsLeadsIdentify: {
@@ -7092,6 +7131,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsLeadsQualify: {
@@ -7177,6 +7217,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsLeadsUpdate: {
@@ -7286,6 +7327,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsRequirementsCreate: {
@@ -7377,6 +7419,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsRequirementsGet: {
@@ -7488,6 +7531,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsRequirementsUpdate: {
@@ -7586,6 +7630,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsSearchRegionVenues: {
@@ -7699,7 +7744,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiAgentsToolsSegmentsCreate: {
@@ -7787,6 +7832,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsSegmentsGet: {
@@ -7891,6 +7937,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsSegmentsUpdate: {
@@ -7987,6 +8034,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAgentsToolsUpdateSiteSettings: {
@@ -8459,6 +8507,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiAuthMe: {
@@ -8501,6 +8550,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAuthPasswordForgot: {
@@ -8553,6 +8603,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAuthPasswordReset: {
@@ -8609,6 +8660,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAuthSignup: {
@@ -8667,6 +8719,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAuthToken: {
@@ -8727,6 +8780,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiAuthToken: {
@@ -8768,6 +8822,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAuthVerifyEmail: {
@@ -8822,6 +8877,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAuthVerifyEmailResend: {
@@ -8878,6 +8934,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiEmailUnsubscribe: {
@@ -8917,6 +8974,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiEventSubscriptions: {
@@ -8980,6 +9038,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiEventSubscriptions: {
@@ -9070,6 +9129,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiEventSubscriptions: {
@@ -9126,6 +9186,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiFinderAutocompleteCategory: {
@@ -9197,7 +9258,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     getApiFinderCredits: {
@@ -9277,6 +9338,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiFinderIcp: {
@@ -9382,7 +9444,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiFinderPersonContactsLookup: {
@@ -9466,7 +9528,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiFinderPersonRoleSearch: {
@@ -9613,7 +9675,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiFinderPersonRoleSearchCreateQuery: {
@@ -9786,6 +9848,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiFinderPersonRoleSearchTotals: {
@@ -9854,7 +9917,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     getApiHealth: {
@@ -9894,6 +9957,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiInstances: {
@@ -10010,6 +10074,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiInstances: {
@@ -10129,6 +10194,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiInstancesId: {
@@ -10202,6 +10268,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putApiInstancesId: {
@@ -10311,7 +10378,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     deleteApiInstancesId: {
@@ -10367,6 +10434,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiInstancesIdLogs: {
@@ -10449,6 +10517,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiInstancesIdLogs: {
@@ -10547,6 +10616,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiInstancesIdPlans: {
@@ -10641,6 +10711,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiInstancesIdPlans: {
@@ -10743,6 +10814,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiInstancesIdScreenshot: {
@@ -10812,6 +10884,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiKeys: {
@@ -10874,6 +10947,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiKeys: {
@@ -10967,6 +11041,7 @@ export interface operations {
             403: components["responses"]["ForbiddenOrPlanLimitReached"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiKeys: {
@@ -11016,6 +11091,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiKeysIdUsage: {
@@ -11097,6 +11173,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiLeadsLeadIdSessions: {
@@ -11244,6 +11321,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiLogsWorkflows: {
@@ -11384,6 +11462,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowQueryError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiLogsWorkflowsWorkflowId: {
@@ -11448,6 +11527,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowQueryError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiLogsWorkflowsWorkflowIdCancel: {
@@ -11534,6 +11614,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowQueryError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiLogsWorkflowsWorkflowIdSignal: {
@@ -11618,6 +11699,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowQueryError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiMcp: {
@@ -11724,6 +11806,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiPlatformDbMigrations: {
@@ -11793,6 +11876,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiPlatformEmailSend: {
@@ -11880,6 +11964,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiPlatformLeads: {
@@ -11979,6 +12064,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiPlatformLeads: {
@@ -12108,6 +12194,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiPlatformMe: {
@@ -12181,6 +12268,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiPlatformTrackingEvent: {
@@ -12311,6 +12399,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiRequirements: {
@@ -12405,6 +12494,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiRobotsInstance: {
@@ -12570,7 +12660,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiRobotsInstanceAct: {
@@ -12835,7 +12925,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ModelNotConfiguredOrProviderNotConfigured"];
+            503: components["responses"]["ModelNotConfiguredOrProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiRobotsInstanceAssistant: {
@@ -12928,7 +13018,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
-            503: components["responses"]["ModelNotConfigured"];
+            503: components["responses"]["ModelNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiRobotsInstanceDelete: {
@@ -12996,6 +13086,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiRobotsInstancePause: {
@@ -13081,6 +13172,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiRobotsInstanceResume: {
@@ -13172,7 +13264,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     postApiRobotsInstanceStop: {
@@ -13257,6 +13349,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiSecureTokens: {
@@ -13333,6 +13426,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiSecureTokens: {
@@ -13408,7 +13502,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     deleteApiSecureTokens: {
@@ -13460,6 +13554,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiSecureTokensIdDecrypt: {
@@ -13529,7 +13624,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     getApiSecureTokensAudit: {
@@ -13617,6 +13712,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiSitesSiteId: {
@@ -13688,6 +13784,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemErrorOrWorkflowQueryError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     patchApiSitesSiteId: {
@@ -13752,6 +13849,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiSitesSiteIdConversationsConversationIdMessages: {
@@ -13818,7 +13916,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
-            503: components["responses"]["ModelNotConfigured"];
+            503: components["responses"]["ModelNotConfiguredOrServiceUnavailable"];
         };
     };
     getApiSitesSiteIdEmailRecipients: {
@@ -13871,6 +13969,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiSitesSiteIdEmailRecipients: {
@@ -13941,6 +14040,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiSitesSiteIdEmailRecipientsRecipientId: {
@@ -13988,6 +14088,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiSitesSiteIdEmailRecipientsRecipientIdVerify: {
@@ -14057,6 +14158,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiSitesSiteIdEmailSender: {
@@ -14105,6 +14207,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putApiSitesSiteIdEmailSender: {
@@ -14172,6 +14275,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiSitesSiteIdEmailSuppressions: {
@@ -14232,6 +14336,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiSitesSiteIdEmailSuppressions: {
@@ -14280,6 +14385,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiSitesSiteIdEmails: {
@@ -14412,6 +14518,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiSitesSiteIdEmailsEmailIdReply: {
@@ -14483,6 +14590,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiSitesSiteIdMailbox: {
@@ -14537,6 +14645,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putApiSitesSiteIdMailbox: {
@@ -14626,7 +14735,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     deleteApiSitesSiteIdMailbox: {
@@ -14669,6 +14778,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiSitesSiteIdMailboxCheck: {
@@ -14717,7 +14827,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     getApiSitesSiteIdOrigins: {
@@ -14772,6 +14882,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiSitesSiteIdOrigins: {
@@ -14833,6 +14944,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiSitesSiteIdOriginsOriginId: {
@@ -14880,6 +14992,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiSitesSiteIdPlatformApps: {
@@ -14931,6 +15044,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiSitesSiteIdPlatformApps: {
@@ -14993,6 +15107,7 @@ export interface operations {
             403: components["responses"]["ForbiddenOrPlanLimitReached"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiSitesSiteIdPlatformAudit: {
@@ -15090,6 +15205,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiSitesSiteIdPlatformKeys: {
@@ -15183,6 +15299,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiSitesSiteIdPlatformKeys: {
@@ -15276,6 +15393,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiSitesSiteIdPlatformKeysKeyId: {
@@ -15323,6 +15441,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiVisitorsVisitorIdSessions: {
@@ -15470,6 +15589,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiVisitorsIdentify: {
@@ -15563,6 +15683,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiVisitorsSegment: {
@@ -15638,6 +15759,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiVisitorsSession: {
@@ -15737,6 +15859,7 @@ export interface operations {
             404: components["responses"]["SessionNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putApiVisitorsSession: {
@@ -15840,6 +15963,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiVisitorsSession: {
@@ -16075,6 +16199,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiVisitorsSessionSessionIdEnd: {
@@ -16220,6 +16345,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiVisitorsSessionSessionIdIdentify: {
@@ -16305,6 +16431,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiVisitorsSessionEnd: {
@@ -16452,6 +16579,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiVisitorsSites: {
@@ -16532,6 +16660,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiVisitorsSites: {
@@ -16589,6 +16718,7 @@ export interface operations {
             403: components["responses"]["ForbiddenOrPlanLimitReached"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiVisitorsTrack: {
@@ -16727,6 +16857,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiVisitorsUpload: {
@@ -16828,7 +16959,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
-            503: components["responses"]["ProviderNotConfigured"];
+            503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
     getApiWebhooks: {
@@ -16876,6 +17007,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWebhooks: {
@@ -16960,6 +17092,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiWebhooks: {
@@ -17016,6 +17149,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWebhooksIdPing: {
@@ -17083,6 +17217,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWebhooksIdRotate: {
@@ -17165,6 +17300,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiWebhooksDeliveries: {
@@ -17234,6 +17370,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiWebhooksDeliveriesId: {
@@ -17326,6 +17463,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWebhooksDeliveriesIdRedeliver: {
@@ -17402,6 +17540,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowAgentMessage: {
@@ -17476,6 +17615,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowAnalyzeSite: {
@@ -17549,6 +17689,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowAssignLeads: {
@@ -17629,6 +17770,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowBuildCampaigns: {
@@ -17702,6 +17844,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowBuildContent: {
@@ -17778,6 +17921,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowBuildSegments: {
@@ -17861,6 +18005,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowBuildSegmentsICP: {
@@ -17928,6 +18073,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowCustomerSupport: {
@@ -18034,6 +18180,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowDailyStandUp: {
@@ -18106,6 +18253,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowEnrichLead: {
@@ -18185,6 +18333,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowHumanIntervention: {
@@ -18265,6 +18414,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowIdealClientProfileMining: {
@@ -18338,6 +18488,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowKeyAccountGeneration: {
@@ -18411,6 +18562,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowLeadFollowUp: {
@@ -18484,6 +18636,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowLeadGeneration: {
@@ -18551,6 +18704,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowLeadInvalidation: {
@@ -18623,6 +18777,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowLeadResearch: {
@@ -18695,6 +18850,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowPromptRobot: {
@@ -18775,6 +18931,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowStartRobot: {
@@ -18845,6 +19002,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowStopRobot: {
@@ -18918,6 +19076,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowSyncEmails: {
@@ -18990,6 +19149,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiWorkflowWebhook: {
@@ -19095,6 +19255,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSites: {
@@ -19142,6 +19303,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSitesSiteId: {
@@ -19195,6 +19357,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSitesSiteIdAnalyticsBreakdownDimension: {
@@ -19308,6 +19471,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSitesSiteIdAnalyticsFunnel: {
@@ -19394,6 +19558,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSitesSiteIdAnalyticsOverview: {
@@ -19492,6 +19657,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSitesSiteIdCommands: {
@@ -19591,6 +19757,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postSitesSiteIdCommands: {
@@ -19671,7 +19838,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
-            503: components["responses"]["ModelNotConfigured"];
+            503: components["responses"]["ModelNotConfiguredOrServiceUnavailable"];
         };
     };
     getSitesSiteIdCommandsCommandId: {
@@ -19741,6 +19908,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postSitesSiteIdCommandsCommandIdCancel: {
@@ -19810,6 +19978,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSitesSiteIdStats: {
@@ -19905,6 +20074,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

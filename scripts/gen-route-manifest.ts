@@ -1,6 +1,11 @@
 import { writeFileSync } from 'node:fs';
-import { findRouteFiles, renderManifest } from './route-files';
+import { findRouteFiles, renderManifest, renderRouteTable } from './route-files';
 
-const target = 'app/api/openapi.json/manifest.ts';
-writeFileSync(target, renderManifest(findRouteFiles()));
-console.log(`wrote ${target}`);
+const files = findRouteFiles();
+for (const [target, source] of [
+  ['app/api/openapi.json/manifest.ts', renderManifest(files)],
+  ['lib/http/route-table.json', renderRouteTable(files)],
+]) {
+  writeFileSync(target, source);
+  console.log(`wrote ${target}`);
+}

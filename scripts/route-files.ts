@@ -6,6 +6,10 @@ export interface RouteFile {
   file: string; // relative to the project root, forward slashes
   urlPath: string; // e.g. /sites/{site_id}
   exempt: boolean;
+  /** The HTTP methods the file exports a handler for. */
+  methods: string[];
+  /** The last segment is a catch-all (`[...name]`): it matches one or more segments. */
+  catchAll: boolean;
 }
 
 const EXEMPT_MARKER = '// route-manifest: exempt';
@@ -23,18 +27,42 @@ export function findRouteFiles(root = process.cwd()): RouteFile[] {
   return out.sort((a, b) => a.urlPath.localeCompare(b.urlPath));
 }
 
+const METHOD = '(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)';
+/** `export const GET`, `export async function GET`, or `export { handler as GET }`. */
+const EXPORTED_METHOD = new RegExp(`^export (?:const|(?:async )?function) ${METHOD}\\b`, 'gm');
+const RENAMED_METHOD = new RegExp(`\\bas ${METHOD}\\b`, 'g');
+
+function exportedMethods(source: string): string[] {
+  const methods = new Set([...source.matchAll(EXPORTED_METHOD)].map((m) => m[1]));
+  for (const list of source.matchAll(/^export \{([^}]*)\}/gm)) for (const m of list[1].matchAll(RENAMED_METHOD)) methods.add(m[1]);
+  return [...methods].sort();
+}
+
 function toRouteFile(root: string, file: string): RouteFile {
-  const segments = path.posix
+  const dirs = path.posix
     .dirname(file)
     .split('/')
     .slice(1)
-    .filter((s) => !/^\(.*\)$/.test(s)) // route groups do not appear in URLs
-    .map((s) => s.replace(/^\[\.\.\.(.+)\]$/, '{$1}').replace(/^\[(.+)\]$/, '{$1}'));
+    .filter((s) => !/^\(.*\)$/.test(s)); // route groups do not appear in URLs
+  const segments = dirs.map((s) => s.replace(/^\[\.\.\.(.+)\]$/, '{$1}').replace(/^\[(.+)\]$/, '{$1}'));
+  const source = readFileSync(path.join(root, file), 'utf8');
   return {
     file,
     urlPath: '/' + segments.join('/'),
-    exempt: readFileSync(path.join(root, file), 'utf8').includes(EXEMPT_MARKER),
+    exempt: source.includes(EXEMPT_MARKER),
+    methods: exportedMethods(source),
+    catchAll: /^\[\.\.\..+\]$/.test(dirs.at(-1) ?? ''),
   };
+}
+
+/**
+ * The source of lib/http/route-table.json: every route's path and methods, for the server entry,
+ * which answers a path no route has (404) and a method its route lacks (405) before either
+ * serving path sees the request (lib/http/server-edges.mjs).
+ */
+export function renderRouteTable(files: RouteFile[]): string {
+  const routes = files.map((f) => JSON.stringify({ path: f.urlPath, methods: f.methods, ...(f.catchAll ? { catch_all: true } : {}) }));
+  return `{\n  "generated_by": "npm run routes",\n  "routes": [\n    ${routes.join(',\n    ')}\n  ]\n}\n`;
 }
 
 /**

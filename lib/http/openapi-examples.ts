@@ -41,6 +41,7 @@ const ERROR_EXAMPLES: ErrorExamples = {
     used: 50,
   }),
   NOT_FOUND: error('NOT_FOUND', 'Lead not found'),
+  METHOD_NOT_ALLOWED: error('METHOD_NOT_ALLOWED', 'DELETE is not a method of /api/visitors/track'),
   INVALID_REQUEST: error('INVALID_REQUEST', 'Invalid request body', { issues: [{ path: ['email'], message: 'Invalid email address' }] }),
   INVALID_SITE_ID: error('INVALID_SITE_ID', 'site_id is required'),
   INVALID_LIMIT: error('INVALID_LIMIT', 'limit must be an integer from 1 to 100'),
@@ -59,6 +60,7 @@ const ERROR_EXAMPLES: ErrorExamples = {
     'MODEL_NOT_CONFIGURED',
     'No language model is configured: set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY when the endpoint needs one)',
   ),
+  SERVICE_UNAVAILABLE: error('SERVICE_UNAVAILABLE', 'The database cannot be reached at the moment; try again shortly'),
 };
 
 const SITE = '3df6ddd1-33f9-4fb2-be72-78ac9a405131';

@@ -15,7 +15,7 @@ function security(auth: AuthPolicy) {
 }
 
 function errorCodesOf(def: RouteDoc): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['SYSTEM_ERROR', ...(def.errors ?? [])]);
+  const codes = new Set<ErrorCode>(['SYSTEM_ERROR', 'SERVICE_UNAVAILABLE', ...(def.errors ?? [])]);
   if (def.params || def.query || def.body) codes.add('INVALID_REQUEST');
   if (def.body) codes.add('PAYLOAD_TOO_LARGE');
   for (const strategy of strategiesOf(def.auth)) for (const code of strategy.errors) codes.add(code);
@@ -131,7 +131,7 @@ class ErrorResponses {
     const refs = codes.map((code) => ({ $ref: `#/components/schemas/${errorSchemaName(code)}` }));
     this.responses[name] = {
       description: codes.join(' or '),
-      headers: headerRefs(status === 429 ? ['X-Request-ID', 'Retry-After'] : ['X-Request-ID']),
+      headers: headerRefs(status === 429 || codes.includes('SERVICE_UNAVAILABLE') ? ['X-Request-ID', 'Retry-After'] : ['X-Request-ID']),
       content: {
         'application/json': {
           schema: refs.length === 1 ? refs[0] : { anyOf: refs },
@@ -316,7 +316,9 @@ export function buildOpenApi(manifest: RouteManifest, options: OpenApiOptions = 
         'Site-scoped sales and marketing automation. Every response carries `X-Request-ID`. ' +
         'Errors use `{success:false, error:{code, message, details?, request_id}}`. Paginated lists put ' +
         '`{total, limit, offset, has_more}` in `meta`. Rate-limited routes answer with `X-RateLimit-Limit`, ' +
-        '`X-RateLimit-Remaining` and `X-RateLimit-Reset`; a 429 carries `Retry-After` (seconds).',
+        '`X-RateLimit-Remaining` and `X-RateLimit-Reset`; a 429 carries `Retry-After` (seconds). ' +
+        'An /api path no route has answers 404 `NOT_FOUND`, a method its route lacks 405 `METHOD_NOT_ALLOWED` with `Allow`; ' +
+        'while the database cannot be reached (a restart) every route answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       contact: { name: 'Site Growth Platform' },
     },

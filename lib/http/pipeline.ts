@@ -2,6 +2,7 @@ import { currentDate } from '@/lib/core/clock';
 import { ApiError, type ErrorCode } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import type { Principal } from '@/lib/core/principal';
+import { isDatabaseUnreachable } from '@/lib/db/errors';
 import { recordKeyUsage } from '@/lib/keys/usage';
 import { strategiesOf, strategyOf, type AuthPolicy, type RawRequest } from './auth';
 import { readBody, type BodyType } from './body';
@@ -152,6 +153,10 @@ export function fail(ex: Exchange, error: unknown, topLevelCode = false): Answer
 /** An ApiError as it is; anything else logged (request id and where, never request data) and masked as SYSTEM_ERROR. */
 export function maskError(error: unknown, requestId: string, where: Record<string, string>): ApiError {
   if (error instanceof ApiError) return error;
+  if (isDatabaseUnreachable(error)) {
+    log.warn('database unreachable', { request_id: requestId, ...where });
+    return new ApiError('SERVICE_UNAVAILABLE', 'The database cannot be reached at the moment; try again shortly', undefined, { 'retry-after': '2' });
+  }
   log.error('unhandled error', { request_id: requestId, ...where, ...errorFields(error) });
   return new ApiError('SYSTEM_ERROR', 'Internal server error');
 }

@@ -1,4 +1,4 @@
-import { config } from '@/lib/core/config';
+import { config, type Config } from '@/lib/core/config';
 import { defineProvider, provider } from '@/lib/core/providers';
 import { MemoryRateLimiter } from './memory';
 import type { RateLimiter } from './port';
@@ -24,3 +24,12 @@ defineProvider('rateLimiter', () => {
 
 /** The configured limiter (RATE_LIMIT_BACKEND), or null when limits are switched off (`none`). */
 export const rateLimiter = (): RateLimiter | null => provider('rateLimiter');
+
+/**
+ * What an operator should know at start: the in-process limiter counts per instance, so beside a
+ * shared database (several instances) each client gets every instance's allowance.
+ */
+export function limiterWarning(c: Pick<Config, 'RATE_LIMIT_BACKEND' | 'DATABASE_URL'> = config()): string | undefined {
+  if (c.RATE_LIMIT_BACKEND !== 'memory' || !c.DATABASE_URL) return undefined;
+  return 'RATE_LIMIT_BACKEND=memory counts requests per instance: with several instances on DATABASE_URL, each allows the full limits; set RATE_LIMIT_BACKEND=upstash to share the counts';
+}

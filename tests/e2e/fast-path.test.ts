@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateApiKey } from '@/lib/auth/api-key-format';
+import { rawHttp } from '@/tests/helpers/raw-http';
 import { startServer, type RunningServer } from './server';
 
 /**
@@ -538,12 +539,12 @@ const CREDENTIALS: [string, (t: Target) => Record<string, string>, (t: Target) =
 
 /**
  * Hostile input: malformed bodies, paths and methods; each answered alike. The ingestion routes
- * answer an error envelope, never a 500; what is not theirs (`NEXT_ANSWERS`: a trailing slash, a
- * method they lack, HEAD) both servers hand to Next's router, and only the sameness of its answer
- * is asserted here. An /api path that does not decode is the server entry's own answer
- * (`UNDECODABLE`).
+ * answer an error envelope, never a 500; what is not theirs (`NEXT_ANSWERS`: a trailing slash,
+ * HEAD) both servers hand to Next's router, and only the sameness of its answer is asserted here.
+ * An /api path that does not decode (`UNDECODABLE`) or a method the route lacks is the server
+ * entry's own answer.
  */
-const NEXT_ANSWERS = new Set(['a trailing slash', 'a method the route does not have', 'HEAD of the snippet']);
+const NEXT_ANSWERS = new Set(['a trailing slash', 'HEAD of the snippet']);
 const UNDECODABLE = ['a path segment that does not decode', 'an undecodable site id', 'an undecodable visitors segment'];
 const HOSTILE: [string, Step][] = [
   [
@@ -733,6 +734,43 @@ describe.skipIf(!base)('the fast path and Next answer alike', () => {
         success: false,
         error: { code: 'INVALID_REQUEST', message: expect.stringMatching(/percent-encoding/), request_id: requestId },
       });
+    }
+  });
+
+  it('the server entry at its edges: the same 4xx on both paths, and a connection that outlives a refused body', async () => {
+    const edges: [string, string, number][] = [
+      ['OPTIONS *', 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['GET *', 'GET * HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['TRACE', 'TRACE /api/health HTTP/1.1\r\nHost: x\r\n\r\n', 405],
+      ['a console path that does not decode', 'GET /console/sites/%ff HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['dot segments', 'POST /api/visitors/session/../end HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}', 400],
+      ['no route', 'GET /api/nothing-here HTTP/1.1\r\nHost: x\r\n\r\n', 404],
+      [
+        'a multipart post to no route',
+        'POST /api/nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 42\r\n\r\n--b\r\nContent-Disposition: form-data\r\n\r\n--b--',
+        404,
+      ],
+      ['a method the route lacks', 'DELETE /api/visitors/track HTTP/1.1\r\nHost: x\r\n\r\n', 405],
+    ];
+    for (const [label, bytes, status] of edges) {
+      const [fast, next] = await Promise.all(targets.map(async (t) => (await rawHttp(Number(new URL(t.server.url).port), bytes))[0]));
+      expect(fast.status, label).toBe(status);
+      const { date: _a, ...fastHeaders } = fast.headers;
+      const { date: _b, ...nextHeaders } = next.headers;
+      const unId = (body: string) => body.replace(UUID, '<id>');
+      expect({ ...next, headers: nextHeaders, body: unId(next.body) }, label).toEqual({ ...fast, headers: fastHeaders, body: unId(fast.body) });
+    }
+    // Next's route refuses a chunked body over its cap (413) without reading it: the rest is dropped
+    // and the next request on the connection is answered, on both paths.
+    const chunk = 'x'.repeat(0x10000);
+    const oversize = 'POST /api/auth/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const body = Array.from({ length: 20 }, () => `10000\r\n${chunk}\r\n`).join('') + '0\r\n\r\n';
+    for (const t of targets) {
+      const answers = await rawHttp(Number(new URL(t.server.url).port), `${oversize}${body}GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n`, 2);
+      expect(
+        answers.map((a) => a.status),
+        t.name,
+      ).toEqual([413, 200]);
     }
   });
 

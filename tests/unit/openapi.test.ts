@@ -5,12 +5,16 @@ import { GET as openapiPartRoute } from '@/app/api/openapi/[part]/route';
 import { routeManifest, schemaModules } from '@/app/api/openapi.json/manifest';
 import { GET as openapiRoute } from '@/app/api/openapi.json/route';
 import { buildOpenApi, HTTP_METHODS, operationsOf } from '@/lib/http/openapi';
-import { findRouteFiles, renderManifest } from '@/scripts/route-files';
+import { findRouteFiles, renderManifest, renderRouteTable } from '@/scripts/route-files';
 import { servedOpenApi } from '../helpers/served-openapi';
 
 describe('route manifest and OpenAPI', () => {
   it('the manifest is current (run `npm run routes` after adding a route file)', () => {
     expect(readFileSync('app/api/openapi.json/manifest.ts', 'utf8')).toBe(renderManifest(findRouteFiles()));
+  });
+
+  it("the server entry's route table is current (`npm run routes`)", () => {
+    expect(readFileSync('lib/http/route-table.json', 'utf8')).toBe(renderRouteTable(findRouteFiles()));
   });
 
   it('every route file declares its operations, or is explicitly exempt with a reason', async () => {
@@ -19,6 +23,9 @@ describe('route manifest and OpenAPI', () => {
       const mod = (await import(/* @vite-ignore */ path.resolve(file.file))) as Record<string, unknown>;
       const methods = HTTP_METHODS.filter((m) => typeof mod[m] === 'function');
       expect(methods.length, `${file.file} exports no HTTP method`).toBeGreaterThan(0);
+      // The route table's methods are read from the file's text: they must be the module's.
+      const exported = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'].filter((m) => typeof mod[m] === 'function');
+      expect(file.methods, `${file.file}: the methods read from its exports`).toEqual(exported);
       if (file.exempt) {
         expect(readFileSync(file.file, 'utf8')).toMatch(/route-manifest: exempt — \S+/);
         continue;

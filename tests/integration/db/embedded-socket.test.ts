@@ -4,8 +4,11 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '@/lib/core/errors';
 import { database, openDatabase, type Database } from '@/lib/db/client';
 import type { EmbeddedServer } from '@/lib/db/embedded-server';
+import { isDatabaseUnreachable } from '@/lib/db/errors';
+import { maskError } from '@/lib/http/pipeline';
 import { memoryFields } from '@/lib/worker/memory';
 
 /**
@@ -56,5 +59,55 @@ describe.runIf(onPglite)('the embedded database over its socket', () => {
     expect(fields.external_mb).toBeGreaterThanOrEqual(fields.wasm_mb);
     expect(fields.rss_mb).toBeGreaterThan(fields.heap_used_mb);
     expect(memoryFields(client)).not.toHaveProperty('wasm_mb');
+  });
+});
+
+/** What a route answers while its database cannot be reached: 503 SERVICE_UNAVAILABLE with Retry-After, not a 500. */
+function expectUnavailable(error: unknown) {
+  expect(isDatabaseUnreachable(error), String(error)).toBe(true);
+  const answer = maskError(error, 'req-1', { method: 'GET', route: '/api/health' });
+  expect(answer).toBeInstanceOf(ApiError);
+  expect(answer).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, headers: { 'retry-after': expect.stringMatching(/^\d+$/) } });
+}
+
+describe('a database that cannot be reached is a 503, not a fault', () => {
+  it.runIf(onPglite)("the embedded database's holder gone: the open connection drops, then its socket refuses", async () => {
+    const socketDir = mkdtempSync(path.join(tmpdir(), 'sgp-socket-'));
+    const server = await (await database()).serve!(socketDir);
+    const client = await openDatabase({ kind: 'pglite-socket', socketDir, poolMax: 1 });
+    try {
+      expect(await client.sql.query('select 1 as one')).toEqual([{ one: 1 }]);
+      await server.close();
+      for (let attempt = 0; attempt < 2; attempt++) {
+        expectUnavailable(
+          await client.sql.query('select 1').then(
+            () => undefined,
+            (error: unknown) => error,
+          ),
+        );
+      }
+    } finally {
+      await client.close().catch(() => undefined);
+      rmSync(socketDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a Postgres server that refuses connections', async () => {
+    const client = await openDatabase({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/none', poolMax: 1 });
+    try {
+      expectUnavailable(
+        await client.sql.query('select 1').then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      );
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  });
+
+  it('other errors stay faults', () => {
+    expect(isDatabaseUnreachable(Object.assign(new Error('no such file'), { code: 'ENOENT', syscall: 'open' }))).toBe(false);
+    expect(isDatabaseUnreachable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   });
 });

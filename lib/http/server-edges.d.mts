@@ -1,0 +1,9 @@
+/** See server-edges.mjs. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export function drainBody(req: IncomingMessage): void;
+export function refuseMalformed(req: IncomingMessage, res: ServerResponse): boolean;
+export interface RouteTable {
+  routes: { path: string; methods: string[]; catch_all?: boolean }[];
+}
+export function routeTable(table: RouteTable): { refuseUnrouted(req: IncomingMessage, res: ServerResponse): boolean };
