@@ -13,8 +13,8 @@
  *   as they wrote it (the N-th entry from the right is the client). The socket address is then the
  *   nearest proxy, not the client, so it is used only when no proxy header arrived at all.
  *
- * The fast path (FAST_PATH, default on): the visitor routes every tracked page calls —
- * session start/update/end, track, identify —, `/t.js`, the leads list tool and MCP are answered by their own route
+ * The fast path (FAST_PATH, default on): the routes whose files declare `// fast path —` (listed in
+ * scripts/fast-routes.ts) are answered by their own route
  * modules through a plain dispatcher (scripts/fast-path.ts, bundled by `npm run build` into
  * `.next/fast-path.cjs`) instead of Next's router; every other request goes to Next. FAST_PATH=0
  * sends everything to Next. The client address is pinned above both.

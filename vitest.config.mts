@@ -32,6 +32,18 @@ export default defineConfig({
         test: { ...shared, name: 'pglite', include: ['tests/integration/**/*.test.ts'], env: { TEST_DB: 'pglite' } },
       },
       {
+        // The suites of the routes the server entry serves on its fast path, again through that
+        // dispatcher over HTTP (TEST_HTTP_PATH=fast, tests/helpers/harness.ts); the hostile suites
+        // walk only the fast routes here.
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: 'fast-path',
+          include: ['tests/integration/visitors/**/*.test.ts', 'tests/integration/cors/**/*.test.ts', 'tests/integration/hostile/**/*.test.ts'],
+          env: { TEST_DB: 'pglite', TEST_HTTP_PATH: 'fast' },
+        },
+      },
+      {
         // Headless Chromium against one production build and one `next start` for every e2e file
         // (tests/e2e/global-setup.ts). Required under CI=true.
         resolve: { alias },

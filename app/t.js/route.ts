@@ -2,6 +2,7 @@
 import { SNIPPET } from '@/lib/visitors/snippet.min';
 
 // GET /t.js — the browser tracking snippet (see lib/visitors/snippet.ts for usage)
+// fast path — every tracked page loads the tag
 export function GET(): Response {
   return new Response(SNIPPET, {
     headers: {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { GET as meRoute } from '@/app/api/auth/me/route';
 import { POST as signupRoute } from '@/app/api/auth/signup/route';
@@ -38,6 +39,24 @@ export interface CallResult<T = any> {
  * of straight to the handler, so the suites run on both dispatchers of the same declarations.
  */
 const FAST = process.env.TEST_HTTP_PATH === 'fast';
+/** This run sends the fast path's routes over HTTP through its dispatcher (the `fast-path` project). */
+export const OVER_FAST_PATH = FAST;
+
+/**
+ * Under `TEST_HTTP_PATH=fast` (the `fast-path` project), whether a suite's operation (its path
+ * pattern, `/api/visitors/session/{session_id}/end`) is one the fast path serves: the suites that
+ * walk every route (hostile input) run only those again; the others answer there as in `pglite`.
+ */
+export function runsHere(pathPattern: string): boolean {
+  if (!FAST) return true;
+  fastPatterns ??= new Set(
+    (JSON.parse(readFileSync('lib/http/route-table.json', 'utf8')) as { routes: { path: string; fast_path?: true }[] }).routes
+      .filter((r) => r.fast_path)
+      .map((r) => r.path),
+  );
+  return fastPatterns.has(pathPattern);
+}
+let fastPatterns: Set<string> | undefined;
 let fastServer: Promise<{ base: string; serves: (handler: unknown, path: string) => boolean }> | undefined;
 
 function startFastServer() {
@@ -63,13 +82,27 @@ function startFastServer() {
   })());
 }
 
+function filledPath(pattern: string, params: Record<string, string> = {}): string | undefined {
+  try {
+    return pattern.replace(/\{(\w+)\}/g, (placeholder, name: string) =>
+      params[name] === undefined ? placeholder : encodeURIComponent(params[name]),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 /** Calls a route handler in-process, exactly as Next would (or through the fast path: TEST_HTTP_PATH=fast). */
 export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx: any) => Promise<Response>), o: CallOptions): Promise<CallResult<T>> {
   const fast = FAST ? await startFastServer() : undefined;
   // A header value with control characters cannot travel over HTTP/1.1 (Node's parser refuses the
   // request before any dispatcher sees it): such a call goes to the handler directly.
   const transmittable = !Object.values(o.headers ?? {}).some((v) => /[\x00-\x08\x0a-\x1f\x7f]/.test(v));
-  const url = new URL(o.path, fast?.serves(handler, o.path) && transmittable ? fast.base : BASE);
+  // Over HTTP the route reads its params from the path: a path given as its pattern (`{session_id}`)
+  // gets them filled in. A param that cannot be percent-encoded (a lone surrogate) goes to the handler.
+  const path = fast?.serves(handler, o.path) && transmittable ? filledPath(o.path, o.params) : undefined;
+  const overHttp = path !== undefined;
+  const url = new URL(path ?? o.path, overHttp ? fast!.base : BASE);
   for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers = new Headers(o.headers);
   let body: string | FormData | undefined = o.form ?? o.rawBody;

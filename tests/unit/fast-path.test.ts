@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,8 +6,19 @@ import { routeManifest } from '@/app/api/openapi.json/manifest';
 import * as snippet from '@/app/t.js/route';
 import { nodeDispatcher } from '@/lib/http/node-dispatch';
 import { FAST_ROUTES } from '@/scripts/fast-path';
+import { findRouteFiles, renderFastRoutes } from '@/scripts/route-files';
 
 describe('the fast path route table', () => {
+  it('is generated from the routes that declare `// fast path —`, and current (`npm run routes`)', () => {
+    expect(readFileSync('scripts/fast-routes.ts', 'utf8')).toBe(renderFastRoutes(findRouteFiles()));
+    // Nothing else serves a route fast: the dispatcher's table is that list, each module once.
+    const declared = findRouteFiles().filter((f) => f.fast);
+    expect(FAST_ROUTES.map((r) => r.path).sort()).toEqual(declared.map((f) => f.urlPath).sort());
+    expect(new Set(FAST_ROUTES.map((r) => r.module)).size).toBe(FAST_ROUTES.length);
+    const table = JSON.parse(readFileSync('lib/http/route-table.json', 'utf8')) as { routes: { path: string; fast_path?: true }[] };
+    expect(table.routes.filter((r) => r.fast_path).map((r) => r.path)).toEqual(declared.map((f) => f.urlPath));
+  });
+
   it('serves each module at the path the route manifest gives it (t.js: its file)', () => {
     for (const { path, module } of FAST_ROUTES) {
       if (module === snippet) expect(path).toBe('/t.js');

@@ -6,6 +6,7 @@ import { IdentifiedSchema, identifyBodySchema } from '@/lib/visitors/schema';
 import { identifyVisitor, sessionMeta } from '@/lib/visitors/service';
 
 // POST /api/visitors/identify — a person's email (and name) becomes the site's lead, bound to the session and visitor
+// fast path — tracked pages identify their visitor
 export const POST = defineRoute({
   summary: 'Identify the visitor of a session',
   description:

@@ -14,6 +14,7 @@ import {
 import { createSession, sessionDetail, sessionMeta, touchSession } from '@/lib/visitors/service';
 
 // POST /api/visitors/session — start a session, or reuse the fingerprint's active one at this site
+// fast path — every tracked page starts or resumes a session
 export const POST = defineRoute({
   summary: 'Start or resume a visitor session',
   description:

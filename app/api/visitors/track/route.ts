@@ -6,6 +6,7 @@ import { TrackedEventSchema, trackBodySchema } from '@/lib/visitors/schema';
 import { sessionMeta, trackEvent } from '@/lib/visitors/service';
 
 // POST /api/visitors/track — record one event in a session (the ingestion hot path)
+// fast path — every tracked page sends its events
 export const POST = defineRoute({
   summary: 'Track an event',
   description:

@@ -6,6 +6,7 @@ import { StartWorkflowResponseSchema, workflowNameParams } from '@/lib/workflows
 import { startWorkflow } from '@/lib/workflows/service';
 
 // POST /api/workflow/{name} — start a run of a catalog workflow; answers at once
+// fast path — servers start workflows at their own rate
 export const POST = defineRoute({
   summary: 'Start a workflow run',
   description:

@@ -4,6 +4,7 @@ import { changeEventBodySchema, ChangeEventResultSchema } from '@/lib/webhooks/s
 import { receiveChangeEvent } from '@/lib/webhooks/service';
 
 // POST /api/workflow/webhook — receive a database change event (Supabase database-webhook shape) and start the subscribed workflows
+// fast path — servers send change events at their own rate
 export const POST = defineRoute({
   summary: 'Receive a database change event',
   description:

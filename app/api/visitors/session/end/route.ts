@@ -6,6 +6,7 @@ import { END_SESSION_DESCRIPTION, endSessionByBodySchema, SessionSummarySchema }
 import { closeSession, sessionMeta } from '@/lib/visitors/service';
 
 // POST /api/visitors/session/end — close a session named in the body (what the snippet's page-hide beacon calls)
+// fast path — every tracked page ends its session
 export const POST = defineRoute({
   summary: 'End a visitor session (session_id in the body)',
   description: END_SESSION_DESCRIPTION,

@@ -6,6 +6,7 @@ import { END_SESSION_DESCRIPTION, endSessionBodySchema, sessionParamsSchema, Ses
 import { closeSession, sessionMeta } from '@/lib/visitors/service';
 
 // POST /api/visitors/session/{session_id}/end — close a session (sendBeacon-friendly)
+// fast path — every tracked page ends its session
 export const POST = defineRoute({
   summary: 'End a visitor session',
   description: END_SESSION_DESCRIPTION,

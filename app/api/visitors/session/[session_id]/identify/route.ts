@@ -6,6 +6,7 @@ import { identifySessionBodySchema, sessionParamsSchema, SessionIdentifiedSchema
 import { identifySession, sessionMeta } from '@/lib/visitors/service';
 
 // POST /api/visitors/session/{session_id}/identify — bind an existing lead to the session and its visitor
+// fast path — tracked pages identify their visitor
 export const POST = defineRoute({
   summary: 'Bind a lead to a session',
   description:
