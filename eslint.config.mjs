@@ -17,6 +17,7 @@ export default tseslint.config(
       '.data/**',
       'client/schema.d.ts',
       'app/api/openapi.json/manifest.ts',
+      'scripts/fast-routes.ts',
     ],
   },
   ...tseslint.configs.recommended,
