@@ -118,7 +118,7 @@ export function renderFastRoutes(files: RouteFile[]): string {
     "import type { NodeRoute } from '@/lib/http/node-dispatch';",
     ...fast.map((r, i) => `import * as r${i} from '@/${r.file.replace(/\.ts$/, '')}';`),
     '',
-    '/** The routes the fast path serves, by the path the route manifest gives their module (t.js: its file\'s path). */',
+    "/** The routes the fast path serves, by the path the route manifest gives their module (t.js: its file's path). */",
     'export const FAST_ROUTES: NodeRoute[] = [',
     ...fast.map((r, i) => `  { path: '${r.urlPath}', module: r${i} },`),
     '];',
