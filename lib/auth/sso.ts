@@ -73,3 +73,9 @@ export async function signedInUser(user: User, account: Account | null): Promise
   if (!linked) throw new Error('single sign-on: the identity is not linked to an account');
   return linked;
 }
+
+/** The sign-in page's single sign-on button: the provider's name, or null when SSO is off. */
+export function ssoButton(): { providerId: string; name: string } | null {
+  const c = config();
+  return c.OIDC_ISSUER ? { providerId: SSO_PROVIDER_ID, name: c.OIDC_NAME } : null;
+}
