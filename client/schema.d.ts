@@ -3360,7 +3360,7 @@ export interface components {
     schemas: {
         Account: {
             email: string;
-            /** @description The address was proven by a link mailed to it (verification or password reset) */
+            /** @description The address was proven by a link mailed to it (verification or password reset) or by the single sign-on provider */
             email_verified: boolean;
             /** Format: uuid */
             id: string;
@@ -8912,7 +8912,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             email: string;
-                            /** @description The address was proven by a link mailed to it (verification or password reset) */
+                            /** @description The address was proven by a link mailed to it (verification or password reset) or by the single sign-on provider */
                             email_verified: boolean;
                             /** Format: uuid */
                             id: string;

@@ -6,9 +6,11 @@ import { tokenBodySchema } from '@/lib/users/schema';
 import { checkCountingFailures } from '@/lib/users/service';
 import { authSecret } from './secret';
 import { decodeLiveSession, endSessionById, openSession, sessionCookie } from './session';
+import { admitSignIn, signedInUser, ssoProviders } from './sso';
 
 /**
- * next-auth for the console: email + password, JWT sessions. Every token it issues names a session
+ * next-auth for the console: email + password, and single sign-on when OIDC_ISSUER is set
+ * (./sso.ts); JWT sessions. Every token it issues names a session
  * row (`sid`) and every token it reads must name a live one (decodeLiveSession), so its sign-out
  * ends the session on the server and a password reset ends the sessions it started too.
  */
@@ -17,7 +19,8 @@ export function authOptions(): NextAuthOptions {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: config().SESSION_MAX_AGE_SECONDS },
     jwt: { decode: decodeLiveSession },
-    pages: { signIn: '/signin' },
+    // Errors of a single sign-on (a refused one, a failed callback) come back to the sign-in page as `?error=`.
+    pages: { signIn: '/signin', error: '/signin' },
     useSecureCookies: sessionCookie().secure,
     providers: [
       Credentials({
@@ -31,6 +34,7 @@ export function authOptions(): NextAuthOptions {
           return checkCountingFailures(parsed.data.email, parsed.data.password);
         },
       }),
+      ...ssoProviders(),
     ],
     logger: {
       error: (code, metadata) => {
@@ -47,8 +51,13 @@ export function authOptions(): NextAuthOptions {
       debug: (code) => log.debug(`next-auth: ${code}`),
     },
     callbacks: {
+      signIn: ({ account, profile }) => admitSignIn(account, profile),
       // `user` is present only at sign-in, when the token is first made.
-      jwt: async ({ token, user }) => (user ? { ...token, sid: await openSession(user.id) } : token),
+      jwt: async ({ token, user, account }) => {
+        if (!user) return token;
+        const { id, email, name } = await signedInUser(user, account);
+        return { ...token, sub: id, email, name, sid: await openSession(id) };
+      },
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
     },
     events: {

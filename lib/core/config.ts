@@ -27,6 +27,9 @@ const hostList = z
       .filter(Boolean),
   );
 
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const isLoopbackHost = (host: string) => host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATA_DIR: z.string().default('.data'),
@@ -49,6 +52,24 @@ const configSchema = z.object({
    */
   NEXTAUTH_URL: z.string().url().optional(),
   OPEN_SIGNUP: bool(true),
+  // Single sign-on with one OpenID Connect provider (docs/PRODUCT.md "Single sign-on"): the issuer,
+  // whose /.well-known/openid-configuration is read, and this app's client at it. All three or none
+  // (none: no SSO button); they need NEXTAUTH_URL, the origin of the redirect URI registered there.
+  OIDC_ISSUER: z
+    .string()
+    .url()
+    .refine((v) => {
+      const u = new URL(v);
+      return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname));
+    }, 'an https:// URL (http:// only on a loopback host)')
+    .refine((v) => !/[?#]/.test(v), 'no query or fragment')
+    .optional(),
+  OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  // Comma-separated email domains whose addresses may sign in with SSO (unset: any verified address).
+  OIDC_ALLOWED_DOMAINS: hostList.refine((list) => list.every((d) => DOMAIN.test(d)), 'comma-separated email domains, e.g. example.com'),
+  // The provider's name on the sign-in button ("Sign in with …").
+  OIDC_NAME: z.string().trim().min(1).max(40).default('SSO'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MAX_BODY_BYTES: z.coerce
     .number()
@@ -241,10 +262,29 @@ export function config(): Config {
     if (Boolean(parsed.data.TEMPORAL_TLS_CERT_PATH) !== Boolean(parsed.data.TEMPORAL_TLS_KEY_PATH)) {
       throw new Error('Invalid environment configuration: TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together');
     }
+    const sso = ssoProblem(parsed.data);
+    if (sso) throw new Error(`Invalid environment configuration: ${sso}`);
     cached = parsed.data;
   }
   return cached;
 }
+
+const SSO_REQUIRED = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+
+/** Single sign-on is on with all three of its variables and off with none; anything between is a mistake to refuse at start. */
+function ssoProblem(c: z.infer<typeof configSchema>): string | undefined {
+  const missing = SSO_REQUIRED.filter((name) => !c[name]);
+  if (missing.length === SSO_REQUIRED.length) {
+    return c.OIDC_ALLOWED_DOMAINS.length > 0 ? 'OIDC_ALLOWED_DOMAINS is set without OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET' : undefined;
+  }
+  if (missing.length > 0) return `single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together (missing: ${missing.join(', ')})`;
+  if (!c.NEXTAUTH_URL)
+    return 'single sign-on (OIDC_ISSUER) needs NEXTAUTH_URL: the redirect URI registered at the provider is <NEXTAUTH_URL>/api/auth/callback/oidc';
+  return undefined;
+}
+
+/** Whether single sign-on is configured (OIDC_ISSUER and its client). */
+export const ssoConfigured = (c: Config = config()): boolean => c.OIDC_ISSUER !== undefined;
 
 /** Whether this deployment runs background work beside its web process (WORKERS, or the older WORKFLOW_WORKER_IN_APP). */
 export const workersBesideWeb = (c: Config = config()): boolean => c.WORKERS === 'on' && c.WORKFLOW_WORKER_IN_APP;

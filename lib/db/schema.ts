@@ -12,7 +12,8 @@ export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
   email: text('email').notNull(),
   name: text('name'),
-  passwordHash: text('password_hash').notNull(),
+  // Null for an account made by single sign-on until it sets a password (password reset).
+  passwordHash: text('password_hash'),
   createdAt: ts('created_at').notNull().defaultNow(),
   emailVerifiedAt: ts('email_verified_at'),
 });
@@ -34,6 +35,16 @@ export const userSessions = pgTable('user_sessions', {
   createdAt: ts('created_at').notNull().defaultNow(),
   expiresAt: ts('expires_at').notNull(),
   revokedAt: ts('revoked_at'),
+});
+
+export const ssoIdentities = pgTable('sso_identities', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull(),
+  issuer: text('issuer').notNull(),
+  subject: text('subject').notNull(),
+  email: text('email').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  lastSignInAt: ts('last_sign_in_at').notNull().defaultNow(),
 });
 
 export const sites = pgTable('sites', {

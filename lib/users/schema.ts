@@ -58,7 +58,9 @@ export const AccountSchema = z.object({
   id: z.uuid(),
   email: z.string(),
   name: z.string().nullable(),
-  email_verified: z.boolean().describe('The address was proven by a link mailed to it (verification or password reset)'),
+  email_verified: z
+    .boolean()
+    .describe('The address was proven by a link mailed to it (verification or password reset) or by the single sign-on provider'),
   two_factor: z.boolean().describe('A second factor is required at sign-in'),
 });
 

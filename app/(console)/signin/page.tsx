@@ -2,8 +2,11 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AuthShell } from '@/components/auth-shell';
+import { ssoButton } from '@/lib/auth/sso';
 import { currentUser } from '../_lib/session';
 import { SignInForm } from './signin-form';
+import { SsoButton } from './sso-button';
+import { ssoErrorMessage } from './sso-errors';
 
 export const metadata: Metadata = { title: 'Sign in · Site Growth Platform' };
 
@@ -14,10 +17,20 @@ const NOTICES: Record<string, string> = {
   verified: 'Your email address is verified.',
 };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; notice?: string | string[] }> }) {
+/** Only a path inside the console may be the target after sign-in (no open redirect), as for the password form. */
+const consolePath = (next: unknown) => (typeof next === 'string' && /^\/console(?:[/?#]|$)/.test(next) ? next : '/console');
+
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ next?: string | string[]; notice?: string | string[]; error?: string | string[] }>;
+}) {
   if (await currentUser()) redirect('/console');
-  const { next, notice } = await searchParams;
+  const { next, notice, error } = await searchParams;
   const message = typeof notice === 'string' ? NOTICES[notice] : undefined;
+  const sso = ssoButton();
+  // next-auth sends a sign-on that did not complete back here with `?error=`.
+  const ssoError = typeof error === 'string' ? ssoErrorMessage(error, sso?.name ?? 'single sign-on') : undefined;
   return (
     <AuthShell
       title="Sign in"
@@ -32,7 +45,18 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           {message}
         </p>
       )}
+      {ssoError && (
+        <p className="form-error" role="alert">
+          {ssoError}
+        </p>
+      )}
       <SignInForm next={typeof next === 'string' ? next : ''} />
+      {sso && (
+        <>
+          <p className="auth-footer">or</p>
+          <SsoButton providerId={sso.providerId} name={sso.name} next={consolePath(next)} />
+        </>
+      )}
       <p className="auth-footer">
         <Link href="/forgot-password">Forgot password?</Link>
       </p>
