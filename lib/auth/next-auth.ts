@@ -1,9 +1,11 @@
 import type { NextAuthOptions } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { config } from '@/lib/core/config';
+import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { tokenBodySchema } from '@/lib/users/schema';
-import { checkCountingFailures } from '@/lib/users/service';
+import { checkCountingFailures, UNKNOWN_CLIENT, type Client } from '@/lib/users/service';
+import type { SessionDevice } from '@/lib/users/sessions-repo';
 import { authSecret } from './secret';
 import { decodeLiveSession, endSessionById, openSession, sessionCookie } from './session';
 
@@ -11,8 +13,9 @@ import { decodeLiveSession, endSessionById, openSession, sessionCookie } from '.
  * next-auth for the console: email + password, JWT sessions. Every token it issues names a session
  * row (`sid`) and every token it reads must name a live one (decodeLiveSession), so its sign-out
  * ends the session on the server and a password reset ends the sessions it started too.
+ * `client` is the caller of next-auth's endpoints (nextAuthRoute): its sign-ins are recorded with it.
  */
-export function authOptions(): NextAuthOptions {
+export function authOptions(client: Client = UNKNOWN_CLIENT): NextAuthOptions {
   return {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: config().SESSION_MAX_AGE_SECONDS },
@@ -22,13 +25,29 @@ export function authOptions(): NextAuthOptions {
     providers: [
       Credentials({
         name: 'Email and password',
-        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        credentials: {
+          email: { label: 'Email', type: 'email' },
+          password: { label: 'Password', type: 'password' },
+          otp: { label: 'Two-factor code', type: 'text' },
+        },
         async authorize(credentials) {
-          // The form also carries next-auth's own fields (csrfToken, callbackUrl, json): only these two are ours.
-          const parsed = tokenBodySchema.safeParse({ email: credentials?.email, password: credentials?.password });
+          // The form also carries next-auth's own fields (csrfToken, callbackUrl, json): only these are ours.
+          const parsed = tokenBodySchema.safeParse({
+            email: credentials?.email,
+            password: credentials?.password,
+            ...(credentials?.otp ? { otp: credentials.otp } : {}),
+          });
           if (!parsed.success) return null;
-          // The IP and account limits were checked by nextAuthRoute before next-auth ran.
-          return checkCountingFailures(parsed.data.email, parsed.data.password);
+          // The IP and account limits were checked by nextAuthRoute before next-auth ran. A missing or
+          // wrong second factor is thrown: next-auth redirects to its error page with `error=OTP_REQUIRED`
+          // (send `otp` too) or `error=Invalid two-factor code`, and sets no session cookie.
+          try {
+            const user = await checkCountingFailures(parsed.data, client);
+            return user && { ...user, device: client };
+          } catch (error) {
+            if (error instanceof ApiError && error.status === 401) throw new Error(error.code === 'OTP_REQUIRED' ? 'OTP_REQUIRED' : error.message);
+            throw error;
+          }
         },
       }),
     ],
@@ -48,7 +67,7 @@ export function authOptions(): NextAuthOptions {
     },
     callbacks: {
       // `user` is present only at sign-in, when the token is first made.
-      jwt: async ({ token, user }) => (user ? { ...token, sid: await openSession(user.id) } : token),
+      jwt: async ({ token, user }) => (user ? { ...token, sid: await openSession(user.id, (user as { device?: SessionDevice }).device) } : token),
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
     },
     events: {

@@ -5,12 +5,13 @@ import { sendAccountMail } from './account-mail';
 import { accountTokenHash, invalidLink, issueAccountToken } from './account-tokens';
 import { findAccount } from './repo';
 import type { Account } from './schema';
+import { twoFactorEnabled } from './two-factor';
 import { spendVerificationToken } from './tokens-repo';
 
 /** The signed-in account as `GET /api/auth/me` answers it. */
 export async function accountOf(userId: string): Promise<Account> {
   const row = found(await findAccount(userId), 'Account');
-  return { id: row.id, email: row.email, name: row.name, email_verified: row.emailVerifiedAt !== null, two_factor: false };
+  return { id: row.id, email: row.email, name: row.name, email_verified: row.emailVerifiedAt !== null, two_factor: await twoFactorEnabled(userId) };
 }
 
 /** Spends a verification link: the address it was sent to is verified, when it is still the account's. */

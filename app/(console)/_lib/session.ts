@@ -7,7 +7,7 @@ import { isUuid } from '@/lib/core/schemas';
 import type { SiteDetail } from '@/lib/sites/schema';
 import { getSite } from '@/lib/sites/service';
 import type { User } from '@/lib/users/schema';
-import { findUserById } from '@/lib/users/service';
+import { findUserById, type Client } from '@/lib/users/service';
 
 /** The signed-in user, or null. A valid cookie whose account no longer exists counts as signed out. */
 export async function currentUser(): Promise<User | null> {
@@ -25,8 +25,8 @@ export async function requireUser(): Promise<User> {
 }
 
 /** Starts a console session: the same next-auth JWT that /api/auth/token hands to scripts. */
-export async function startSession(user: SessionUser): Promise<void> {
-  const { token } = await issueSessionToken(user);
+export async function startSession(user: SessionUser, device?: Client): Promise<void> {
+  const { token } = await issueSessionToken(user, device);
   const { name, secure, maxAge } = sessionCookie();
   (await cookies()).set(name, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge });
 }
