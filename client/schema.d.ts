@@ -3535,8 +3535,8 @@ export interface components {
             detail: {
                 [key: string]: unknown;
             };
-            /** Format: uuid */
-            id: string;
+            /** @description Entry id; later entries have larger ids */
+            id: number;
             /** @description Client address of the request, when known */
             ip: string | null;
             /**

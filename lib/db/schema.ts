@@ -56,7 +56,7 @@ export const userRecoveryCodes = pgTable('user_recovery_codes', {
 });
 
 export const accountEvents = pgTable('account_events', {
-  id: uuid('id').primaryKey().defaultRandom(),
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   userId: uuid('user_id').notNull(),
   siteId: uuid('site_id'),
   kind: text('kind').notNull(),

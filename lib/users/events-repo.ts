@@ -28,7 +28,7 @@ const columns = {
   createdAt: accountEvents.createdAt,
 };
 
-export type StoredAccountEvent = AccountEventRow & { id: string };
+export type StoredAccountEvent = AccountEventRow & { id: number };
 
 /** A page of events, newest first, of one account or (`by: 'site'`) of one site, by the index on each. */
 export async function listAccountEvents(
@@ -42,7 +42,7 @@ export async function listAccountEvents(
       .select(columns)
       .from(accountEvents)
       .where(where)
-      .orderBy(desc(accountEvents.createdAt), desc(accountEvents.id))
+      .orderBy(desc(accountEvents.id))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: count() }).from(accountEvents).where(where),

@@ -112,7 +112,7 @@ export const ACCOUNT_EVENT_KINDS = [
 export type AccountEventKind = (typeof ACCOUNT_EVENT_KINDS)[number];
 
 export const AccountEventSchema = z.object({
-  id: z.uuid(),
+  id: z.number().int().describe('Entry id; later entries have larger ids'),
   kind: z.enum(ACCOUNT_EVENT_KINDS).describe('What happened'),
   user_id: z.uuid().describe('The account it happened to'),
   site_id: z.uuid().nullable().describe('The site it happened on (members, roles), or null for the account itself'),

@@ -38,9 +38,10 @@ alter table user_sessions add column if not exists last_used_at timestamptz;
 
 -- The account audit log: sign-ins, failures, password and second-factor changes, sessions ended,
 -- and (for a site's members) invitations and role changes. `site_id` is set for what happened on a
--- site. `detail` holds small facts (a session id, a role), never a secret, code or password.
+-- site. `detail` holds small facts (a session id, a role), never a secret, code or password. The
+-- id grows with each entry: newest first is `id desc`, even for entries of the same millisecond.
 create table if not exists account_events (
-  id uuid primary key default gen_random_uuid(),
+  id bigint generated always as identity primary key,
   user_id uuid not null references users (id) on delete cascade,
   site_id uuid references sites (id) on delete cascade,
   kind text not null,
@@ -50,8 +51,8 @@ create table if not exists account_events (
   created_at timestamptz not null default now(),
   constraint account_events_kind_check check (kind ~ '^[a-z0-9_]{1,64}$')
 );
-create index if not exists account_events_user_idx on account_events (user_id, created_at desc, id desc);
-create index if not exists account_events_site_idx on account_events (site_id, created_at desc, id desc) where site_id is not null;
+create index if not exists account_events_user_idx on account_events (user_id, id desc);
+create index if not exists account_events_site_idx on account_events (site_id, id desc) where site_id is not null;
 create index if not exists account_events_created_idx on account_events (created_at);
 alter table account_events enable row level security;
 drop policy if exists account_events_self on account_events;
