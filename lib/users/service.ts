@@ -98,6 +98,6 @@ export async function issueToken(attempt: SignInAttempt, client: Client = UNKNOW
 export { findUserById } from './repo';
 export { accountOf, resendVerification, verifyEmail } from './verification';
 export { requestPasswordReset, resetPassword } from './recovery';
-export { disableTwoFactor, enableTwoFactor, regenerateRecoveryCodes, setUpTwoFactor } from './two-factor';
+export { disableTwoFactor, enableTwoFactor, regenerateRecoveryCodes, setUpTwoFactor, twoFactorStatus } from './two-factor';
 export { endAccountSession, endOtherSessions, listSessions } from './account-sessions';
 export { accountEvents, recordAccountEvent, siteAccountEvents, UNKNOWN_CLIENT, type Client } from './account-events';

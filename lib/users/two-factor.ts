@@ -32,11 +32,20 @@ const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
 export const twoFactorEnabled = async (userId: string): Promise<boolean> => (await findTwoFactor(userId))?.enabledAt != null;
 
+/** What the account security page shows: whether it is on, and how many recovery codes are left. */
+export async function twoFactorStatus(userId: string): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
+  const enabled = await twoFactorEnabled(userId);
+  return { enabled, recoveryCodesLeft: enabled ? await countUnusedRecoveryCodes(userId) : 0 };
+}
+
 const secretOf = (row: TwoFactorRow) => base32Decode(unseal('totp-secret', row.secretSealed));
 
 /** A recovery code as typed (any case, with or without its dash): the form its hash is of. */
 const normalRecoveryCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
-const recoveryCodeHash = (code: string) => createHash('sha256').update(`sgp.recovery:${normalRecoveryCode(code)}`).digest('hex');
+const recoveryCodeHash = (code: string) =>
+  createHash('sha256')
+    .update(`sgp.recovery:${normalRecoveryCode(code)}`)
+    .digest('hex');
 
 /** Ten new recovery codes (`xxxxx-xxxxx`, about 49 random bits each) and their hashes. */
 function newRecoveryCodes(): { codes: string[]; hashes: string[] } {

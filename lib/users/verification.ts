@@ -5,8 +5,8 @@ import { sendAccountMail } from './account-mail';
 import { accountTokenHash, invalidLink, issueAccountToken } from './account-tokens';
 import { findAccount } from './repo';
 import type { Account } from './schema';
-import { twoFactorEnabled } from './two-factor';
 import { spendVerificationToken } from './tokens-repo';
+import { twoFactorEnabled } from './two-factor';
 
 /** The signed-in account as `GET /api/auth/me` answers it. */
 export async function accountOf(userId: string): Promise<Account> {

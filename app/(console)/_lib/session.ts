@@ -2,7 +2,7 @@ import { cookies, headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { getServerSession } from 'next-auth';
 import { authOptions } from '@/lib/auth/next-auth';
-import { endSessionOf, issueSessionToken, sessionCookie, sessionCookieOf, type SessionUser } from '@/lib/auth/session';
+import { endSessionOf, issueSessionToken, sessionCookie, sessionCookieOf, verifySessionToken, type SessionUser } from '@/lib/auth/session';
 import { isUuid } from '@/lib/core/schemas';
 import type { SiteDetail } from '@/lib/sites/schema';
 import { getSite } from '@/lib/sites/service';
@@ -22,6 +22,12 @@ export async function requireUser(): Promise<User> {
   const user = await currentUser();
   if (!user) redirect('/signin');
   return user;
+}
+
+/** The session the console's cookie names (a row of the account's sessions), or null. */
+export async function currentSessionId(): Promise<string | null> {
+  const token = sessionCookieOf((await headers()).get('cookie'));
+  return token ? ((await verifySessionToken(token))?.sessionId ?? null) : null;
 }
 
 /** Starts a console session: the same next-auth JWT that /api/auth/token hands to scripts. */
