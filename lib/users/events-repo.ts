@@ -38,13 +38,7 @@ export async function listAccountEvents(
   const db = await getDb();
   const where = 'userId' in by ? eq(accountEvents.userId, by.userId) : eq(accountEvents.siteId, by.siteId);
   const [items, [{ n }]] = await Promise.all([
-    db
-      .select(columns)
-      .from(accountEvents)
-      .where(where)
-      .orderBy(desc(accountEvents.id))
-      .limit(page.limit)
-      .offset(page.offset),
+    db.select(columns).from(accountEvents).where(where).orderBy(desc(accountEvents.id)).limit(page.limit).offset(page.offset),
     db.select({ n: count() }).from(accountEvents).where(where),
   ]);
   return { items, total: n };

@@ -113,7 +113,11 @@ describe('the account’s sessions', () => {
       body: { token, password: 'a brand new passphrase' },
     });
     expect(res.status).toBe(200);
-    const fresh = await call(tokenRoute, { method: 'POST', path: '/api/auth/token', body: { email: user.email, password: 'a brand new passphrase' } });
+    const fresh = await call(tokenRoute, {
+      method: 'POST',
+      path: '/api/auth/token',
+      body: { email: user.email, password: 'a brand new passphrase' },
+    });
     const auth = bearer(fresh.body.data.token);
     expect(await sessionsOf(auth)).toHaveLength(1);
     const kinds = (await call(eventsRoute, { path: '/api/auth/events', headers: auth })).body.data.map((e: { kind: string }) => e.kind);

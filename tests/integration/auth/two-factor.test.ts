@@ -105,7 +105,9 @@ describe('setting up two-factor sign-in', () => {
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
-    const stored = await rows<{ code_hash: string; used_at: string | null }>(sql`select code_hash, used_at from user_recovery_codes where user_id = ${user.id}`);
+    const stored = await rows<{ code_hash: string; used_at: string | null }>(
+      sql`select code_hash, used_at from user_recovery_codes where user_id = ${user.id}`,
+    );
     expect(stored).toHaveLength(10);
     const hashes = stored.map((r) => r.code_hash).join(' ');
     for (const code of codes) expect(hashes).not.toContain(code.replace('-', ''));
@@ -164,7 +166,9 @@ describe('signing in with two-factor sign-in on', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await token(user.email, PASSWORD, code)).body).toEqual(envelope('UNAUTHORIZED', 'Invalid two-factor code'));
     expect((await token(user.email, PASSWORD, recoveryCodes[4])).status).toBe(200);
-    const used = await rows<{ n: number }>(sql`select count(*)::int as n from user_recovery_codes where user_id = ${user.id} and used_at is not null`);
+    const used = await rows<{ n: number }>(
+      sql`select count(*)::int as n from user_recovery_codes where user_id = ${user.id} and used_at is not null`,
+    );
     expect(used[0].n).toBe(2);
     const log = await events(user);
     expect(log.filter((e: { kind: string }) => e.kind === 'recovery_code_used').map((e: { detail: unknown }) => e.detail)).toEqual([
@@ -239,7 +243,14 @@ describe('the account audit log', () => {
     clock.advance();
     await disable(user, codeAt());
     const log = await events(user);
-    expect(log.map((e: { kind: string }) => e.kind)).toEqual(['2fa_disabled', 'sign_in', 'sign_in_failed', 'sign_in_failed', '2fa_enabled', 'sign_in']);
+    expect(log.map((e: { kind: string }) => e.kind)).toEqual([
+      '2fa_disabled',
+      'sign_in',
+      'sign_in_failed',
+      'sign_in_failed',
+      '2fa_enabled',
+      'sign_in',
+    ]);
     expect(log[1]).toMatchObject({ user_id: user.id, site_id: null, user_agent: 'two-factor-suite/1.0', detail: { method: 'totp' } });
     expect(log[2].detail).toEqual({ reason: 'otp' });
     expect(log[3].detail).toEqual({ reason: 'password' });
