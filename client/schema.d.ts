@@ -8717,6 +8717,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "876520"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A 6-digit authenticator code or a recovery code */
                     code: string;
@@ -8731,6 +8736,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "two_factor": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @constant */
@@ -8760,6 +8773,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "875371"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A 6-digit authenticator code or a recovery code */
                     code: string;
@@ -8774,6 +8792,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "recovery_codes": [
+                     *           "bbtby-8hvp2",
+                     *           "wf9dd-yd3hv",
+                     *           "uyy6x-trbtj"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RecoveryCodes"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8801,6 +8831,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "647032"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A 6-digit authenticator code or a recovery code */
                     code: string;
@@ -8815,6 +8850,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "recovery_codes": [
+                     *           "uarx8-c8qm4",
+                     *           "4xkkb-td2fs",
+                     *           "dcdn5-y7qsh"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RecoveryCodes"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8848,6 +8895,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "secret": "Q527WMYCATGVDLY454RQIAUTAOKQ2OTY",
+                     *         "otpauth_uri": "otpauth://totp/Site%20Growth%20Platform:user-02a8ff1cb8d4%40example.com?secret=Q527WMYCATGVDLY454RQIAUTAOKQ2OTY&issuer=Site%20Growth%20Platform&algorithm=SHA1&digits=6&period=30",
+                     *         "qr_svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 57 57\" shape-rendering=\"crispEdges\"><path fill=\"#ffffff\" d=\"M0 0h57v57H0z\"/><path stroke=\"#000000\" d=\"M2 2.5h7m2 0h2m2 0h2m5 0h1m3 0h1m4 0h2m2 0h1m1 0h2m1 0h1m2 0h2m3 0h7M2 3.5h1m5 0h1m2 0h4m5 0h2m2 0h4m1 0h2m4 0h5m1 0h2m1 0h2m2 0h1m5 0h1M2 4.5h1m1 0h3m1 0h1m1 0h1m2 0h1m3 0h1m1 0h2m2 0h1m2 0h1m2 0h2m1 0h1m1 0h4m4 0h1m2 0h1m2 0h1m1 0h3m1 0h1M2 5.5h1m1 0h3m1 0h1m1 0h5m1 0h1m2 0h1m1 0h2m2 0h1m1 0h1m5 0h1m1 0h1m5 0h1m2 0h1m1 0h1m1 0h1m1 0h3m1 0h1M2 6.5h1m1 0h3m1 0h1m1 0h3m1 0h6m2 0h3m1 0h5m3 0h1m8 0h2m3 0h1m1 0h3m1 0h1M2 7.5h1m5 0h1m1 0h1m1 0h1m1 0h1m2 0h1m2 0h4m1 0h2m3 0h2m3 0h2m1 0h1m1 0h5m3 0h1m5 0h1M2 8.5h7m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h7M10 9.5h4m1 0h4m1 0h3m1 0h3m3 0h1m2 0h1m2 0h4m1 0h1m1 0h1M2 10.5h1m1 0h5m2 0h1m3 0h2m1 0h2m5 0h6m3 0h1m1 0h1m3 0h2m1 0h1m1 0h1m2 0h5M6 11.5h2m1 0h2m1 0h6m2 0h2m1 0h2m1 0h2m4 0h1m1 0h1m1 0h1m2 0h1m2 0h1m1 0h1m1 0h1m2 0h4m1 0h1M2 12.5h1m3 0h4m1 0h1m1 0h1m3 0h1m2 0h4m1 0h3m1 0h1m1 0h1m1 0h2m1 0h1m1 0h1m1 0h3m3 0h1m1 0h5M6 13.5h2m5 0h1m3 0h1m1 0h1m1 0h1m2 0h1m1 0h1m2 0h1m3 0h4m4 0h3m7 0h1m2 0h1M5 14.5h4m1 0h1m1 0h2m1 0h4m2 0h3m1 0h4m1 0h3m1 0h1m4 0h2m2 0h2m5 0h3m1 0h1M3 15.5h1m1 0h1m5 0h1m1 0h1m1 0h1m4 0h1m3 0h1m1 0h1m3 0h1m4 0h1m1 0h1m3 0h1m2 0h1m5 0h1m3 0h1M3 16.5h2m1 0h1m1 0h2m2 0h1m1 0h1m1 0h3m1 0h3m8 0h2m4 0h3m1 0h3m1 0h1m2 0h6M4 17.5h2m1 0h1m2 0h4m2 0h1m2 0h1m4 0h4m3 0h1m1 0h1m1 0h3m1 0h1m2 0h3m6 0h1m1 0h1M5 18.5h4m3 0h1m3 0h1m1 0h1m1 0h2m1 0h2m3 0h1m1 0h2m1 0h2m3 0h3m3 0h1m1 0h1m5 0h1M3 19.5h1m1 0h3m4 0h2m4 0h1m3 0h1m1 0h2m1 0h6m2 0h1m4 0h2m10 0h1m1 0h1M2 20.5h2m4 0h1m2 0h2m1 0h1m1 0h2m2 0h2m2 0h1m4 0h1m1 0h1m1 0h2m1 0h1m1 0h3m2 0h2m1 0h1m1 0h2m2 0h3M7 21.5h1m10 0h2m1 0h6m1 0h2m1 0h4m4 0h2m1 0h1m1 0h1m2 0h2m3 0h1M3 22.5h1m1 0h6m2 0h1m1 0h1m1 0h1m1 0h1m1 0h1m2 0h1m1 0h1m1 0h5m4 0h2m1 0h2m4 0h1m2 0h6M2 23.5h2m1 0h3m2 0h2m2 0h4m4 0h2m2 0h1m2 0h1m1 0h2m2 0h1m2 0h1m1 0h3m4 0h2m2 0h1m2 0h1M6 24.5h3m4 0h1m1 0h1m5 0h1m1 0h1m2 0h3m1 0h2m1 0h1m2 0h4m1 0h4m1 0h1m1 0h1m1 0h1m1 0h1M5 25.5h3m2 0h2m3 0h2m1 0h2m1 0h1m3 0h1m3 0h2m1 0h3m2 0h1m1 0h2m1 0h3m1 0h2m1 0h1m2 0h1m1 0h1M2 26.5h1m1 0h7m3 0h1m1 0h1m2 0h1m2 0h1m3 0h8m1 0h1m2 0h5m1 0h8m2 0h1M5 27.5h2m3 0h1m2 0h4m1 0h1m1 0h1m1 0h1m1 0h3m3 0h1m2 0h3m2 0h2m2 0h1m2 0h2m3 0h2m1 0h2M3 28.5h2m1 0h1m1 0h1m1 0h1m1 0h5m4 0h1m2 0h3m1 0h1m1 0h4m2 0h1m2 0h1m1 0h1m1 0h1m2 0h1m1 0h1m1 0h1M6 29.5h1m3 0h2m1 0h1m2 0h2m1 0h1m1 0h1m2 0h3m3 0h1m1 0h2m1 0h1m1 0h3m3 0h1m2 0h1m3 0h2m1 0h2M2 30.5h1m2 0h6m1 0h2m3 0h1m2 0h3m2 0h7m3 0h1m2 0h1m1 0h1m1 0h2m1 0h8M5 31.5h3m2 0h1m1 0h2m5 0h1m2 0h7m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m2 0h5m1 0h1m1 0h2m2 0h2M3 32.5h1m2 0h6m3 0h2m2 0h2m5 0h3m1 0h2m3 0h6m2 0h1m2 0h3m3 0h1M4 33.5h1m1 0h1m6 0h3m1 0h2m1 0h2m1 0h1m1 0h1m2 0h2m3 0h8m1 0h1m1 0h2m5 0h1m2 0h1M2 34.5h3m3 0h1m6 0h2m2 0h1m2 0h3m1 0h3m3 0h1m2 0h1m3 0h1m1 0h1m2 0h1m4 0h1m2 0h1m1 0h1M4 35.5h1m1 0h2m3 0h1m1 0h2m2 0h1m1 0h1m2 0h1m1 0h3m2 0h2m1 0h1m1 0h2m3 0h2m3 0h2m1 0h1m1 0h3m2 0h1M4 36.5h1m1 0h5m2 0h1m2 0h1m1 0h7m1 0h1m3 0h1m1 0h2m1 0h3m1 0h3m1 0h1m1 0h1m3 0h3m1 0h1M3 37.5h1m1 0h3m4 0h2m1 0h1m2 0h1m1 0h1m4 0h2m1 0h2m1 0h2m1 0h1m5 0h1m1 0h4m1 0h2m1 0h2m1 0h2M2 38.5h1m1 0h1m2 0h2m5 0h1m1 0h1m5 0h2m1 0h2m3 0h2m3 0h1m1 0h4m2 0h1m2 0h2m4 0h3M3 39.5h2m2 0h1m1 0h1m1 0h2m3 0h3m2 0h2m1 0h5m2 0h7m2 0h1m1 0h1m1 0h1m1 0h1m1 0h1m5 0h1M3 40.5h2m1 0h1m1 0h1m1 0h2m2 0h1m3 0h3m1 0h2m3 0h5m2 0h1m1 0h1m1 0h3m1 0h1m1 0h3m2 0h2m1 0h3M4 41.5h1m1 0h2m1 0h1m2 0h1m1 0h1m3 0h1m2 0h1m11 0h3m1 0h1m2 0h1m1 0h1m2 0h4m3 0h1M2 42.5h5m1 0h2m1 0h1m1 0h5m1 0h2m2 0h1m3 0h1m4 0h1m2 0h10m1 0h1m2 0h6M6 43.5h1m4 0h3m6 0h1m7 0h2m1 0h3m1 0h1m1 0h2m2 0h1m2 0h1m1 0h2m2 0h3m1 0h1M2 44.5h2m1 0h5m2 0h5m3 0h3m3 0h1m1 0h3m2 0h1m2 0h1m2 0h1m3 0h2m1 0h2m1 0h2m1 0h2M3 45.5h2m4 0h1m1 0h1m2 0h1m3 0h1m1 0h4m2 0h2m3 0h1m5 0h1m3 0h2m1 0h2m2 0h1m3 0h1M5 46.5h1m2 0h2m1 0h1m1 0h2m3 0h3m2 0h2m1 0h8m1 0h1m2 0h4m1 0h1m2 0h5m1 0h1m1 0h1M10 47.5h2m1 0h2m1 0h2m3 0h2m1 0h3m3 0h1m4 0h1m1 0h1m1 0h1m1 0h1m4 0h1m3 0h1m2 0h2M2 48.5h7m3 0h1m1 0h3m1 0h4m2 0h1m1 0h1m1 0h1m1 0h1m4 0h2m1 0h1m1 0h4m2 0h1m1 0h1m1 0h1M2 49.5h1m5 0h1m1 0h3m3 0h1m1 0h7m1 0h1m3 0h5m2 0h1m4 0h3m1 0h1m3 0h2m1 0h1M2 50.5h1m1 0h3m1 0h1m1 0h2m1 0h1m1 0h5m4 0h1m1 0h6m2 0h1m3 0h2m1 0h1m2 0h7m1 0h1M2 51.5h1m1 0h3m1 0h1m1 0h4m1 0h2m2 0h5m1 0h5m3 0h4m2 0h1m1 0h1m1 0h3m3 0h1m1 0h3M2 52.5h1m1 0h3m1 0h1m1 0h1m1 0h2m4 0h4m1 0h1m2 0h2m3 0h1m1 0h1m6 0h1m1 0h1m3 0h2m1 0h3M2 53.5h1m5 0h1m2 0h1m5 0h1m2 0h1m2 0h3m3 0h1m2 0h8m1 0h2m1 0h1m2 0h3m3 0h1M2 54.5h7m1 0h1m1 0h1m1 0h2m2 0h1m1 0h4m5 0h1m2 0h1m2 0h1m1 0h1m1 0h1m6 0h1m1 0h1m1 0h3\"/></svg>\n"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TwoFactorSetup"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -8866,7 +8923,10 @@ export interface operations {
     getApiAuthEvents: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 20) */
+                /**
+                 * @description Page size, 1–100 (default 20)
+                 * @example 100
+                 */
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
@@ -8884,6 +8944,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 25,
+                     *           "kind": "sign_in",
+                     *           "user_id": "7c524b45-06e8-41ef-9d9f-3140eec9644f",
+                     *           "site_id": null,
+                     *           "ip": null,
+                     *           "user_agent": "two-factor-suite/1.0",
+                     *           "detail": {
+                     *             "method": "recovery_code"
+                     *           },
+                     *           "created_at": "2026-12-02T02:03:01.000Z"
+                     *         },
+                     *         {
+                     *           "id": 24,
+                     *           "kind": "recovery_code_used",
+                     *           "user_id": "7c524b45-06e8-41ef-9d9f-3140eec9644f",
+                     *           "site_id": null,
+                     *           "ip": null,
+                     *           "user_agent": "two-factor-suite/1.0",
+                     *           "detail": {
+                     *             "remaining": 8
+                     *           },
+                     *           "created_at": "2026-12-02T02:03:01.000Z"
+                     *         },
+                     *         {
+                     *           "id": 23,
+                     *           "kind": "sign_in_failed",
+                     *           "user_id": "7c524b45-06e8-41ef-9d9f-3140eec9644f",
+                     *           "site_id": null,
+                     *           "ip": null,
+                     *           "user_agent": "two-factor-suite/1.0",
+                     *           "detail": {
+                     *             "reason": "otp"
+                     *           },
+                     *           "created_at": "2026-12-02T02:03:01.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 7,
+                     *         "limit": 100,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountEvent"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9065,6 +9174,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "05da1035-9bfb-439b-a3c1-08fdd392a092",
+                     *           "current": true,
+                     *           "user_agent": "Phone/1.0",
+                     *           "ip": "198.51.100.7",
+                     *           "created_at": "2026-12-02T02:04:18.713Z",
+                     *           "last_used_at": "2026-12-02T02:04:18.713Z",
+                     *           "expires_at": "2026-12-09T02:04:18.713Z"
+                     *         },
+                     *         {
+                     *           "id": "90bc5d97-3c78-44f0-b09f-efc53df94a33",
+                     *           "current": false,
+                     *           "user_agent": null,
+                     *           "ip": "unknown",
+                     *           "created_at": "2026-12-02T02:04:17.898Z",
+                     *           "last_used_at": "2026-12-02T02:04:17.898Z",
+                     *           "expires_at": "2026-12-09T02:04:17.898Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SessionInfo"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -9095,6 +9229,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "revoked": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Sessions ended */
@@ -9117,7 +9259,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Session id (from GET /api/auth/sessions) */
+                /**
+                 * @description Session id (from GET /api/auth/sessions)
+                 * @example 379c10b2-96d3-4de4-8456-19a2b04ef52f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9131,6 +9276,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "revoked": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @constant */
