@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
+import { errorFields, log } from '@/lib/core/log';
 import { getDb } from '@/lib/db/client';
 import { userSessions } from '@/lib/db/schema';
 
@@ -35,10 +36,12 @@ export async function isLiveSession(sessionId: string, userId: string, at: Date)
   if (!row) return false;
   const stale = new Date(at.getTime() - LAST_USE_RESOLUTION_MS);
   if (!row.lastUsedAt || row.lastUsedAt < stale) {
+    // Shown on the account's session list only: a failed write must not refuse the request.
     await db
       .update(userSessions)
       .set({ lastUsedAt: at })
-      .where(and(eq(userSessions.id, sessionId), or(isNull(userSessions.lastUsedAt), lt(userSessions.lastUsedAt, stale))));
+      .where(and(eq(userSessions.id, sessionId), or(isNull(userSessions.lastUsedAt), lt(userSessions.lastUsedAt, stale))))
+      .catch((error: unknown) => log.warn('session last use not written', errorFields(error)));
   }
   return true;
 }
