@@ -624,6 +624,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/2fa/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in off
+         * @description Needs a current code of the authenticator app or an unused recovery code; the secret and every recovery code are deleted, and sign-in needs the password alone again. A wrong, stale or already used code → 400 and counts toward the failed-attempt lockout (429).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        post: operations["postApiAuth2faDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/2fa/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in on
+         * @description Confirms the pending secret of `POST /api/auth/2fa/setup` with a current code of the authenticator app. From then on every sign-in with the password (`POST /api/auth/token`, the console) also needs `otp`. Answers ten single-use recovery codes, this once: only their hashes are kept. A wrong code → 400 and counts toward the account’s failed-attempt lockout (429).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        post: operations["postApiAuth2faEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/2fa/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * New recovery codes
+         * @description Needs a current code of the authenticator app (not a recovery code). Answers ten new single-use recovery codes, this once; every earlier code stops working. A wrong code → 400 and counts toward the failed-attempt lockout (429).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        post: operations["postApiAuth2faRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/2fa/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up two-factor sign-in
+         * @description Makes a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 seconds) for an authenticator app: as base32 text, as an `otpauth://` URI and as a QR code (SVG). It is pending, and sign-in is unchanged, until `POST /api/auth/2fa/enable` confirms a code of it; setting up again replaces a pending secret. 409 once two-factor sign-in is on (turn it off first).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        post: operations["postApiAuth2faSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Account audit log
+         * @description What happened to the account, newest first: sign-ins and failed ones, password resets, two-factor changes, recovery codes used, sessions ended, and on sites it is a member of, invitations and role changes. Never a password, code or token. `meta` carries `{total, limit, offset, has_more}`.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        get: operations["getApiAuthEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/me": {
         parameters: {
             query?: never;
@@ -688,6 +798,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sessions of the account
+         * @description Every session of the account that still works: console sign-ins and session tokens alike, with the user agent and address it was signed in from, and its last use (to the minute). `current` marks the one this request was made with.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        get: operations["getApiAuthSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * End the other sessions
+         * @description Ends every session of the account except the one this request was made with; their tokens and cookies are refused from now on.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        delete: operations["deleteApiAuthSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a session
+         * @description Ends one session of the account (its own included): its token or cookie is refused from the next request on. Another account’s, an ended or an unknown session → 404.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        delete: operations["deleteApiAuthSessionsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/signup": {
         parameters: {
             query?: never;
@@ -721,7 +881,7 @@ export interface paths {
         put?: never;
         /**
          * Get a session token
-         * @description Returns a session token for `Authorization: Bearer <SESSION_TOKEN>` (the same token the console keeps in its cookie). It stops working at `expires_at`, when it is ended (`DELETE /api/auth/token`) and when the account’s password is reset. Brute-force limits: AUTH_RATE_LIMIT_PER_IP attempts per minute per client IP, AUTH_FAILURES_PER_ACCOUNT failures per 15 minutes per account (429 with Retry-After).
+         * @description Returns a session token for `Authorization: Bearer <SESSION_TOKEN>` (the same token the console keeps in its cookie). It stops working at `expires_at`, when it is ended (`DELETE /api/auth/token` or `DELETE /api/auth/sessions/{id}`) and when the account’s password is reset. Once two-factor sign-in is on, the body needs `otp` too (a current authenticator code or an unused recovery code): without it the answer is 401 `OTP_REQUIRED` (the password was right: ask for the code and send both again); a wrong, stale or already used code is 401 `UNAUTHORIZED` and counts as a failed attempt. Brute-force limits: AUTH_RATE_LIMIT_PER_IP attempts per minute per client IP, AUTH_FAILURES_PER_ACCOUNT failures per 15 minutes per account (429 with Retry-After).
          *
          *     No authentication.
          */
@@ -3368,6 +3528,32 @@ export interface components {
             /** @description A second factor is required at sign-in */
             two_factor: boolean;
         };
+        AccountEvent: {
+            /** @description ISO 8601 */
+            created_at: string;
+            /** @description Small facts of the event (e.g. the session ended); never a secret */
+            detail: {
+                [key: string]: unknown;
+            };
+            /** @description Entry id; later entries have larger ids */
+            id: number;
+            /** @description Client address of the request, when known */
+            ip: string | null;
+            /**
+             * @description What happened
+             * @enum {string}
+             */
+            kind: "sign_in" | "sign_in_failed" | "password_reset" | "password_changed" | "2fa_enabled" | "2fa_disabled" | "recovery_codes_regenerated" | "recovery_code_used" | "session_revoked" | "invitation_sent" | "invitation_accepted" | "invitation_revoked" | "member_removed" | "role_changed" | "ownership_transferred";
+            /** @description The site it happened on (members, roles), or null for the account itself */
+            site_id: string | null;
+            /** @description User agent of the request, when known */
+            user_agent: string | null;
+            /**
+             * Format: uuid
+             * @description The account it happened to
+             */
+            user_id: string;
+        };
         ActResult: {
             /** @description Steps performed by this call, in order */
             executed: components["schemas"]["PlanStep"][];
@@ -4519,6 +4705,26 @@ export interface components {
             /** @constant */
             success: false;
         };
+        /** @description The error envelope with code `OTP_REQUIRED` (HTTP 401) */
+        OtpRequiredError: {
+            /**
+             * @description Repeats error.code on routes that say so (workflow start)
+             * @constant
+             */
+            code?: "OTP_REQUIRED";
+            error: {
+                /** @constant */
+                code: "OTP_REQUIRED";
+                /** @description Structured detail, e.g. the invalid fields of INVALID_REQUEST */
+                details?: Record<string, never>;
+                /** @description What went wrong, for a person */
+                message: string;
+                /** @description The X-Request-ID of the answer */
+                request_id?: string;
+            };
+            /** @constant */
+            success: false;
+        };
         Overview: {
             range: components["schemas"]["AnalyticsRange"];
             /** @description One entry per day of the period, oldest first */
@@ -4771,6 +4977,10 @@ export interface components {
             /** @description ISO 8601 timestamp */
             verified_at: string | null;
         };
+        RecoveryCodes: {
+            /** @description Ten single-use recovery codes, shown this once (only their hashes are kept) */
+            recovery_codes: string[];
+        };
         Requirement: {
             /** @description Token cap */
             budget: number | null;
@@ -5019,6 +5229,25 @@ export interface components {
             session_id: string;
             /** Format: uuid */
             visitor_id: string;
+        };
+        SessionInfo: {
+            /** @description ISO 8601 */
+            created_at: string;
+            /** @description The session this request was made with */
+            current: boolean;
+            /** @description ISO 8601 */
+            expires_at: string;
+            /**
+             * Format: uuid
+             * @description Session id
+             */
+            id: string;
+            /** @description Client address it was signed in from */
+            ip: string | null;
+            /** @description ISO 8601, to the minute: last request made with it */
+            last_used_at: string | null;
+            /** @description User agent it was signed in from */
+            user_agent: string | null;
         };
         /** @description The error envelope with code `session_not_found` (HTTP 404) */
         SessionNotFoundError: {
@@ -5577,6 +5806,14 @@ export interface components {
             /** Format: uuid */
             visitor_id: string;
         };
+        TwoFactorSetup: {
+            /** @description `otpauth://totp/…` URI of the secret (what the QR code holds) */
+            otpauth_uri: string;
+            /** @description The URI as a QR code, an SVG document */
+            qr_svg: string;
+            /** @description The shared secret, base32, to type into an authenticator app */
+            secret: string;
+        };
         /** @description The error envelope with code `UNAUTHORIZED` (HTTP 401) */
         UnauthorizedError: {
             /**
@@ -5826,6 +6063,16 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["NotFoundError"] | components["schemas"]["SessionNotFoundError"];
+            };
+        };
+        /** @description OTP_REQUIRED or UNAUTHORIZED */
+        OtpRequiredOrUnauthorized: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OtpRequiredError"] | components["schemas"]["UnauthorizedError"];
             };
         };
         /** @description PAYLOAD_TOO_LARGE */
@@ -8510,6 +8757,306 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    postApiAuth2faDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "876520"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A 6-digit authenticator code or a recovery code */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "two_factor": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            two_factor: false;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuth2faEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "875371"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A 6-digit authenticator code or a recovery code */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "recovery_codes": [
+                     *           "bbtby-8hvp2",
+                     *           "wf9dd-yd3hv",
+                     *           "uyy6x-trbtj"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["RecoveryCodes"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuth2faRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "647032"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A 6-digit authenticator code or a recovery code */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "recovery_codes": [
+                     *           "uarx8-c8qm4",
+                     *           "4xkkb-td2fs",
+                     *           "dcdn5-y7qsh"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["RecoveryCodes"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiAuth2faSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "secret": "Q527WMYCATGVDLY454RQIAUTAOKQ2OTY",
+                     *         "otpauth_uri": "otpauth://totp/Site%20Growth%20Platform:user-02a8ff1cb8d4%40example.com?secret=Q527WMYCATGVDLY454RQIAUTAOKQ2OTY&issuer=Site%20Growth%20Platform&algorithm=SHA1&digits=6&period=30",
+                     *         "qr_svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 57 57\" shape-rendering=\"crispEdges\"><path fill=\"#ffffff\" d=\"M0 0h57v57H0z\"/><path stroke=\"#000000\" d=\"M2 2.5h7m2 0h2m2 0h2m5 0h1m3 0h1m4 0h2m2 0h1m1 0h2m1 0h1m2 0h2m3 0h7M2 3.5h1m5 0h1m2 0h4m5 0h2m2 0h4m1 0h2m4 0h5m1 0h2m1 0h2m2 0h1m5 0h1M2 4.5h1m1 0h3m1 0h1m1 0h1m2 0h1m3 0h1m1 0h2m2 0h1m2 0h1m2 0h2m1 0h1m1 0h4m4 0h1m2 0h1m2 0h1m1 0h3m1 0h1M2 5.5h1m1 0h3m1 0h1m1 0h5m1 0h1m2 0h1m1 0h2m2 0h1m1 0h1m5 0h1m1 0h1m5 0h1m2 0h1m1 0h1m1 0h1m1 0h3m1 0h1M2 6.5h1m1 0h3m1 0h1m1 0h3m1 0h6m2 0h3m1 0h5m3 0h1m8 0h2m3 0h1m1 0h3m1 0h1M2 7.5h1m5 0h1m1 0h1m1 0h1m1 0h1m2 0h1m2 0h4m1 0h2m3 0h2m3 0h2m1 0h1m1 0h5m3 0h1m5 0h1M2 8.5h7m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m1 0h7M10 9.5h4m1 0h4m1 0h3m1 0h3m3 0h1m2 0h1m2 0h4m1 0h1m1 0h1M2 10.5h1m1 0h5m2 0h1m3 0h2m1 0h2m5 0h6m3 0h1m1 0h1m3 0h2m1 0h1m1 0h1m2 0h5M6 11.5h2m1 0h2m1 0h6m2 0h2m1 0h2m1 0h2m4 0h1m1 0h1m1 0h1m2 0h1m2 0h1m1 0h1m1 0h1m2 0h4m1 0h1M2 12.5h1m3 0h4m1 0h1m1 0h1m3 0h1m2 0h4m1 0h3m1 0h1m1 0h1m1 0h2m1 0h1m1 0h1m1 0h3m3 0h1m1 0h5M6 13.5h2m5 0h1m3 0h1m1 0h1m1 0h1m2 0h1m1 0h1m2 0h1m3 0h4m4 0h3m7 0h1m2 0h1M5 14.5h4m1 0h1m1 0h2m1 0h4m2 0h3m1 0h4m1 0h3m1 0h1m4 0h2m2 0h2m5 0h3m1 0h1M3 15.5h1m1 0h1m5 0h1m1 0h1m1 0h1m4 0h1m3 0h1m1 0h1m3 0h1m4 0h1m1 0h1m3 0h1m2 0h1m5 0h1m3 0h1M3 16.5h2m1 0h1m1 0h2m2 0h1m1 0h1m1 0h3m1 0h3m8 0h2m4 0h3m1 0h3m1 0h1m2 0h6M4 17.5h2m1 0h1m2 0h4m2 0h1m2 0h1m4 0h4m3 0h1m1 0h1m1 0h3m1 0h1m2 0h3m6 0h1m1 0h1M5 18.5h4m3 0h1m3 0h1m1 0h1m1 0h2m1 0h2m3 0h1m1 0h2m1 0h2m3 0h3m3 0h1m1 0h1m5 0h1M3 19.5h1m1 0h3m4 0h2m4 0h1m3 0h1m1 0h2m1 0h6m2 0h1m4 0h2m10 0h1m1 0h1M2 20.5h2m4 0h1m2 0h2m1 0h1m1 0h2m2 0h2m2 0h1m4 0h1m1 0h1m1 0h2m1 0h1m1 0h3m2 0h2m1 0h1m1 0h2m2 0h3M7 21.5h1m10 0h2m1 0h6m1 0h2m1 0h4m4 0h2m1 0h1m1 0h1m2 0h2m3 0h1M3 22.5h1m1 0h6m2 0h1m1 0h1m1 0h1m1 0h1m1 0h1m2 0h1m1 0h1m1 0h5m4 0h2m1 0h2m4 0h1m2 0h6M2 23.5h2m1 0h3m2 0h2m2 0h4m4 0h2m2 0h1m2 0h1m1 0h2m2 0h1m2 0h1m1 0h3m4 0h2m2 0h1m2 0h1M6 24.5h3m4 0h1m1 0h1m5 0h1m1 0h1m2 0h3m1 0h2m1 0h1m2 0h4m1 0h4m1 0h1m1 0h1m1 0h1m1 0h1M5 25.5h3m2 0h2m3 0h2m1 0h2m1 0h1m3 0h1m3 0h2m1 0h3m2 0h1m1 0h2m1 0h3m1 0h2m1 0h1m2 0h1m1 0h1M2 26.5h1m1 0h7m3 0h1m1 0h1m2 0h1m2 0h1m3 0h8m1 0h1m2 0h5m1 0h8m2 0h1M5 27.5h2m3 0h1m2 0h4m1 0h1m1 0h1m1 0h1m1 0h3m3 0h1m2 0h3m2 0h2m2 0h1m2 0h2m3 0h2m1 0h2M3 28.5h2m1 0h1m1 0h1m1 0h1m1 0h5m4 0h1m2 0h3m1 0h1m1 0h4m2 0h1m2 0h1m1 0h1m1 0h1m2 0h1m1 0h1m1 0h1M6 29.5h1m3 0h2m1 0h1m2 0h2m1 0h1m1 0h1m2 0h3m3 0h1m1 0h2m1 0h1m1 0h3m3 0h1m2 0h1m3 0h2m1 0h2M2 30.5h1m2 0h6m1 0h2m3 0h1m2 0h3m2 0h7m3 0h1m2 0h1m1 0h1m1 0h2m1 0h8M5 31.5h3m2 0h1m1 0h2m5 0h1m2 0h7m1 0h1m1 0h1m1 0h1m1 0h1m1 0h1m2 0h5m1 0h1m1 0h2m2 0h2M3 32.5h1m2 0h6m3 0h2m2 0h2m5 0h3m1 0h2m3 0h6m2 0h1m2 0h3m3 0h1M4 33.5h1m1 0h1m6 0h3m1 0h2m1 0h2m1 0h1m1 0h1m2 0h2m3 0h8m1 0h1m1 0h2m5 0h1m2 0h1M2 34.5h3m3 0h1m6 0h2m2 0h1m2 0h3m1 0h3m3 0h1m2 0h1m3 0h1m1 0h1m2 0h1m4 0h1m2 0h1m1 0h1M4 35.5h1m1 0h2m3 0h1m1 0h2m2 0h1m1 0h1m2 0h1m1 0h3m2 0h2m1 0h1m1 0h2m3 0h2m3 0h2m1 0h1m1 0h3m2 0h1M4 36.5h1m1 0h5m2 0h1m2 0h1m1 0h7m1 0h1m3 0h1m1 0h2m1 0h3m1 0h3m1 0h1m1 0h1m3 0h3m1 0h1M3 37.5h1m1 0h3m4 0h2m1 0h1m2 0h1m1 0h1m4 0h2m1 0h2m1 0h2m1 0h1m5 0h1m1 0h4m1 0h2m1 0h2m1 0h2M2 38.5h1m1 0h1m2 0h2m5 0h1m1 0h1m5 0h2m1 0h2m3 0h2m3 0h1m1 0h4m2 0h1m2 0h2m4 0h3M3 39.5h2m2 0h1m1 0h1m1 0h2m3 0h3m2 0h2m1 0h5m2 0h7m2 0h1m1 0h1m1 0h1m1 0h1m1 0h1m5 0h1M3 40.5h2m1 0h1m1 0h1m1 0h2m2 0h1m3 0h3m1 0h2m3 0h5m2 0h1m1 0h1m1 0h3m1 0h1m1 0h3m2 0h2m1 0h3M4 41.5h1m1 0h2m1 0h1m2 0h1m1 0h1m3 0h1m2 0h1m11 0h3m1 0h1m2 0h1m1 0h1m2 0h4m3 0h1M2 42.5h5m1 0h2m1 0h1m1 0h5m1 0h2m2 0h1m3 0h1m4 0h1m2 0h10m1 0h1m2 0h6M6 43.5h1m4 0h3m6 0h1m7 0h2m1 0h3m1 0h1m1 0h2m2 0h1m2 0h1m1 0h2m2 0h3m1 0h1M2 44.5h2m1 0h5m2 0h5m3 0h3m3 0h1m1 0h3m2 0h1m2 0h1m2 0h1m3 0h2m1 0h2m1 0h2m1 0h2M3 45.5h2m4 0h1m1 0h1m2 0h1m3 0h1m1 0h4m2 0h2m3 0h1m5 0h1m3 0h2m1 0h2m2 0h1m3 0h1M5 46.5h1m2 0h2m1 0h1m1 0h2m3 0h3m2 0h2m1 0h8m1 0h1m2 0h4m1 0h1m2 0h5m1 0h1m1 0h1M10 47.5h2m1 0h2m1 0h2m3 0h2m1 0h3m3 0h1m4 0h1m1 0h1m1 0h1m1 0h1m4 0h1m3 0h1m2 0h2M2 48.5h7m3 0h1m1 0h3m1 0h4m2 0h1m1 0h1m1 0h1m1 0h1m4 0h2m1 0h1m1 0h4m2 0h1m1 0h1m1 0h1M2 49.5h1m5 0h1m1 0h3m3 0h1m1 0h7m1 0h1m3 0h5m2 0h1m4 0h3m1 0h1m3 0h2m1 0h1M2 50.5h1m1 0h3m1 0h1m1 0h2m1 0h1m1 0h5m4 0h1m1 0h6m2 0h1m3 0h2m1 0h1m2 0h7m1 0h1M2 51.5h1m1 0h3m1 0h1m1 0h4m1 0h2m2 0h5m1 0h5m3 0h4m2 0h1m1 0h1m1 0h3m3 0h1m1 0h3M2 52.5h1m1 0h3m1 0h1m1 0h1m1 0h2m4 0h4m1 0h1m2 0h2m3 0h1m1 0h1m6 0h1m1 0h1m3 0h2m1 0h3M2 53.5h1m5 0h1m2 0h1m5 0h1m2 0h1m2 0h3m3 0h1m2 0h8m1 0h2m1 0h1m2 0h3m3 0h1M2 54.5h7m1 0h1m1 0h1m1 0h2m2 0h1m1 0h4m5 0h1m2 0h1m2 0h1m1 0h1m1 0h1m6 0h1m1 0h1m1 0h3\"/></svg>\n"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TwoFactorSetup"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    getApiAuthEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1–100 (default 20)
+                 * @example 100
+                 */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 25,
+                     *           "kind": "sign_in",
+                     *           "user_id": "7c524b45-06e8-41ef-9d9f-3140eec9644f",
+                     *           "site_id": null,
+                     *           "ip": null,
+                     *           "user_agent": "two-factor-suite/1.0",
+                     *           "detail": {
+                     *             "method": "recovery_code"
+                     *           },
+                     *           "created_at": "2026-12-02T02:03:01.000Z"
+                     *         },
+                     *         {
+                     *           "id": 24,
+                     *           "kind": "recovery_code_used",
+                     *           "user_id": "7c524b45-06e8-41ef-9d9f-3140eec9644f",
+                     *           "site_id": null,
+                     *           "ip": null,
+                     *           "user_agent": "two-factor-suite/1.0",
+                     *           "detail": {
+                     *             "remaining": 8
+                     *           },
+                     *           "created_at": "2026-12-02T02:03:01.000Z"
+                     *         },
+                     *         {
+                     *           "id": 23,
+                     *           "kind": "sign_in_failed",
+                     *           "user_id": "7c524b45-06e8-41ef-9d9f-3140eec9644f",
+                     *           "site_id": null,
+                     *           "ip": null,
+                     *           "user_agent": "two-factor-suite/1.0",
+                     *           "detail": {
+                     *             "reason": "otp"
+                     *           },
+                     *           "created_at": "2026-12-02T02:03:01.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 7,
+                     *         "limit": 100,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AccountEvent"][];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["SystemError"];
+        };
+    };
     getApiAuthMe: {
         parameters: {
             query?: never;
@@ -8663,6 +9210,151 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getApiAuthSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "05da1035-9bfb-439b-a3c1-08fdd392a092",
+                     *           "current": true,
+                     *           "user_agent": "Phone/1.0",
+                     *           "ip": "198.51.100.7",
+                     *           "created_at": "2026-12-02T02:04:18.713Z",
+                     *           "last_used_at": "2026-12-02T02:04:18.713Z",
+                     *           "expires_at": "2026-12-09T02:04:18.713Z"
+                     *         },
+                     *         {
+                     *           "id": "90bc5d97-3c78-44f0-b09f-efc53df94a33",
+                     *           "current": false,
+                     *           "user_agent": null,
+                     *           "ip": "unknown",
+                     *           "created_at": "2026-12-02T02:04:17.898Z",
+                     *           "last_used_at": "2026-12-02T02:04:17.898Z",
+                     *           "expires_at": "2026-12-09T02:04:17.898Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SessionInfo"][];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    deleteApiAuthSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "revoked": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Sessions ended */
+                            revoked: number;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    deleteApiAuthSessionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Session id (from GET /api/auth/sessions)
+                 * @example 379c10b2-96d3-4de4-8456-19a2b04ef52f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "revoked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            revoked: true;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
+        };
+    };
     postApiAuthSignup: {
         parameters: {
             query?: never;
@@ -8740,6 +9432,8 @@ export interface operations {
                 "application/json": {
                     /** @description Account email */
                     email: string;
+                    /** @description Required once two-factor sign-in is on: the 6-digit code of the authenticator app, or one of the recovery codes */
+                    otp?: string;
                     /** @description Account password */
                     password: string;
                 };
@@ -8776,7 +9470,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["OtpRequiredOrUnauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];

@@ -20,7 +20,7 @@ export function ShownOnce({
   id: string;
   value: string;
   title: ReactNode;
-  noun: 'key' | 'secret';
+  noun: 'key' | 'secret' | 'recovery codes';
   testId: string;
   headingId: string;
   children: ReactNode;

@@ -1,9 +1,10 @@
 import type { NextAuthOptions } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { config } from '@/lib/core/config';
+import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { tokenBodySchema } from '@/lib/users/schema';
-import { checkCountingFailures } from '@/lib/users/service';
+import { checkCountingFailures, UNKNOWN_CLIENT, type Client } from '@/lib/users/service';
 import { authSecret } from './secret';
 import { decodeLiveSession, endSessionById, openSession, sessionCookie } from './session';
 import { admitSignIn, signedInUser, ssoProviders } from './sso';
@@ -13,8 +14,9 @@ import { admitSignIn, signedInUser, ssoProviders } from './sso';
  * (./sso.ts); JWT sessions. Every token it issues names a session
  * row (`sid`) and every token it reads must name a live one (decodeLiveSession), so its sign-out
  * ends the session on the server and a password reset ends the sessions it started too.
+ * `client` is the caller of next-auth's endpoints (nextAuthRoute): its sign-ins are recorded with it.
  */
-export function authOptions(): NextAuthOptions {
+export function authOptions(client: Client = UNKNOWN_CLIENT): NextAuthOptions {
   return {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: config().SESSION_MAX_AGE_SECONDS },
@@ -25,13 +27,29 @@ export function authOptions(): NextAuthOptions {
     providers: [
       Credentials({
         name: 'Email and password',
-        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        credentials: {
+          email: { label: 'Email', type: 'email' },
+          password: { label: 'Password', type: 'password' },
+          otp: { label: 'Two-factor code', type: 'text' },
+        },
         async authorize(credentials) {
-          // The form also carries next-auth's own fields (csrfToken, callbackUrl, json): only these two are ours.
-          const parsed = tokenBodySchema.safeParse({ email: credentials?.email, password: credentials?.password });
+          // The form also carries next-auth's own fields (csrfToken, callbackUrl, json): only these are ours.
+          const parsed = tokenBodySchema.safeParse({
+            email: credentials?.email,
+            password: credentials?.password,
+            ...(credentials?.otp ? { otp: credentials.otp } : {}),
+          });
           if (!parsed.success) return null;
-          // The IP and account limits were checked by nextAuthRoute before next-auth ran.
-          return checkCountingFailures(parsed.data.email, parsed.data.password);
+          // The IP and account limits were checked by nextAuthRoute before next-auth ran. A missing or
+          // wrong second factor is thrown: next-auth redirects to its error page with `error=OTP_REQUIRED`
+          // (send `otp` too) or `error=Invalid two-factor code`, and sets no session cookie.
+          try {
+            const user = await checkCountingFailures(parsed.data, client);
+            return user;
+          } catch (error) {
+            if (error instanceof ApiError && error.status === 401) throw new Error(error.code === 'OTP_REQUIRED' ? 'OTP_REQUIRED' : error.message);
+            throw error;
+          }
         },
       }),
       ...ssoProviders(),
@@ -53,10 +71,11 @@ export function authOptions(): NextAuthOptions {
     callbacks: {
       signIn: ({ account, profile }) => admitSignIn(account, profile),
       // `user` is present only at sign-in, when the token is first made.
+      // The session row records who signed in from where (`client`: this request's caller).
       jwt: async ({ token, user, account }) => {
         if (!user) return token;
         const { id, email, name } = await signedInUser(user, account);
-        return { ...token, sub: id, email, name, sid: await openSession(id) };
+        return { ...token, sub: id, email, name, sid: await openSession(id, client) };
       },
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
     },

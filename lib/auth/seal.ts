@@ -3,12 +3,12 @@ import { authSecret } from './secret';
 
 /**
  * Values the service must read back later (a webhook's signing secret, an instance's environment
- * variables) are stored sealed: AES-256-GCM under a key derived (HKDF-SHA256) from the server
+ * variables, an account's TOTP secret) are stored sealed: AES-256-GCM under a key derived (HKDF-SHA256) from the server
  * secret for one purpose, as `v1.<iv>.<tag>.<ciphertext>` (base64url). A sealed value of one
  * purpose does not open under another. Changing AUTH_SECRET makes sealed values unreadable.
  * (Secure tokens use their own envelope with rotatable master keys: lib/secure-tokens.)
  */
-export type SealPurpose = 'webhook-signing-secret' | 'instance-environment';
+export type SealPurpose = 'webhook-signing-secret' | 'instance-environment' | 'totp-secret';
 
 const keyFor = (purpose: SealPurpose) => Buffer.from(hkdfSync('sha256', authSecret(), 'sgp.seal', purpose, 32));
 

@@ -2,7 +2,7 @@ import type { JWT, JWTDecodeParams } from 'next-auth/jwt';
 import { decode, encode } from 'next-auth/jwt';
 import { currentDate, now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
-import { insertSession, isLiveSession, revokeSession } from '@/lib/users/sessions-repo';
+import { insertSession, isLiveSession, revokeSession, type SessionDevice } from '@/lib/users/sessions-repo';
 import { authSecret } from './secret';
 
 /**
@@ -30,14 +30,14 @@ export interface SessionUser {
   name: string | null;
 }
 
-/** Records a new session of `userId`: the `sid` its token carries. */
-export async function openSession(userId: string): Promise<string> {
-  return insertSession(userId, currentDate(), new Date(now() + config().SESSION_MAX_AGE_SECONDS * 1000));
+/** Records a new session of `userId` (signed in from `device`, for the account's session list): the `sid` its token carries. */
+export async function openSession(userId: string, device?: SessionDevice): Promise<string> {
+  return insertSession(userId, currentDate(), new Date(now() + config().SESSION_MAX_AGE_SECONDS * 1000), device);
 }
 
-export async function issueSessionToken(user: SessionUser): Promise<{ token: string; expiresAt: Date }> {
+export async function issueSessionToken(user: SessionUser, device?: SessionDevice): Promise<{ token: string; expiresAt: Date }> {
   const maxAge = config().SESSION_MAX_AGE_SECONDS;
-  const sid = await openSession(user.id);
+  const sid = await openSession(user.id, device);
   const token = await encode({
     token: { sub: user.id, email: user.email, name: user.name, sid },
     secret: authSecret(),
@@ -56,7 +56,7 @@ export async function decodeLiveSession(params: JWTDecodeParams): Promise<JWT | 
   }
   const { sub, sid } = payload ?? {};
   if (typeof sub !== 'string' || typeof sid !== 'string') return null;
-  return (await isLiveSession(sid, sub)) ? payload : null;
+  return (await isLiveSession(sid, sub, currentDate())) ? payload : null;
 }
 
 /** The user and session a session token was issued for, or null when it is invalid, expired or ended. */

@@ -4,6 +4,8 @@
  */
 export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
+  /** The password was right and the account has two-factor sign-in: send `otp` (a code or a recovery code). */
+  OTP_REQUIRED: 401,
   FORBIDDEN: 403,
   PLAN_LIMIT_REACHED: 403,
   NOT_FOUND: 404,

@@ -21,7 +21,12 @@ export type ApiKeyPrincipal = {
   /** The site's plan limits (Basic when absent). */
   limits?: PlanLimits;
 };
-export type SessionPrincipal = { kind: 'session'; user: { id: string; email: string; name: string | null } };
+export type SessionPrincipal = {
+  kind: 'session';
+  user: { id: string; email: string; name: string | null };
+  /** The session the credential names (a row of `user_sessions`), when it came from a session token or cookie. */
+  sessionId?: string;
+};
 /**
  * What a platform key may do: capability scopes instead of read/write. A generated app gets a
  * key with the capabilities it needs, nothing more.

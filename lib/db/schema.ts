@@ -35,6 +35,36 @@ export const userSessions = pgTable('user_sessions', {
   createdAt: ts('created_at').notNull().defaultNow(),
   expiresAt: ts('expires_at').notNull(),
   revokedAt: ts('revoked_at'),
+  userAgent: text('user_agent'),
+  ip: text('ip'),
+  lastUsedAt: ts('last_used_at'),
+});
+
+export const userTwoFactor = pgTable('user_two_factor', {
+  userId: uuid('user_id').primaryKey(),
+  secretSealed: text('secret_sealed').notNull(),
+  enabledAt: ts('enabled_at'),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const userRecoveryCodes = pgTable('user_recovery_codes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull(),
+  codeHash: text('code_hash').notNull(),
+  usedAt: ts('used_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const accountEvents = pgTable('account_events', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  userId: uuid('user_id').notNull(),
+  siteId: uuid('site_id'),
+  kind: text('kind').notNull(),
+  ip: text('ip'),
+  userAgent: text('user_agent'),
+  detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: ts('created_at').notNull().defaultNow(),
 });
 
 export const ssoIdentities = pgTable('sso_identities', {

@@ -32,6 +32,11 @@ export function clientIp(req: Request): string {
   return clientIpFrom(req.headers.get('x-forwarded-for'));
 }
 
+/** Who is calling, as the account audit log and the session list keep it: the address and the browser's user agent. */
+export function clientOf(req: Request): { ip: string; userAgent: string | null } {
+  return { ip: clientIp(req), userAgent: req.headers.get('user-agent') };
+}
+
 function normalize(entry: string): string {
   let address = entry;
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address); // [v6]:port

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { admitAttempt } from '@/lib/auth/brute-force';
 import { authOptions } from '@/lib/auth/next-auth';
 import { policies } from '@/lib/http/auth/policies';
-import { clientIp } from './client-ip';
+import { clientOf } from './client-ip';
 import { defineProtocolRoute } from './define-route';
 
 const CREDENTIALS_CALLBACK = /\/api\/auth\/callback\/credentials\/?$/;
@@ -30,8 +30,8 @@ export const nextAuthRoute = defineProtocolRoute(
         .formData()
         .catch(() => undefined);
       const email = form?.get('email');
-      await admitAttempt({ ip: clientIp(req), account: typeof email === 'string' ? email : '' });
+      await admitAttempt({ ip: clientOf(req).ip, account: typeof email === 'string' ? email : '' });
     }
-    return NextAuth(authOptions())(req, { params: Promise.resolve(params) });
+    return NextAuth(authOptions(clientOf(req)))(req, { params: Promise.resolve(params) });
   },
 );

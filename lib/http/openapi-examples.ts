@@ -33,6 +33,7 @@ const error = (code: ErrorCode, message: string, details?: Record<string, unknow
 /** Each code's example, as the routes word it, where the suites recorded none. */
 const ERROR_EXAMPLES: ErrorExamples = {
   UNAUTHORIZED: error('UNAUTHORIZED', 'Invalid API key'),
+  OTP_REQUIRED: error('OTP_REQUIRED', 'Two-factor sign-in is on: send the code of your authenticator app (or a recovery code) as `otp`'),
   FORBIDDEN: error('FORBIDDEN', "This API key lacks the 'write' scope"),
   PLAN_LIMIT_REACHED: error('PLAN_LIMIT_REACHED', "This site's plan (basic) allows 50 webhook endpoints; remove some or move to a larger plan", {
     cap: 'webhook_endpoints_per_site',

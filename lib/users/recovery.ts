@@ -1,6 +1,7 @@
 import { admitMailRequest } from '@/lib/auth/mail-limits';
 import { hashPassword } from '@/lib/auth/passwords';
 import { currentDate } from '@/lib/core/clock';
+import { recordAccountEvent, UNKNOWN_CLIENT, type Client } from './account-events';
 import { noticeQuietly } from './account-notices';
 import { accountTokenHash, invalidLink } from './account-tokens';
 import { findUserByEmail } from './repo';
@@ -22,10 +23,11 @@ export async function requestPasswordReset(email: string, ip: string, requestOri
  * Sets a new password from a reset link. The link works once; the old password and every session
  * and session token of the account stop working at once.
  */
-export async function resetPassword(token: string, password: string): Promise<{ password_reset: true }> {
+export async function resetPassword(token: string, password: string, client: Client = UNKNOWN_CLIENT): Promise<{ password_reset: true }> {
   const tokenHash = accountTokenHash('reset_password', token);
   if (!tokenHash) throw invalidLink();
   const userId = await spendResetToken(tokenHash, await hashPassword(password), currentDate());
   if (!userId) throw invalidLink();
+  await recordAccountEvent({ userId, kind: 'password_reset', ...client });
   return { password_reset: true };
 }

@@ -4,9 +4,11 @@ import { decoyPasswordHash, hashPassword, verifyPassword } from '@/lib/auth/pass
 import { endSessionOf, issueSessionToken } from '@/lib/auth/session';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
+import { recordAccountEvent, UNKNOWN_CLIENT, type Client } from './account-events';
 import { noticeQuietly } from './account-notices';
 import { countUsers, findUserByEmail, insertUser } from './repo';
 import type { MailSent, SignupInput, User } from './schema';
+import { checkSecondFactor } from './two-factor';
 
 /**
  * Creates an account and mails it a verification link. With OPEN_SIGNUP=false only the very first
@@ -46,36 +48,56 @@ export async function signOut(token: string): Promise<{ signed_out: true }> {
 }
 
 /** The account for these credentials, or null; unknown email and wrong password look the same. */
-export async function checkCredentials(email: string, password: string): Promise<User | null> {
-  const user = await findUserByEmail(email);
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
-  return user && ok ? { id: user.id, email: user.email, name: user.name } : null;
+async function checkPassword(email: string, password: string): Promise<{ user: User | null; known: string | null }> {
+  const row = await findUserByEmail(email);
+  const ok = await verifyPassword(password, row?.passwordHash ?? (await decoyPasswordHash()));
+  return { user: row && ok ? { id: row.id, email: row.email, name: row.name } : null, known: row?.id ?? null };
+}
+
+/** What a sign-in presents: the account's email and password, and the second factor once it is on. */
+export interface SignInAttempt {
+  email: string;
+  password: string;
+  otp?: string;
 }
 
 /**
- * A sign-in attempt from `ip` behind the brute-force limits: the account, or null for wrong
- * credentials (counted against the account); 429 RATE_LIMITED when the IP or account is locked out.
+ * A sign-in attempt from `client` behind the brute-force limits: the account, or null for wrong
+ * credentials (counted against the account); 429 RATE_LIMITED when the IP or account is locked out;
+ * 401 OTP_REQUIRED or UNAUTHORIZED for a missing or wrong second factor (checkSecondFactor).
  */
-export async function signIn(email: string, password: string, ip = 'unknown'): Promise<User | null> {
-  await admitAttempt({ ip, account: email });
-  return checkCountingFailures(email, password);
+export async function signIn(attempt: SignInAttempt, client: Client = UNKNOWN_CLIENT): Promise<User | null> {
+  await admitAttempt({ ip: client.ip, account: attempt.email });
+  return checkCountingFailures(attempt, client);
 }
 
-/** checkCredentials, with a wrong password counted against the account (brute-force limits). */
-export async function checkCountingFailures(email: string, password: string): Promise<User | null> {
-  const user = await checkCredentials(email, password);
-  if (!user) await recordFailedAttempt(email);
+/**
+ * The credentials and second factor of a sign-in whose limits were admitted already; a wrong
+ * password is counted against the account, and each outcome goes to the account's audit log.
+ */
+export async function checkCountingFailures(attempt: SignInAttempt, client: Client = UNKNOWN_CLIENT): Promise<User | null> {
+  const { user, known } = await checkPassword(attempt.email, attempt.password);
+  if (!user) {
+    await recordFailedAttempt(attempt.email);
+    if (known) await recordAccountEvent({ userId: known, kind: 'sign_in_failed', ...client, detail: { reason: 'password' } });
+    return null;
+  }
+  const method = await checkSecondFactor(user, attempt.otp, client);
+  await recordAccountEvent({ userId: user.id, kind: 'sign_in', ...client, detail: { method } });
   return user;
 }
 
-/** A session token for these credentials; 401 with one message for every kind of failure. */
-export async function issueToken(email: string, password: string, ip = 'unknown') {
-  const user = await signIn(email, password, ip);
+/** A session token for these credentials; 401 with one message for every kind of wrong password. */
+export async function issueToken(attempt: SignInAttempt, client: Client = UNKNOWN_CLIENT) {
+  const user = await signIn(attempt, client);
   if (!user) throw new ApiError('UNAUTHORIZED', 'Invalid email or password');
-  const { token, expiresAt } = await issueSessionToken(user);
+  const { token, expiresAt } = await issueSessionToken(user, client);
   return { token, expires_at: expiresAt.toISOString() };
 }
 
 export { findUserById } from './repo';
 export { accountOf, resendVerification, verifyEmail } from './verification';
 export { requestPasswordReset, resetPassword } from './recovery';
+export { disableTwoFactor, enableTwoFactor, regenerateRecoveryCodes, setUpTwoFactor, twoFactorStatus } from './two-factor';
+export { endAccountSession, endOtherSessions, listSessions } from './account-sessions';
+export { accountEvents, recordAccountEvent, siteAccountEvents, UNKNOWN_CLIENT, type Client } from './account-events';

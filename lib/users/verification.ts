@@ -6,11 +6,12 @@ import { accountTokenHash, invalidLink, issueAccountToken } from './account-toke
 import { findAccount } from './repo';
 import type { Account } from './schema';
 import { spendVerificationToken } from './tokens-repo';
+import { twoFactorEnabled } from './two-factor';
 
 /** The signed-in account as `GET /api/auth/me` answers it. */
 export async function accountOf(userId: string): Promise<Account> {
   const row = found(await findAccount(userId), 'Account');
-  return { id: row.id, email: row.email, name: row.name, email_verified: row.emailVerifiedAt !== null, two_factor: false };
+  return { id: row.id, email: row.email, name: row.name, email_verified: row.emailVerifiedAt !== null, two_factor: await twoFactorEnabled(userId) };
 }
 
 /** Spends a verification link: the address it was sent to is verified, when it is still the account's. */

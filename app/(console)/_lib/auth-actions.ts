@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
 import { clientIpFrom } from '@/lib/http/client-ip';
 import { forgotPasswordBodySchema, resetPasswordBodySchema, signupBodySchema, tokenBodySchema, verifyEmailBodySchema } from '@/lib/users/schema';
-import { requestPasswordReset, resendVerification, resetPassword, signIn, signUp, verifyEmail } from '@/lib/users/service';
+import { requestPasswordReset, resendVerification, resetPassword, signIn, signUp, verifyEmail, type Client } from '@/lib/users/service';
 import { defineAction } from './define-action';
 import { optionalText, text } from './forms';
 import { endSession, startSession } from './session';
@@ -18,7 +18,7 @@ export const signUpAction = defineAction({
   input: (form) => ({ email: text(form, 'email'), password: text(form, 'password'), name: optionalText(form, 'name') }),
   run: async ({ input }) => {
     const { created } = await signUp(input, await callerIp(), await callerOrigin());
-    if (created) await startSession(created);
+    if (created) await startSession(created, await callerClient());
     return created !== null;
   },
   redirect: (created) => (created ? '/console' : '/signin?notice=signup'),
@@ -26,15 +26,25 @@ export const signUpAction = defineAction({
 
 export const signInAction = defineAction({
   access: 'anyone',
-  schema: tokenBodySchema.extend({ next: z.string() }),
-  input: (form) => ({ email: text(form, 'email'), password: text(form, 'password'), next: text(form, 'next') }),
+  schema: tokenBodySchema.extend({ next: z.string(), otp_step: z.string().optional() }),
+  input: (form) => ({
+    email: text(form, 'email'),
+    password: text(form, 'password'),
+    otp: optionalText(form, 'otp'),
+    next: text(form, 'next'),
+    otp_step: optionalText(form, 'otp_step'),
+  }),
   run: async ({ input }) => {
-    // Behind the same brute-force limits as POST /api/auth/token.
-    const user = await signIn(input.email, input.password, await callerIp());
+    const client = await callerClient();
+    // Behind the same brute-force limits as POST /api/auth/token; with two-factor sign-in on, the
+    // first answer is OTP_REQUIRED and the form asks for the code (its second step).
+    const user = await signIn(input, client);
     // One message for an unknown email and a wrong password, as the API does.
     if (!user) throw new ApiError('UNAUTHORIZED', 'Invalid email or password');
-    await startSession(user);
+    await startSession(user, client);
   },
+  secret: ['otp'],
+  errorField: (error) => (error.code === 'OTP_REQUIRED' ? 'otp' : 'form'),
   redirect: (_result, input) => safeNext(input.next),
 });
 
@@ -53,7 +63,7 @@ export const resetPasswordAction = defineAction({
   schema: resetPasswordBodySchema,
   input: (form) => ({ token: text(form, 'token'), password: text(form, 'password') }),
   run: async ({ input }) => {
-    await resetPassword(input.token, input.password);
+    await resetPassword(input.token, input.password, await callerClient());
   },
   secret: ['token'],
   redirect: () => '/signin?notice=reset',
@@ -87,6 +97,11 @@ export async function signOutAction(): Promise<void> {
 /** The caller's address for the per-IP limits (see lib/http/client-ip.ts and TRUST_PROXY). */
 async function callerIp(): Promise<string> {
   return clientIpFrom((await headers()).get('x-forwarded-for'));
+}
+
+/** The caller as sessions and the account audit log keep it: its address and user agent. */
+async function callerClient(): Promise<Client> {
+  return { ip: await callerIp(), userAgent: (await headers()).get('user-agent') };
 }
 
 /** The origin the console was reached at, for mailed links when NEXTAUTH_URL is unset (a server action's POST carries Origin). */

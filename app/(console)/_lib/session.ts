@@ -2,12 +2,12 @@ import { cookies, headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { getServerSession } from 'next-auth';
 import { authOptions } from '@/lib/auth/next-auth';
-import { endSessionOf, issueSessionToken, sessionCookie, sessionCookieOf, type SessionUser } from '@/lib/auth/session';
+import { endSessionOf, issueSessionToken, sessionCookie, sessionCookieOf, verifySessionToken, type SessionUser } from '@/lib/auth/session';
 import { isUuid } from '@/lib/core/schemas';
 import type { SiteDetail } from '@/lib/sites/schema';
 import { getSite } from '@/lib/sites/service';
 import type { User } from '@/lib/users/schema';
-import { findUserById } from '@/lib/users/service';
+import { findUserById, type Client } from '@/lib/users/service';
 
 /** The signed-in user, or null. A valid cookie whose account no longer exists counts as signed out. */
 export async function currentUser(): Promise<User | null> {
@@ -24,9 +24,15 @@ export async function requireUser(): Promise<User> {
   return user;
 }
 
+/** The session the console's cookie names (a row of the account's sessions), or null. */
+export async function currentSessionId(): Promise<string | null> {
+  const token = sessionCookieOf((await headers()).get('cookie'));
+  return token ? ((await verifySessionToken(token))?.sessionId ?? null) : null;
+}
+
 /** Starts a console session: the same next-auth JWT that /api/auth/token hands to scripts. */
-export async function startSession(user: SessionUser): Promise<void> {
-  const { token } = await issueSessionToken(user);
+export async function startSession(user: SessionUser, device?: Client): Promise<void> {
+  const { token } = await issueSessionToken(user, device);
   const { name, secure, maxAge } = sessionCookie();
   (await cookies()).set(name, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge });
 }

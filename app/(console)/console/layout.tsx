@@ -20,9 +20,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             Site Growth Platform
           </Link>
           <nav aria-label="Main" className="topnav">
-            <NavLink href="/console" exact={false}>
+            <NavLink href="/console" below="/console/sites">
               Sites
             </NavLink>
+            <NavLink href="/console/account/security">Account security</NavLink>
             <a href="/docs">API docs</a>
           </nav>
           <div className="account">

@@ -25,8 +25,8 @@ export const sessionStrategy: AuthStrategy<SessionPrincipal> = {
     if (!token) throw new ApiError('UNAUTHORIZED', 'Sign-in required (session cookie or Authorization: Bearer <SESSION_TOKEN>)');
     const session = await verifySessionToken(token);
     const user = session ? await findUserById(session.userId) : undefined;
-    if (!user) throw new ApiError('UNAUTHORIZED', 'Session is invalid or has expired');
-    return { kind: 'session', user };
+    if (!session || !user) throw new ApiError('UNAUTHORIZED', 'Session is invalid or has expired');
+    return { kind: 'session', user, sessionId: session.sessionId };
   },
   /** A session may name any site its user owns. */
   async tenant(principal, requested) {

@@ -2,10 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import NextAuth from 'next-auth';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { POST as enableRoute } from '@/app/api/auth/2fa/enable/route';
+import { POST as setupRoute } from '@/app/api/auth/2fa/setup/route';
+import { GET as eventsRoute } from '@/app/api/auth/events/route';
 import { GET as meRoute } from '@/app/api/auth/me/route';
 import { POST as forgotRoute } from '@/app/api/auth/password/forgot/route';
 import { POST as resetRoute } from '@/app/api/auth/password/reset/route';
 import { authOptions } from '@/lib/auth/next-auth';
+import { base32Decode, totpAt } from '@/lib/auth/totp';
 import { resetConfig } from '@/lib/core/config';
 import { accountOutboxDir } from '@/lib/users/account-outbox';
 import { call, createUser, PASSWORD } from '@/tests/helpers/harness';
@@ -103,6 +107,45 @@ describe('console sign-in through next-auth', () => {
     expect(refused.body.error.code).toBe('UNAUTHORIZED');
     // The account's other sessions stay.
     expect((await call(meRoute, { path: '/api/auth/me', headers: user.auth })).status).toBe(200);
+  });
+});
+
+describe('console sign-in with two-factor sign-in on', () => {
+  /** The credentials callback's answer for these fields (no cookie jar kept). */
+  async function credentialsCallback(fields: Record<string, string>): Promise<Answer> {
+    const csrf = await nextAuth('GET', ['csrf'], {});
+    const { csrfToken } = csrf.body as { csrfToken: string };
+    return nextAuth('POST', ['callback', 'credentials'], setCookies(csrf), { ...fields, csrfToken });
+  }
+
+  it('asks for the code (error=OTP_REQUIRED, no cookie), refuses a wrong one, and signs in with a current one', async () => {
+    const user = await createUser();
+    const { secret } = (await call(setupRoute, { method: 'POST', path: '/api/auth/2fa/setup', headers: user.auth })).body.data;
+    const key = base32Decode(secret);
+    // Enabled with the previous step's code, so the current step's code is still unspent for the sign-in.
+    const enabled = await call(enableRoute, {
+      method: 'POST',
+      path: '/api/auth/2fa/enable',
+      headers: user.auth,
+      body: { code: totpAt(key, Date.now() - 30_000) },
+    });
+    expect(enabled.status).toBe(200);
+
+    const withoutCode = await credentialsCallback({ email: user.email, password: PASSWORD });
+    expect(withoutCode.status).toBe(302);
+    expect(String(withoutCode.headers.location)).toContain('error=OTP_REQUIRED');
+    expect(setCookies(withoutCode)['next-auth.session-token']).toBeUndefined();
+
+    const wrong = await credentialsCallback({ email: user.email, password: PASSWORD, otp: '000000' });
+    expect(String(wrong.headers.location)).toContain('/error?error=');
+    expect(setCookies(wrong)['next-auth.session-token']).toBeUndefined();
+
+    const signedIn = await credentialsCallback({ email: user.email, password: PASSWORD, otp: totpAt(key, Date.now()) });
+    const jar = setCookies(signedIn);
+    expect(jar['next-auth.session-token']).toBeTruthy();
+    expect((await meWith(jar)).body.data).toMatchObject({ id: user.id, two_factor: true });
+    const kinds = (await call(eventsRoute, { path: '/api/auth/events', headers: user.auth })).body.data.map((e: { kind: string }) => e.kind);
+    expect(kinds.slice(0, 3)).toEqual(['sign_in', 'sign_in_failed', '2fa_enabled']);
   });
 });
 

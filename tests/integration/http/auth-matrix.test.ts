@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
+import { openSession } from '@/lib/auth/session';
+import { base32Decode, totpAt } from '@/lib/auth/totp';
+import { now } from '@/lib/core/clock';
 import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
 import { configureMailbox } from '@/lib/email/inbound';
@@ -8,6 +11,9 @@ import { suppress } from '@/lib/email/repo';
 import { grantCredits } from '@/lib/finder/credits-repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
 import { setSitePlan } from '@/lib/sites/repo';
+import { UNKNOWN_CLIENT } from '@/lib/users/account-events';
+import { enableTwoFactor, setUpTwoFactor } from '@/lib/users/two-factor';
+import { deleteTwoFactor } from '@/lib/users/two-factor-repo';
 import { authMatrix, ENDS_SESSION, platformKeyMatrix, presenters, sessionMatrix, type PlatformTenant } from '@/tests/helpers/auth-matrix';
 import {
   call,
@@ -41,6 +47,8 @@ interface Entry {
   accepted?: (res: CallResult) => void;
   /** Platform routes: a request naming the other site's object, and the status it must get. */
   foreign?: { request: () => Built | Promise<Built>; status: number };
+  /** Puts back what the operation's cases changed on the caller's account, after them. */
+  reset?: () => Promise<void>;
 }
 
 let llm: LlmStandIn;
@@ -89,6 +97,20 @@ const workflowRun = async (name = 'dailyStandUp', extra: Record<string, unknown>
 const conversation = async (): Promise<string> =>
   (await post('POST', '/api/agents/cmo/message', { headers: presenters.xApiKey(mine.key), body: { site_id: mine.siteId, message: 'hi' } })).data
     .conversation_id;
+/** The caller's account with two-factor sign-in off, then set up (pending): a current code of the new secret. */
+const pendingTwoFactor = async (): Promise<string> => {
+  await deleteTwoFactor(mine.user.id);
+  const { secret } = await setUpTwoFactor(mine.user.id);
+  return totpAt(base32Decode(secret), now());
+};
+/** The caller's account with two-factor sign-in on (enabled with the previous step's code): a current code. */
+const enabledTwoFactor = async (): Promise<string> => {
+  await deleteTwoFactor(mine.user.id);
+  const key = base32Decode((await setUpTwoFactor(mine.user.id)).secret);
+  await enableTwoFactor(mine.user.id, totpAt(key, now() - 30_000), UNKNOWN_CLIENT);
+  return totpAt(key, now());
+};
+const twoFactorOff = () => deleteTwoFactor(mine.user.id);
 const keyId = async (): Promise<string> => (await createKey(mine.user, mine.siteId, ['read'])).id;
 const platformKeyId = async (): Promise<string> => (await createPlatformKey(mine, platformMine.platform.appId, ['leads.read'])).id;
 const otherSession = async (): Promise<string> =>
@@ -324,6 +346,18 @@ const REGISTRY: Record<string, Entry> = {
   'GET /api/auth/me': { namesSite: false, request: () => ({}) },
   'POST /api/auth/verify-email/resend': { namesSite: false, request: () => ({}) },
   'DELETE /api/auth/token': { namesSite: false, request: () => ({}) },
+  'GET /api/auth/sessions': { namesSite: false, request: () => ({}) },
+  'DELETE /api/auth/sessions': { namesSite: false, request: () => ({}) },
+  'DELETE /api/auth/sessions/{id}': { namesSite: false, request: async () => ({ params: { id: await openSession(mine.user.id) } }) },
+  'GET /api/auth/events': { namesSite: false, request: () => ({}) },
+  'POST /api/auth/2fa/setup': { namesSite: false, request: async () => (await twoFactorOff(), {}), reset: twoFactorOff },
+  'POST /api/auth/2fa/enable': { namesSite: false, request: async () => ({ body: { code: await pendingTwoFactor() } }), reset: twoFactorOff },
+  'POST /api/auth/2fa/disable': { namesSite: false, request: async () => ({ body: { code: await enabledTwoFactor() } }), reset: twoFactorOff },
+  'POST /api/auth/2fa/recovery-codes': {
+    namesSite: false,
+    request: async () => ({ body: { code: await enabledTwoFactor() } }),
+    reset: twoFactorOff,
+  },
   'GET /api/secure-tokens/audit': { request: (site_id) => ({ query: { site_id } }) },
   'GET /api/keys': { request: (site_id) => ({ query: { site_id } }) },
   'POST /api/keys': { request: (site_id) => ({ body: { site_id, name: 'matrix', scopes: ['read'] } }) },
@@ -482,6 +516,7 @@ for (const op of operations) {
       });
       return;
     }
+    if (entry.reset) afterAll(entry.reset);
     const send = async (headers: Record<string, string>, siteId: string) => {
       const built = await entry.request(siteId);
       // An operation that ends its session gets a session of the caller's own in place of the shared one.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { policies } from '@/lib/http/auth/policies';
+import { clientOf } from '@/lib/http/client-ip';
 import { defineRoute } from '@/lib/http/define-route';
 import { resetPasswordBodySchema } from '@/lib/users/schema';
 import { resetPassword } from '@/lib/users/service';
@@ -14,5 +15,5 @@ export const POST = defineRoute({
   auth: policies.public,
   body: resetPasswordBodySchema,
   response: z.object({ password_reset: z.literal(true) }),
-  handler: ({ body }) => resetPassword(body.token, body.password),
+  handler: ({ body, req }) => resetPassword(body.token, body.password, clientOf(req)),
 });
