@@ -98,8 +98,8 @@ export async function deleteSiteRows(
     await tx.delete(sites).where(eq(sites.id, siteId));
     return { site, removed, storageKeys: files.map((f) => f.key) };
   });
-  // Its keys went with it: refused from the next request on (after the commit, so no lookup keeps them again).
-  if (deleted) keysChanged();
+  // Its keys went with it: refused on every process before this answers (after the commit, so no lookup keeps them again).
+  if (deleted) await keysChanged();
   return deleted;
 }
 
@@ -135,8 +135,8 @@ export async function setSitePlan(siteId: string, input: SitePlanInput): Promise
     })
     .where(eq(sites.id, siteId))
     .returning({ id: sites.id });
-  // Its keys' requests are limited by the new plan from the next one on.
-  if (updated.length) keysChanged();
+  // Its keys' requests are limited by the new plan from the next one on, on every process.
+  if (updated.length) await keysChanged();
   return updated.length > 0;
 }
 
