@@ -144,9 +144,12 @@ async function acknowledge(db: Database): Promise<void> {
   if (state.acking || !state.registered) return;
   state.acking = true;
   try {
-    for (let written = 0; written < state.seen && state.db === db; ) {
+    for (let written = 0; written < state.seen && state.db === db;) {
       const seen = state.seen;
-      await db.sql.query('update credential_cache_leases set seen_barrier = greatest(seen_barrier, $2) where instance_id = $1', [state.instanceId, seen]);
+      await db.sql.query('update credential_cache_leases set seen_barrier = greatest(seen_barrier, $2) where instance_id = $1', [
+        state.instanceId,
+        seen,
+      ]);
       written = seen;
     }
   } catch (error) {
@@ -230,9 +233,10 @@ export async function credentialsChanged(): Promise<void> {
   forget();
   const db = await database();
   if (db.kind !== 'postgres') return;
-  const [{ n }] = await db.sql.query<{ n: string }>("select b.n::text as n, pg_notify($1, 'barrier:' || b.n) from (select nextval('credential_cache_barriers') as n) b", [
-    CHANNEL,
-  ]);
+  const [{ n }] = await db.sql.query<{ n: string }>(
+    "select b.n::text as n, pg_notify($1, 'barrier:' || b.n) from (select nextval('credential_cache_barriers') as n) b",
+    [CHANNEL],
+  );
   const deadline = performance.now() + MAX_WAIT_MS;
   for (let pause = 1; ; pause = Math.min(pause * 2, 16)) {
     const [{ waiting }] = await db.sql.query<{ waiting: number }>(

@@ -48,7 +48,7 @@ export const revokeKeyQuerySchema = listKeysQuerySchema.extend({
 export const updateKeyBodySchema = z.strictObject({
   id: uuidSchema.describe('Key id'),
   site_id: siteIdSchema,
-  scopes: createKeyBodySchema.shape.scopes.describe('The key\'s new scopes: a non-empty subset of read, write'),
+  scopes: createKeyBodySchema.shape.scopes.describe("The key's new scopes: a non-empty subset of read, write"),
   user_id: uuidSchema.optional().describe('When given it must be the signed-in user'),
 });
 
