@@ -9,3 +9,5 @@ function pgCode(error: unknown): string | undefined {
 
 export const isUniqueViolation = (error: unknown) => pgCode(error) === '23505';
 export const isForeignKeyViolation = (error: unknown) => pgCode(error) === '23503';
+/** The database broke a lock cycle by aborting this transaction: it can run again. */
+export const isDeadlock = (error: unknown) => pgCode(error) === '40P01';
