@@ -180,23 +180,24 @@ describe('DELETE /api/keys', () => {
 
 describe('PATCH /api/keys', () => {
   const update = (user: TestUser, body: unknown) => call(updateRoute, { method: 'PATCH', path: '/api/keys', headers: user.auth, body });
-  const createLead = (apiKey: string) =>
+  const createLead = (apiKey: string, siteId: string) =>
     call(createLeadRoute, {
       method: 'POST',
       path: '/api/agents/tools/leads/create',
       headers: presenters.bearer(apiKey),
-      body: { name: 'Ada', email: 'ada@example.com' },
+      body: { site_id: siteId, name: 'Ada', email: 'ada@example.com' },
     });
 
   it('lowers a key to read-only: its next write is 403, its reads still work, and the change is stored', async () => {
     const user = await createUser();
     const siteId = await createSite(user);
     const { id, apiKey } = await createKey(user, siteId);
-    expect((await createLead(apiKey)).status).toBe(201);
+    const created = await createLead(apiKey, siteId);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     const res = await update(user, { id, site_id: siteId, scopes: ['read'] });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id, scopes: ['read'], status: 'active' });
-    const refused = await createLead(apiKey);
+    const refused = await createLead(apiKey, siteId);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ success: false, error: { code: 'FORBIDDEN' } });
     expect((await call(listSites, { path: '/sites', headers: presenters.xApiKey(apiKey) })).status).toBe(200);
