@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DELETE as revokeRoute, GET as listRoute, PATCH as updateRoute, POST as createRoute } from '@/app/api/keys/route';
 import { POST as createLeadRoute } from '@/app/api/agents/tools/leads/create/route';
+import { DELETE as revokeRoute, GET as listRoute, PATCH as updateRoute, POST as createRoute } from '@/app/api/keys/route';
 import { GET as listSites } from '@/app/sites/route';
 import { isWellFormedApiKey } from '@/lib/auth/api-key-format';
 import { getDb } from '@/lib/db/client';
