@@ -123,6 +123,8 @@ function attach(db: Database): void {
       state.connection++;
       state.listening = listening;
       state.leaseUntil = 0;
+      // No longer keeping: revoking requests need not wait for this lease to end.
+      if (!listening && state.registered) void giveUp(db);
     },
   );
 }
@@ -220,9 +222,15 @@ async function renew(db: Database): Promise<void> {
 async function release(db: Database): Promise<void> {
   state.leaseUntil = 0;
   forget();
-  if (state.db !== db || !state.registered) return;
-  await db.sql.query('delete from credential_cache_leases where instance_id = $1', [state.instanceId]).catch(() => undefined);
+  if (state.db === db && state.registered) await giveUp(db);
 }
+
+/** Removes this process's lease row (it keeps nothing now; a later renewal writes it again). */
+const giveUp = (db: Database) =>
+  db.sql.query('delete from credential_cache_leases where instance_id = $1', [state.instanceId]).then(
+    () => undefined,
+    () => undefined,
+  );
 
 /**
  * Call after committing a change to what a credential lookup answers (a key revoked or rescoped, a
