@@ -1360,12 +1360,20 @@ export interface paths {
         post: operations["postApiKeys"];
         /**
          * Revoke an API key
-         * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         * @description When the answer arrives, no instance of the service accepts the key any more.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
          */
         delete: operations["deleteApiKeys"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the scopes of an API key
+         * @description Replaces the scopes of a key that is not revoked. When the answer arrives, no instance of the service grants the old scopes any more (a key lowered to `read` is refused on write routes from the next request on, wherever it lands).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        patch: operations["patchApiKeys"];
         trace?: never;
     };
     "/api/keys/{id}/usage": {
@@ -11786,6 +11794,62 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Key id
+                     */
+                    id: string;
+                    /** @description The key's new scopes: a non-empty subset of read, write */
+                    scopes: ("read" | "write")[];
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /**
+                     * Format: uuid
+                     * @description When given it must be the signed-in user
+                     */
+                    user_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Key"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
         };
     };
     getApiKeysIdUsage: {

@@ -28,13 +28,13 @@ export interface Database {
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   /**
-   * Postgres only: calls `onNotify` for each notification on `channel` (committed NOTIFYs of any
-   * process), on a connection of its own that is opened again (backing off) whenever it drops, until
+   * Postgres only: calls `onNotify` with the payload of each notification on `channel` (committed
+   * NOTIFYs of any process), on a connection of its own that is opened again (backing off) whenever it drops, until
    * `close`. `onListening` tells when notifications flow (true: a
    * probe sent through the pool arrived) and when they may be missed (false: the connection dropped, is
    * not up yet, or notifications do not reach it — lib/db/notifications.ts).
    */
-  listen?(channel: string, onNotify: () => void, onListening: (listening: boolean) => void): void;
+  listen?(channel: string, onNotify: (payload: string) => void, onListening: (listening: boolean) => void): void;
   /** The embedded database only: serves it to the app's other processes on a Unix socket in `socketDir`. */
   serve?(socketDir: string): Promise<EmbeddedServer>;
   /** The embedded database only: bytes of its WebAssembly memory (grows with its peak allocation, never shrinks). */
@@ -198,7 +198,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     ...(options.kind === 'postgres'
       ? {
-          listen: (channel: string, onNotify: () => void, onListening: (listening: boolean) => void) => {
+          listen: (channel: string, onNotify: (payload: string) => void, onListening: (listening: boolean) => void) => {
             listeners.add(listenForNotifications(() => new Client({ connectionString: options.url }), pool, channel, onNotify, onListening));
           },
         }

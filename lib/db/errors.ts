@@ -9,6 +9,8 @@ function pgCode(error: unknown): string | undefined {
 
 export const isUniqueViolation = (error: unknown) => pgCode(error) === '23505';
 export const isForeignKeyViolation = (error: unknown) => pgCode(error) === '23503';
+/** The database broke a lock cycle by aborting this transaction: it can run again. */
+export const isDeadlock = (error: unknown) => pgCode(error) === '40P01';
 
 /** Postgres codes of a server that is going away or not accepting connections yet (admin shutdown, starting up, connection failures). */
 const UNREACHABLE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);

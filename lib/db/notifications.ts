@@ -20,7 +20,7 @@ export function listenForNotifications(
   newClient: () => Client,
   pool: Pool,
   channel: string,
-  onNotify: () => void,
+  onNotify: (payload: string) => void,
   onListening: (listening: boolean) => void,
 ): () => void {
   let stopped = false;
@@ -54,7 +54,7 @@ export function listenForNotifications(
     c.on('notification', (message) => {
       if (message.channel !== channel) return;
       if (message.payload === probe) probed();
-      else onNotify();
+      else onNotify(message.payload ?? '');
     });
     try {
       await c.connect();

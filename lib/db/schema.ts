@@ -750,6 +750,12 @@ export const robotHolders = pgTable('robot_holders', {
   seenAt: ts('seen_at').notNull().defaultNow(),
 });
 
+export const credentialCacheLeases = pgTable('credential_cache_leases', {
+  instanceId: uuid('instance_id').primaryKey(),
+  leaseUntil: ts('lease_until').notNull(),
+  seenBarrier: bigint('seen_barrier', { mode: 'number' }).notNull().default(0),
+});
+
 export const instanceLogs = pgTable('instance_logs', {
   id: uuid('id').primaryKey().defaultRandom(),
   siteId: uuid('site_id').notNull(),

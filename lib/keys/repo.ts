@@ -86,7 +86,8 @@ export async function revokeKey(siteId: string, keyId: string): Promise<'revoked
     .where(and(eq(apiKeys.siteId, siteId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   if (updated.length) {
-    keysChanged();
+    // Answered once no process still accepts it (lib/db/cache-coherence.ts).
+    await keysChanged();
     return 'revoked';
   }
   const [existing] = await db
@@ -95,6 +96,24 @@ export async function revokeKey(siteId: string, keyId: string): Promise<'revoked
     .where(and(eq(apiKeys.siteId, siteId), eq(apiKeys.id, keyId)))
     .limit(1);
   return existing ? 'already_revoked' : false;
+}
+
+/**
+ * Sets the scopes of a key of the site that is not revoked; answered once no process still grants
+ * the old ones. Undefined when the site has no such key, 'revoked' when it is revoked.
+ */
+export async function setKeyScopes(siteId: string, keyId: string, scopes: Scope[], now = currentDate()): Promise<KeySummary | 'revoked' | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .update(apiKeys)
+    .set({ scopes })
+    .where(and(eq(apiKeys.siteId, siteId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning();
+  if (row) {
+    await keysChanged();
+    return toSummary(row, now);
+  }
+  return (await keyStatusOf(siteId, keyId, now)) ? 'revoked' : undefined;
 }
 
 export interface StoredKey {

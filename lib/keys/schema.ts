@@ -45,6 +45,13 @@ export const revokeKeyQuerySchema = listKeysQuerySchema.extend({
   id: uuidSchema.describe('Key id'),
 });
 
+export const updateKeyBodySchema = z.strictObject({
+  id: uuidSchema.describe('Key id'),
+  site_id: siteIdSchema,
+  scopes: createKeyBodySchema.shape.scopes.describe("The key's new scopes: a non-empty subset of read, write"),
+  user_id: uuidSchema.optional().describe('When given it must be the signed-in user'),
+});
+
 export const CreatedKeySchema = z.object({
   apiKey: z.string().describe('The full key. Shown only in this response; store it now.'),
   id: uuidSchema,
@@ -73,6 +80,7 @@ export const KeySchema = z.object({
 export const RevokedKeySchema = z.object({ message: z.string() });
 
 export type CreateKeyInput = z.infer<typeof createKeyBodySchema>;
+export type UpdateKeyInput = z.infer<typeof updateKeyBodySchema>;
 export type CreatedKey = z.infer<typeof CreatedKeySchema>;
 export type KeySummary = z.infer<typeof KeySchema>;
 

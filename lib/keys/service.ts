@@ -3,8 +3,8 @@ import { config } from '@/lib/core/config';
 import { ApiError, notFound } from '@/lib/core/errors';
 import { withinSiteCap } from '@/lib/sites/caps';
 import type { User } from '@/lib/users/schema';
-import { countLiveKeys, createKey, keyUsageByDay, listKeys, revokeKey } from './repo';
-import type { CreateKeyInput, KeyUsage } from './schema';
+import { countLiveKeys, createKey, keyUsageByDay, listKeys, revokeKey, setKeyScopes } from './repo';
+import type { CreateKeyInput, KeySummary, KeyUsage, UpdateKeyInput } from './schema';
 
 // The spec allows a `user_id` in key requests; it may only name the signed-in user.
 function assertSelf(user: User, userId: string | undefined) {
@@ -31,6 +31,15 @@ export async function revokeKeyForUser(user: User, siteId: string, keyId: string
   const outcome = await revokeKey(siteId, keyId);
   if (!outcome) throw notFound('API key');
   return { message: outcome === 'revoked' ? 'API key revoked' : 'API key was already revoked' };
+}
+
+/** Changes a key's scopes (a key lowered to read-only refuses writes on every process before this answers). */
+export async function updateKeyForUser(user: User, siteId: string, input: UpdateKeyInput): Promise<KeySummary> {
+  assertSelf(user, input.user_id);
+  const outcome = await setKeyScopes(siteId, input.id, input.scopes);
+  if (!outcome) throw notFound('API key');
+  if (outcome === 'revoked') throw new ApiError('CONFLICT', 'A revoked key cannot be changed');
+  return outcome;
 }
 
 const DAY_MS = 86_400_000;

@@ -3,7 +3,7 @@ import { currentDate } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { sharedBatcher } from '@/lib/db/batch';
 import { getDb, type Db } from '@/lib/db/client';
-import { isUniqueViolation } from '@/lib/db/errors';
+import { isDeadlock, isUniqueViolation } from '@/lib/db/errors';
 import { rows } from '@/lib/db/raw';
 import { siteOrigins, sites, visitorUploads } from '@/lib/db/schema';
 import { keysChanged } from '@/lib/keys/cache';
@@ -79,6 +79,18 @@ export async function deleteSiteRows(
   check: (site: Site) => void,
 ): Promise<{ site: Site; removed: RemovedRows; storageKeys: string[] } | undefined> {
   const db = await getDb();
+  // Writes of the site's own traffic (key usage, events) lock its rows too, in their own order: when
+  // the database breaks a lock cycle by aborting the deletion, the deletion runs again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deleteSiteRowsOnce(db, siteId, check);
+    } catch (error) {
+      if (!isDeadlock(error) || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function deleteSiteRowsOnce(db: Db, siteId: string, check: (site: Site) => void) {
   const deleted = await db.transaction(async (tx) => {
     const [row] = await tx.select().from(sites).where(eq(sites.id, siteId)).for('update');
     if (!row) return undefined;
@@ -98,8 +110,8 @@ export async function deleteSiteRows(
     await tx.delete(sites).where(eq(sites.id, siteId));
     return { site, removed, storageKeys: files.map((f) => f.key) };
   });
-  // Its keys went with it: refused from the next request on (after the commit, so no lookup keeps them again).
-  if (deleted) keysChanged();
+  // Its keys went with it: refused on every process before this answers (after the commit, so no lookup keeps them again).
+  if (deleted) await keysChanged();
   return deleted;
 }
 
@@ -135,8 +147,8 @@ export async function setSitePlan(siteId: string, input: SitePlanInput): Promise
     })
     .where(eq(sites.id, siteId))
     .returning({ id: sites.id });
-  // Its keys' requests are limited by the new plan from the next one on.
-  if (updated.length) keysChanged();
+  // Its keys' requests are limited by the new plan from the next one on, on every process.
+  if (updated.length) await keysChanged();
   return updated.length > 0;
 }
 

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { defineRoute } from '@/lib/http/define-route';
-import { createKeyBodySchema, CreatedKeySchema, KeySchema, listKeysQuerySchema, revokeKeyQuerySchema, RevokedKeySchema } from '@/lib/keys/schema';
-import { createKeyForUser, listKeysForUser, revokeKeyForUser } from '@/lib/keys/service';
+import {
+  createKeyBodySchema,
+  CreatedKeySchema,
+  KeySchema,
+  listKeysQuerySchema,
+  revokeKeyQuerySchema,
+  RevokedKeySchema,
+  updateKeyBodySchema,
+} from '@/lib/keys/schema';
+import { createKeyForUser, listKeysForUser, revokeKeyForUser, updateKeyForUser } from '@/lib/keys/service';
 
 const tags = ['API keys'];
 const auth = { kind: 'session' } as const;
@@ -28,9 +36,24 @@ export const GET = defineRoute({
   handler: ({ principal, siteId, query }) => listKeysForUser(principal.user, siteId!, query.user_id),
 });
 
-// DELETE /api/keys — revoke a key; it stops working on the next request
+// PATCH /api/keys — change a key's scopes; every instance applies them before the answer
+export const PATCH = defineRoute({
+  summary: 'Change the scopes of an API key',
+  description:
+    'Replaces the scopes of a key that is not revoked. When the answer arrives, no instance of the service grants the old scopes any more ' +
+    '(a key lowered to `read` is refused on write routes from the next request on, wherever it lands).',
+  tags,
+  auth,
+  body: updateKeyBodySchema,
+  response: KeySchema,
+  errors: ['NOT_FOUND', 'CONFLICT'],
+  handler: ({ principal, siteId, body }) => updateKeyForUser(principal.user, siteId!, body),
+});
+
+// DELETE /api/keys — revoke a key; no instance accepts it once this answers
 export const DELETE = defineRoute({
   summary: 'Revoke an API key',
+  description: 'When the answer arrives, no instance of the service accepts the key any more.',
   tags,
   auth,
   query: revokeKeyQuerySchema,

@@ -362,6 +362,7 @@ const REGISTRY: Record<string, Entry> = {
   'GET /api/keys': { request: (site_id) => ({ query: { site_id } }) },
   'POST /api/keys': { request: (site_id) => ({ body: { site_id, name: 'matrix', scopes: ['read'] } }) },
   'DELETE /api/keys': { request: async (site_id) => ({ query: { site_id, id: await keyId() } }) },
+  'PATCH /api/keys': { request: async (site_id) => ({ body: { site_id, id: await keyId(), scopes: ['read'] } }) },
   'GET /api/keys/{id}/usage': { request: async (site_id) => ({ params: { id: await keyId() }, query: { site_id } }) },
   'GET /api/sites/{site_id}/origins': { request: (site_id) => ({ params: { site_id } }) },
   'POST /api/sites/{site_id}/origins': {

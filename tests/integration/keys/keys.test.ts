@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DELETE as revokeRoute, GET as listRoute, POST as createRoute } from '@/app/api/keys/route';
+import { POST as createLeadRoute } from '@/app/api/agents/tools/leads/create/route';
+import { DELETE as revokeRoute, GET as listRoute, PATCH as updateRoute, POST as createRoute } from '@/app/api/keys/route';
 import { GET as listSites } from '@/app/sites/route';
 import { isWellFormedApiKey } from '@/lib/auth/api-key-format';
 import { getDb } from '@/lib/db/client';
@@ -174,6 +175,59 @@ describe('DELETE /api/keys', () => {
       query: { id: other.user.id, site_id: other.siteId },
     });
     expect(res.status).toBe(403);
+  });
+});
+
+describe('PATCH /api/keys', () => {
+  const update = (user: TestUser, body: unknown) => call(updateRoute, { method: 'PATCH', path: '/api/keys', headers: user.auth, body });
+  const createLead = (apiKey: string, siteId: string) =>
+    call(createLeadRoute, {
+      method: 'POST',
+      path: '/api/agents/tools/leads/create',
+      headers: presenters.bearer(apiKey),
+      body: { site_id: siteId, name: 'Ada', email: 'ada@example.com' },
+    });
+
+  it('lowers a key to read-only: its next write is 403, its reads still work, and the change is stored', async () => {
+    const user = await createUser();
+    const siteId = await createSite(user);
+    const { id, apiKey } = await createKey(user, siteId);
+    const created = await createLead(apiKey, siteId);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const res = await update(user, { id, site_id: siteId, scopes: ['read'] });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id, scopes: ['read'], status: 'active' });
+    const refused = await createLead(apiKey, siteId);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ success: false, error: { code: 'FORBIDDEN' } });
+    expect((await call(listSites, { path: '/sites', headers: presenters.xApiKey(apiKey) })).status).toBe(200);
+    const [row] = await rows<{ scopes: string[] }>(sql`select scopes from api_keys where id = ${id}`);
+    expect(row.scopes).toEqual(['read']);
+  });
+
+  it("refuses a revoked key (409), an unknown id or another site's key (404), bad scopes (400) and another user's site (403)", async () => {
+    const user = await createUser();
+    const [a, b] = [await createSite(user), await createSite(user)];
+    const { id } = await createKey(user, a);
+    const { id: revoked } = await createKey(user, a);
+    await call(revokeRoute, { method: 'DELETE', path: '/api/keys', headers: user.auth, query: { id: revoked, site_id: a } });
+    const cases: [unknown, number, string][] = [
+      [{ id: revoked, site_id: a, scopes: ['read'] }, 409, 'CONFLICT'],
+      [{ id: '6f1c7a43-0b7e-4d38-9d1e-2a0b1b1f9e11', site_id: a, scopes: ['read'] }, 404, 'NOT_FOUND'],
+      [{ id, site_id: b, scopes: ['read'] }, 404, 'NOT_FOUND'],
+      [{ id, site_id: a, scopes: [] }, 400, 'INVALID_REQUEST'],
+      [{ id, site_id: a, scopes: ['read', 'read'] }, 400, 'INVALID_REQUEST'],
+      [{ id, site_id: a, scopes: ['admin'] }, 400, 'INVALID_REQUEST'],
+      [{ id, site_id: a, scopes: ['read'], name: 'renamed' }, 400, 'INVALID_REQUEST'],
+      [{ id, site_id: other.siteId, scopes: ['read'] }, 403, 'FORBIDDEN'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await update(user, body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body).toMatchObject({ success: false, error: { code } });
+    }
+    const [row] = await rows<{ scopes: string[] }>(sql`select scopes from api_keys where id = ${id}`);
+    expect(row.scopes).toEqual(['read', 'write']);
   });
 });
 
