@@ -7090,9 +7090,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                 *       "site_id": "4d06903c-2796-43ad-9f80-b9d530a5f905",
                  *       "name": "Ada",
-                 *       "email": "user-ed7f50c24360@example.com"
+                 *       "email": "ada@example.com"
                  *     }
                  */
                 "application/json": {
@@ -7156,10 +7156,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "ab0dc2dd-858e-44a8-895d-d44b110684b9",
-                     *         "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
+                     *         "id": "eb2dcb0d-d394-4f43-8e8a-344a799b03c0",
+                     *         "site_id": "4d06903c-2796-43ad-9f80-b9d530a5f905",
                      *         "name": "Ada",
-                     *         "email": "user-ed7f50c24360@example.com",
+                     *         "email": "ada@example.com",
                      *         "status": "new",
                      *         "phone": null,
                      *         "position": null,
@@ -7170,8 +7170,8 @@ export interface operations {
                      *         "campaign_id": null,
                      *         "assignee_id": null,
                      *         "lead_score": null,
-                     *         "created_at": "2026-11-24T13:38:12.927Z",
-                     *         "updated_at": "2026-11-24T13:38:12.927Z"
+                     *         "created_at": "2026-12-02T02:04:46.844Z",
+                     *         "updated_at": "2026-12-02T02:04:46.844Z"
                      *       }
                      *     }
                      */
@@ -8819,6 +8819,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAuth2faEnable: {
@@ -8877,6 +8878,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAuth2faRecoveryCodes: {
@@ -8934,6 +8936,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAuth2faSetup: {
@@ -8975,6 +8978,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiAuthEvents: {
@@ -9063,6 +9067,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiAuthMe: {
@@ -9085,8 +9090,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "ddfaef36-8e16-4795-aa37-6a22098a7a38",
-                     *         "email": "user-07d0482009cf@example.com",
+                     *         "id": "034a78c7-5bbd-4f97-b3f0-590a2cff2759",
+                     *         "email": "user-fffab167f8a8@example.com",
                      *         "name": null,
                      *         "email_verified": false,
                      *         "two_factor": false
@@ -9271,6 +9276,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiAuthSessions: {
@@ -9312,6 +9318,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteApiAuthSessionsId: {
@@ -9361,6 +9368,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postApiAuthSignup: {
@@ -9374,7 +9382,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-9431a71bef2e@example.com",
+                 *       "email": "user-6b68daf010aa@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -9400,7 +9408,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "email": "user-9431a71bef2e@example.com",
+                     *         "email": "user-6b68daf010aa@example.com",
                      *         "message": "Check your inbox: a link to verify this address was sent to it (valid 7 days)."
                      *       }
                      *     }
@@ -9433,7 +9441,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-07d0482009cf@example.com",
+                 *       "email": "user-fffab167f8a8@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -9459,8 +9467,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..utR8N94BQimvNHYa.sCvCY4eMPyFpEkVoVD5zJfkt7Vup2aHb2jB1fLDHfuBWugBljUCXRtT4IpmVuZRPrRz2TT-fePWK66KoZNvbzz_waGXHvbSQzXNJslux2SreJwbDSUPGuJeVQOHzRSfSX1NzRaodUTcky4kkm3Stk7cKDlYMMz5JUnsl1HsyHUHXXx7sUsTLw-g9oTbu0HFA-jwsLHbQYuazAqg1cm3gR4CRDDIy7mbJ8OX9Rg_sGbOyzQNnaBKjWUtRLDhRzB2SbTuUOx4LpN8nsRUmawNxxmepLQXV2hDr8x-TLVsF.ENMP_QX34eKuxqqPfEO2lg",
-                     *         "expires_at": "2026-12-08T22:04:11.951Z"
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0.._xzFDbAQ25TfN_pd.LS0ONb-29dreO5EkHTmxiWB129O8ivhY5PIg-7nXTffMInm0DzYGkkAXgSS8-7gKmaO_ij_DgUFB-SsV8fq-t7zTpHhWhj6VqR1CBZZz9bXf6fsqa-jW-b5rAS350yH0pmwyDCa9l542fwhkBMCqRlDMrTKMW-hmjNUqyn7G0X5bn84BGzex_sV398Gfnc0aF_wuKz8xcqtuzzO6bE7OepNQ0RjNvjNkFNafo0LJM5IUinBVn9A3IrliGieivJ_5fqejARaH0u_w4g_CS_GxyY1-COqlPB_NilwI6Vq4.gFFRxOagGlZFn3z0XAz5MA",
+                     *         "expires_at": "2026-12-09T02:04:40.815Z"
                      *       }
                      *     }
                      */
@@ -11594,7 +11602,7 @@ export interface operations {
             query: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 1f3a0b7f-2317-4ee6-8a18-86839cb3c5a3
+                 * @example fb63eae2-ed9d-422b-b150-c88c2d6c5bc9
                  */
                 site_id: string;
                 /** @description When given it must be the signed-in user */
@@ -11618,20 +11626,51 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "362467a3-33da-4279-b8a8-c8b35f192e0d",
+                     *           "id": "6cf882af-fe95-42d6-a539-578f89946be5",
                      *           "name": "test key",
                      *           "prefix": "key",
-                     *           "display": "key_…r1zZ",
+                     *           "display": "key_…lp6o",
                      *           "status": "active",
                      *           "scopes": [
                      *             "read",
                      *             "write"
                      *           ],
                      *           "metadata": {},
-                     *           "expires_at": "2027-02-22T13:23:02.428Z",
-                     *           "created_at": "2026-11-24T13:23:02.430Z",
+                     *           "expires_at": "2027-03-02T02:04:41.339Z",
+                     *           "created_at": "2026-12-02T02:04:41.326Z",
                      *           "last_used_at": null,
                      *           "revoked_at": null
+                     *         },
+                     *         {
+                     *           "id": "9d0704c8-cb69-45ec-8cf4-0fd3f9ff170a",
+                     *           "name": "test key",
+                     *           "prefix": "key",
+                     *           "display": "key_…NsKZ",
+                     *           "status": "active",
+                     *           "scopes": [
+                     *             "read"
+                     *           ],
+                     *           "metadata": {},
+                     *           "expires_at": "2027-03-02T02:04:41.389Z",
+                     *           "created_at": "2026-12-02T02:04:41.373Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": null
+                     *         },
+                     *         {
+                     *           "id": "675e03db-b1dc-48d3-9248-6880d26aea8e",
+                     *           "name": "test key",
+                     *           "prefix": "key",
+                     *           "display": "key_…dbh3",
+                     *           "status": "revoked",
+                     *           "scopes": [
+                     *             "read",
+                     *             "write"
+                     *           ],
+                     *           "metadata": {},
+                     *           "expires_at": "2027-03-02T02:04:41.414Z",
+                     *           "created_at": "2026-12-02T02:04:41.398Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": "2026-12-02T02:04:41.469Z"
                      *         }
                      *       ]
                      *     }
@@ -11668,7 +11707,7 @@ export interface operations {
                  *         "read",
                  *         "write"
                  *       ],
-                 *       "site_id": "3d4ca729-0a85-4357-9cba-7f426c90fd92"
+                 *       "site_id": "fb63eae2-ed9d-422b-b150-c88c2d6c5bc9"
                  *     }
                  */
                 "application/json": {
@@ -11715,17 +11754,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "apiKey": "key_FhOFWrPBVxXErTbX3HcRm57NHhtJLGYgLwxdrJi3UAc3BMrgO",
-                     *         "id": "95509f8e-1030-4ad3-9b21-4f66d449ff02",
+                     *         "apiKey": "key_NDGsaKXZB3EBdKXXH10vxtTzFaHNc7t44hs4bScYON12Llp6o",
+                     *         "id": "6cf882af-fe95-42d6-a539-578f89946be5",
                      *         "prefix": "key",
                      *         "name": "test key",
                      *         "scopes": [
                      *           "read",
                      *           "write"
                      *         ],
-                     *         "site_id": "3d4ca729-0a85-4357-9cba-7f426c90fd92",
-                     *         "expires_at": "2027-03-01T22:04:12.096Z",
-                     *         "created_at": "2026-12-01T22:04:12.087Z"
+                     *         "site_id": "fb63eae2-ed9d-422b-b150-c88c2d6c5bc9",
+                     *         "expires_at": "2027-03-02T02:04:41.339Z",
+                     *         "created_at": "2026-12-02T02:04:41.326Z"
                      *       }
                      *     }
                      */
@@ -11751,12 +11790,12 @@ export interface operations {
             query: {
                 /**
                  * @description Key id
-                 * @example 081f3327-db00-4a93-a1e8-86c61f908687
+                 * @example 9de0b7f6-12b4-4ee4-917c-8c17e75e0001
                  */
                 id: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4
+                 * @example 8cfa2b28-50d0-4956-82c5-6a05faeb5f2a
                  */
                 site_id: string;
                 /** @description When given it must be the signed-in user */
@@ -11805,6 +11844,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "c7321698-e61d-4625-ae7e-69d8ad4e81b2",
+                 *       "site_id": "4d06903c-2796-43ad-9f80-b9d530a5f905",
+                 *       "scopes": [
+                 *         "read"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -11834,6 +11882,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "c7321698-e61d-4625-ae7e-69d8ad4e81b2",
+                     *         "name": "test key",
+                     *         "prefix": "key",
+                     *         "display": "key_…s1ka",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "read"
+                     *         ],
+                     *         "metadata": {},
+                     *         "expires_at": "2027-03-02T02:04:46.837Z",
+                     *         "created_at": "2026-12-02T02:04:46.836Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Key"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -11850,6 +11918,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiKeysIdUsage: {
@@ -17455,10 +17524,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "3d4ca729-0a85-4357-9cba-7f426c90fd92",
+                     *         "id": "fb63eae2-ed9d-422b-b150-c88c2d6c5bc9",
                      *         "name": "Test site",
                      *         "domain": null,
-                     *         "created_at": "2026-12-01T22:04:11.994Z"
+                     *         "created_at": "2026-12-02T02:04:40.987Z"
                      *       }
                      *     }
                      */
@@ -20040,10 +20109,10 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "1f3a0b7f-2317-4ee6-8a18-86839cb3c5a3",
-                     *           "name": "Shop",
-                     *           "domain": "shop.example.com",
-                     *           "created_at": "2026-11-24T13:23:02.037Z"
+                     *           "id": "210810ef-bfbc-4036-a51e-6b8f60e0731d",
+                     *           "name": "Test site",
+                     *           "domain": null,
+                     *           "created_at": "2026-12-02T02:04:43.731Z"
                      *         }
                      *       ]
                      *     }
