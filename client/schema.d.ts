@@ -1180,6 +1180,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Joins the site with the invitation’s role. Only an account whose address is the invited one may accept (403 otherwise; the link keeps working for that address): the mailed link proves the mailbox, so the address need not be verified first. A person without an account signs up with the invited address, then accepts. The link works once, for 7 days (400 for an unknown, used, revoked or expired one); a member already keeps the role they have.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        post: operations["postApiInvitationsAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -1190,17 +1212,23 @@ export interface paths {
         /**
          * List API keys of a site
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `keys.manage` (owner, admin).
          */
         get: operations["getApiKeys"];
         put?: never;
         /**
          * Create an API key
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `keys.manage` (owner, admin).
          */
         post: operations["postApiKeys"];
         /**
          * Revoke an API key
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `keys.manage` (owner, admin).
          */
         delete: operations["deleteApiKeys"];
         options?: never;
@@ -1220,6 +1248,8 @@ export interface paths {
          * @description Requests per UTC day (zero-filled, oldest first), errors per day, the time and status of the latest request. Usage is recorded within about a second of each request; per-request rows are kept KEY_USAGE_RETENTION_DAYS days (default 90).
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `keys.manage` (owner, admin).
          */
         get: operations["getApiKeysIdUsage"];
         put?: never;
@@ -1707,7 +1737,9 @@ export interface paths {
         };
         /**
          * List secrets of a site (metadata only)
-         * @description Without a key: a signed-in user who owns the site (session token or console cookie). Requires an API key with the `write` scope.
+         * @description Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `secrets.manage` (owner, admin).
          *
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
@@ -1717,14 +1749,18 @@ export interface paths {
          * Store a secret
          * @description Encrypts the value (AES-256-GCM, a data key per secret wrapped by the master key). Answers its metadata only.
          *
-         *     Without a key: a signed-in user who owns the site (session token or console cookie). Requires an API key with the `write` scope.
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `secrets.manage` (owner, admin).
          *
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
         post: operations["postApiSecureTokens"];
         /**
          * Delete a secret
-         * @description Without a key: a signed-in user who owns the site (session token or console cookie). Requires an API key with the `write` scope.
+         * @description Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `secrets.manage` (owner, admin).
          *
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
@@ -1768,6 +1804,8 @@ export interface paths {
         /**
          * Audit of a site’s secrets
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `secrets.manage` (owner, admin).
          */
         get: operations["getApiSecureTokensAudit"];
         put?: never;
@@ -1793,6 +1831,8 @@ export interface paths {
          * @description Needs `confirm`: the site's name exactly as stored (400 otherwise, nothing deleted). Running workflow runs are terminated, then the site and all its data go in one transaction: API keys (refused with 401 from the next request), key usage, commands (a running one stops), visitors, visitor sessions and events, leads, segments, requirements, allowed origins, settings, conversations and workflow runs; then its uploaded files are removed from storage. The answer counts what went. There is no undo.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.delete` (owner).
          */
         delete: operations["deleteApiSitesSiteId"];
         options?: never;
@@ -1802,6 +1842,8 @@ export interface paths {
          * @description Changes `name` and/or `domain` (`domain: null` removes it). The domain decides which browser origins the public tracking routes accept, so the change applies from the next request. Keys, data and extra origins are unchanged.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         patch: operations["patchApiSitesSiteId"];
         trace?: never;
@@ -1826,6 +1868,8 @@ export interface paths {
          *     Without a configured model (LLM_BASE_URL, LLM_MODEL) the answer is 503 MODEL_NOT_CONFIGURED and nothing is recorded.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
          */
         post: operations["postApiSitesSiteIdConversationsConversationIdMessages"];
         delete?: never;
@@ -1844,6 +1888,8 @@ export interface paths {
         /**
          * List test recipients of a site
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdEmailRecipients"];
         put?: never;
@@ -1852,6 +1898,8 @@ export interface paths {
          * @description Mails a verification code (8 characters, valid 24 hours) to the address through the email port (the outbox when SMTP_URL is unset). Entering it with the verify route makes the address a verified recipient: keys with only `email.send.test-only` may send to it. Posting a pending address again sends a new code (at most one a minute: 429); a verified one is 409; an address on the site’s suppression list is 422 UNPROCESSABLE (nothing stored or sent).
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         post: operations["postApiSitesSiteIdEmailRecipients"];
         delete?: never;
@@ -1873,6 +1921,8 @@ export interface paths {
         /**
          * Remove a test recipient
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdEmailRecipientsRecipientId"];
         options?: never;
@@ -1894,6 +1944,8 @@ export interface paths {
          * @description A matching code verifies the address. A wrong or expired code is 400 (`details.attempts_left`); after 5 wrong codes the pending code stops working and a new one must be requested. Verifying a verified address returns it unchanged.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         post: operations["postApiSitesSiteIdEmailRecipientsRecipientIdVerify"];
         delete?: never;
@@ -1914,6 +1966,8 @@ export interface paths {
          * @description The From address, display name and Reply-To every message of the site carries (workflows, agents, platform API).
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdEmailSender"];
         /**
@@ -1921,6 +1975,8 @@ export interface paths {
          * @description Only the fields given change; `null` goes back to the default (EMAIL_FROM’s address, the site’s name, no Reply-To). With SMTP_URL the server must accept the From address; setting Reply-To to the site’s mailbox brings replies to its sync.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         put: operations["putApiSitesSiteIdEmailSender"];
         post?: never;
@@ -1942,6 +1998,8 @@ export interface paths {
          * @description Addresses that unsubscribed (the one-click link every message to one person carries) or bounced. Every send of the site skips them: a workflow fails with RECIPIENT_SUPPRESSED, the platform API answers 422. `meta` carries `{total, limit, offset, has_more}`.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdEmailSuppressions"];
         put?: never;
@@ -1949,6 +2007,8 @@ export interface paths {
         /**
          * Remove an address from the suppression list
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdEmailSuppressions"];
         options?: never;
@@ -1968,6 +2028,8 @@ export interface paths {
          * @description Messages the site sent, newest first. `transport: outbox` (no SMTP_URL): the whole message, which never left the machine. `transport: smtp`: the envelope of what was handed to the SMTP server (`sent`) or refused by it (`failed`); bodies are not kept. `transport: imap`: received in the site’s mailbox (`direction: inbound`, `kind` reply, message, bounce or auto_reply). Each message carries its Message-ID and the lead, run and conversation it belongs to; `lead_id` narrows the log to one lead’s email history. `meta` carries `{total, limit, offset, has_more}`.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdEmails"];
         put?: never;
@@ -1992,9 +2054,35 @@ export interface paths {
          * @description Sends the draft of the email agent’s command the message was handed to (or `text`) to its sender through the email port (outbox, or SMTP with SMTP_URL): from the site’s sender identity, `Re:` its subject, In-Reply-To and References its Message-ID, with List-Unsubscribe, linked to the lead and the agent’s conversation. 404 for a message that is not a received one of the site; 422 UNPROCESSABLE for a bounce or automatic reply (never answered) or a sender on the suppression list (nothing sent); 409 CONFLICT when it was answered already or the agent has no finished draft and no `text` is given; 502 PROVIDER_ERROR when the SMTP server refuses it.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
          */
         post: operations["postApiSitesSiteIdEmailsEmailIdReply"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites/{site_id}/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description The link of a pending invitation stops working at once (404 for one already accepted, revoked or of another site).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `members.manage` (owner, admin).
+         */
+        delete: operations["deleteApiSitesSiteIdInvitationsId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2012,6 +2100,8 @@ export interface paths {
          * @description The IMAP connection (never the password) and the sync position; 404 when the site has no mailbox.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdMailbox"];
         /**
@@ -2019,12 +2109,16 @@ export interface paths {
          * @description The password is stored as the secure token `mailbox.imap` of the site (encrypted, never returned); omit it to keep the stored one. A changed host, port, username or folder starts the sync over. The host must resolve to a public address (or be in OUTBOUND_ALLOW_HOSTS). Check the connection with POST …/mailbox/check; the sync runs every MAILBOX_SYNC_EVERY_MINUTES (default 15) as a `syncEmails` run, or when started.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         put: operations["putApiSitesSiteIdMailbox"];
         post?: never;
         /**
          * Remove the mailbox of a site
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdMailbox"];
         options?: never;
@@ -2046,12 +2140,78 @@ export interface paths {
          * @description Signs in with the stored password and opens the folder. `ok: false` names the failure in `code`: MAILBOX_AUTH_FAILED (username or password refused), MAILBOX_UNREACHABLE (no connection, TLS or timeout, or a non-public host), MAILBOX_FOLDER_NOT_FOUND, MAILBOX_NOT_CONFIGURED.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
          */
         post: operations["postApiSitesSiteIdMailboxCheck"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/sites/{site_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List members and pending invitations
+         * @description Every member of the site (`user_id`, `email`, `name`, `role`; the owner first) and the invitations not yet accepted, revoked or expired. Any member may read the team.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
+         */
+        get: operations["getApiSitesSiteIdMembers"];
+        put?: never;
+        /**
+         * Invite a member
+         * @description Mails a link (`/invitations/accept?token=…`, single use, 7 days) to `email`; the person accepts it signed in with an account of that address (or signs up for one from the link). An open invitation to the same address is replaced: its link stops working. `role` is admin, member or viewer (a site gets a new owner by hand-over only). Members and pending invitations count toward the plan’s `members_per_site` (403 PLAN_LIMIT_REACHED); an address that already belongs to a member is 409.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `members.manage` (owner, admin).
+         */
+        post: operations["postApiSitesSiteIdMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites/{site_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member or leave a site
+         * @description With your own `user_id`: you leave the site (any role but the owner). Otherwise owners and admins remove any member but the owner. Access ends with the next request, on every instance: each request reads the role. The owner cannot be removed nor leave before handing the site over (403).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
+         */
+        delete: operations["deleteApiSitesSiteIdMembersUserId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role or hand the site over
+         * @description Owners and admins change the role of any member but the owner. `role: owner` hands the site over (the owner only): the member becomes the owner and the old owner an admin, in one step. The owner’s own role changes only that way, so a site always has one owner (403 otherwise).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `members.manage` (owner, admin).
+         */
+        patch: operations["patchApiSitesSiteIdMembersUserId"];
         trace?: never;
     };
     "/api/sites/{site_id}/origins": {
@@ -2066,6 +2226,8 @@ export interface paths {
          * @description Browser origins, besides the site's own domain (and its www. twin), whose keyless calls are accepted by the public visitor-tracking routes.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdOrigins"];
         put?: never;
@@ -2074,6 +2236,8 @@ export interface paths {
          * @description The origin must be scheme://host[:port] (http or https, no path). It is stored in lower case.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         post: operations["postApiSitesSiteIdOrigins"];
         delete?: never;
@@ -2095,6 +2259,8 @@ export interface paths {
         /**
          * Remove an allowed origin
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdOriginsOriginId"];
         options?: never;
@@ -2112,6 +2278,8 @@ export interface paths {
         /**
          * List platform apps of a site
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         get: operations["getApiSitesSiteIdPlatformApps"];
         put?: never;
@@ -2120,6 +2288,8 @@ export interface paths {
          * @description A generated application of the site. Its short id (16 lower-case base32 characters) is chosen once; its tenant schema is `app_<short_id>`.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         post: operations["postApiSitesSiteIdPlatformApps"];
         delete?: never;
@@ -2140,6 +2310,8 @@ export interface paths {
          * @description Every call made with a platform key of the site, newest first: key, app, method, path, the capability it needed, the status and error code — calls refused for a revoked or expired key, a missing capability, a spent quota or bad input included. Never request bodies. `meta` carries `{total, limit, offset, has_more}`.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         get: operations["getApiSitesSiteIdPlatformAudit"];
         put?: never;
@@ -2160,6 +2332,8 @@ export interface paths {
         /**
          * List platform keys of a site
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         get: operations["getApiSitesSiteIdPlatformKeys"];
         put?: never;
@@ -2168,6 +2342,8 @@ export interface paths {
          * @description A key bound to one app of the site, with capability scopes (leads.read, leads.write, tracking.event.write, email.send, email.send.test-only, db.migrate). The full key (`sgp_pk_…`) is in this response only; only its SHA-256 is stored. An app of another site is 404.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         post: operations["postApiSitesSiteIdPlatformKeys"];
         delete?: never;
@@ -2189,6 +2365,8 @@ export interface paths {
         /**
          * Revoke a platform key
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdPlatformKeysKeyId"];
         options?: never;
@@ -2389,9 +2567,11 @@ export interface paths {
         };
         /**
          * List the user's sites, get one, or list a site's visitors
-         * @description Without a query: every site of the signed-in user. With `id`: that site, with its settings. With `site_id`: the visitors of that site, most recently seen first, paginated (`limit`, `offset`; `meta` {total, limit, offset, has_more}).
+         * @description Without a query: every site the signed-in user is a member of, with their `role`. With `id`: that site, with its settings and the role (404 for a site the user is not a member of). With `site_id`: the visitors of that site, most recently seen first, paginated (`limit`, `offset`; `meta` {total, limit, offset, has_more}).
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiVisitorsSites"];
         put?: never;
@@ -2665,7 +2845,7 @@ export interface paths {
         put?: never;
         /**
          * Start assignLeads
-         * @description Share unassigned leads between people (`assignLeadsWorkflow`, CRM). Answers at once (`async: true`); follow the run in GET /api/logs/workflows. An `Idempotency-Key` header makes retries return the same run. Errors repeat `code` at the top level. A site may have a plan-dependent number of runs in progress (429 RATE_LIMITED beyond).
+         * @description Share unassigned leads between members (`assignLeadsWorkflow`, CRM). Answers at once (`async: true`); follow the run in GET /api/logs/workflows. An `Idempotency-Key` header makes retries return the same run. Errors repeat `code` at the top level. A site may have a plan-dependent number of runs in progress (429 RATE_LIMITED beyond).
          *
          *     Requires an API key with the `write` scope.
          *
@@ -3358,6 +3538,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptedInvitation: {
+            /** @description false when you were already a member */
+            joined: boolean;
+            /**
+             * @description Your role on the site (a member already keeps the role they had)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** Format: uuid */
+            site_id: string;
+        };
         Account: {
             email: string;
             /** @description The address was proven by a link mailed to it (verification or password reset) */
@@ -4340,6 +4531,23 @@ export interface components {
             /** @constant */
             success: false;
         };
+        Invitation: {
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+            /** @description The invited address */
+            email: string;
+            /** @description The link works until then (7 days after it was sent) */
+            expires_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @description User who sent it (null once that account is gone) */
+            invited_by: string | null;
+            /**
+             * @description admin, member or viewer (a site gets a new owner by hand-over only)
+             * @enum {string}
+             */
+            role: "admin" | "member" | "viewer";
+        };
         Key: {
             /** @description ISO 8601 timestamp */
             created_at: string;
@@ -4478,6 +4686,49 @@ export interface components {
             email: string;
             /** @description What to do next */
             message: string;
+        };
+        Member: {
+            /** @description When the person joined the site */
+            created_at: string;
+            email: string;
+            name: string | null;
+            /**
+             * @description owner (one per site; everything), admin, member or viewer (reads only)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** Format: uuid */
+            user_id: string;
+        };
+        MemberSite: {
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+            domain: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description The signed-in user's role on the site: owner, admin, member or viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+        };
+        MemberSiteDetail: {
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+            domain: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description The signed-in user's role on the site: owner, admin, member or viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** @description Business settings of the site (see updateSiteSettings) */
+            settings: {
+                [key: string]: unknown;
+            };
         };
         /** @description The error envelope with code `MODEL_NOT_CONFIGURED` (HTTP 503) */
         ModelNotConfiguredError: {
@@ -4771,6 +5022,12 @@ export interface components {
             /** @description ISO 8601 timestamp */
             verified_at: string | null;
         };
+        RemovedMember: {
+            /** @constant */
+            removed: true;
+            /** Format: uuid */
+            user_id: string;
+        };
         Requirement: {
             /** @description Token cap */
             budget: number | null;
@@ -4791,6 +5048,12 @@ export interface components {
             type: string | null;
             /** @description ISO 8601 timestamp */
             updated_at: string;
+        };
+        RevokedInvitation: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            revoked: true;
         };
         RobotInstanceResult: {
             /** @description True when a new instance was created, false when one was resumed or reused */
@@ -5518,6 +5781,12 @@ export interface components {
             };
             /** @constant */
             success: false;
+        };
+        Team: {
+            /** @description Invitations not yet accepted, revoked or expired */
+            invitations: components["schemas"]["Invitation"][];
+            /** @description Members, the owner first */
+            members: components["schemas"]["Member"][];
         };
         TokenUsage: {
             input_tokens: number | null;
@@ -6806,7 +7075,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description User the lead is assigned to
+                     * @description Member of the site the lead is assigned to (400 for anyone else)
                      */
                     assignee_id?: string;
                     /**
@@ -7197,7 +7466,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description User the lead is assigned to */
+                    /** @description Member of the site the lead is assigned to (400 for anyone else) */
                     assignee_id?: string | null;
                     /** @description Campaign the lead belongs to */
                     campaign_id?: string | null;
@@ -10814,6 +11083,45 @@ export interface operations {
             500: components["responses"]["SystemError"];
         };
     };
+    postApiInvitationsAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `token` of the invitation link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AcceptedInvitation"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+        };
+    };
     getApiKeys: {
         parameters: {
             query: {
@@ -12005,7 +12313,7 @@ export interface operations {
                     leads: {
                         /**
                          * Format: uuid
-                         * @description User the lead is assigned to
+                         * @description Member of the site the lead is assigned to (400 for anyone else)
                          */
                         assignee_id?: string;
                         /**
@@ -13625,7 +13933,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Site id (UUID); a site the signed-in user owns
+                 * @description Site id (UUID); a site the signed-in user is a member of
                  * @example 49677814-743f-4b7e-a8f8-53c4091b7b3d
                  */
                 site_id: string;
@@ -13696,7 +14004,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Site id (UUID); a site the signed-in user owns
+                 * @description Site id (UUID); a site the signed-in user is a member of
                  * @example c22c3041-16e4-4454-974f-803cee2d2b09
                  */
                 site_id: string;
@@ -14485,6 +14793,43 @@ export interface operations {
             502: components["responses"]["ProviderError"];
         };
     };
+    deleteApiSitesSiteIdInvitationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invitation id */
+                id: string;
+                /** @description Site id (UUID); a site the signed-in user is a member of */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RevokedInvitation"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
+        };
+    };
     getApiSitesSiteIdMailbox: {
         parameters: {
             query?: never;
@@ -14720,13 +15065,182 @@ export interface operations {
             503: components["responses"]["ProviderNotConfigured"];
         };
     };
+    getApiSitesSiteIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); a site the signed-in user is a member of */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Team"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    postApiSitesSiteIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); a site the signed-in user is a member of */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Address to mail the invitation to; the person accepts signed in with an account of this address */
+                    email: string;
+                    /**
+                     * @description admin, member or viewer (a site gets a new owner by hand-over only)
+                     * @enum {string}
+                     */
+                    role: "admin" | "member" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrPlanLimitReached"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+            502: components["responses"]["ProviderError"];
+        };
+    };
+    deleteApiSitesSiteIdMembersUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); a site the signed-in user is a member of */
+                site_id: string;
+                /** @description User id of the member */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RemovedMember"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
+        };
+    };
+    patchApiSitesSiteIdMembersUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); a site the signed-in user is a member of */
+                site_id: string;
+                /** @description User id of the member */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The new role. `owner` hands the site over (the owner only): the member becomes owner and the old owner admin
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "member" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Member"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+        };
+    };
     getApiSitesSiteIdOrigins: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /**
-                 * @description Site id (UUID); a site the signed-in user owns
+                 * @description Site id (UUID); a site the signed-in user is a member of
                  * @example df87650f-bf91-48d9-95e1-90d6e8992376
                  */
                 site_id: string;
@@ -14780,7 +15294,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Site id (UUID); a site the signed-in user owns
+                 * @description Site id (UUID); a site the signed-in user is a member of
                  * @example 1f3a0b7f-2317-4ee6-8a18-86839cb3c5a3
                  */
                 site_id: string;
@@ -14846,7 +15360,7 @@ export interface operations {
                  */
                 origin_id: string;
                 /**
-                 * @description Site id (UUID); a site the signed-in user owns
+                 * @description Site id (UUID); a site the signed-in user is a member of
                  * @example 1f3a0b7f-2317-4ee6-8a18-86839cb3c5a3
                  */
                 site_id: string;
@@ -16519,7 +17033,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Site"][] | components["schemas"]["SiteDetail"] | components["schemas"]["Visitor"][];
+                        data: components["schemas"]["MemberSite"][] | components["schemas"]["MemberSiteDetail"] | components["schemas"]["Visitor"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
                         meta?: Record<string, never>;
                         /** @constant */
@@ -17570,7 +18084,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description People to share the leads between (round robin, least loaded first) */
+                    /** @description Members of the site to share the leads between (round robin, least loaded first); 400 for anyone else */
                     assignee_ids: string[];
                     /**
                      * Format: uuid

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -28,7 +28,7 @@ export default async function EmailPage({
   params: Promise<{ siteId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const wanted = (await searchParams).lead;
   // `?lead=<id>`: one lead's email history (sent and received).
   const leadId = typeof wanted === 'string' && isUuid(wanted) ? wanted.toLowerCase() : undefined;

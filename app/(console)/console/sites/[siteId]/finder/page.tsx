@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { schemaFields } from '@/app/(console)/_lib/schema-form';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -25,7 +25,7 @@ const STATUS_LABEL: Record<string, string> = {
  * their mining progress, and the recent ledger: the same reads as GET /api/finder/credits.
  */
 export default async function FinderPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const [credits, queries] = await Promise.all([creditsOverview(site.id, 20), listRoleQueries(site.id, { limit: 50 })]);
   return (
     <>

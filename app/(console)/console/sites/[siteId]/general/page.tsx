@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DeleteSiteForm } from './delete-site-form';
 import { EditSiteForm } from './edit-site-form';
@@ -7,7 +7,7 @@ import { EditSiteForm } from './edit-site-form';
 export const metadata: Metadata = { title: 'General · Site Growth Platform' };
 
 export default async function GeneralPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   return (
     <>
       <Card title="Name and domain" id="edit-site">

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { robotFormFields } from '@/app/(console)/_lib/robot-form';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: 'Instances · Site Growth Platform' }
 export const dynamic = 'force-dynamic';
 
 export default async function InstancesPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const { items, total } = await listInstances(site.id, { limit: 100, offset: 0 });
   return (
     <>

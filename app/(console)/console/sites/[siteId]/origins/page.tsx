@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: 'Allowed origins · Site Growth Platf
 type Row = { origin: string; id?: string; created_at?: string };
 
 export default async function OriginsPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const rows: Row[] = [...impliedOrigins(site.domain).map((origin) => ({ origin })), ...(await listSiteOrigins(site.id))];
   return (
     <>

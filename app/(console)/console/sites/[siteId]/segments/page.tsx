@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { count } from '@/app/(console)/_lib/format';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -21,7 +21,7 @@ export default async function SegmentsPage({
   params: Promise<{ siteId: string }>;
   searchParams: Promise<{ offset?: string }>;
 }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   const offset = offsetSchema.parse(q.offset);
   const { items, total } = await listSegments(site.id, { site_id: site.id, limit: PAGE_SIZE, offset });

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -25,7 +25,7 @@ const isDate = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? 
  * tokens, `0` for the first page), so "Previous" needs nothing stored.
  */
 export default async function WorkflowsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const sp = await searchParams;
   const filters = {
     status: one(sp.status),

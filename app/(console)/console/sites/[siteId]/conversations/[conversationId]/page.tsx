@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: 'Conversation · Site Growth Platform
 /** One conversation with an agent, oldest message first, with the tools the agent called. */
 export default async function ConversationPage({ params }: { params: Promise<{ siteId: string; conversationId: string }> }) {
   const { siteId, conversationId } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site } = await requireSiteAccess(siteId);
   const conversation = isUuid(conversationId) ? await getConversation(site.id, conversationId.toLowerCase()) : undefined;
   if (!conversation) notFound();
   const base = `/console/sites/${site.id}`;

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -15,7 +15,7 @@ export const dynamic = 'force-dynamic';
 
 export default async function InstancePage({ params }: { params: Promise<{ siteId: string; instanceId: string }> }) {
   const { siteId, instanceId } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site } = await requireSiteAccess(siteId);
   const instance = isUuid(instanceId) ? await findSiteInstance(site.id, instanceId) : undefined;
   if (!instance) notFound();
   const [logs, plans, screenshot] = await Promise.all([

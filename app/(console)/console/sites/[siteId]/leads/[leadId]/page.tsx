@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { count, duration, pathOf } from '@/app/(console)/_lib/format';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -22,7 +22,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** One lead: who they are, their visits, their status in the pipeline, and their details to edit. */
 export default async function LeadPage({ params }: { params: Promise<{ siteId: string; leadId: string }> }) {
   const { siteId, leadId } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site } = await requireSiteAccess(siteId);
   const lead = isUuid(leadId) ? await siteLead(site.id, leadId.toLowerCase()) : undefined;
   if (!lead) notFound();
   const [visits, segments] = await Promise.all([

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { toFormValue } from '@/app/(console)/_lib/settings-form';
 import { SETTINGS_GROUPS, findGroup, groupFields } from '@/app/(console)/_lib/settings-model';
 import { Card } from '@/components/kit/card';
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: 'Site settings · Site Growth Platfor
  */
 export default async function SettingsPage({ params }: { params: Promise<{ siteId: string; group?: string[] }> }) {
   const { siteId, group: segments = [] } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site } = await requireSiteAccess(siteId);
   const base = `/console/sites/${site.id}/settings`;
   if (segments.length === 0) redirect(`${base}/${SETTINGS_GROUPS[0].id}`);
   const group = segments.length === 1 ? findGroup(segments[0]) : undefined;

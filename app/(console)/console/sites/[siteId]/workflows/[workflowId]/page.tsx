@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
 import { ApiError } from '@/lib/core/errors';
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: 'Workflow run · Site Growth Platform
 /** One run of the site: the same getWorkflowRun() as GET /api/logs/workflows/{workflowId}. */
 export default async function WorkflowRunPage({ params }: { params: Promise<{ siteId: string; workflowId: string }> }) {
   const { siteId, workflowId } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site } = await requireSiteAccess(siteId);
   const run = await getWorkflowRun(site.id, decodeURIComponent(workflowId)).catch((error) => {
     if (error instanceof ApiError && error.code === 'NOT_FOUND') notFound();
     throw error;
