@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@/lib/core/errors';
 import type { Principal } from '@/lib/core/principal';
-import type { Permission } from '@/lib/members/permissions';
 import { requestedSites } from '@/lib/core/validate';
+import type { Permission } from '@/lib/members/permissions';
 import { strategyOf } from './auth';
 import { siteIdIn } from './auth/origin';
 

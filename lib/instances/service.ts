@@ -1,7 +1,7 @@
 import { ApiError } from '@/lib/core/errors';
+import { roleOf } from '@/lib/members/repo';
 import { fileStorage } from '@/lib/providers/storage';
 import { deleteInstance, loadInstance, pauseInstance, startInstance, stopInstance } from '@/lib/robots/lifecycle';
-import { roleOf } from '@/lib/members/repo';
 import { sealEnvVars } from './env-vars';
 import {
   findInstance,

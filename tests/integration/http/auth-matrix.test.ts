@@ -22,9 +22,9 @@ import {
   type Tenant,
 } from '@/tests/helpers/harness';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
+import { invitationTokenFor, invite, joinedMember } from '@/tests/helpers/members';
 import { startPeopleDataStandIn, startVenuesStandIn } from '@/tests/helpers/people-data-standin';
 import { createPlatformFixture, createPlatformKey } from '@/tests/helpers/platform';
-import { invitationTokenFor, invite, joinedMember } from '@/tests/helpers/members';
 import { insertReceivedEmail } from '@/tests/helpers/site-objects';
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as updateLeadTool } from '@/app/api/agents/tools/leads/update/route';
 import { POST as createLeadTool } from '@/app/api/agents/tools/leads/create/route';
+import { POST as updateLeadTool } from '@/app/api/agents/tools/leads/update/route';
 import { GET as meRoute } from '@/app/api/auth/me/route';
 import { POST as signupRoute } from '@/app/api/auth/signup/route';
 import { POST as tokenRoute } from '@/app/api/auth/token/route';

@@ -1,7 +1,7 @@
-import { acceptInvitationBodySchema, AcceptedInvitationSchema } from '@/lib/members/schema';
-import { acceptInvitation } from '@/lib/members/service';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { acceptInvitationBodySchema, AcceptedInvitationSchema } from '@/lib/members/schema';
+import { acceptInvitation } from '@/lib/members/service';
 
 // POST /api/invitations/accept — join a site with the token of an invitation mailed to the signed-in account's address
 export const POST = defineRoute({

@@ -1,8 +1,8 @@
-import { TeamSchema, InvitationSchema, inviteMemberBodySchema } from '@/lib/members/schema';
-import { inviteMember, teamOf } from '@/lib/members/service';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { requestOrigin } from '@/lib/http/request-origin';
+import { TeamSchema, InvitationSchema, inviteMemberBodySchema } from '@/lib/members/schema';
+import { inviteMember, teamOf } from '@/lib/members/service';
 import { sitePathSchema } from '@/lib/sites/schema';
 
 const tags = ['Members'];

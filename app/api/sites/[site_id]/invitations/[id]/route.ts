@@ -1,7 +1,7 @@
-import { invitationPathSchema, RevokedInvitationSchema } from '@/lib/members/schema';
-import { revokeInvitationOf } from '@/lib/members/service';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { invitationPathSchema, RevokedInvitationSchema } from '@/lib/members/schema';
+import { revokeInvitationOf } from '@/lib/members/service';
 
 // DELETE /api/sites/{site_id}/invitations/{id} — revoke a pending invitation; its link stops working
 export const DELETE = defineRoute({

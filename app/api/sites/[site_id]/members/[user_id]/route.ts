@@ -1,7 +1,7 @@
-import { changeRoleBodySchema, MemberSchema, memberPathSchema, RemovedMemberSchema } from '@/lib/members/schema';
-import { changeMemberRole, removeMember } from '@/lib/members/service';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { changeRoleBodySchema, MemberSchema, memberPathSchema, RemovedMemberSchema } from '@/lib/members/schema';
+import { changeMemberRole, removeMember } from '@/lib/members/service';
 
 const tags = ['Members'];
 
