@@ -19,7 +19,7 @@ export default async function StartWorkflowPage({
   params: Promise<{ siteId: string }>;
   searchParams: Promise<{ name?: string }>;
 }) {
-  const { site } = await requireSiteAccess((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId, 'crm.write');
   const { name } = await searchParams;
   const base = `/console/sites/${site.id}/workflows`;
   const entry = name ? catalogEntry(name) : undefined;
