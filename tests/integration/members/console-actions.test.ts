@@ -55,8 +55,8 @@ describe('console actions', () => {
   it('each site action declares the permission of the table', async () => {
     const declared: Record<string, Permission> = {};
     for (const file of files) {
-      const module = (await import(/* @vite-ignore */ path.join(dir, file))) as Record<string, unknown>;
-      for (const [name, value] of Object.entries(module)) {
+      const actions = (await import(/* @vite-ignore */ path.join(dir, file))) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(actions)) {
         if (typeof value === 'function' && 'permission' in value) declared[name] = (value as { permission: Permission }).permission;
       }
     }
