@@ -1340,6 +1340,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Joins the site with the invitation’s role. Only an account whose address is the invited one may accept (403 otherwise; the link keeps working for that address): the mailed link proves the mailbox, so the address need not be verified first. A person without an account signs up with the invited address, then accepts. The link works once, for 7 days (400 for an unknown, used, revoked or expired one); a member already keeps the role they have.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         */
+        post: operations["postApiInvitationsAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -1350,12 +1372,16 @@ export interface paths {
         /**
          * List API keys of a site
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `keys.manage` (owner, admin).
          */
         get: operations["getApiKeys"];
         put?: never;
         /**
          * Create an API key
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `keys.manage` (owner, admin).
          */
         post: operations["postApiKeys"];
         /**
@@ -1363,6 +1389,8 @@ export interface paths {
          * @description When the answer arrives, no instance of the service accepts the key any more.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `keys.manage` (owner, admin).
          */
         delete: operations["deleteApiKeys"];
         options?: never;
@@ -1388,6 +1416,8 @@ export interface paths {
          * @description Requests per UTC day (zero-filled, oldest first), errors per day, the time and status of the latest request. Usage is recorded within about a second of each request; per-request rows are kept KEY_USAGE_RETENTION_DAYS days (default 90).
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `keys.manage` (owner, admin).
          */
         get: operations["getApiKeysIdUsage"];
         put?: never;
@@ -1875,7 +1905,9 @@ export interface paths {
         };
         /**
          * List secrets of a site (metadata only)
-         * @description Without a key: a signed-in user who owns the site (session token or console cookie). Requires an API key with the `write` scope.
+         * @description Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `secrets.manage` (owner, admin).
          *
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
@@ -1885,14 +1917,18 @@ export interface paths {
          * Store a secret
          * @description Encrypts the value (AES-256-GCM, a data key per secret wrapped by the master key). Answers its metadata only.
          *
-         *     Without a key: a signed-in user who owns the site (session token or console cookie). Requires an API key with the `write` scope.
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `secrets.manage` (owner, admin).
          *
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
         post: operations["postApiSecureTokens"];
         /**
          * Delete a secret
-         * @description Without a key: a signed-in user who owns the site (session token or console cookie). Requires an API key with the `write` scope.
+         * @description Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `secrets.manage` (owner, admin).
          *
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
@@ -1936,6 +1972,8 @@ export interface paths {
         /**
          * Audit of a site’s secrets
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `secrets.manage` (owner, admin).
          */
         get: operations["getApiSecureTokensAudit"];
         put?: never;
@@ -1961,6 +1999,8 @@ export interface paths {
          * @description Needs `confirm`: the site's name exactly as stored (400 otherwise, nothing deleted). Running workflow runs are terminated, then the site and all its data go in one transaction: API keys (refused with 401 from the next request), key usage, commands (a running one stops), visitors, visitor sessions and events, leads, segments, requirements, allowed origins, settings, conversations and workflow runs; then its uploaded files are removed from storage. The answer counts what went. There is no undo.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.delete` (owner).
          */
         delete: operations["deleteApiSitesSiteId"];
         options?: never;
@@ -1970,6 +2010,8 @@ export interface paths {
          * @description Changes `name` and/or `domain` (`domain: null` removes it). The domain decides which browser origins the public tracking routes accept, so the change applies from the next request. Keys, data and extra origins are unchanged.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         patch: operations["patchApiSitesSiteId"];
         trace?: never;
@@ -1994,6 +2036,8 @@ export interface paths {
          *     Without a configured model (LLM_BASE_URL, LLM_MODEL) the answer is 503 MODEL_NOT_CONFIGURED and nothing is recorded.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
          */
         post: operations["postApiSitesSiteIdConversationsConversationIdMessages"];
         delete?: never;
@@ -2012,6 +2056,8 @@ export interface paths {
         /**
          * List test recipients of a site
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdEmailRecipients"];
         put?: never;
@@ -2020,6 +2066,8 @@ export interface paths {
          * @description Mails a verification code (8 characters, valid 24 hours) to the address through the email port (the outbox when SMTP_URL is unset). Entering it with the verify route makes the address a verified recipient: keys with only `email.send.test-only` may send to it. Posting a pending address again sends a new code (at most one a minute: 429); a verified one is 409; an address on the site’s suppression list is 422 UNPROCESSABLE (nothing stored or sent).
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         post: operations["postApiSitesSiteIdEmailRecipients"];
         delete?: never;
@@ -2041,6 +2089,8 @@ export interface paths {
         /**
          * Remove a test recipient
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdEmailRecipientsRecipientId"];
         options?: never;
@@ -2062,6 +2112,8 @@ export interface paths {
          * @description A matching code verifies the address. A wrong or expired code is 400 (`details.attempts_left`); after 5 wrong codes the pending code stops working and a new one must be requested. Verifying a verified address returns it unchanged.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         post: operations["postApiSitesSiteIdEmailRecipientsRecipientIdVerify"];
         delete?: never;
@@ -2082,6 +2134,8 @@ export interface paths {
          * @description The From address, display name and Reply-To every message of the site carries (workflows, agents, platform API).
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdEmailSender"];
         /**
@@ -2089,6 +2143,8 @@ export interface paths {
          * @description Only the fields given change; `null` goes back to the default (EMAIL_FROM’s address, the site’s name, no Reply-To). With SMTP_URL the server must accept the From address; setting Reply-To to the site’s mailbox brings replies to its sync.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         put: operations["putApiSitesSiteIdEmailSender"];
         post?: never;
@@ -2110,6 +2166,8 @@ export interface paths {
          * @description Addresses that unsubscribed (the one-click link every message to one person carries) or bounced. Every send of the site skips them: a workflow fails with RECIPIENT_SUPPRESSED, the platform API answers 422. `meta` carries `{total, limit, offset, has_more}`.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdEmailSuppressions"];
         put?: never;
@@ -2117,6 +2175,8 @@ export interface paths {
         /**
          * Remove an address from the suppression list
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdEmailSuppressions"];
         options?: never;
@@ -2136,6 +2196,8 @@ export interface paths {
          * @description Messages the site sent, newest first. `transport: outbox` (no SMTP_URL): the whole message, which never left the machine. `transport: smtp`: the envelope of what was handed to the SMTP server (`sent`) or refused by it (`failed`); bodies are not kept. `transport: imap`: received in the site’s mailbox (`direction: inbound`, `kind` reply, message, bounce or auto_reply). Each message carries its Message-ID and the lead, run and conversation it belongs to; `lead_id` narrows the log to one lead’s email history. `meta` carries `{total, limit, offset, has_more}`.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdEmails"];
         put?: never;
@@ -2160,9 +2222,35 @@ export interface paths {
          * @description Sends the draft of the email agent’s command the message was handed to (or `text`) to its sender through the email port (outbox, or SMTP with SMTP_URL): from the site’s sender identity, `Re:` its subject, In-Reply-To and References its Message-ID, with List-Unsubscribe, linked to the lead and the agent’s conversation. 404 for a message that is not a received one of the site; 422 UNPROCESSABLE for a bounce or automatic reply (never answered) or a sender on the suppression list (nothing sent); 409 CONFLICT when it was answered already or the agent has no finished draft and no `text` is given; 502 PROVIDER_ERROR when the SMTP server refuses it.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
          */
         post: operations["postApiSitesSiteIdEmailsEmailIdReply"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites/{site_id}/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description The link of a pending invitation stops working at once (404 for one already accepted, revoked or of another site).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `members.manage` (owner, admin).
+         */
+        delete: operations["deleteApiSitesSiteIdInvitationsId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2180,6 +2268,8 @@ export interface paths {
          * @description The IMAP connection (never the password) and the sync position; 404 when the site has no mailbox.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdMailbox"];
         /**
@@ -2187,12 +2277,16 @@ export interface paths {
          * @description The password is stored as the secure token `mailbox.imap` of the site (encrypted, never returned); omit it to keep the stored one. A changed host, port, username or folder starts the sync over. The host must resolve to a public address (or be in OUTBOUND_ALLOW_HOSTS). Check the connection with POST …/mailbox/check; the sync runs every MAILBOX_SYNC_EVERY_MINUTES (default 15) as a `syncEmails` run, or when started.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         put: operations["putApiSitesSiteIdMailbox"];
         post?: never;
         /**
          * Remove the mailbox of a site
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdMailbox"];
         options?: never;
@@ -2214,12 +2308,78 @@ export interface paths {
          * @description Signs in with the stored password and opens the folder. `ok: false` names the failure in `code`: MAILBOX_AUTH_FAILED (username or password refused), MAILBOX_UNREACHABLE (no connection, TLS or timeout, or a non-public host), MAILBOX_FOLDER_NOT_FOUND, MAILBOX_NOT_CONFIGURED.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
          */
         post: operations["postApiSitesSiteIdMailboxCheck"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/sites/{site_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List members and pending invitations
+         * @description Every member of the site (`user_id`, `email`, `name`, `role`; the owner first) and the invitations not yet accepted, revoked or expired. Any member may read the team.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
+         */
+        get: operations["getApiSitesSiteIdMembers"];
+        put?: never;
+        /**
+         * Invite a member
+         * @description Mails a link (`/invitations/accept?token=…`, single use, 7 days) to `email`; the person accepts it signed in with an account of that address (or signs up for one from the link). An open invitation to the same address is replaced: its link stops working. `role` is admin, member or viewer (a site gets a new owner by hand-over only). Members and pending invitations count toward the plan’s `members_per_site` (403 PLAN_LIMIT_REACHED); an address that already belongs to a member is 409.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `members.manage` (owner, admin).
+         */
+        post: operations["postApiSitesSiteIdMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites/{site_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member or leave a site
+         * @description With your own `user_id`: you leave the site (any role but the owner). Otherwise owners and admins remove any member but the owner. Access ends with the next request, on every instance: each request reads the role. The owner cannot be removed nor leave before handing the site over (403).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
+         */
+        delete: operations["deleteApiSitesSiteIdMembersUserId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role or hand the site over
+         * @description Owners and admins change the role of any member but the owner. `role: owner` hands the site over (the owner only): the member becomes the owner and the old owner an admin, in one step. The owner’s own role changes only that way, so a site always has one owner (403 otherwise).
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `members.manage` (owner, admin).
+         */
+        patch: operations["patchApiSitesSiteIdMembersUserId"];
         trace?: never;
     };
     "/api/sites/{site_id}/origins": {
@@ -2234,6 +2394,8 @@ export interface paths {
          * @description Browser origins, besides the site's own domain (and its www. twin), whose keyless calls are accepted by the public visitor-tracking routes.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiSitesSiteIdOrigins"];
         put?: never;
@@ -2242,6 +2404,8 @@ export interface paths {
          * @description The origin must be scheme://host[:port] (http or https, no path). It is stored in lower case.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         post: operations["postApiSitesSiteIdOrigins"];
         delete?: never;
@@ -2263,6 +2427,8 @@ export interface paths {
         /**
          * Remove an allowed origin
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdOriginsOriginId"];
         options?: never;
@@ -2280,6 +2446,8 @@ export interface paths {
         /**
          * List platform apps of a site
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         get: operations["getApiSitesSiteIdPlatformApps"];
         put?: never;
@@ -2288,6 +2456,8 @@ export interface paths {
          * @description A generated application of the site. Its short id (16 lower-case base32 characters) is chosen once; its tenant schema is `app_<short_id>`.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         post: operations["postApiSitesSiteIdPlatformApps"];
         delete?: never;
@@ -2308,6 +2478,8 @@ export interface paths {
          * @description Every call made with a platform key of the site, newest first: key, app, method, path, the capability it needed, the status and error code — calls refused for a revoked or expired key, a missing capability, a spent quota or bad input included. Never request bodies. `meta` carries `{total, limit, offset, has_more}`.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         get: operations["getApiSitesSiteIdPlatformAudit"];
         put?: never;
@@ -2328,6 +2500,8 @@ export interface paths {
         /**
          * List platform keys of a site
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         get: operations["getApiSitesSiteIdPlatformKeys"];
         put?: never;
@@ -2336,6 +2510,8 @@ export interface paths {
          * @description A key bound to one app of the site, with capability scopes (leads.read, leads.write, tracking.event.write, email.send, email.send.test-only, db.migrate). The full key (`sgp_pk_…`) is in this response only; only its SHA-256 is stored. An app of another site is 404.
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         post: operations["postApiSitesSiteIdPlatformKeys"];
         delete?: never;
@@ -2357,6 +2533,8 @@ export interface paths {
         /**
          * Revoke a platform key
          * @description Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdPlatformKeysKeyId"];
         options?: never;
@@ -2557,9 +2735,11 @@ export interface paths {
         };
         /**
          * List the user's sites, get one, or list a site's visitors
-         * @description Without a query: every site of the signed-in user. With `id`: that site, with its settings. With `site_id`: the visitors of that site, most recently seen first, paginated (`limit`, `offset`; `meta` {total, limit, offset, has_more}).
+         * @description Without a query: every site the signed-in user is a member of, with their `role`. With `id`: that site, with its settings and the role (404 for a site the user is not a member of). With `site_id`: the visitors of that site, most recently seen first, paginated (`limit`, `offset`; `meta` {total, limit, offset, has_more}).
          *
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `site.read` (owner, admin, member, viewer).
          */
         get: operations["getApiVisitorsSites"];
         put?: never;
@@ -2833,7 +3013,7 @@ export interface paths {
         put?: never;
         /**
          * Start assignLeads
-         * @description Share unassigned leads between people (`assignLeadsWorkflow`, CRM). Answers at once (`async: true`); follow the run in GET /api/logs/workflows. An `Idempotency-Key` header makes retries return the same run. Errors repeat `code` at the top level. A site may have a plan-dependent number of runs in progress (429 RATE_LIMITED beyond).
+         * @description Share unassigned leads between members (`assignLeadsWorkflow`, CRM). Answers at once (`async: true`); follow the run in GET /api/logs/workflows. An `Idempotency-Key` header makes retries return the same run. Errors repeat `code` at the top level. A site may have a plan-dependent number of runs in progress (429 RATE_LIMITED beyond).
          *
          *     Requires an API key with the `write` scope.
          *
@@ -3526,6 +3706,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptedInvitation: {
+            /** @description false when you were already a member */
+            joined: boolean;
+            /**
+             * @description Your role on the site (a member already keeps the role they had)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** Format: uuid */
+            site_id: string;
+        };
         Account: {
             email: string;
             /** @description The address was proven by a link mailed to it (verification or password reset) or by the single sign-on provider */
@@ -4534,6 +4725,23 @@ export interface components {
             /** @constant */
             success: false;
         };
+        Invitation: {
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+            /** @description The invited address */
+            email: string;
+            /** @description The link works until then (7 days after it was sent) */
+            expires_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @description User who sent it (null once that account is gone) */
+            invited_by: string | null;
+            /**
+             * @description admin, member or viewer (a site gets a new owner by hand-over only)
+             * @enum {string}
+             */
+            role: "admin" | "member" | "viewer";
+        };
         Key: {
             /** @description ISO 8601 timestamp */
             created_at: string;
@@ -4672,6 +4880,49 @@ export interface components {
             email: string;
             /** @description What to do next */
             message: string;
+        };
+        Member: {
+            /** @description When the person joined the site */
+            created_at: string;
+            email: string;
+            name: string | null;
+            /**
+             * @description owner (one per site; everything), admin, member or viewer (reads only)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** Format: uuid */
+            user_id: string;
+        };
+        MemberSite: {
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+            domain: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description The signed-in user's role on the site: owner, admin, member or viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+        };
+        MemberSiteDetail: {
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+            domain: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description The signed-in user's role on the site: owner, admin, member or viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** @description Business settings of the site (see updateSiteSettings) */
+            settings: {
+                [key: string]: unknown;
+            };
         };
         /** @description The error envelope with code `MODEL_NOT_CONFIGURED` (HTTP 503) */
         ModelNotConfiguredError: {
@@ -4989,6 +5240,12 @@ export interface components {
             /** @description Ten single-use recovery codes, shown this once (only their hashes are kept) */
             recovery_codes: string[];
         };
+        RemovedMember: {
+            /** @constant */
+            removed: true;
+            /** Format: uuid */
+            user_id: string;
+        };
         Requirement: {
             /** @description Token cap */
             budget: number | null;
@@ -5009,6 +5266,12 @@ export interface components {
             type: string | null;
             /** @description ISO 8601 timestamp */
             updated_at: string;
+        };
+        RevokedInvitation: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            revoked: true;
         };
         RobotInstanceResult: {
             /** @description True when a new instance was created, false when one was resumed or reused */
@@ -5775,6 +6038,12 @@ export interface components {
             };
             /** @constant */
             success: false;
+        };
+        Team: {
+            /** @description Invitations not yet accepted, revoked or expired */
+            invitations: components["schemas"]["Invitation"][];
+            /** @description Members, the owner first */
+            members: components["schemas"]["Member"][];
         };
         TokenUsage: {
             input_tokens: number | null;
@@ -7090,15 +7359,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "4d06903c-2796-43ad-9f80-b9d530a5f905",
+                 *       "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
                  *       "name": "Ada",
-                 *       "email": "ada@example.com"
+                 *       "email": "user-77b3d3e6e3a2@example.com",
+                 *       "assignee_id": "9105d146-6267-4852-bb57-5dd078f50a79"
                  *     }
                  */
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description User the lead is assigned to
+                     * @description Member of the site the lead is assigned to (400 for anyone else)
                      */
                     assignee_id?: string;
                     /**
@@ -7156,10 +7426,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "eb2dcb0d-d394-4f43-8e8a-344a799b03c0",
-                     *         "site_id": "4d06903c-2796-43ad-9f80-b9d530a5f905",
+                     *         "id": "faffd515-f743-40dd-96f8-c0cf6ee2ce02",
+                     *         "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
                      *         "name": "Ada",
-                     *         "email": "ada@example.com",
+                     *         "email": "user-77b3d3e6e3a2@example.com",
                      *         "status": "new",
                      *         "phone": null,
                      *         "position": null,
@@ -7168,10 +7438,10 @@ export interface operations {
                      *         "origin": null,
                      *         "segment_id": null,
                      *         "campaign_id": null,
-                     *         "assignee_id": null,
+                     *         "assignee_id": "9105d146-6267-4852-bb57-5dd078f50a79",
                      *         "lead_score": null,
-                     *         "created_at": "2026-12-02T02:04:46.844Z",
-                     *         "updated_at": "2026-12-02T02:04:46.844Z"
+                     *         "created_at": "2026-12-02T02:12:54.941Z",
+                     *         "updated_at": "2026-12-02T02:12:54.941Z"
                      *       }
                      *     }
                      */
@@ -7486,14 +7756,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
-                 *       "lead_id": "47db2bfd-2f0c-4988-85c1-b2028554d4a5",
-                 *       "company": "Remington Rand",
-                 *       "phone": null
+                 *       "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
+                 *       "lead_id": "faffd515-f743-40dd-96f8-c0cf6ee2ce02",
+                 *       "assignee_id": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e"
                  *     }
                  */
                 "application/json": {
-                    /** @description User the lead is assigned to */
+                    /** @description Member of the site the lead is assigned to (400 for anyone else) */
                     assignee_id?: string | null;
                     /** @description Campaign the lead belongs to */
                     campaign_id?: string | null;
@@ -7548,22 +7817,22 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "47db2bfd-2f0c-4988-85c1-b2028554d4a5",
-                     *         "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
-                     *         "name": "Grace Hopper",
-                     *         "email": "user-be9fb62c90fb@example.com",
+                     *         "id": "faffd515-f743-40dd-96f8-c0cf6ee2ce02",
+                     *         "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
+                     *         "name": "Ada",
+                     *         "email": "user-77b3d3e6e3a2@example.com",
                      *         "status": "new",
                      *         "phone": null,
                      *         "position": null,
-                     *         "company": "Remington Rand",
+                     *         "company": null,
                      *         "notes": null,
                      *         "origin": null,
                      *         "segment_id": null,
                      *         "campaign_id": null,
-                     *         "assignee_id": null,
+                     *         "assignee_id": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e",
                      *         "lead_score": null,
-                     *         "created_at": "2026-11-24T13:41:12.732Z",
-                     *         "updated_at": "2026-11-24T13:41:12.747Z"
+                     *         "created_at": "2026-12-02T02:12:54.941Z",
+                     *         "updated_at": "2026-12-02T02:12:55.180Z"
                      *       }
                      *     }
                      */
@@ -9090,8 +9359,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "034a78c7-5bbd-4f97-b3f0-590a2cff2759",
-                     *         "email": "user-fffab167f8a8@example.com",
+                     *         "id": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e",
+                     *         "email": "user-f475e76579d8@example.com",
                      *         "name": null,
                      *         "email_verified": false,
                      *         "two_factor": false
@@ -9382,7 +9651,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-6b68daf010aa@example.com",
+                 *       "email": "user-f475e76579d8@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -9408,7 +9677,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "email": "user-6b68daf010aa@example.com",
+                     *         "email": "user-f475e76579d8@example.com",
                      *         "message": "Check your inbox: a link to verify this address was sent to it (valid 7 days)."
                      *       }
                      *     }
@@ -9441,7 +9710,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-fffab167f8a8@example.com",
+                 *       "email": "user-f475e76579d8@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -9467,8 +9736,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0.._xzFDbAQ25TfN_pd.LS0ONb-29dreO5EkHTmxiWB129O8ivhY5PIg-7nXTffMInm0DzYGkkAXgSS8-7gKmaO_ij_DgUFB-SsV8fq-t7zTpHhWhj6VqR1CBZZz9bXf6fsqa-jW-b5rAS350yH0pmwyDCa9l542fwhkBMCqRlDMrTKMW-hmjNUqyn7G0X5bn84BGzex_sV398Gfnc0aF_wuKz8xcqtuzzO6bE7OepNQ0RjNvjNkFNafo0LJM5IUinBVn9A3IrliGieivJ_5fqejARaH0u_w4g_CS_GxyY1-COqlPB_NilwI6Vq4.gFFRxOagGlZFn3z0XAz5MA",
-                     *         "expires_at": "2026-12-09T02:04:40.815Z"
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..v5BUlZfzZXkJy8DE.5TvvUQH1MFhElX5d4mG2Cp0frYnmW03NnPratVUDDucEdnQKqzkgqYZp3ofXFC5xom-mvI06MN61KMs9P8Fexo1yGzcBSx_QDNOPJpwahCWrRJaGOteaGSsbZo_Hmgc3lLnNRjPIy_PigoeJ1kMWpFnru3EPCAQZ32nujFi7a7nnfqZ2Z3iHR3Bh5WjNbl1WYXEogr9pZdjFGm656SXHLzZ_PCj9AB37XEuRi4VUFokF8tFGAoF_tUWnhrPGQvvp7Vgbz8ZqRm4IIO8ai_RhVXgIEF3tlUOHKMYOxr8x.fwNqV9aJKmsovZrhL58AsA",
+                     *         "expires_at": "2026-12-09T02:12:02.821Z"
                      *       }
                      *     }
                      */
@@ -11597,6 +11866,61 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    postApiInvitationsAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "invite_FVvAtpmP6aulcqhUjccCinfdgKTPPhOfUTwqwg8pFXi1jPx2Y"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `token` of the invitation link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
+                     *         "role": "viewer",
+                     *         "joined": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AcceptedInvitation"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getApiKeys: {
         parameters: {
             query: {
@@ -11707,7 +12031,7 @@ export interface operations {
                  *         "read",
                  *         "write"
                  *       ],
-                 *       "site_id": "fb63eae2-ed9d-422b-b150-c88c2d6c5bc9"
+                 *       "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639"
                  *     }
                  */
                 "application/json": {
@@ -11754,17 +12078,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "apiKey": "key_NDGsaKXZB3EBdKXXH10vxtTzFaHNc7t44hs4bScYON12Llp6o",
-                     *         "id": "6cf882af-fe95-42d6-a539-578f89946be5",
+                     *         "apiKey": "key_JW5tmKrcZa9w3TD6h27C7gQ2aM7KI80katrXR9zAafX30knEq",
+                     *         "id": "075d474f-dd44-435f-b6d8-2fce9b20cb05",
                      *         "prefix": "key",
                      *         "name": "test key",
                      *         "scopes": [
                      *           "read",
                      *           "write"
                      *         ],
-                     *         "site_id": "fb63eae2-ed9d-422b-b150-c88c2d6c5bc9",
-                     *         "expires_at": "2027-03-02T02:04:41.339Z",
-                     *         "created_at": "2026-12-02T02:04:41.326Z"
+                     *         "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
+                     *         "expires_at": "2027-03-02T02:12:03.766Z",
+                     *         "created_at": "2026-12-02T02:12:03.719Z"
                      *       }
                      *     }
                      */
@@ -12918,7 +13242,7 @@ export interface operations {
                     leads: {
                         /**
                          * Format: uuid
-                         * @description User the lead is assigned to
+                         * @description Member of the site the lead is assigned to (400 for anyone else)
                          */
                         assignee_id?: string;
                         /**
@@ -14548,8 +14872,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Site id (UUID); a site the signed-in user owns
-                 * @example 49677814-743f-4b7e-a8f8-53c4091b7b3d
+                 * @description Site id (UUID); a site the signed-in user is a member of
+                 * @example e5b24f23-3b76-4faa-a401-77e6c2aedb8c
                  */
                 site_id: string;
             };
@@ -14559,7 +14883,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "confirm": "Test site"
+                 *       "confirm": "Handed over"
                  *     }
                  */
                 "application/json": {
@@ -14580,11 +14904,11 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "49677814-743f-4b7e-a8f8-53c4091b7b3d",
-                     *         "name": "Test site",
-                     *         "deleted_at": "2026-11-24T13:38:11.668Z",
+                     *         "id": "e5b24f23-3b76-4faa-a401-77e6c2aedb8c",
+                     *         "name": "Handed over",
+                     *         "deleted_at": "2026-12-02T02:12:51.045Z",
                      *         "removed": {
-                     *           "api_keys": 4,
+                     *           "api_keys": 0,
                      *           "visitors": 0,
                      *           "visitor_sessions": 0,
                      *           "leads": 0,
@@ -14620,8 +14944,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Site id (UUID); a site the signed-in user owns
-                 * @example c22c3041-16e4-4454-974f-803cee2d2b09
+                 * @description Site id (UUID); a site the signed-in user is a member of
+                 * @example a2bb9191-0780-4d5c-8820-3b6dd8978bd3
                  */
                 site_id: string;
             };
@@ -14631,7 +14955,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "domain": "www.shop.example.com"
+                 *       "name": "Team site"
                  *     }
                  */
                 "application/json": {
@@ -14654,10 +14978,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "c22c3041-16e4-4454-974f-803cee2d2b09",
-                     *         "name": "Shop",
-                     *         "domain": "www.shop.example.com",
-                     *         "created_at": "2026-11-24T13:37:50.974Z"
+                     *         "id": "a2bb9191-0780-4d5c-8820-3b6dd8978bd3",
+                     *         "name": "Team site",
+                     *         "domain": null,
+                     *         "created_at": "2026-12-02T02:12:32.939Z"
                      *       }
                      *     }
                      */
@@ -15420,6 +15744,59 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    deleteApiSitesSiteIdInvitationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Invitation id
+                 * @example 117b2cd8-b8a9-4be1-b4fc-821e82ff5fd8
+                 */
+                id: string;
+                /**
+                 * @description Site id (UUID); a site the signed-in user is a member of
+                 * @example 9f760c34-4f94-4b8d-ad74-a0a42e4fa639
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "117b2cd8-b8a9-4be1-b4fc-821e82ff5fd8",
+                     *         "revoked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["RevokedInvitation"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getApiSitesSiteIdMailbox: {
         parameters: {
             query?: never;
@@ -15657,13 +16034,275 @@ export interface operations {
             503: components["responses"]["ProviderNotConfiguredOrServiceUnavailable"];
         };
     };
+    getApiSitesSiteIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); a site the signed-in user is a member of
+                 * @example 9f760c34-4f94-4b8d-ad74-a0a42e4fa639
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "members": [
+                     *           {
+                     *             "user_id": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e",
+                     *             "email": "user-f475e76579d8@example.com",
+                     *             "name": null,
+                     *             "role": "owner",
+                     *             "created_at": "2026-12-02T02:12:03.384Z"
+                     *           }
+                     *         ],
+                     *         "invitations": [
+                     *           {
+                     *             "id": "42186539-8cfe-46f5-9f04-88d8314ded4c",
+                     *             "email": "user-48c809ec20d8@example.com",
+                     *             "role": "viewer",
+                     *             "invited_by": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e",
+                     *             "expires_at": "2026-12-09T02:12:04.659Z",
+                     *             "created_at": "2026-12-02T02:12:04.627Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Team"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiSitesSiteIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); a site the signed-in user is a member of
+                 * @example 9f760c34-4f94-4b8d-ad74-a0a42e4fa639
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "USER-48C809EC20D8@EXAMPLE.COM",
+                 *       "role": "viewer"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Address to mail the invitation to; the person accepts signed in with an account of this address */
+                    email: string;
+                    /**
+                     * @description admin, member or viewer (a site gets a new owner by hand-over only)
+                     * @enum {string}
+                     */
+                    role: "admin" | "member" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "42186539-8cfe-46f5-9f04-88d8314ded4c",
+                     *         "email": "user-48c809ec20d8@example.com",
+                     *         "role": "viewer",
+                     *         "invited_by": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e",
+                     *         "expires_at": "2026-12-09T02:12:04.659Z",
+                     *         "created_at": "2026-12-02T02:12:04.627Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Invitation"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOrPlanLimitReached"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+            502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiSitesSiteIdMembersUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); a site the signed-in user is a member of
+                 * @example a2bb9191-0780-4d5c-8820-3b6dd8978bd3
+                 */
+                site_id: string;
+                /**
+                 * @description User id of the member
+                 * @example 36c6cbee-2aee-447d-b0b9-0a33b23a7417
+                 */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user_id": "36c6cbee-2aee-447d-b0b9-0a33b23a7417",
+                     *         "removed": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["RemovedMember"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchApiSitesSiteIdMembersUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); a site the signed-in user is a member of
+                 * @example a2bb9191-0780-4d5c-8820-3b6dd8978bd3
+                 */
+                site_id: string;
+                /**
+                 * @description User id of the member
+                 * @example 36c6cbee-2aee-447d-b0b9-0a33b23a7417
+                 */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "member"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The new role. `owner` hands the site over (the owner only): the member becomes owner and the old owner admin
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "member" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user_id": "36c6cbee-2aee-447d-b0b9-0a33b23a7417",
+                     *         "email": "user-12722e4f502e@example.com",
+                     *         "name": null,
+                     *         "role": "member",
+                     *         "created_at": "2026-12-02T02:12:40.492Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Member"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getApiSitesSiteIdOrigins: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /**
-                 * @description Site id (UUID); a site the signed-in user owns
+                 * @description Site id (UUID); a site the signed-in user is a member of
                  * @example df87650f-bf91-48d9-95e1-90d6e8992376
                  */
                 site_id: string;
@@ -15718,7 +16357,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Site id (UUID); a site the signed-in user owns
+                 * @description Site id (UUID); a site the signed-in user is a member of
                  * @example 1f3a0b7f-2317-4ee6-8a18-86839cb3c5a3
                  */
                 site_id: string;
@@ -15785,7 +16424,7 @@ export interface operations {
                  */
                 origin_id: string;
                 /**
-                 * @description Site id (UUID); a site the signed-in user owns
+                 * @description Site id (UUID); a site the signed-in user is a member of
                  * @example 1f3a0b7f-2317-4ee6-8a18-86839cb3c5a3
                  */
                 site_id: string;
@@ -17445,36 +18084,17 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "visitor_id": "01a233a3-1a52-7fd7-9058-bd8fe7c4d1e2",
-                     *           "site_id": "c1908371-d3b9-4013-bd0b-8cb6c9201740",
-                     *           "fingerprint": "a",
-                     *           "lead_id": null,
-                     *           "is_bot": true,
-                     *           "first_seen_at": 1796162656850,
-                     *           "last_seen_at": 1796162656884,
-                     *           "session_count": 1
-                     *         },
-                     *         {
-                     *           "visitor_id": "01a233a3-1a6b-7184-b6ac-c207124c13ce",
-                     *           "site_id": "c1908371-d3b9-4013-bd0b-8cb6c9201740",
-                     *           "fingerprint": "c",
-                     *           "lead_id": null,
-                     *           "is_bot": true,
-                     *           "first_seen_at": 1796162656875,
-                     *           "last_seen_at": 1796162656875,
-                     *           "session_count": 1
+                     *           "id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
+                     *           "name": "Test site",
+                     *           "domain": null,
+                     *           "created_at": "2026-12-02T02:12:03.384Z",
+                     *           "role": "viewer"
                      *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 3,
-                     *         "limit": 2,
-                     *         "offset": 0,
-                     *         "has_more": true
-                     *       }
+                     *       ]
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Site"][] | components["schemas"]["SiteDetail"] | components["schemas"]["Visitor"][];
+                        data: components["schemas"]["MemberSite"][] | components["schemas"]["MemberSiteDetail"] | components["schemas"]["Visitor"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
                         meta?: Record<string, never>;
                         /** @constant */
@@ -17524,10 +18144,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "fb63eae2-ed9d-422b-b150-c88c2d6c5bc9",
+                     *         "id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
                      *         "name": "Test site",
                      *         "domain": null,
-                     *         "created_at": "2026-12-02T02:04:40.987Z"
+                     *         "created_at": "2026-12-02T02:12:03.384Z"
                      *       }
                      *     }
                      */
@@ -18530,15 +19150,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "6a3bec36-1278-4843-9389-d7cf7415c1bc",
+                 *       "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
                  *       "assignee_ids": [
-                 *         "4f86bc6c-58dc-4d1c-8336-68e38aaf0e77",
-                 *         "7c4b66a6-1bf6-41fe-8538-48abc99c505d"
+                 *         "9105d146-6267-4852-bb57-5dd078f50a79",
+                 *         "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e"
                  *       ]
                  *     }
                  */
                 "application/json": {
-                    /** @description People to share the leads between (round robin, least loaded first) */
+                    /** @description Members of the site to share the leads between (round robin, least loaded first); 400 for anyone else */
                     assignee_ids: string[];
                     /**
                      * Format: uuid
@@ -18570,8 +19190,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "async": true,
-                     *       "workflowId": "assign-leads-6a3bec36-1278-4843-9389-d7cf7415c1bc-1795528236367-dc9d4d7a",
-                     *       "runId": "34137ea6-bcc8-440a-a53b-f1f13deb056e",
+                     *       "workflowId": "assign-leads-9f760c34-4f94-4b8d-ad74-a0a42e4fa639-1796177575328-06536178",
+                     *       "runId": "e1918ad0-fcaf-4814-ae27-dd9d648bb8cb",
                      *       "status": "RUNNING"
                      *     }
                      */

@@ -1,11 +1,13 @@
 import { SITE_SECTION_GROUPS } from '@/app/(console)/_lib/site-sections';
+import { can, type SiteRole } from '@/lib/members/permissions';
 import { NavLink } from './nav-link';
 
 /**
  * Every section of a site, in its groups: a sidebar on wide screens, a compact grouped menu above
- * the page on phones (console.css); the current section is marked `aria-current`.
+ * the page on phones (console.css); the current section is marked `aria-current`. Sections the
+ * member's role may not use are left out.
  */
-export function SiteNav({ siteId }: { siteId: string }) {
+export function SiteNav({ siteId, role }: { siteId: string; role: SiteRole }) {
   const base = `/console/sites/${siteId}`;
   return (
     <nav aria-label="Site sections" className="site-nav">
@@ -15,13 +17,15 @@ export function SiteNav({ siteId }: { siteId: string }) {
             {group.label}
           </p>
           <ul>
-            {group.sections.map(({ path, label, nested }) => (
-              <li key={path}>
-                <NavLink href={base + path} exact={!nested}>
-                  {label}
-                </NavLink>
-              </li>
-            ))}
+            {group.sections
+              .filter((section) => !section.permission || can(role, section.permission))
+              .map(({ path, label, nested }) => (
+                <li key={path}>
+                  <NavLink href={base + path} exact={!nested}>
+                    {label}
+                  </NavLink>
+                </li>
+              ))}
           </ul>
         </div>
       ))}

@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { mcpToolOf } from '@/lib/http/mcp';
 import { listKeysForUser } from '@/lib/keys/service';
-import { listSitesOfOwner } from '@/lib/sites/service';
+import { can } from '@/lib/members/permissions';
+import { listSitesOfMember } from '@/lib/sites/service';
 import { tools } from '@/lib/tools/registry';
 import { currentUser } from '../(console)/_lib/session';
 import { ApiReference, type KeyChoice, type SiteChoice } from './api-reference';
@@ -16,8 +17,9 @@ export default async function DocsPage() {
   const user = await currentUser();
   const sites: SiteChoice[] = [];
   if (user) {
-    for (const site of await listSitesOfOwner(user.id)) {
-      const keys: KeyChoice[] = (await listKeysForUser(user, site.id))
+    for (const site of await listSitesOfMember(user.id)) {
+      // A member whose role does not manage keys picks a site without seeing its keys.
+      const keys: KeyChoice[] = (can(site.role, 'keys.manage') ? await listKeysForUser(user, site.id) : [])
         .filter((k) => k.status === 'active')
         .map((k) => ({ id: k.id, name: k.name, display: k.display }));
       sites.push({ id: site.id, name: site.name, keys });

@@ -90,6 +90,35 @@ export const sites = pgTable('sites', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
+export type SiteRole = 'owner' | 'admin' | 'member' | 'viewer';
+
+export const siteMembers = pgTable(
+  'site_members',
+  {
+    siteId: uuid('site_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    role: text('role').$type<SiteRole>().notNull(),
+    invitedBy: uuid('invited_by'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.userId] })],
+);
+
+export const siteInvitations = pgTable('site_invitations', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  email: text('email').notNull(),
+  role: text('role').$type<Exclude<SiteRole, 'owner'>>().notNull(),
+  tokenHash: text('token_hash').notNull(),
+  invitedBy: uuid('invited_by'),
+  expiresAt: ts('expires_at').notNull(),
+  acceptedAt: ts('accepted_at'),
+  acceptedBy: uuid('accepted_by'),
+  revokedAt: ts('revoked_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
 export const apiKeys = pgTable('api_keys', {
   id: uuid('id').primaryKey().defaultRandom(),
   siteId: uuid('site_id').notNull(),

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '@/lib/core/errors';
+import type { Permission } from '@/lib/members/permissions';
 import type { AuthPolicy, PrincipalFor } from './auth';
 import type { BodyType } from './body';
 import { ROUTE_ANSWER, toResponse, type Answer, type AnswerHeaders, type RouteAnswer } from './envelope';
@@ -74,6 +75,12 @@ export interface RouteDefinition<
   description?: string;
   tags: string[];
   auth: A;
+  /**
+   * What a signed-in member's role must allow on the site the request names (the table in
+   * lib/members/permissions.ts); default `site.read` for GET, `settings.manage` otherwise. API
+   * keys are not members: their scopes decide.
+   */
+  permission?: Permission;
   params?: P;
   query?: Q;
   body?: B;
@@ -144,7 +151,7 @@ export function defineRoute<
     try {
       const raw = rawRequest(ex, params, definition.body && { type: definition.bodyReading?.type ?? 'json', maxBytes: maxBytesOf(definition) });
       const principal = await authenticate(ex, definition.auth, raw);
-      const siteId = await authorizeSite(ex, raw, definition.specErrors?.invalidSiteId);
+      const siteId = await authorizeSite(ex, raw, definition.permission, definition.specErrors?.invalidSiteId);
       await limit(ex, limitPolicy);
       const res: ResponseExtras = { headers: ex.headers };
       const ctx = {
@@ -198,7 +205,7 @@ export function defineProtocolRoute(
     try {
       const raw = rawRequest(ex, params);
       await authenticate(ex, doc.auth, raw);
-      await authorizeSite(ex, raw, doc.specErrors?.invalidSiteId);
+      await authorizeSite(ex, raw, doc.permission, doc.specErrors?.invalidSiteId);
       await limit(ex, limitPolicy);
       const handled = await handle(ex as Exchange & { principal: NonNullable<Exchange['principal']> }, raw.params);
       response = handled instanceof Response ? adopt(ex, handled) : adoptAnswer(ex, handled);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
+import { can, ROLES } from '@/lib/members/permissions';
 import { securitySchemes, strategiesOf, type AuthPolicy } from './auth';
 import type { RouteDoc, RouteHandler } from './define-route';
 import { recordedExamples, type ErrorExamples, type ExampleSet, type OperationExamples } from './openapi-examples';
@@ -197,6 +198,10 @@ function operation(op: OperationSpec, components: Components, examples: ExampleS
     .reverse()
     .map((s) => s.note(def.auth, method))
     .join(' ');
+  const roleNote =
+    def.permission && strategiesOf(def.auth).some((s) => s.kind === 'session')
+      ? `Signed-in members: the role must allow \`${def.permission}\` (${ROLES.filter((r) => can(r, def.permission!)).join(', ')}).`
+      : undefined;
   const policy = policyOf(def.rateLimit, def.auth.kind);
   const limitNote =
     policy === 'plan'
@@ -208,7 +213,7 @@ function operation(op: OperationSpec, components: Components, examples: ExampleS
   return {
     operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: op.summary ?? def.summary,
-    description: [op.description ?? def.description, authNote, limitNote].filter(Boolean).join('\n\n'),
+    description: [op.description ?? def.description, authNote, roleNote, limitNote].filter(Boolean).join('\n\n'),
     tags: def.tags,
     security: security(def.auth),
     parameters: parameters(def, components, ex, op.fixed),
@@ -248,9 +253,16 @@ export function operationsOf(manifest: RouteManifest) {
  */
 export const TAGS: { name: string; description: string }[] = [
   { name: 'Auth', description: 'Sign up and exchange a password for a session token (console and key management).' },
-  { name: 'Sites', description: 'The sites of the signed-in owner and, with an API key, its own site: details, stats, changes, deletion.' },
+  {
+    name: 'Sites',
+    description: 'The sites the signed-in user is a member of and, with an API key, its own site: details, stats, changes, deletion.',
+  },
   { name: 'API keys', description: 'Create, list, revoke and meter the API keys of a site. The full key is shown once, when created.' },
   { name: 'Allowed origins', description: 'Browser origins that may call the tracking routes without a key for a site.' },
+  {
+    name: 'Members',
+    description: 'The people of a site and their roles (owner, admin, member, viewer), invitations by mail, hand-over of ownership.',
+  },
   {
     name: 'Visitor sessions',
     description: 'Visits of a site: sessions, tracked events, identification, uploads (X-SA-API-KEY or an allowed browser origin).',

@@ -4,6 +4,7 @@ import { errorFields, log } from '@/lib/core/log';
 import type { Principal } from '@/lib/core/principal';
 import { isDatabaseUnreachable } from '@/lib/db/errors';
 import { recordKeyUsage } from '@/lib/keys/usage';
+import { defaultPermission, type Permission } from '@/lib/members/permissions';
 import { strategiesOf, strategyOf, type AuthPolicy, type RawRequest } from './auth';
 import { readBody, type BodyType } from './body';
 import { applyCors } from './cors';
@@ -94,9 +95,19 @@ export async function authenticate(ex: Exchange, policy: AuthPolicy, raw: RawReq
   return principal;
 }
 
-/** The site the request acts on: every `site_id` it names must be one the credential may touch. */
-export async function authorizeSite(ex: Exchange, raw: RawRequest, invalidCode?: ErrorCode): Promise<string | undefined> {
-  return resolveSite(ex.principal!, requestedSiteIds(raw.params, raw.query, await raw.body()), invalidCode);
+/**
+ * The site the request acts on: every `site_id` it names must be one the credential may touch,
+ * and a session's role there must allow the route's permission (its method's default when it
+ * declares none).
+ */
+export async function authorizeSite(
+  ex: Exchange,
+  raw: RawRequest,
+  permission: Permission | undefined,
+  invalidCode?: ErrorCode,
+): Promise<string | undefined> {
+  const needed = permission ?? defaultPermission(ex.req.method);
+  return resolveSite(ex.principal!, requestedSiteIds(raw.params, raw.query, await raw.body()), needed, invalidCode);
 }
 
 /** Counts the request; a concurrency slot is held until finish() or until the client goes away. */

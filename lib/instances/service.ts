@@ -1,7 +1,7 @@
 import { ApiError } from '@/lib/core/errors';
+import { roleOf } from '@/lib/members/repo';
 import { fileStorage } from '@/lib/providers/storage';
 import { deleteInstance, loadInstance, pauseInstance, startInstance, stopInstance } from '@/lib/robots/lifecycle';
-import { isSiteOwner } from '@/lib/sites/repo';
 import { sealEnvVars } from './env-vars';
 import {
   findInstance,
@@ -21,9 +21,9 @@ import { BUSY_STATUSES, OPERATION_FOR_STATUS } from './states';
 
 /** The instances routes: records, with status changes going through the robot operations. */
 
-/** `user_id` must name a user who owns the site (403 otherwise; who else exists is not revealed). */
+/** `user_id` must name a member of the site (403 otherwise; who else exists is not revealed). */
 export async function assertSiteUser(siteId: string, userId: string): Promise<void> {
-  if (!(await isSiteOwner(siteId, userId))) throw new ApiError('FORBIDDEN', 'user_id is not a user who owns this site');
+  if (!(await roleOf(siteId, userId))) throw new ApiError('FORBIDDEN', 'user_id is not a member of this site');
 }
 
 export async function createInstance(siteId: string, input: CreateInstanceInput): Promise<Instance> {

@@ -7,6 +7,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
 import { planPerCall, rows } from '@/lib/db/raw';
 import { leads } from '@/lib/db/schema';
 import { siteScoped } from '@/lib/db/site-scoped';
+import { assertMembersOfSite } from '@/lib/members/repo';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
 import { recordEvent } from '@/lib/webhooks/events';
 import {
@@ -80,11 +81,13 @@ export async function upsertLeadByEmail(siteId: string, input: { email: string; 
 
 export async function createLead(siteId: string, input: CreateLeadInput): Promise<Lead> {
   if (input.segment_id) await assertSegmentOfSite(siteId, input.segment_id);
+  if (input.assignee_id) await assertMembersOfSite(siteId, [input.assignee_id]);
   return repo.create(siteId, input);
 }
 
 export async function updateLead(siteId: string, input: UpdateLeadInput): Promise<Lead> {
   if (input.segment_id) await assertSegmentOfSite(siteId, input.segment_id);
+  if (input.assignee_id) await assertMembersOfSite(siteId, [input.assignee_id]);
   return repo.update(siteId, input.lead_id, input);
 }
 

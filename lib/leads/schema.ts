@@ -42,7 +42,11 @@ export const leadResource = defineResource({
     origin: clearable('origin', text(200, 'Where the lead came from (e.g. website, referral, import)'), z.string().nullable()),
     segment_id: clearable('segmentId', uuidSchema.describe("One of the site's segments"), uuidSchema.nullable()),
     campaign_id: clearable('campaignId', uuidSchema.describe('Campaign the lead belongs to'), uuidSchema.nullable()),
-    assignee_id: clearable('assigneeId', uuidSchema.describe('User the lead is assigned to'), uuidSchema.nullable()),
+    assignee_id: clearable(
+      'assigneeId',
+      uuidSchema.describe('Member of the site the lead is assigned to (400 for anyone else)'),
+      uuidSchema.nullable(),
+    ),
     lead_score: clearable(
       'leadScore',
       z.number().int().min(0).max(100).describe('Lead score, an integer from 0 to 100'),

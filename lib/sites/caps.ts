@@ -17,6 +17,7 @@ const WHAT: Record<PlanCap, string> = {
   platform_apps_per_site: 'platform apps',
   secrets_per_site: 'secure tokens',
   upload_bytes_per_site: 'bytes of uploaded files',
+  members_per_site: 'members and pending invitations',
 };
 
 /** 403 PLAN_LIMIT_REACHED: what is `used` plus what is added would go over the plan's `limit`. */

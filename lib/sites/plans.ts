@@ -58,6 +58,8 @@ export interface PlanCaps {
   platform_apps_per_site: number;
   secrets_per_site: number;
   upload_bytes_per_site: number;
+  /** Members plus pending invitations. */
+  members_per_site: number;
 }
 export type PlanCap = keyof PlanCaps;
 
@@ -71,6 +73,7 @@ export const DEFAULT_PLAN_CAPS: Record<Plan, PlanCaps> = {
     platform_apps_per_site: 10,
     secrets_per_site: 100,
     upload_bytes_per_site: GIB,
+    members_per_site: 5,
   },
   pro: {
     sites_per_account: 50,
@@ -80,6 +83,7 @@ export const DEFAULT_PLAN_CAPS: Record<Plan, PlanCaps> = {
     platform_apps_per_site: 50,
     secrets_per_site: 1_000,
     upload_bytes_per_site: 20 * GIB,
+    members_per_site: 25,
   },
   enterprise: {
     sites_per_account: 200,
@@ -89,6 +93,7 @@ export const DEFAULT_PLAN_CAPS: Record<Plan, PlanCaps> = {
     platform_apps_per_site: 200,
     secrets_per_site: 10_000,
     upload_bytes_per_site: 200 * GIB,
+    members_per_site: 500,
   },
 };
 

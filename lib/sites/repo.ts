@@ -5,7 +5,7 @@ import { sharedBatcher } from '@/lib/db/batch';
 import { getDb, type Db } from '@/lib/db/client';
 import { isDeadlock, isUniqueViolation } from '@/lib/db/errors';
 import { rows } from '@/lib/db/raw';
-import { siteOrigins, sites, visitorUploads } from '@/lib/db/schema';
+import { siteMembers, siteOrigins, sites, visitorUploads, type SiteRole } from '@/lib/db/schema';
 import { keysChanged } from '@/lib/keys/cache';
 import type { Plan, SitePlanInput } from './plans';
 import type { CreateSiteInput, DeletedSite, Site, SiteDetail, SiteOrigin, UpdateSiteInput } from './schema';
@@ -34,20 +34,34 @@ export async function createSite(ownerId: string, input: CreateSiteInput, origin
   });
 }
 
-export async function listSitesOfOwner(ownerId: string): Promise<Site[]> {
+/** The sites the user is a member of, each with the user's role there. */
+export async function listSitesOfMember(userId: string): Promise<(Site & { role: SiteRole })[]> {
   const db = await getDb();
-  const rows = await db.select().from(sites).where(eq(sites.ownerId, ownerId)).orderBy(asc(sites.createdAt), asc(sites.id));
-  return rows.map(toSite);
+  const found = await db
+    .select({ site: sites, role: siteMembers.role })
+    .from(siteMembers)
+    .innerJoin(sites, eq(sites.id, siteMembers.siteId))
+    .where(eq(siteMembers.userId, userId))
+    .orderBy(asc(sites.createdAt), asc(sites.id));
+  return found.map((r) => ({ ...toSite(r.site), role: r.role }));
 }
 
-/** A site by id; with `ownerId`, only when that user owns it. */
-export async function getSite(siteId: string, ownerId?: string): Promise<SiteDetail | undefined> {
+/** A site of which the user is a member, with their role; undefined otherwise. */
+export async function getSiteOfMember(siteId: string, userId: string): Promise<(SiteDetail & { role: SiteRole }) | undefined> {
   const db = await getDb();
   const [row] = await db
-    .select()
-    .from(sites)
-    .where(and(eq(sites.id, siteId), ownerId ? eq(sites.ownerId, ownerId) : undefined))
+    .select({ site: sites, role: siteMembers.role })
+    .from(siteMembers)
+    .innerJoin(sites, eq(sites.id, siteMembers.siteId))
+    .where(and(eq(siteMembers.siteId, siteId), eq(siteMembers.userId, userId)))
     .limit(1);
+  return row && { ...toSiteDetail(row.site), role: row.role };
+}
+
+/** A site by id. */
+export async function getSite(siteId: string): Promise<SiteDetail | undefined> {
+  const db = await getDb();
+  const [row] = await db.select().from(sites).where(eq(sites.id, siteId)).limit(1);
   return row && toSiteDetail(row);
 }
 
@@ -113,17 +127,6 @@ async function deleteSiteRowsOnce(db: Db, siteId: string, check: (site: Site) =>
   // Its keys went with it: refused on every process before this answers (after the commit, so no lookup keeps them again).
   if (deleted) await keysChanged();
   return deleted;
-}
-
-/** True when the user owns the site. */
-export async function isSiteOwner(siteId: string, userId: string): Promise<boolean> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ id: sites.id })
-    .from(sites)
-    .where(and(eq(sites.id, siteId), eq(sites.ownerId, userId)))
-    .limit(1);
-  return Boolean(row);
 }
 
 /** The user who owns the site (undefined when there is no such site). */

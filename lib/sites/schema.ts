@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoTimestamp, uuidSchema } from '@/lib/core/schemas';
+import { ROLES } from '@/lib/members/permissions';
 
 // A host name with an optional port, e.g. `example.com`, `shop.example.co.uk`, `localhost:3000`.
 const HOST = /^(?=.{1,253}(?::\d{1,5})?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/;
@@ -31,7 +32,7 @@ export const deleteSiteBodySchema = z.strictObject({
   confirm: z.string().max(200).describe('The site\'s current name, typed out (e.g. "My shop"): guards against deleting the wrong site'),
 });
 
-export const sitePathSchema = z.strictObject({ site_id: uuidSchema.describe('Site id (UUID); a site the signed-in user owns') });
+export const sitePathSchema = z.strictObject({ site_id: uuidSchema.describe('Site id (UUID); a site the signed-in user is a member of') });
 
 export const DeletedSiteSchema = z.object({
   id: uuidSchema,
@@ -61,6 +62,11 @@ export const SiteSchema = z.object({
 export const SiteDetailSchema = SiteSchema.extend({
   settings: z.record(z.string(), z.unknown()).describe('Business settings of the site (see updateSiteSettings)'),
 });
+
+const memberRoleSchema = z.enum(ROLES).describe("The signed-in user's role on the site: owner, admin, member or viewer");
+/** A site as its member sees it in their list: with their role. */
+export const MemberSiteSchema = SiteSchema.extend({ role: memberRoleSchema });
+export const MemberSiteDetailSchema = SiteDetailSchema.extend({ role: memberRoleSchema });
 
 export const visitorSitesQuerySchema = z.strictObject({
   id: uuidSchema.optional().describe('Return only this site'),

@@ -1,6 +1,6 @@
 import { found, notFound } from '@/lib/core/errors';
 import { withinAccountCap } from './caps';
-import { countSitesOfOwner, createSite, getSite, listSitesOfOwner, removeSiteOrigin, updateSite } from './repo';
+import { countSitesOfOwner, createSite, getSite, getSiteOfMember, listSitesOfMember, removeSiteOrigin, updateSite } from './repo';
 import type { CreateSiteInput, UpdateSiteInput } from './schema';
 
 /** A new site of the account, within the sites its plan allows (403 PLAN_LIMIT_REACHED beyond). */
@@ -13,10 +13,10 @@ export function createSiteOf(ownerId: string, input: CreateSiteInput, origins: s
   );
 }
 
-/** Sites of a user; with `id`, just that one when the user owns it (404 otherwise). */
+/** Sites the user is a member of, with their role; with `id`, just that one (404 when the user is not a member). */
 export async function sitesForUser(userId: string, query: { id?: string }) {
-  if (!query.id) return listSitesOfOwner(userId);
-  return found(await getSite(query.id, userId), 'Site');
+  if (!query.id) return listSitesOfMember(userId);
+  return found(await getSiteOfMember(query.id, userId), 'Site');
 }
 
 export async function siteDetail(siteId: string) {
@@ -32,5 +32,5 @@ export async function updateSiteOf(siteId: string, input: UpdateSiteInput) {
   return found(await updateSite(siteId, input), 'Site');
 }
 
-export { addSiteOrigin, getSite, listSiteOrigins, listSitesOfOwner } from './repo';
+export { addSiteOrigin, getSite, getSiteOfMember, listSiteOrigins, listSitesOfMember } from './repo';
 export { siteStats } from './stats-repo';

@@ -8,7 +8,10 @@ import { keepInAccountOutbox } from './account-outbox';
  * account outbox. Links carry the token as `token=` on the console page that spends it.
  */
 export type AccountMail =
-  { kind: 'verify_email'; token: string } | { kind: 'reset_password'; token: string } | { kind: 'signup_attempt'; token: string };
+  | { kind: 'verify_email'; token: string }
+  | { kind: 'reset_password'; token: string }
+  | { kind: 'signup_attempt'; token: string }
+  | { kind: 'site_invitation'; token: string; siteName: string; inviter: string; role: string };
 
 /**
  * Where links point: NEXTAUTH_URL's origin when the deployment set one, else the origin the
@@ -46,6 +49,14 @@ function compose(mail: AccountMail, origin: string): { subject: string; text: st
           'Nothing was changed.\n\n' +
           `If it was you and you forgot your password, choose a new one here (the link works once, for 1 hour):\n\n${link(origin, 'reset-password', mail.token)}\n\n` +
           'Otherwise, ignore this message.\n',
+      };
+    case 'site_invitation':
+      return {
+        subject: `You are invited to ${mail.siteName}`,
+        text:
+          `${mail.inviter} invites you to the site "${mail.siteName}" on Site Growth Platform, as ${mail.role}.\n\n` +
+          `Open this link to accept; sign in with this address, or create an account for it first:\n\n${link(origin, 'invitations/accept', mail.token)}\n\n` +
+          'The link works once, for 7 days. If you do not know the sender, ignore this message.\n',
       };
   }
 }

@@ -61,7 +61,11 @@ export const leadInvalidationBody = z.strictObject({
 });
 export const assignLeadsBody = z.strictObject({
   ...site,
-  assignee_ids: z.array(uuidSchema).min(1).max(50).describe('People to share the leads between (round robin, least loaded first)'),
+  assignee_ids: z
+    .array(uuidSchema)
+    .min(1)
+    .max(50)
+    .describe('Members of the site to share the leads between (round robin, least loaded first); 400 for anyone else'),
   statuses: z.array(LEAD_STATUS).min(1).default(['new']).describe('Lead statuses to assign (default new)'),
 });
 export const analyzeSiteBody = z.strictObject({

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { assertMembersOfSite } from '@/lib/members/repo';
 import type { Activities } from './activities';
 import * as bodies from './bodies';
 import type { WorkflowDefinition } from './definition';
@@ -17,6 +18,8 @@ export interface CatalogEntry {
   definition: WorkflowDefinition<Activities, never>;
   /** Whole-run timeout for an input (→ TIMED_OUT); default 1 hour. */
   timeoutMs?: (input: Record<string, unknown>) => number;
+  /** Checks of the input against the site's data before the run starts (400 with the reason). */
+  precheck?: (siteId: string, input: Record<string, unknown>) => Promise<void>;
 }
 
 const HOUR = 3_600_000;
@@ -33,7 +36,15 @@ const entries: Omit<CatalogEntry, 'definition'>[] = [
     purpose: 'Mark leads with unusable contact data as lost',
     body: bodies.leadInvalidationBody,
   },
-  { name: 'assignLeads', type: 'assignLeadsWorkflow', group: 'CRM', purpose: 'Share unassigned leads between people', body: bodies.assignLeadsBody },
+  {
+    name: 'assignLeads',
+    type: 'assignLeadsWorkflow',
+    group: 'CRM',
+    purpose: 'Share unassigned leads between members',
+    body: bodies.assignLeadsBody,
+    // Leads go to the site's members only.
+    precheck: (siteId, input) => assertMembersOfSite(siteId, (input as bodies.AssignLeadsInput).assignee_ids),
+  },
   {
     name: 'analyzeSite',
     type: 'analyzeSiteWorkflow',

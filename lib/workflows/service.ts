@@ -55,6 +55,7 @@ export async function startWorkflow(
     throw new ApiError('INVALID_REQUEST', 'Idempotency-Key must be 1–200 printable ASCII characters');
   }
   const input = { ...parsed.data, site_id: siteId };
+  await entry.precheck?.(siteId, input);
   const engine = workflowEngine();
   try {
     // The plan is read first: only the count and the start need to be one step.

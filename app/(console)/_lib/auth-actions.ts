@@ -9,19 +9,21 @@ import { forgotPasswordBodySchema, resetPasswordBodySchema, signupBodySchema, to
 import { requestPasswordReset, resendVerification, resetPassword, signIn, signUp, verifyEmail, type Client } from '@/lib/users/service';
 import { defineAction } from './define-action';
 import { optionalText, text } from './forms';
+import { consoleOrigin, safeNext } from './request-origin';
 import { endSession, startSession } from './session';
 
 /** A new account is signed in at once; an address that already had one is told to look at its inbox, as the API answers. */
 export const signUpAction = defineAction({
   access: 'anyone',
-  schema: signupBodySchema,
-  input: (form) => ({ email: text(form, 'email'), password: text(form, 'password'), name: optionalText(form, 'name') }),
-  run: async ({ input }) => {
-    const { created } = await signUp(input, await callerIp(), await callerOrigin());
+  schema: signupBodySchema.extend({ next: z.string() }),
+  input: (form) => ({ email: text(form, 'email'), password: text(form, 'password'), name: optionalText(form, 'name'), next: text(form, 'next') }),
+  run: async ({ input: { next: _next, ...account } }) => {
+    const { created } = await signUp(account, await callerIp(), await consoleOrigin());
     if (created) await startSession(created, await callerClient());
     return created !== null;
   },
-  redirect: (created) => (created ? '/console' : '/signin?notice=signup'),
+  // A newcomer from an invitation link goes back to it, signed in.
+  redirect: (created, input) => (created ? safeNext(input.next) : `/signin?notice=signup&next=${encodeURIComponent(safeNext(input.next))}`),
 });
 
 export const signInAction = defineAction({
@@ -53,7 +55,7 @@ export const forgotPasswordAction = defineAction({
   access: 'anyone',
   schema: forgotPasswordBodySchema,
   input: (form) => ({ email: text(form, 'email') }),
-  run: async ({ input }) => (await requestPasswordReset(input.email, await callerIp(), await callerOrigin())).message,
+  run: async ({ input }) => (await requestPasswordReset(input.email, await callerIp(), await consoleOrigin())).message,
   errorField: 'email',
   refill: (values) => values,
 });
@@ -84,7 +86,7 @@ export const resendVerificationAction = defineAction({
   access: 'user',
   schema: z.object({}),
   input: () => ({}),
-  run: async ({ user }) => (await resendVerification(user.id, await callerIp(), await callerOrigin())).sent,
+  run: async ({ user }) => (await resendVerification(user.id, await callerIp(), await consoleOrigin())).sent,
   // Verified meanwhile (another tab): the banner goes with the console's layout.
   revalidate: (_input, sent) => (sent ? [] : [{ layout: '' }]),
 });
@@ -102,15 +104,4 @@ async function callerIp(): Promise<string> {
 /** The caller as sessions and the account audit log keep it: its address and user agent. */
 async function callerClient(): Promise<Client> {
   return { ip: await callerIp(), userAgent: (await headers()).get('user-agent') };
-}
-
-/** The origin the console was reached at, for mailed links when NEXTAUTH_URL is unset (a server action's POST carries Origin). */
-async function callerOrigin(): Promise<string> {
-  const h = await headers();
-  return h.get('origin') ?? `http://${h.get('host') ?? 'localhost:3000'}`;
-}
-
-/** Only a path inside the console may be the target after sign-in (no open redirect). */
-function safeNext(next: string): string {
-  return /^\/console(?:[/?#]|$)/.test(next) ? next : '/console';
 }

@@ -7,6 +7,7 @@ import { defineAction } from './define-action';
 
 /** Cancels a pending or running command, as POST /sites/{site_id}/commands/{command_id}/cancel does. */
 export const cancelCommandAction = defineAction({
+  permission: 'crm.write',
   schema: z.object({ command_id: uuidSchema }),
   run: async ({ site, input }) => {
     await cancelSiteCommand(site.id, input.command_id);

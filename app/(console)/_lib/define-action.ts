@@ -2,10 +2,11 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import type { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
+import { can, type Permission, type SiteRole } from '@/lib/members/permissions';
 import type { SiteDetail } from '@/lib/sites/schema';
 import type { User } from '@/lib/users/schema';
 import { apiErrorToForm, fieldErrors, FormErrors, safeParseForm, type FormState } from './forms';
-import { requireOwnedSite, requireUser } from './session';
+import { requireSiteAccess, requireUser } from './session';
 
 /**
  * The submitted text fields by name, what fills the form again: a repeated name (checkboxes) as
@@ -48,9 +49,16 @@ const nonEmpty = (form: FormData) => {
   return input;
 };
 
-/** Who may run an action: the owner of the site it is bound to (the default), any signed-in user, or anyone (sign-in). */
+/**
+ * Who may run an action: a member of the site it is bound to whose role allows the action's
+ * `permission` (the default), any signed-in user, or anyone (sign-in).
+ */
 type Access = 'site' | 'user' | 'anyone';
-type Context<A extends Access, I> = { input: I } & (A extends 'site' ? { user: User; site: SiteDetail } : A extends 'user' ? { user: User } : object);
+type Context<A extends Access, I> = { input: I } & (A extends 'site'
+  ? { user: User; site: SiteDetail; role: SiteRole }
+  : A extends 'user'
+    ? { user: User }
+    : object);
 
 /**
  * What to refresh after a success: a page below the action's base (the site's page for a site's
@@ -61,6 +69,8 @@ type Revalidation = string | { layout: string };
 
 interface Definition<A extends Access, S extends z.ZodType, R> {
   access?: A;
+  /** A site's action: what the member's role must allow (the table in lib/members/permissions.ts, as the API's routes). */
+  permission?: Permission;
   schema: S;
   /** The schema's input from the form (and the site's id); by default the form's non-empty text fields by name. */
   input?(form: FormData, siteId: A extends 'site' ? string : undefined): unknown;
@@ -76,12 +86,13 @@ interface Definition<A extends Access, S extends z.ZodType, R> {
   refill?: (values: Record<string, string>, result: R) => Record<string, string>;
 }
 
-type SiteAction<R> = (siteId: string, prev: FormState<R>, form: FormData) => Promise<FormState<R>>;
+type SiteAction<R> = ((siteId: string, prev: FormState<R>, form: FormData) => Promise<FormState<R>>) & { permission: Permission };
 type FormAction<R> = (prev: FormState<R>, form: FormData) => Promise<FormState<R>>;
 
 /**
- * A console server action, the console's copy of the route pipeline's steps: the signed-in owner
- * and their site (another user's site is not found), the form parsed by the schema after the API's
+ * A console server action, the console's copy of the route pipeline's steps: the signed-in member
+ * and their site (a site they are not a member of is not found), their role checked against the
+ * action's `permission` (the same table as the API's), the form parsed by the schema after the API's
  * text rule (errors go back next to their fields, with what was typed), the domain call (its
  * ApiError or FormErrors go back into the form), then the pages that show the change are
  * revalidated. A site's action is used with `useActionState(action.bind(null, siteId), {})`; an
@@ -93,7 +104,9 @@ type FormAction<R> = (prev: FormState<R>, form: FormData) => Promise<FormState<R
  *     revalidate: (input) => [`/leads/${input.lead_id}`],
  *   });
  */
-export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'site', S, R> & { access?: 'site' }): SiteAction<R>;
+export function defineAction<S extends z.ZodType, R = undefined>(
+  def: Definition<'site', S, R> & { access?: 'site'; permission: Permission },
+): SiteAction<R>;
 export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'user', S, R> & { access: 'user' }): FormAction<R>;
 export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'anyone', S, R> & { access: 'anyone' }): FormAction<R>;
 export function defineAction<S extends z.ZodType, R>(def: Definition<any, S, R>): SiteAction<R> | FormAction<R> {
@@ -120,5 +133,17 @@ export function defineAction<S extends z.ZodType, R>(def: Definition<any, S, R>)
   };
   if (def.access === 'anyone') return async (_prev: FormState<R>, form: FormData) => perform({}, form);
   if (def.access === 'user') return async (_prev: FormState<R>, form: FormData) => perform({ user: await requireUser() }, form);
-  return async (siteId: string, _prev: FormState<R>, form: FormData) => perform(await requireOwnedSite(siteId), form);
+  const permission = def.permission!;
+  const action = async (siteId: string, _prev: FormState<R>, form: FormData) => {
+    const access = await requireSiteAccess(siteId);
+    const refused = refusedFor(access.role, permission);
+    if (refused) return { errors: refused, values: formValues(form, def.secret ?? []) };
+    return perform(access, form);
+  };
+  return Object.assign(action, { permission });
+}
+
+/** The form's error when the member's role does not allow the action (a page hides such forms; this is the check). */
+export function refusedFor(role: SiteRole, permission: Permission): Record<string, string> | undefined {
+  return can(role, permission) ? undefined : { form: `Your role on this site (${role}) does not allow this.` };
 }

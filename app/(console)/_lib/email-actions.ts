@@ -19,6 +19,7 @@ const recipientSchema = z.object({ recipient_id: uuidSchema });
 
 /** Adds an address of the owner and mails it a code, as POST /api/sites/{id}/email-recipients does. */
 export const addRecipientAction = defineAction({
+  permission: 'settings.manage',
   schema: addRecipientBodySchema,
   input: (form) => ({ email: text(form, 'email') }),
   run: async ({ site, input }) => (await addRecipient(site.id, input.email)).email,
@@ -27,6 +28,7 @@ export const addRecipientAction = defineAction({
 });
 
 export const verifyRecipientAction = defineAction({
+  permission: 'settings.manage',
   schema: recipientSchema.extend(verifyRecipientBodySchema.shape),
   input: (form) => ({ recipient_id: text(form, 'recipient_id'), code: text(form, 'code') }),
   run: async ({ site, input }) => (await verifyRecipient(site.id, input.recipient_id, input.code)).email,
@@ -35,6 +37,7 @@ export const verifyRecipientAction = defineAction({
 });
 
 export const removeRecipientAction = defineAction({
+  permission: 'settings.manage',
   schema: recipientSchema,
   run: async ({ site, input }) => {
     await removeRecipient(site.id, input.recipient_id);
@@ -44,6 +47,7 @@ export const removeRecipientAction = defineAction({
 
 /** Changes the sender identity, as PUT /api/sites/{id}/email-sender does; an empty field goes back to the default. */
 export const saveSenderAction = defineAction({
+  permission: 'settings.manage',
   schema: emailSenderBodySchema,
   input: (form) => ({
     from_address: optionalText(form, 'from_address') ?? null,
@@ -59,6 +63,7 @@ export const saveSenderAction = defineAction({
 
 /** Sets up the mailbox, as PUT /api/sites/{id}/mailbox does. The password is never sent back to the form. */
 export const saveMailboxAction = defineAction({
+  permission: 'settings.manage',
   schema: mailboxBodySchema,
   input: (form) => ({
     host: text(form, 'host'),
@@ -78,6 +83,7 @@ export const saveMailboxAction = defineAction({
 
 /** Signs in to the mailbox ("check connection"), as POST /api/sites/{id}/mailbox/check does. */
 export const checkMailboxAction = defineAction({
+  permission: 'crm.write',
   schema: z.object({}),
   run: ({ site }) => checkSiteMailbox(site.id),
   revalidate: () => ['/email'],
@@ -85,6 +91,7 @@ export const checkMailboxAction = defineAction({
 
 /** Sends the email agent's answer (or the text given) to a received message, as POST /api/sites/{id}/emails/{email_id}/reply does. */
 export const sendAgentReplyAction = defineAction({
+  permission: 'crm.write',
   schema: z.object({ email_id: uuidSchema }).extend(agentReplyBodySchema.shape),
   input: (form) => ({ email_id: text(form, 'email_id'), text: optionalText(form, 'text') }),
   run: async ({ site, input }) => {

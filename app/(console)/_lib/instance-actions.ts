@@ -14,6 +14,7 @@ export type InstanceOperation = (typeof OPERATIONS)[number];
 
 /** Pause, resume or stop an instance of the signed-in user's site: the same operations as the robot routes. */
 export const instanceAction = defineAction({
+  permission: 'crm.write',
   schema: z.object({ instance_id: uuidSchema, operation: z.enum(OPERATIONS) }),
   run: async ({ site, input: { instance_id: id, operation } }) => {
     if (operation === 'pause') await pauseInstance(site.id, id);
@@ -25,6 +26,7 @@ export const instanceAction = defineAction({
 
 /** Creates a robot (a new browser instance with its activity planned), as POST /api/robots/instance does. */
 export const createRobotAction = defineAction({
+  permission: 'crm.write',
   schema: robotInstanceBodySchema,
   input: (form, siteId) => ({ ...bodyFromForm(robotFormFields(), form), site_id: siteId }),
   run: async ({ site, input }) => (await createOrResumeRobot(site.id, input)).instance.id,

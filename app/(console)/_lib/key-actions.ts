@@ -9,6 +9,7 @@ import { optionalNumber, optionalText, text } from './forms';
 
 /** Creates a key; the full key travels back in this response only and is never stored in clear. */
 export const createKeyAction = defineAction({
+  permission: 'keys.manage',
   schema: createKeyBodySchema,
   input: (form, siteId) => ({
     name: text(form, 'name'),
@@ -24,6 +25,7 @@ export const createKeyAction = defineAction({
 });
 
 export const revokeKeyAction = defineAction({
+  permission: 'keys.manage',
   schema: z.object({ key_id: uuidSchema }),
   run: async ({ user, site, input }) => {
     await revokeKeyForUser(user, site.id, input.key_id);

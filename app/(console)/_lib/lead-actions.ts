@@ -15,6 +15,7 @@ const leadPaths = (leadId: string) => ['/leads', `/leads/${leadId}`];
 
 /** Edits a lead, as POST /api/agents/tools/leads/update does. */
 export const updateLeadAction = defineAction({
+  permission: 'crm.write',
   schema: updateLeadInputSchema,
   input: (form, siteId) => ({
     site_id: siteId,
@@ -30,6 +31,7 @@ export const updateLeadAction = defineAction({
 
 /** Moves a lead along the pipeline (new → contacted → qualified → converted, or lost). */
 export const setLeadStatusAction = defineAction({
+  permission: 'crm.write',
   schema: z.object({ lead_id: uuidSchema, status: z.enum(LEAD_STATUSES) }),
   run: async ({ site, input }) => {
     const lead = await setLeadStatus(site.id, input.lead_id, input.status);

@@ -9,6 +9,7 @@ import { text } from './forms';
 
 /** Allows one more browser origin, as POST /api/sites/{id}/origins does; a duplicate is an error on the field. */
 export const addOriginAction = defineAction({
+  permission: 'settings.manage',
   schema: addSiteOriginBodySchema,
   input: (form) => ({ origin: text(form, 'origin') }),
   run: async ({ site, input }) => (await addSiteOrigin(site.id, input.origin)).origin,
@@ -18,6 +19,7 @@ export const addOriginAction = defineAction({
 
 /** Stops allowing an origin, as DELETE /api/sites/{id}/origins/{origin_id} does. */
 export const removeOriginAction = defineAction({
+  permission: 'settings.manage',
   schema: z.object({ origin_id: uuidSchema }),
   run: async ({ site, input }) => {
     await removeOrigin(site.id, input.origin_id);

@@ -9,6 +9,7 @@ import { optionalNumber, text } from './forms';
 
 /** Registers a generated app, as POST /api/sites/{id}/platform-apps does. */
 export const createAppAction = defineAction({
+  permission: 'platform.manage',
   schema: createAppBodySchema,
   input: (form) => ({ name: text(form, 'name') }),
   run: async ({ site, input }) => (await createAppOf(site.id, input.name)).schema,
@@ -17,6 +18,7 @@ export const createAppAction = defineAction({
 
 /** Creates a platform key; the full key travels back in this response only and is never stored in clear. */
 export const createPlatformKeyAction = defineAction({
+  permission: 'platform.manage',
   schema: createPlatformKeyBodySchema,
   input: (form) => ({
     app_id: text(form, 'app_id'),
@@ -30,6 +32,7 @@ export const createPlatformKeyAction = defineAction({
 });
 
 export const revokePlatformKeyAction = defineAction({
+  permission: 'platform.manage',
   schema: z.object({ key_id: uuidSchema }),
   run: async ({ site, input }) => {
     await revokeKeyOfSite(site.id, input.key_id);

@@ -7,6 +7,7 @@ import { optionalText } from './forms';
 
 /** Creates a segment, as POST /api/agents/tools/segments/create does. */
 export const createSegmentAction = defineAction({
+  permission: 'crm.write',
   schema: createSegmentInputSchema,
   input: (form, siteId) => ({
     site_id: siteId,

@@ -4,8 +4,9 @@ import { getServerSession } from 'next-auth';
 import { authOptions } from '@/lib/auth/next-auth';
 import { endSessionOf, issueSessionToken, sessionCookie, sessionCookieOf, verifySessionToken, type SessionUser } from '@/lib/auth/session';
 import { isUuid } from '@/lib/core/schemas';
+import { can, type Permission, type SiteRole } from '@/lib/members/permissions';
 import type { SiteDetail } from '@/lib/sites/schema';
-import { getSite } from '@/lib/sites/service';
+import { getSiteOfMember } from '@/lib/sites/service';
 import type { User } from '@/lib/users/schema';
 import { findUserById, type Client } from '@/lib/users/service';
 
@@ -52,10 +53,18 @@ export async function endSession(): Promise<void> {
   }
 }
 
-/** A site the signed-in user owns, or the 404 page: another user's site looks like no site at all. */
-export async function requireOwnedSite(siteId: string): Promise<{ user: User; site: SiteDetail }> {
+/**
+ * A site the signed-in user is a member of, with their role, when the role allows `permission`
+ * (lib/members/permissions.ts); else the 404 page: a site another account cannot see, or a
+ * page its role may not use, looks like no page at all.
+ */
+export async function requireSiteAccess(
+  siteId: string,
+  permission: Permission = 'site.read',
+): Promise<{ user: User; site: SiteDetail; role: SiteRole }> {
   const user = await requireUser();
-  const site = isUuid(siteId) ? await getSite(siteId.toLowerCase(), user.id) : undefined;
-  if (!site) notFound();
-  return { user, site };
+  const found = isUuid(siteId) ? await getSiteOfMember(siteId.toLowerCase(), user.id) : undefined;
+  if (!found || !can(found.role, permission)) notFound();
+  const { role, ...site } = found;
+  return { user, site, role };
 }

@@ -27,6 +27,7 @@ const settingsFormSchema = z.object({ group: z.string(), values: z.string() });
  * goes back next to its field by the field's form path.
  */
 export const saveSettingsAction = defineAction({
+  permission: 'settings.manage',
   schema: settingsFormSchema,
   // JSON leaves noncharacters as they are: escaped, they reach the text rule below with their field's path.
   input: (form) => ({

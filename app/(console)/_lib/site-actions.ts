@@ -27,6 +27,7 @@ export const createSiteAction = defineAction({
 
 /** Renames the site and sets or clears its domain, as PATCH /api/sites/{id} does (an empty domain clears it). */
 export const updateSiteAction = defineAction({
+  permission: 'settings.manage',
   schema: updateSiteBodySchema,
   input: (form) => ({ name: text(form, 'name'), domain: optionalText(form, 'domain') ?? null }),
   run: ({ site, input }) => updateSiteOf(site.id, input),
@@ -37,6 +38,7 @@ export const updateSiteAction = defineAction({
 
 /** Deletes the site after the typed confirmation, as DELETE /api/sites/{id} does, then shows the sites list. */
 export const deleteSiteAction = defineAction({
+  permission: 'site.delete',
   schema: deleteSiteBodySchema,
   input: (form) => ({ confirm: text(form, 'confirm') }),
   run: async ({ site, input }) => {

@@ -1,3 +1,5 @@
+import type { Permission } from '@/lib/members/permissions';
+
 /**
  * The sections of a site's pages, in groups, in menu order. A new section is a page under
  * /console/sites/[siteId]/<path> plus one entry here; `nested` marks a section with pages of its
@@ -7,6 +9,8 @@ export interface SiteSection {
   path: string;
   label: string;
   nested?: boolean;
+  /** What the member's role must allow to see the section (lib/members/permissions.ts); default: any member. */
+  permission?: Permission;
 }
 
 export const SITE_SECTION_GROUPS: { label: string; sections: SiteSection[] }[] = [
@@ -38,12 +42,12 @@ export const SITE_SECTION_GROUPS: { label: string; sections: SiteSection[] }[] =
   {
     label: 'Developers',
     sections: [
-      { path: '/keys', label: 'API keys', nested: true },
+      { path: '/keys', label: 'API keys', nested: true, permission: 'keys.manage' },
       { path: '/snippet', label: 'Tracking snippet' },
       { path: '/origins', label: 'Allowed origins' },
-      { path: '/webhooks', label: 'Webhooks' },
-      { path: '/platform', label: 'Platform apps' },
-      { path: '/secrets', label: 'Secrets' },
+      { path: '/webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
+      { path: '/platform', label: 'Platform apps', permission: 'platform.manage' },
+      { path: '/secrets', label: 'Secrets', permission: 'secrets.manage' },
     ],
   },
   {
@@ -51,6 +55,7 @@ export const SITE_SECTION_GROUPS: { label: string; sections: SiteSection[] }[] =
     sections: [
       { path: '/settings', label: 'Settings', nested: true },
       { path: '/general', label: 'General' },
+      { path: '/members', label: 'Members' },
     ],
   },
 ];

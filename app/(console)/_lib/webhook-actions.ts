@@ -17,6 +17,7 @@ export interface CreatedEndpointResult {
 
 /** Adds an endpoint, as POST /api/webhooks does; the secret is handed back once. */
 export const createEndpointAction = defineAction({
+  permission: 'webhooks.manage',
   schema: createEndpointBodySchema.omit({ site_id: true }),
   input: (form) => ({ url: text(form, 'url'), events: form.getAll('events'), description: optionalText(form, 'description') }),
   run: async ({ site, input }): Promise<CreatedEndpointResult> => {
@@ -29,6 +30,7 @@ export const createEndpointAction = defineAction({
 
 /** Queues a `webhook.ping` to the endpoint, as POST /api/webhooks/{id}/ping does. */
 export const pingEndpointAction = defineAction({
+  permission: 'webhooks.manage',
   schema: endpointSchema,
   run: async ({ site, input }) => (await pingEndpoint(site.id, input.endpoint_id)).delivery_id,
   revalidate: () => ['/webhooks'],
@@ -36,6 +38,7 @@ export const pingEndpointAction = defineAction({
 
 /** Removes an endpoint and its deliveries, as DELETE /api/webhooks does. */
 export const deleteEndpointAction = defineAction({
+  permission: 'webhooks.manage',
   schema: endpointSchema,
   run: async ({ site, input }) => {
     await deleteEndpoint(site.id, input.endpoint_id);

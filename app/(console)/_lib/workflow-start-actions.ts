@@ -14,6 +14,7 @@ const startSchema = z.object({ workflow: z.enum(WORKFLOW_NAMES as [string, ...st
  * POST /api/workflow/{name} does (the body's schema refuses what the API refuses, next to the field).
  */
 export const startWorkflowAction = defineAction({
+  permission: 'crm.write',
   schema: startSchema,
   input: (form, siteId) => {
     const workflow = text(form, 'workflow_name');

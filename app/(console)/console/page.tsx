@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { listSitesOfOwner } from '@/lib/sites/service';
+import { listSitesOfMember } from '@/lib/sites/service';
 import { requireUser } from '../_lib/session';
 import { CreateSiteForm } from './create-site-form';
 
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: 'Sites · Site Growth Platform' };
 
 export default async function SitesPage({ searchParams }: { searchParams: Promise<{ deleted?: string | string[] }> }) {
   const user = await requireUser();
-  const sites = await listSitesOfOwner(user.id);
+  const sites = await listSitesOfMember(user.id);
   const { deleted } = await searchParams;
   return (
     <>
@@ -32,7 +32,7 @@ export default async function SitesPage({ searchParams }: { searchParams: Promis
                   <Link href={`/console/sites/${site.id}`}>
                     <span className="name wrap">{site.name}</span>
                     <span className="sub">
-                      {site.domain ?? 'No domain'} · created <Time iso={site.created_at} />
+                      {site.domain ?? 'No domain'} · {site.role} · created <Time iso={site.created_at} />
                     </span>
                   </Link>
                 </li>

@@ -36,7 +36,7 @@ export default async function SignInPage({
       title="Sign in"
       footer={
         <>
-          No account yet? <Link href="/signup">Create one</Link>
+          No account yet? <Link href={typeof next === 'string' && next ? `/signup?next=${encodeURIComponent(next)}` : '/signup'}>Create one</Link>
         </>
       }
     >

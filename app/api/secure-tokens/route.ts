@@ -19,6 +19,7 @@ export const POST = defineRoute({
   description: 'Encrypts the value (AES-256-GCM, a data key per secret wrapped by the master key). Answers its metadata only.',
   tags,
   auth: policies.keyOrOwner,
+  permission: 'secrets.manage',
   body: createSecureTokenBodySchema,
   response: SecureTokenSchema,
   status: 201,
@@ -31,6 +32,7 @@ export const GET = defineRoute({
   summary: 'List secrets of a site (metadata only)',
   tags,
   auth: policies.keyOrOwner,
+  permission: 'secrets.manage',
   query: listSecureTokensQuerySchema,
   response: z.array(SecureTokenSchema),
   handler: async ({ siteId, query, res }) => {
@@ -45,6 +47,7 @@ export const DELETE = defineRoute({
   summary: 'Delete a secret',
   tags,
   auth: policies.keyOrOwner,
+  permission: 'secrets.manage',
   query: deleteSecureTokenQuerySchema,
   response: DeletedSecureTokenSchema,
   envelope: 'bare',

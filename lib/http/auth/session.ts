@@ -2,7 +2,8 @@ import { isWellFormedApiKey } from '@/lib/auth/api-key-format';
 import { sessionCookieOf, verifySessionToken } from '@/lib/auth/session';
 import { ApiError } from '@/lib/core/errors';
 import type { SessionPrincipal } from '@/lib/core/principal';
-import { isSiteOwner } from '@/lib/sites/repo';
+import { can } from '@/lib/members/permissions';
+import { roleOf } from '@/lib/members/repo';
 import { findUserById } from '@/lib/users/repo';
 import { bearerOf, type AuthStrategy, type SecurityRequirement } from './strategy';
 
@@ -28,13 +29,18 @@ export const sessionStrategy: AuthStrategy<SessionPrincipal> = {
     if (!session || !user) throw new ApiError('UNAUTHORIZED', 'Session is invalid or has expired');
     return { kind: 'session', user, sessionId: session.sessionId };
   },
-  /** A session may name any site its user owns. */
-  async tenant(principal, requested) {
+  /**
+   * A session may name a site its user is a member of, when the role allows the route's
+   * permission. The role is read on every request: a removal or a lowered role counts from the
+   * next one, on every instance.
+   */
+  async tenant(principal, requested, permission) {
     if (requested.length > 1) throw new ApiError('INVALID_REQUEST', 'Conflicting site_id values in the request');
     const [siteId] = requested;
-    if (siteId && !(await isSiteOwner(siteId, principal.user.id))) {
-      throw new ApiError('FORBIDDEN', 'You do not have access to this site');
-    }
+    if (!siteId) return siteId;
+    const role = await roleOf(siteId, principal.user.id);
+    if (!role) throw new ApiError('FORBIDDEN', 'You do not have access to this site');
+    if (!can(role, permission)) throw new ApiError('FORBIDDEN', `Your role on this site (${role}) does not allow this (${permission})`);
     return siteId;
   },
   limitSubject: (principal) => ({ bucket: `user:${principal.user.id}` }),
@@ -45,7 +51,7 @@ export const sessionStrategy: AuthStrategy<SessionPrincipal> = {
   security: (): SecurityRequirement[] => [{ Bearer: [] }, { SessionCookie: [] }],
   note: (policy) =>
     policy.kind === 'apiKey'
-      ? 'Without a key: a signed-in user who owns the site (session token or console cookie).'
+      ? 'Without a key: a signed-in member of the site whose role allows it (session token or console cookie).'
       : 'Requires a signed-in user (session token or console cookie); API keys are refused.',
   errors: ['UNAUTHORIZED', 'FORBIDDEN'],
 };

@@ -1,5 +1,6 @@
 import type { ErrorCode } from '@/lib/core/errors';
 import type { Capability, PlanLimits, Principal, Scope } from '@/lib/core/principal';
+import type { Permission } from '@/lib/members/permissions';
 
 /** Where a route accepts an API key. Each route group of the spec names its own header(s). */
 export type KeyHeader = 'x-api-key' | 'x-sa-api-key' | 'bearer';
@@ -70,8 +71,11 @@ export interface AuthStrategy<P extends Principal = Principal> {
   authenticate(req: Request, policy: AuthPolicy, raw: RawRequest): Promise<P>;
   /** 403 when the valid credential may not call this route (e.g. lacks its scope). */
   authorize?(principal: P, policy: AuthPolicy, method: string): void;
-  /** The site the request acts on, given the valid `site_id`s it names (403 for a site it may not touch). */
-  tenant(principal: P, requested: string[]): Promise<string | undefined>;
+  /**
+   * The site the request acts on, given the valid `site_id`s it names (403 for a site it may not
+   * touch). `permission` is what the route needs of a member's role (sessions; keys have scopes).
+   */
+  tenant(principal: P, requested: string[], permission: Permission): Promise<string | undefined>;
   limitSubject(principal: P): LimitSubject;
   /** The key whose usage log records the request, if any. */
   usage?(principal: P): { keyId: string; siteId: string } | undefined;

@@ -20,6 +20,7 @@ import {
   createKey,
   createSite,
   createTenant,
+  createUser,
   newSessionToken,
   uniqueEmail,
   type CallOptions,
@@ -27,6 +28,7 @@ import {
   type Tenant,
 } from '@/tests/helpers/harness';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
+import { invitationTokenFor, invite, joinedMember } from '@/tests/helpers/members';
 import { startPeopleDataStandIn, startVenuesStandIn } from '@/tests/helpers/people-data-standin';
 import { createPlatformFixture, createPlatformKey } from '@/tests/helpers/platform';
 import { insertReceivedEmail } from '@/tests/helpers/site-objects';
@@ -418,6 +420,30 @@ const REGISTRY: Record<string, Entry> = {
   'PUT /api/sites/{site_id}/mailbox': { request: (site_id) => ({ params: { site_id }, body: mailboxBody }) },
   'DELETE /api/sites/{site_id}/mailbox': { request: async (site_id) => ({ params: { site_id }, ...(await mailboxOf(site_id)) }) },
   'POST /api/sites/{site_id}/mailbox/check': { request: async (site_id) => ({ params: { site_id }, ...(await mailboxOf(site_id)) }) },
+  // Session: members and invitations (a teammate of the caller's site per request, joined through the API)
+  'GET /api/sites/{site_id}/members': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /api/sites/{site_id}/members': { request: (site_id) => ({ params: { site_id }, body: { email: uniqueEmail(), role: 'viewer' } }) },
+  'PATCH /api/sites/{site_id}/members/{user_id}': {
+    request: async (site_id) => ({
+      params: { site_id, user_id: (await joinedMember(mine.user, mine.siteId, 'viewer')).id },
+      body: { role: 'member' },
+    }),
+  },
+  'DELETE /api/sites/{site_id}/members/{user_id}': {
+    request: async (site_id) => ({ params: { site_id, user_id: (await joinedMember(mine.user, mine.siteId, 'viewer')).id } }),
+  },
+  'DELETE /api/sites/{site_id}/invitations/{id}': {
+    request: async (site_id) => ({ params: { site_id, id: await invite(mine.user, mine.siteId, uniqueEmail(), 'viewer') } }),
+  },
+  // A third account invites the caller's address to a site of its own; the caller accepts.
+  'POST /api/invitations/accept': {
+    namesSite: false,
+    request: async () => {
+      const host = await createUser();
+      await invite(host, await createSite(host, 'Host site'), mine.user.email, 'viewer');
+      return { body: { token: await invitationTokenFor(mine.user.email) } };
+    },
+  },
   // Platform key
   'GET /api/platform/me': { namesSite: false, request: () => ({}) },
   'GET /api/platform/leads': { request: (site_id) => ({ query: { site_id } }) },

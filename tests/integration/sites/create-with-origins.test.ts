@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GET as listOrigins } from '@/app/api/sites/[site_id]/origins/route';
 import { isOriginAllowed } from '@/lib/sites/origins';
-import { createSite, listSitesOfOwner } from '@/lib/sites/repo';
+import { createSite, listSitesOfMember } from '@/lib/sites/repo';
 import { call, createUser } from '@/tests/helpers/harness';
 
 // The console's create-site form: a site and its extra allowed origins are written together.
@@ -24,6 +24,6 @@ describe('createSite with extra allowed origins', () => {
     const user = await createUser();
     // Callers pass normalized origins; one the table's check refuses makes the whole creation fail.
     await expect(createSite(user.id, { name: 'Broken' }, ['https://ok.example.com', 'https://Not_Normalized.example.com'])).rejects.toThrow();
-    expect(await listSitesOfOwner(user.id)).toEqual([]);
+    expect(await listSitesOfMember(user.id)).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import type { WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
 import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
+import { joinedMember } from '@/tests/helpers/members';
 
 /**
  * The behaviour every workflow engine must show through the API. An engine's test file calls
@@ -335,7 +336,8 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
 
       it('assignLeads shares unassigned leads between people, least loaded first', async () => {
         const t = await createTenant();
-        const [a, b] = [randomUUID(), randomUUID()];
+        // Leads go to members of the site only: two teammates who joined through invitations.
+        const [a, b] = [(await joinedMember(t.user, t.siteId, 'member')).id, (await joinedMember(t.user, t.siteId, 'member')).id];
         await createLead(t.siteId, { site_id: t.siteId, name: 'Taken', email: email('t'), assignee_id: a, status: 'new' });
         for (let i = 0; i < 3; i++) await createLead(t.siteId, { site_id: t.siteId, name: `L${i}`, email: email('a'), status: 'new' });
         const record = await settle(t, await started(t, 'assignLeads', { assignee_ids: [a, b] }));

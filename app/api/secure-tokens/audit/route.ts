@@ -9,6 +9,7 @@ export const GET = defineRoute({
   summary: 'Audit of a site’s secrets',
   tags: ['Secure tokens'],
   auth: policies.owner,
+  permission: 'secrets.manage',
   query: listSecureTokensQuerySchema,
   response: z.array(SecureTokenAuditSchema),
   handler: async ({ siteId, query, res }) => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
 import { paginationMeta } from '@/lib/core/schemas';
 import { defineRoute } from '@/lib/http/define-route';
-import { createSiteBodySchema, SiteDetailSchema, SiteSchema, visitorSitesQuerySchema } from '@/lib/sites/schema';
+import { createSiteBodySchema, MemberSiteDetailSchema, MemberSiteSchema, SiteSchema, visitorSitesQuerySchema } from '@/lib/sites/schema';
 import { createSiteOf, sitesForUser } from '@/lib/sites/service';
 import { VisitorSchema } from '@/lib/visitors/schema';
 import { listVisitors } from '@/lib/visitors/service';
@@ -22,16 +22,18 @@ export const POST = defineRoute({
   handler: ({ principal, body }) => createSiteOf(principal.user.id, body),
 });
 
-// GET /api/visitors/sites — the user's sites, one of them with ?id=, or the visitors of one with ?site_id=
+// GET /api/visitors/sites — the sites the user is a member of (with the role), one of them with ?id=, or the visitors of one with ?site_id=
 export const GET = defineRoute({
   summary: "List the user's sites, get one, or list a site's visitors",
   description:
-    'Without a query: every site of the signed-in user. With `id`: that site, with its settings. With `site_id`: the ' +
+    'Without a query: every site the signed-in user is a member of, with their `role`. With `id`: that site, with its ' +
+    'settings and the role (404 for a site the user is not a member of). With `site_id`: the ' +
     'visitors of that site, most recently seen first, paginated (`limit`, `offset`; `meta` {total, limit, offset, has_more}).',
   tags,
   auth,
+  permission: 'site.read',
   query: visitorSitesQuerySchema,
-  response: z.union([z.array(SiteSchema), SiteDetailSchema, z.array(VisitorSchema)]),
+  response: z.union([z.array(MemberSiteSchema), MemberSiteDetailSchema, z.array(VisitorSchema)]),
   errors: ['NOT_FOUND'],
   handler: async ({ principal, query, siteId, res }) => {
     if (query.id && query.site_id) throw new ApiError('INVALID_REQUEST', 'Send either id (a site) or site_id (its visitors), not both');

@@ -1,11 +1,11 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { CopyButton } from '@/components/copy-button';
 import { SiteNav } from '@/components/site-nav';
 
 export default async function SiteLayout({ children, params }: { children: ReactNode; params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site, role } = await requireSiteAccess((await params).siteId);
   return (
     <>
       <p className="crumbs">
@@ -15,13 +15,14 @@ export default async function SiteLayout({ children, params }: { children: React
         <h1>{site.name}</h1>
         <div className="site-meta">
           <span>{site.domain ?? 'No domain'}</span>
+          <span>Your role: {role}</span>
           <span>
             Site ID <code>{site.id}</code> <CopyButton text={site.id} label="Copy ID" small />
           </span>
         </div>
       </div>
       <div className="site-shell">
-        <SiteNav siteId={site.id} />
+        <SiteNav siteId={site.id} role={role} />
         <div className="site-body">{children}</div>
       </div>
     </>

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { count, duration, percent, shortDay } from '@/app/(console)/_lib/format';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { publicOrigin, trackingSnippet } from '@/app/(console)/_lib/snippet';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
@@ -80,7 +80,7 @@ function periodOf(q: Search): { from?: string; to?: string; preset?: number } {
 
 /** The site's home: its traffic and business over a period, read by the same service as GET /sites/{id}/analytics/*. */
 export default async function OverviewPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   if (!(await tagReportedIn(site.id))) return <FirstEvent siteId={site.id} />;
   const period = periodOf(q);

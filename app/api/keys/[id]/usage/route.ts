@@ -11,6 +11,7 @@ export const GET = defineRoute({
     'Usage is recorded within about a second of each request; per-request rows are kept KEY_USAGE_RETENTION_DAYS days (default 90).',
   tags: ['API keys'],
   auth: policies.owner,
+  permission: 'keys.manage',
   params: keyUsagePathSchema,
   query: keyUsageQuerySchema,
   response: KeyUsageSchema,

@@ -17,6 +17,7 @@ export const GET = defineRoute({
     '`lead_id` narrows the log to one lead’s email history. `meta` carries `{total, limit, offset, has_more}`.',
   tags: ['Email'],
   auth: policies.owner,
+  permission: 'site.read',
   params: sitePathSchema,
   query: emailLogQuerySchema,
   response: z.array(EmailMessageSchema),

@@ -13,6 +13,7 @@ export const GET = defineRoute({
     'included. Never request bodies. `meta` carries `{total, limit, offset, has_more}`.',
   tags: ['Platform apps and keys'],
   auth: policies.owner,
+  permission: 'platform.manage',
   params: sitePathSchema,
   query: auditQuerySchema,
   response: z.array(AuditEntrySchema),

@@ -1,13 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { COMMAND_STATUSES, FINISHED_STATUSES, type Command, type CommandStatus } from '@/lib/commands/schema';
 import { listCommands } from '@/lib/commands/service';
+import { can } from '@/lib/members/permissions';
 import { CancelCommandButton } from './cancel-command-button';
 
 export const metadata: Metadata = { title: 'Commands · Site Growth Platform' };
@@ -20,7 +21,7 @@ export default async function CommandsPage({
   params: Promise<{ siteId: string }>;
   searchParams: Promise<{ status?: string; offset?: string }>;
 }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site, role } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   const status = COMMAND_STATUSES.find((s) => s === q.status);
   const offset = offsetSchema.parse(q.offset);
@@ -75,7 +76,9 @@ export default async function CommandsPage({
             cell: (c) => (
               <div className="actions">
                 {c.conversation_id && <Link href={`${base}/conversations/${c.conversation_id}`}>Conversation</Link>}
-                {!FINISHED_STATUSES.includes(c.status as CommandStatus) && <CancelCommandButton siteId={site.id} commandId={c.command_id} />}
+                {can(role, 'crm.write') && !FINISHED_STATUSES.includes(c.status as CommandStatus) && (
+                  <CancelCommandButton siteId={site.id} commandId={c.command_id} />
+                )}
               </div>
             ),
           },

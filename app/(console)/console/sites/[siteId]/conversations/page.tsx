@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -20,7 +20,7 @@ export default async function ConversationsPage({
   params: Promise<{ siteId: string }>;
   searchParams: Promise<{ agent?: string; offset?: string }>;
 }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   const agent = AGENT_ROLES.find((a) => a === q.agent);
   const offset = offsetSchema.parse(q.offset);

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -9,6 +9,7 @@ import { config } from '@/lib/core/config';
 import { isUuid } from '@/lib/core/schemas';
 import { getMailbox } from '@/lib/email/inbound';
 import { emailLog, leadEmailHistory, listRecipients, senderWithDefaults, suppressionList } from '@/lib/email/service';
+import { can } from '@/lib/members/permissions';
 import {
   AddRecipientForm,
   CheckMailboxButton,
@@ -28,7 +29,9 @@ export default async function EmailPage({
   params: Promise<{ siteId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site, role } = await requireSiteAccess((await params).siteId);
+  const works = can(role, 'crm.write');
+  const manages = can(role, 'settings.manage');
   const wanted = (await searchParams).lead;
   // `?lead=<id>`: one lead's email history (sent and received).
   const leadId = typeof wanted === 'string' && isUuid(wanted) ? wanted.toLowerCase() : undefined;
@@ -95,7 +98,7 @@ export default async function EmailPage({
                     )}
                   </p>
                   {m.text && <pre className="message-body">{m.text}</pre>}
-                  {m.direction === 'inbound' && (m.kind === 'reply' || m.kind === 'message') && (
+                  {works && m.direction === 'inbound' && (m.kind === 'reply' || m.kind === 'message') && (
                     <SendAgentReplyForm siteId={site.id} emailId={m.id} />
                   )}
                   {m.html && (
@@ -125,7 +128,7 @@ export default async function EmailPage({
           )}
           , carries a Message-ID, and (to one person) a one-click unsubscribe link.
         </p>
-        <SenderForm siteId={site.id} sender={sender} />
+        {manages && <SenderForm siteId={site.id} sender={sender} />}
       </Card>
 
       <Card title="Mailbox" id="mailbox">
@@ -146,8 +149,8 @@ export default async function EmailPage({
             )}
           </p>
         )}
-        <MailboxForm siteId={site.id} mailbox={mailbox} />
-        {mailbox && <CheckMailboxButton siteId={site.id} />}
+        {manages && <MailboxForm siteId={site.id} mailbox={mailbox} />}
+        {mailbox && works && <CheckMailboxButton siteId={site.id} />}
       </Card>
 
       <Card title="Unsubscribed and bounced" id="suppressed">
@@ -183,14 +186,20 @@ export default async function EmailPage({
                   <>
                     verified <Time iso={r.verified_at!} />
                   </>
-                ) : (
+                ) : manages ? (
                   <VerifyRecipientForm siteId={site.id} recipientId={r.id} email={r.email} />
+                ) : (
+                  'pending'
                 ),
             },
-            { header: 'Actions', hideHeader: true, cell: (r) => <RemoveRecipientButton siteId={site.id} recipientId={r.id} email={r.email} /> },
+            {
+              header: 'Actions',
+              hideHeader: true,
+              cell: (r) => manages && <RemoveRecipientButton siteId={site.id} recipientId={r.id} email={r.email} />,
+            },
           ]}
         />
-        <AddRecipientForm siteId={site.id} />
+        {manages && <AddRecipientForm siteId={site.id} />}
       </Card>
     </>
   );

@@ -1,13 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { schemaFields } from '@/app/(console)/_lib/schema-form';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { createQueryBodySchema } from '@/lib/finder/schema';
 import { creditsOverview, listRoleQueries } from '@/lib/finder/service';
+import { can } from '@/lib/members/permissions';
 import { RoleQueryForm } from './role-query-form';
 
 export const metadata: Metadata = { title: 'Finder · Site Growth Platform' };
@@ -25,7 +26,7 @@ const STATUS_LABEL: Record<string, string> = {
  * their mining progress, and the recent ledger: the same reads as GET /api/finder/credits.
  */
 export default async function FinderPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site, role } = await requireSiteAccess((await params).siteId);
   const [credits, queries] = await Promise.all([creditsOverview(site.id, 20), listRoleQueries(site.id, { limit: 50 })]);
   return (
     <>
@@ -79,17 +80,19 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
           ]}
         />
       </Card>
-      <Card
-        title="Create a role query"
-        id="create-query"
-        actions={
-          <span className="as-code">
-            as code: <code>POST /api/finder/person_role_search/createQuery</code>
-          </span>
-        }
-      >
-        <RoleQueryForm siteId={site.id} fields={schemaFields(createQueryBodySchema)} />
-      </Card>
+      {can(role, 'crm.write') && (
+        <Card
+          title="Create a role query"
+          id="create-query"
+          actions={
+            <span className="as-code">
+              as code: <code>POST /api/finder/person_role_search/createQuery</code>
+            </span>
+          }
+        >
+          <RoleQueryForm siteId={site.id} fields={schemaFields(createQueryBodySchema)} />
+        </Card>
+      )}
     </>
   );
 }

@@ -1,12 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { robotFormFields } from '@/app/(console)/_lib/robot-form';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { listInstances } from '@/lib/instances/service';
+import { can } from '@/lib/members/permissions';
 import { CreateRobotForm } from './create-robot-form';
 import { InstanceButtons } from './instance-buttons';
 
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: 'Instances · Site Growth Platform' }
 export const dynamic = 'force-dynamic';
 
 export default async function InstancesPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site, role } = await requireSiteAccess((await params).siteId);
   const { items, total } = await listInstances(site.id, { limit: 100, offset: 0 });
   return (
     <>
@@ -65,17 +66,19 @@ export default async function InstancesPage({ params }: { params: Promise<{ site
           ]}
         />
       </Card>
-      <Card
-        title="Create a robot"
-        id="create-robot"
-        actions={
-          <span className="as-code">
-            as code: <code>POST /api/robots/instance</code>
-          </span>
-        }
-      >
-        <CreateRobotForm siteId={site.id} fields={robotFormFields()} />
-      </Card>
+      {can(role, 'crm.write') && (
+        <Card
+          title="Create a robot"
+          id="create-robot"
+          actions={
+            <span className="as-code">
+              as code: <code>POST /api/robots/instance</code>
+            </span>
+          }
+        >
+          <CreateRobotForm siteId={site.id} fields={robotFormFields()} />
+        </Card>
+      )}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -12,7 +12,7 @@ import { RevokeKeyButton } from './revoke-key-button';
 export const metadata: Metadata = { title: 'API keys · Site Growth Platform' };
 
 export default async function SiteKeysPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { user, site } = await requireOwnedSite((await params).siteId);
+  const { user, site } = await requireSiteAccess((await params).siteId, 'keys.manage');
   const keys = await listKeysForUser(user, site.id);
   return (
     <>

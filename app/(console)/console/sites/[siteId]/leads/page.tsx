@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -16,7 +16,7 @@ type Search = { search?: string; status?: string; segment?: string; offset?: str
 
 /** The site's leads, searched and filtered with the same listLeads() as the leads/get tool. */
 export default async function LeadsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   const base = `/console/sites/${site.id}/leads`;
   const offset = offsetSchema.parse(q.offset);

@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
+import { can } from '@/lib/members/permissions';
 import { impliedOrigins } from '@/lib/sites/origins';
 import { listSiteOrigins } from '@/lib/sites/service';
 import { AddOriginForm } from './add-origin-form';
@@ -16,7 +17,8 @@ export const metadata: Metadata = { title: 'Allowed origins · Site Growth Platf
 type Row = { origin: string; id?: string; created_at?: string };
 
 export default async function OriginsPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site, role } = await requireSiteAccess((await params).siteId);
+  const manages = can(role, 'settings.manage');
   const rows: Row[] = [...impliedOrigins(site.domain).map((origin) => ({ origin })), ...(await listSiteOrigins(site.id))];
   return (
     <>
@@ -50,14 +52,17 @@ export default async function OriginsPage({ params }: { params: Promise<{ siteId
             },
             {
               header: 'Actions',
-              cell: (o) => (o.id ? <RemoveOriginButton siteId={site.id} originId={o.id} origin={o.origin} /> : <span className="empty">—</span>),
+              cell: (o) =>
+                o.id && manages ? <RemoveOriginButton siteId={site.id} originId={o.id} origin={o.origin} /> : <span className="empty">—</span>,
             },
           ]}
         />
       </Card>
-      <Card title="Add an origin" id="add-origin">
-        <AddOriginForm siteId={site.id} />
-      </Card>
+      {manages && (
+        <Card title="Add an origin" id="add-origin">
+          <AddOriginForm siteId={site.id} />
+        </Card>
+      )}
     </>
   );
 }

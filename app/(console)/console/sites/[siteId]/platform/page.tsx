@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -12,7 +12,7 @@ import { CreateAppForm, CreatePlatformKeyForm, RevokePlatformKeyButton } from '.
 export const metadata: Metadata = { title: 'Platform apps · Site Growth Platform' };
 
 export default async function PlatformPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId, 'platform.manage');
   const [apps, keys, audit] = await Promise.all([listApps(site.id), listKeysOfSite(site.id), auditOfSite(site.id, { limit: 50, offset: 0 })]);
   const appName = new Map(apps.map((a) => [a.id, a.name]));
   return (

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -19,7 +19,7 @@ const OUTCOME_LABEL: Record<string, string> = {
 };
 
 export default async function SecretsPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId, 'secrets.manage');
   const [{ items: secrets, meta }, { items: audit }] = await Promise.all([
     listSiteSecureTokens(site.id, { limit: 100, offset: 0 }),
     siteAudit(site.id, { limit: 20, offset: 0 }),

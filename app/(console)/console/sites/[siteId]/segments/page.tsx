@@ -2,11 +2,12 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { count } from '@/app/(console)/_lib/format';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
+import { can } from '@/lib/members/permissions';
 import type { Segment } from '@/lib/segments/schema';
 import { listSegments } from '@/lib/segments/service';
 import { CreateSegmentForm } from './create-segment-form';
@@ -21,7 +22,7 @@ export default async function SegmentsPage({
   params: Promise<{ siteId: string }>;
   searchParams: Promise<{ offset?: string }>;
 }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site, role } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   const offset = offsetSchema.parse(q.offset);
   const { items, total } = await listSegments(site.id, { site_id: site.id, limit: PAGE_SIZE, offset });
@@ -72,9 +73,11 @@ export default async function SegmentsPage({
         />
         <Pager offset={offset} limit={PAGE_SIZE} total={total} href={(o) => withQuery(`${base}/segments`, q, { offset: o || undefined })} />
       </Card>
-      <Card title="Create a segment" id="create-segment">
-        <CreateSegmentForm siteId={site.id} />
-      </Card>
+      {can(role, 'crm.write') && (
+        <Card title="Create a segment" id="create-segment">
+          <CreateSegmentForm siteId={site.id} />
+        </Card>
+      )}
     </>
   );
 }

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { z } from 'zod';
 import { count, duration, pathOf } from '@/app/(console)/_lib/format';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -26,7 +26,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The site's visits, newest first: who came, from where, what they saw and did. */
 export default async function SessionsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   const base = `/console/sites/${site.id}/sessions`;
   const parsed = filterSchema.safeParse({ visitor: q.visitor || undefined, source: q.source || undefined, identified: q.identified || undefined });

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { publicOrigin, trackingSnippet } from '@/app/(console)/_lib/snippet';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
@@ -48,7 +48,7 @@ const TAGGED = `<button data-sgp-event="pricing_cta" data-sgp-prop-plan="pro">St
 
 /** The tag to paste, how it behaves, and every way to tune it — the tracker guide of this site. */
 export default async function SnippetPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId);
   const snippet = trackingSnippet(await publicOrigin(), site.id);
   const extra = await listSiteOrigins(site.id);
   const optOutUrl = site.domain ? `https://${site.domain}/?sgp_opt_out=1` : null;

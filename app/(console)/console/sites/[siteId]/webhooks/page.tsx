@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
@@ -12,7 +12,7 @@ import { DeleteEndpointButton, PingButton } from './endpoint-buttons';
 export const metadata: Metadata = { title: 'Webhooks · Site Growth Platform' };
 
 export default async function WebhooksPage({ params }: { params: Promise<{ siteId: string }> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId, 'webhooks.manage');
   const [endpoints, deliveries] = await Promise.all([listEndpoints(site.id), listDeliveries(site.id, { limit: 20 })]);
   const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
   return (

@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { ApiError } from '@/lib/core/errors';
+import { can } from '@/lib/members/permissions';
 import { RUN_TYPES } from '@/lib/workflows/catalog';
 import { WORKFLOW_STATUSES } from '@/lib/workflows/engine';
 import { listWorkflowsQuerySchema } from '@/lib/workflows/schema';
@@ -25,7 +26,7 @@ const isDate = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? 
  * tokens, `0` for the first page), so "Previous" needs nothing stored.
  */
 export default async function WorkflowsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site, role } = await requireSiteAccess((await params).siteId);
   const sp = await searchParams;
   const filters = {
     status: one(sp.status),
@@ -79,9 +80,11 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
       id="runs"
       actions={
         <>
-          <Link href={`${base}/start`} className="button primary small">
-            Start a workflow
-          </Link>
+          {can(role, 'crm.write') && (
+            <Link href={`${base}/start`} className="button primary small">
+              Start a workflow
+            </Link>
+          )}
           <span className="as-code">
             as code: <code>POST /api/workflow/{'{name}'}</code>
           </span>

@@ -9,6 +9,7 @@ export const DELETE = defineRoute({
   summary: 'Remove a test recipient',
   tags: ['Email'],
   auth: policies.owner,
+  permission: 'settings.manage',
   params: recipientPathSchema,
   response: MessageSchema,
   envelope: 'bare',

@@ -13,6 +13,7 @@ export const POST = defineRoute({
     'MAILBOX_FOLDER_NOT_FOUND, MAILBOX_NOT_CONFIGURED.',
   tags: ['Email'],
   auth: policies.owner,
+  permission: 'crm.write',
   params: sitePathSchema,
   response: MailboxCheckSchema,
   errors: ['PROVIDER_NOT_CONFIGURED'],

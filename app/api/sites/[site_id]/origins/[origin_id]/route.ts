@@ -9,6 +9,7 @@ export const DELETE = defineRoute({
   summary: 'Remove an allowed origin',
   tags: ['Allowed origins'],
   auth: policies.owner,
+  permission: 'settings.manage',
   params: siteOriginItemPathSchema,
   response: z.object({ message: z.string() }),
   envelope: 'bare',

@@ -8,6 +8,7 @@ export const DELETE = defineRoute({
   summary: 'Revoke a platform key',
   tags: ['Platform apps and keys'],
   auth: policies.owner,
+  permission: 'platform.manage',
   params: platformKeyPathSchema,
   response: MessageSchema,
   envelope: 'bare',

@@ -1,12 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { getConversation } from '@/lib/agents/service';
 import { isUuid } from '@/lib/core/schemas';
+import { can } from '@/lib/members/permissions';
 import { SendMessageForm } from './send-message-form';
 
 export const metadata: Metadata = { title: 'Conversation · Site Growth Platform' };
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: 'Conversation · Site Growth Platform
 /** One conversation with an agent, oldest message first, with the tools the agent called. */
 export default async function ConversationPage({ params }: { params: Promise<{ siteId: string; conversationId: string }> }) {
   const { siteId, conversationId } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site, role } = await requireSiteAccess(siteId);
   const conversation = isUuid(conversationId) ? await getConversation(site.id, conversationId.toLowerCase()) : undefined;
   if (!conversation) notFound();
   const base = `/console/sites/${site.id}`;
@@ -40,20 +41,22 @@ export default async function ConversationPage({ params }: { params: Promise<{ s
           </ol>
         )}
       </Card>
-      <Card
-        title="Write in this conversation"
-        id="send"
-        actions={
-          <span className="as-code">
-            as code:{' '}
-            <code>
-              POST /api/sites/{'{site_id}'}/conversations/{'{id}'}/messages
-            </code>
-          </span>
-        }
-      >
-        <SendMessageForm siteId={site.id} conversationId={conversation.conversation_id} agent={conversation.agent} />
-      </Card>
+      {can(role, 'crm.write') && (
+        <Card
+          title="Write in this conversation"
+          id="send"
+          actions={
+            <span className="as-code">
+              as code:{' '}
+              <code>
+                POST /api/sites/{'{site_id}'}/conversations/{'{id}'}/messages
+              </code>
+            </span>
+          }
+        >
+          <SendMessageForm siteId={site.id} conversationId={conversation.conversation_id} agent={conversation.agent} />
+        </Card>
+      )}
     </>
   );
 }

@@ -1,13 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { isUuid } from '@/lib/core/schemas';
 import { findSiteInstance, instanceLogs, instancePlans, screenshotOf } from '@/lib/instances/service';
+import { can } from '@/lib/members/permissions';
 import { InstanceButtons } from '../instance-buttons';
 
 export const metadata: Metadata = { title: 'Instance · Site Growth Platform' };
@@ -15,7 +16,7 @@ export const dynamic = 'force-dynamic';
 
 export default async function InstancePage({ params }: { params: Promise<{ siteId: string; instanceId: string }> }) {
   const { siteId, instanceId } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site, role } = await requireSiteAccess(siteId);
   const instance = isUuid(instanceId) ? await findSiteInstance(site.id, instanceId) : undefined;
   if (!instance) notFound();
   const [logs, plans, screenshot] = await Promise.all([
@@ -51,7 +52,9 @@ export default async function InstancePage({ params }: { params: Promise<{ siteI
             <dd>{instance.expires_at ? <Time iso={instance.expires_at} withDate /> : <span className="empty">—</span>}</dd>
           </div>
         </dl>
-        <InstanceButtons siteId={site.id} instanceId={instance.id} name={instance.name} status={instance.status} focusAfter="instance-heading" />
+        {can(role, 'crm.write') && (
+          <InstanceButtons siteId={site.id} instanceId={instance.id} name={instance.name} status={instance.status} focusAfter="instance-heading" />
+        )}
       </Card>
       <Card title="Latest screenshot" id="screenshot">
         {screenshot ? (

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
 import { isUuid } from '@/lib/core/schemas';
@@ -14,7 +14,7 @@ const DAYS = 30;
 /** One key's usage over the last 30 UTC days: the same keyUsage() as GET /api/keys/{id}/usage. */
 export default async function KeyUsagePage({ params }: { params: Promise<{ siteId: string; keyId: string }> }) {
   const { siteId, keyId } = await params;
-  const { user, site } = await requireOwnedSite(siteId);
+  const { user, site } = await requireSiteAccess(siteId, 'keys.manage');
   const key = isUuid(keyId) ? (await listKeysForUser(user, site.id)).find((k) => k.id === keyId.toLowerCase()) : undefined;
   if (!key) notFound();
   const usage = await keyUsage(site.id, key.id, DAYS);

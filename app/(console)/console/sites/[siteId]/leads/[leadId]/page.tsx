@@ -2,13 +2,14 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { count, duration, pathOf } from '@/app/(console)/_lib/format';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { isUuid } from '@/lib/core/schemas';
 import { siteLead } from '@/lib/leads/service';
+import { can } from '@/lib/members/permissions';
 import { listSegments } from '@/lib/segments/service';
 import type { SessionSummary } from '@/lib/visitors/schema';
 import { sessionsOfLead } from '@/lib/visitors/service';
@@ -22,7 +23,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** One lead: who they are, their visits, their status in the pipeline, and their details to edit. */
 export default async function LeadPage({ params }: { params: Promise<{ siteId: string; leadId: string }> }) {
   const { siteId, leadId } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site, role } = await requireSiteAccess(siteId);
   const lead = isUuid(leadId) ? await siteLead(site.id, leadId.toLowerCase()) : undefined;
   if (!lead) notFound();
   const [visits, segments] = await Promise.all([
@@ -54,7 +55,7 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
             <Link href={`${base}/email?lead=${lead.id}`}>Email with this lead</Link>
           </span>
         </p>
-        <LeadStatusForm siteId={site.id} leadId={lead.id} status={lead.status} />
+        {can(role, 'crm.write') && <LeadStatusForm siteId={site.id} leadId={lead.id} status={lead.status} />}
       </Card>
       <Card title={`Visits (${visits.total})`} id="visits">
         <DataTable<SessionSummary>
@@ -80,30 +81,32 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
           ]}
         />
       </Card>
-      <Card
-        title="Details"
-        id="details"
-        actions={
-          <span className="as-code">
-            as code: <code>POST /api/agents/tools/leads/update</code>
-          </span>
-        }
-      >
-        <LeadEditForm
-          siteId={site.id}
-          leadId={lead.id}
-          segments={segments.items.map((s) => ({ id: s.segment_id, name: s.name }))}
-          lead={{
-            name: lead.name,
-            email: lead.email,
-            phone: lead.phone ?? '',
-            company: lead.company ?? '',
-            position: lead.position ?? '',
-            notes: lead.notes ?? '',
-            segment_id: lead.segment_id ?? '',
-          }}
-        />
-      </Card>
+      {can(role, 'crm.write') && (
+        <Card
+          title="Details"
+          id="details"
+          actions={
+            <span className="as-code">
+              as code: <code>POST /api/agents/tools/leads/update</code>
+            </span>
+          }
+        >
+          <LeadEditForm
+            siteId={site.id}
+            leadId={lead.id}
+            segments={segments.items.map((s) => ({ id: s.segment_id, name: s.name }))}
+            lead={{
+              name: lead.name,
+              email: lead.email,
+              phone: lead.phone ?? '',
+              company: lead.company ?? '',
+              position: lead.position ?? '',
+              notes: lead.notes ?? '',
+              segment_id: lead.segment_id ?? '',
+            }}
+          />
+        </Card>
+      )}
     </>
   );
 }

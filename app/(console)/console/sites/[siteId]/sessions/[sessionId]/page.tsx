@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { clock, count, duration, pathOf } from '@/app/(console)/_lib/format';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
@@ -46,7 +46,7 @@ function describeEvent(e: SessionEvent): { title: string; shown: boolean } {
 /** One visit: where it came from, and its events in order — the same sessionDetail() as GET /api/visitors/session. */
 export default async function SessionPage({ params }: { params: Promise<{ siteId: string; sessionId: string }> }) {
   const { siteId, sessionId } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site } = await requireSiteAccess(siteId);
   if (!isUuid(sessionId)) notFound();
   const session = await sessionDetail(site.id, sessionId.toLowerCase()).catch((error) => {
     if (error instanceof ApiError) notFound();

@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { toFormValue } from '@/app/(console)/_lib/settings-form';
 import { SETTINGS_GROUPS, findGroup, groupFields } from '@/app/(console)/_lib/settings-model';
 import { Card } from '@/components/kit/card';
 import { NavLink } from '@/components/nav-link';
+import { can } from '@/lib/members/permissions';
 import { getSettings } from '@/lib/settings/service';
 import { SettingsForm } from '../settings-form';
 
@@ -16,7 +17,7 @@ export const metadata: Metadata = { title: 'Site settings · Site Growth Platfor
  */
 export default async function SettingsPage({ params }: { params: Promise<{ siteId: string; group?: string[] }> }) {
   const { siteId, group: segments = [] } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site, role } = await requireSiteAccess(siteId);
   const base = `/console/sites/${site.id}/settings`;
   if (segments.length === 0) redirect(`${base}/${SETTINGS_GROUPS[0].id}`);
   const group = segments.length === 1 ? findGroup(segments[0]) : undefined;
@@ -41,7 +42,19 @@ export default async function SettingsPage({ params }: { params: Promise<{ siteI
           Agents read these settings as context. Saving replaces this page’s fields and leaves the other pages’ as they are; agents and integrations
           read and change the same settings through <code>POST /api/agents/tools/updateSiteSettings</code>.
         </p>
-        <SettingsForm key={group.id} siteId={site.id} group={group.id} fields={fields} initial={initial} />
+        {can(role, 'settings.manage') ? (
+          <SettingsForm key={group.id} siteId={site.id} group={group.id} fields={fields} initial={initial} />
+        ) : (
+          // Read only: the member's role does not change settings.
+          <dl className="plain-list">
+            {fields.map(({ key }) => (
+              <div key={key}>
+                <dt className="mono">{key}</dt>
+                <dd className="wrap">{settings[key] === undefined ? '—' : JSON.stringify(settings[key])}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
       </Card>
     </div>
   );

@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
 import { ApiError } from '@/lib/core/errors';
+import { can } from '@/lib/members/permissions';
 import { getWorkflowRun } from '@/lib/workflows/service';
 import { CancelRunButton } from '../cancel-run-button';
 import { RunStatus, duration } from '../run-status';
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: 'Workflow run · Site Growth Platform
 /** One run of the site: the same getWorkflowRun() as GET /api/logs/workflows/{workflowId}. */
 export default async function WorkflowRunPage({ params }: { params: Promise<{ siteId: string; workflowId: string }> }) {
   const { siteId, workflowId } = await params;
-  const { site } = await requireOwnedSite(siteId);
+  const { site, role } = await requireSiteAccess(siteId);
   const run = await getWorkflowRun(site.id, decodeURIComponent(workflowId)).catch((error) => {
     if (error instanceof ApiError && error.code === 'NOT_FOUND') notFound();
     throw error;
@@ -53,7 +54,7 @@ export default async function WorkflowRunPage({ params }: { params: Promise<{ si
             <dd className="mono sub">{run.runId}</dd>
           </div>
         </dl>
-        {run.status === 'RUNNING' && <CancelRunButton siteId={site.id} workflowId={run.workflowId} />}
+        {run.status === 'RUNNING' && can(role, 'crm.write') && <CancelRunButton siteId={site.id} workflowId={run.workflowId} />}
       </Card>
       {run.failure && (
         <Card title="Failure" id="failure">

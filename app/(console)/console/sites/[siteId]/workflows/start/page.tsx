@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { schemaFields } from '@/app/(console)/_lib/schema-form';
-import { requireOwnedSite } from '@/app/(console)/_lib/session';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { catalogEntry, workflowCatalog } from '@/lib/workflows/catalog';
@@ -19,7 +19,7 @@ export default async function StartWorkflowPage({
   params: Promise<{ siteId: string }>;
   searchParams: Promise<{ name?: string }>;
 }) {
-  const { site } = await requireOwnedSite((await params).siteId);
+  const { site } = await requireSiteAccess((await params).siteId, 'crm.write');
   const { name } = await searchParams;
   const base = `/console/sites/${site.id}/workflows`;
   const entry = name ? catalogEntry(name) : undefined;

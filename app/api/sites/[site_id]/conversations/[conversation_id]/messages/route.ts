@@ -12,6 +12,7 @@ export const POST = defineRoute({
     STREAMING,
   tags: ['Agents'],
   auth: policies.owner,
+  permission: 'crm.write',
   params: conversationPathSchema,
   body: ownerMessageBodySchema,
   response: AgentAcceptedSchema,

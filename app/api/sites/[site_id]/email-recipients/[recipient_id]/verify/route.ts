@@ -11,6 +11,7 @@ export const POST = defineRoute({
     'the pending code stops working and a new one must be requested. Verifying a verified address returns it unchanged.',
   tags: ['Email'],
   auth: policies.owner,
+  permission: 'settings.manage',
   params: recipientPathSchema,
   body: verifyRecipientBodySchema,
   response: RecipientSchema,

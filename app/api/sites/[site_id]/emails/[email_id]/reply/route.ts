@@ -15,6 +15,7 @@ export const POST = defineRoute({
     '`text` is given; 502 PROVIDER_ERROR when the SMTP server refuses it.',
   tags: ['Email'],
   auth: policies.owner,
+  permission: 'crm.write',
   params: emailPathSchema,
   body: agentReplyBodySchema,
   response: SentEmailSchema,
