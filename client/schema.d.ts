@@ -2016,6 +2016,30 @@ export interface paths {
         patch: operations["patchApiSitesSiteId"];
         trace?: never;
     };
+    "/api/sites/{site_id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's team audit log
+         * @description What its members did to the team, newest first: invitations sent, accepted and revoked, role changes, removals and the hand-over of ownership — each with the member who did it (`user_id`) and small facts in `detail`. Owner and admins. `meta` carries `{total, limit, offset, has_more}`.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `members.manage` (owner, admin).
+         */
+        get: operations["getApiSitesSiteIdAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sites/{site_id}/conversations/{conversation_id}/messages": {
         parameters: {
             query?: never;
@@ -14999,6 +15023,46 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiSitesSiteIdAudit: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Site id (UUID); a site the signed-in user is a member of */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountEvent"][];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -189,17 +189,6 @@ export async function revokeInvitation(siteId: string, id: string): Promise<bool
   return revoked.length > 0;
 }
 
-/** A pending invitation by its token's hash (unknown, spent, revoked or expired: undefined). */
-export async function findPendingInvitation(tokenHash: string): Promise<InvitationRow | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select(invitationColumns)
-    .from(siteInvitations)
-    .where(and(eq(siteInvitations.tokenHash, tokenHash), pending(currentDate())))
-    .limit(1);
-  return row;
-}
-
 export type Accepted = { siteId: string; role: SiteRole; joined: boolean };
 
 /**

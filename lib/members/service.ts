@@ -4,6 +4,7 @@ import { ApiError, found } from '@/lib/core/errors';
 import type { SiteRole } from '@/lib/db/schema';
 import { withinSiteCap } from '@/lib/sites/caps';
 import { getSite } from '@/lib/sites/repo';
+import { recordAccountEvent } from '@/lib/users/account-events';
 import { sendAccountMail } from '@/lib/users/account-mail';
 import { can, type Permission } from './permissions';
 import {
@@ -103,6 +104,7 @@ export async function inviteMember(siteId: string, actor: Actor, input: InviteMe
     await revokeInvitation(siteId, invitation.id);
     throw error;
   }
+  await recordAccountEvent({ userId: actor.id, siteId, kind: 'invitation_sent', detail: { invitation_id: invitation.id, role: input.role } });
   return toInvitation(invitation);
 }
 
@@ -122,6 +124,7 @@ export async function acceptInvitation(user: Actor, token: string) {
     }
   });
   if (!accepted) throw invalidInvitation();
+  await recordAccountEvent({ userId: user.id, siteId: accepted.siteId, kind: 'invitation_accepted', detail: { role: accepted.role } });
   return { site_id: accepted.siteId, role: accepted.role, joined: accepted.joined };
 }
 
@@ -139,6 +142,7 @@ export async function changeMemberRole(siteId: string, actor: Actor, userId: str
     if (target.role !== 'owner' && !(await transferOwnership(siteId, actor.id, userId))) {
       throw new ApiError('CONFLICT', 'The site changed hands meanwhile; reload and try again');
     }
+    await recordAccountEvent({ userId: actor.id, siteId, kind: 'ownership_transferred', detail: { to_user_id: userId } });
     return toMember(found(await findMember(siteId, userId), 'Member'));
   }
   need(mine, 'members.manage');
@@ -147,6 +151,7 @@ export async function changeMemberRole(siteId: string, actor: Actor, userId: str
     throw new ApiError('FORBIDDEN', "The owner's role changes only by handing the site over to another member (role: owner on them)");
   }
   if (!(await setMemberRole(siteId, userId, role))) throw new ApiError('NOT_FOUND', 'Member not found');
+  await recordAccountEvent({ userId: actor.id, siteId, kind: 'role_changed', detail: { member_user_id: userId, from: target.role, to: role } });
   return toMember(found(await findMember(siteId, userId), 'Member'));
 }
 
@@ -164,11 +169,13 @@ export async function removeMember(siteId: string, actor: Actor, userId: string)
     throw new ApiError('FORBIDDEN', 'The owner cannot be removed; hand the site over to another member first');
   }
   if (!(await deleteMember(siteId, userId))) throw new ApiError('NOT_FOUND', 'Member not found');
+  await recordAccountEvent({ userId: actor.id, siteId, kind: 'member_removed', detail: { member_user_id: userId, role: target.role } });
   return { user_id: userId, removed: true as const };
 }
 
 export async function revokeInvitationOf(siteId: string, actor: Actor, id: string) {
   need(await actorRole(siteId, actor), 'members.manage');
   if (!(await revokeInvitation(siteId, id))) throw new ApiError('NOT_FOUND', 'Invitation not found');
+  await recordAccountEvent({ userId: actor.id, siteId, kind: 'invitation_revoked', detail: { invitation_id: id } });
   return { id, revoked: true as const };
 }

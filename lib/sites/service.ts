@@ -32,5 +32,5 @@ export async function updateSiteOf(siteId: string, input: UpdateSiteInput) {
   return found(await updateSite(siteId, input), 'Site');
 }
 
-export { addSiteOrigin, getSite, getSiteOfMember, listSiteOrigins, listSitesOfMember } from './repo';
+export { addSiteOrigin, getSiteOfMember, listSiteOrigins, listSitesOfMember } from './repo';
 export { siteStats } from './stats-repo';

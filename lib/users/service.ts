@@ -100,4 +100,4 @@ export { accountOf, resendVerification, verifyEmail } from './verification';
 export { requestPasswordReset, resetPassword } from './recovery';
 export { disableTwoFactor, enableTwoFactor, regenerateRecoveryCodes, setUpTwoFactor, twoFactorStatus } from './two-factor';
 export { endAccountSession, endOtherSessions, listSessions } from './account-sessions';
-export { accountEvents, recordAccountEvent, siteAccountEvents, UNKNOWN_CLIENT, type Client } from './account-events';
+export { accountEvents, siteAccountEvents, UNKNOWN_CLIENT, type Client } from './account-events';

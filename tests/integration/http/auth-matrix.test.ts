@@ -421,6 +421,7 @@ const REGISTRY: Record<string, Entry> = {
   'DELETE /api/sites/{site_id}/mailbox': { request: async (site_id) => ({ params: { site_id }, ...(await mailboxOf(site_id)) }) },
   'POST /api/sites/{site_id}/mailbox/check': { request: async (site_id) => ({ params: { site_id }, ...(await mailboxOf(site_id)) }) },
   // Session: members and invitations (a teammate of the caller's site per request, joined through the API)
+  'GET /api/sites/{site_id}/audit': { request: (site_id) => ({ params: { site_id } }) },
   'GET /api/sites/{site_id}/members': { request: (site_id) => ({ params: { site_id } }) },
   'POST /api/sites/{site_id}/members': { request: (site_id) => ({ params: { site_id }, body: { email: uniqueEmail(), role: 'viewer' } }) },
   'PATCH /api/sites/{site_id}/members/{user_id}': {

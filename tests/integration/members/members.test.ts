@@ -7,6 +7,7 @@ import { POST as signupRoute } from '@/app/api/auth/signup/route';
 import { POST as tokenRoute } from '@/app/api/auth/token/route';
 import { POST as acceptRoute } from '@/app/api/invitations/accept/route';
 import { POST as createKeyRoute } from '@/app/api/keys/route';
+import { GET as auditRoute } from '@/app/api/sites/[site_id]/audit/route';
 import { DELETE as revokeInvitationRoute } from '@/app/api/sites/[site_id]/invitations/[id]/route';
 import { DELETE as removeRoute, PATCH as changeRoute } from '@/app/api/sites/[site_id]/members/[user_id]/route';
 import { GET as teamRoute, POST as inviteRoute } from '@/app/api/sites/[site_id]/members/route';
@@ -338,6 +339,47 @@ describe('roles', () => {
     const sites = await call(listSitesRoute, { path: '/api/visitors/sites', headers: mate.auth });
     expect(sites.body.data).toEqual([]);
     refused(await call(listSitesRoute, { path: '/api/visitors/sites', query: { id: siteId }, headers: mate.auth }), 404, 'NOT_FOUND');
+  });
+
+  it("keeps the team's changes in the site's audit log, newest first, for the owner and admins only", async () => {
+    const site = await createSite(owner, 'Audited');
+    const mate = await join(owner, site, 'viewer');
+    await changeRole(owner, site, mate.id, 'member');
+    await remove(owner, site, mate.id);
+    const audit = (who: TestUser, query: Record<string, string> = {}) =>
+      call(auditRoute, { method: 'GET', path: `/api/sites/${site}/audit`, params: { site_id: site }, query, headers: who.auth });
+    const res = await audit(owner);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const kinds = (res.body.data as { kind: string; user_id: string; site_id: string; detail: Record<string, unknown> }[]).map((e) => [
+      e.kind,
+      e.user_id,
+      e.site_id,
+    ]);
+    expect(kinds).toEqual([
+      ['member_removed', owner.id, site],
+      ['role_changed', owner.id, site],
+      ['invitation_accepted', mate.id, site],
+      ['invitation_sent', owner.id, site],
+    ]);
+    expect(res.body.data[1].detail).toEqual({ member_user_id: mate.id, from: 'viewer', to: 'member' });
+    expect(JSON.stringify(res.body.data)).not.toContain(mate.email);
+    expect(res.body.meta).toMatchObject({ total: 4, limit: expect.any(Number), offset: 0, has_more: false });
+    expect((await audit(owner, { limit: '1', offset: '1' })).body.data.map((e: { kind: string }) => e.kind)).toEqual(['role_changed']);
+    // Another site's log is not this one's; members and viewers may not read it.
+    expect(
+      (await call(auditRoute, { method: 'GET', path: `/api/sites/${siteId}/audit`, params: { site_id: siteId }, headers: owner.auth })).body.data,
+    ).not.toEqual(res.body.data);
+    expect((await audit(admin)).status).toBe(403); // admin of another site only
+    for (const who of [member, viewer]) {
+      refused(
+        await call(auditRoute, { method: 'GET', path: `/api/sites/${siteId}/audit`, params: { site_id: siteId }, headers: who.auth }),
+        403,
+        'FORBIDDEN',
+      );
+    }
+    expect(
+      (await call(auditRoute, { method: 'GET', path: `/api/sites/${siteId}/audit`, params: { site_id: siteId }, headers: admin.auth })).status,
+    ).toBe(200);
   });
 
   it('hands the site over: the member becomes owner, the old owner admin, and sites.owner_id follows', async () => {

@@ -146,6 +146,7 @@ const REGISTRY: Record<string, Entry> = {
   'GET /api/sites/{site_id}/email-sender': { least: 'viewer', request: (site_id) => ({ params: { site_id } }) },
   'GET /api/sites/{site_id}/email-suppressions': { least: 'viewer', request: (site_id) => ({ params: { site_id } }) },
   'GET /api/sites/{site_id}/mailbox': { least: 'viewer', request: async (site_id) => ({ params: { site_id }, ...(await mailbox()) }) },
+  'GET /api/sites/{site_id}/audit': { least: 'admin', request: (site_id) => ({ params: { site_id } }) },
   'GET /api/sites/{site_id}/members': { least: 'viewer', request: (site_id) => ({ params: { site_id } }) },
   // Day-to-day work: members and up.
   'POST /api/sites/{site_id}/emails/{email_id}/reply': {
