@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AuthShell } from '@/components/auth-shell';
 import { ssoButton } from '@/lib/auth/sso';
+import { safeNext } from '../_lib/request-origin';
 import { currentUser } from '../_lib/session';
 import { SignInForm } from './signin-form';
 import { SsoButton } from './sso-button';
@@ -17,8 +18,6 @@ const NOTICES: Record<string, string> = {
   verified: 'Your email address is verified.',
 };
 
-/** Only a path inside the console may be the target after sign-in (no open redirect), as for the password form. */
-const consolePath = (next: unknown) => (typeof next === 'string' && /^\/console(?:[/?#]|$)/.test(next) ? next : '/console');
 
 export default async function SignInPage({
   searchParams,
@@ -54,7 +53,7 @@ export default async function SignInPage({
       {sso && (
         <>
           <p className="auth-footer">or</p>
-          <SsoButton providerId={sso.providerId} name={sso.name} next={consolePath(next)} />
+          <SsoButton providerId={sso.providerId} name={sso.name} next={safeNext(typeof next === 'string' ? next : '')} />
         </>
       )}
       <p className="auth-footer">
