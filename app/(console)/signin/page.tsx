@@ -18,7 +18,6 @@ const NOTICES: Record<string, string> = {
   verified: 'Your email address is verified.',
 };
 
-
 export default async function SignInPage({
   searchParams,
 }: {
