@@ -32,7 +32,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { drainBody, refuseMalformed, routeTable } from './lib/http/server-edges.mjs';
+import { refuseMalformed, routeTable } from './lib/http/server-edges.mjs';
 import { inTurns } from './lib/http/turns.mjs';
 
 /** The work, in ms, the event loop does between two chances to accept a connection when Next is busy. */
@@ -93,15 +93,12 @@ async function main() {
     dispatch = fastPath.dispatch;
   }
 
-  const toNext = (req, res) => {
-    // A route that stopped reading a body (one over its cap) leaves the rest: dropped once answered.
-    res.once('finish', () => drainBody(req));
-    return handle(req, res).catch((error) => {
+  const toNext = (req, res) =>
+    handle(req, res).catch((error) => {
       console.error(`Failed to handle request for ${req.url}`, error);
       if (!res.headersSent) res.statusCode = 500;
       res.end();
     });
-  };
   // Next's requests start in turns of the event loop, so a burst of new connections is accepted
   // while the server is busy (see lib/http/turns.mjs).
   const startNext = inTurns(toNext, TURN_BUDGET_MS);

@@ -1,7 +1,6 @@
 /** See server-edges.mjs. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export function drainBody(req: IncomingMessage): void;
 export function refuseMalformed(req: IncomingMessage, res: ServerResponse): boolean;
 export interface RouteTable {
   routes: { path: string; methods: string[]; catch_all?: boolean }[];

@@ -65,11 +65,8 @@ function refuse(req, res, status, code, message, headers = {}) {
   return true;
 }
 
-/**
- * Whatever of the body nobody read is read and dropped once the answer is written, so the next
- * request on a keep-alive connection is read (a route that refused a body over its cap stops reading it).
- */
-export function drainBody(req) {
+/** Whatever of the body nobody read is read and dropped once the refusal is written: the next request on the connection is read. */
+function drainBody(req) {
   if (req.readableEnded) return;
   req.removeAllListeners('data');
   req.on('data', () => undefined);

@@ -737,7 +737,7 @@ describe.skipIf(!base)('the fast path and Next answer alike', () => {
     }
   });
 
-  it('the server entry at its edges: the same 4xx on both paths, and a connection that outlives a refused body', async () => {
+  it('the server entry at its edges: the same 4xx on both paths', async () => {
     const edges: [string, string, number][] = [
       ['OPTIONS *', 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n', 400],
       ['GET *', 'GET * HTTP/1.1\r\nHost: x\r\n\r\n', 400],
@@ -755,22 +755,10 @@ describe.skipIf(!base)('the fast path and Next answer alike', () => {
     for (const [label, bytes, status] of edges) {
       const [fast, next] = await Promise.all(targets.map(async (t) => (await rawHttp(Number(new URL(t.server.url).port), bytes))[0]));
       expect(fast.status, label).toBe(status);
-      const { date: _a, ...fastHeaders } = fast.headers;
-      const { date: _b, ...nextHeaders } = next.headers;
-      const unId = (body: string) => body.replace(UUID, '<id>');
+      const unId = (text: string) => text.replace(UUID, '<id>');
+      const { date: _a, ...fastHeaders } = Object.fromEntries(Object.entries(fast.headers).map(([k, v]) => [k, unId(v)]));
+      const { date: _b, ...nextHeaders } = Object.fromEntries(Object.entries(next.headers).map(([k, v]) => [k, unId(v)]));
       expect({ ...next, headers: nextHeaders, body: unId(next.body) }, label).toEqual({ ...fast, headers: fastHeaders, body: unId(fast.body) });
-    }
-    // Next's route refuses a chunked body over its cap (413) without reading it: the rest is dropped
-    // and the next request on the connection is answered, on both paths.
-    const chunk = 'x'.repeat(0x10000);
-    const oversize = 'POST /api/auth/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
-    const body = Array.from({ length: 20 }, () => `10000\r\n${chunk}\r\n`).join('') + '0\r\n\r\n';
-    for (const t of targets) {
-      const answers = await rawHttp(Number(new URL(t.server.url).port), `${oversize}${body}GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n`, 2);
-      expect(
-        answers.map((a) => a.status),
-        t.name,
-      ).toEqual([413, 200]);
     }
   });
 

@@ -12,6 +12,8 @@ import * as me from '@/app/api/auth/me/route';
 import * as reset from '@/app/api/auth/password/reset/route';
 import * as token from '@/app/api/auth/token/route';
 import * as keys from '@/app/api/keys/route';
+import * as member from '@/app/api/sites/[site_id]/members/[user_id]/route';
+import * as members from '@/app/api/sites/[site_id]/members/route';
 import * as site from '@/app/api/sites/[site_id]/route';
 import * as sites from '@/app/sites/route';
 import { nodeDispatcher } from '@/lib/http/node-dispatch';
@@ -26,6 +28,8 @@ const dispatch = nodeDispatcher([
   { path: '/api/auth/token', module: token },
   { path: '/api/keys', module: keys },
   { path: '/api/sites/{site_id}', module: site },
+  { path: '/api/sites/{site_id}/members', module: members },
+  { path: '/api/sites/{site_id}/members/{user_id}', module: member },
   { path: '/sites', module: sites },
 ]);
 

@@ -9,6 +9,7 @@ import { rows } from '@/lib/db/raw';
 import { revokeKey } from '@/lib/keys/repo';
 import { issueAccountToken } from '@/lib/users/account-tokens';
 import { createKey, createSite, createUser, type TestUser } from '@/tests/helpers/harness';
+import { joinedMember } from '@/tests/helpers/members';
 import { summarize, trial, type Instance, type Summary, type TrialOutcome } from '@/tests/helpers/revocation-trials';
 
 /**
@@ -183,6 +184,22 @@ describe.skipIf(!onPostgres)('access taken away on one instance is refused on th
           ),
       );
       expectNoneAccepted('scope lowered to read', summary);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "a removed member's session, on the site's routes",
+    async () => {
+      const summary = await run(
+        async () => {
+          const viewer = await joinedMember(owner, siteId, 'viewer');
+          return { id: viewer.id, token: viewer.token };
+        },
+        (m) => (base) => status(fetch(`${base}/api/sites/${siteId}/members`, { headers: { authorization: `Bearer ${m.token}` } })),
+        (m) => (base) => answered(fetch(`${base}/api/sites/${siteId}/members/${m.id}`, { method: 'DELETE', headers: owner.auth }), 200),
+      );
+      expectNoneAccepted('member removal', summary);
     },
     TIMEOUT,
   );
