@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, OVER_FAST_PATH, runsHere, type Tenant } from '@/tests/helpers/harness';
+import { GET as listSessionsRoute } from '@/app/api/auth/sessions/route';
+import { call, createTenant, newSessionToken, OVER_FAST_PATH, runsHere, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
 import { useModelForFile } from '@/tests/helpers/llm-standin';
+import { invite, joinedMember } from '@/tests/helpers/members';
 import {
   authOf,
   bodySchemaOf,
@@ -75,6 +77,21 @@ const ID_BY_PATH: Record<string, string> = {
     ]),
   ),
 };
+/**
+ * Objects only one route takes, made for its case alone (a team's seats are few): an account's
+ * other session, a pending invitation, a member who is not the owner.
+ */
+const OWN_OBJECTS: Record<string, (t: Tenant) => Promise<string>> = {
+  '/api/auth/sessions/{id} id': async (t) => {
+    const token = await newSessionToken(t.user);
+    const listed = await call(listSessionsRoute, { path: '/api/auth/sessions', headers: { authorization: `Bearer ${token}` } });
+    return (listed.body.data as { id: string; current: boolean }[]).find((s) => s.current)!.id;
+  },
+  '/api/sites/{site_id}/invitations/{id} id': (t) => invite(t.user, t.siteId, uniqueEmail(), 'viewer'),
+  '/api/sites/{site_id}/members/{user_id} user_id': async (t) => (await joinedMember(t.user, t.siteId, 'viewer')).id,
+};
+Object.assign(ID_BY_PATH, Object.fromEntries(Object.keys(OWN_OBJECTS).map((k) => [k, k])));
+
 /** UUID fields that are references the API does not resolve (free labels for the caller's own systems). */
 const NOT_OBJECT_IDS = new Set(['campaign_id', 'assignee_id', 'site_id', 'agent_id']);
 /**
@@ -126,9 +143,12 @@ const otherSite = async () => {
 
 beforeAll(async () => {
   // Every case creates keys, apps and secrets on the same two sites: room beyond the Basic plan's caps.
-  process.env.PLAN_CAPS = JSON.stringify({ basic: { api_keys_per_site: 10_000, platform_apps_per_site: 10_000, secrets_per_site: 10_000 } });
+  process.env.PLAN_CAPS = JSON.stringify({
+    basic: { api_keys_per_site: 10_000, platform_apps_per_site: 10_000, secrets_per_site: 10_000, members_per_site: 10_000 },
+  });
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
   theirs = await createSiteObjects(other);
+  for (const [key, make] of Object.entries(OWN_OBJECTS)) theirs[key] = await make(other);
 });
 
 describe("object swap: another site's object by id", () => {
@@ -152,6 +172,7 @@ describe("object swap: another site's object by id", () => {
       for (let attempt = 0; attempt < 8 && !controlPassed; attempt++) {
         // Fresh objects of the caller's site each attempt: the control request may change or delete them.
         const ours = await createSiteObjects(mine);
+        if (field.kind && OWN_OBJECTS[field.kind]) ours[field.kind] = await OWN_OBJECTS[field.kind](mine);
         const credential = kind === 'session' ? mine.user.token : kind === 'platformKey' ? ours.platform_key : mine.key;
         const request = (ids: Record<string, string>) => {
           const req = validRequest(o, rng(attempt * 7919 + 1), ours, credential);
