@@ -15,6 +15,8 @@ create table if not exists site_members (
 );
 create unique index if not exists site_members_one_owner on site_members (site_id) where role = 'owner';
 create index if not exists site_members_user_idx on site_members (user_id, created_at);
+-- Deleting an account looks up the memberships it invited (set null), as every other reference to users.
+create index if not exists site_members_invited_by_idx on site_members (invited_by);
 alter table site_members enable row level security;
 drop policy if exists site_members_tenant on site_members;
 create policy site_members_tenant on site_members
@@ -56,6 +58,8 @@ create unique index if not exists site_invitations_hash_key on site_invitations 
 create unique index if not exists site_invitations_open_key on site_invitations (site_id, email)
   where accepted_at is null and revoked_at is null;
 create index if not exists site_invitations_site_idx on site_invitations (site_id, created_at);
+create index if not exists site_invitations_invited_by_idx on site_invitations (invited_by);
+create index if not exists site_invitations_accepted_by_idx on site_invitations (accepted_by);
 alter table site_invitations enable row level security;
 drop policy if exists site_invitations_tenant on site_invitations;
 create policy site_invitations_tenant on site_invitations
