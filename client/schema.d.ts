@@ -15030,14 +15030,20 @@ export interface operations {
     getApiSitesSiteIdAudit: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 20) */
+                /**
+                 * @description Page size, 1–100 (default 20)
+                 * @example 100
+                 */
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
             header?: never;
             path: {
-                /** @description Site id (UUID); a site the signed-in user is a member of */
+                /**
+                 * @description Site id (UUID); a site the signed-in user is a member of
+                 * @example 3df6ddd1-33f9-4fb2-be72-78ac9a405131
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -15051,6 +15057,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 42,
+                     *           "kind": "role_changed",
+                     *           "user_id": "7c524b45-06e8-41ef-9d9f-3140eec9644f",
+                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "ip": null,
+                     *           "user_agent": null,
+                     *           "detail": {
+                     *             "member_user_id": "0b6f2f0e-5f4c-4c1e-9d6a-2a7c1f3e8b41",
+                     *             "from": "viewer",
+                     *             "to": "member"
+                     *           },
+                     *           "created_at": "2026-12-02T02:53:10.000Z"
+                     *         },
+                     *         {
+                     *           "id": 41,
+                     *           "kind": "invitation_accepted",
+                     *           "user_id": "0b6f2f0e-5f4c-4c1e-9d6a-2a7c1f3e8b41",
+                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "ip": null,
+                     *           "user_agent": null,
+                     *           "detail": {
+                     *             "role": "viewer"
+                     *           },
+                     *           "created_at": "2026-12-02T02:53:10.000Z"
+                     *         },
+                     *         {
+                     *           "id": 40,
+                     *           "kind": "invitation_sent",
+                     *           "user_id": "7c524b45-06e8-41ef-9d9f-3140eec9644f",
+                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "ip": null,
+                     *           "user_agent": null,
+                     *           "detail": {
+                     *             "invitation_id": "5d1c3a8e-2b7f-4e9a-8c6d-1f0e9b7a6c54",
+                     *             "role": "viewer"
+                     *           },
+                     *           "created_at": "2026-12-02T02:53:10.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 3,
+                     *         "limit": 100,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountEvent"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
