@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import NextAuth from 'next-auth';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { POST as enableRoute } from '@/app/api/auth/2fa/enable/route';
 import { POST as setupRoute } from '@/app/api/auth/2fa/setup/route';
@@ -8,49 +7,21 @@ import { GET as eventsRoute } from '@/app/api/auth/events/route';
 import { GET as meRoute } from '@/app/api/auth/me/route';
 import { POST as forgotRoute } from '@/app/api/auth/password/forgot/route';
 import { POST as resetRoute } from '@/app/api/auth/password/reset/route';
-import { authOptions } from '@/lib/auth/next-auth';
 import { base32Decode, totpAt } from '@/lib/auth/totp';
 import { resetConfig } from '@/lib/core/config';
 import { accountOutboxDir } from '@/lib/users/account-outbox';
 import { call, createUser, PASSWORD } from '@/tests/helpers/harness';
+import { callNextAuth, type NextAuthAnswer } from '@/tests/helpers/next-auth-call';
 
 /**
  * The console's sessions through next-auth's own endpoints (its request handler with our
  * options: CSRF, the credentials callback, the session read, sign-out), and account mail on the
  * embedded default (no SMTP_URL): kept in the account outbox, named by the server log.
  */
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: unknown;
-}
+type Answer = NextAuthAnswer;
 
-/** next-auth's request handler (the API-route form, which needs no Next request context) called as Next would. */
-async function nextAuth(
-  method: 'GET' | 'POST',
-  action: string[],
-  cookies: Record<string, string>,
-  body: Record<string, string> = {},
-): Promise<Answer> {
-  const answer: Answer = { status: 200, headers: {}, body: undefined };
-  const res = {
-    status: (code: number) => ((answer.status = code), res),
-    setHeader: (name: string, value: string | string[]) => ((answer.headers[name.toLowerCase()] = value), res),
-    getHeader: (name: string) => answer.headers[name.toLowerCase()],
-    send: (b: unknown) => void (answer.body = b),
-    json: (b: unknown) => void (answer.body = b),
-    end: () => undefined,
-  };
-  const req = {
-    method,
-    query: { nextauth: action },
-    cookies,
-    body,
-    headers: { host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded' },
-  };
-  await NextAuth(req as never, res as never, authOptions());
-  return answer;
-}
+const nextAuth = (method: 'GET' | 'POST', action: string[], cookies: Record<string, string>, body: Record<string, string> = {}) =>
+  callNextAuth(method, action, cookies, { body });
 
 /** The cookies an answer sets, by name. */
 function setCookies(answer: Answer): Record<string, string> {

@@ -2,17 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import NextAuth from 'next-auth';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GET as meRoute } from '@/app/api/auth/me/route';
 import { POST as forgotRoute } from '@/app/api/auth/password/forgot/route';
 import { POST as resetRoute } from '@/app/api/auth/password/reset/route';
 import { POST as tokenRoute } from '@/app/api/auth/token/route';
-import { authOptions } from '@/lib/auth/next-auth';
 import { resetConfig } from '@/lib/core/config';
 import { rows } from '@/lib/db/raw';
 import { accountOutboxDir } from '@/lib/users/account-outbox';
 import { BASE, call, createUser, PASSWORD } from '@/tests/helpers/harness';
+import { callNextAuth } from '@/tests/helpers/next-auth-call';
 import { startOidcProvider, type TestOpenIdProvider } from '@/tests/helpers/oidc-provider';
 
 /**
@@ -50,38 +49,6 @@ afterAll(async () => {
 });
 
 type Jar = Record<string, string>;
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: unknown;
-}
-
-/** next-auth's request handler (the API-route form, which needs no Next request context) called as Next would. */
-async function nextAuth(
-  method: 'GET' | 'POST',
-  action: string[],
-  jar: Jar,
-  o: { body?: Record<string, string>; query?: Record<string, string> } = {},
-) {
-  const answer: Answer = { status: 200, headers: {}, body: undefined };
-  const res = {
-    status: (code: number) => ((answer.status = code), res),
-    setHeader: (name: string, value: string | string[]) => ((answer.headers[name.toLowerCase()] = value), res),
-    getHeader: (name: string) => answer.headers[name.toLowerCase()],
-    send: (b: unknown) => void (answer.body = b),
-    json: (b: unknown) => void (answer.body = b),
-    end: () => undefined,
-  };
-  const req = {
-    method,
-    query: { nextauth: action, ...o.query },
-    cookies: jar,
-    body: o.body ?? {},
-    headers: { host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded' },
-  };
-  await NextAuth(req as never, res as never, authOptions());
-  return answer;
-}
 
 /** Adds the cookies set by an answer to the jar (an expired one leaves it). */
 function keep(jar: Jar, setCookie: string | string[] | null | undefined): void {
@@ -124,10 +91,10 @@ interface SsoResult {
 /** A whole sign-in with the provider's account `subject`: button, provider login page, callback. */
 async function ssoSignIn(subject: string): Promise<SsoResult> {
   const jar: Jar = {};
-  const csrf = await nextAuth('GET', ['csrf'], jar);
+  const csrf = await callNextAuth('GET', ['csrf'], jar);
   keep(jar, csrf.headers['set-cookie']);
   const csrfToken = (csrf.body as { csrfToken: string }).csrfToken;
-  const start = await nextAuth('POST', ['signin', 'oidc'], jar, { body: { csrfToken, callbackUrl: `${BASE}/console` } });
+  const start = await callNextAuth('POST', ['signin', 'oidc'], jar, { body: { csrfToken, callbackUrl: `${BASE}/console` } });
   expect(start.status).toBe(302);
   keep(jar, start.headers['set-cookie']);
   const authorize = new URL(start.headers.location as string);
@@ -153,7 +120,7 @@ async function ssoSignIn(subject: string): Promise<SsoResult> {
 
   const back = new URL(step.location!);
   expect(back.searchParams.get('code')).toBeTruthy();
-  const callback = await nextAuth('GET', ['callback', 'oidc'], jar, { query: Object.fromEntries(back.searchParams) });
+  const callback = await callNextAuth('GET', ['callback', 'oidc'], jar, { query: Object.fromEntries(back.searchParams) });
   expect(callback.status).toBe(302);
   keep(jar, callback.headers['set-cookie']);
   expect(op.errors).toEqual([]);
@@ -202,7 +169,7 @@ describe('single sign-on with an OpenID Connect provider', () => {
     const res = await me(jar);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ email, name: 'Grace Hopper', email_verified: true });
-    expect((await nextAuth('GET', ['session'], jar)).body).toMatchObject({ user: { email, id: res.body.data.id } });
+    expect((await callNextAuth('GET', ['session'], jar)).body).toMatchObject({ user: { email, id: res.body.data.id } });
     const row = await userByEmail(email);
     expect(row.password_hash).toBeNull();
     expect(await identitiesOf(row.id)).toEqual([{ issuer: op.issuer, subject, email }]);
@@ -319,9 +286,9 @@ describe('single sign-on with an OpenID Connect provider', () => {
     const { jar } = await ssoSignIn(account({ email: newEmail(), email_verified: true }));
     const stolen = { ...jar };
     const userId = (await me(jar)).body.data.id;
-    const out = await nextAuth('POST', ['signout'], jar, { body: { csrfToken: jar['next-auth.csrf-token'].split('|')[0] } });
+    const out = await callNextAuth('POST', ['signout'], jar, { body: { csrfToken: jar['next-auth.csrf-token'].split('|')[0] } });
     expect(out.status).toBe(302);
-    expect((await nextAuth('GET', ['session'], stolen)).body).toEqual({});
+    expect((await callNextAuth('GET', ['session'], stolen)).body).toEqual({});
     const refused = await me(stolen);
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('UNAUTHORIZED');
@@ -330,19 +297,19 @@ describe('single sign-on with an OpenID Connect provider', () => {
 
   it('a failed callback (a forged state) comes back to the sign-in page, with no session', async () => {
     const jar: Jar = {};
-    const csrf = await nextAuth('GET', ['csrf'], jar);
+    const csrf = await callNextAuth('GET', ['csrf'], jar);
     keep(jar, csrf.headers['set-cookie']);
-    const start = await nextAuth('POST', ['signin', 'oidc'], jar, { body: { csrfToken: (csrf.body as { csrfToken: string }).csrfToken } });
+    const start = await callNextAuth('POST', ['signin', 'oidc'], jar, { body: { csrfToken: (csrf.body as { csrfToken: string }).csrfToken } });
     keep(jar, start.headers['set-cookie']);
-    const callback = await nextAuth('GET', ['callback', 'oidc'], jar, { query: { code: 'made-up', state: 'forged', iss: op.issuer } });
+    const callback = await callNextAuth('GET', ['callback', 'oidc'], jar, { query: { code: 'made-up', state: 'forged', iss: op.issuer } });
     expect(callback.status).toBe(302);
     expect(callback.headers.location).toBe(`${BASE}/api/auth/error?error=OAuthCallback`);
     keep(jar, callback.headers['set-cookie']);
     expect(jar[SESSION]).toBeUndefined();
     // next-auth's error and sign-in endpoints send it on to the sign-in page, which explains it.
-    const error = await nextAuth('GET', ['error'], jar, { query: { error: 'OAuthCallback' } });
+    const error = await callNextAuth('GET', ['error'], jar, { query: { error: 'OAuthCallback' } });
     expect(error.headers.location).toBe(`${BASE}/api/auth/signin?error=OAuthCallback`);
-    const signin = await nextAuth('GET', ['signin'], jar, { query: { error: 'OAuthCallback' } });
+    const signin = await callNextAuth('GET', ['signin'], jar, { query: { error: 'OAuthCallback' } });
     expect(new URL(signin.headers.location as string, BASE).pathname).toBe('/signin');
     expect(new URL(signin.headers.location as string, BASE).searchParams.get('error')).toBe('OAuthCallback');
   });
@@ -350,7 +317,7 @@ describe('single sign-on with an OpenID Connect provider', () => {
   it('without OIDC_ISSUER there is no SSO provider', async () => {
     for (const name of SSO_ENV) delete process.env[name];
     resetConfig();
-    const providers = await nextAuth('GET', ['providers'], {});
+    const providers = await callNextAuth('GET', ['providers'], {});
     expect(Object.keys(providers.body as object)).toEqual(['credentials']);
   });
 });
