@@ -5009,6 +5009,8 @@ export interface components {
             success: false;
         };
         Overview: {
+            /** @description Bot sessions of the period (User-Agent of a known bot, crawler, headless browser or none) and their distinct visitors: left out of `totals` and `series` */
+            bots: components["schemas"]["VisitCounts"];
             range: components["schemas"]["AnalyticsRange"];
             /** @description One entry per day of the period, oldest first */
             series: {
@@ -5031,7 +5033,7 @@ export interface components {
             }[];
             /** Format: uuid */
             site_id: string;
-            /** @description The whole period (visitors are distinct over the whole period) */
+            /** @description The whole period (visitors are distinct over the whole period); people only, bot sessions left out */
             totals: components["schemas"]["Figures"];
         };
         /** @description The error envelope with code `PAYLOAD_TOO_LARGE` (HTTP 413) */
@@ -5982,8 +5984,10 @@ export interface components {
             sessions: {
                 /** @description Open and not yet expired */
                 active: number;
-                /** @description Sessions flagged as bots */
+                /** @description Bot sessions, left out of the Overview and of the analytics routes */
                 bots: number;
+                /** @description People's sessions (as the Overview counts them, over all time) */
+                humans: number;
                 /** @description Started in the last 24 hours */
                 last_24h: number;
                 total: number;
@@ -5996,8 +6000,10 @@ export interface components {
                 total: number;
             };
             visitors: {
-                /** @description Visitors whose User-Agent is a known bot */
+                /** @description Distinct visitors of bot sessions (a known bot's, crawler's or headless browser's User-Agent, or none) */
                 bots: number;
+                /** @description Distinct visitors of people's sessions (as the Overview counts them, over all time) */
+                humans: number;
                 /** @description Visitors bound to a lead */
                 identified: number;
                 /** @description Distinct visitors (one per fingerprint) */
@@ -6168,6 +6174,12 @@ export interface components {
             updated_at: number;
             /** Format: uuid */
             visitor_id: string;
+        };
+        VisitCounts: {
+            /** @description Sessions started in the period */
+            sessions: number;
+            /** @description Distinct visitors with a session started in the period */
+            visitors: number;
         };
         Visitor: {
             fingerprint: string | null;
@@ -21150,7 +21162,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 1c57fdcb-6c94-4cb5-a793-f735f8d72067
+                 * @example 7700977c-2366-48b8-8ba8-5768a9da8984
                  */
                 site_id: string;
             };
@@ -21172,7 +21184,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "1c57fdcb-6c94-4cb5-a793-f735f8d72067",
+                     *         "site_id": "7700977c-2366-48b8-8ba8-5768a9da8984",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -21186,6 +21198,10 @@ export interface operations {
                      *           "avg_duration_ms": 140000,
                      *           "conversions": 1,
                      *           "new_leads": 1
+                     *         },
+                     *         "bots": {
+                     *           "visitors": 1,
+                     *           "sessions": 1
                      *         },
                      *         "series": [
                      *           {
@@ -21557,7 +21573,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example c1908371-d3b9-4013-bd0b-8cb6c9201740
+                 * @example 7700977c-2366-48b8-8ba8-5768a9da8984
                  */
                 site_id: string;
             };
@@ -21579,17 +21595,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "c1908371-d3b9-4013-bd0b-8cb6c9201740",
-                     *         "generated_at": "2026-12-01T22:04:16.908Z",
+                     *         "site_id": "7700977c-2366-48b8-8ba8-5768a9da8984",
+                     *         "generated_at": "2026-11-22T12:00:00.000Z",
                      *         "api_keys": {
-                     *           "total": 1,
-                     *           "active": 1,
-                     *           "revoked": 0,
+                     *           "total": 4,
+                     *           "active": 3,
+                     *           "revoked": 1,
                      *           "expired": 0
                      *         },
                      *         "api_requests": {
-                     *           "total": 0,
-                     *           "last_24h": 0
+                     *           "total": 34,
+                     *           "last_24h": 20
                      *         },
                      *         "commands": {
                      *           "total": 0,
@@ -21597,26 +21613,30 @@ export interface operations {
                      *         },
                      *         "visitors": {
                      *           "total": 3,
-                     *           "identified": 0,
-                     *           "bots": 3
+                     *           "identified": 1,
+                     *           "humans": 2,
+                     *           "bots": 1
                      *         },
                      *         "sessions": {
-                     *           "total": 3,
-                     *           "active": 3,
-                     *           "last_24h": 3,
-                     *           "bots": 3
+                     *           "total": 4,
+                     *           "active": 0,
+                     *           "last_24h": 2,
+                     *           "humans": 3,
+                     *           "bots": 1
                      *         },
                      *         "events": {
-                     *           "total": 0,
-                     *           "last_24h": 0
+                     *           "total": 22,
+                     *           "last_24h": 11
                      *         },
                      *         "uploads": {
                      *           "total": 0,
                      *           "bytes": 0
                      *         },
                      *         "leads": {
-                     *           "total": 0,
-                     *           "by_status": {}
+                     *           "total": 1,
+                     *           "by_status": {
+                     *             "new": 1
+                     *           }
                      *         },
                      *         "segments": {
                      *           "total": 0,

@@ -389,3 +389,33 @@ export async function siteTimeZone(siteId: string): Promise<string | undefined> 
   const [row] = await rows<{ tz: string | null }>(sql`select settings -> 'business_hours' ->> 'timezone' as tz from sites where id = ${siteId}`);
   return row?.tz || undefined;
 }
+
+/** Sessions and distinct visitors of people and of bots among the sessions started in [lo, hi) (all time when unbounded). */
+export async function visitCounts(
+  siteId: string,
+  lo?: number,
+  hi?: number,
+): Promise<{ sessions: number; visitors: number; bot_sessions: number; bot_visitors: number }> {
+  const [row] = await rows<{ sessions: number; visitors: number; bot_sessions: number; bot_visitors: number }>(sql`
+    select count(*) filter (where not is_bot)::int as sessions, count(distinct visitor_id) filter (where not is_bot)::int as visitors,
+           count(*) filter (where is_bot)::int as bot_sessions, count(distinct visitor_id) filter (where is_bot)::int as bot_visitors
+    from visitor_sessions
+    where site_id = ${siteId}
+      ${lo === undefined ? sql`` : sql`and created_at >= ${lo}::bigint`}
+      ${hi === undefined ? sql`` : sql`and created_at < ${hi}::bigint`}`);
+  return row;
+}
+
+/**
+ * Whether the site has had a visit by a person (a bot's does not count) and by a bot, and a mark
+ * that changes whenever a session starts or an open one takes activity: read on the indexes of
+ * the site's sessions by start and of its open ones, cheap enough to ask every few seconds.
+ */
+export async function visitsState(siteId: string): Promise<{ human: boolean; bot: boolean; mark: string }> {
+  const [row] = await rows<{ human: boolean; bot: boolean; latest: number | null; active: number | null }>(sql`
+    select exists (select 1 from visitor_sessions where site_id = ${siteId} and not is_bot) as human,
+           exists (select 1 from visitor_sessions where site_id = ${siteId} and is_bot) as bot,
+           (select max(created_at)::float8 from visitor_sessions where site_id = ${siteId}) as latest,
+           (select max(last_activity_at)::float8 from visitor_sessions where site_id = ${siteId} and status = 'active') as active`);
+  return { human: row.human, bot: row.bot, mark: `${row.human ? 1 : 0}:${row.latest ?? 0}:${row.active ?? 0}` };
+}

@@ -118,10 +118,19 @@ export const FiguresSchema = z.object({
   new_leads: z.number().int().describe('Leads created in the period'),
 });
 
+/** People and bots counted apart: the one definition of a visit the console, the stats and the workflows share. */
+export const VisitCountsSchema = z.object({
+  visitors: z.number().int().describe('Distinct visitors with a session started in the period'),
+  sessions: z.number().int().describe('Sessions started in the period'),
+});
+
 export const OverviewSchema = z.object({
   site_id: uuidSchema,
   range: AnalyticsRangeSchema,
-  totals: FiguresSchema.describe('The whole period (visitors are distinct over the whole period)'),
+  totals: FiguresSchema.describe('The whole period (visitors are distinct over the whole period); people only, bot sessions left out'),
+  bots: VisitCountsSchema.describe(
+    'Bot sessions of the period (User-Agent of a known bot, crawler, headless browser or none) and their distinct visitors: left out of `totals` and `series`',
+  ),
   series: z.array(FiguresSchema.extend({ date: z.string().describe('Day (YYYY-MM-DD)') })).describe('One entry per day of the period, oldest first'),
 });
 
@@ -177,3 +186,4 @@ export type BreakdownItem = z.infer<typeof BreakdownItemSchema>;
 export type Breakdown = z.infer<typeof BreakdownSchema>;
 export type Funnel = z.infer<typeof FunnelSchema>;
 export type AnalyticsRange = z.infer<typeof AnalyticsRangeSchema>;
+export type VisitCounts = z.infer<typeof VisitCountsSchema>;

@@ -13,6 +13,8 @@ import {
   siteTimeZone,
   topClicks,
   topValues,
+  visitCounts,
+  visitsState,
   type ClickKind,
   type FactDays,
   type FactSource,
@@ -32,6 +34,7 @@ import {
   type FunnelInput,
   type Overview,
   type RangeQuery,
+  type VisitCounts,
 } from './schema';
 
 /**
@@ -158,9 +161,11 @@ const rangeOf = (p: Period) => ({ from: p.from, to: p.to, timezone: p.timeZone }
 export async function overview(siteId: string, query: RangeQuery = {}): Promise<Overview> {
   const at = now();
   const period = await periodOf(siteId, parseInput(rangeQuerySchema, query, 'query'), at);
-  const [{ days, revisits }, leads] = await Promise.all([
+  const { starts } = period.days;
+  const [{ days, revisits }, leads, counted] = await Promise.all([
     sourceOf(siteId, period, at).then((source) => dayTotals(source, period.from)),
     newLeadsPerDay(siteId, period.days),
+    visitCounts(siteId, starts[0], starts[starts.length - 1]),
   ]);
   const byDay = new Map(days.map((d) => [d.day, d]));
   const zero = { visitors: 0, sessions: 0, bounces: 0, duration_ms: 0, page_views: 0, conversions: 0 };
@@ -171,8 +176,33 @@ export async function overview(siteId: string, query: RangeQuery = {}): Promise<
     return { date, ...figures(d, leads.get(date) ?? 0) };
   });
   const totalLeads = [...leads.values()].reduce((a, b) => a + b, 0);
-  return { site_id: siteId, range: rangeOf(period), totals: figures({ ...sum, visitors: sum.sessions - revisits }, totalLeads), series };
+  return {
+    site_id: siteId,
+    range: rangeOf(period),
+    totals: figures({ ...sum, visitors: sum.sessions - revisits }, totalLeads),
+    bots: { visitors: counted.bot_visitors, sessions: counted.bot_sessions },
+    series,
+  };
 }
+
+/**
+ * What a visit is, for every count of visits outside the day-by-day facts (the Sessions list, GET
+ * /sites/{id}/stats, dailyStandUp): a session, of a person unless its User-Agent was a bot's
+ * (`is_bot`, set when it started); visitors are the distinct visitors of those sessions. People and
+ * bots are counted apart over the sessions started in [from, to) (epoch ms; all time when unbounded),
+ * exactly as the Overview counts them.
+ */
+export async function visits(siteId: string, window: { from?: number; to?: number } = {}): Promise<{ humans: VisitCounts; bots: VisitCounts }> {
+  const c = await visitCounts(siteId, window.from, window.to);
+  return { humans: { visitors: c.visitors, sessions: c.sessions }, bots: { visitors: c.bot_visitors, sessions: c.bot_sessions } };
+}
+
+/**
+ * Whether a person has visited the site yet (the Overview goes live then, not on a bot's visit),
+ * whether a bot has, and a mark that changes with every new visit or activity (the Overview
+ * renders again when it does).
+ */
+export const visitsStateOf = (siteId: string) => visitsState(siteId);
 
 /** Where each dimension's figures come from: a part of the facts, or the click events of one kind. */
 const SOURCE_OF: Record<BreakdownDimension, { part: Exclude<Part, 'totals'> } | { clicks: ClickKind }> = {

@@ -1,7 +1,7 @@
 import { found, notFound } from '@/lib/core/errors';
 import { isForeignKeyViolation } from '@/lib/db/errors';
 import { findVisitor, setVisitorLead } from '@/lib/visitors/repo';
-import { findLead, findLeadByEmail, toLead } from './repo';
+import { findLead, findLeadByEmail, leadsForBatch, toLead } from './repo';
 import type { IdentifyLeadInput, Lead } from './schema';
 
 /**
@@ -35,3 +35,10 @@ export const siteLead = async (siteId: string, leadId: string): Promise<Lead | u
 };
 
 export { listLeads, setLeadStatus, updateLead } from './repo';
+
+/** The names of the site's leads among `ids` (the console names visits by their lead). */
+export async function leadNames(siteId: string, ids: (string | null)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  return new Map((await leadsForBatch(siteId, { ids: wanted })).map((l) => [l.id, l.name]));
+}

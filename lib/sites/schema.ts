@@ -94,13 +94,15 @@ export const SiteStatsSchema = z.object({
   visitors: z.object({
     total: z.number().int().describe('Distinct visitors (one per fingerprint)'),
     identified: z.number().int().describe('Visitors bound to a lead'),
-    bots: z.number().int().describe('Visitors whose User-Agent is a known bot'),
+    humans: z.number().int().describe("Distinct visitors of people's sessions (as the Overview counts them, over all time)"),
+    bots: z.number().int().describe("Distinct visitors of bot sessions (a known bot's, crawler's or headless browser's User-Agent, or none)"),
   }),
   sessions: z.object({
     total: z.number().int(),
     active: z.number().int().describe('Open and not yet expired'),
     last_24h: z.number().int().describe('Started in the last 24 hours'),
-    bots: z.number().int().describe('Sessions flagged as bots'),
+    humans: z.number().int().describe("People's sessions (as the Overview counts them, over all time)"),
+    bots: z.number().int().describe('Bot sessions, left out of the Overview and of the analytics routes'),
   }),
   events: z.object({
     total: z.number().int().describe('Stored tracking events'),

@@ -1,7 +1,10 @@
+import { visits } from '@/lib/analytics/service';
+import { currentDate } from '@/lib/core/clock';
 import { found, notFound } from '@/lib/core/errors';
 import { withinAccountCap } from './caps';
 import { countSitesOfOwner, createSite, getSite, getSiteOfMember, listSitesOfMember, removeSiteOrigin, updateSite } from './repo';
-import type { CreateSiteInput, UpdateSiteInput } from './schema';
+import type { CreateSiteInput, SiteStats, UpdateSiteInput } from './schema';
+import { recentFigures, siteCounts } from './stats-repo';
 
 /** A new site of the account, within the sites its plan allows (403 PLAN_LIMIT_REACHED beyond). */
 export function createSiteOf(ownerId: string, input: CreateSiteInput, origins: string[] = []) {
@@ -33,4 +36,28 @@ export async function updateSiteOf(siteId: string, input: UpdateSiteInput) {
 }
 
 export { addSiteOrigin, getSiteOfMember, listSiteOrigins, listSitesOfMember } from './repo';
-export { siteStats } from './stats-repo';
+/** Live counts for one site; its visits (people and bots apart) are the analytics service's, as on the Overview. */
+export async function siteStats(siteId: string, now = currentDate()): Promise<SiteStats> {
+  const [counts, all] = await Promise.all([siteCounts(siteId, now), visits(siteId)]);
+  return {
+    ...counts,
+    visitors: { ...counts.visitors, humans: all.humans.visitors, bots: all.bots.visitors },
+    sessions: { ...counts.sessions, humans: all.humans.sessions, bots: all.bots.sessions },
+  };
+}
+
+/**
+ * The site's figures over the last `windowHours` (dailyStandUp): visits as the analytics service
+ * counts them (people, and bots apart), events of people's sessions, leads and commands.
+ */
+export async function siteFigures(siteId: string, windowHours: number, now = currentDate()) {
+  const from = now.getTime() - windowHours * 3_600_000;
+  const [figures, window] = await Promise.all([recentFigures(siteId, windowHours, now), visits(siteId, { from })]);
+  return {
+    ...figures,
+    visitors: window.humans.visitors,
+    sessions: window.humans.sessions,
+    bot_visitors: window.bots.visitors,
+    bot_sessions: window.bots.sessions,
+  };
+}

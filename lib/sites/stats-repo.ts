@@ -4,8 +4,16 @@ import { rows } from '@/lib/db/raw';
 import { isLiveSql } from '@/lib/visitors/lifetime';
 import type { SiteStats } from './schema';
 
-/** Live counts for one site, computed from the data in one round trip. */
-export async function siteStats(siteId: string, now = currentDate()): Promise<SiteStats> {
+/** The live counts of ./service.ts `siteStats` but people and bots (the analytics service's), in one round trip. */
+export async function siteCounts(
+  siteId: string,
+  now = currentDate(),
+): Promise<
+  Omit<SiteStats, 'visitors' | 'sessions'> & {
+    visitors: { total: number; identified: number };
+    sessions: { total: number; active: number; last_24h: number };
+  }
+> {
   const dayAgo = new Date(now.getTime() - 24 * 3600 * 1000);
   const nowMs = now.getTime();
   const [row] = await rows<{
@@ -17,11 +25,9 @@ export async function siteStats(siteId: string, now = currentDate()): Promise<Si
     commands_by_status: Record<string, number> | null;
     visitors_total: number;
     visitors_identified: number;
-    visitors_bots: number;
     sessions_total: number;
     sessions_active: number;
     sessions_24h: number;
-    sessions_bots: number;
     events_total: number;
     events_24h: number;
     uploads_total: number;
@@ -42,11 +48,9 @@ export async function siteStats(siteId: string, now = currentDate()): Promise<Si
        ) s) as commands_by_status,
       (select count(*)::int from visitors where site_id = ${siteId}) as visitors_total,
       (select count(*)::int from visitors where site_id = ${siteId} and lead_id is not null) as visitors_identified,
-      (select count(*)::int from visitors where site_id = ${siteId} and is_bot) as visitors_bots,
       (select count(*)::int from visitor_sessions where site_id = ${siteId}) as sessions_total,
       (select count(*)::int from visitor_sessions where site_id = ${siteId} and ${isLiveSql(nowMs)}) as sessions_active,
       (select count(*)::int from visitor_sessions where site_id = ${siteId} and created_at > ${nowMs - 86_400_000}::bigint) as sessions_24h,
-      (select count(*)::int from visitor_sessions where site_id = ${siteId} and is_bot) as sessions_bots,
       (select count(*)::int from session_events where site_id = ${siteId}) as events_total,
       (select count(*)::int from session_events where site_id = ${siteId} and received_at > ${nowMs - 86_400_000}::bigint) as events_24h,
       (select count(*)::int from visitor_uploads where site_id = ${siteId}) as uploads_total,
@@ -75,8 +79,8 @@ export async function siteStats(siteId: string, now = currentDate()): Promise<Si
     },
     api_requests: { total: row.requests_total, last_24h: row.requests_24h },
     commands: counted(row.commands_by_status),
-    visitors: { total: row.visitors_total, identified: row.visitors_identified, bots: row.visitors_bots },
-    sessions: { total: row.sessions_total, active: row.sessions_active, last_24h: row.sessions_24h, bots: row.sessions_bots },
+    visitors: { total: row.visitors_total, identified: row.visitors_identified },
+    sessions: { total: row.sessions_total, active: row.sessions_active, last_24h: row.sessions_24h },
     events: { total: row.events_total, last_24h: row.events_24h },
     uploads: { total: row.uploads_total, bytes: Number(row.uploads_bytes) },
     leads: counted(row.leads_by_status),
@@ -85,15 +89,13 @@ export async function siteStats(siteId: string, now = currentDate()): Promise<Si
   };
 }
 
-/** Counts of the site over the last `windowHours` (dailyStandUp), in one round trip. */
+/** Counts of the site over the last `windowHours` (dailyStandUp) but its visits (the analytics service's), in one round trip. */
 export async function recentFigures(siteId: string, windowHours: number, now: Date) {
   const since = new Date(now.getTime() - windowHours * 3_600_000);
   const [row] = await rows<{
     leads_total: number;
     leads_new: number;
     leads_by_status: Record<string, number> | null;
-    visitors_new: number;
-    sessions: number;
     events: number;
     commands_by_status: Record<string, number> | null;
   }>(sql`
@@ -103,9 +105,8 @@ export async function recentFigures(siteId: string, windowHours: number, now: Da
       (select jsonb_object_agg(status, n) from (
          select status, count(*)::int as n from leads where site_id = ${siteId} group by status
        ) l) as leads_by_status,
-      (select count(*)::int from visitors where site_id = ${siteId} and first_seen_at > ${since.getTime()}::bigint) as visitors_new,
-      (select count(*)::int from visitor_sessions where site_id = ${siteId} and created_at > ${since.getTime()}::bigint) as sessions,
-      (select count(*)::int from session_events where site_id = ${siteId} and received_at > ${since.getTime()}::bigint) as events,
+      (select count(*)::int from session_events e where e.site_id = ${siteId} and e.received_at >= ${since.getTime()}::bigint
+         and not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = e.session_id)) as events,
       (select jsonb_object_agg(status, n) from (
          select status, count(*)::int as n from commands where site_id = ${siteId} and created_at > ${since.toISOString()}::timestamptz group by status
        ) c) as commands_by_status
@@ -115,8 +116,6 @@ export async function recentFigures(siteId: string, windowHours: number, now: Da
     leads_total: row.leads_total,
     leads_new: row.leads_new,
     leads_by_status: row.leads_by_status ?? {},
-    visitors_new: row.visitors_new,
-    sessions: row.sessions,
     events: row.events,
     commands_by_status: row.commands_by_status ?? {},
   };

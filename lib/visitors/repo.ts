@@ -525,8 +525,10 @@ export async function bindLead(siteId: string, sessionId: string, leadId: string
 export interface SessionListFilter {
   visitorId?: string;
   leadId?: string;
-  /** Sessions attributed to this utm_source. */
+  /** Sessions attributed to this utm_source, whatever its case (`Newsletter` finds `newsletter`). */
   utmSource?: string;
+  /** Only bot sessions (true) or only people's (false); both when undefined. */
+  bot?: boolean;
   /** Only sessions bound to a lead (true) or anonymous ones (false). */
   identified?: boolean;
   from?: number;
@@ -541,7 +543,8 @@ export async function listSessions(siteId: string, f: SessionListFilter, now: nu
     eq(visitorSessions.siteId, siteId),
     f.visitorId ? eq(visitorSessions.visitorId, f.visitorId) : undefined,
     f.leadId ? eq(visitorSessions.leadId, f.leadId) : undefined,
-    f.utmSource ? eq(visitorSessions.utmSource, f.utmSource) : undefined,
+    f.utmSource ? sql`lower(${visitorSessions.utmSource}) = lower(${f.utmSource})` : undefined,
+    f.bot === undefined ? undefined : eq(visitorSessions.isBot, f.bot),
     f.identified === undefined ? undefined : f.identified ? isNotNull(visitorSessions.leadId) : isNull(visitorSessions.leadId),
     f.from !== undefined ? gte(visitorSessions.startedAt, f.from) : undefined,
     f.to !== undefined ? lte(visitorSessions.startedAt, f.to) : undefined,
@@ -551,13 +554,6 @@ export async function listSessions(siteId: string, f: SessionListFilter, now: nu
     db.select({ n: count() }).from(visitorSessions).where(where),
   ]);
   return { items: rows.map((r) => toSessionSummary(r, now)), total: n };
-}
-
-/** Whether the site has received any visit at all (its tracking tag has reported in). */
-export async function hasAnySession(siteId: string): Promise<boolean> {
-  const db = await getDb();
-  const [row] = await db.select({ id: visitorSessions.id }).from(visitorSessions).where(eq(visitorSessions.siteId, siteId)).limit(1);
-  return row !== undefined;
 }
 
 export async function findVisitor(siteId: string, visitorId: string) {

@@ -15,7 +15,6 @@ import {
   endSession,
   findSession,
   findVisitor,
-  hasAnySession,
   listSessions,
   readableSession,
   readableSessionWithEvents,
@@ -213,13 +212,10 @@ export async function addToSegment(siteId: string, input: { visitor_id: string; 
   return { visitor_id: input.visitor_id, segment_id: input.segment_id, added_at: addedAt, already_member: alreadyMember };
 }
 
-/** The site's sessions, newest first, for the console's list: by visitor, lead, source or identification. */
+/** The site's sessions, newest first, for the console's list: by visitor, lead, source (any case), identification, people or bots. */
 export function siteSessions(siteId: string, f: SessionListFilter) {
   return listSessions(siteId, f, now());
 }
-
-/** Whether the site's tracking tag has reported in: any session at all. */
-export const tagReportedIn = (siteId: string): Promise<boolean> => hasAnySession(siteId);
 
 export async function sessionsOfVisitor(siteId: string, visitorId: string, q: SessionListQuery) {
   found(await findVisitor(siteId, visitorId), 'Visitor');

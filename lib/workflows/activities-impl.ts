@@ -15,7 +15,7 @@ import { runRobotCommand } from '@/lib/robots/service';
 import { findSegment, saveClusterSegments } from '@/lib/segments/repo';
 import { getSettings } from '@/lib/settings/service';
 import { getSite } from '@/lib/sites/repo';
-import { recentFigures } from '@/lib/sites/stats-repo';
+import { siteFigures } from '@/lib/sites/service';
 import type { Activities, LeadSnapshot, MiningTarget, PaidAnswer } from './activities';
 import { WorkflowFailedError } from './definition';
 import { fetchPageSummary } from './fetch-page';
@@ -75,7 +75,7 @@ export function createActivities(): Activities {
       if (!site) throw new WorkflowFailedError('SITE_NOT_FOUND', `Site ${siteId} does not exist`);
       return { id: site.id, name: site.name, domain: site.domain ?? null, settings: (await getSettings(siteId)) as Record<string, unknown> };
     },
-    siteFigures: (siteId, windowHours) => recentFigures(siteId, windowHours, new Date(now())),
+    siteFigures: (siteId, windowHours) => siteFigures(siteId, windowHours, new Date(now())),
     listLeads: async (siteId, filter) => (await leadsForBatch(siteId, filter)).map(snapshot),
     async getLead(siteId, leadId) {
       const [row] = await leadsForBatch(siteId, { ids: [leadId] });

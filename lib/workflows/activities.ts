@@ -43,8 +43,14 @@ export interface SiteFigures {
   leads_total: number;
   leads_new: number;
   leads_by_status: Record<string, number>;
-  visitors_new: number;
+  /** Distinct visitors of people's sessions started in the window (the analytics service's count, as on the Overview). */
+  visitors: number;
+  /** People's sessions started in the window. */
   sessions: number;
+  /** Bot sessions started in the window and their distinct visitors: counted apart, left out of the figures above. */
+  bot_visitors: number;
+  bot_sessions: number;
+  /** Events of people's sessions received in the window. */
   events: number;
   commands_by_status: Record<string, number>;
 }

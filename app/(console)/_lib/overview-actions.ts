@@ -1,10 +1,10 @@
 'use server';
 
-import { tagReportedIn } from '@/lib/visitors/service';
+import { visitsStateOf } from '@/lib/analytics/service';
 import { requireSiteAccess } from './session';
 
-/** Whether the signed-in owner's site has received its first visit (the overview's waiting state asks). */
-export async function tagStatusAction(siteId: string): Promise<boolean> {
+/** The mark of the site's latest visit or activity: the open Overview renders again when it changes. */
+export async function visitsMarkAction(siteId: string): Promise<string> {
   const { site } = await requireSiteAccess(siteId);
-  return tagReportedIn(site.id);
+  return (await visitsStateOf(site.id)).mark;
 }

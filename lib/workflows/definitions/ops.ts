@@ -48,7 +48,8 @@ export async function dailyStandUp(ctx: Ctx, input: DailyStandUpInput) {
       .join(', ') || 'none';
   const summary = [
     `Leads: ${f.leads_new} new in the last ${f.window_hours} h, ${f.leads_total} in total (${list(f.leads_by_status)}).`,
-    `Visitors: ${f.visitors_new} new, ${f.sessions} sessions, ${f.events} events.`,
+    `Visitors: ${f.visitors} ${f.visitors === 1 ? 'person' : 'people'} in ${f.sessions} ${f.sessions === 1 ? 'session' : 'sessions'}, ${f.events} events` +
+      (f.bot_sessions > 0 ? `; ${f.bot_sessions} bot ${f.bot_sessions === 1 ? 'visit' : 'visits'} left out.` : '.'),
     `Commands: ${list(f.commands_by_status)}.`,
   ];
   return { figures: f, summary };

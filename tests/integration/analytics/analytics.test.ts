@@ -6,9 +6,13 @@ import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { GET as breakdownRoute } from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
 import { GET as funnelRoute } from '@/app/sites/[site_id]/analytics/funnel/route';
 import { GET as overviewRoute } from '@/app/sites/[site_id]/analytics/overview/route';
-import { overview } from '@/lib/analytics/service';
+import { GET as statsRoute } from '@/app/sites/[site_id]/stats/route';
+import { overview, visits } from '@/lib/analytics/service';
 import { getDb } from '@/lib/db/client';
 import { updateSettings } from '@/lib/settings/service';
+import { siteSessions } from '@/lib/visitors/service';
+import { createActivities } from '@/lib/workflows/activities-impl';
+import { workflowDefinitions } from '@/lib/workflows/definitions';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { testClock } from '@/tests/helpers/clock';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
@@ -179,6 +183,8 @@ const expectedOverview = (siteId: string) => ({
   site_id: siteId,
   range: { from: D, to: NEXT, timezone: 'UTC' },
   totals: { visitors: 2, sessions: 3, page_views: 5, bounce_rate: 0.6667, avg_duration_ms: 140_000, conversions: 1, new_leads: 1 },
+  // The bot's session of the fixture, counted apart.
+  bots: { visitors: 1, sessions: 1 },
   series: [
     { date: D, visitors: 2, sessions: 2, page_views: 4, bounce_rate: 0.5, avg_duration_ms: 210_000, conversions: 1, new_leads: 1 },
     { date: NEXT, visitors: 1, sessions: 1, page_views: 1, bounce_rate: 1, avg_duration_ms: 0, conversions: 0, new_leads: 0 },
@@ -458,6 +464,58 @@ describe('isolation between sites', () => {
       headers: presenters.xApiKey(mine.key),
     });
     expect(foreignSite.status).toBe(403);
+  });
+});
+
+describe('one notion of a visit', () => {
+  it('the Overview, the Sessions list, GET /sites/{id}/stats and dailyStandUp count the same people and bots', async () => {
+    // Noon of the second day: every session of the fixture started in the last 48 hours.
+    useClock(D0 + DAY + 12 * HOUR);
+    const people = { visitors: 2, sessions: 3 };
+    const bots = { visitors: 1, sessions: 1 };
+
+    const shown = await overview(mine.siteId, TWO_DAYS);
+    expect({ visitors: shown.totals.visitors, sessions: shown.totals.sessions }).toEqual(people);
+    expect(shown.bots).toEqual(bots);
+
+    // The Sessions page: its list without bots (the default) and with them only, and the counts above it.
+    const list = (bot: boolean) => siteSessions(mine.siteId, { bot, limit: 25, offset: 0 });
+    const [humanRows, botRows] = await Promise.all([list(false), list(true)]);
+    expect(humanRows.total).toBe(people.sessions);
+    expect(new Set(humanRows.items.map((s) => s.visitor_id)).size).toBe(people.visitors);
+    expect(humanRows.items.every((s) => !s.is_bot)).toBe(true);
+    expect(botRows.total).toBe(bots.sessions);
+    expect(botRows.items.every((s) => s.is_bot)).toBe(true);
+    expect(await visits(mine.siteId)).toEqual({ humans: people, bots });
+
+    const stats = await call(statsRoute, {
+      path: `/sites/${mine.siteId}/stats`,
+      params: { site_id: mine.siteId },
+      headers: presenters.xApiKey(mine.readKey),
+    });
+    expect(stats.status, JSON.stringify(stats.body)).toBe(200);
+    expect(stats.body.data.sessions).toMatchObject({ total: 4, humans: people.sessions, bots: bots.sessions });
+    expect(stats.body.data.visitors).toMatchObject({ total: 3, humans: people.visitors, bots: bots.visitors });
+
+    // The workflow's own definition over the real activities, as either engine runs it.
+    const standUp = await workflowDefinitions.dailyStandUpWorkflow(
+      {
+        workflowId: 'stand-up',
+        siteId: mine.siteId,
+        activities: createActivities(),
+        sleep: async () => {},
+        waitForSignal: async () => undefined,
+      },
+      { site_id: mine.siteId, window_hours: 48 },
+    );
+    expect(standUp.figures).toMatchObject({
+      visitors: people.visitors,
+      sessions: people.sessions,
+      bot_visitors: bots.visitors,
+      bot_sessions: bots.sessions,
+    });
+    expect(standUp.summary.join(' ')).toContain('Visitors: 2 people in 3 sessions');
+    expect(standUp.summary.join(' ')).toContain('1 bot visit left out.');
   });
 });
 

@@ -9,10 +9,9 @@ import { Chart } from '@/components/kit/chart';
 import { EmptyState } from '@/components/kit/empty-state';
 import { addDays, dateIn } from '@/lib/analytics/calendar';
 import type { BreakdownDimension, BreakdownItem } from '@/lib/analytics/schema';
-import { breakdown, overview } from '@/lib/analytics/service';
+import { breakdown, overview, visitsStateOf } from '@/lib/analytics/service';
 import { ApiError } from '@/lib/core/errors';
-import { tagReportedIn } from '@/lib/visitors/service';
-import { WaitForFirstEvent } from './wait-for-first-event';
+import { LiveVisits } from './live-visits';
 
 export const metadata: Metadata = { title: 'Overview · Site Growth Platform' };
 
@@ -71,8 +70,12 @@ type Search = { range?: string; from?: string; to?: string } & Partial<Record<st
 /** The tab of each list the query names (the first tab when it names none or an unknown one). */
 const chosenTabs = (q: Search) => TOP_LISTS.map((list) => list.tabs.find((t) => t.dimension === q[list.param]) ?? list.tabs[0]);
 
-/** The period the page shows: a preset (`range=7`), or the days of the custom form, else the last 30 days. */
-function periodOf(q: Search): { from?: string; to?: string; preset?: number } {
+/**
+ * The period the page shows: a preset (`range=7`), or the days of the custom form (in either order:
+ * a start after the end is read the other way round, and said), else the last 30 days.
+ */
+function periodOf(q: Search): { from?: string; to?: string; preset?: number; swapped?: boolean } {
+  if (q.from && q.to && q.from > q.to) return { from: q.to, to: q.from, swapped: true };
   if (q.from || q.to) return { from: q.from || undefined, to: q.to || undefined };
   const days = PRESETS.find((p) => String(p.days) === q.range)?.days ?? 30;
   return { from: addDays(dateIn(Date.now(), 'UTC'), -(days - 1)), preset: days };
@@ -82,7 +85,9 @@ function periodOf(q: Search): { from?: string; to?: string; preset?: number } {
 export default async function OverviewPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
   const { site } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
-  if (!(await tagReportedIn(site.id))) return <FirstEvent siteId={site.id} />;
+  // Read before the figures: a visit arriving meanwhile changes the mark, and the page renders again.
+  const visits = await visitsStateOf(site.id);
+  if (!visits.human) return <FirstEvent siteId={site.id} mark={visits.mark} botsCame={visits.bot} />;
   const period = periodOf(q);
   const base = `/console/sites/${site.id}`;
   const tabs = chosenTabs(q);
@@ -96,7 +101,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
       <>
         <RangePicker base={base} period={period} />
         <p className="form-error" role="alert">
-          {error.message}
+          {inWords(error)}
         </p>
       </>
     );
@@ -115,6 +120,11 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   return (
     <>
       <RangePicker base={base} period={{ ...period, from: ov.range.from, to: ov.range.to }} />
+      {period.swapped && (
+        <p className="hint" role="status">
+          The start date was after the end date: showing {ov.range.from} to {ov.range.to}.
+        </p>
+      )}
       <dl className="figures" aria-label={`Figures from ${ov.range.from} to ${ov.range.to}`}>
         {figures.map(([label, value]) => (
           <div key={label}>
@@ -123,6 +133,18 @@ export default async function OverviewPage({ params, searchParams }: { params: P
           </div>
         ))}
       </dl>
+      <p className="hint bots-note" data-testid="bots-note">
+        {ov.bots.sessions === 0 ? (
+          'Counting people only: no bot visited in this period.'
+        ) : (
+          <>
+            Counting people only: {count(ov.bots.sessions)} bot {ov.bots.sessions === 1 ? 'visit' : 'visits'}{' '}
+            {ov.bots.visitors > 1 && <>(from {count(ov.bots.visitors)} bots) </>}left out of these figures —{' '}
+            <Link href={`${base}/sessions?bots=show`}>see them in Sessions</Link>.
+          </>
+        )}
+      </p>
+      <LiveVisits siteId={site.id} mark={visits.mark} waiting={false} />
       <Card
         title="Traffic"
         id="traffic"
@@ -236,8 +258,27 @@ function Detail({ item }: { item: BreakdownItem }) {
   return parts.length > 0 ? <span className="sub detail">{parts.join(' · ')}</span> : null;
 }
 
-/** Before the first visit: the tag to paste, the API to call from the page, and a page that turns live by itself. */
-async function FirstEvent({ siteId }: { siteId: string }) {
+/** What each field of the period is called in a sentence. */
+const FIELD_NAMES: Record<string, string> = { from: 'The start date', to: 'The end date', timezone: "The site's time zone" };
+
+/** A refused period in words: the service's reason for the field, as a sentence without the query's path. */
+function inWords(error: ApiError): string {
+  const issue = (error.details?.issues as { path?: unknown; message?: unknown }[] | undefined)?.[0];
+  if (typeof issue?.message !== 'string') return error.message;
+  const field = String(issue.path).split('.').pop() ?? '';
+  const reason = issue.message.replace('before to (', 'before the end date (').replace(/ \(settings business_hours\.timezone\)/, '');
+  // The length rule already names the period ("the period may cover at most 366 days; …").
+  const sentence = reason.startsWith('the period')
+    ? reason
+    : `${FIELD_NAMES[field] ?? 'The period'}: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`;
+  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
+}
+
+/**
+ * Before the first person's visit: the tag to paste, the API to call from the page, and a page
+ * that turns live by itself. Bots' visits do not end the wait (they are counted apart).
+ */
+async function FirstEvent({ siteId, mark, botsCame }: { siteId: string; mark: string; botsCame: boolean }) {
   const snippet = trackingSnippet(await publicOrigin(), siteId);
   const api = `sgp.track('signup_clicked', { plan: 'pro' });          // a custom event
 sgp.track({ event_type: 'conversion', event_name: 'purchase',
@@ -257,7 +298,13 @@ sgp.identify('ada@example.com', 'Ada', 'Lovelace');         // the visitor becom
         <code>{api}</code>
       </pre>
       <CopyButton text={api} label="Copy example" />
-      <WaitForFirstEvent siteId={siteId} />
+      <LiveVisits siteId={siteId} mark={mark} waiting />
+      {botsCame && (
+        <p className="hint" data-testid="bots-waiting">
+          Only bots have visited so far (crawlers, headless browsers or scripts): they are not counted here.{' '}
+          <Link href={`/console/sites/${siteId}/sessions?bots=show`}>See them in Sessions</Link>.
+        </p>
+      )}
       <p className="hint">
         Browsers need the site&apos;s domain or an <Link href={`/console/sites/${siteId}/origins`}>allowed origin</Link>. More in{' '}
         <Link href={`/console/sites/${siteId}/snippet`}>Tracking snippet</Link>.

@@ -4,11 +4,16 @@ import { z } from 'zod';
 import { count, duration, pathOf } from '@/app/(console)/_lib/format';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
+import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
+import { VisitorName } from '@/components/visitor-name';
+import { visits } from '@/lib/analytics/service';
 import { uuidSchema } from '@/lib/core/schemas';
+import { leadNames } from '@/lib/leads/service';
+import { visitorLabel } from '@/lib/visitors/label';
 import type { SessionSummary } from '@/lib/visitors/schema';
 import { siteSessions } from '@/lib/visitors/service';
 
@@ -20,7 +25,10 @@ const filterSchema = z.object({
   identified: z.enum(['yes', 'no']).optional(),
 });
 
-type Search = { visitor?: string; source?: string; identified?: string; offset?: string };
+/** `?bots=show`: bot sessions listed too (labelled); without it the list is people's visits, as the Overview counts them. */
+type Search = { visitor?: string; source?: string; identified?: string; bots?: string; offset?: string };
+
+const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -32,14 +40,24 @@ export default async function SessionsPage({ params, searchParams }: { params: P
   const parsed = filterSchema.safeParse({ visitor: q.visitor || undefined, source: q.source || undefined, identified: q.identified || undefined });
   const f = parsed.success ? parsed.data : {};
   const offset = offsetSchema.parse(q.offset);
-  const { items, total } = await siteSessions(site.id, {
-    visitorId: f.visitor?.toLowerCase(),
-    utmSource: f.source,
-    identified: f.identified === undefined ? undefined : f.identified === 'yes',
-    limit: PAGE_SIZE,
-    offset,
-  });
+  const showBots = q.bots === 'show';
+  const [{ items, total }, all] = await Promise.all([
+    siteSessions(site.id, {
+      visitorId: f.visitor?.toLowerCase(),
+      utmSource: f.source,
+      identified: f.identified === undefined ? undefined : f.identified === 'yes',
+      bot: showBots ? undefined : false,
+      limit: PAGE_SIZE,
+      offset,
+    }),
+    visits(site.id),
+  ]);
+  const names = await leadNames(
+    site.id,
+    items.map((s) => s.lead_id),
+  );
   const filtered = Boolean(f.visitor || f.source || f.identified);
+  const toggle = withQuery(base, q, { bots: showBots ? undefined : 'show', offset: undefined });
   return (
     <Card
       title="Visitors & sessions"
@@ -50,6 +68,18 @@ export default async function SessionsPage({ params, searchParams }: { params: P
         </span>
       }
     >
+      <p className="visit-counts" data-testid="visit-counts">
+        {plural(all.humans.sessions, 'visit', 'visits')} by {plural(all.humans.visitors, 'person', 'people')}
+        {' · '}
+        {plural(all.bots.sessions, 'bot visit', 'bot visits')} {showBots ? 'listed too' : 'not listed'}
+        {(all.bots.sessions > 0 || showBots) && (
+          <>
+            {' · '}
+            <Link href={toggle}>{showBots ? 'Hide bot traffic' : 'Show bot traffic'}</Link>
+          </>
+        )}
+      </p>
+      {f.visitor && <VisitorHeader visitorId={f.visitor.toLowerCase()} first={items.find((s) => s.visitor_id === f.visitor?.toLowerCase())} />}
       <form method="get" action={base} className="filters" aria-label="Filter sessions">
         <label>
           Visitor ID
@@ -67,10 +97,14 @@ export default async function SessionsPage({ params, searchParams }: { params: P
             <option value="no">Anonymous only</option>
           </select>
         </label>
+        <label className="check">
+          <input type="checkbox" name="bots" value="show" defaultChecked={showBots} />
+          Show bot traffic
+        </label>
         <button type="submit" className="button small">
           Filter
         </button>
-        {filtered && <Link href={base}>Clear</Link>}
+        {filtered && <Link href={withQuery(base, {}, { bots: showBots ? 'show' : undefined })}>Clear</Link>}
       </form>
       {!parsed.success && (
         <p className="form-error" role="alert">
@@ -78,11 +112,16 @@ export default async function SessionsPage({ params, searchParams }: { params: P
         </p>
       )}
       <DataTable<SessionSummary>
+        className="compact"
         caption={`Sessions of ${site.name}`}
         rows={items}
         rowKey={(s) => s.session_id}
         empty={
-          <EmptyState title={filtered ? 'No session matches these filters.' : 'No visits yet.'}>
+          <EmptyState
+            title={
+              filtered ? 'No session matches these filters.' : showBots || all.bots.sessions === 0 ? 'No visits yet.' : 'No visit by a person yet.'
+            }
+          >
             {!filtered && (
               <>
                 Paste the <Link href={`/console/sites/${site.id}/snippet`}>tracking tag</Link> into your pages; each visit shows here.
@@ -102,6 +141,7 @@ export default async function SessionsPage({ params, searchParams }: { params: P
           },
           {
             header: 'Landing page',
+            className: 'wide',
             cell: (s) => (
               <>
                 <span className="wrap">{pathOf(s.url)}</span>
@@ -115,19 +155,25 @@ export default async function SessionsPage({ params, searchParams }: { params: P
           { header: 'Conversions', cell: (s) => count(s.conversions) },
           {
             header: 'Visitor',
-            cell: (s) =>
-              s.lead_id ? (
-                <Link href={`/console/sites/${site.id}/leads/${s.lead_id}`}>Lead</Link>
-              ) : (
-                <Link href={withQuery(base, {}, { visitor: s.visitor_id })} className="mono" title={s.visitor_id}>
-                  {s.visitor_id.slice(0, 8)}
-                </Link>
-              ),
+            className: 'wide',
+            cell: (s) => <VisitorName siteId={site.id} visit={s} leadName={s.lead_id ? names.get(s.lead_id) : undefined} />,
           },
           { header: 'Status', cell: (s) => <span className={`badge ${s.status === 'active' ? 'active' : 'ended'}`}>{s.status}</span> },
         ]}
       />
       <Pager offset={offset} limit={PAGE_SIZE} total={total} href={(o) => withQuery(base, q, { offset: o || undefined })} />
     </Card>
+  );
+}
+
+/** Above the visits of one visitor: their label and their full id, to copy. */
+function VisitorHeader({ visitorId, first }: { visitorId: string; first?: SessionSummary }) {
+  return (
+    <p className="wrap" data-testid="visitor-header">
+      <strong>{visitorLabel(first ?? { visitor_id: visitorId })}</strong>
+      <span className="sub">
+        Visitor id <code className="mono">{visitorId}</code> <CopyButton text={visitorId} label="Copy id" small />
+      </span>
+    </p>
   );
 }

@@ -7,6 +7,7 @@ import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
+import { BotBadge } from '@/components/visitor-name';
 import { isUuid } from '@/lib/core/schemas';
 import { siteLead } from '@/lib/leads/service';
 import { can } from '@/lib/members/permissions';
@@ -68,9 +69,12 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
               header: 'Started',
               title: true,
               cell: (s) => (
-                <Link href={`${base}/sessions/${s.session_id}`}>
-                  <Time iso={iso(s.started_at)} />
-                </Link>
+                <>
+                  <Link href={`${base}/sessions/${s.session_id}`}>
+                    <Time iso={iso(s.started_at)} />
+                  </Link>
+                  {s.is_bot && <BotBadge />}
+                </>
               ),
             },
             { header: 'Landing page', cell: (s) => <span className="wrap">{pathOf(s.url)}</span> },

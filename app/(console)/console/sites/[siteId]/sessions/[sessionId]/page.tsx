@@ -3,11 +3,14 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { clock, count, duration, pathOf } from '@/app/(console)/_lib/format';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
+import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
+import { BotBadge, VisitorName } from '@/components/visitor-name';
 import { ApiError } from '@/lib/core/errors';
 import { isUuid } from '@/lib/core/schemas';
+import { leadNames } from '@/lib/leads/service';
 import type { SessionEvent } from '@/lib/visitors/schema';
 import { sessionDetail } from '@/lib/visitors/service';
 
@@ -52,7 +55,17 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
     if (error instanceof ApiError) notFound();
     throw error;
   });
+  const names = await leadNames(site.id, [session.lead_id]);
   const facts: [string, React.ReactNode][] = [
+    [
+      'Visitor',
+      <>
+        <VisitorName siteId={site.id} visit={session} leadName={session.lead_id ? names.get(session.lead_id) : undefined} />
+        <span className="sub">
+          <code className="mono">{session.visitor_id}</code> <CopyButton text={session.visitor_id} label="Copy id" small />
+        </span>
+      </>,
+    ],
     ['Referrer', session.referrer ?? 'Direct / none'],
     ['UTM source', session.utm_source ?? '—'],
     ['UTM medium', session.utm_medium ?? '—'],
@@ -70,7 +83,15 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
         <Link href={`${base}/sessions`}>← All sessions</Link>
       </p>
       <Card
-        title="Visit"
+        title={
+          session.is_bot ? (
+            <>
+              Visit <BotBadge />
+            </>
+          ) : (
+            'Visit'
+          )
+        }
         id="session"
         actions={
           session.lead_id ? (
