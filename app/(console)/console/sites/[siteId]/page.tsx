@@ -101,7 +101,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
       <>
         <RangePicker base={base} period={period} />
         <p className="form-error" role="alert">
-          {inWords(error)}
+          {inWords(error)} Choose other dates, or one of the periods above.
         </p>
       </>
     );
@@ -286,7 +286,7 @@ sgp.track({ event_type: 'conversion', event_name: 'purchase',
 sgp.identify('ada@example.com', 'Ada', 'Lovelace');         // the visitor becomes a lead`;
   return (
     <Card title="Waiting for the first event" id="first-event">
-      <EmptyState title="No visit recorded yet">
+      <EmptyState title={botsCame ? 'No visit by a person yet' : 'No visit recorded yet'}>
         Paste the tag into every page of your site, just before <code>&lt;/body&gt;</code>, then open one of them.
       </EmptyState>
       <pre className="code" data-testid="overview-snippet">

@@ -9,7 +9,7 @@ import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { VisitorName } from '@/components/visitor-name';
+import { BotBadge, VisitorName } from '@/components/visitor-name';
 import { visits } from '@/lib/analytics/service';
 import { uuidSchema } from '@/lib/core/schemas';
 import { leadNames } from '@/lib/leads/service';
@@ -158,7 +158,16 @@ export default async function SessionsPage({ params, searchParams }: { params: P
             className: 'wide',
             cell: (s) => <VisitorName siteId={site.id} visit={s} leadName={s.lead_id ? names.get(s.lead_id) : undefined} />,
           },
-          { header: 'Status', cell: (s) => <span className={`badge ${s.status === 'active' ? 'active' : 'ended'}`}>{s.status}</span> },
+          {
+            header: 'Status',
+            className: 'status',
+            cell: (s) => (
+              <>
+                <span className={`badge ${s.status === 'active' ? 'active' : 'ended'}`}>{s.status}</span>
+                {s.is_bot && <BotBadge />}
+              </>
+            ),
+          },
         ]}
       />
       <Pager offset={offset} limit={PAGE_SIZE} total={total} href={(o) => withQuery(base, q, { offset: o || undefined })} />

@@ -97,7 +97,7 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
           session.lead_id ? (
             <Link href={`${base}/leads/${session.lead_id}`}>Open the lead</Link>
           ) : (
-            <Link href={`${base}/sessions?visitor=${session.visitor_id}`}>All visits of this visitor</Link>
+            <Link href={`${base}/sessions?visitor=${session.visitor_id}${session.is_bot ? '&bots=show' : ''}`}>All visits of this visitor</Link>
           )
         }
       >
