@@ -182,6 +182,7 @@ describe.skipIf(!APP)("the owner's morning: one notion of a visit, people not id
       .click();
     await desk.waitForURL(/\/sessions\/[0-9a-f-]{36}$/);
     expect(await desk.locator('#session-heading .badge.bot').count()).toBe(1);
+    await screenshot(desk, 'visits-1280-session-bot');
   });
 
   it('names visitors apart by a stable label, a lead by name; the full id one click away', async () => {
@@ -249,6 +250,9 @@ describe.skipIf(!APP)("the owner's morning: one notion of a visit, people not id
       .first()
       .click();
     await phone.waitForURL(/visitor=/);
+    // A person's visits: the form follows the address (bots no longer shown).
+    expect(await phone.getByLabel('Show bot traffic').isChecked()).toBe(false);
+    expect(await phone.getByLabel('Visitor ID').inputValue()).toMatch(/^[0-9a-f-]{36}$/);
     await screenshot(phone, 'visits-390-visitor');
   });
 });

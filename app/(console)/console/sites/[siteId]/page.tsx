@@ -200,7 +200,8 @@ function RangePicker({ base, period }: { base: string; period: { from?: string; 
           </Link>
         ))}
       </nav>
-      <form method="get" action={base} className="inline-form" aria-label="Custom period">
+      {/* Keyed by the period: a preset link shows its own dates in the fields. */}
+      <form key={`${period.from}/${period.to}`} method="get" action={base} className="inline-form" aria-label="Custom period">
         <label className="visually-hidden" htmlFor="range-from">
           From
         </label>

@@ -80,7 +80,8 @@ export default async function SessionsPage({ params, searchParams }: { params: P
         )}
       </p>
       {f.visitor && <VisitorHeader visitorId={f.visitor.toLowerCase()} first={items.find((s) => s.visitor_id === f.visitor?.toLowerCase())} />}
-      <form method="get" action={base} className="filters" aria-label="Filter sessions">
+      {/* Keyed by the query: a link to other filters (a visitor's label, the bot toggle) fills the form anew. */}
+      <form key={withQuery('', q, { offset: undefined })} method="get" action={base} className="filters" aria-label="Filter sessions">
         <label>
           Visitor ID
           <input type="text" name="visitor" defaultValue={q.visitor ?? ''} aria-invalid={parsed.success ? undefined : true} />
