@@ -519,6 +519,18 @@ describe('one notion of a visit', () => {
   });
 });
 
+describe('the Sessions list', () => {
+  it('filters by UTM source whatever its case, and lists bots only when asked', async () => {
+    const bySource = (utmSource: string, bot?: boolean) => siteSessions(mine.siteId, { utmSource, bot, limit: 25, offset: 0 });
+    for (const source of ['newsletter', 'NEWSLETTER', 'NewsLetter']) {
+      // A's first visit and the crawler's both came from the newsletter.
+      expect((await bySource(source)).total, source).toBe(2);
+      expect((await bySource(source, false)).items.map((s) => s.is_bot)).toEqual([false]);
+    }
+    expect((await bySource('newsletters')).total).toBe(0);
+  });
+});
+
 describe('bad periods', () => {
   const bad: [string, Record<string, string | number>, string][] = [
     ['from after to', { from: '2026-11-22', to: '2026-11-21' }, 'query.from'],
