@@ -165,7 +165,8 @@ export async function overview(siteId: string, query: RangeQuery = {}): Promise<
   const [{ days, revisits }, leads, counted] = await Promise.all([
     sourceOf(siteId, period, at).then((source) => dayTotals(source, period.from)),
     newLeadsPerDay(siteId, period.days),
-    visitCounts(siteId, starts[0], starts[starts.length - 1]),
+    // People come from the facts (rolled up); the bots, few, from their own index.
+    visitCounts(siteId, starts[0], starts[starts.length - 1], true),
   ]);
   const byDay = new Map(days.map((d) => [d.day, d]));
   const zero = { visitors: 0, sessions: 0, bounces: 0, duration_ms: 0, page_views: 0, conversions: 0 };
