@@ -123,15 +123,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
           </div>
         ))}
       </dl>
-      <Card
-        title="Traffic"
-        id="traffic"
-        actions={
-          <span className="as-code">
-            as code: <code>GET /sites/{'{site_id}'}/analytics/overview</code>
-          </span>
-        }
-      >
+      <Card title="Traffic" id="traffic">
         <Chart
           title={`Visitors and page views per day, ${ov.range.from} to ${ov.range.to} (${ov.range.timezone})`}
           labels={ov.series.map((d) => shortDay(d.date))}

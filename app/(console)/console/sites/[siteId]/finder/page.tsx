@@ -81,15 +81,7 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
         />
       </Card>
       {can(role, 'crm.write') && (
-        <Card
-          title="Create a role query"
-          id="create-query"
-          actions={
-            <span className="as-code">
-              as code: <code>POST /api/finder/person_role_search/createQuery</code>
-            </span>
-          }
-        >
+        <Card title="Create a role query" id="create-query">
           <RoleQueryForm siteId={site.id} fields={schemaFields(createQueryBodySchema)} />
         </Card>
       )}

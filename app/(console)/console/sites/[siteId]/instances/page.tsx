@@ -67,15 +67,7 @@ export default async function InstancesPage({ params }: { params: Promise<{ site
         />
       </Card>
       {can(role, 'crm.write') && (
-        <Card
-          title="Create a robot"
-          id="create-robot"
-          actions={
-            <span className="as-code">
-              as code: <code>POST /api/robots/instance</code>
-            </span>
-          }
-        >
+        <Card title="Create a robot" id="create-robot">
           <CreateRobotForm siteId={site.id} fields={robotFormFields()} />
         </Card>
       )}

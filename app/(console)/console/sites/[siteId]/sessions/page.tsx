@@ -41,15 +41,7 @@ export default async function SessionsPage({ params, searchParams }: { params: P
   });
   const filtered = Boolean(f.visitor || f.source || f.identified);
   return (
-    <Card
-      title="Visitors & sessions"
-      id="sessions"
-      actions={
-        <span className="as-code">
-          as code: <code>GET /api/visitors/{'{visitor_id}'}/sessions</code>
-        </span>
-      }
-    >
+    <Card title="Visitors & sessions" id="sessions">
       <form method="get" action={base} className="filters" aria-label="Filter sessions">
         <label>
           Visitor ID
