@@ -10,8 +10,7 @@ export interface MenuEntry {
   nested: boolean;
 }
 
-const isCurrent = (pathname: string, { href, nested }: MenuEntry) =>
-  pathname === href || (nested && pathname.startsWith(`${href}/`));
+const isCurrent = (pathname: string, { href, nested }: MenuEntry) => pathname === href || (nested && pathname.startsWith(`${href}/`));
 
 /**
  * The site's menu behind a "Menu" button on narrow screens (a `<details>`: it opens and closes
@@ -37,20 +36,6 @@ export function SiteMenu({ entries, children }: { entries: MenuEntry[]; children
             {current.label}
           </span>
         )}
-      </summary>
-      {children}
-    </details>
-  );
-}
-
-/** A folded group of the menu (Developers): open while one of its sections is shown, else one click away. */
-export function MenuFold({ label, id, entries, children }: { label: string; id: string; entries: MenuEntry[]; children: ReactNode }) {
-  const pathname = usePathname();
-  const open = entries.some((e) => isCurrent(pathname, e));
-  return (
-    <details className="nav-group nav-fold" open={open || undefined} aria-labelledby={id}>
-      <summary className="nav-group-label" id={id}>
-        {label}
       </summary>
       {children}
     </details>

@@ -1,12 +1,12 @@
 import { SITE_SECTION_GROUPS } from '@/app/(console)/_lib/site-sections';
 import { can, type SiteRole } from '@/lib/members/permissions';
 import { NavLink } from './nav-link';
-import { MenuFold, SiteMenu, type MenuEntry } from './site-menu';
+import { SiteMenu, type MenuEntry } from './site-menu';
 
 /**
- * Every section of a site, in its groups: the shop's daily work first, then the Developers area,
- * folded unless one of its pages is shown. A sidebar on wide screens; behind a "Menu" button above
- * the page on phones (console.css). The current section is marked `aria-current`. Sections the
+ * Every section of a site, in its groups: the shop's daily work first, then the Developers area
+ * apart below it. A sidebar on wide screens; behind a "Menu" button above the page on phones
+ * (console.css). The current section is marked `aria-current`. Sections the
  * member's role may not use are left out.
  */
 export function SiteNav({ siteId, role }: { siteId: string; role: SiteRole }) {
@@ -32,20 +32,14 @@ export function SiteNav({ siteId, role }: { siteId: string; role: SiteRole }) {
   return (
     <SiteMenu entries={groups.flatMap((g) => g.entries)}>
       <nav aria-label="Site sections" className="site-nav">
-        {groups.map((group) =>
-          group.area === 'developers' ? (
-            <MenuFold key={group.id} label={group.label} id={group.id} entries={group.entries}>
-              {links(group.entries)}
-            </MenuFold>
-          ) : (
-            <div key={group.id} className="nav-group" role="group" aria-labelledby={group.id}>
-              <p className="nav-group-label" id={group.id}>
-                {group.label}
-              </p>
-              {links(group.entries)}
-            </div>
-          ),
-        )}
+        {groups.map((group) => (
+          <div key={group.id} className={`nav-group nav-${group.area}`} role="group" aria-labelledby={group.id}>
+            <p className="nav-group-label" id={group.id}>
+              {group.label}
+            </p>
+            {links(group.entries)}
+          </div>
+        ))}
       </nav>
     </SiteMenu>
   );

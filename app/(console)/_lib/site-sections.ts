@@ -14,9 +14,9 @@ export interface SiteSection {
 }
 
 /**
- * `shop`: the owner's daily work, always in view. `developers`: keys, the tag, origins, webhooks,
- * platform apps, secrets and the API behind each page — a folded group of its own, open while one
- * of its pages is shown.
+ * `shop`: the owner's daily work, first in the menu. `developers`: keys, the tag, origins,
+ * webhooks, platform apps, secrets and the API behind each page — an area of its own, set apart
+ * below the shop's groups.
  */
 export type SiteArea = 'shop' | 'developers';
 
