@@ -35,7 +35,9 @@ describe('Chart', () => {
 
   it('names at most 7 days on wide screens and 4 on phones, always today', () => {
     const labels = Array.from({ length: 30 }, (_, i) => `Day ${i + 1}`);
-    const html = renderToStaticMarkup(createElement(Chart, { title: 'Month', labels, series: [{ name: 'Visitors', values: labels.map((_, i) => i) }] }));
+    const html = renderToStaticMarkup(
+      createElement(Chart, { title: 'Month', labels, series: [{ name: 'Visitors', values: labels.map((_, i) => i) }] }),
+    );
     const [wide, narrow] = html.split('<div class="chart-plot narrow">');
     const named = (part: string) => [...part.matchAll(/class="tick x-label"[^>]*>([^<]+)</g)].map((m) => m[1]);
     expect(named(wide).length).toBeLessThanOrEqual(7);
