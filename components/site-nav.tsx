@@ -6,8 +6,8 @@ import { SiteMenu, type MenuEntry } from './site-menu';
 /**
  * Every section of a site, in its groups: the shop's daily work first, then the Developers area
  * apart below it. A sidebar on wide screens; behind a "Menu" button above the page on phones
- * (console.css). The current section is marked `aria-current`. Sections the
- * member's role may not use are left out.
+ * (console.css). The current section is marked `aria-current`. Sections the member's role may
+ * not use are left out.
  */
 export function SiteNav({ siteId, role }: { siteId: string; role: SiteRole }) {
   const base = `/console/sites/${siteId}`;
