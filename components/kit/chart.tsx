@@ -24,7 +24,7 @@ interface Frame {
  */
 const FRAMES: Frame[] = [
   { kind: 'wide', W: 720, H: 240, M: { top: 16, right: 20, bottom: 34, left: 56 }, xLabels: 7, yTicks: 4 },
-  { kind: 'narrow', W: 360, H: 220, M: { top: 14, right: 14, bottom: 30, left: 42 }, xLabels: 4, yTicks: 2 },
+  { kind: 'narrow', W: 360, H: 220, M: { top: 14, right: 14, bottom: 30, left: 42 }, xLabels: 4, yTicks: 3 },
 ];
 const COLORS = ['var(--accent)', 'var(--ok)', 'var(--warn)'];
 
