@@ -37,6 +37,7 @@ export default async function DocsPage() {
           <a href="/docs" aria-current="page">
             API docs
           </a>
+          <a href="/docs/tracker">Tracker guide</a>
         </nav>
         <span className={styles.account}>{user ? (user.name ?? user.email) : <a href="/signin">Sign in</a>}</span>
       </header>

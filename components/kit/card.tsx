@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 
 /**
  * A titled box of a page. `id` names the heading (the section is labelled by it); `actions` sit
- * at the right of the title (a link "as code", a button).
+ * at the right of the title (a button, a link). API hints belong to the Developers area, not here.
  */
 export function Card({
   title,

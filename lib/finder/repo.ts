@@ -112,7 +112,7 @@ export async function findRoleQuery(siteId: string, id: string): Promise<RoleQue
 }
 
 /** The site's role queries, most recently changed first. */
-export async function listRoleQueries(siteId: string, o: { unfinishedOnly?: boolean; limit?: number } = {}): Promise<RoleQuery[]> {
+export async function listRoleQueries(siteId: string, o: { unfinishedOnly?: boolean; limit?: number; offset?: number } = {}): Promise<RoleQuery[]> {
   const db = await getDb();
   const list = await db
     .select()
@@ -126,7 +126,8 @@ export async function listRoleQueries(siteId: string, o: { unfinishedOnly?: bool
       ),
     )
     .orderBy(desc(finderRoleQueries.updatedAt), desc(finderRoleQueries.id))
-    .limit(o.limit ?? 100);
+    .limit(o.limit ?? 100)
+    .offset(o.offset ?? 0);
   const segments = await segmentsOf(
     siteId,
     list.map((r) => r.id),

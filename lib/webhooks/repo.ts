@@ -88,7 +88,7 @@ export interface DeliveryListItem {
 }
 
 /** The site's most recent deliveries (of one endpoint when given), newest first. */
-export async function listDeliveries(siteId: string, q: { endpointId?: string; limit: number }): Promise<DeliveryListItem[]> {
+export async function listDeliveries(siteId: string, q: { endpointId?: string; limit: number; offset?: number }): Promise<DeliveryListItem[]> {
   const db = await getDb();
   const rows = await db
     .select({ delivery: webhookDeliveries, eventType: outboundEvents.type })
@@ -96,7 +96,8 @@ export async function listDeliveries(siteId: string, q: { endpointId?: string; l
     .innerJoin(outboundEvents, eq(outboundEvents.id, webhookDeliveries.eventId))
     .where(and(eq(webhookDeliveries.siteId, siteId), q.endpointId ? eq(webhookDeliveries.endpointId, q.endpointId) : undefined))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(q.limit);
+    .limit(q.limit)
+    .offset(q.offset ?? 0);
   return rows;
 }
 

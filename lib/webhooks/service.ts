@@ -115,9 +115,9 @@ function toDelivery({ delivery, eventType }: repo.DeliveryListItem) {
   };
 }
 
-export async function listDeliveries(siteId: string, q: { endpoint_id?: string; limit: number }) {
+export async function listDeliveries(siteId: string, q: { endpoint_id?: string; limit: number; offset?: number }) {
   if (q.endpoint_id && !(await repo.findEndpoint(siteId, q.endpoint_id))) throw new ApiError('NOT_FOUND', 'Webhook endpoint not found');
-  return (await repo.listDeliveries(siteId, { endpointId: q.endpoint_id, limit: q.limit })).map(toDelivery);
+  return (await repo.listDeliveries(siteId, { endpointId: q.endpoint_id, limit: q.limit, offset: q.offset })).map(toDelivery);
 }
 
 export async function getDelivery(siteId: string, id: string) {

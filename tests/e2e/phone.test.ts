@@ -177,6 +177,10 @@ describe.skipIf(!base)(`every console page at ${WIDTH} px`, () => {
     const site = `/console/sites/${siteId}`;
     for (const section of SITE_SECTIONS) {
       await check(site + section.path);
+      // The menu is behind its button on a phone: the button names the section, and opens on it.
+      const menu = page.locator('details.site-menu > summary');
+      expect(await menu.textContent()).toContain(section.label);
+      await menu.click();
       const current = page.locator('nav[aria-label="Site sections"] a[aria-current="page"]');
       expect(await current.textContent()).toBe(section.label);
       const box = (await current.boundingBox())!;

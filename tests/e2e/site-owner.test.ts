@@ -119,11 +119,11 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
     expect(await figure('Page views')).toBe('3');
     expect(await figure('Conversions')).toBe('1');
     expect(await figure('New leads')).toBe('1');
-    const chart = console1280.locator('svg[data-chart]');
+    const chart = console1280.locator('svg[data-chart="wide"]');
     expect(await chart.getAttribute('aria-label')).toMatch(/^Visitors and page views per day/);
     expect(await chart.locator('path.line').count()).toBe(2);
-    // The last day of the chart (today) holds the visit: 3 page views.
-    expect(await chart.locator('circle title').last().textContent()).toMatch(/: 3 page views$/);
+    // The last day of the chart (today) holds the visit: 3 page views (its tooltip says so).
+    expect(await console1280.locator('.chart-plot.wide .chart-tip').last().textContent()).toMatch(/, 3 page views$/);
     expect(await console1280.getByRole('list', { name: 'Top pages' }).locator('li').count()).toBe(3);
     await console1280.getByRole('link', { name: 'UTM sources' }).click();
     await console1280.waitForURL(/sources=utm_sources/);
@@ -132,7 +132,7 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
   });
 
   it('finds the visit among the sessions, with its timeline of events', async () => {
-    await console1280.getByRole('link', { name: 'Visitors & sessions' }).click();
+    await console1280.getByRole('link', { name: 'Visitors', exact: true }).click();
     await console1280.waitForURL('**/sessions');
     const row = console1280.locator(`tr[data-row-id="${sessionId}"]`);
     expect(await row.locator('td[data-label="Source"]').textContent()).toBe('newsletter');
@@ -149,7 +149,7 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
       'conversion: purchase',
       'Submitted a form #who to /checkout',
     ]);
-    expect(await currentSection(console1280).textContent()).toBe('Visitors & sessions');
+    expect(await currentSection(console1280).textContent()).toBe('Visitors');
     await screenshot(console1280, 'owner-1280-session');
   });
 
@@ -198,19 +198,21 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
     const page = await phone.newPage();
     await page.goto(site());
     await page.getByRole('heading', { name: 'Traffic' }).waitFor();
+    // The menu sits behind its button on a phone.
+    await page.locator('details.site-menu > summary').click();
     const menu = page.locator('nav[aria-label="Site sections"] a');
     const labels = await menu.allTextContents();
     expect(labels).toEqual(
       expect.arrayContaining([
         'Overview',
-        'Visitors & sessions',
+        'Visitors',
         'Leads',
         'Segments',
         'Conversations',
         'Commands',
         'Workflows',
         'API keys',
-        'Settings',
+        'Business settings',
         'General',
       ]),
     );

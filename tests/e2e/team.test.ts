@@ -105,6 +105,11 @@ describe.skipIf(!SUITE)('accounts a team lives in, end to end', () => {
         await again.goto(`${app.url}/console/sites/${siteId}`);
         await screenshot(again, 'team-viewer-site');
         expect(await again.getByRole('button', { name: /create key|send invitation/i }).count()).toBe(0);
+        // The menu leaves out what the role may not use: no keys, webhooks, platform apps or secrets.
+        const developers = again.getByRole('group', { name: 'Developers', exact: true }).getByRole('link');
+        expect(await developers.allTextContents()).toEqual(['API for each page', 'Tracking snippet', 'Allowed origins']);
+        await again.goto(`${app.url}/console/sites/${siteId}/developers`);
+        expect(await again.locator('main').textContent()).not.toContain('POST /api/keys');
         continue;
       }
       const page = await pageAt(width);

@@ -14,18 +14,36 @@ const form = (entries: [string, string][]) => {
 };
 
 describe('Chart', () => {
-  it('renders plain SVG on the server, without client code: paths, round ticks, a tooltip per point', () => {
+  it('renders plain SVG on the server, for wide screens and for phones: paths, round ticks, a tooltip per day', () => {
     const html = renderToStaticMarkup(
       createElement(Chart, { title: 'Visitors per day', labels: ['Nov 22', 'Nov 23', 'Nov 24'], series: [{ name: 'Visitors', values: [0, 7, 3] }] }),
     );
-    expect(html).toMatch(/^<figure class="chart"><svg viewBox="0 0 720 240" role="img" aria-label="Visitors per day"/);
     expect(html).not.toContain('<script');
-    expect(html.match(/<path class="line" d="M[\d.,LMC ]+"/g)).toHaveLength(1);
-    // The y axis is rounded to a nice maximum above the largest value.
-    expect([...html.matchAll(/text-anchor="end">(\d+)</g)].map((m) => m[1])).toEqual(['0', '2', '4', '6', '8']);
-    expect(html).toContain('<title>Nov 23: 7 visitors</title>');
+    const [wide, narrow] = html.split('<div class="chart-plot narrow">');
+    expect(wide).toContain('<svg viewBox="0 0 720 240" role="img" aria-label="Visitors per day" data-chart="wide">');
+    expect(narrow).toContain('<svg viewBox="0 0 360 220" role="img" aria-label="Visitors per day" data-chart="narrow">');
+    expect(html.match(/<path class="line" d="M[\d.,LMC ]+"/g)).toHaveLength(2);
+    // The y axis is rounded to a nice maximum above the largest value, on both drawings.
+    expect([...wide.matchAll(/text-anchor="end">(\d+)</g)].map((m) => m[1])).toEqual(['0', '2', '4', '6', '8']);
+    expect([...narrow.matchAll(/text-anchor="end">(\d+)</g)].map((m) => m[1])).toEqual(['0', '2', '4', '6', '8']);
+    // Its own tooltips, not the browser's: one per day, with the day and every series' value.
+    expect(html).not.toContain('<title>');
+    expect(wide).toMatch(/<div class="chart-tip[^"]*" aria-hidden="true"><strong>Nov 23<\/strong> 7 visitors<\/div>/);
     // The figures are also a table for screen readers.
     expect(html).toContain('<th scope="row">Nov 24</th><td>3</td>');
+  });
+
+  it('names at most 7 days on wide screens and 4 on phones, always today', () => {
+    const labels = Array.from({ length: 30 }, (_, i) => `Day ${i + 1}`);
+    const html = renderToStaticMarkup(
+      createElement(Chart, { title: 'Month', labels, series: [{ name: 'Visitors', values: labels.map((_, i) => i) }] }),
+    );
+    const [wide, narrow] = html.split('<div class="chart-plot narrow">');
+    const named = (part: string) => [...part.matchAll(/class="tick x-label"[^>]*>([^<]+)</g)].map((m) => m[1]);
+    expect(named(wide).length).toBeLessThanOrEqual(7);
+    expect(named(narrow).length).toBeLessThanOrEqual(4);
+    expect(named(wide).at(-1)).toBe('Day 30');
+    expect(named(narrow).at(-1)).toBe('Day 30');
   });
 
   it('draws a flat line at zero for a period without visits', () => {

@@ -13,49 +13,63 @@ export interface SiteSection {
   permission?: Permission;
 }
 
-export const SITE_SECTION_GROUPS: { label: string; sections: SiteSection[] }[] = [
+/**
+ * `shop`: the owner's daily work, first in the menu. `developers`: keys, the tag, origins,
+ * webhooks, platform apps, secrets and the API behind each page — an area of its own, set apart
+ * below the shop's groups.
+ */
+export type SiteArea = 'shop' | 'developers';
+
+export interface SiteSectionGroup {
+  label: string;
+  area: SiteArea;
+  sections: SiteSection[];
+}
+
+export const SITE_SECTION_GROUPS: SiteSectionGroup[] = [
   {
-    label: 'Analytics',
+    label: 'Your shop',
+    area: 'shop',
     sections: [
       { path: '', label: 'Overview' },
-      { path: '/sessions', label: 'Visitors & sessions', nested: true },
-    ],
-  },
-  {
-    label: 'CRM',
-    sections: [
+      { path: '/sessions', label: 'Visitors', nested: true },
       { path: '/leads', label: 'Leads', nested: true },
       { path: '/segments', label: 'Segments' },
       { path: '/conversations', label: 'Conversations', nested: true },
+      // Sequences (/sequences) take their place here once their page exists.
     ],
   },
   {
     label: 'Automation',
+    area: 'shop',
     sections: [
-      { path: '/commands', label: 'Commands' },
       { path: '/workflows', label: 'Workflows', nested: true },
-      { path: '/instances', label: 'Instances', nested: true },
-      { path: '/finder', label: 'Finder' },
+      { path: '/commands', label: 'Commands' },
       { path: '/email', label: 'Email' },
+      { path: '/finder', label: 'Finder' },
+      { path: '/instances', label: 'Instances', nested: true },
+    ],
+  },
+  {
+    label: 'Settings',
+    area: 'shop',
+    sections: [
+      { path: '/settings', label: 'Business settings', nested: true },
+      { path: '/general', label: 'General' },
+      { path: '/members', label: 'Members' },
     ],
   },
   {
     label: 'Developers',
+    area: 'developers',
     sections: [
+      { path: '/developers', label: 'API for each page' },
       { path: '/keys', label: 'API keys', nested: true, permission: 'keys.manage' },
       { path: '/snippet', label: 'Tracking snippet' },
       { path: '/origins', label: 'Allowed origins' },
       { path: '/webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
       { path: '/platform', label: 'Platform apps', permission: 'platform.manage' },
       { path: '/secrets', label: 'Secrets', permission: 'secrets.manage' },
-    ],
-  },
-  {
-    label: 'Settings',
-    sections: [
-      { path: '/settings', label: 'Settings', nested: true },
-      { path: '/general', label: 'General' },
-      { path: '/members', label: 'Members' },
     ],
   },
 ];

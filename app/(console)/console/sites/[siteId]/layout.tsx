@@ -4,6 +4,11 @@ import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { CopyButton } from '@/components/copy-button';
 import { SiteNav } from '@/components/site-nav';
 
+/**
+ * A site's frame: its name, its details (domain, the member's role, the site id) and its menu. On
+ * phones the details and the menu fold behind two buttons (console.css), so a page's first
+ * figures are above the fold.
+ */
 export default async function SiteLayout({ children, params }: { children: ReactNode; params: Promise<{ siteId: string }> }) {
   const { site, role } = await requireSiteAccess((await params).siteId);
   return (
@@ -13,13 +18,19 @@ export default async function SiteLayout({ children, params }: { children: React
       </p>
       <div className="site-head">
         <h1>{site.name}</h1>
-        <div className="site-meta">
-          <span>{site.domain ?? 'No domain'}</span>
-          <span>Your role: {role}</span>
-          <span>
-            Site ID <code>{site.id}</code> <CopyButton text={site.id} label="Copy ID" small />
-          </span>
-        </div>
+        <details className="site-info">
+          <summary>
+            {site.domain ?? 'No domain'}
+            <span className="visually-hidden">: site details</span>
+          </summary>
+          <div className="site-meta">
+            <span>{site.domain ?? 'No domain'}</span>
+            <span>Your role: {role}</span>
+            <span>
+              Site ID <code>{site.id}</code> <CopyButton text={site.id} label="Copy ID" small />
+            </span>
+          </div>
+        </details>
       </div>
       <div className="site-shell">
         <SiteNav siteId={site.id} role={role} />

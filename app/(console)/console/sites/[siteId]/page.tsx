@@ -145,15 +145,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
         )}
       </p>
       <LiveVisits siteId={site.id} mark={visits.mark} waiting={false} />
-      <Card
-        title="Traffic"
-        id="traffic"
-        actions={
-          <span className="as-code">
-            as code: <code>GET /sites/{'{site_id}'}/analytics/overview</code>
-          </span>
-        }
-      >
+      <Card title="Traffic" id="traffic">
         <Chart
           title={`Visitors and page views per day, ${ov.range.from} to ${ov.range.to} (${ov.range.timezone})`}
           labels={ov.series.map((d) => shortDay(d.date))}

@@ -28,15 +28,7 @@ export default async function CommandsPage({
   const { items, total } = await listCommands(site.id, { limit: PAGE_SIZE, offset, status });
   const base = `/console/sites/${site.id}`;
   return (
-    <Card
-      title="Commands"
-      id="commands"
-      actions={
-        <span className="as-code">
-          as code: <code>GET /sites/{'{site_id}'}/commands</code>
-        </span>
-      }
-    >
+    <Card title="Commands" id="commands">
       <nav className="range" aria-label="Status">
         <Link href={`${base}/commands`} aria-current={status ? undefined : 'true'}>
           All

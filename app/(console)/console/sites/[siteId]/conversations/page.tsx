@@ -27,15 +27,7 @@ export default async function ConversationsPage({
   const { items, total } = await listConversations(site.id, { limit: PAGE_SIZE, offset, agent });
   const base = `/console/sites/${site.id}/conversations`;
   return (
-    <Card
-      title="Conversations"
-      id="conversations"
-      actions={
-        <span className="as-code">
-          as code: <code>GET /api/agents/conversations</code>
-        </span>
-      }
-    >
+    <Card title="Conversations" id="conversations">
       <nav className="range" aria-label="Agent">
         <Link href={base} aria-current={agent ? undefined : 'true'}>
           All agents

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
 import { schemaFields } from '@/app/(console)/_lib/schema-form';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
+import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { createQueryBodySchema } from '@/lib/finder/schema';
@@ -25,9 +26,18 @@ const STATUS_LABEL: Record<string, string> = {
  * The site's finder credits (balance, this month's spend against the cap), its role queries with
  * their mining progress, and the recent ledger: the same reads as GET /api/finder/credits.
  */
-export default async function FinderPage({ params }: { params: Promise<{ siteId: string }> }) {
+export default async function FinderPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ siteId: string }>;
+  searchParams: Promise<{ offset?: string }>;
+}) {
   const { site, role } = await requireSiteAccess((await params).siteId);
-  const [credits, queries] = await Promise.all([creditsOverview(site.id, 20), listRoleQueries(site.id, { limit: 50 })]);
+  const offset = offsetSchema.parse((await searchParams).offset);
+  // One row past the page tells whether an older page exists.
+  const [credits, page] = await Promise.all([creditsOverview(site.id, 20), listRoleQueries(site.id, { limit: PAGE_SIZE + 1, offset })]);
+  const queries = page.slice(0, PAGE_SIZE);
   return (
     <>
       <Card title="Finder credits" id="credits">
@@ -64,6 +74,13 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
             { header: 'Updated', cell: (q) => <Time iso={q.updated_at} /> },
           ]}
         />
+        <Pager
+          offset={offset}
+          limit={PAGE_SIZE}
+          total={offset + page.length}
+          capped={page.length > PAGE_SIZE}
+          href={(o) => `${withQuery(`/console/sites/${site.id}/finder`, {}, { offset: o || undefined })}#queries-heading`}
+        />
       </Card>
       <Card title="Recent credit movements" id="ledger">
         <DataTable
@@ -81,15 +98,7 @@ export default async function FinderPage({ params }: { params: Promise<{ siteId:
         />
       </Card>
       {can(role, 'crm.write') && (
-        <Card
-          title="Create a role query"
-          id="create-query"
-          actions={
-            <span className="as-code">
-              as code: <code>POST /api/finder/person_role_search/createQuery</code>
-            </span>
-          }
-        >
+        <Card title="Create a role query" id="create-query">
           <RoleQueryForm siteId={site.id} fields={schemaFields(createQueryBodySchema)} />
         </Card>
       )}

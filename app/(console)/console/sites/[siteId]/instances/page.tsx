@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
 import { robotFormFields } from '@/app/(console)/_lib/robot-form';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
+import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { listInstances } from '@/lib/instances/service';
@@ -14,13 +15,20 @@ import { InstanceButtons } from './instance-buttons';
 export const metadata: Metadata = { title: 'Instances · Site Growth Platform' };
 export const dynamic = 'force-dynamic';
 
-export default async function InstancesPage({ params }: { params: Promise<{ siteId: string }> }) {
+export default async function InstancesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ siteId: string }>;
+  searchParams: Promise<{ offset?: string }>;
+}) {
   const { site, role } = await requireSiteAccess((await params).siteId);
-  const { items, total } = await listInstances(site.id, { limit: 100, offset: 0 });
+  const offset = offsetSchema.parse((await searchParams).offset);
+  const { items, total } = await listInstances(site.id, { limit: PAGE_SIZE, offset });
   return (
     <>
       <Card title="Instances" id="instances">
-        <p className="hint">Browsers your robots drive. {total > items.length ? `The newest ${items.length} of ${total}.` : null}</p>
+        <p className="hint">Browsers your robots drive, newest first.</p>
         <DataTable
           caption={`Instances of ${site.name}`}
           rows={items}
@@ -65,17 +73,15 @@ export default async function InstancesPage({ params }: { params: Promise<{ site
             },
           ]}
         />
+        <Pager
+          offset={offset}
+          limit={PAGE_SIZE}
+          total={total}
+          href={(o) => withQuery(`/console/sites/${site.id}/instances`, {}, { offset: o || undefined })}
+        />
       </Card>
       {can(role, 'crm.write') && (
-        <Card
-          title="Create a robot"
-          id="create-robot"
-          actions={
-            <span className="as-code">
-              as code: <code>POST /api/robots/instance</code>
-            </span>
-          }
-        >
+        <Card title="Create a robot" id="create-robot">
           <CreateRobotForm siteId={site.id} fields={robotFormFields()} />
         </Card>
       )}

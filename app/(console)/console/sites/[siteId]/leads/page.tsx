@@ -35,15 +35,7 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const segmentName = new Map(segments.items.map((s) => [s.segment_id, s.name]));
   const filtered = Boolean(q.search || q.status || q.segment);
   return (
-    <Card
-      title="Leads"
-      id="leads"
-      actions={
-        <span className="as-code">
-          as code: <code>POST /api/agents/tools/leads/get</code>
-        </span>
-      }
-    >
+    <Card title="Leads" id="leads">
       <form method="get" action={base} className="filters" role="search" aria-label="Search leads">
         <label>
           Search

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
+import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
+import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { CAPABILITIES } from '@/lib/core/principal';
@@ -11,9 +12,16 @@ import { CreateAppForm, CreatePlatformKeyForm, RevokePlatformKeyButton } from '.
 
 export const metadata: Metadata = { title: 'Platform apps · Site Growth Platform' };
 
-export default async function PlatformPage({ params }: { params: Promise<{ siteId: string }> }) {
+export default async function PlatformPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ siteId: string }>;
+  searchParams: Promise<{ audit?: string }>;
+}) {
   const { site } = await requireSiteAccess((await params).siteId, 'platform.manage');
-  const [apps, keys, audit] = await Promise.all([listApps(site.id), listKeysOfSite(site.id), auditOfSite(site.id, { limit: 50, offset: 0 })]);
+  const offset = offsetSchema.parse((await searchParams).audit);
+  const [apps, keys, audit] = await Promise.all([listApps(site.id), listKeysOfSite(site.id), auditOfSite(site.id, { limit: PAGE_SIZE, offset })]);
   const appName = new Map(apps.map((a) => [a.id, a.name]));
   return (
     <>
@@ -79,7 +87,7 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
       </Card>
 
       <Card title="Audit log" id="platform-audit">
-        <p>Every call made with a platform key of this site, refused ones included (latest 50 of {audit.meta.total}).</p>
+        <p>Every call made with a platform key of this site, refused ones included, newest first.</p>
         <DataTable
           caption={`Platform API calls of ${site.name}`}
           rows={audit.items}
@@ -100,6 +108,12 @@ export default async function PlatformPage({ params }: { params: Promise<{ siteI
               ),
             },
           ]}
+        />
+        <Pager
+          offset={offset}
+          limit={PAGE_SIZE}
+          total={audit.meta.total}
+          href={(o) => `${withQuery(`/console/sites/${site.id}/platform`, {}, { audit: o || undefined })}#platform-audit-heading`}
         />
       </Card>
     </>

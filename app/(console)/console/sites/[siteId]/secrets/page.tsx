@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
+import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
+import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { listSiteSecureTokens, siteAudit } from '@/lib/secure-tokens/service';
@@ -18,12 +19,20 @@ const OUTCOME_LABEL: Record<string, string> = {
   key_unavailable: 'master key missing',
 };
 
-export default async function SecretsPage({ params }: { params: Promise<{ siteId: string }> }) {
+/** `offset` pages the secrets, `activity` the audit below them: each list keeps the other's page. */
+type Search = { offset?: string; activity?: string };
+
+export default async function SecretsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
   const { site } = await requireSiteAccess((await params).siteId, 'secrets.manage');
-  const [{ items: secrets, meta }, { items: audit }] = await Promise.all([
-    listSiteSecureTokens(site.id, { limit: 100, offset: 0 }),
-    siteAudit(site.id, { limit: 20, offset: 0 }),
+  const q = await searchParams;
+  const offset = offsetSchema.parse(q.offset);
+  const activity = offsetSchema.parse(q.activity);
+  const [{ items: secrets, meta }, { items: audit, meta: auditMeta }] = await Promise.all([
+    listSiteSecureTokens(site.id, { limit: PAGE_SIZE, offset }),
+    siteAudit(site.id, { limit: PAGE_SIZE, offset: activity }),
   ]);
+  const base = `/console/sites/${site.id}/secrets`;
+  const query = { offset: q.offset, activity: q.activity };
   return (
     <>
       <Card title="Secrets" id="secrets">
@@ -46,7 +55,7 @@ export default async function SecretsPage({ params }: { params: Promise<{ siteId
             { header: 'Actions', hideHeader: true, cell: (s) => <DeleteSecretButton siteId={site.id} tokenId={s.id} identifier={s.identifier} /> },
           ]}
         />
-        {meta.has_more && <p className="sub">Showing the newest 100 of {meta.total}; GET /api/secure-tokens pages through all.</p>}
+        <Pager offset={offset} limit={PAGE_SIZE} total={meta.total} href={(o) => withQuery(base, query, { offset: o || undefined })} />
       </Card>
       <Card title="Store a secret" id="add-secret">
         <AddSecretForm siteId={site.id} />
@@ -64,6 +73,12 @@ export default async function SecretsPage({ params }: { params: Promise<{ siteId
             { header: 'Outcome', cell: (a) => OUTCOME_LABEL[a.outcome] ?? a.outcome },
             { header: 'By', className: 'mono', cell: (a) => (a.api_key_id ? `key ${a.api_key_id.slice(0, 8)}…` : 'console') },
           ]}
+        />
+        <Pager
+          offset={activity}
+          limit={PAGE_SIZE}
+          total={auditMeta.total}
+          href={(o) => `${withQuery(base, query, { activity: o || undefined })}#secret-audit-heading`}
         />
       </Card>
     </>

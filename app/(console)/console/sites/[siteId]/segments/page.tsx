@@ -29,15 +29,7 @@ export default async function SegmentsPage({
   const base = `/console/sites/${site.id}`;
   return (
     <>
-      <Card
-        title="Segments"
-        id="segments"
-        actions={
-          <span className="as-code">
-            as code: <code>POST /api/agents/tools/segments/get</code>
-          </span>
-        }
-      >
+      <Card title="Segments" id="segments">
         <DataTable<Segment>
           caption={`Segments of ${site.name}`}
           rows={items}

@@ -17,7 +17,7 @@ import { visitorLabel } from '@/lib/visitors/label';
 import type { SessionSummary } from '@/lib/visitors/schema';
 import { siteSessions } from '@/lib/visitors/service';
 
-export const metadata: Metadata = { title: 'Visitors & sessions · Site Growth Platform' };
+export const metadata: Metadata = { title: 'Visitors · Site Growth Platform' };
 
 const filterSchema = z.object({
   visitor: uuidSchema.optional().describe('Visitor id'),
@@ -59,15 +59,7 @@ export default async function SessionsPage({ params, searchParams }: { params: P
   const filtered = Boolean(f.visitor || f.source || f.identified);
   const toggle = withQuery(base, q, { bots: showBots ? undefined : 'show', offset: undefined });
   return (
-    <Card
-      title="Visitors & sessions"
-      id="sessions"
-      actions={
-        <span className="as-code">
-          as code: <code>GET /api/visitors/{'{visitor_id}'}/sessions</code>
-        </span>
-      }
-    >
+    <Card title="Visitors" id="sessions">
       <p className="visit-counts" data-testid="visit-counts">
         {plural(all.humans.sessions, 'visit', 'visits')} by {plural(all.humans.visitors, 'person', 'people')}
         {' · '}

@@ -5,6 +5,7 @@ import { publicOrigin, trackingSnippet } from '@/app/(console)/_lib/snippet';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
+import { TrackerGuide } from '@/components/tracker-guide';
 import { listSiteOrigins } from '@/lib/sites/service';
 import { DOWNLOAD_EXTENSIONS } from '@/lib/visitors/snippet';
 
@@ -37,19 +38,11 @@ const AUTOMATIC: Entry[] = [
   { term: 'Tagged clicks', text: 'An element with data-sgp-event="name" sends that event; data-sgp-prop-plan="pro" adds a property.' },
 ];
 
-const API = `sgp.track('signup_clicked', { plan: 'pro' });           // a custom event
-sgp.track({ event_type: 'conversion', event_name: 'purchase',
-            properties: { value: 49, currency: 'EUR' } });    // a conversion (a goal)
-sgp.identify('ada@example.com', 'Ada', 'Lovelace');          // the visitor becomes a lead
-sgp.consent({ analytics: false });                           // the visitor declined analytics
-sgp.end();                                                   // the visit is over (a logout)`;
-
-const TAGGED = `<button data-sgp-event="pricing_cta" data-sgp-prop-plan="pro">Start free trial</button>`;
-
 /** The tag to paste, how it behaves, and every way to tune it — the tracker guide of this site. */
 export default async function SnippetPage({ params }: { params: Promise<{ siteId: string }> }) {
   const { site } = await requireSiteAccess((await params).siteId);
-  const snippet = trackingSnippet(await publicOrigin(), site.id);
+  const origin = await publicOrigin();
+  const snippet = trackingSnippet(origin, site.id);
   const extra = await listSiteOrigins(site.id);
   const optOutUrl = site.domain ? `https://${site.domain}/?sgp_opt_out=1` : null;
   return (
@@ -79,22 +72,14 @@ export default async function SnippetPage({ params }: { params: Promise<{ siteId
       <Card title="What it records by itself" id="automatic">
         <EntryTable caption="What the tag records without code" rows={AUTOMATIC} headers={['What', 'When']} />
         <p className="hint">
-          Single-page apps (React, Next.js, Vue, Svelte…) need nothing more. Events sent as a page is left travel with <code>keepalive</code>, so they
-          arrive even when the click navigates away.
+          Single-page apps (React, Next.js, Vue, Svelte…) need nothing more (<a href="#guide-spa">more</a>). Events sent as a page is left travel with{' '}
+          <code>keepalive</code>, so they arrive even when the click navigates away.
         </p>
       </Card>
-      <Card title="From your pages" id="api">
-        <pre className="code">
-          <code>{API}</code>
-        </pre>
-        <CopyButton text={API} label="Copy example" />
-        <h3>Without code</h3>
-        <pre className="code">
-          <code>{TAGGED}</code>
-        </pre>
+      <Card title="Guide" id="guide">
+        <TrackerGuide origin={origin} siteId={site.id} domain={site.domain} install={false} />
         <p className="hint">
-          Calls made before the tag has loaded are kept:{' '}
-          <code>window.sgp = window.sgp || []; sgp.push([&apos;track&apos;, &apos;signup&apos;]);</code>
+          The same guide for any site: <a href="/docs/tracker">/docs/tracker</a>.
         </p>
       </Card>
       <Card title="Options" id="attributes">
@@ -124,11 +109,8 @@ export default async function SnippetPage({ params }: { params: Promise<{ siteId
             <code>sgp.optOut()</code> there.
           </p>
         )}
-        <h3>Serve the tag from your own domain</h3>
         <p className="hint">
-          Proxy <code>/t.js</code> and <code>/api/visitors/*</code> of your domain to this app and load the tag with{' '}
-          <code>data-api=&quot;https://your-domain&quot;</code>: the tag then talks to your domain only, and blockers of third-party hosts let it
-          through.
+          To serve the tag from your own domain, see <a href="#guide-proxy">the guide</a>.
         </p>
       </Card>
     </>

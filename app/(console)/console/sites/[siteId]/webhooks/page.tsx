@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
+import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
+import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { EVENT_TYPES } from '@/lib/webhooks/events';
@@ -11,9 +12,18 @@ import { DeleteEndpointButton, PingButton } from './endpoint-buttons';
 
 export const metadata: Metadata = { title: 'Webhooks · Site Growth Platform' };
 
-export default async function WebhooksPage({ params }: { params: Promise<{ siteId: string }> }) {
+export default async function WebhooksPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ siteId: string }>;
+  searchParams: Promise<{ offset?: string }>;
+}) {
   const { site } = await requireSiteAccess((await params).siteId, 'webhooks.manage');
-  const [endpoints, deliveries] = await Promise.all([listEndpoints(site.id), listDeliveries(site.id, { limit: 20 })]);
+  const offset = offsetSchema.parse((await searchParams).offset);
+  // One row past the page tells whether an older page exists, without counting every delivery.
+  const [endpoints, page] = await Promise.all([listEndpoints(site.id), listDeliveries(site.id, { limit: PAGE_SIZE + 1, offset })]);
+  const deliveries = page.slice(0, PAGE_SIZE);
   const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
   return (
     <>
@@ -68,7 +78,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ siteI
       </Card>
       <Card title="Recent deliveries" id="deliveries">
         <DataTable
-          caption="The 20 most recent deliveries"
+          caption="Deliveries, newest first"
           rows={deliveries}
           rowKey={(d) => d.id}
           empty={<EmptyState title="No deliveries yet." />}
@@ -101,6 +111,13 @@ export default async function WebhooksPage({ params }: { params: Promise<{ siteI
             { header: 'Last answer', cell: (d) => d.last_status_code ?? d.last_error ?? '—' },
             { header: 'Created', cell: (d) => <Time iso={d.created_at} /> },
           ]}
+        />
+        <Pager
+          offset={offset}
+          limit={PAGE_SIZE}
+          total={offset + page.length}
+          capped={page.length > PAGE_SIZE}
+          href={(o) => `${withQuery(`/console/sites/${site.id}/webhooks`, {}, { offset: o || undefined })}#deliveries-heading`}
         />
       </Card>
       <Card title="Add an endpoint" id="add-endpoint">

@@ -85,9 +85,6 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
               Start a workflow
             </Link>
           )}
-          <span className="as-code">
-            as code: <code>POST /api/workflow/{'{name}'}</code>
-          </span>
         </>
       }
     >

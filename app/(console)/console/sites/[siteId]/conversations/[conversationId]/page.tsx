@@ -42,18 +42,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ s
         )}
       </Card>
       {can(role, 'crm.write') && (
-        <Card
-          title="Write in this conversation"
-          id="send"
-          actions={
-            <span className="as-code">
-              as code:{' '}
-              <code>
-                POST /api/sites/{'{site_id}'}/conversations/{'{id}'}/messages
-              </code>
-            </span>
-          }
-        >
+        <Card title="Write in this conversation" id="send">
           <SendMessageForm siteId={site.id} conversationId={conversation.conversation_id} agent={conversation.agent} />
         </Card>
       )}

@@ -86,15 +86,7 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
         />
       </Card>
       {can(role, 'crm.write') && (
-        <Card
-          title="Details"
-          id="details"
-          actions={
-            <span className="as-code">
-              as code: <code>POST /api/agents/tools/leads/update</code>
-            </span>
-          }
-        >
+        <Card title="Details" id="details">
           <LeadEditForm
             siteId={site.id}
             leadId={lead.id}

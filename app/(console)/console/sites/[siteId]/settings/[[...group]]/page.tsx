@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { toFormValue } from '@/app/(console)/_lib/settings-form';
@@ -40,7 +41,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ siteI
       <Card title={group.label} id="settings">
         <p className="hint intro">
           Agents read these settings as context. Saving replaces this page’s fields and leaves the other pages’ as they are; agents and integrations
-          read and change the same settings through <code>POST /api/agents/tools/updateSiteSettings</code>.
+          read and change the same settings through the API (<Link href={`/console/sites/${site.id}/developers`}>Developers</Link>).
         </p>
         {can(role, 'settings.manage') ? (
           <SettingsForm key={group.id} siteId={site.id} group={group.id} fields={fields} initial={initial} />

@@ -29,15 +29,7 @@ export default async function StartWorkflowPage({
         <p>
           <Link href={`${base}/start`}>← The catalog</Link>
         </p>
-        <Card
-          title={`Start ${entry.name}`}
-          id="start"
-          actions={
-            <span className="as-code">
-              as code: <code>POST /api/workflow/{entry.name}</code>
-            </span>
-          }
-        >
+        <Card title={`Start ${entry.name}`} id="start">
           <p className="hint intro">{entry.purpose}.</p>
           <StartWorkflowForm siteId={site.id} workflow={entry.name} fields={schemaFields(entry.body)} />
         </Card>
@@ -49,15 +41,7 @@ export default async function StartWorkflowPage({
       <p>
         <Link href={base}>← Workflow runs</Link>
       </p>
-      <Card
-        title="Start a workflow"
-        id="catalog"
-        actions={
-          <span className="as-code">
-            as code: <code>POST /api/workflow/{'{name}'}</code>
-          </span>
-        }
-      >
+      <Card title="Start a workflow" id="catalog">
         <DataTable<Entry>
           caption="The workflow catalog"
           rows={Object.values(workflowCatalog)}
