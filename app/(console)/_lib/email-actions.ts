@@ -83,6 +83,7 @@ export const saveMailboxAction = defineAction({
 
 /** Signs in to the mailbox ("check connection"), as POST /api/sites/{id}/mailbox/check does. */
 export const checkMailboxAction = defineAction({
+  shownOnce: true,
   permission: 'crm.write',
   schema: z.object({}),
   run: ({ site }) => checkSiteMailbox(site.id),
