@@ -1,8 +1,10 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { siteTimeZone } from '@/app/(console)/_lib/dates';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { CopyButton } from '@/components/copy-button';
 import { SiteNav } from '@/components/site-nav';
+import { SiteTimeZone } from '@/components/site-time-zone';
 
 export default async function SiteLayout({ children, params }: { children: ReactNode; params: Promise<{ siteId: string }> }) {
   const { site, role } = await requireSiteAccess((await params).siteId);
@@ -23,7 +25,9 @@ export default async function SiteLayout({ children, params }: { children: React
       </div>
       <div className="site-shell">
         <SiteNav siteId={site.id} role={role} />
-        <div className="site-body">{children}</div>
+        <div className="site-body">
+          <SiteTimeZone zone={siteTimeZone(site.settings)}>{children}</SiteTimeZone>
+        </div>
       </div>
     </>
   );
