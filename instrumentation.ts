@@ -16,6 +16,10 @@ export async function register(): Promise<void> {
     const [{ limiterWarning }, { log }] = await Promise.all([import('./lib/ratelimit'), import('./lib/core/log')]);
     const warning = limiterWarning();
     if (warning) log.warn(warning);
+    // Links the app gives out that would point where this server does not answer (the server entry sets PORT).
+    const { publicOriginWarning } = await import('./lib/core/public-url');
+    const origin = publicOriginWarning(process.env.HOSTNAME || undefined);
+    if (origin) log.warn(origin);
     const { startWorkerBesideWeb } = await import('./lib/jobs/child');
     await startWorkerBesideWeb();
   }

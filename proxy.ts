@@ -7,12 +7,32 @@ import { NextResponse, type NextRequest } from 'next/server';
  * throughput (README, "Rate limits, CORS and key usage": measured with bench `noop.proxied`).
  */
 export function proxy(req: NextRequest) {
+  if (crossOriginAction(req)) return new NextResponse('Forbidden: a form of this console may only be posted from its own pages.', { status: 403 });
   const requestId = req.headers.get('x-request-id') ?? crypto.randomUUID();
   const headers = new Headers(req.headers);
   headers.set('x-request-id', requestId);
   const res = NextResponse.next({ request: { headers } });
   res.headers.set('x-request-id', requestId);
   return res;
+}
+
+/**
+ * A post that may run a server action (Next's `Next-Action` header, or a form's multipart post:
+ * the way a page's form is posted without JavaScript) from a page of another origin. Next refuses
+ * it too, but by throwing: a logged 500. It is a refusal (403), answered here before Next
+ * decodes anything. A post without Origin is a non-browser client's (no ambient cookies to abuse), as Next holds.
+ */
+function crossOriginAction(req: NextRequest): boolean {
+  if (req.method !== 'POST') return false;
+  if (!req.headers.has('next-action') && !req.headers.get('content-type')?.startsWith('multipart/form-data')) return false;
+  const origin = req.headers.get('origin');
+  if (origin === null) return false;
+  const host = (req.headers.get('x-forwarded-host') ?? req.headers.get('host'))?.split(',')[0].trim();
+  try {
+    return origin === 'null' || new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
 }
 
 export const config = {

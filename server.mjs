@@ -80,6 +80,8 @@ async function main() {
   const fast = fastPathFrom(process.env.FAST_PATH, bundle);
   const routes = routeTable(JSON.parse(readFileSync(path.join(dir, 'lib', 'http', 'route-table.json'), 'utf8')));
   process.env.NODE_ENV ??= 'production';
+  // Where links from background jobs point when PUBLIC_URL is unset (lib/core/public-url.ts); the worker inherits it.
+  process.env.PORT = String(port);
 
   const { default: next } = await import('next');
   const app = next({ dev: false, dir, hostname: hostname ?? 'localhost', port });

@@ -5681,7 +5681,7 @@ export interface components {
                         open?: string;
                     };
                 };
-                /** @description IANA time zone (e.g. Europe/Madrid) */
+                /** @description The site's IANA time zone (e.g. Europe/Madrid): the console shows dates and counts analytics days in it, as analytics' `timezone=site` */
                 timezone?: string;
             };
             /** @description Contact channels (email, whatsapp, phone, sms, website_chat, social), each {enabled, address?} */
@@ -8714,7 +8714,7 @@ export interface operations {
                                 open?: string | null;
                             } | null;
                         } | null;
-                        /** @description IANA time zone (e.g. Europe/Madrid) */
+                        /** @description The site's IANA time zone (e.g. Europe/Madrid): the console shows dates and counts analytics days in it, as analytics' `timezone=site` */
                         timezone?: string | null;
                     } | null;
                     /** @description Contact channels (email, whatsapp, phone, sms, website_chat, social), each {enabled, address?} */

@@ -37,10 +37,36 @@ export function ConfirmButton<R>({ action, fields, label, subject, title, childr
     }
     return next;
   }, {} as FormState<R>);
+  // Without JavaScript the dialog cannot open: the same confirmation is a disclosure whose form
+  // posts the server action itself (the page comes back with the change, or with the error).
+  const [fallback, runFallback] = useActionState(action, {} as FormState<R>);
   const titleId = `${id}-title`;
+  const fallbackError = fallback.errors && (fallback.errors.form ?? Object.values(fallback.errors)[0]);
   return (
     <>
-      <button type="button" className="button small" onClick={() => dialog.current?.showModal()} aria-haspopup="dialog">
+      <noscript>
+        <style>{`[id="${id}-open"]{display:none}`}</style>
+        <details className="confirm-fallback" open={Boolean(fallbackError)}>
+          <summary className="button small">
+            {label}
+            <span className="visually-hidden"> {subject}</span>
+          </summary>
+          <div className="confirm-fallback-body">
+            <strong>{title}</strong>
+            {children}
+            <FormError message={fallbackError} />
+            <form action={runFallback}>
+              {Object.entries(fields).map(([name, value]) => (
+                <input key={name} type="hidden" name={name} value={value} />
+              ))}
+              <button type="submit" className="button danger">
+                {confirm}
+              </button>
+            </form>
+          </div>
+        </details>
+      </noscript>
+      <button type="button" id={`${id}-open`} className="button small" onClick={() => dialog.current?.showModal()} aria-haspopup="dialog">
         {label}
         <span className="visually-hidden"> {subject}</span>
       </button>

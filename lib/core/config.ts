@@ -44,13 +44,20 @@ const configSchema = z.object({
     .min(300)
     .default(60 * 60 * 24 * 7),
   /**
-   * Public origin of the app, e.g. https://growth.example.com. Optional: without it the console
-   * works on whatever host it is reached at (sign-in and sign-out are server actions, and the
-   * tracking snippet uses the request's host). When set, it is the origin shown in the snippet
-   * and next-auth uses it for the redirects of its own /api/auth/* endpoints; an https:// value
-   * also switches the session cookie to the `__Secure-` name with the Secure flag.
+   * The product's public origin, e.g. https://growth.example.com: of the tracking snippet, the
+   * links in mail (account mail, unsubscribe links) and every link the app gives out
+   * (lib/core/public-url.ts). Optional: without it (and without NEXTAUTH_URL) the origin of the
+   * request at hand is used, and mail sent by a background job points at this server on localhost.
+   */
+  PUBLIC_URL: z.string().url().optional(),
+  /**
+   * next-auth's origin, for the redirects of its own /api/auth/* endpoints; the public origin too
+   * when PUBLIC_URL is unset. An https:// value switches the session cookie to the `__Secure-`
+   * name with the Secure flag.
    */
   NEXTAUTH_URL: z.string().url().optional(),
+  /** The port the server listens on (the server entry sets it): where job-sent links point without PUBLIC_URL. */
+  PORT: z.coerce.number().int().min(1).max(65535).optional(),
   OPEN_SIGNUP: bool(true),
   // Single sign-on with one OpenID Connect provider (docs/PRODUCT.md "Single sign-on"): the issuer,
   // whose /.well-known/openid-configuration is read, and this app's client at it. All three or none

@@ -14,12 +14,12 @@ import { sendEmail } from './service';
  * UNPROCESSABLE, nothing sent). A message is answered once (409 CONFLICT after that); bounces and
  * automatic replies are never answered (422).
  */
-export function sendAgentReply(siteId: string, emailId: string, input: { text?: string }): Promise<SentEmail> {
+export function sendAgentReply(siteId: string, emailId: string, input: { text?: string }, requestOrigin?: string): Promise<SentEmail> {
   // The answered-once check and the send are one step: delivery (SMTP) is outside any transaction.
-  return withLock(`email-answer:${siteId}:${emailId}`, () => answer(siteId, emailId, input));
+  return withLock(`email-answer:${siteId}:${emailId}`, () => answer(siteId, emailId, input, requestOrigin));
 }
 
-async function answer(siteId: string, emailId: string, input: { text?: string }): Promise<SentEmail> {
+async function answer(siteId: string, emailId: string, input: { text?: string }, requestOrigin?: string): Promise<SentEmail> {
   const inbound = await findMessage(siteId, emailId);
   if (!inbound || inbound.direction !== 'inbound') throw notFound('Received email');
   if (inbound.kind === 'bounce' || inbound.kind === 'auto_reply') {
@@ -54,6 +54,6 @@ async function answer(siteId: string, emailId: string, input: { text?: string })
         ? { inReplyTo: inbound.message_id, references: [inbound.in_reply_to, inbound.message_id].filter((id): id is string => Boolean(id)) }
         : {}),
     },
-    { leadId: inbound.lead_id, conversationId: inbound.conversation_id, unsubscribeFooter: true },
+    { leadId: inbound.lead_id, conversationId: inbound.conversation_id, unsubscribeFooter: true, requestOrigin },
   );
 }

@@ -31,6 +31,8 @@ export interface MessageLinks {
   conversationId?: string | null;
   /** The product wrote the text (workflows, agents): it ends with the unsubscribe link. An app's own text is sent as is. */
   unsubscribeFooter?: boolean;
+  /** The origin of the request that sends it, for its links when PUBLIC_URL is unset (a job has none: lib/core/public-url.ts). */
+  requestOrigin?: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function sendEmail(
     messageId: `<${randomUUID()}@${sender.from_address.split('@')[1]}>`,
   };
   if (message.to.length === 1) {
-    const unsubscribe = unsubscribeLinks(siteId, message.to[0]);
+    const unsubscribe = unsubscribeLinks(siteId, message.to[0], links.requestOrigin);
     outgoing.headers = { 'List-Unsubscribe': `<${unsubscribe.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
     if (links.unsubscribeFooter && outgoing.text !== undefined)
       outgoing.text = `${outgoing.text}\n\n--\nTo stop receiving these messages: ${unsubscribe.page}\n`;

@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { authSecret } from '@/lib/auth/secret';
-import { config } from '@/lib/core/config';
+import { publicOrigin } from '@/lib/core/public-url';
 
 /**
  * The one-click unsubscribe link of a message (RFC 8058): `List-Unsubscribe` names
@@ -32,12 +32,12 @@ export function readUnsubscribeToken(token: string): { siteId: string; email: st
   }
 }
 
-/** Where recipients reach this deployment: NEXTAUTH_URL's origin (set it in production), else localhost. */
-export const publicOrigin = (): string => new URL(config().NEXTAUTH_URL ?? 'http://localhost:3000').origin;
-
-/** The one-click endpoint (POST, for mail clients) and the page a person opens from the message body. */
-export function unsubscribeLinks(siteId: string, email: string): { oneClick: string; page: string } {
+/**
+ * The one-click endpoint (POST, for mail clients) and the page a person opens from the message
+ * body, on the product's public origin (`requestOrigin`: the request's, when one sends the mail).
+ */
+export function unsubscribeLinks(siteId: string, email: string, requestOrigin?: string): { oneClick: string; page: string } {
   const token = encodeURIComponent(unsubscribeToken(siteId, email));
-  const origin = publicOrigin();
+  const origin = publicOrigin(requestOrigin);
   return { oneClick: `${origin}/api/email/unsubscribe?token=${token}`, page: `${origin}/unsubscribe?token=${token}` };
 }

@@ -304,7 +304,10 @@ export const SiteSettingsSchema = z
       .describe(`Contact channels (${CHANNELS.join(', ')}), each {enabled, address?}`),
     business_hours: z
       .strictObject({
-        timezone: str(100, 'IANA time zone (e.g. Europe/Madrid)'),
+        timezone: str(
+          100,
+          "The site's IANA time zone (e.g. Europe/Madrid): the console shows dates and counts analytics days in it, as analytics' `timezone=site`",
+        ),
         days: z
           .partialRecord(
             z.enum(DAYS),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '@/lib/core/config';
+import { publicOrigin } from '@/lib/core/public-url';
 import { emailTransport, type OutgoingEmail } from '@/lib/providers/email';
 import { keepInAccountOutbox } from './account-outbox';
 
@@ -12,15 +13,6 @@ export type AccountMail =
   | { kind: 'reset_password'; token: string }
   | { kind: 'signup_attempt'; token: string }
   | { kind: 'site_invitation'; token: string; siteName: string; inviter: string; role: string };
-
-/**
- * Where links point: NEXTAUTH_URL's origin when the deployment set one, else the origin the
- * request reached (then the Host header decides it: production sets NEXTAUTH_URL).
- */
-export const linkOrigin = (requestOrigin: string): string => {
-  const configured = config().NEXTAUTH_URL;
-  return configured ? new URL(configured).origin : new URL(requestOrigin).origin;
-};
 
 const link = (origin: string, page: string, token: string) => `${origin}/${page}?token=${encodeURIComponent(token)}`;
 
@@ -71,7 +63,7 @@ export async function sendAccountMail(to: string, mail: AccountMail, requestOrig
     from,
     to: [to],
     messageId: `<${randomUUID()}@${fromAddress(from).split('@')[1] ?? 'localhost'}>`,
-    ...compose(mail, linkOrigin(requestOrigin)),
+    ...compose(mail, publicOrigin(requestOrigin)),
   };
   const transport = emailTransport();
   if (transport.kind === 'outbox') await keepInAccountOutbox(message);

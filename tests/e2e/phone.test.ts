@@ -207,11 +207,11 @@ describe.skipIf(!base)(`every console page at ${WIDTH} px`, () => {
     await page.goto(`${base}/console/sites/${siteId}/general`);
     await page.getByLabel('Name', { exact: true }).fill('Phone Shop');
     await page.getByLabel('Domain', { exact: true }).fill('not a domain');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.locator('#field-domain-error').waitFor();
     expect(await page.getByLabel('Domain', { exact: true }).inputValue()).toBe('not a domain');
     await page.getByLabel('Domain', { exact: true }).fill('shop.example.org');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Phone Shop');
 

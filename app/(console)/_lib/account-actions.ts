@@ -30,6 +30,7 @@ const codeInput = (form: FormData) => ({ code: text(form, 'code') });
 
 /** A new pending secret: the form shows its QR code and asks for a first code. */
 export const setUpTwoFactorAction = defineAction({
+  shownOnce: true,
   access: 'user',
   schema: z.object({}),
   input: () => ({}),
@@ -38,6 +39,7 @@ export const setUpTwoFactorAction = defineAction({
 
 /** Turns it on; the recovery codes travel back in this response only. */
 export const enableTwoFactorAction = defineAction({
+  shownOnce: true,
   access: 'user',
   schema: twoFactorCodeBodySchema,
   input: codeInput,
@@ -60,6 +62,7 @@ export const disableTwoFactorAction = defineAction({
 });
 
 export const regenerateRecoveryCodesAction = defineAction({
+  shownOnce: true,
   access: 'user',
   schema: twoFactorCodeBodySchema,
   input: codeInput,

@@ -9,7 +9,7 @@ import { forgotPasswordBodySchema, resetPasswordBodySchema, signupBodySchema, to
 import { requestPasswordReset, resendVerification, resetPassword, signIn, signUp, verifyEmail, type Client } from '@/lib/users/service';
 import { defineAction } from './define-action';
 import { optionalText, text } from './forms';
-import { consoleOrigin, safeNext } from './request-origin';
+import { publicOrigin, safeNext } from './request-origin';
 import { endSession, startSession } from './session';
 
 /** A new account is signed in at once; an address that already had one is told to look at its inbox, as the API answers. */
@@ -18,7 +18,7 @@ export const signUpAction = defineAction({
   schema: signupBodySchema.extend({ next: z.string() }),
   input: (form) => ({ email: text(form, 'email'), password: text(form, 'password'), name: optionalText(form, 'name'), next: text(form, 'next') }),
   run: async ({ input: { next: _next, ...account } }) => {
-    const { created } = await signUp(account, await callerIp(), await consoleOrigin());
+    const { created } = await signUp(account, await callerIp(), await publicOrigin());
     if (created) await startSession(created, await callerClient());
     return created !== null;
   },
@@ -52,10 +52,11 @@ export const signInAction = defineAction({
 
 /** The same answer whether or not the address has an account (POST /api/auth/password/forgot). */
 export const forgotPasswordAction = defineAction({
+  shownOnce: true,
   access: 'anyone',
   schema: forgotPasswordBodySchema,
   input: (form) => ({ email: text(form, 'email') }),
-  run: async ({ input }) => (await requestPasswordReset(input.email, await callerIp(), await consoleOrigin())).message,
+  run: async ({ input }) => (await requestPasswordReset(input.email, await callerIp(), await publicOrigin())).message,
   errorField: 'email',
   refill: (values) => values,
 });
@@ -83,10 +84,11 @@ export const verifyEmailAction = defineAction({
 });
 
 export const resendVerificationAction = defineAction({
+  shownOnce: true,
   access: 'user',
   schema: z.object({}),
   input: () => ({}),
-  run: async ({ user }) => (await resendVerification(user.id, await callerIp(), await consoleOrigin())).sent,
+  run: async ({ user }) => (await resendVerification(user.id, await callerIp(), await publicOrigin())).sent,
   // Verified meanwhile (another tab): the banner goes with the console's layout.
   revalidate: (_input, sent) => (sent ? [] : [{ layout: '' }]),
 });

@@ -1,4 +1,5 @@
 import { revalidatePath } from 'next/cache';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
@@ -84,10 +85,15 @@ interface Definition<A extends Access, S extends z.ZodType, R> {
   secret?: readonly string[];
   /** What the form shows after a success (default: it starts empty again). */
   refill?: (values: Record<string, string>, result: R) => Record<string, string>;
+  /**
+   * The success's result is shown on the form and nowhere else (a secret shown once, a check's
+   * outcome): a post without JavaScript gets the page with it instead of a redirect that would lose it.
+   */
+  shownOnce?: boolean;
 }
 
-type SiteAction<R> = ((siteId: string, prev: FormState<R>, form: FormData) => Promise<FormState<R>>) & { permission: Permission };
-type FormAction<R> = (prev: FormState<R>, form: FormData) => Promise<FormState<R>>;
+export type SiteAction<R> = ((siteId: string, prev: FormState<R>, form: FormData) => Promise<FormState<R>>) & { permission: Permission };
+export type FormAction<R> = (prev: FormState<R>, form: FormData) => Promise<FormState<R>>;
 
 /**
  * A console server action, the console's copy of the route pipeline's steps: the signed-in member
@@ -95,7 +101,7 @@ type FormAction<R> = (prev: FormState<R>, form: FormData) => Promise<FormState<R
  * action's `permission` (the same table as the API's), the form parsed by the schema after the API's
  * text rule (errors go back next to their fields, with what was typed), the domain call (its
  * ApiError or FormErrors go back into the form), then the pages that show the change are
- * revalidated. A site's action is used with `useActionState(action.bind(null, siteId), {})`; an
+ * revalidated. A site's action is used with `useActionState(forSite(action, siteId), {})` (for-site.ts); an
  * account's (`access: 'user'` or `'anyone'`) with `useActionState(action, {})`.
  *
  *   export const updateLeadAction = defineAction({
@@ -129,6 +135,7 @@ export function defineAction<S extends z.ZodType, R>(def: Definition<any, S, R>)
       else revalidatePath(full, 'layout');
     }
     if (def.redirect) redirect(def.redirect(result, parsed.data));
+    if (!def.shownOnce) await redirectWithoutScript(base);
     return def.refill ? { result, values: def.refill(values, result) } : { result };
   };
   if (def.access === 'anyone') return async (_prev: FormState<R>, form: FormData) => perform({}, form);
@@ -141,6 +148,29 @@ export function defineAction<S extends z.ZodType, R>(def: Definition<any, S, R>)
     return perform(access, form);
   };
   return Object.assign(action, { permission });
+}
+
+/**
+ * After a success, a form posted without JavaScript (a browser's own form post: no `Next-Action`
+ * header) is answered 303 to the page it was posted from, so a reload does not post it again and
+ * the page shows the change; a script's post gets its state back as usual. The page is the
+ * Referer when it is a console page of this origin, else `fallback`.
+ */
+async function redirectWithoutScript(fallback: string): Promise<void> {
+  const h = await headers();
+  if (h.get('next-action')) return;
+  redirect(consolePageOf(h.get('referer'), h.get('x-forwarded-host') ?? h.get('host')) ?? fallback);
+}
+
+/** The path and query of `referer` when it is a console page on `host`, else undefined. */
+function consolePageOf(referer: string | null, host: string | null): string | undefined {
+  if (!referer || !host) return undefined;
+  try {
+    const url = new URL(referer);
+    return url.host === host && /^\/console(?:\/|$)/.test(url.pathname) ? url.pathname + url.search : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The form's error when the member's role does not allow the action (a page hides such forms; this is the check). */

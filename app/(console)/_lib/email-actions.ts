@@ -14,6 +14,7 @@ import {
 import { addRecipient, removeRecipient, updateSender, verifyRecipient } from '@/lib/email/service';
 import { defineAction } from './define-action';
 import { optionalNumber, optionalText, text } from './forms';
+import { publicOrigin } from './request-origin';
 
 const recipientSchema = z.object({ recipient_id: uuidSchema });
 
@@ -83,6 +84,7 @@ export const saveMailboxAction = defineAction({
 
 /** Signs in to the mailbox ("check connection"), as POST /api/sites/{id}/mailbox/check does. */
 export const checkMailboxAction = defineAction({
+  shownOnce: true,
   permission: 'crm.write',
   schema: z.object({}),
   run: ({ site }) => checkSiteMailbox(site.id),
@@ -95,7 +97,7 @@ export const sendAgentReplyAction = defineAction({
   schema: z.object({ email_id: uuidSchema }).extend(agentReplyBodySchema.shape),
   input: (form) => ({ email_id: text(form, 'email_id'), text: optionalText(form, 'text') }),
   run: async ({ site, input }) => {
-    const sent = await sendAgentReply(site.id, input.email_id, { text: input.text });
+    const sent = await sendAgentReply(site.id, input.email_id, { text: input.text }, await publicOrigin());
     return `Sent to ${sent.to.join(', ')}`;
   },
   errorField: 'form',

@@ -27,8 +27,3 @@ export function pathOf(url: string | null): string {
     return url;
   }
 }
-
-const timeOfDay = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: 'UTC' });
-
-/** "10:04:12 UTC": the moment of an event within its visit. */
-export const clock = (ms: number) => `${timeOfDay.format(new Date(ms))} UTC`;

@@ -9,6 +9,7 @@ import { optionalNumber, optionalText, text } from './forms';
 
 /** Creates a key; the full key travels back in this response only and is never stored in clear. */
 export const createKeyAction = defineAction({
+  shownOnce: true,
   permission: 'keys.manage',
   schema: createKeyBodySchema,
   input: (form, siteId) => ({

@@ -6,14 +6,14 @@ import { acceptInvitationBodySchema, changeRoleBodySchema, inviteMemberBodySchem
 import { acceptInvitation, changeMemberRole, inviteMember, removeMember, revokeInvitationOf } from '@/lib/members/service';
 import { defineAction } from './define-action';
 import { text } from './forms';
-import { consoleOrigin } from './request-origin';
+import { publicOrigin } from './request-origin';
 
 /** Invites a person by mail, as POST /api/sites/{id}/members does. */
 export const inviteMemberAction = defineAction({
   permission: 'members.manage',
   schema: inviteMemberBodySchema,
   input: (form) => ({ email: text(form, 'email'), role: text(form, 'role') }),
-  run: async ({ site, user, input }) => (await inviteMember(site.id, user, input, await consoleOrigin())).email,
+  run: async ({ site, user, input }) => (await inviteMember(site.id, user, input, await publicOrigin())).email,
   errorField: (error) => (error.code === 'CONFLICT' ? 'email' : 'form'),
   revalidate: () => ['/members'],
 });

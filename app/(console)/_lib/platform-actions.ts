@@ -18,6 +18,7 @@ export const createAppAction = defineAction({
 
 /** Creates a platform key; the full key travels back in this response only and is never stored in clear. */
 export const createPlatformKeyAction = defineAction({
+  shownOnce: true,
   permission: 'platform.manage',
   schema: createPlatformKeyBodySchema,
   input: (form) => ({

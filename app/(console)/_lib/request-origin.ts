@@ -1,9 +1,16 @@
 import { headers } from 'next/headers';
+import { publicOrigin as productOrigin } from '@/lib/core/public-url';
 
-/** The origin the console was reached at, for mailed links when NEXTAUTH_URL is unset (a server action's POST carries Origin). */
-export async function consoleOrigin(): Promise<string> {
+/**
+ * The product's public origin for what a console page or action shows or mails (the tracking
+ * snippet, account mail, invitations): PUBLIC_URL or NEXTAUTH_URL when set, else the origin this
+ * request reached (lib/core/public-url.ts).
+ */
+export async function publicOrigin(): Promise<string> {
   const h = await headers();
-  return h.get('origin') ?? `http://${h.get('host') ?? 'localhost:3000'}`;
+  const host = h.get('x-forwarded-host')?.split(',')[0].trim() ?? h.get('host') ?? undefined;
+  const proto = h.get('x-forwarded-proto')?.split(',')[0].trim() ?? 'http';
+  return productOrigin(host ? `${proto}://${host}` : undefined);
 }
 
 /** Only a path inside the console, or an invitation's accept page, may be the target after sign-in or sign-up (no open redirect). */

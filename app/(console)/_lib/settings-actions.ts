@@ -1,6 +1,7 @@
 'use server';
 
 import { z } from 'zod';
+import { canonicalTimeZone } from '@/lib/analytics/calendar';
 import { ApiError } from '@/lib/core/errors';
 import { findInputIssue } from '@/lib/core/text';
 import { replacementPatch } from '@/lib/settings/merge';
@@ -82,3 +83,27 @@ function settingsErrors(error: unknown, paths: Map<string, string>): Record<stri
   errors.form ??= issues.length === 0 ? error.message : `Nothing was saved: ${count === 1 ? 'a field needs' : `${count} fields need`} attention.`;
   return errors;
 }
+
+/** The site's time zone from its form: an IANA name, stored canonical ("europe/berlin" → "Europe/Berlin"). */
+const timeZoneFormSchema = z.object({
+  timezone: z.string({ error: 'Choose a time zone' }).transform((name, ctx) => {
+    const zone = canonicalTimeZone(name.trim());
+    if (!zone) ctx.addIssue({ code: 'custom', message: `“${name}” is not a time zone: choose one from the list, e.g. Europe/Berlin` });
+    return zone ?? z.NEVER;
+  }),
+});
+
+/**
+ * Sets the site's time zone: settings `business_hours.timezone`, the zone the console shows every
+ * date and counts analytics days in (and the API's `timezone=site`); the opening hours stay as they are.
+ */
+export const saveTimeZoneAction = defineAction({
+  permission: 'settings.manage',
+  schema: timeZoneFormSchema,
+  run: async ({ site, input }) => {
+    await updateSettings(site.id, { business_hours: { timezone: input.timezone } });
+    return input.timezone;
+  },
+  // Every page of the site shows dates in it.
+  revalidate: () => [{ layout: '' }],
+});

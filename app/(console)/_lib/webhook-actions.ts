@@ -17,6 +17,7 @@ export interface CreatedEndpointResult {
 
 /** Adds an endpoint, as POST /api/webhooks does; the secret is handed back once. */
 export const createEndpointAction = defineAction({
+  shownOnce: true,
   permission: 'webhooks.manage',
   schema: createEndpointBodySchema.omit({ site_id: true }),
   input: (form) => ({ url: text(form, 'url'), events: form.getAll('events'), description: optionalText(form, 'description') }),

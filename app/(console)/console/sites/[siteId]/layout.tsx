@@ -1,8 +1,10 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { siteTimeZone } from '@/app/(console)/_lib/dates';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { CopyButton } from '@/components/copy-button';
 import { SiteNav } from '@/components/site-nav';
+import { SiteTimeZone } from '@/components/site-time-zone';
 
 /**
  * A site's frame: its name, its details (domain, the member's role, the site id) and its menu. On
@@ -34,7 +36,9 @@ export default async function SiteLayout({ children, params }: { children: React
       </div>
       <div className="site-shell">
         <SiteNav siteId={site.id} role={role} />
-        <div className="site-body">{children}</div>
+        <div className="site-body">
+          <SiteTimeZone zone={siteTimeZone(site.settings)}>{children}</SiteTimeZone>
+        </div>
       </div>
     </>
   );

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { siteTimeZone } from '@/app/(console)/_lib/dates';
 import { count, duration, percent, shortDay } from '@/app/(console)/_lib/format';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { publicOrigin, trackingSnippet } from '@/app/(console)/_lib/snippet';
@@ -71,14 +72,14 @@ type Search = { range?: string; from?: string; to?: string } & Partial<Record<st
 const chosenTabs = (q: Search) => TOP_LISTS.map((list) => list.tabs.find((t) => t.dimension === q[list.param]) ?? list.tabs[0]);
 
 /**
- * The period the page shows: a preset (`range=7`), or the days of the custom form (in either order:
- * a start after the end is read the other way round, and said), else the last 30 days.
+ * The period the page shows, in days of the site's time zone: a preset (`range=7`), or the days of the
+ * custom form (in either order: a start after the end is read the other way round, and said), else the last 30 days.
  */
-function periodOf(q: Search): { from?: string; to?: string; preset?: number; swapped?: boolean } {
+function periodOf(q: Search, timeZone: string): { from?: string; to?: string; preset?: number; swapped?: boolean } {
   if (q.from && q.to && q.from > q.to) return { from: q.to, to: q.from, swapped: true };
   if (q.from || q.to) return { from: q.from || undefined, to: q.to || undefined };
   const days = PRESETS.find((p) => String(p.days) === q.range)?.days ?? 30;
-  return { from: addDays(dateIn(Date.now(), 'UTC'), -(days - 1)), preset: days };
+  return { from: addDays(dateIn(Date.now(), timeZone), -(days - 1)), preset: days };
 }
 
 /** The site's home: its traffic and business over a period, read by the same service as GET /sites/{id}/analytics/*. */
@@ -88,12 +89,13 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   // Read before the figures: a visit arriving meanwhile changes the mark, and the page renders again.
   const visits = await visitsStateOf(site.id);
   if (!visits.human) return <FirstEvent siteId={site.id} mark={visits.mark} botsCame={visits.bot} />;
-  const period = periodOf(q);
+  const period = periodOf(q, siteTimeZone(site.settings) ?? 'UTC');
   const base = `/console/sites/${site.id}`;
   const tabs = chosenTabs(q);
   let data;
   try {
-    const range = { from: period.from, to: period.to };
+    // Days start and end in the site's time zone (UTC when it has none), as the API's `timezone=site`.
+    const range = { from: period.from, to: period.to, timezone: 'site' as const };
     data = await Promise.all([overview(site.id, range), ...tabs.map((tab) => breakdown(site.id, tab.dimension, { ...range, limit: 8 }))]);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

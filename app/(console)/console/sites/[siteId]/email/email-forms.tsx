@@ -10,6 +10,7 @@ import {
   sendAgentReplyAction,
   verifyRecipientAction,
 } from '@/app/(console)/_lib/email-actions';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { ConfirmButton } from '@/components/confirm-button';
 import { Field, FormError } from '@/components/field';
@@ -17,7 +18,7 @@ import { SubmitButton } from '@/components/submit-button';
 import type { EmailSender, Mailbox, MailboxCheck } from '@/lib/email/schema';
 
 export function AddRecipientForm({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(addRecipientAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(addRecipientAction, siteId), {} as FormState<string>);
   return (
     <form action={action} noValidate>
       <FormError message={state.errors?.form} />
@@ -40,7 +41,7 @@ export function AddRecipientForm({ siteId }: { siteId: string }) {
 }
 
 export function VerifyRecipientForm({ siteId, recipientId, email }: { siteId: string; recipientId: string; email: string }) {
-  const [state, action] = useActionState(verifyRecipientAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(verifyRecipientAction, siteId), {} as FormState<string>);
   return (
     <form action={action} noValidate className="inline">
       <input type="hidden" name="recipient_id" value={recipientId} />
@@ -66,7 +67,7 @@ export function VerifyRecipientForm({ siteId, recipientId, email }: { siteId: st
 export function RemoveRecipientButton({ siteId, recipientId, email }: { siteId: string; recipientId: string; email: string }) {
   return (
     <ConfirmButton
-      action={removeRecipientAction.bind(null, siteId)}
+      action={forSite(removeRecipientAction, siteId)}
       fields={{ recipient_id: recipientId }}
       label="Remove"
       subject={email}
@@ -82,7 +83,7 @@ export function RemoveRecipientButton({ siteId, recipientId, email }: { siteId: 
 }
 
 export function SenderForm({ siteId, sender }: { siteId: string; sender: EmailSender & { defaults: { from_address: string; from_name: string } } }) {
-  const [state, action] = useActionState(saveSenderAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(saveSenderAction, siteId), {} as FormState<string>);
   const value = (name: 'from_address' | 'from_name' | 'reply_to', stored: string | null) => state.values?.[name] ?? stored ?? '';
   return (
     <form action={action} noValidate>
@@ -124,7 +125,7 @@ export function SenderForm({ siteId, sender }: { siteId: string; sender: EmailSe
 }
 
 export function MailboxForm({ siteId, mailbox }: { siteId: string; mailbox: Mailbox | null }) {
-  const [state, action] = useActionState(saveMailboxAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(saveMailboxAction, siteId), {} as FormState<string>);
   const v = state.values;
   return (
     <form action={action} noValidate>
@@ -174,7 +175,7 @@ export function MailboxForm({ siteId, mailbox }: { siteId: string; mailbox: Mail
 }
 
 export function CheckMailboxButton({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(checkMailboxAction.bind(null, siteId), {} as FormState<MailboxCheck>);
+  const [state, action] = useActionState(forSite(checkMailboxAction, siteId), {} as FormState<MailboxCheck>);
   return (
     <form action={action}>
       <FormError message={state.errors?.form} />
@@ -192,7 +193,7 @@ export function CheckMailboxButton({ siteId }: { siteId: string }) {
 
 /** On a received message: sends the email agent's finished draft, or the text written here, to its sender. */
 export function SendAgentReplyForm({ siteId, emailId }: { siteId: string; emailId: string }) {
-  const [state, action] = useActionState(sendAgentReplyAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(sendAgentReplyAction, siteId), {} as FormState<string>);
   const id = `field-answer-${emailId}`;
   return (
     <form action={action} data-answer={emailId}>

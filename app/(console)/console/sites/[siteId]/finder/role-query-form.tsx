@@ -1,13 +1,14 @@
 'use client';
 
 import { createRoleQueryAction } from '@/app/(console)/_lib/finder-actions';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { SchemaField } from '@/app/(console)/_lib/schema-form';
 import { SchemaForm } from '@/components/kit/schema-form';
 
 export function RoleQueryForm({ siteId, fields }: { siteId: string; fields: SchemaField[] }) {
   return (
     <SchemaForm
-      action={createRoleQueryAction.bind(null, siteId)}
+      action={forSite(createRoleQueryAction, siteId)}
       fields={fields}
       submit="Create role query"
       pending="Saving…"

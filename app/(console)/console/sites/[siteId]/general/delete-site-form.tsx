@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { deleteSiteAction } from '@/app/(console)/_lib/site-actions';
 import { Field, FormError } from '@/components/field';
@@ -8,7 +9,7 @@ import { SubmitButton } from '@/components/submit-button';
 
 /** The typed confirmation: the button deletes only when the site's name was typed exactly. */
 export function DeleteSiteForm({ siteId, name }: { siteId: string; name: string }) {
-  const [state, action] = useActionState(deleteSiteAction.bind(null, siteId), {} as FormState);
+  const [state, action] = useActionState(forSite(deleteSiteAction, siteId), {} as FormState);
   return (
     <form action={action} noValidate>
       <FormError message={state.errors?.form} />

@@ -1,12 +1,13 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import { updateSiteAction } from '@/app/(console)/_lib/site-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
 
 export function EditSiteForm({ siteId, name, domain }: { siteId: string; name: string; domain: string | null }) {
-  const [state, action] = useActionState(updateSiteAction.bind(null, siteId), {});
+  const [state, action] = useActionState(forSite(updateSiteAction, siteId), {});
   // The form shows what was typed after an error, and the stored values after a save.
   const values = state.values ?? { name, domain: domain ?? '' };
   return (

@@ -1,14 +1,19 @@
 import type { Metadata } from 'next';
+import { siteTimeZone } from '@/app/(console)/_lib/dates';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { can } from '@/lib/members/permissions';
 import { DeleteSiteForm } from './delete-site-form';
 import { EditSiteForm } from './edit-site-form';
+import { TimeZoneForm } from './time-zone-form';
 
 export const metadata: Metadata = { title: 'General · Site Growth Platform' };
 
 export default async function GeneralPage({ params }: { params: Promise<{ siteId: string }> }) {
   const { site, role } = await requireSiteAccess((await params).siteId);
+  const zone = siteTimeZone(site.settings);
+  // IANA's zones as this server knows them, UTC included; a stored zone is always among the choices.
+  const zones = [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone'), ...(zone ? [zone] : [])])];
   return (
     <>
       <Card title="Name and domain" id="edit-site">
@@ -18,6 +23,13 @@ export default async function GeneralPage({ params }: { params: Promise<{ siteId
           <p>
             {site.name} · {site.domain ?? 'No domain'}. Owners and admins change them.
           </p>
+        )}
+      </Card>
+      <Card title="Time zone" id="time-zone">
+        {can(role, 'settings.manage') ? (
+          <TimeZoneForm siteId={site.id} zone={zone} zones={zones} />
+        ) : (
+          <p>{zone ?? 'Not set (UTC)'}: dates and analytics days are shown in this zone. Owners and admins change it.</p>
         )}
       </Card>
       {can(role, 'site.delete') && (

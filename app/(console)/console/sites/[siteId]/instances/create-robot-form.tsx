@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import { createRobotAction } from '@/app/(console)/_lib/instance-actions';
 import type { SchemaField } from '@/app/(console)/_lib/schema-form';
 import { SchemaForm } from '@/components/kit/schema-form';
@@ -8,7 +9,7 @@ import { SchemaForm } from '@/components/kit/schema-form';
 export function CreateRobotForm({ siteId, fields }: { siteId: string; fields: SchemaField[] }) {
   return (
     <SchemaForm
-      action={createRobotAction.bind(null, siteId)}
+      action={forSite(createRobotAction, siteId)}
       fields={fields}
       submit="Create robot"
       pending="Creating…"

@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import { instanceAction, type InstanceOperation } from '@/app/(console)/_lib/instance-actions';
 import { ConfirmButton } from '@/components/confirm-button';
 import { FormError } from '@/components/field';
@@ -27,7 +28,7 @@ function OperationButton({
   label: string;
   pending: string;
 }) {
-  const [state, run] = useActionState(instanceAction.bind(null, siteId), {});
+  const [state, run] = useActionState(forSite(instanceAction, siteId), {});
   return (
     <form action={run} className="inline-form">
       <input type="hidden" name="instance_id" value={instanceId} />
@@ -65,7 +66,7 @@ export function InstanceButtons({
       )}
       {CAN.stop.includes(status) && (
         <ConfirmButton
-          action={instanceAction.bind(null, siteId)}
+          action={forSite(instanceAction, siteId)}
           fields={{ instance_id: instanceId, operation: 'stop' }}
           label="Stop"
           subject={name}

@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { createKeyAction } from '@/app/(console)/_lib/key-actions';
 import { ExpiryField, Field, FormError } from '@/components/field';
@@ -10,7 +11,7 @@ import { SubmitButton } from '@/components/submit-button';
 import type { CreatedKey } from '@/lib/keys/schema';
 
 export function CreateKeyForm({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(createKeyAction.bind(null, siteId), {} as FormState<CreatedKey>);
+  const [state, action] = useActionState(forSite(createKeyAction, siteId), {} as FormState<CreatedKey>);
   return (
     <>
       {state.result && (

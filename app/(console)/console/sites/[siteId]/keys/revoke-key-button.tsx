@@ -1,5 +1,6 @@
 'use client';
 
+import { forSite } from '@/app/(console)/_lib/for-site';
 import { revokeKeyAction } from '@/app/(console)/_lib/key-actions';
 import { ConfirmButton } from '@/components/confirm-button';
 
@@ -7,7 +8,7 @@ import { ConfirmButton } from '@/components/confirm-button';
 export function RevokeKeyButton({ siteId, keyId, keyName }: { siteId: string; keyId: string; keyName: string }) {
   return (
     <ConfirmButton
-      action={revokeKeyAction.bind(null, siteId)}
+      action={forSite(revokeKeyAction, siteId)}
       fields={{ key_id: keyId }}
       label="Revoke"
       subject={keyName}

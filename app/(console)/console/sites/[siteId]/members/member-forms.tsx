@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import {
   changeRoleAction,
@@ -21,7 +22,7 @@ const ROLE_HINTS: Record<string, string> = {
 
 /** Invites a person by mail with a role; the link works once, for 7 days. */
 export function InviteForm({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(inviteMemberAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(inviteMemberAction, siteId), {} as FormState<string>);
   return (
     <form action={action} noValidate>
       <FormError message={state.errors?.form} />
@@ -56,7 +57,7 @@ export function InviteForm({ siteId }: { siteId: string }) {
 
 /** A member's role as a select; the owner may also hand the site over (role: owner). */
 export function RoleForm({ siteId, userId, role, canHandOver }: { siteId: string; userId: string; role: string; canHandOver: boolean }) {
-  const [state, action] = useActionState(changeRoleAction.bind(null, siteId), {});
+  const [state, action] = useActionState(forSite(changeRoleAction, siteId), {});
   const id = `role-${userId}`;
   return (
     <form action={action} noValidate className="row">
@@ -83,7 +84,7 @@ export function RoleForm({ siteId, userId, role, canHandOver }: { siteId: string
 export function RemoveMemberButton({ siteId, userId, email }: { siteId: string; userId: string; email: string }) {
   return (
     <ConfirmButton
-      action={removeMemberAction.bind(null, siteId)}
+      action={forSite(removeMemberAction, siteId)}
       fields={{ user_id: userId }}
       label="Remove"
       subject={email}
@@ -101,7 +102,7 @@ export function RemoveMemberButton({ siteId, userId, email }: { siteId: string; 
 export function RevokeInvitationButton({ siteId, id, email }: { siteId: string; id: string; email: string }) {
   return (
     <ConfirmButton
-      action={revokeInvitationAction.bind(null, siteId)}
+      action={forSite(revokeInvitationAction, siteId)}
       fields={{ id }}
       label="Revoke"
       subject={email}
@@ -119,7 +120,7 @@ export function RevokeInvitationButton({ siteId, id, email }: { siteId: string; 
 export function LeaveSiteButton({ siteId, name }: { siteId: string; name: string }) {
   return (
     <ConfirmButton
-      action={leaveSiteAction.bind(null, siteId)}
+      action={forSite(leaveSiteAction, siteId)}
       fields={{}}
       label="Leave this site"
       subject={name}

@@ -1,13 +1,14 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { addOriginAction } from '@/app/(console)/_lib/origin-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
 
 export function AddOriginForm({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(addOriginAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(addOriginAction, siteId), {} as FormState<string>);
   // React resets the form after the action: an added origin leaves an empty field, an error keeps what was typed.
   return (
     <form action={action} noValidate>

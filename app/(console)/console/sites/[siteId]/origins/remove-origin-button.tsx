@@ -1,5 +1,6 @@
 'use client';
 
+import { forSite } from '@/app/(console)/_lib/for-site';
 import { removeOriginAction } from '@/app/(console)/_lib/origin-actions';
 import { ConfirmButton } from '@/components/confirm-button';
 
@@ -7,7 +8,7 @@ import { ConfirmButton } from '@/components/confirm-button';
 export function RemoveOriginButton({ siteId, originId, origin }: { siteId: string; originId: string; origin: string }) {
   return (
     <ConfirmButton
-      action={removeOriginAction.bind(null, siteId)}
+      action={forSite(removeOriginAction, siteId)}
       fields={{ origin_id: originId }}
       label="Remove"
       subject={origin}

@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { createAppAction, createPlatformKeyAction, revokePlatformKeyAction } from '@/app/(console)/_lib/platform-actions';
 import { ConfirmButton } from '@/components/confirm-button';
@@ -11,7 +12,7 @@ import { SubmitButton } from '@/components/submit-button';
 import type { CreatedPlatformKey } from '@/lib/platform/schema';
 
 export function CreateAppForm({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(createAppAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(createAppAction, siteId), {} as FormState<string>);
   return (
     <form action={action} noValidate>
       <FormError message={state.errors?.form} />
@@ -47,7 +48,7 @@ export function CreatePlatformKeyForm({
   apps: { id: string; name: string }[];
   capabilities: { name: string; description: string }[];
 }) {
-  const [state, action] = useActionState(createPlatformKeyAction.bind(null, siteId), {} as FormState<CreatedPlatformKey>);
+  const [state, action] = useActionState(forSite(createPlatformKeyAction, siteId), {} as FormState<CreatedPlatformKey>);
   return (
     <>
       {state.result && (
@@ -111,7 +112,7 @@ export function CreatePlatformKeyForm({
 export function RevokePlatformKeyButton({ siteId, keyId, name }: { siteId: string; keyId: string; name: string }) {
   return (
     <ConfirmButton
-      action={revokePlatformKeyAction.bind(null, siteId)}
+      action={forSite(revokePlatformKeyAction, siteId)}
       fields={{ key_id: keyId }}
       label="Revoke"
       subject={name}

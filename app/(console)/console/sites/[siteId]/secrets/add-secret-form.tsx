@@ -1,13 +1,14 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { addSecretAction } from '@/app/(console)/_lib/secret-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
 
 export function AddSecretForm({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(addSecretAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(addSecretAction, siteId), {} as FormState<string>);
   return (
     <form action={action} noValidate>
       <FormError message={state.errors?.form} />

@@ -1,5 +1,6 @@
 'use client';
 
+import { forSite } from '@/app/(console)/_lib/for-site';
 import { deleteSecretAction } from '@/app/(console)/_lib/secret-actions';
 import { ConfirmButton } from '@/components/confirm-button';
 
@@ -7,7 +8,7 @@ import { ConfirmButton } from '@/components/confirm-button';
 export function DeleteSecretButton({ siteId, tokenId, identifier }: { siteId: string; tokenId: string; identifier: string }) {
   return (
     <ConfirmButton
-      action={deleteSecretAction.bind(null, siteId)}
+      action={forSite(deleteSecretAction, siteId)}
       fields={{ token_id: tokenId }}
       label="Delete"
       subject={identifier}

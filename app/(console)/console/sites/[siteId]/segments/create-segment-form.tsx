@@ -1,13 +1,14 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { createSegmentAction } from '@/app/(console)/_lib/segment-actions';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
 
 export function CreateSegmentForm({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(createSegmentAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(createSegmentAction, siteId), {} as FormState<string>);
   const v = state.values ?? {};
   const e = state.errors ?? {};
   return (

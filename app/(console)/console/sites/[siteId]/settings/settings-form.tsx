@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState, useEffect, useState, type ReactNode } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { saveSettingsAction, type SavedSettings } from '@/app/(console)/_lib/settings-actions';
 import { blankValue, fieldId, type FormValue, type ObjectNode, type SettingsField, type SettingsNode } from '@/app/(console)/_lib/settings-form';
@@ -34,7 +35,7 @@ function setIn(root: FormValue, parts: string[], value: FormValue): FormValue {
  * with the settings schema and answers with errors by field or the saved values.
  */
 export function SettingsForm({ siteId, group, fields, initial }: { siteId: string; group: string; fields: SettingsField[]; initial: Values }) {
-  const [state, action] = useActionState(saveSettingsAction.bind(null, siteId), {} as FormState<SavedSettings>);
+  const [state, action] = useActionState(forSite(saveSettingsAction, siteId), {} as FormState<SavedSettings>);
   const [values, setValues] = useState<Values>(initial);
   const [focus, setFocus] = useState<string | null>(null);
   const savedAt = state.result?.at;

@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { createEndpointAction, type CreatedEndpointResult } from '@/app/(console)/_lib/webhook-actions';
 import { Field, FormError } from '@/components/field';
@@ -9,7 +10,7 @@ import { ShownOnce } from '@/components/kit/shown-once';
 import { SubmitButton } from '@/components/submit-button';
 
 export function AddEndpointForm({ siteId, eventTypes }: { siteId: string; eventTypes: readonly string[] }) {
-  const [state, action] = useActionState(createEndpointAction.bind(null, siteId), {} as FormState<CreatedEndpointResult>);
+  const [state, action] = useActionState(forSite(createEndpointAction, siteId), {} as FormState<CreatedEndpointResult>);
   return (
     <>
       {state.result && (

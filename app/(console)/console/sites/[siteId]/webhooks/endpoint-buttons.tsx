@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { deleteEndpointAction, pingEndpointAction } from '@/app/(console)/_lib/webhook-actions';
 import { ConfirmButton } from '@/components/confirm-button';
@@ -8,7 +9,7 @@ import { SubmitButton } from '@/components/submit-button';
 
 /** "Send a ping" queues a webhook.ping to this endpoint; the delivery shows below once attempted. */
 export function PingButton({ siteId, endpointId }: { siteId: string; endpointId: string }) {
-  const [state, action] = useActionState(pingEndpointAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(pingEndpointAction, siteId), {} as FormState<string>);
   return (
     <form action={action} className="inline">
       <input type="hidden" name="endpoint_id" value={endpointId} />
@@ -23,7 +24,7 @@ export function PingButton({ siteId, endpointId }: { siteId: string; endpointId:
 export function DeleteEndpointButton({ siteId, endpointId, url }: { siteId: string; endpointId: string; url: string }) {
   return (
     <ConfirmButton
-      action={deleteEndpointAction.bind(null, siteId)}
+      action={forSite(deleteEndpointAction, siteId)}
       fields={{ endpoint_id: endpointId }}
       label="Delete"
       subject={url}

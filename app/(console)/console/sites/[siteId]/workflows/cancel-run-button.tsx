@@ -1,5 +1,6 @@
 'use client';
 
+import { forSite } from '@/app/(console)/_lib/for-site';
 import { cancelRunAction } from '@/app/(console)/_lib/workflow-actions';
 import { ConfirmButton } from '@/components/confirm-button';
 
@@ -7,7 +8,7 @@ import { ConfirmButton } from '@/components/confirm-button';
 export function CancelRunButton({ siteId, workflowId }: { siteId: string; workflowId: string }) {
   return (
     <ConfirmButton
-      action={cancelRunAction.bind(null, siteId)}
+      action={forSite(cancelRunAction, siteId)}
       fields={{ workflow_id: workflowId }}
       label="Cancel run"
       subject={workflowId}

@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { setLeadStatusAction, updateLeadAction } from '@/app/(console)/_lib/lead-actions';
 import { Field, FormError } from '@/components/field';
@@ -9,7 +10,7 @@ import { SubmitButton } from '@/components/submit-button';
 const STATUSES = ['new', 'contacted', 'qualified', 'converted', 'lost'];
 
 export function LeadStatusForm({ siteId, leadId, status }: { siteId: string; leadId: string; status: string }) {
-  const [state, action] = useActionState(setLeadStatusAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(setLeadStatusAction, siteId), {} as FormState<string>);
   return (
     <form action={action} className="inline-form">
       <input type="hidden" name="lead_id" value={leadId} />
@@ -51,7 +52,7 @@ export function LeadEditForm({
   lead: LeadValues;
   segments: { id: string; name: string }[];
 }) {
-  const [state, action] = useActionState(updateLeadAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(updateLeadAction, siteId), {} as FormState<string>);
   const v = { ...lead, ...state.values };
   const e = state.errors ?? {};
   return (

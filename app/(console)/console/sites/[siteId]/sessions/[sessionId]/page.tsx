@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { clock, count, duration, pathOf } from '@/app/(console)/_lib/format';
+import { count, duration, pathOf } from '@/app/(console)/_lib/format';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
-import { Time } from '@/components/time';
+import { Clock, Time } from '@/components/time';
 import { BotBadge, VisitorName } from '@/components/visitor-name';
 import { ApiError } from '@/lib/core/errors';
 import { isUuid } from '@/lib/core/schemas';
@@ -129,7 +129,7 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
                 <li key={e.event_id} className={e.event_type}>
                   <strong>{title}</strong>{' '}
                   <span className="sub">
-                    <time dateTime={iso(e.timestamp)}>{clock(e.timestamp)}</time>
+                    <Clock ms={e.timestamp} />
                     {e.event_type !== 'pageview' && e.event_type !== 'engagement' && e.url ? ` · on ${pathOf(e.url)}` : ''}
                   </span>
                   {!shown && e.properties && Object.keys(e.properties).length > 0 && <code className="sub wrap">{JSON.stringify(e.properties)}</code>}

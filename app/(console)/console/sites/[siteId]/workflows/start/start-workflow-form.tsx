@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { SchemaField } from '@/app/(console)/_lib/schema-form';
 import { startWorkflowAction } from '@/app/(console)/_lib/workflow-start-actions';
 import { SchemaForm } from '@/components/kit/schema-form';
@@ -19,7 +20,7 @@ export function StartWorkflowForm({
 }) {
   return (
     <SchemaForm
-      action={startWorkflowAction.bind(null, siteId)}
+      action={forSite(startWorkflowAction, siteId)}
       fields={fields}
       hidden={{ workflow_name: workflow }}
       submit={label}

@@ -2,6 +2,7 @@ import { sendAgentReply } from '@/lib/email/agent-reply';
 import { agentReplyBodySchema, emailPathSchema, SentEmailSchema } from '@/lib/email/schema';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { requestOrigin } from '@/lib/http/request-origin';
 
 // POST /api/sites/{site_id}/emails/{email_id}/reply — send the email agent's answer to a received message
 export const POST = defineRoute({
@@ -20,5 +21,5 @@ export const POST = defineRoute({
   body: agentReplyBodySchema,
   response: SentEmailSchema,
   errors: ['NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE', 'PROVIDER_ERROR'],
-  handler: ({ siteId, params, body }) => sendAgentReply(siteId!, params.email_id, body),
+  handler: ({ siteId, params, body, req }) => sendAgentReply(siteId!, params.email_id, body, requestOrigin(req)),
 });
