@@ -30,7 +30,7 @@ export default async function StartWorkflowPage({
           <Link href={`${base}/start`}>← The catalog</Link>
         </p>
         <Card
-          title={`Start ${entry.name}`}
+          title={`Start: ${entry.label}`}
           id="start"
           actions={
             <span className="as-code">
@@ -64,7 +64,15 @@ export default async function StartWorkflowPage({
           rowKey={(e) => e.name}
           empty={null}
           columns={[
-            { header: 'Workflow', title: true, cell: (e) => <Link href={`${base}/start?name=${e.name}`}>{e.name}</Link> },
+            {
+              header: 'Workflow',
+              title: true,
+              cell: (e) => (
+                <Link href={`${base}/start?name=${e.name}`} title={e.name}>
+                  {e.label}
+                </Link>
+              ),
+            },
             { header: 'Group', cell: (e) => e.group },
             { header: 'What it does', cell: (e) => e.purpose },
           ]}
