@@ -14,6 +14,7 @@ describe('a segment in the console', () => {
         await createLead(t.siteId, {
           site_id: t.siteId,
           name: `Lead ${n}`,
+          status: 'new',
           email: `l${n}@shop.example`,
           segment_id: n < 3 ? eu.segment_id : undefined,
         }),
