@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { messageAgent } from '@/lib/agents/workflow-message';
 import { assertMembersOfSite } from '@/lib/members/repo';
 import type { Activities } from './activities';
 import * as bodies from './bodies';
@@ -198,6 +199,10 @@ const entries: Omit<CatalogEntry, 'definition'>[] = [
     group: 'Ops',
     purpose: 'Push a message into an agent',
     body: bodies.agentMessageBody,
+    // The agent named and the conversation continued must exist on the site.
+    precheck: async (siteId, input) => {
+      await messageAgent(siteId, input as bodies.AgentMessageInput);
+    },
   },
 ];
 
