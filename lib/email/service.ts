@@ -2,8 +2,8 @@ import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { currentDate } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { ApiError, found, notFound } from '@/lib/core/errors';
-import { emailTransport, type OutgoingEmail } from '@/lib/providers/email';
 import { findLeadByEmail } from '@/lib/leads/repo';
+import { emailTransport, type OutgoingEmail } from '@/lib/providers/email';
 import { getSite } from '@/lib/sites/repo';
 import {
   attemptCode,

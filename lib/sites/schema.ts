@@ -10,7 +10,7 @@ const HOST = /^(?=.{1,253}(?::\d{1,5})?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?
  * `shop.example/` its host; a default port goes, any other stays. What is not a URL is left for
  * the host rule to refuse.
  */
-export function hostOf(input: string): string {
+function hostOf(input: string): string {
   const text = input.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
     try {
@@ -19,17 +19,13 @@ export function hostOf(input: string): string {
       return text.toLowerCase();
     }
   }
-  return text
-    .replace(/^\/\//, '')
-    .split(/[/?#]/)[0]!
-    .replace(/\.$/, '')
-    .toLowerCase();
+  return text.replace(/^\/\//, '').split(/[/?#]/)[0]!.replace(/\.$/, '').toLowerCase();
 }
 
 export const domainSchema = z
   .string()
   .overwrite(hostOf)
-  .regex(HOST, 'Enter the site\'s address as a host name such as example.com')
+  .regex(HOST, "Enter the site's address as a host name such as example.com")
   .describe('Host name of the site, e.g. example.com; a pasted URL (https://example.com/shop) keeps its host, lower-cased');
 
 const siteNameSchema = z.string().trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters').describe('Site name');

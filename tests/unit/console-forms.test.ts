@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { absoluteTime, relativeTime } from '@/app/(console)/_lib/dates';
 import { fieldErrors, optionalText, safeParseForm } from '@/app/(console)/_lib/forms';
-import { bodyFromForm, schemaFields } from '@/app/(console)/_lib/schema-form';
-import { customerSupportBody } from '@/lib/workflows/bodies';
 import { parseOriginLines } from '@/app/(console)/_lib/origin-lines';
+import { bodyFromForm, schemaFields } from '@/app/(console)/_lib/schema-form';
 import { createKeyBodySchema } from '@/lib/keys/schema';
 import { impliedOrigins } from '@/lib/sites/origins';
 import { signupBodySchema } from '@/lib/users/schema';
+import { customerSupportBody } from '@/lib/workflows/bodies';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const at = (ms: number) => new Date(NOW + ms).toISOString();

@@ -57,7 +57,12 @@ describe('POST /api/visitors/sites', () => {
 
   it('names the domain field when it is no host name', async () => {
     const user = await createUser();
-    const res = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: user.auth, body: { name: 'Shop', domain: 'https://' } });
+    const res = await call(createSiteRoute, {
+      method: 'POST',
+      path: '/api/visitors/sites',
+      headers: user.auth,
+      body: { name: 'Shop', domain: 'https://' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_REQUEST');
     expect(res.body.error.details.issues).toEqual([expect.objectContaining({ path: 'body.domain' })]);
