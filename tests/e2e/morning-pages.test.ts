@@ -156,15 +156,16 @@ describe.skipIf(!base)('console: pages that finish their job', () => {
   });
 
   it('starts a conversation with any agent and shows the reply as it streams in', async () => {
+    model.reset();
     model.queue({ text: 'Hello! I qualify your leads: tell me about a prospect and I will propose the next step.' });
     await page.goto(site('/conversations'));
-    await page.getByLabel('Agent', { exact: true }).selectOption('sales');
+    await page.getByRole('combobox', { name: 'Agent' }).selectOption('sales');
     await page.getByLabel('Message', { exact: true }).fill('What can you do for me?');
     await page.getByRole('button', { name: 'Start conversation' }).click();
     await page.getByTestId('streaming').getByText('I qualify your leads').waitFor();
     await page.getByRole('link', { name: 'Open the conversation' }).waitFor();
-    await page.locator('#conversations tbody tr').first().waitFor();
-    expect(await page.locator('#conversations tbody tr').first().innerText()).toContain('Sales');
+    await page.locator('section[aria-labelledby="conversations-heading"] tbody tr').first().waitFor();
+    expect(await page.locator('section[aria-labelledby="conversations-heading"] tbody tr').first().innerText()).toContain('Sales');
     await shots('06-conversation-started');
     await page.getByRole('link', { name: 'Open the conversation' }).click();
     await page.getByTestId('messages').getByText('What can you do for me?').waitFor();
@@ -172,6 +173,7 @@ describe.skipIf(!base)('console: pages that finish their job', () => {
   });
 
   it('an agentMessage run records its conversation and command, shown in Conversations, Commands and Workflows by name', async () => {
+    model.reset();
     model.queue({ text: 'Post twice a week.' });
     const started = await api(APP, 'POST', '/api/workflow/agentMessage', { site_id: siteId, message: 'How often should we post?' }, key);
     expect(started.status, JSON.stringify(started.body)).toBe(202);
@@ -200,9 +202,9 @@ describe.skipIf(!base)('console: pages that finish their job', () => {
     const summary = await page.getByTestId('run-result-summary').innerText();
     expect(summary).toContain('Answer');
     expect(summary).toContain('Post twice a week.');
-    expect(await page.locator('#result details').first().getAttribute('open')).toBeNull();
+    expect(await page.locator('section[aria-labelledby="result-heading"] details').first().getAttribute('open')).toBeNull();
     expect(await page.getByTestId('run-result').isVisible()).toBe(false);
-    await page.locator('#result details summary').first().click();
+    await page.locator('section[aria-labelledby="result-heading"] details summary').first().click();
     expect(JSON.parse(await page.getByTestId('run-result').innerText())).toMatchObject({ answer: 'Post twice a week.' });
     await shots('08-run-readable');
   });
@@ -265,7 +267,7 @@ describe.skipIf(!base)('console: pages that finish their job', () => {
     await page.getByLabel('Message', { exact: true }).fill('They are ready for pick-up.');
     await page.getByRole('button', { name: 'Send email' }).click();
     await page.getByRole('status').filter({ hasText: 'Kept in the outbox for ada@shop.example' }).waitFor();
-    await page.locator('#outbox summary', { hasText: 'Your running shoes' }).waitFor();
+    await page.locator('section[aria-labelledby="outbox-heading"] summary', { hasText: 'Your running shoes' }).waitFor();
     await page.getByRole('button', { name: 'Send email' }).click();
     await page.locator('.error', { hasText: 'Subject is required' }).waitFor();
     await shots('12-email-compose');
