@@ -21,6 +21,7 @@ const AGENT_LABELS: Record<(typeof AGENT_ROLES)[number], string> = {
   email: 'Email — draft email replies',
   copywriter: 'Copywriter — write and edit content',
 };
+const shortLabel = (role: (typeof AGENT_ROLES)[number]) => AGENT_LABELS[role].split(' — ')[0];
 
 export const metadata: Metadata = { title: 'Conversations · Site Growth Platform' };
 
@@ -45,7 +46,7 @@ export default async function ConversationsPage({
       {writable && (
         <Card title="Start a conversation" id="start-conversation">
           {withModel ? (
-            <StartConversationForm siteId={site.id} agents={AGENT_ROLES.map((r) => ({ role: r, label: AGENT_LABELS[r] }))} />
+            <StartConversationForm siteId={site.id} agents={AGENT_ROLES.map((r) => ({ role: r, label: AGENT_LABELS[r], short: shortLabel(r) }))} />
           ) : (
             <p role="status" data-testid="model-not-configured">
               <strong>No language model is configured (MODEL_NOT_CONFIGURED),</strong> so the agents cannot answer yet. The operator sets{' '}
@@ -70,7 +71,7 @@ export default async function ConversationsPage({
           </Link>
           {AGENT_ROLES.map((a) => (
             <Link key={a} href={`${base}?agent=${a}`} aria-current={agent === a ? 'true' : undefined}>
-              {a}
+              {shortLabel(a)}
             </Link>
           ))}
         </nav>
@@ -93,7 +94,7 @@ export default async function ConversationsPage({
                 </Link>
               ),
             },
-            { header: 'Agent', cell: (c) => AGENT_LABELS[c.agent]?.split(' — ')[0] ?? c.agent },
+            { header: 'Agent', cell: (c) => shortLabel(c.agent) },
             {
               header: 'Lead',
               cell: (c) => (c.lead_id ? <Link href={`/console/sites/${site.id}/leads/${c.lead_id}`}>Lead</Link> : <span className="empty">—</span>),

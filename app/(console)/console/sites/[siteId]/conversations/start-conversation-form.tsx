@@ -10,7 +10,7 @@ import { streamAgentReply } from './agent-stream';
  * Starts a conversation with the chosen agent (POST /api/sites/{site_id}/conversations) and shows
  * the reply as it streams in; then a link to the recorded conversation, which the list now shows.
  */
-export function StartConversationForm({ siteId, agents }: { siteId: string; agents: { role: string; label: string }[] }) {
+export function StartConversationForm({ siteId, agents }: { siteId: string; agents: { role: string; label: string; short: string }[] }) {
   const router = useRouter();
   const [sent, setSent] = useState<{ agent: string; message: string }>();
   const [reply, setReply] = useState('');
@@ -47,7 +47,7 @@ export function StartConversationForm({ siteId, agents }: { siteId: string; agen
     }
   }
 
-  const labelOf = (role: string) => agents.find((a) => a.role === role)?.label ?? role;
+  const labelOf = (role: string) => agents.find((a) => a.role === role)?.short ?? role;
   return (
     <>
       {sent && (busy || reply) && (
