@@ -42,7 +42,7 @@ export type SendEmailInput = z.infer<typeof sendEmailBodySchema>;
 
 /** One message the owner writes in the console, to one person, from the site's sender. */
 export const composeEmailBodySchema = z.strictObject({
-  to: emailAddressSchema,
+  to: z.string().trim().min(1, 'Enter the address to write to').pipe(emailAddressSchema),
   subject: headerText(998, 'Subject, one line').min(1, 'Subject is required'),
   text: z.string().trim().min(1, 'Write the message').max(EMAIL_MAX_BODY_CHARS).describe('Plain-text body'),
 });
