@@ -2040,6 +2040,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sites/{site_id}/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a conversation with an agent (the site's owner)
+         * @description The signed-in owner of the site (or a member whose role writes) starts a new conversation with the agent named in `agent`; the agent is offered every tool of the site. Continue it with `POST /api/sites/{site_id}/conversations/{conversation_id}/messages`.
+         *
+         *     **Asynchronous.** The answer is 202 with the command at once; poll `GET /sites/{site_id}/commands/{command_id}` (or read the conversation) for the reply, tool calls and token usage. Status: `pending` → `running` → `completed` | `failed` (or `cancelled`).
+         *
+         *     **Streaming.** With `Accept: text/event-stream` the answer is 200 with server-sent events instead: `accepted` (`{command_id, conversation_id, status}`), `delta` (`{text}`, the reply as it is written), then `done` (the command as the detail route shows it, completed or failed). The command and the conversation are recorded exactly as for a polled request.
+         *
+         *     Without a configured model (LLM_BASE_URL, LLM_MODEL) the answer is 503 MODEL_NOT_CONFIGURED and nothing is recorded.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
+         */
+        post: operations["postApiSitesSiteIdConversations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sites/{site_id}/conversations/{conversation_id}/messages": {
         parameters: {
             query?: never;
@@ -4186,7 +4216,7 @@ export interface components {
             /** Format: uuid */
             site_id: string;
             /**
-             * @description failing: a delivery used up its retries; the next successful delivery clears it
+             * @description failing: the endpoint's last delivery attempt (a ping's too) got no 2xx answer, retries may still follow; the next successful delivery clears it
              * @enum {string}
              */
             status: "healthy" | "failing";
@@ -4498,7 +4528,7 @@ export interface components {
             /** Format: uuid */
             site_id: string;
             /**
-             * @description failing: a delivery used up its retries; the next successful delivery clears it
+             * @description failing: the endpoint's last delivery attempt (a ping's too) got no 2xx answer, retries may still follow; the next successful delivery clears it
              * @enum {string}
              */
             status: "healthy" | "failing";
@@ -5903,7 +5933,7 @@ export interface components {
                 url?: string;
             }[];
             swot?: components["schemas"]["Swot"];
-            /** @description People on the team */
+            /** @description People on the company's team, as context for the agents; not who may sign in to the console (that is the site's members) */
             team_members?: {
                 /** @description Short bio */
                 bio?: string;
@@ -9004,7 +9034,7 @@ export interface operations {
                         /** @description Weaknesses */
                         weaknesses?: string[] | null;
                     } | null;
-                    /** @description People on the team */
+                    /** @description People on the company's team, as context for the agents; not who may sign in to the console (that is the site's members) */
                     team_members?: {
                         /** @description Short bio */
                         bio?: string;
@@ -15137,6 +15167,73 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    postApiSitesSiteIdConversations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); a site the signed-in user is a member of
+                 * @example 0b506a97-a13b-47cf-93c1-18fd4a3cb4c6
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "agent": "copywriter",
+                 *       "message": "A tagline, please"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The agent to talk to: cmo, sales, customerSupport, email or copywriter
+                     * @enum {string}
+                     */
+                    agent: "cmo" | "sales" | "customerSupport" | "email" | "copywriter";
+                    /** @description What you ask or tell the agent (at most 20,000 characters) */
+                    message: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "command_id": "18e1423f-545a-458c-98f6-af3122c28f1b",
+                     *         "conversation_id": "7e727926-9599-45a3-925e-1fe7a08b4736",
+                     *         "status": "pending"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AgentAccepted"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["SystemErrorOrWorkflowExecutionError"];
+            503: components["responses"]["ModelNotConfiguredOrServiceUnavailable"];
+        };
+    };
     postApiSitesSiteIdConversationsConversationIdMessages: {
         parameters: {
             query?: never;
@@ -18259,7 +18356,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Host name of the site, e.g. example.com (no scheme, no path) */
+                    /** @description Host name of the site, e.g. example.com; a pasted URL (https://example.com/shop) keeps its host, lower-cased */
                     domain?: string;
                     /** @description Site name */
                     name: string;
@@ -19140,9 +19237,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Agent that receives the message (default: the site's CMO agent) */
+                    /** @description Agent that receives the message: cmo, sales, customerSupport, email or copywriter (default: the conversation's agent, else cmo) */
                     agent_id?: string;
-                    /** @description Conversation to continue */
+                    /** @description Conversation of the site to continue (its id); without it a new conversation is started. The run's result names it, with the command */
                     conversation_id?: string;
                     /** @description The message */
                     message: string;

@@ -43,12 +43,15 @@ export async function executeCommand(siteId: string, commandId: string, listener
  * `running` here was left by that attempt: it is recorded as failed/INTERRUPTED rather than run
  * again, since its tool calls may already have acted.
  */
-export async function carryOutCommand(siteId: string, commandId: string): Promise<{ status: CommandStatus; error?: CommandError }> {
+export async function carryOutCommand(
+  siteId: string,
+  commandId: string,
+): Promise<{ status: CommandStatus; error?: CommandError; reply?: string | null }> {
   await failInterrupted(siteId, commandId, currentDate());
   await executeCommand(siteId, commandId);
   const row = await findCommand(siteId, commandId);
   if (!row) return { status: 'failed', error: { code: 'NOT_FOUND', message: 'The command no longer exists' } };
-  return { status: row.status as CommandStatus, ...(row.error ? { error: row.error as CommandError } : {}) };
+  return { status: row.status as CommandStatus, reply: row.reply, ...(row.error ? { error: row.error as CommandError } : {}) };
 }
 
 /**

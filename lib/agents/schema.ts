@@ -30,6 +30,11 @@ export const agentMessageBodySchema = z.strictObject({
 export const ownerMessageBodySchema = z.strictObject({
   message: agentMessageBodySchema.shape.message,
 });
+/** A new conversation the site's owner (signed in) starts with one of the site's agents. */
+export const ownerConversationBodySchema = z.strictObject({
+  agent: z.enum(AGENT_ROLES).describe('The agent to talk to: cmo, sales, customerSupport, email or copywriter'),
+  message: agentMessageBodySchema.shape.message,
+});
 export const conversationPathSchema = z.strictObject({ site_id: siteIdSchema, conversation_id: uuidSchema.describe('A conversation of the site') });
 
 export const emailReplyBodySchema = z.strictObject({

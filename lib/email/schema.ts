@@ -40,6 +40,14 @@ export const sendEmailBodySchema = z
   .refine((b) => b.text !== undefined || b.html !== undefined, { message: 'text or html is required', path: ['text'] });
 export type SendEmailInput = z.infer<typeof sendEmailBodySchema>;
 
+/** One message the owner writes in the console, to one person, from the site's sender. */
+export const composeEmailBodySchema = z.strictObject({
+  to: z.string().trim().min(1, 'Enter the address to write to').pipe(emailAddressSchema),
+  subject: headerText(998, 'Subject, one line').min(1, 'Subject is required'),
+  text: z.string().trim().min(1, 'Write the message').max(EMAIL_MAX_BODY_CHARS).describe('Plain-text body'),
+});
+export type ComposeEmailInput = z.infer<typeof composeEmailBodySchema>;
+
 export const EMAIL_TRANSPORTS = ['outbox', 'smtp', 'imap'] as const;
 export const EMAIL_STATUSES = ['stored', 'sent', 'failed', 'received'] as const;
 export const INBOUND_KINDS = ['reply', 'message', 'bounce', 'auto_reply'] as const;

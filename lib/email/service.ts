@@ -2,6 +2,7 @@ import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { currentDate } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { ApiError, found, notFound } from '@/lib/core/errors';
+import { findLeadByEmail } from '@/lib/leads/repo';
 import { emailTransport, type OutgoingEmail } from '@/lib/providers/email';
 import { getSite } from '@/lib/sites/repo';
 import {
@@ -21,7 +22,7 @@ import {
   toRecipient,
   verifiedAmong,
 } from './repo';
-import type { EmailSender, EmailSenderInput, Recipient, SentEmail } from './schema';
+import type { ComposeEmailInput, EmailSender, EmailSenderInput, Recipient, SentEmail } from './schema';
 import { readUnsubscribeToken, unsubscribeLinks } from './unsubscribe';
 
 /** What a message is linked to in the site's email log, and whether the product wrote it. */
@@ -97,6 +98,26 @@ export async function sendEmail(
   }
   return sent(await insertMessage(siteId, { ...envelope, status: 'sent', providerMessageId }));
 }
+
+/**
+ * A message the site's owner writes in the console: from the site's sender, to one person (a
+ * suppressed address is refused as for every message), linked to the lead with that address.
+ */
+export async function composeEmail(siteId: string, input: ComposeEmailInput): Promise<SentEmail> {
+  const lead = await findLeadByEmail(siteId, input.to);
+  return sendEmail(siteId, null, { to: [input.to], subject: input.subject, text: input.text }, { leadId: lead?.id ?? null });
+}
+
+/** How mail leaves this deployment: handed to an SMTP server, or kept in the site's outbox. */
+export const emailDelivery = (): { kind: 'smtp'; host: string } | { kind: 'outbox' } => {
+  const url = config().SMTP_URL;
+  if (!url) return { kind: 'outbox' };
+  try {
+    return { kind: 'smtp', host: new URL(url).host };
+  } catch {
+    return { kind: 'smtp', host: 'configured' };
+  }
+};
 
 const sent = (m: Awaited<ReturnType<typeof insertMessage>>): SentEmail => ({
   id: m.id,

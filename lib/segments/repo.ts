@@ -30,6 +30,30 @@ export function listSegments(siteId: string, q: ListSegmentsInput): Promise<{ it
   return repo.list(siteId, filters, q);
 }
 
+/** The leads in each of the given segments (0 for one without leads): a segment's real size. */
+export async function segmentLeadCounts(siteId: string, segmentIds: string[]): Promise<Map<string, number>> {
+  const counts = new Map(segmentIds.map((id) => [id, 0]));
+  if (segmentIds.length === 0) return counts;
+  const db = await getDb();
+  const rows = await db
+    .select({ id: leads.segmentId, n: sql<number>`count(*)::int` })
+    .from(leads)
+    .where(and(eq(leads.siteId, siteId), inArray(leads.segmentId, segmentIds)))
+    .groupBy(leads.segmentId);
+  for (const row of rows) if (row.id) counts.set(row.id, Number(row.n));
+  return counts;
+}
+
+/** Deletes a segment of the site (404 otherwise): its leads stay, without a segment; its role-query links and visitor memberships go with it. */
+export async function deleteSegment(siteId: string, segmentId: string): Promise<{ name: string }> {
+  const db = await getDb();
+  const [row] = await db
+    .delete(segments)
+    .where(and(eq(segments.siteId, siteId), eq(segments.id, segmentId)))
+    .returning({ name: segments.name });
+  return found(row, 'Segment');
+}
+
 export async function findSegment(siteId: string, segmentId: string): Promise<Segment | undefined> {
   const row = await repo.find(siteId, segmentId);
   return row ? repo.toApi(row) : undefined;

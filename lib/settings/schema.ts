@@ -201,7 +201,7 @@ export const SiteSettingsSchema = z
         }),
       )
       .max(500)
-      .describe('People on the team'),
+      .describe("People on the company's team, as context for the agents; not who may sign in to the console (that is the site's members)"),
     team_roles: z
       .array(
         z.strictObject({

@@ -5,12 +5,28 @@ import { ROLES } from '@/lib/members/permissions';
 // A host name with an optional port, e.g. `example.com`, `shop.example.co.uk`, `localhost:3000`.
 const HOST = /^(?=.{1,253}(?::\d{1,5})?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/;
 
+/**
+ * The host of what an owner pastes: `https://Shop.Example/path?q` keeps `shop.example`, a
+ * `shop.example/` its host; a default port goes, any other stays. What is not a URL is left for
+ * the host rule to refuse.
+ */
+function hostOf(input: string): string {
+  const text = input.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    try {
+      return new URL(text).host.replace(/\.$/, '').toLowerCase();
+    } catch {
+      return text.toLowerCase();
+    }
+  }
+  return text.replace(/^\/\//, '').split(/[/?#]/)[0]!.replace(/\.$/, '').toLowerCase();
+}
+
 export const domainSchema = z
   .string()
-  .trim()
-  .toLowerCase()
-  .regex(HOST, 'Must be a host name such as example.com (no scheme or path)')
-  .describe('Host name of the site, e.g. example.com (no scheme, no path)');
+  .overwrite(hostOf)
+  .regex(HOST, "Enter the site's address as a host name such as example.com")
+  .describe('Host name of the site, e.g. example.com; a pasted URL (https://example.com/shop) keeps its host, lower-cased');
 
 const siteNameSchema = z.string().trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters').describe('Site name');
 

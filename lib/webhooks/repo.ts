@@ -53,6 +53,20 @@ export async function findEndpoint(siteId: string, id: string): Promise<Endpoint
   return row;
 }
 
+export async function updateEndpoint(
+  siteId: string,
+  id: string,
+  values: { events?: string[]; description?: string | null; active?: boolean },
+): Promise<EndpointRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ ...values, updatedAt: currentDate() })
+    .where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id)))
+    .returning();
+  return row;
+}
+
 export async function deleteEndpoint(siteId: string, id: string): Promise<boolean> {
   const db = await getDb();
   const rows = await db
@@ -185,12 +199,14 @@ export async function finishAttempt(
     if (outcome.status === 'pending') {
       await enqueueAll(deliveryQueue, [{ data: { deliveryId: delivery.id }, startAfter: outcome.nextAttemptAt }], { tx: tx });
     }
+    // The endpoint's health is its last answer: a failed attempt (a ping's 404 too) marks it
+    // failing at once, while retries go on; the next success heals it.
     if (outcome.status === 'succeeded') {
       await tx
         .update(webhookEndpoints)
         .set({ status: 'healthy', failingSince: null })
         .where(and(eq(webhookEndpoints.id, delivery.endpointId), eq(webhookEndpoints.status, 'failing')));
-    } else if (outcome.status === 'failed') {
+    } else {
       await tx
         .update(webhookEndpoints)
         .set({ status: 'failing', failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at.toISOString()}::timestamptz)` })

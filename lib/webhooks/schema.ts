@@ -13,6 +13,13 @@ export const createEndpointBodySchema = z.strictObject({
   active: z.boolean().optional().describe('Receives events (default true)'),
 });
 
+/** What the console changes on an endpoint after its creation: its events, description and whether it is active. */
+export const updateEndpointBodySchema = z.strictObject({
+  events: createEndpointBodySchema.shape.events,
+  description: z.string().max(500).nullable().describe('What the endpoint is for; null clears it'),
+  active: z.boolean().describe('Receives events'),
+});
+
 export const EndpointSchema = z.object({
   id: uuidSchema,
   site_id: uuidSchema,
@@ -20,7 +27,11 @@ export const EndpointSchema = z.object({
   description: z.string().nullable(),
   events: z.array(z.string()),
   active: z.boolean(),
-  status: z.enum(['healthy', 'failing']).describe('failing: a delivery used up its retries; the next successful delivery clears it'),
+  status: z
+    .enum(['healthy', 'failing'])
+    .describe(
+      "failing: the endpoint's last delivery attempt (a ping's too) got no 2xx answer, retries may still follow; the next successful delivery clears it",
+    ),
   failing_since: isoTimestamp.nullable(),
   previous_secret_expires_at: isoTimestamp.nullable().describe('Until then the secret before the last rotation also signs'),
   created_at: isoTimestamp,

@@ -79,6 +79,17 @@ export async function createEndpoint(
 
 export const listEndpoints = async (siteId: string): Promise<Endpoint[]> => (await repo.listEndpoints(siteId)).map(toEndpoint);
 
+/** Changes what an endpoint receives (its events), its description or whether it is active; its URL and secret stay. */
+export async function updateEndpoint(
+  siteId: string,
+  id: string,
+  input: { events?: string[]; description?: string | null; active?: boolean },
+): Promise<Endpoint> {
+  const row = await repo.updateEndpoint(siteId, id, input);
+  if (!row) throw new ApiError('NOT_FOUND', 'Webhook endpoint not found');
+  return toEndpoint(row);
+}
+
 export async function deleteEndpoint(siteId: string, id: string): Promise<{ id: string; deleted: true }> {
   if (!(await repo.deleteEndpoint(siteId, id))) throw new ApiError('NOT_FOUND', 'Webhook endpoint not found');
   return { id, deleted: true };

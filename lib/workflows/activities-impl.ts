@@ -1,5 +1,6 @@
 import { generateText } from 'ai';
 import { carryOutCommand } from '@/lib/agents/execute';
+import { openWorkflowMessage } from '@/lib/agents/workflow-message';
 import { now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
@@ -132,6 +133,17 @@ export function createActivities(): Activities {
       return fetchPageSummary(url, { timeoutMs: c.WORKFLOW_FETCH_TIMEOUT_MS, maxBytes: c.WORKFLOW_FETCH_MAX_BYTES });
     },
     runAgentCommand: (siteId, commandId) => carryOutCommand(siteId, commandId),
+    async openAgentMessage(siteId, input) {
+      try {
+        return await openWorkflowMessage(siteId, input);
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'MODEL_NOT_CONFIGURED') throw modelNotConfigured();
+        // A conversation gone since the start, or of another agent: the run cannot go on.
+        if (error instanceof ApiError && (error.code === 'INVALID_REQUEST' || error.code === 'NOT_FOUND'))
+          throw new WorkflowFailedError(error.code, error.message);
+        throw error;
+      }
+    },
     async generateText(_siteId, request) {
       // The agents' model port; without a configured model the run fails, never made up.
       let llm: AgentModel;

@@ -89,6 +89,8 @@ export interface TextRequest {
 export interface AgentCommandOutcome {
   status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
   error?: { code: string; message: string };
+  /** The agent's answer once completed. */
+  reply?: string | null;
 }
 
 export interface EmailMessage {
@@ -160,6 +162,14 @@ export interface Activities {
    * by a process that died is recorded as failed/INTERRUPTED) and answers how it ended.
    */
   runAgentCommand(siteId: string, commandId: string): Promise<AgentCommandOutcome>;
+  /**
+   * Records a message to an agent as the agent routes do (a command in a conversation, new or
+   * continued) without starting a run for it: the calling run carries it out with runAgentCommand.
+   */
+  openAgentMessage(
+    siteId: string,
+    input: { agent_id?: string; conversation_id?: string; message: string },
+  ): Promise<{ command_id: string; conversation_id: string; agent: string }>;
   /**
    * The end of a run, as a webhook event (workflow.completed/failed/cancelled). The Temporal
    * engine's last step; the embedded engine records it in the transaction that closes the run.

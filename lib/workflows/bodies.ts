@@ -134,9 +134,18 @@ export const promptRobotBody = z.strictObject({
 });
 export const agentMessageBody = z.strictObject({
   ...site,
-  agent_id: z.string().min(1).max(200).optional().describe("Agent that receives the message (default: the site's CMO agent)"),
+  agent_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Agent that receives the message: cmo, sales, customerSupport, email or copywriter (default: the conversation's agent, else cmo)"),
   message: z.string().min(1).max(10_000).describe('The message'),
-  conversation_id: z.string().max(200).optional().describe('Conversation to continue'),
+  conversation_id: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("Conversation of the site to continue (its id); without it a new conversation is started. The run's result names it, with the command"),
 });
 
 export type LeadFollowUpInput = z.infer<typeof leadFollowUpBody>;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { messageAgent } from '@/lib/agents/workflow-message';
 import { assertMembersOfSite } from '@/lib/members/repo';
 import type { Activities } from './activities';
 import * as bodies from './bodies';
@@ -11,6 +12,8 @@ import { workflowDefinitions, type WorkflowType } from './definitions';
  */
 export interface CatalogEntry {
   name: string;
+  /** What the console calls it ("Lead follow-up"); `name` stays the API's identifier. */
+  label: string;
   type: WorkflowType;
   group: 'CRM' | 'Marketing' | 'Ops';
   purpose: string;
@@ -25,12 +28,41 @@ export interface CatalogEntry {
 const HOUR = 3_600_000;
 
 const entries: Omit<CatalogEntry, 'definition'>[] = [
-  { name: 'leadGeneration', type: 'leadGenerationWorkflow', group: 'CRM', purpose: 'Mine leads for the ICP', body: bodies.leadGenerationBody },
-  { name: 'leadFollowUp', type: 'leadFollowUpWorkflow', group: 'CRM', purpose: 'Follow up on a cold lead', body: bodies.leadFollowUpBody },
-  { name: 'leadResearch', type: 'leadResearchWorkflow', group: 'CRM', purpose: 'Research a lead set', body: bodies.leadResearchBody },
-  { name: 'enrichLead', type: 'enrichLeadWorkflow', group: 'CRM', purpose: 'Fill missing contact fields', body: bodies.enrichLeadBody },
+  {
+    name: 'leadGeneration',
+    label: 'Lead generation',
+    type: 'leadGenerationWorkflow',
+    group: 'CRM',
+    purpose: 'Mine leads for the ICP',
+    body: bodies.leadGenerationBody,
+  },
+  {
+    name: 'leadFollowUp',
+    label: 'Lead follow-up',
+    type: 'leadFollowUpWorkflow',
+    group: 'CRM',
+    purpose: 'Follow up on a cold lead',
+    body: bodies.leadFollowUpBody,
+  },
+  {
+    name: 'leadResearch',
+    label: 'Lead research',
+    type: 'leadResearchWorkflow',
+    group: 'CRM',
+    purpose: 'Research a lead set',
+    body: bodies.leadResearchBody,
+  },
+  {
+    name: 'enrichLead',
+    label: 'Enrich a lead',
+    type: 'enrichLeadWorkflow',
+    group: 'CRM',
+    purpose: 'Fill missing contact fields',
+    body: bodies.enrichLeadBody,
+  },
   {
     name: 'leadInvalidation',
+    label: 'Lead clean-up',
     type: 'leadInvalidationWorkflow',
     group: 'CRM',
     purpose: 'Mark leads with unusable contact data as lost',
@@ -38,6 +70,7 @@ const entries: Omit<CatalogEntry, 'definition'>[] = [
   },
   {
     name: 'assignLeads',
+    label: 'Assign leads',
     type: 'assignLeadsWorkflow',
     group: 'CRM',
     purpose: 'Share unassigned leads between members',
@@ -47,6 +80,7 @@ const entries: Omit<CatalogEntry, 'definition'>[] = [
   },
   {
     name: 'analyzeSite',
+    label: 'Site analysis',
     type: 'analyzeSiteWorkflow',
     group: 'CRM',
     purpose: 'Fetch a page and check it against the ICP',
@@ -54,6 +88,7 @@ const entries: Omit<CatalogEntry, 'definition'>[] = [
   },
   {
     name: 'idealClientProfileMining',
+    label: 'Ideal client profile',
     type: 'idealClientProfileMiningWorkflow',
     group: 'CRM',
     purpose: 'Build or refresh the ICP',
@@ -61,6 +96,7 @@ const entries: Omit<CatalogEntry, 'definition'>[] = [
   },
   {
     name: 'keyAccountGeneration',
+    label: 'Key accounts',
     type: 'keyAccountGenerationWorkflow',
     group: 'CRM',
     purpose: 'Rank companies into a key-account list',
@@ -68,6 +104,7 @@ const entries: Omit<CatalogEntry, 'definition'>[] = [
   },
   {
     name: 'buildSegments',
+    label: 'Build segments',
     type: 'buildSegmentsWorkflow',
     group: 'Marketing',
     purpose: 'Cluster leads into segments',
@@ -75,23 +112,47 @@ const entries: Omit<CatalogEntry, 'definition'>[] = [
   },
   {
     name: 'buildSegmentsICP',
+    label: 'Segments from the ICP',
     type: 'buildSegmentsICPWorkflow',
     group: 'Marketing',
     purpose: 'Segments from the ICP',
     body: bodies.buildSegmentsICPBody,
   },
-  { name: 'buildCampaigns', type: 'buildCampaignsWorkflow', group: 'Marketing', purpose: 'Campaigns for a segment', body: bodies.buildCampaignsBody },
-  { name: 'buildContent', type: 'buildContentWorkflow', group: 'Marketing', purpose: 'Draft content', body: bodies.buildContentBody },
+  {
+    name: 'buildCampaigns',
+    label: 'Build campaigns',
+    type: 'buildCampaignsWorkflow',
+    group: 'Marketing',
+    purpose: 'Campaigns for a segment',
+    body: bodies.buildCampaignsBody,
+  },
+  {
+    name: 'buildContent',
+    label: 'Draft content',
+    type: 'buildContentWorkflow',
+    group: 'Marketing',
+    purpose: 'Draft content',
+    body: bodies.buildContentBody,
+  },
   {
     name: 'customerSupport',
+    label: 'Customer support reply',
     type: 'customerSupportMessageWorkflow',
     group: 'Ops',
     purpose: 'Analyze a ticket, draft a reply',
     body: bodies.customerSupportBody,
   },
-  { name: 'syncEmails', type: 'syncEmailsWorkflow', group: 'Ops', purpose: 'Pull mailbox messages and route them', body: bodies.syncEmailsBody },
+  {
+    name: 'syncEmails',
+    label: 'Sync the mailbox',
+    type: 'syncEmailsWorkflow',
+    group: 'Ops',
+    purpose: 'Pull mailbox messages and route them',
+    body: bodies.syncEmailsBody,
+  },
   {
     name: 'dailyStandUp',
+    label: 'Daily stand-up',
     type: 'dailyStandUpWorkflow',
     group: 'Ops',
     purpose: "The site's figures over the last day",
@@ -99,17 +160,50 @@ const entries: Omit<CatalogEntry, 'definition'>[] = [
   },
   {
     name: 'humanIntervention',
+    label: 'Ask a person',
     type: 'humanInterventionWorkflow',
     group: 'Ops',
     purpose: 'Pause for a human answer',
     body: bodies.humanInterventionBody,
     timeoutMs: (input) => Number(input.timeout_seconds) * 1000,
   },
-  { name: 'startRobot', type: 'startRobotWorkflow', group: 'Ops', purpose: 'Start a remote-browser robot', body: bodies.startRobotBody },
-  { name: 'stopRobot', type: 'stopRobotWorkflow', group: 'Ops', purpose: 'Stop a robot', body: bodies.stopRobotBody },
-  { name: 'promptRobot', type: 'promptRobotWorkflow', group: 'Ops', purpose: 'Prompt a robot', body: bodies.promptRobotBody },
-  { name: 'webhook', type: 'webhookWorkflow', group: 'Ops', purpose: 'Record an inbound change event', body: bodies.webhookBody },
-  { name: 'agentMessage', type: 'agentMessageWorkflow', group: 'Ops', purpose: 'Push a message into an agent', body: bodies.agentMessageBody },
+  {
+    name: 'startRobot',
+    label: 'Start a robot',
+    type: 'startRobotWorkflow',
+    group: 'Ops',
+    purpose: 'Start a remote-browser robot',
+    body: bodies.startRobotBody,
+  },
+  { name: 'stopRobot', label: 'Stop a robot', type: 'stopRobotWorkflow', group: 'Ops', purpose: 'Stop a robot', body: bodies.stopRobotBody },
+  {
+    name: 'promptRobot',
+    label: 'Prompt a robot',
+    type: 'promptRobotWorkflow',
+    group: 'Ops',
+    purpose: 'Prompt a robot',
+    body: bodies.promptRobotBody,
+  },
+  {
+    name: 'webhook',
+    label: 'Record a change event',
+    type: 'webhookWorkflow',
+    group: 'Ops',
+    purpose: 'Record an inbound change event',
+    body: bodies.webhookBody,
+  },
+  {
+    name: 'agentMessage',
+    label: 'Message an agent',
+    type: 'agentMessageWorkflow',
+    group: 'Ops',
+    purpose: 'Push a message into an agent',
+    body: bodies.agentMessageBody,
+    // The agent named and the conversation continued must exist on the site.
+    precheck: async (siteId, input) => {
+      await messageAgent(siteId, input as bodies.AgentMessageInput);
+    },
+  },
 ];
 
 export const workflowCatalog: Record<string, CatalogEntry> = Object.fromEntries(
@@ -124,6 +218,12 @@ export const COMMAND_RUN_TYPE = 'agentCommandWorkflow' satisfies WorkflowType;
 
 /** Every type a site's runs can have. */
 export const RUN_TYPES: WorkflowType[] = [...WORKFLOW_TYPES, COMMAND_RUN_TYPE];
+
+/** A run type as a person reads it: the catalog's label, "Agent command" for a command's run, else the type itself. */
+export function runTypeLabel(type: string): string {
+  if (type === COMMAND_RUN_TYPE) return 'Agent command';
+  return entries.find((e) => e.type === type)?.label ?? type;
+}
 
 export function catalogEntry(name: string): CatalogEntry | undefined {
   return Object.hasOwn(workflowCatalog, name) ? workflowCatalog[name] : undefined;

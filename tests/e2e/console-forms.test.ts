@@ -57,7 +57,7 @@ describe.skipIf(!base)('console: forms generated from the API schemas, end to en
     await page.getByRole('button', { name: 'Start run' }).click();
     await page.getByRole('link', { name: 'Open the run' }).click();
     await page.locator('#run-heading').waitFor();
-    expect(await page.locator('#run-heading').textContent()).toContain('humanIntervention');
+    expect(await page.locator('#run-heading').textContent()).toContain('Ask a person');
     await phone.goto(`${base}/console/sites/${siteId}/workflows/start?name=humanIntervention`);
     await screenshot(phone, 'forms-02-start-phone');
   });

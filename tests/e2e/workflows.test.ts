@@ -104,7 +104,7 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
     await page.waitForURL((u) => u.searchParams.get('status') === 'FAILED');
     expect(await page.locator('tbody tr').count()).toBe(1);
     await page.getByLabel('Status').selectOption('');
-    await page.getByLabel('Type').selectOption('webhookWorkflow');
+    await page.locator('select[name="type"]').selectOption('webhookWorkflow');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL((u) => u.searchParams.get('type') === 'webhookWorkflow' && !u.searchParams.get('status'));
     expect(await page.getByTestId('runs-total').textContent()).toBe('21 runs');

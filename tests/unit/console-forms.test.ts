@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { absoluteTime, relativeTime } from '@/app/(console)/_lib/dates';
-import { fieldErrors, optionalText } from '@/app/(console)/_lib/forms';
+import { fieldErrors, optionalText, safeParseForm } from '@/app/(console)/_lib/forms';
 import { parseOriginLines } from '@/app/(console)/_lib/origin-lines';
+import { bodyFromForm, schemaFields } from '@/app/(console)/_lib/schema-form';
 import { createKeyBodySchema } from '@/lib/keys/schema';
 import { impliedOrigins } from '@/lib/sites/origins';
 import { signupBodySchema } from '@/lib/users/schema';
+import { customerSupportBody } from '@/lib/workflows/bodies';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const at = (ms: number) => new Date(NOW + ms).toISOString();
@@ -55,6 +58,26 @@ describe('console form errors', () => {
       email: 'Must be a valid email address',
       password: 'Password must be at least 10 characters',
     });
+  });
+
+  it("words zod's own messages for a person: the empty customer-support form names each required field", () => {
+    const body = bodyFromForm(schemaFields(customerSupportBody), new FormData());
+    const parsed = safeParseForm(customerSupportBody, { ...body, site_id: '0b7a4f40-8f0c-4b8e-9d7a-1f1f1f1f1f1f' });
+    const errors = fieldErrors(parsed.error!);
+    expect(errors).toMatchObject({ conversationId: 'Conversation ID is required', message: 'Message is required', email: 'Email is required' });
+    expect(Object.keys(errors)).toHaveLength(12);
+    for (const message of Object.values(errors)) expect(message).not.toMatch(/Invalid input|expected|received/);
+  });
+
+  it.each([
+    [{ n: z.number() }, { n: 'x' }, { n: 'N must be a number' }],
+    [{ lead_ids: z.array(z.string()).min(1) }, { lead_ids: [] }, { lead_ids: 'Lead IDs: give at least one' }],
+    [{ status: z.enum(['new', 'lost']) }, { status: 'old' }, { status: 'Status must be one of: new, lost' }],
+    [{ website_url: z.url() }, { website_url: 'nope' }, { website_url: 'Website URL must be a web address (https://…)' }],
+    [{ name: z.string().min(1, 'Give it a name') }, { name: '' }, { name: 'Give it a name' }],
+  ])('words %j given %j', (shape, input, expected) => {
+    const parsed = safeParseForm(z.strictObject(shape as z.ZodRawShape), input);
+    expect(fieldErrors(parsed.error!)).toEqual(expected);
   });
 
   it('treats an empty optional field as absent, so schema defaults apply', () => {

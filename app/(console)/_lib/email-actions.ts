@@ -7,11 +7,12 @@ import { checkSiteMailbox, configureMailbox } from '@/lib/email/inbound';
 import {
   addRecipientBodySchema,
   agentReplyBodySchema,
+  composeEmailBodySchema,
   emailSenderBodySchema,
   mailboxBodySchema,
   verifyRecipientBodySchema,
 } from '@/lib/email/schema';
-import { addRecipient, removeRecipient, updateSender, verifyRecipient } from '@/lib/email/service';
+import { addRecipient, composeEmail, removeRecipient, updateSender, verifyRecipient } from '@/lib/email/service';
 import { defineAction } from './define-action';
 import { optionalNumber, optionalText, text } from './forms';
 import { publicOrigin } from './request-origin';
@@ -101,5 +102,18 @@ export const sendAgentReplyAction = defineAction({
     return `Sent to ${sent.to.join(', ')}`;
   },
   errorField: 'form',
+  revalidate: () => ['/email'],
+});
+
+/** Sends one message the owner wrote, from the site's sender (a suppressed address is refused next to "To"). */
+export const composeEmailAction = defineAction({
+  permission: 'crm.write',
+  schema: composeEmailBodySchema,
+  input: (form) => ({ to: text(form, 'to'), subject: text(form, 'subject'), text: text(form, 'text') }),
+  errorField: (error) => (error.code === 'UNPROCESSABLE' ? 'to' : 'form'),
+  run: async ({ site, input }) => {
+    const sent = await composeEmail(site.id, input);
+    return sent.status === 'stored' ? `Kept in the outbox for ${input.to} (no SMTP server is configured).` : `Sent to ${input.to}.`;
+  },
   revalidate: () => ['/email'],
 });

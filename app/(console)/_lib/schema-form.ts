@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { labelOf } from './forms';
 
 /**
  * A form generated from a body schema: each property of the schema's JSON Schema becomes a field
@@ -25,20 +26,6 @@ interface JsonProperty {
   format?: string;
   anyOf?: JsonProperty[];
 }
-
-const labelOf = (name: string) => {
-  const words = name
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/_/g, ' ')
-    .toLowerCase();
-  return (
-    words.charAt(0).toUpperCase() +
-    words
-      .slice(1)
-      .replace(/\bids?\b/g, (m) => (m === 'id' ? 'ID' : 'IDs'))
-      .replace(/\burl\b/g, 'URL')
-  );
-};
 
 function kindOf(p: JsonProperty): Pick<SchemaField, 'kind' | 'options'> {
   const t = p.type ?? p.anyOf?.find((a) => a.type !== 'null')?.type;

@@ -16,12 +16,17 @@ export const SETTINGS_GROUPS = [
   { id: 'swot', label: 'SWOT', fields: ['swot'] },
   { id: 'offerings', label: 'Products and services', fields: ['products', 'services'] },
   { id: 'marketing', label: 'Marketing', fields: ['marketing_channels', 'social_media', 'marketing_budget', 'channels'] },
-  { id: 'team', label: 'Team', fields: ['team_members', 'team_roles', 'org_structure', 'diversity_info'] },
+  {
+    id: 'team',
+    label: 'Team profile',
+    fields: ['team_members', 'team_roles', 'org_structure', 'diversity_info'],
+    intro: 'Who works at the company, so the agents can name the right person and describe the team. This list gives no one access to the console.',
+  },
   { id: 'market', label: 'Market', fields: ['competitors', 'competitor_info', 'partnerships', 'press_releases'] },
   { id: 'places', label: 'Places and hours', fields: ['locations', 'office_locations', 'business_hours'] },
   { id: 'goals', label: 'Goals', fields: ['goals'] },
   { id: 'tracking', label: 'Tracking privacy', fields: ['tracking'] },
-] as const satisfies readonly { id: string; label: string; fields: readonly (keyof SiteSettings)[] }[];
+] as const satisfies readonly { id: string; label: string; fields: readonly (keyof SiteSettings)[]; intro?: string }[];
 
 export type SettingsGroup = (typeof SETTINGS_GROUPS)[number];
 export const findGroup = (id: string): SettingsGroup | undefined => SETTINGS_GROUPS.find((g) => g.id === id);
@@ -57,8 +62,11 @@ function unwrap(schema: z.ZodType): { inner: z.ZodType; optional: boolean } {
   return { inner, optional };
 }
 
+/** Labels a field name alone would make misleading. */
+const LABELS: Record<string, string> = { team_members: 'People on the team' };
+
 function base(key: string, schema: z.ZodType, required: boolean) {
-  const label = humanize(key);
+  const label = LABELS[key] ?? humanize(key);
   const description = schema.description ?? unwrap(schema).inner.description;
   const hint = description && !restates(description, label) ? description : undefined;
   return { label, required, ...(hint ? { hint } : {}) };

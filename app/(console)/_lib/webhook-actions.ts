@@ -2,8 +2,8 @@
 
 import { z } from 'zod';
 import { uuidSchema } from '@/lib/core/schemas';
-import { createEndpointBodySchema } from '@/lib/webhooks/schema';
-import { createEndpoint, deleteEndpoint, pingEndpoint } from '@/lib/webhooks/service';
+import { createEndpointBodySchema, updateEndpointBodySchema } from '@/lib/webhooks/schema';
+import { createEndpoint, deleteEndpoint, pingEndpoint, updateEndpoint } from '@/lib/webhooks/service';
 import { defineAction } from './define-action';
 import { optionalText, text } from './forms';
 
@@ -45,4 +45,22 @@ export const deleteEndpointAction = defineAction({
     await deleteEndpoint(site.id, input.endpoint_id);
   },
   revalidate: () => ['/webhooks'],
+});
+
+/** Changes an endpoint's events, description and whether it is active; its URL and secret stay. */
+export const updateEndpointAction = defineAction({
+  permission: 'webhooks.manage',
+  schema: updateEndpointBodySchema.extend({ endpoint_id: uuidSchema }),
+  input: (form) => ({
+    endpoint_id: text(form, 'endpoint_id'),
+    events: form.getAll('events'),
+    description: optionalText(form, 'description') ?? null,
+    active: form.get('active') === 'on',
+  }),
+  run: async ({ site, input: { endpoint_id: id, ...change } }) => {
+    await updateEndpoint(site.id, id, change);
+    return 'Saved.';
+  },
+  revalidate: () => ['/webhooks'],
+  refill: (values) => values,
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { catalogEntry, WORKFLOW_NAMES } from '@/lib/workflows/catalog';
 import { startWorkflow } from '@/lib/workflows/service';
 import { defineAction } from './define-action';
-import { text } from './forms';
+import { fieldErrors, FormErrors, safeParseForm, text } from './forms';
 import { bodyFromForm, schemaFields } from './schema-form';
 
 const startSchema = z.object({ workflow: z.enum(WORKFLOW_NAMES as [string, ...string[]]), body: z.record(z.string(), z.unknown()) });
@@ -21,6 +21,11 @@ export const startWorkflowAction = defineAction({
     const entry = catalogEntry(workflow);
     return { workflow, body: entry ? { ...bodyFromForm(schemaFields(entry.body), form), site_id: siteId } : {} };
   },
-  run: async ({ site, input }) => (await startWorkflow(site.id, input.workflow, input.body, null)).workflowId,
+  run: async ({ site, input }) => {
+    // The body's schema first, as the form reads it: its errors in words, next to their fields.
+    const parsed = safeParseForm(catalogEntry(input.workflow)!.body, input.body);
+    if (!parsed.success) throw new FormErrors(fieldErrors(parsed.error));
+    return (await startWorkflow(site.id, input.workflow, input.body, null)).workflowId;
+  },
   revalidate: () => ['/workflows', '/instances'],
 });

@@ -19,7 +19,7 @@ export function CreateSiteForm() {
         placeholder="example.com"
         autoCapitalize="none"
         spellCheck={false}
-        hint="Host name only, no https:// or path. Browsers on this domain may send tracking events without a key."
+        hint="The shop's address: example.com, or paste its URL and the host is kept. Browsers on this domain may send tracking events without a key."
         defaultValue={state.values?.domain}
         error={state.errors?.domain}
       />

@@ -67,3 +67,14 @@ defineProvider('llm', () => {
 
 /** The configured model; 503 MODEL_NOT_CONFIGURED when there is none. */
 export const agentModel = (): AgentModel => provider('llm');
+
+/** Whether an agent can answer here (a model is configured), for pages that say so before anyone writes. */
+export function modelConfigured(): boolean {
+  try {
+    agentModel();
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'MODEL_NOT_CONFIGURED') return false;
+    throw error;
+  }
+}

@@ -10,7 +10,7 @@ import type {
   SyncEmailsInput,
   WebhookInput,
 } from '../bodies';
-import type { WorkflowContext } from '../definition';
+import { WorkflowFailedError, type WorkflowContext } from '../definition';
 
 type Ctx = WorkflowContext<Activities>;
 
@@ -93,13 +93,26 @@ export async function webhook(ctx: Ctx, input: WebhookInput) {
   return { event_id: recorded.event_id, type: input.type ?? null, table: input.table ?? null };
 }
 
-/** Pushes a message into an agent and returns its answer (model). */
+/**
+ * Pushes a message into an agent as the agent routes do: a command of the agent in a
+ * conversation (new, or the one given), carried out in this run; the run ends with the agent's
+ * answer and where to read it, or fails as the command did.
+ */
 export async function agentMessage(ctx: Ctx, input: AgentMessageInput) {
-  const profile = await ctx.activities.getSiteProfile(input.site_id);
-  const answer = await ctx.activities.generateText(input.site_id, {
-    purpose: 'agent-message',
-    system: `You are the ${input.agent_id ?? 'CMO'} agent of ${profile.name}.`,
-    prompt: input.message,
+  const opened = await ctx.activities.openAgentMessage(input.site_id, {
+    agent_id: input.agent_id,
+    conversation_id: input.conversation_id,
+    message: input.message,
   });
-  return { conversation_id: input.conversation_id ?? null, answer };
+  const outcome = await ctx.activities.runAgentCommand(input.site_id, opened.command_id);
+  if (outcome.status === 'failed') {
+    throw new WorkflowFailedError(outcome.error?.code ?? 'COMMAND_FAILED', outcome.error?.message ?? 'The agent could not answer');
+  }
+  return {
+    agent: opened.agent,
+    conversation_id: opened.conversation_id,
+    command_id: opened.command_id,
+    status: outcome.status,
+    answer: outcome.reply ?? null,
+  };
 }

@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
 import { POST as ownerMessage } from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
+import { POST as startConversation } from '@/app/api/sites/[site_id]/conversations/route';
 import { drainCommands } from '@/lib/agents/execute';
+import { listCommands } from '@/lib/commands/service';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { useModelForFile } from '@/tests/helpers/llm-standin';
@@ -100,5 +102,68 @@ describe('POST /api/sites/{site_id}/conversations/{conversation_id}/messages', (
     }
     await drainCommands();
     expect(await messages(mine, conversationId)).toEqual(before);
+  });
+});
+
+describe('POST /api/sites/{site_id}/conversations', () => {
+  const start = (t: Tenant, siteId: string, body: unknown, headers: Record<string, string> = {}) =>
+    call(startConversation, {
+      method: 'POST',
+      path: `/api/sites/${siteId}/conversations`,
+      params: { site_id: siteId },
+      headers: { ...t.user.auth, ...headers },
+      body,
+    });
+
+  it("starts a conversation with the agent chosen, streams its reply and records both turns; the command shows in the site's commands", async () => {
+    standIn.queue({ text: 'Hello, I am your sales agent.' });
+    const req = new Request(`http://localhost:3000/api/sites/${mine.siteId}/conversations`, {
+      method: 'POST',
+      headers: { ...mine.user.auth, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ agent: 'sales', message: 'Who are you?' }),
+    });
+    const res = await startConversation(req, { params: Promise.resolve({ site_id: mine.siteId }) });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const accepted = JSON.parse(/^event: accepted\ndata: (.*)$/m.exec(text)![1]);
+    expect([...text.matchAll(/^event: delta\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]).text).join('')).toBe('Hello, I am your sales agent.');
+    expect(await messages(mine, accepted.conversation_id)).toEqual(['user:Who are you?', 'assistant:Hello, I am your sales agent.']);
+    const { items } = await listCommands(mine.siteId, { limit: 50, offset: 0 });
+    expect(items.find((c) => c.command_id === accepted.command_id)).toMatchObject({
+      agent: 'sales',
+      status: 'completed',
+      conversation_id: accepted.conversation_id,
+    });
+  });
+
+  it('without streaming, queues the command (202) in a new conversation', async () => {
+    standIn.queue({ text: 'Grow with us.' });
+    const res = await start(mine, mine.siteId, { agent: 'copywriter', message: 'A tagline, please' });
+    expect(res.status).toBe(202);
+    expect(res.body.data).toEqual({ command_id: expect.any(String), conversation_id: expect.any(String), status: 'pending' });
+    await drainCommands();
+    expect(await messages(mine, res.body.data.conversation_id)).toEqual(['user:A tagline, please', 'assistant:Grow with us.']);
+  });
+
+  it("refuses another owner's site (403), an API key (401), an unknown agent and a bad body (400)", async () => {
+    expect((await start(other, mine.siteId, { agent: 'sales', message: 'peek' })).status).toBe(403);
+    const withKey = await call(startConversation, {
+      method: 'POST',
+      path: `/api/sites/${mine.siteId}/conversations`,
+      params: { site_id: mine.siteId },
+      headers: presenters.bearer(mine.key),
+      body: { agent: 'sales', message: 'key' },
+    });
+    expect(withKey.status).toBe(401);
+    for (const body of [
+      { message: 'x' },
+      { agent: 'nobody', message: 'x' },
+      { agent: 'cmo', message: '' },
+      { agent: 'cmo', message: 'x', site_id: mine.siteId },
+    ]) {
+      const bad = await start(mine, mine.siteId, body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body.error.code).toBe('INVALID_REQUEST');
+    }
   });
 });

@@ -406,6 +406,7 @@ const REGISTRY: Record<string, Entry> = {
   'POST /api/sites/{site_id}/conversations/{conversation_id}/messages': {
     request: async (site_id) => ({ params: { site_id, conversation_id: await conversation() }, body: { message: 'hi' } }),
   },
+  'POST /api/sites/{site_id}/conversations': { request: (site_id) => ({ params: { site_id }, body: { agent: 'sales', message: 'hi' } }) },
   'GET /api/sites/{site_id}/email-sender': { request: (site_id) => ({ params: { site_id } }) },
   'PUT /api/sites/{site_id}/email-sender': { request: (site_id) => ({ params: { site_id }, body: { from_name: 'Matrix' } }) },
   'GET /api/sites/{site_id}/email-suppressions': { request: (site_id) => ({ params: { site_id } }) },

@@ -157,6 +157,10 @@ const REGISTRY: Record<string, Entry> = {
     least: 'member',
     request: async (site_id) => ({ params: { site_id, conversation_id: await conversation() }, body: { message: 'hi' } }),
   },
+  'POST /api/sites/{site_id}/conversations': {
+    least: 'member',
+    request: (site_id) => ({ params: { site_id }, body: { agent: 'sales', message: 'hi' } }),
+  },
   'POST /api/sites/{site_id}/mailbox/check': { least: 'member', request: async (site_id) => ({ params: { site_id }, ...(await mailbox()) }) },
   // Settings, keys, secrets, platform, members: admins and the owner.
   'PATCH /api/sites/{site_id}': { least: 'admin', request: (site_id) => ({ params: { site_id }, body: { name: 'Test site' } }) },

@@ -44,9 +44,34 @@ describe('POST /api/visitors/sites', () => {
   });
 
   it.each([
+    ['https://shop.example/', 'shop.example'],
+    ['HTTPS://Shop.Example.com:443/path?q=1', 'shop.example.com'],
+    ['shop.example/', 'shop.example'],
+    ['http://localhost:3000/', 'localhost:3000'],
+  ])('keeps the host of a pasted %s', async (domain, host) => {
+    const user = await createUser();
+    const res = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: user.auth, body: { name: 'Shop', domain } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.domain).toBe(host);
+  });
+
+  it('names the domain field when it is no host name', async () => {
+    const user = await createUser();
+    const res = await call(createSiteRoute, {
+      method: 'POST',
+      path: '/api/visitors/sites',
+      headers: user.auth,
+      body: { name: 'Shop', domain: 'https://' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_REQUEST');
+    expect(res.body.error.details.issues).toEqual([expect.objectContaining({ path: 'body.domain' })]);
+  });
+
+  it.each([
     [{}, 'missing name'],
     [{ name: '' }, 'empty name'],
-    [{ name: 'x', domain: 'https://example.com/path' }, 'domain with scheme and path'],
+    [{ name: 'x', domain: 'not a host' }, 'a domain that is no host name'],
     [{ name: 'x', owner_id: '00000000-0000-4000-8000-000000000000' }, 'unknown field'],
   ])('refuses %j (%s) with 400', async (body, _why) => {
     const user = await createUser();

@@ -17,6 +17,7 @@ import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { outboundEvents, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
+import { updateEndpoint } from '@/lib/webhooks/service';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
@@ -317,6 +318,38 @@ describe('outbound delivery', () => {
       body: { site_id: other.siteId },
     });
     expect(foreign.status).toBe(404);
+  });
+
+  it("shows the last answer as the endpoint's health: a ping answered 404 makes it failing at once, a 2xx heals it; its events can change", async () => {
+    const t = await createTenant();
+    const endpoint = await createEndpoint(t, '/gone', ['lead.created']);
+    receiver.script('/gone', [404, 200]);
+    const listed = async () =>
+      (await call(listEndpointsRoute, { path: '/api/webhooks', headers: auth(t), query: { site_id: t.siteId } })).body.data[0];
+    expect(await listed()).toMatchObject({ status: 'healthy', failing_since: null });
+    const ping = () =>
+      call(pingRoute, {
+        method: 'POST',
+        path: `/api/webhooks/${endpoint.id}/ping`,
+        params: { id: endpoint.id },
+        headers: auth(t),
+        body: { site_id: t.siteId },
+      });
+    expect((await ping()).status).toBe(202);
+    await until('the endpoint to be failing after one 404', async () => (await listed()).status === 'failing');
+    const [delivery] = await deliveriesOf(t, endpoint.id);
+    expect(delivery).toMatchObject({ last_status_code: 404 });
+    await until('the retry to heal it', async () => (await listed()).status === 'healthy');
+    expect((await listed()).failing_since).toBeNull();
+
+    await expect(updateEndpoint(other.siteId, endpoint.id, { events: ['lead.updated'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const changed = await updateEndpoint(t.siteId, endpoint.id, {
+      events: ['lead.updated', 'session.ended'],
+      description: 'CRM sync',
+      active: false,
+    });
+    expect(changed).toMatchObject({ events: ['lead.updated', 'session.ended'], description: 'CRM sync', active: false });
+    expect(await listed()).toMatchObject({ events: ['lead.updated', 'session.ended'], description: 'CRM sync', active: false });
   });
 
   it('writes the event with the change, and nothing when the change is refused', async () => {

@@ -4,6 +4,7 @@ import { useActionState } from 'react';
 import {
   addRecipientAction,
   checkMailboxAction,
+  composeEmailAction,
   removeRecipientAction,
   saveMailboxAction,
   saveSenderAction,
@@ -207,6 +208,41 @@ export function SendAgentReplyForm({ siteId, emailId }: { siteId: string; emailI
         {state.result}
       </p>
       <SubmitButton pending="Sending…">Send the agent’s answer</SubmitButton>
+    </form>
+  );
+}
+
+/** One message to one person, from the site's sender; the form empties after a success. */
+export function ComposeEmailForm({ siteId, to }: { siteId: string; to?: string }) {
+  const [state, action] = useActionState(composeEmailAction.bind(null, siteId), {} as FormState<string>);
+  const v = state.values ?? { to: to ?? '' };
+  const e = state.errors ?? {};
+  return (
+    <form action={action} noValidate key={state.result} aria-label="Write an email">
+      <FormError message={e.form} />
+      <Field name="to" label="To" type="email" autoComplete="off" maxLength={320} defaultValue={v.to} error={e.to} />
+      <Field id="field-compose-subject" name="subject" label="Subject" type="text" maxLength={998} defaultValue={v.subject} error={e.subject} />
+      <div className="field">
+        <label htmlFor="field-compose-text">Message</label>
+        <textarea
+          id="field-compose-text"
+          name="text"
+          rows={8}
+          maxLength={200_000}
+          defaultValue={v.text}
+          aria-invalid={e.text ? true : undefined}
+          aria-describedby={e.text ? 'field-compose-text-error' : undefined}
+        />
+        {e.text && (
+          <p className="error" id="field-compose-text-error">
+            {e.text}
+          </p>
+        )}
+      </div>
+      <p role="status" className="status">
+        {state.result}
+      </p>
+      <SubmitButton pending="Sending…">Send email</SubmitButton>
     </form>
   );
 }

@@ -8,11 +8,12 @@ import { Time } from '@/components/time';
 import { config } from '@/lib/core/config';
 import { isUuid } from '@/lib/core/schemas';
 import { getMailbox } from '@/lib/email/inbound';
-import { emailLog, leadEmailHistory, listRecipients, senderWithDefaults, suppressionList } from '@/lib/email/service';
+import { emailDelivery, emailLog, leadEmailHistory, listRecipients, senderWithDefaults, suppressionList } from '@/lib/email/service';
 import { can } from '@/lib/members/permissions';
 import {
   AddRecipientForm,
   CheckMailboxButton,
+  ComposeEmailForm,
   MailboxForm,
   RemoveRecipientButton,
   SendAgentReplyForm,
@@ -43,9 +44,30 @@ export default async function EmailPage({
     getMailbox(site.id),
     suppressionList(site.id, { limit: 100, offset: 0 }),
   ]);
-  const smtp = Boolean(config().SMTP_URL);
+  const delivery = emailDelivery();
+  const smtp = delivery.kind === 'smtp';
   return (
     <>
+      <Card title="Write an email" id="compose">
+        <p data-testid="email-delivery" className={smtp ? undefined : 'notice'}>
+          {delivery.kind === 'smtp' ? (
+            <>
+              <strong>Delivery: SMTP.</strong> Messages are handed to the SMTP server at <span className="mono">{delivery.host}</span>.
+            </>
+          ) : (
+            <>
+              <strong>Delivery: outbox only.</strong> No SMTP server is configured (<span className="mono">SMTP_URL</span>), so messages are kept in
+              the outbox below and nothing leaves this machine. The operator sets <span className="mono">SMTP_URL</span> to deliver them.
+            </>
+          )}{' '}
+          Each message comes from{' '}
+          <span className="mono">
+            &quot;{sender.from_name}&quot; &lt;{sender.from_address}&gt;
+          </span>
+          ; an unsubscribed or bounced address is never written to.
+        </p>
+        {works && <ComposeEmailForm siteId={site.id} />}
+      </Card>
       <Card title={leadId ? 'Email with this lead' : smtp ? 'Sent email' : 'Outbox'} id="outbox">
         <p>
           {smtp

@@ -21,7 +21,7 @@ export function EditSiteForm({ siteId, name, domain }: { siteId: string; name: s
         placeholder="example.com"
         autoCapitalize="none"
         spellCheck={false}
-        hint="Host name only, no https:// or path. Leave empty to remove it. Browsers on this domain (and its www. twin) may send tracking events without a key."
+        hint="The shop's address: example.com, or paste its URL and the host is kept. Leave empty to remove it. Browsers on this domain (and its www. twin) may send tracking events without a key."
         defaultValue={values.domain}
         error={state.errors?.domain}
       />

@@ -65,7 +65,7 @@ export function RoleForm({ siteId, userId, role, canHandOver }: { siteId: string
       <label htmlFor={id} className="visually-hidden">
         Role
       </label>
-      <select id={id} name="role" defaultValue={role}>
+      <select key={role} id={id} name="role" defaultValue={role}>
         {canHandOver && <option value="owner">Owner (hand the site over; you become admin)</option>}
         {Object.keys(ROLE_HINTS).map((r) => (
           <option key={r} value={r}>

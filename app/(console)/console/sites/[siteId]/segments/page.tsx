@@ -9,7 +9,7 @@ import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { can } from '@/lib/members/permissions';
 import type { Segment } from '@/lib/segments/schema';
-import { listSegments } from '@/lib/segments/service';
+import { listSegments, segmentLeadCounts } from '@/lib/segments/service';
 import { CreateSegmentForm } from './create-segment-form';
 
 export const metadata: Metadata = { title: 'Segments · Site Growth Platform' };
@@ -26,6 +26,10 @@ export default async function SegmentsPage({
   const q = await searchParams;
   const offset = offsetSchema.parse(q.offset);
   const { items, total } = await listSegments(site.id, { site_id: site.id, limit: PAGE_SIZE, offset });
+  const sizes = await segmentLeadCounts(
+    site.id,
+    items.map((s) => s.segment_id),
+  );
   const base = `/console/sites/${site.id}`;
   return (
     <>
@@ -41,26 +45,43 @@ export default async function SegmentsPage({
               title: true,
               cell: (s) => (
                 <>
-                  <strong className="wrap">{s.name}</strong>
+                  <Link href={`${base}/segments/${s.segment_id}`} className="wrap">
+                    <strong>{s.name}</strong>
+                  </Link>
                   {s.audience && <span className="sub wrap">{s.audience}</span>}
                 </>
               ),
             },
-            { header: 'Size', cell: (s) => (s.size === null ? <span className="empty">—</span> : count(s.size)) },
+            {
+              header: 'Size',
+              cell: (s) => {
+                const n = sizes.get(s.segment_id) ?? 0;
+                return (
+                  <Link href={`${base}/leads?segment=${s.segment_id}`} data-testid="segment-size">
+                    {count(n)} {n === 1 ? 'lead' : 'leads'}
+                    <span className="visually-hidden"> in {s.name}</span>
+                  </Link>
+                );
+              },
+            },
             { header: 'Language', cell: (s) => s.language ?? <span className="empty">—</span> },
             {
               header: 'Active',
               cell: (s) => <span className={`badge ${s.is_active ? 'active' : 'stopped'}`}>{s.is_active ? 'active' : 'inactive'}</span>,
             },
             { header: 'Created', cell: (s) => <Time iso={s.created_at} /> },
-            {
-              header: 'Leads',
-              cell: (s) => (
-                <Link href={`${base}/leads?segment=${s.segment_id}`}>
-                  Leads<span className="visually-hidden"> in {s.name}</span>
-                </Link>
-              ),
-            },
+            ...(can(role, 'crm.write')
+              ? [
+                  {
+                    header: 'Change',
+                    cell: (s: Segment) => (
+                      <Link href={`${base}/segments/${s.segment_id}`} className="button small">
+                        Edit<span className="visually-hidden"> {s.name}</span>
+                      </Link>
+                    ),
+                  },
+                ]
+              : []),
           ]}
         />
         <Pager offset={offset} limit={PAGE_SIZE} total={total} href={(o) => withQuery(`${base}/segments`, q, { offset: o || undefined })} />

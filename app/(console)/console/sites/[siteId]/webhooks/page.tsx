@@ -8,6 +8,7 @@ import { Time } from '@/components/time';
 import { EVENT_TYPES } from '@/lib/webhooks/events';
 import { listDeliveries, listEndpoints } from '@/lib/webhooks/service';
 import { AddEndpointForm } from './add-endpoint-form';
+import { EditEndpointForm } from './edit-endpoint-form';
 import { DeleteEndpointButton, PingButton } from './endpoint-buttons';
 
 export const metadata: Metadata = { title: 'Webhooks · Site Growth Platform' };
@@ -25,6 +26,9 @@ export default async function WebhooksPage({
   const [endpoints, page] = await Promise.all([listEndpoints(site.id), listDeliveries(site.id, { limit: PAGE_SIZE + 1, offset })]);
   const deliveries = page.slice(0, PAGE_SIZE);
   const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
+  // The newest answered delivery of each endpoint (deliveries come newest first): what its health says.
+  const lastAnswer = new Map<string, (typeof deliveries)[number]>();
+  for (const d of deliveries) if (d.attempts > 0 && !lastAnswer.has(d.endpoint_id)) lastAnswer.set(d.endpoint_id, d);
   return (
     <>
       <Card title="Webhook endpoints" id="webhooks">
@@ -51,16 +55,26 @@ export default async function WebhooksPage({
             { header: 'Events', className: 'mono', cell: (e) => e.events.join(', ') },
             {
               header: 'Status',
-              cell: (e) => (
-                <>
-                  {!e.active ? 'inactive' : e.status === 'failing' ? 'failing' : 'healthy'}
-                  {e.failing_since && (
-                    <span className="sub">
-                      since <Time iso={e.failing_since} />
-                    </span>
-                  )}
-                </>
-              ),
+              cell: (e) => {
+                const last = lastAnswer.get(e.id);
+                const health = !e.active ? 'inactive' : e.status === 'failing' ? 'failing' : last ? 'healthy' : 'no deliveries yet';
+                return (
+                  <span data-testid="endpoint-health">
+                    <span className={`badge ${health === 'failing' ? 'failed' : health === 'healthy' ? 'active' : 'stopped'}`}>{health}</span>
+                    {e.failing_since && (
+                      <span className="sub">
+                        since <Time iso={e.failing_since} />
+                      </span>
+                    )}
+                    {last && (
+                      <span className="sub">
+                        last {last.event_type === 'webhook.ping' ? 'ping' : 'delivery'}:{' '}
+                        {last.last_status_code !== null ? `answered ${last.last_status_code}` : (last.last_error ?? 'no answer')}
+                      </span>
+                    )}
+                  </span>
+                );
+              },
             },
             { header: 'Created', cell: (e) => <Time iso={e.created_at} /> },
             {
@@ -70,6 +84,7 @@ export default async function WebhooksPage({
                 <>
                   <PingButton siteId={site.id} endpointId={e.id} />
                   <DeleteEndpointButton siteId={site.id} endpointId={e.id} url={e.url} />
+                  <EditEndpointForm siteId={site.id} endpoint={e} eventTypes={EVENT_TYPES} />
                 </>
               ),
             },

@@ -7,7 +7,7 @@ import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { ApiError } from '@/lib/core/errors';
 import { can } from '@/lib/members/permissions';
-import { RUN_TYPES } from '@/lib/workflows/catalog';
+import { RUN_TYPES, runTypeLabel } from '@/lib/workflows/catalog';
 import { WORKFLOW_STATUSES } from '@/lib/workflows/engine';
 import { listWorkflowsQuerySchema } from '@/lib/workflows/schema';
 import { listWorkflowRuns } from '@/lib/workflows/service';
@@ -102,12 +102,12 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
           </select>
         </label>
         <label>
-          Type
+          Workflow
           <select name="type" defaultValue={filters.type ?? ''}>
             <option value="">Any</option>
             {RUN_TYPES.map((t) => (
               <option key={t} value={t}>
-                {t}
+                {runTypeLabel(t)}
               </option>
             ))}
           </select>
@@ -143,7 +143,15 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
               rowKey={(r) => r.workflowId}
               empty={<EmptyState title={`No runs${Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.`} />}
               columns={[
-                { header: 'Type', title: true, cell: (r) => <Link href={`${base}/${encodeURIComponent(r.workflowId)}`}>{r.type}</Link> },
+                {
+                  header: 'Workflow',
+                  title: true,
+                  cell: (r) => (
+                    <Link href={`${base}/${encodeURIComponent(r.workflowId)}`} title={r.type}>
+                      {runTypeLabel(r.type)}
+                    </Link>
+                  ),
+                },
                 { header: 'Status', cell: (r) => <RunStatus status={r.status} /> },
                 { header: 'Started', cell: (r) => <Time iso={r.startTime} withDate /> },
                 { header: 'Closed', cell: (r) => (r.closeTime ? <Time iso={r.closeTime} withDate /> : <span className="empty">—</span>) },

@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { FormError } from '@/components/field';
+import { streamAgentReply } from '../agent-stream';
 
 /**
  * Writes in the conversation and shows the agent's reply as it streams in (server-sent events of
@@ -25,31 +26,10 @@ export function SendMessageForm({ siteId, conversationId, agent }: { siteId: str
     setSent(message);
     setReply('');
     try {
-      const res = await fetch(`/api/sites/${siteId}/conversations/${conversationId}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ message }),
-      });
-      if (!res.ok || !res.body) {
-        const body = await res.json().catch(() => undefined);
-        throw new Error(body?.error?.message ?? `The message could not be sent (${res.status})`);
-      }
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const name = /^event: (.*)$/m.exec(block)?.[1];
-          const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null');
-          if (name === 'delta') setReply((r) => r + data.text);
-          if (name === 'done' && data?.status === 'failed') setError(data.error?.message ?? 'The agent could not answer');
-        }
-      }
+      const done = await streamAgentReply(`/api/sites/${siteId}/conversations/${conversationId}/messages`, { message }, (text) =>
+        setReply((r) => r + text),
+      );
+      if (done.error) setError(done.error);
       form.reset();
       router.refresh();
     } catch (e) {

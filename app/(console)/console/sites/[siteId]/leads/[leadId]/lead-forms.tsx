@@ -15,7 +15,15 @@ export function LeadStatusForm({ siteId, leadId, status }: { siteId: string; lea
     <form action={action} className="inline-form">
       <input type="hidden" name="lead_id" value={leadId} />
       <label htmlFor="lead-status">Status</label>
-      <select id="lead-status" name="status" defaultValue={state.values?.status ?? status} style={{ width: 'auto' }}>
+      {/* React resets a form after its action to the select's first default, not its new one: the
+          key mounts it afresh with the status the page now shows (or the one refused). */}
+      <select
+        key={state.values?.status ?? status}
+        id="lead-status"
+        name="status"
+        defaultValue={state.values?.status ?? status}
+        style={{ width: 'auto' }}
+      >
         {STATUSES.map((s) => (
           <option key={s}>{s}</option>
         ))}
@@ -70,7 +78,7 @@ export function LeadEditForm({
       </div>
       <div className="field">
         <label htmlFor="field-segment_id">Segment</label>
-        <select id="field-segment_id" name="segment_id" defaultValue={v.segment_id}>
+        <select key={v.segment_id} id="field-segment_id" name="segment_id" defaultValue={v.segment_id}>
           <option value="">None</option>
           {segments.map((s) => (
             <option key={s.id} value={s.id}>

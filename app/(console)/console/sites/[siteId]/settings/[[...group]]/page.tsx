@@ -39,6 +39,11 @@ export default async function SettingsPage({ params }: { params: Promise<{ siteI
         </ul>
       </nav>
       <Card title={group.label} id="settings">
+        {'intro' in group && (
+          <p className="intro" data-testid="settings-group-intro">
+            {group.intro} People who sign in to this site are managed under <Link href={`/console/sites/${site.id}/members`}>Members</Link>.
+          </p>
+        )}
         <p className="hint intro">
           Agents read these settings as context. Saving replaces this page’s fields and leaves the other pages’ as they are; agents and integrations
           read and change the same settings through the API (<Link href={`/console/sites/${site.id}/developers`}>Developers</Link>).

@@ -6,8 +6,10 @@ import { Card } from '@/components/kit/card';
 import { Time } from '@/components/time';
 import { ApiError } from '@/lib/core/errors';
 import { can } from '@/lib/members/permissions';
+import { runTypeLabel } from '@/lib/workflows/catalog';
 import { getWorkflowRun } from '@/lib/workflows/service';
 import { CancelRunButton } from '../cancel-run-button';
+import { ReadableJson } from '../readable-json';
 import { RunStatus, duration } from '../run-status';
 
 export const metadata: Metadata = { title: 'Workflow run · Site Growth Platform' };
@@ -28,12 +30,14 @@ export default async function WorkflowRunPage({ params }: { params: Promise<{ si
       <Card
         title={
           <>
-            {run.type} <RunStatus status={run.status} />
+            {runTypeLabel(run.type)} <RunStatus status={run.status} />
           </>
         }
         id="run"
       >
-        <p className="sub mono">{run.workflowId}</p>
+        <p className="sub">
+          <span className="mono">{run.type}</span> · <span className="mono">{run.workflowId}</span>
+        </p>
         <dl className="stats">
           <div>
             <dt>Started</dt>
@@ -72,18 +76,14 @@ export default async function WorkflowRunPage({ params }: { params: Promise<{ si
           )}
         </Card>
       )}
-      <Card title="Input" id="input">
-        <pre className="json" data-testid="run-input">
-          {JSON.stringify(run.input, null, 2)}
-        </pre>
-      </Card>
       {run.result !== undefined && (
         <Card title="Result" id="result">
-          <pre className="json" data-testid="run-result">
-            {JSON.stringify(run.result, null, 2)}
-          </pre>
+          <ReadableJson value={run.result} testId="run-result" />
         </Card>
       )}
+      <Card title="Input" id="input">
+        <ReadableJson value={run.input} testId="run-input" />
+      </Card>
     </>
   );
 }

@@ -29,7 +29,7 @@ export default async function StartWorkflowPage({
         <p>
           <Link href={`${base}/start`}>← The catalog</Link>
         </p>
-        <Card title={`Start ${entry.name}`} id="start">
+        <Card title={`Start: ${entry.label}`} id="start">
           <p className="hint intro">{entry.purpose}.</p>
           <StartWorkflowForm siteId={site.id} workflow={entry.name} fields={schemaFields(entry.body)} />
         </Card>
@@ -48,7 +48,15 @@ export default async function StartWorkflowPage({
           rowKey={(e) => e.name}
           empty={null}
           columns={[
-            { header: 'Workflow', title: true, cell: (e) => <Link href={`${base}/start?name=${e.name}`}>{e.name}</Link> },
+            {
+              header: 'Workflow',
+              title: true,
+              cell: (e) => (
+                <Link href={`${base}/start?name=${e.name}`} title={e.name}>
+                  {e.label}
+                </Link>
+              ),
+            },
             { header: 'Group', cell: (e) => e.group },
             { header: 'What it does', cell: (e) => e.purpose },
           ]}

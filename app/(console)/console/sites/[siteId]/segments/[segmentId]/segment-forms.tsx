@@ -1,0 +1,80 @@
+'use client';
+
+import { useActionState } from 'react';
+import type { FormState } from '@/app/(console)/_lib/forms';
+import { deleteSegmentAction, updateSegmentAction } from '@/app/(console)/_lib/segment-actions';
+import { ConfirmButton } from '@/components/confirm-button';
+import { Field, FormError } from '@/components/field';
+import { SubmitButton } from '@/components/submit-button';
+
+export interface SegmentValues {
+  name: string;
+  audience: string;
+  description: string;
+  language: string;
+  is_active: boolean;
+}
+
+/** The segment's own fields; an emptied optional field is cleared. */
+export function EditSegmentForm({ siteId, segmentId, segment }: { siteId: string; segmentId: string; segment: SegmentValues }) {
+  const [state, action] = useActionState(updateSegmentAction.bind(null, siteId), {} as FormState<string>);
+  const v: SegmentValues = state.values
+    ? {
+        name: state.values.name ?? '',
+        audience: state.values.audience ?? '',
+        description: state.values.description ?? '',
+        language: state.values.language ?? '',
+        is_active: state.values.is_active === 'on',
+      }
+    : segment;
+  const e = state.errors ?? {};
+  return (
+    <form action={action} noValidate>
+      <FormError message={e.form ?? e.segment_id} />
+      <input type="hidden" name="segment_id" value={segmentId} />
+      <div className="row">
+        <Field name="name" label="Name" type="text" defaultValue={v.name} error={e.name} />
+        <Field name="language" label="Language (optional)" type="text" placeholder="en" defaultValue={v.language} error={e.language} />
+      </div>
+      <Field
+        name="audience"
+        label="Audience (optional)"
+        type="text"
+        placeholder="Who is in it, in words"
+        defaultValue={v.audience}
+        error={e.audience}
+      />
+      <Field name="description" label="Description (optional)" type="text" defaultValue={v.description} error={e.description} />
+      <div className="field check">
+        <label>
+          <input type="checkbox" name="is_active" defaultChecked={v.is_active} /> Active: agents and campaigns use this segment
+        </label>
+      </div>
+      <p role="status" className="status">
+        {state.result && 'Saved.'}
+      </p>
+      <SubmitButton pending="Saving…">Save segment</SubmitButton>
+    </form>
+  );
+}
+
+/** "Delete segment" behind a confirmation; afterwards the list of segments. */
+export function DeleteSegmentButton({ siteId, segmentId, name, leads }: { siteId: string; segmentId: string; name: string; leads: number }) {
+  return (
+    <ConfirmButton
+      action={deleteSegmentAction.bind(null, siteId)}
+      fields={{ segment_id: segmentId }}
+      label="Delete segment"
+      subject={name}
+      title={`Delete the segment “${name}”?`}
+      confirm="Delete segment"
+      pending="Deleting…"
+      focusAfter="segment-heading"
+      id={`delete-${segmentId}`}
+    >
+      <p>
+        {leads === 0 ? 'No lead is in it.' : `Its ${leads === 1 ? 'lead stays' : `${leads} leads stay`}, without a segment.`} This cannot be undone.
+      </p>
+    </ConfirmButton>
+  );
+}
