@@ -214,7 +214,7 @@ export function SendAgentReplyForm({ siteId, emailId }: { siteId: string; emailI
 
 /** One message to one person, from the site's sender; the form empties after a success. */
 export function ComposeEmailForm({ siteId, to }: { siteId: string; to?: string }) {
-  const [state, action] = useActionState(composeEmailAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(composeEmailAction, siteId), {} as FormState<string>);
   const v = state.values ?? { to: to ?? '' };
   const e = state.errors ?? {};
   return (

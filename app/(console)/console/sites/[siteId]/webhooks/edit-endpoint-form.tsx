@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { updateEndpointAction } from '@/app/(console)/_lib/webhook-actions';
 import { Field, FormError } from '@/components/field';
@@ -17,7 +18,7 @@ export function EditEndpointForm({
   endpoint: { id: string; url: string; events: string[]; description: string | null; active: boolean };
   eventTypes: readonly string[];
 }) {
-  const [state, action] = useActionState(updateEndpointAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(updateEndpointAction, siteId), {} as FormState<string>);
   const values = state.values;
   return (
     <details className="edit-endpoint">

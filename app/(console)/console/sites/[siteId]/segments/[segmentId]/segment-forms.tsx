@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { deleteSegmentAction, updateSegmentAction } from '@/app/(console)/_lib/segment-actions';
 import { ConfirmButton } from '@/components/confirm-button';
@@ -17,7 +18,7 @@ export interface SegmentValues {
 
 /** The segment's own fields; an emptied optional field is cleared. */
 export function EditSegmentForm({ siteId, segmentId, segment }: { siteId: string; segmentId: string; segment: SegmentValues }) {
-  const [state, action] = useActionState(updateSegmentAction.bind(null, siteId), {} as FormState<string>);
+  const [state, action] = useActionState(forSite(updateSegmentAction, siteId), {} as FormState<string>);
   const v: SegmentValues = state.values
     ? {
         name: state.values.name ?? '',
@@ -62,7 +63,7 @@ export function EditSegmentForm({ siteId, segmentId, segment }: { siteId: string
 export function DeleteSegmentButton({ siteId, segmentId, name, leads }: { siteId: string; segmentId: string; name: string; leads: number }) {
   return (
     <ConfirmButton
-      action={deleteSegmentAction.bind(null, siteId)}
+      action={forSite(deleteSegmentAction, siteId)}
       fields={{ segment_id: segmentId }}
       label="Delete segment"
       subject={name}
