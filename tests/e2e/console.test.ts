@@ -57,18 +57,19 @@ describe.skipIf(!base)('console, end to end', () => {
 
   it('creates a site', async () => {
     await page.getByLabel('Name').fill('Acme Shop');
-    await page.getByLabel('Domain (optional)').fill('https://shop.example.com/');
+    await page.getByLabel('Domain (optional)').fill('shop example');
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.locator('#field-domain-error').waitFor();
-    expect(await page.locator('#field-domain-error').textContent()).toContain('Must be a host name');
+    expect(await page.locator('#field-domain-error').textContent()).toContain('as a host name such as example.com');
 
-    await page.getByLabel('Domain (optional)').fill('shop.example.com');
+    // A pasted address keeps its host (the API call below reads domain shop.example.com).
+    await page.getByLabel('Domain (optional)').fill('https://Shop.Example.com/');
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.waitForURL('**/console/sites/*');
     siteId = new URL(page.url()).pathname.split('/').pop()!;
     expect(siteId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Shop');
-    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('navigation', { name: 'Site sections' }).getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL('**/keys');
     await screenshot(page, '04-site-keys-empty');
   });
@@ -117,12 +118,13 @@ describe.skipIf(!base)('console, end to end', () => {
   });
 
   it('shows the tracking snippet for the site', async () => {
-    await page.getByRole('link', { name: 'Tracking snippet' }).click();
+    const menuLink = page.getByRole('navigation', { name: 'Site sections' }).getByRole('link', { name: 'Tracking snippet' });
+    await menuLink.click();
     await page.waitForURL('**/snippet');
-    expect(await page.getByRole('link', { name: 'Tracking snippet' }).getAttribute('aria-current')).toBe('page');
+    expect(await menuLink.getAttribute('aria-current')).toBe('page');
     expect(await page.getByTestId('tracking-snippet').textContent()).toBe(`<script src="${base}/t.js" data-site-id="${siteId}" async></script>`);
     await screenshot(page, '06-snippet');
-    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('navigation', { name: 'Site sections' }).getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL(`**/console/sites/${siteId}/keys`);
   });
 
