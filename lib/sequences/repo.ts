@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
 import { sequenceEnrollments, sequenceMessages, sequences } from '@/lib/db/schema';
+import { scheduleSteps } from './queue';
 
 /** The only code touching the sequence tables. Site id first; another site's id finds nothing. */
 export type SequenceRow = typeof sequences.$inferSelect;
@@ -141,8 +142,9 @@ export async function enrolledAmong(siteId: string, sequenceId: string, leadIds:
 }
 
 /**
- * Enrolls the leads, in one statement: a lead already in the sequence (even by a concurrent call)
- * is left as it is. Answers the enrollments made.
+ * Enrolls the leads, in one transaction, and queues their first step in the same transaction: a
+ * lead already in the sequence (even by a concurrent call) is left as it is. Answers the
+ * enrollments made.
  */
 export async function insertEnrollments(
   siteId: string,
@@ -153,11 +155,26 @@ export async function insertEnrollments(
   if (leads.length === 0) return [];
   const db = await getDb();
   const at = currentDate();
-  return db
-    .insert(sequenceEnrollments)
-    .values(leads.map((l) => ({ siteId, sequenceId, leadId: l.leadId, email: l.email, nextSendAt, createdAt: at, updatedAt: at })))
-    .onConflictDoNothing({ target: [sequenceEnrollments.sequenceId, sequenceEnrollments.leadId] })
-    .returning();
+  return db.transaction(async (tx) => {
+    const made: EnrollmentRow[] = [];
+    // Chunks keep each statement under the protocol's 65,535 parameters (a segment has up to 10,000 leads).
+    for (let i = 0; i < leads.length; i += 1_000) {
+      const rows = await tx
+        .insert(sequenceEnrollments)
+        .values(
+          leads.slice(i, i + 1_000).map((l) => ({ siteId, sequenceId, leadId: l.leadId, email: l.email, nextSendAt, createdAt: at, updatedAt: at })),
+        )
+        .onConflictDoNothing({ target: [sequenceEnrollments.sequenceId, sequenceEnrollments.leadId] })
+        .returning();
+      made.push(...rows);
+    }
+    // The first step's jobs exist exactly when the enrollments do.
+    await scheduleSteps(
+      made.map((e) => ({ siteId, enrollmentId: e.id, step: 0, at: nextSendAt })),
+      tx,
+    );
+    return made;
+  });
 }
 
 export async function findEnrollment(siteId: string, sequenceId: string, leadId: string): Promise<EnrollmentRow | undefined> {

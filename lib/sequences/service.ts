@@ -1,9 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { currentDate } from '@/lib/core/clock';
+import { currentDate, now } from '@/lib/core/clock';
 import { ApiError, found } from '@/lib/core/errors';
 import { suppressedAmong } from '@/lib/email/repo';
 import { leadsForBatch, type LeadRow } from '@/lib/leads/repo';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
+import { scheduleSteps } from './queue';
 import * as repo from './repo';
 import type {
   CreateSequenceInput,
@@ -17,6 +18,7 @@ import type {
   Step,
   UpdateSequenceInput,
 } from './schema';
+import { activeEnrollments } from './send-repo';
 
 /** Sequences of one site: their steps and options, figures, and the leads enrolled in them. */
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -156,6 +158,18 @@ export async function updateSequence(siteId: string, id: string, input: UpdateSe
     ...(input.stop_on_status !== undefined && { stopOnStatus: [...new Set(input.stop_on_status)] }),
   });
   const saved = found(updated, 'Sequence');
+  if (row.status === 'paused' && saved.status === 'active') {
+    // Jobs that ran while it was paused did nothing: each running enrollment's step is queued again, due when it was.
+    const at = now();
+    await scheduleSteps(
+      (await activeEnrollments(siteId, id)).map((e) => ({
+        siteId,
+        enrollmentId: e.id,
+        step: e.nextStep,
+        at: new Date(Math.max(at, e.nextSendAt?.getTime() ?? at)),
+      })),
+    );
+  }
   return toSequence(saved, (await totals(siteId, [id])).get(id)!);
 }
 
