@@ -3,6 +3,7 @@ import { currentDate } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { ApiError, found, notFound } from '@/lib/core/errors';
 import { emailTransport, type OutgoingEmail } from '@/lib/providers/email';
+import { sequenceAddressEnded } from '@/lib/sequences/reactions';
 import { getSite } from '@/lib/sites/repo';
 import {
   attemptCode,
@@ -158,6 +159,7 @@ export async function unsubscribe(token: string): Promise<{ message: string }> {
   const named = readUnsubscribeToken(token);
   if (!named || !(await getSite(named.siteId))) throw new ApiError('INVALID_REQUEST', 'This unsubscribe link is not valid');
   await suppress(named.siteId, named.email, 'unsubscribed');
+  await sequenceAddressEnded(named.siteId, named.email, 'unsubscribed');
   return { message: 'Unsubscribed: no further email will be sent to this address' };
 }
 
