@@ -5599,7 +5599,6 @@ export interface components {
             status: "active" | "paused";
             steps: components["schemas"]["Step"][];
             stop_on_status: ("converted" | "lost")[];
-            tracking: boolean;
             /** @description ISO 8601 timestamp */
             updated_at: string;
         };
@@ -5648,7 +5647,6 @@ export interface components {
             step_figures: components["schemas"]["StepFigures"][];
             steps: components["schemas"]["Step"][];
             stop_on_status: ("converted" | "lost")[];
-            tracking: boolean;
             /** @description ISO 8601 timestamp */
             updated_at: string;
         };
@@ -6247,7 +6245,7 @@ export interface components {
             };
         };
         Step: {
-            /** @description Body template (plain text; links in it are click-tracked when tracking is on). Variables: {{first_name}}, {{last_name}}, {{name}}, {{email}}, {{company}}, {{position}}, {{site_name}}, {{industry}}; a fallback after a bar (`{{first_name|there}}`) is used when the lead has no value. An unknown variable is refused. */
+            /** @description Body template (plain text; the unsubscribe link is added at the end). Variables: {{first_name}}, {{last_name}}, {{name}}, {{email}}, {{company}}, {{position}}, {{site_name}}, {{industry}}; a fallback after a bar (`{{first_name|there}}`) is used when the lead has no value. An unknown variable is refused. */
             body: string;
             /** @description Minutes after the previous step (after enrollment for the first step), 0–525600 */
             delay_minutes: number;
@@ -7671,9 +7669,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
-                 *       "name": "Ada Lovelace",
-                 *       "email": "user-c91b1b2bbde7@example.com"
+                 *       "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
+                 *       "name": "Ada",
+                 *       "email": "user-77b3d3e6e3a2@example.com",
+                 *       "assignee_id": "9105d146-6267-4852-bb57-5dd078f50a79"
                  *     }
                  */
                 "application/json": {
@@ -7737,10 +7736,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "60199169-7b91-4f29-aa4b-a2311232159b",
-                     *         "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
-                     *         "name": "Ada Lovelace",
-                     *         "email": "user-c91b1b2bbde7@example.com",
+                     *         "id": "faffd515-f743-40dd-96f8-c0cf6ee2ce02",
+                     *         "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
+                     *         "name": "Ada",
+                     *         "email": "user-77b3d3e6e3a2@example.com",
                      *         "status": "new",
                      *         "phone": null,
                      *         "position": null,
@@ -7749,10 +7748,10 @@ export interface operations {
                      *         "origin": null,
                      *         "segment_id": null,
                      *         "campaign_id": null,
-                     *         "assignee_id": null,
+                     *         "assignee_id": "9105d146-6267-4852-bb57-5dd078f50a79",
                      *         "lead_score": null,
-                     *         "created_at": "2026-12-06T02:58:28.190Z",
-                     *         "updated_at": "2026-12-06T02:58:28.190Z"
+                     *         "created_at": "2026-12-02T02:12:54.941Z",
+                     *         "updated_at": "2026-12-02T02:12:54.941Z"
                      *       }
                      *     }
                      */
@@ -8593,7 +8592,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
                  *       "name": "SMB"
                  *     }
                  */
@@ -8639,8 +8638,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "segment": {
-                     *         "segment_id": "1ef0da9c-996e-4fc8-95e1-f9a9953276a4",
-                     *         "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                     *         "segment_id": "247f1e87-692f-4578-932e-bbaef34f30ce",
+                     *         "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
                      *         "name": "SMB",
                      *         "description": null,
                      *         "audience": null,
@@ -8649,8 +8648,8 @@ export interface operations {
                      *         "language": null,
                      *         "is_active": true,
                      *         "attributes": {},
-                     *         "created_at": "2026-12-06T02:58:29.136Z",
-                     *         "updated_at": "2026-12-06T02:58:29.136Z"
+                     *         "created_at": "2026-11-24T13:38:13.006Z",
+                     *         "updated_at": "2026-11-24T13:38:13.006Z"
                      *       }
                      *     }
                      */
@@ -9670,8 +9669,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "d41a83f6-0483-434c-a72d-69e03c408b23",
-                     *         "email": "user-c5076ca6fff7@example.com",
+                     *         "id": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e",
+                     *         "email": "user-f475e76579d8@example.com",
                      *         "name": null,
                      *         "email_verified": false,
                      *         "two_factor": false
@@ -9962,7 +9961,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-c5076ca6fff7@example.com",
+                 *       "email": "user-f475e76579d8@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -9988,7 +9987,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "email": "user-c5076ca6fff7@example.com",
+                     *         "email": "user-f475e76579d8@example.com",
                      *         "message": "Check your inbox: a link to verify this address was sent to it (valid 7 days)."
                      *       }
                      *     }
@@ -10021,7 +10020,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-c5076ca6fff7@example.com",
+                 *       "email": "user-f475e76579d8@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -10047,8 +10046,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..kqUtuPl-mfTRtcia.TBPkAP7Cc3ccT7GdQaWaXAVI0jJJy0461fEnf-aBYU_H-yc2ORzesVGkYy1MVbImbmPlz8lywB9hSb5RxF3dwjEWIu2fdkBCA3RAIouGGr86QIADlJC-4Kex1EvGA9Dx1Kuoh6GDv9ihEApSQ890HaN8VqW15-RjrVfZlvWkb3bBRMjO6HKIoytMwm_7tkRIN8XorQKVSRkEIaeMVB1LAfqRHzBgahBiITQCULC1aE2ZdPn8fDpwau_8L6df3ufaEVjIwO0KBksTVjAuOWGu886Q4irszSoRnC6GK5JF.7Vd4VcuFQZvzd4ZUAWum8g",
-                     *         "expires_at": "2026-12-13T02:58:25.522Z"
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..v5BUlZfzZXkJy8DE.5TvvUQH1MFhElX5d4mG2Cp0frYnmW03NnPratVUDDucEdnQKqzkgqYZp3ofXFC5xom-mvI06MN61KMs9P8Fexo1yGzcBSx_QDNOPJpwahCWrRJaGOteaGSsbZo_Hmgc3lLnNRjPIy_PigoeJ1kMWpFnru3EPCAQZ32nujFi7a7nnfqZ2Z3iHR3Bh5WjNbl1WYXEogr9pZdjFGm656SXHLzZ_PCj9AB37XEuRi4VUFokF8tFGAoF_tUWnhrPGQvvp7Vgbz8ZqRm4IIO8ai_RhVXgIEF3tlUOHKMYOxr8x.fwNqV9aJKmsovZrhL58AsA",
+                     *         "expires_at": "2026-12-09T02:12:02.821Z"
                      *       }
                      *     }
                      */
@@ -12342,7 +12341,7 @@ export interface operations {
                  *         "read",
                  *         "write"
                  *       ],
-                 *       "site_id": "bcd8c523-1da6-4aff-832e-6d5e8f8af66e"
+                 *       "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639"
                  *     }
                  */
                 "application/json": {
@@ -12389,17 +12388,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "apiKey": "key_q7U9n04wuv9hLAfpBzbndwrjZ2L9ifIKFpPuKS8dZI5447Tey",
-                     *         "id": "7861a898-3a21-4c79-ad77-f703504b4d3a",
+                     *         "apiKey": "key_JW5tmKrcZa9w3TD6h27C7gQ2aM7KI80katrXR9zAafX30knEq",
+                     *         "id": "075d474f-dd44-435f-b6d8-2fce9b20cb05",
                      *         "prefix": "key",
                      *         "name": "test key",
                      *         "scopes": [
                      *           "read",
                      *           "write"
                      *         ],
-                     *         "site_id": "bcd8c523-1da6-4aff-832e-6d5e8f8af66e",
-                     *         "expires_at": "2027-03-06T02:58:26.780Z",
-                     *         "created_at": "2026-12-06T02:58:26.753Z"
+                     *         "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
+                     *         "expires_at": "2027-03-02T02:12:03.766Z",
+                     *         "created_at": "2026-12-02T02:12:03.719Z"
                      *       }
                      *     }
                      */
@@ -15226,7 +15225,6 @@ export interface operations {
                      *               "body": "Any thoughts?"
                      *             }
                      *           ],
-                     *           "tracking": true,
                      *           "send_window": {
                      *             "days": [
                      *               1,
@@ -15344,8 +15342,6 @@ export interface operations {
                     steps: components["schemas"]["Step"][];
                     /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
                     stop_on_status?: ("converted" | "lost")[];
-                    /** @description Open pixel and click-tracked links in the messages (default true) */
-                    tracking?: boolean;
                 };
             };
         };
@@ -15383,7 +15379,6 @@ export interface operations {
                      *             "body": "Any thoughts?"
                      *           }
                      *         ],
-                     *         "tracking": true,
                      *         "send_window": {
                      *           "days": [
                      *             1,
@@ -15493,7 +15488,6 @@ export interface operations {
                      *             "body": "Any thoughts?"
                      *           }
                      *         ],
-                     *         "tracking": true,
                      *         "send_window": null,
                      *         "daily_cap": null,
                      *         "domain_per_minute": null,
@@ -15671,8 +15665,6 @@ export interface operations {
                     steps?: components["schemas"]["Step"][];
                     /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
                     stop_on_status?: ("converted" | "lost")[];
-                    /** @description Open pixel and click-tracked links in the messages (default true) */
-                    tracking?: boolean;
                 };
             };
         };
@@ -15710,7 +15702,6 @@ export interface operations {
                      *             "body": "Any thoughts?"
                      *           }
                      *         ],
-                     *         "tracking": true,
                      *         "send_window": {
                      *           "days": [
                      *             6,
@@ -19308,10 +19299,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "bcd8c523-1da6-4aff-832e-6d5e8f8af66e",
+                     *         "id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
                      *         "name": "Test site",
                      *         "domain": null,
-                     *         "created_at": "2026-12-06T02:58:25.764Z"
+                     *         "created_at": "2026-12-02T02:12:03.384Z"
                      *       }
                      *     }
                      */

@@ -819,7 +819,6 @@ export const sequences = pgTable('sequences', {
   name: text('name').notNull(),
   status: text('status').$type<'active' | 'paused'>().notNull().default('active'),
   steps: jsonb('steps').$type<unknown[]>().notNull(),
-  tracking: boolean('tracking').notNull().default(true),
   sendWindow: jsonb('send_window').$type<{ days: number[]; start_hour: number; end_hour: number }>(),
   dailyCap: integer('daily_cap'),
   domainPerMinute: integer('domain_per_minute'),

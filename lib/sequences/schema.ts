@@ -33,7 +33,7 @@ export const StepSchema = z.strictObject({
     .max(3)
     .optional()
     .describe("Up to 3 more subjects: each lead gets one of `subject` and these in turn; the step's figures show the split"),
-  body: template(50_000, 'Body template (plain text; links in it are click-tracked when tracking is on)'),
+  body: template(50_000, 'Body template (plain text; the unsubscribe link is added at the end)'),
 });
 export type Step = z.infer<typeof StepSchema>;
 
@@ -53,7 +53,6 @@ export type SendWindow = z.infer<typeof SendWindowSchema>;
 export const STOP_STATUSES = ['converted', 'lost'] as const;
 
 const options = {
-  tracking: z.boolean().describe('Open pixel and click-tracked links in the messages (default true)'),
   send_window: SendWindowSchema.nullable(),
   daily_cap: z
     .number()
@@ -84,7 +83,6 @@ export const createSequenceBodySchema = z.strictObject({
   name,
   steps,
   status: status.optional(),
-  tracking: options.tracking.optional(),
   send_window: options.send_window.optional(),
   daily_cap: options.daily_cap.optional(),
   domain_per_minute: options.domain_per_minute.optional(),
@@ -101,7 +99,6 @@ export const updateSequenceBodySchema = z.strictObject({
     .describe(
       'The whole list of steps: the steps already sent to a lead must be given unchanged (409 otherwise); later ones may change, be added or removed',
     ),
-  tracking: options.tracking.optional(),
   send_window: options.send_window.optional().describe('When steps may go out; null: at any time'),
   daily_cap: options.daily_cap.optional(),
   domain_per_minute: options.domain_per_minute.optional(),
@@ -168,7 +165,6 @@ export const SequenceSchema = z.object({
   name: z.string(),
   status: z.enum(['active', 'paused']),
   steps: z.array(StepSchema),
-  tracking: z.boolean(),
   send_window: SendWindowSchema.nullable(),
   daily_cap: z.number().int().nullable(),
   domain_per_minute: z.number().int().nullable(),

@@ -13,7 +13,6 @@ create table if not exists sequences (
   name text not null,
   status text not null default 'active' check (status in ('active', 'paused')),
   steps jsonb not null,
-  tracking boolean not null default true,
   -- {days: [1..7] (ISO, Monday = 1), start_hour, end_hour} in the site's time zone; null: any time.
   send_window jsonb,
   daily_cap integer check (daily_cap is null or daily_cap > 0),

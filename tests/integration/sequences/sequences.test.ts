@@ -73,7 +73,6 @@ describe('saving a sequence', () => {
     expect(created).toMatchObject({
       name: 'Welcome',
       status: 'active',
-      tracking: true,
       steps: STEPS,
       send_window: { days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 },
       daily_cap: 50,
