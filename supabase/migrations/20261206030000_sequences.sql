@@ -47,7 +47,8 @@ create table if not exists sequence_enrollments (
 );
 create index if not exists sequence_enrollments_site_idx on sequence_enrollments (site_id, sequence_id, status);
 create index if not exists sequence_enrollments_lead_idx on sequence_enrollments (lead_id);
-create index if not exists sequence_enrollments_due_idx on sequence_enrollments (next_send_at) where status = 'active';
+-- A bounce or an unsubscribe stops the running enrollments of one address of the site.
+create index if not exists sequence_enrollments_address_idx on sequence_enrollments (site_id, lower(email)) where status = 'active';
 alter table sequence_enrollments enable row level security;
 drop policy if exists sequence_enrollments_tenant on sequence_enrollments;
 create policy sequence_enrollments_tenant on sequence_enrollments
