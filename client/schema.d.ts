@@ -1984,6 +1984,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sequences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sequences
+         * @description Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getApiSequences"];
+        put?: never;
+        /**
+         * Create a sequence
+         * @description A named list of email steps, each sent `delay_minutes` after the previous one to every enrolled lead. Subject and body are templates; an unknown variable is refused with 400 naming the field. docs/PRODUCT.md "Outreach sequences".
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiSequences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sequences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sequence
+         * @description Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getApiSequencesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a sequence
+         * @description Only the given fields change. Steps already sent to a lead must be given unchanged in `steps` (409 CONFLICT naming the step).
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        patch: operations["patchApiSequencesId"];
+        trace?: never;
+    };
+    "/api/sequences/{id}/enrollments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enroll leads in a sequence
+         * @description Leads enrolled before, leads whose address is on the suppression list and leads whose status the sequence stops on are skipped and counted. A lead id of another site is 404.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiSequencesIdEnrollments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sequences/{id}/enrollments/{lead_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a lead from a sequence
+         * @description The enrollment stops (`stop_reason: removed`) and stays listed with its history; the lead cannot be enrolled in this sequence again.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        delete: operations["deleteApiSequencesIdEnrollmentsLeadId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sites/{site_id}": {
         parameters: {
             query?: never;
@@ -4536,6 +4644,39 @@ export interface components {
             updated_at: string;
             url: string;
         };
+        Enrollment: {
+            /** @description ISO 8601 timestamp */
+            completed_at: string | null;
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+            email: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            lead_id: string;
+            /** @description When the next step is due (before the send window, cap and throttle are applied); null once ended */
+            next_send_at: string | null;
+            /** @description Index of the next step to send (the number of steps once completed) */
+            next_step: number;
+            /** @enum {string} */
+            status: "active" | "completed" | "stopped";
+            /** @description Why a stopped enrollment stopped */
+            stop_reason: ("replied" | "bounced" | "unsubscribed" | "removed" | "converted" | "lost") | null;
+            /** @description ISO 8601 timestamp */
+            stopped_at: string | null;
+        };
+        EnrollResult: {
+            /** @description Leads that were enrolled before (a lead is enrolled once per sequence) */
+            already_enrolled: number;
+            /** @description Leads enrolled by this call */
+            enrolled: number;
+            /** @description The enrollments this call made */
+            enrollments: components["schemas"]["Enrollment"][];
+            /** @description Leads skipped: their status is one the sequence stops on */
+            ineligible: number;
+            /** @description Leads skipped: their address is on the site's suppression list */
+            suppressed: number;
+        };
         Figures: {
             /** @description Mean session duration, first to last activity (ms); null without sessions */
             avg_duration_ms: number | null;
@@ -5421,6 +5562,15 @@ export interface components {
             /** Format: uuid */
             visitor_id: string;
         };
+        /** @description When steps may go out, in the site's time zone (settings → business hours; UTC when unset). A step due outside waits for the next allowed hour */
+        SendWindow: {
+            /** @description ISO weekdays on which mail goes out (1 = Monday … 7 = Sunday) */
+            days: number[];
+            /** @description Hour at which sending stops (1–24, after start_hour), in the site's time zone */
+            end_hour: number;
+            /** @description First hour of the day mail goes out (0–23), in the site's time zone */
+            start_hour: number;
+        };
         SentEmail: {
             /** @description ISO 8601 timestamp */
             created_at: string;
@@ -5441,6 +5591,96 @@ export interface components {
              * @enum {string}
              */
             transport: "outbox" | "smtp" | "imap";
+        };
+        Sequence: {
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+            daily_cap: number | null;
+            domain_per_minute: number | null;
+            /** @description Totals over every enrollment and message */
+            figures: {
+                /** @description Enrollments still running */
+                active: number;
+                /** @description Messages that bounced */
+                bounced: number;
+                /** @description Messages with a tracked link clicked */
+                clicked: number;
+                /** @description Enrollments that received every step */
+                completed: number;
+                /** @description Leads enrolled */
+                enrolled: number;
+                /** @description Messages opened (open pixel; tracked sequences only) */
+                opened: number;
+                /** @description Messages answered by the lead */
+                replied: number;
+                /** @description Messages sent */
+                sent: number;
+                /** @description Enrollments stopped (reply, bounce, unsubscribe, lead status, removal) */
+                stopped: number;
+                /** @description Messages from which the lead unsubscribed */
+                unsubscribed: number;
+            };
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description When steps may go out, in the site's time zone (settings → business hours; UTC when unset). A step due outside waits for the next allowed hour */
+            send_window: components["schemas"]["SendWindow"] | null;
+            /** Format: uuid */
+            site_id: string;
+            /** @enum {string} */
+            status: "active" | "paused";
+            steps: components["schemas"]["Step"][];
+            stop_on_status: ("converted" | "lost")[];
+            /** @description ISO 8601 timestamp */
+            updated_at: string;
+        };
+        SequenceDetail: {
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+            daily_cap: number | null;
+            domain_per_minute: number | null;
+            /** @description Enrollments, newest first (a page: `limit`, `offset`) */
+            enrollments: components["schemas"]["Enrollment"][];
+            /** @description Enrollments matching `enrollment_status` */
+            enrollments_total: number;
+            /** @description Totals over every enrollment and message */
+            figures: {
+                /** @description Enrollments still running */
+                active: number;
+                /** @description Messages that bounced */
+                bounced: number;
+                /** @description Messages with a tracked link clicked */
+                clicked: number;
+                /** @description Enrollments that received every step */
+                completed: number;
+                /** @description Leads enrolled */
+                enrolled: number;
+                /** @description Messages opened (open pixel; tracked sequences only) */
+                opened: number;
+                /** @description Messages answered by the lead */
+                replied: number;
+                /** @description Messages sent */
+                sent: number;
+                /** @description Enrollments stopped (reply, bounce, unsubscribe, lead status, removal) */
+                stopped: number;
+                /** @description Messages from which the lead unsubscribed */
+                unsubscribed: number;
+            };
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description When steps may go out, in the site's time zone (settings → business hours; UTC when unset). A step due outside waits for the next allowed hour */
+            send_window: components["schemas"]["SendWindow"] | null;
+            /** Format: uuid */
+            site_id: string;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /** @description Figures per step */
+            step_figures: components["schemas"]["StepFigures"][];
+            steps: components["schemas"]["Step"][];
+            stop_on_status: ("converted" | "lost")[];
+            /** @description ISO 8601 timestamp */
+            updated_at: string;
         };
         /** @description The error envelope with code `SERVICE_UNAVAILABLE` (HTTP 503) */
         ServiceUnavailableError: {
@@ -6039,6 +6279,52 @@ export interface components {
                 /** @description Distinct visitors (one per fingerprint) */
                 total: number;
             };
+        };
+        Step: {
+            /** @description Body template (plain text; the unsubscribe link is added at the end). Variables: {{first_name}}, {{last_name}}, {{name}}, {{email}}, {{company}}, {{position}}, {{site_name}}, {{industry}}; a fallback after a bar (`{{first_name|there}}`) is used when the lead has no value. An unknown variable is refused. */
+            body: string;
+            /** @description Minutes after the previous step (after enrollment for the first step), 0–525600 */
+            delay_minutes: number;
+            /** @description Subject template. Variables: {{first_name}}, {{last_name}}, {{name}}, {{email}}, {{company}}, {{position}}, {{site_name}}, {{industry}}; a fallback after a bar (`{{first_name|there}}`) is used when the lead has no value. An unknown variable is refused. */
+            subject: string;
+            /** @description Up to 3 more subjects: each lead gets one of `subject` and these in turn; the step's figures show the split */
+            subject_variants?: string[];
+        };
+        StepFigures: {
+            /** @description Messages that bounced */
+            bounced: number;
+            /** @description Messages with a tracked link clicked */
+            clicked: number;
+            /** @description Messages opened (open pixel; tracked sequences only) */
+            opened: number;
+            /** @description Messages answered by the lead */
+            replied: number;
+            /** @description Messages sent */
+            sent: number;
+            /** @description Step index, from 0 */
+            step: number;
+            /** @description Messages from which the lead unsubscribed */
+            unsubscribed: number;
+            /** @description The split between the A/B subjects of the step */
+            variants: {
+                /** @description Messages that bounced */
+                bounced: number;
+                /** @description Messages with a tracked link clicked */
+                clicked: number;
+                /** @description Messages opened (open pixel; tracked sequences only) */
+                opened: number;
+                /** @description Messages answered by the lead */
+                replied: number;
+                /** @description Messages sent */
+                sent: number;
+                subject: string;
+                /** @description Messages from which the lead unsubscribed */
+                unsubscribed: number;
+                /** @description 0: `subject`, 1…: `subject_variants` */
+                variant: number;
+            }[];
+            /** @description Running enrollments whose next message is this step */
+            waiting: number;
         };
         Subscription: {
             active: boolean;
@@ -14928,6 +15214,753 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiSequences: {
+        parameters: {
+            query: {
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 76a8aa12-291f-4c0e-864e-b69d0e30c1d6
+                 */
+                site_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "fd8193e3-7035-41a8-b83d-4f525b74b77c",
+                     *           "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                     *           "name": "Welcome",
+                     *           "status": "active",
+                     *           "steps": [
+                     *             {
+                     *               "delay_minutes": 0,
+                     *               "subject": "Hi {{first_name|there}}",
+                     *               "body": "Hello {{first_name|there}} at {{company|your company}}."
+                     *             },
+                     *             {
+                     *               "delay_minutes": 4320,
+                     *               "subject": "Following up",
+                     *               "subject_variants": [
+                     *                 "Still there, {{first_name}}?"
+                     *               ],
+                     *               "body": "Any thoughts?"
+                     *             }
+                     *           ],
+                     *           "send_window": {
+                     *             "days": [
+                     *               1,
+                     *               2,
+                     *               3
+                     *             ],
+                     *             "start_hour": 9,
+                     *             "end_hour": 17
+                     *           },
+                     *           "daily_cap": 50,
+                     *           "domain_per_minute": null,
+                     *           "stop_on_status": [
+                     *             "converted"
+                     *           ],
+                     *           "figures": {
+                     *             "enrolled": 0,
+                     *             "active": 0,
+                     *             "completed": 0,
+                     *             "stopped": 0,
+                     *             "sent": 0,
+                     *             "opened": 0,
+                     *             "clicked": 0,
+                     *             "replied": 0,
+                     *             "bounced": 0,
+                     *             "unsubscribed": 0
+                     *           },
+                     *           "created_at": "2026-12-06T02:58:27.229Z",
+                     *           "updated_at": "2026-12-06T02:58:27.229Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Sequence"][];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiSequences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                 *       "name": "Welcome",
+                 *       "steps": [
+                 *         {
+                 *           "delay_minutes": 0,
+                 *           "subject": "Hi {{first_name|there}}",
+                 *           "body": "Hello {{first_name|there}} at {{company|your company}}."
+                 *         },
+                 *         {
+                 *           "delay_minutes": 4320,
+                 *           "subject": "Following up",
+                 *           "subject_variants": [
+                 *             "Still there, {{first_name}}?"
+                 *           ],
+                 *           "body": "Any thoughts?"
+                 *         }
+                 *       ],
+                 *       "send_window": {
+                 *         "days": [
+                 *           1,
+                 *           2,
+                 *           3,
+                 *           4,
+                 *           5
+                 *         ],
+                 *         "start_hour": 9,
+                 *         "end_hour": 17
+                 *       },
+                 *       "daily_cap": 50,
+                 *       "stop_on_status": [
+                 *         "converted"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description At most this many of the site's messages per day (the sender's day, UTC); null: no cap */
+                    daily_cap?: number | null;
+                    /** @description At most this many messages per minute to one recipient domain; null: no limit */
+                    domain_per_minute?: number | null;
+                    /** @description Name of the sequence */
+                    name: string;
+                    /** @description When steps may go out, in the site's time zone (settings → business hours; UTC when unset). A step due outside waits for the next allowed hour */
+                    send_window?: components["schemas"]["SendWindow"] | null;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /**
+                     * @description paused: nothing is sent until it is active again
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused";
+                    /** @description The steps, in order (1–20) */
+                    steps: components["schemas"]["Step"][];
+                    /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
+                    stop_on_status?: ("converted" | "lost")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "fd8193e3-7035-41a8-b83d-4f525b74b77c",
+                     *         "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                     *         "name": "Welcome",
+                     *         "status": "active",
+                     *         "steps": [
+                     *           {
+                     *             "delay_minutes": 0,
+                     *             "subject": "Hi {{first_name|there}}",
+                     *             "body": "Hello {{first_name|there}} at {{company|your company}}."
+                     *           },
+                     *           {
+                     *             "delay_minutes": 4320,
+                     *             "subject": "Following up",
+                     *             "subject_variants": [
+                     *               "Still there, {{first_name}}?"
+                     *             ],
+                     *             "body": "Any thoughts?"
+                     *           }
+                     *         ],
+                     *         "send_window": {
+                     *           "days": [
+                     *             1,
+                     *             2,
+                     *             3
+                     *           ],
+                     *           "start_hour": 9,
+                     *           "end_hour": 17
+                     *         },
+                     *         "daily_cap": 50,
+                     *         "domain_per_minute": null,
+                     *         "stop_on_status": [
+                     *           "converted"
+                     *         ],
+                     *         "figures": {
+                     *           "enrolled": 0,
+                     *           "active": 0,
+                     *           "completed": 0,
+                     *           "stopped": 0,
+                     *           "sent": 0,
+                     *           "opened": 0,
+                     *           "clicked": 0,
+                     *           "replied": 0,
+                     *           "bounced": 0,
+                     *           "unsubscribed": 0
+                     *         },
+                     *         "created_at": "2026-12-06T02:58:27.229Z",
+                     *         "updated_at": "2026-12-06T02:58:27.229Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Sequence"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiSequencesId: {
+        parameters: {
+            query: {
+                /** @description Only enrollments in this status */
+                enrollment_status?: "active" | "completed" | "stopped";
+                /** @description Enrollments per page, 1–500 (default 50) */
+                limit?: number;
+                /** @description Enrollments to skip (default 0) */
+                offset?: number;
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 76a8aa12-291f-4c0e-864e-b69d0e30c1d6
+                 */
+                site_id: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Sequence id
+                 * @example 7dee847c-4a1a-47e7-86a3-209057add46e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "7dee847c-4a1a-47e7-86a3-209057add46e",
+                     *         "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                     *         "name": "Welcome",
+                     *         "status": "active",
+                     *         "steps": [
+                     *           {
+                     *             "delay_minutes": 0,
+                     *             "subject": "Hi {{first_name|there}}",
+                     *             "body": "Hello {{first_name|there}} at {{company|your company}}."
+                     *           },
+                     *           {
+                     *             "delay_minutes": 4320,
+                     *             "subject": "Following up",
+                     *             "subject_variants": [
+                     *               "Still there, {{first_name}}?"
+                     *             ],
+                     *             "body": "Any thoughts?"
+                     *           }
+                     *         ],
+                     *         "send_window": null,
+                     *         "daily_cap": null,
+                     *         "domain_per_minute": null,
+                     *         "stop_on_status": [
+                     *           "converted"
+                     *         ],
+                     *         "figures": {
+                     *           "enrolled": 2,
+                     *           "active": 2,
+                     *           "completed": 0,
+                     *           "stopped": 0,
+                     *           "sent": 0,
+                     *           "opened": 0,
+                     *           "clicked": 0,
+                     *           "replied": 0,
+                     *           "bounced": 0,
+                     *           "unsubscribed": 0
+                     *         },
+                     *         "created_at": "2026-12-06T02:58:28.089Z",
+                     *         "updated_at": "2026-12-06T02:58:28.089Z",
+                     *         "step_figures": [
+                     *           {
+                     *             "step": 0,
+                     *             "waiting": 2,
+                     *             "sent": 0,
+                     *             "opened": 0,
+                     *             "clicked": 0,
+                     *             "replied": 0,
+                     *             "bounced": 0,
+                     *             "unsubscribed": 0,
+                     *             "variants": [
+                     *               {
+                     *                 "variant": 0,
+                     *                 "subject": "Hi {{first_name|there}}",
+                     *                 "sent": 0,
+                     *                 "opened": 0,
+                     *                 "clicked": 0,
+                     *                 "replied": 0,
+                     *                 "bounced": 0,
+                     *                 "unsubscribed": 0
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "step": 1,
+                     *             "waiting": 0,
+                     *             "sent": 0,
+                     *             "opened": 0,
+                     *             "clicked": 0,
+                     *             "replied": 0,
+                     *             "bounced": 0,
+                     *             "unsubscribed": 0,
+                     *             "variants": [
+                     *               {
+                     *                 "variant": 0,
+                     *                 "subject": "Following up",
+                     *                 "sent": 0,
+                     *                 "opened": 0,
+                     *                 "clicked": 0,
+                     *                 "replied": 0,
+                     *                 "bounced": 0,
+                     *                 "unsubscribed": 0
+                     *               },
+                     *               {
+                     *                 "variant": 1,
+                     *                 "subject": "Still there, {{first_name}}?",
+                     *                 "sent": 0,
+                     *                 "opened": 0,
+                     *                 "clicked": 0,
+                     *                 "replied": 0,
+                     *                 "bounced": 0,
+                     *                 "unsubscribed": 0
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "enrollments": [
+                     *           {
+                     *             "id": "98d6c308-0842-4fb3-88bb-d99ea08d7ff9",
+                     *             "lead_id": "c63f0723-f3c4-412c-bb29-6a5eab76258f",
+                     *             "email": "user-1ed9de880c6e@example.com",
+                     *             "status": "active",
+                     *             "stop_reason": null,
+                     *             "next_step": 0,
+                     *             "next_send_at": "2026-12-06T02:58:28.821Z",
+                     *             "created_at": "2026-12-06T02:58:28.821Z",
+                     *             "stopped_at": null,
+                     *             "completed_at": null
+                     *           },
+                     *           {
+                     *             "id": "39570973-582d-4aca-95e4-4432135a9926",
+                     *             "lead_id": "60199169-7b91-4f29-aa4b-a2311232159b",
+                     *             "email": "user-c91b1b2bbde7@example.com",
+                     *             "status": "active",
+                     *             "stop_reason": null,
+                     *             "next_step": 0,
+                     *             "next_send_at": "2026-12-06T02:58:28.575Z",
+                     *             "created_at": "2026-12-06T02:58:28.589Z",
+                     *             "stopped_at": null,
+                     *             "completed_at": null
+                     *           }
+                     *         ],
+                     *         "enrollments_total": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SequenceDetail"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchApiSequencesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Sequence id
+                 * @example 0661690f-bdc5-40db-8b91-e756b3780421
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                 *       "status": "paused",
+                 *       "daily_cap": 10,
+                 *       "send_window": {
+                 *         "days": [
+                 *           6,
+                 *           7
+                 *         ],
+                 *         "start_hour": 10,
+                 *         "end_hour": 12
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description At most this many of the site's messages per day (the sender's day, UTC); null: no cap */
+                    daily_cap?: number | null;
+                    /** @description At most this many messages per minute to one recipient domain; null: no limit */
+                    domain_per_minute?: number | null;
+                    /** @description Name of the sequence */
+                    name?: string;
+                    /** @description When steps may go out; null: at any time */
+                    send_window?: components["schemas"]["SendWindow"] | null;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /**
+                     * @description `paused` holds every enrollment; `active` resumes them
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused";
+                    /** @description The whole list of steps: the steps already sent to a lead must be given unchanged (409 otherwise); later ones may change, be added or removed */
+                    steps?: components["schemas"]["Step"][];
+                    /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
+                    stop_on_status?: ("converted" | "lost")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "0661690f-bdc5-40db-8b91-e756b3780421",
+                     *         "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                     *         "name": "Welcome",
+                     *         "status": "paused",
+                     *         "steps": [
+                     *           {
+                     *             "delay_minutes": 0,
+                     *             "subject": "Hi {{first_name|there}}",
+                     *             "body": "Hello {{first_name|there}} at {{company|your company}}."
+                     *           },
+                     *           {
+                     *             "delay_minutes": 4320,
+                     *             "subject": "Following up",
+                     *             "subject_variants": [
+                     *               "Still there, {{first_name}}?"
+                     *             ],
+                     *             "body": "Any thoughts?"
+                     *           }
+                     *         ],
+                     *         "send_window": {
+                     *           "days": [
+                     *             6,
+                     *             7
+                     *           ],
+                     *           "start_hour": 10,
+                     *           "end_hour": 12
+                     *         },
+                     *         "daily_cap": 10,
+                     *         "domain_per_minute": null,
+                     *         "stop_on_status": [],
+                     *         "figures": {
+                     *           "enrolled": 0,
+                     *           "active": 0,
+                     *           "completed": 0,
+                     *           "stopped": 0,
+                     *           "sent": 0,
+                     *           "opened": 0,
+                     *           "clicked": 0,
+                     *           "replied": 0,
+                     *           "bounced": 0,
+                     *           "unsubscribed": 0
+                     *         },
+                     *         "created_at": "2026-12-06T02:58:31.001Z",
+                     *         "updated_at": "2026-12-06T02:58:31.042Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Sequence"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiSequencesIdEnrollments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Sequence id
+                 * @example 7dee847c-4a1a-47e7-86a3-209057add46e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                 *       "lead_ids": [
+                 *         "60199169-7b91-4f29-aa4b-a2311232159b",
+                 *         "c88ecc73-84bf-47ac-90fa-88ab8705b445",
+                 *         "579a4830-eed9-4275-b4c0-340a6c7fc5db"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Leads to enroll (1–1000) */
+                    lead_ids: string[];
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                } | {
+                    /**
+                     * Format: uuid
+                     * @description Enroll the segment's leads (up to 10,000)
+                     */
+                    segment_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "enrolled": 1,
+                     *         "already_enrolled": 0,
+                     *         "suppressed": 1,
+                     *         "ineligible": 1,
+                     *         "enrollments": [
+                     *           {
+                     *             "id": "39570973-582d-4aca-95e4-4432135a9926",
+                     *             "lead_id": "60199169-7b91-4f29-aa4b-a2311232159b",
+                     *             "email": "user-c91b1b2bbde7@example.com",
+                     *             "status": "active",
+                     *             "stop_reason": null,
+                     *             "next_step": 0,
+                     *             "next_send_at": "2026-12-06T02:58:28.575Z",
+                     *             "created_at": "2026-12-06T02:58:28.589Z",
+                     *             "stopped_at": null,
+                     *             "completed_at": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EnrollResult"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiSequencesIdEnrollmentsLeadId: {
+        parameters: {
+            query: {
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 76a8aa12-291f-4c0e-864e-b69d0e30c1d6
+                 */
+                site_id: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Sequence id
+                 * @example 86719bf9-f251-40a0-b718-8115eeb2c8e7
+                 */
+                id: string;
+                /**
+                 * @description The enrolled lead
+                 * @example 81e42ba1-adea-4b97-aa5b-8ee349603bf0
+                 */
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "337b6fa9-1a6d-4b5a-b400-21d2d7c6e82f",
+                     *         "lead_id": "81e42ba1-adea-4b97-aa5b-8ee349603bf0",
+                     *         "email": "user-105ccd57b019@example.com",
+                     *         "status": "stopped",
+                     *         "stop_reason": "removed",
+                     *         "next_step": 0,
+                     *         "next_send_at": null,
+                     *         "created_at": "2026-12-06T02:58:30.378Z",
+                     *         "stopped_at": "2026-12-06T02:58:30.531Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Enrollment"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -811,3 +811,52 @@ export const instancePlans = pgTable('instance_plans', {
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+// Outreach sequences (20261206030000_sequences.sql). Steps are validated by lib/sequences/schema.ts.
+export const sequences = pgTable('sequences', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  name: text('name').notNull(),
+  status: text('status').$type<'active' | 'paused'>().notNull().default('active'),
+  steps: jsonb('steps').$type<unknown[]>().notNull(),
+  sendWindow: jsonb('send_window').$type<{ days: number[]; start_hour: number; end_hour: number }>(),
+  dailyCap: integer('daily_cap'),
+  domainPerMinute: integer('domain_per_minute'),
+  stopOnStatus: text('stop_on_status').array().$type<('converted' | 'lost')[]>().notNull().default([]),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const sequenceEnrollments = pgTable('sequence_enrollments', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  sequenceId: uuid('sequence_id').notNull(),
+  leadId: uuid('lead_id').notNull(),
+  email: text('email').notNull(),
+  status: text('status').$type<'active' | 'completed' | 'stopped'>().notNull().default('active'),
+  stopReason: text('stop_reason').$type<'replied' | 'bounced' | 'unsubscribed' | 'removed' | 'converted' | 'lost'>(),
+  nextStep: integer('next_step').notNull().default(0),
+  nextSendAt: ts('next_send_at'),
+  stoppedAt: ts('stopped_at'),
+  completedAt: ts('completed_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const sequenceMessages = pgTable('sequence_messages', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  sequenceId: uuid('sequence_id').notNull(),
+  enrollmentId: uuid('enrollment_id').notNull(),
+  step: integer('step').notNull(),
+  variant: integer('variant').notNull().default(0),
+  emailMessageId: uuid('email_message_id'),
+  status: text('status').$type<'sending' | 'sent' | 'failed' | 'skipped'>().notNull().default('sending'),
+  sentAt: ts('sent_at'),
+  openedAt: ts('opened_at'),
+  clickedAt: ts('clicked_at'),
+  repliedAt: ts('replied_at'),
+  bouncedAt: ts('bounced_at'),
+  unsubscribedAt: ts('unsubscribed_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

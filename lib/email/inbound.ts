@@ -6,6 +6,7 @@ import { errorFields, log } from '@/lib/core/log';
 import { findLeadByEmail } from '@/lib/leads/repo';
 import type { Caller } from '@/lib/secure-tokens/service';
 import { putProductSecret, readProductSecret } from '@/lib/secure-tokens/service';
+import { sequenceAddressEnded, sequenceReplyReceived } from '@/lib/sequences/reactions';
 import { bouncedRecipients, classify, fromAddress, threadIds } from './classify';
 import { checkMailbox, fetchNewMessages, MailboxError, type MailboxConnection } from './mailbox';
 import {
@@ -155,14 +156,21 @@ export async function syncMailbox(siteId: string, since: Date | null): Promise<S
     summary.stored += 1;
     if (kind === 'bounce') {
       summary.bounces += 1;
-      for (const address of bouncedRecipients(raw)) await suppress(siteId, address, 'bounced');
+      for (const address of bouncedRecipients(raw)) {
+        await suppress(siteId, address, 'bounced');
+        await sequenceAddressEnded(siteId, address, 'bounced');
+      }
       continue;
     }
     if (kind === 'auto_reply') {
       summary.auto_replies += 1;
       continue;
     }
-    if (kind === 'reply') summary.replies += 1;
+    if (kind === 'reply') {
+      summary.replies += 1;
+      // A reply to a sequence's message stops that lead's enrollment.
+      await sequenceReplyReceived(siteId, original!.id);
+    }
     if (leadId) summary.from_leads += 1;
     if ((kind !== 'reply' && !leadId) || !sender || !text.trim()) continue;
     try {

@@ -4,6 +4,7 @@ import { config } from '@/lib/core/config';
 import { ApiError, found, notFound } from '@/lib/core/errors';
 import { findLeadByEmail } from '@/lib/leads/repo';
 import { emailTransport, type OutgoingEmail } from '@/lib/providers/email';
+import { sequenceAddressEnded } from '@/lib/sequences/reactions';
 import { getSite } from '@/lib/sites/repo';
 import {
   attemptCode,
@@ -181,6 +182,7 @@ export async function unsubscribe(token: string): Promise<{ message: string }> {
   const named = readUnsubscribeToken(token);
   if (!named || !(await getSite(named.siteId))) throw new ApiError('INVALID_REQUEST', 'This unsubscribe link is not valid');
   await suppress(named.siteId, named.email, 'unsubscribed');
+  await sequenceAddressEnded(named.siteId, named.email, 'unsubscribed');
   return { message: 'Unsubscribed: no further email will be sent to this address' };
 }
 

@@ -272,6 +272,11 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Tools', description: 'CRM tools (leads, segments, requirements, settings, finder) as REST routes and as MCP tools over one definition.' },
   { name: 'Agents', description: 'Messages to the agents (CMO, sales, support, copywriter, email) and their conversations.' },
   { name: 'Workflows', description: 'Start catalog workflows (one operation per workflow, with its body), follow, signal and cancel their runs.' },
+  {
+    name: 'Sequences',
+    description:
+      'Outreach sequences: email steps sent to enrolled leads with delays, a send window and caps, stopped by a reply, bounce or unsubscribe.',
+  },
   { name: 'Webhooks', description: 'Endpoints that receive signed event deliveries, the deliveries and their attempts, change-event subscriptions.' },
   { name: 'Instances', description: 'Remote-browser instances: start, follow, plan and screenshot.' },
   { name: 'Robots', description: 'Robots that act on remote browsers for a site.' },

@@ -327,15 +327,16 @@ export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ it
 /** Upper bound of the leads one workflow step reads (a batch pass over a site's open leads). */
 export const LEAD_BATCH_MAX = 10_000;
 
-/** The site's leads for a batch pass (workflows): by status and/or ids, oldest first, capped. */
+/** The site's leads for a batch pass (workflows, sequence enrollment): by status, ids and/or segment, oldest first, capped. */
 export async function leadsForBatch(
   siteId: string,
-  filter: { statuses?: LeadStatus[]; ids?: string[]; unassignedOnly?: boolean },
+  filter: { statuses?: LeadStatus[]; ids?: string[]; segmentId?: string; unassignedOnly?: boolean },
 ): Promise<LeadRow[]> {
   const db = await getDb();
   const filters: (SQL | undefined)[] = [eq(leads.siteId, siteId)];
   if (filter.statuses?.length) filters.push(inArray(leads.status, filter.statuses));
   if (filter.ids) filters.push(filter.ids.length ? inArray(leads.id, filter.ids) : sql`false`);
+  if (filter.segmentId) filters.push(eq(leads.segmentId, filter.segmentId));
   if (filter.unassignedOnly) filters.push(isNull(leads.assigneeId));
   return db
     .select()

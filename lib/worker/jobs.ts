@@ -4,6 +4,7 @@ import { databaseMaintenance } from '@/lib/jobs/database-maintenance';
 import type { BackgroundJob } from '@/lib/jobs/define';
 import { retention } from '@/lib/retention/schedule';
 import { robotExpiry } from '@/lib/robots/jobs';
+import { sequenceStep } from '@/lib/sequences/jobs';
 import { sessionSweep } from '@/lib/visitors/jobs';
 import { deliverWebhook } from '@/lib/webhooks/jobs';
 import type { Activities } from '@/lib/workflows/activities';
@@ -22,6 +23,7 @@ import { workflowRunJob } from '@/lib/workflows/engines/embedded/run-job';
 export function backgroundJobs(o: { activities: Activities; embeddedRuns: boolean }): BackgroundJob[] {
   return [
     deliverWebhook,
+    sequenceStep,
     robotExpiry,
     commandDeadline,
     retention,

@@ -126,6 +126,20 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: key,
     body: { site_id: t.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' },
   });
+  // A sequence with a lead enrolled in it (no worker sends in these suites).
+  const sequence = await created('POST', '/api/sequences', {
+    headers: key,
+    body: { site_id: t.siteId, name: 'Welcome', steps: [{ delay_minutes: 60, subject: 'Hi {{first_name|there}}', body: 'Hello.' }] },
+  });
+  const enrolledLead = await created('POST', '/api/agents/tools/leads/create', {
+    headers: key,
+    body: { site_id: t.siteId, name: 'Enrolled', email: uniqueEmail() },
+  });
+  await created('POST', '/api/sequences/{id}/enrollments', {
+    params: { id: sequence.data.id },
+    headers: key,
+    body: { site_id: t.siteId, lead_ids: [enrolledLead.lead.id] },
+  });
   const ids: Record<string, string> = {
     site_id: t.siteId,
     user_id: t.user.id,
@@ -175,6 +189,12 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     '/api/event-subscriptions id': subscription.data.id,
     '/api/webhooks url': 'https://93.184.216.34/hook',
     '/api/event-subscriptions workflow': 'dailyStandUp',
+    sequence_id: sequence.data.id,
+    sequence_enrolled_lead_id: enrolledLead.lead.id,
+    // `id` of the sequence routes names a sequence; the enrollment routes take the site's leads.
+    ...Object.fromEntries(['', '/enrollments', '/enrollments/{lead_id}'].map((p) => [`/api/sequences/{id}${p} id`, sequence.data.id])),
+    '/api/sequences/{id}/enrollments/{lead_id} lead_id': enrolledLead.lead.id,
+    '/api/sequences/{id}/enrollments lead_ids': lead.lead.id,
   };
   for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);
   return ids;

@@ -170,6 +170,24 @@ const subscription = async (): Promise<string> =>
       body: { site_id: mine.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' },
     })
   ).data.id;
+const SEQUENCE_BODY = { name: 'Welcome', steps: [{ delay_minutes: 0, subject: 'Hi {{first_name|there}}', body: 'Hello from us.' }] };
+// One sequence serves every entry (enrollment requests make their own leads).
+let sharedSequence: Promise<string> | undefined;
+const sequence = (): Promise<string> =>
+  (sharedSequence ??= post('POST', '/api/sequences', {
+    headers: presenters.xApiKey(mine.key),
+    body: { site_id: mine.siteId, ...SEQUENCE_BODY },
+  }).then((b) => b.data.id as string));
+/** A lead of the caller's site enrolled in the shared sequence. */
+const enrolledLead = async (): Promise<{ id: string; lead_id: string }> => {
+  const [id, lead_id] = await Promise.all([sequence(), lead()]);
+  await post('POST', '/api/sequences/{id}/enrollments', {
+    params: { id },
+    headers: presenters.xApiKey(mine.key),
+    body: { site_id: mine.siteId, lead_ids: [lead_id] },
+  });
+  return { id, lead_id };
+};
 // Robot instances: a record per request (no browser), or one running instance shared by the
 // requests that need a browser (resumed when a valid call paused it).
 const instance = async (): Promise<string> =>
@@ -302,6 +320,15 @@ const REGISTRY: Record<string, Entry> = {
   },
   'GET /api/event-subscriptions': { request: (site_id) => ({ query: { site_id } }) },
   'DELETE /api/event-subscriptions': { request: async (site_id) => ({ query: { site_id, id: await subscription() } }) },
+  // API key, outreach sequences
+  'POST /api/sequences': { request: (site_id) => ({ body: { site_id, ...SEQUENCE_BODY } }) },
+  'GET /api/sequences': { request: (site_id) => ({ query: { site_id } }) },
+  'GET /api/sequences/{id}': { request: async (site_id) => ({ params: { id: await sequence() }, query: { site_id } }) },
+  'PATCH /api/sequences/{id}': { request: async (site_id) => ({ params: { id: await sequence() }, body: { site_id, name: 'Welcome again' } }) },
+  'POST /api/sequences/{id}/enrollments': {
+    request: async (site_id) => ({ params: { id: await sequence() }, body: { site_id, lead_ids: [await lead()] } }),
+  },
+  'DELETE /api/sequences/{id}/enrollments/{lead_id}': { request: async (site_id) => ({ params: await enrolledLead(), query: { site_id } }) },
   'POST /api/workflow/webhook': { request: (site_id) => ({ body: { site_id, type: 'INSERT', table: 'leads', record: { site_id } } }) },
   'POST /api/agents/sales/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
   'POST /api/agents/customerSupport/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },

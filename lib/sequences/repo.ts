@@ -1,0 +1,211 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { currentDate } from '@/lib/core/clock';
+import { getDb } from '@/lib/db/client';
+import { sequenceEnrollments, sequenceMessages, sequences } from '@/lib/db/schema';
+import { scheduleSteps } from './queue';
+
+/** The only code touching the sequence tables. Site id first; another site's id finds nothing. */
+export type SequenceRow = typeof sequences.$inferSelect;
+export type EnrollmentRow = typeof sequenceEnrollments.$inferSelect;
+type SequenceValues = Omit<typeof sequences.$inferInsert, 'id' | 'siteId' | 'createdAt' | 'updatedAt'>;
+
+export async function insertSequence(siteId: string, values: SequenceValues): Promise<SequenceRow> {
+  const db = await getDb();
+  const at = currentDate();
+  const [row] = await db
+    .insert(sequences)
+    .values({ ...values, siteId, createdAt: at, updatedAt: at })
+    .returning();
+  return row;
+}
+
+/** The site's sequences, newest first (a site keeps a handful: capped at 200). */
+export async function listSequences(siteId: string): Promise<SequenceRow[]> {
+  const db = await getDb();
+  return db.select().from(sequences).where(eq(sequences.siteId, siteId)).orderBy(desc(sequences.createdAt), desc(sequences.id)).limit(200);
+}
+
+export async function findSequence(siteId: string, id: string): Promise<SequenceRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(sequences)
+    .where(and(eq(sequences.siteId, siteId), eq(sequences.id, id)));
+  return row;
+}
+
+export async function updateSequence(siteId: string, id: string, set: Partial<SequenceValues>): Promise<SequenceRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .update(sequences)
+    .set({ ...set, updatedAt: currentDate() })
+    .where(and(eq(sequences.siteId, siteId), eq(sequences.id, id)))
+    .returning();
+  return row;
+}
+
+/** The highest step index that went (or is going) out to any lead of the sequence; -1 when none. */
+export async function lastSentStep(siteId: string, sequenceId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ step: sql<number | null>`max(${sequenceMessages.step})` })
+    .from(sequenceMessages)
+    .where(and(eq(sequenceMessages.siteId, siteId), eq(sequenceMessages.sequenceId, sequenceId)));
+  return row?.step === null || row?.step === undefined ? -1 : Number(row.step);
+}
+
+const messageCounts = {
+  sent: sql<number>`count(*) filter (where ${sequenceMessages.status} = 'sent')::int`,
+  opened: sql<number>`count(${sequenceMessages.openedAt})::int`,
+  clicked: sql<number>`count(${sequenceMessages.clickedAt})::int`,
+  replied: sql<number>`count(${sequenceMessages.repliedAt})::int`,
+  bounced: sql<number>`count(${sequenceMessages.bouncedAt})::int`,
+  unsubscribed: sql<number>`count(${sequenceMessages.unsubscribedAt})::int`,
+};
+export type MessageCounts = { [K in keyof typeof messageCounts]: number };
+
+/** Enrollments by status, per sequence. */
+export async function enrollmentCounts(siteId: string, sequenceIds: string[]): Promise<{ sequenceId: string; status: string; n: number }[]> {
+  if (sequenceIds.length === 0) return [];
+  const db = await getDb();
+  return db
+    .select({ sequenceId: sequenceEnrollments.sequenceId, status: sequenceEnrollments.status, n: sql<number>`count(*)::int` })
+    .from(sequenceEnrollments)
+    .where(and(eq(sequenceEnrollments.siteId, siteId), inArray(sequenceEnrollments.sequenceId, sequenceIds)))
+    .groupBy(sequenceEnrollments.sequenceId, sequenceEnrollments.status);
+}
+
+/** Message figures per sequence. */
+export async function messageTotals(siteId: string, sequenceIds: string[]): Promise<({ sequenceId: string } & MessageCounts)[]> {
+  if (sequenceIds.length === 0) return [];
+  const db = await getDb();
+  return db
+    .select({ sequenceId: sequenceMessages.sequenceId, ...messageCounts })
+    .from(sequenceMessages)
+    .where(and(eq(sequenceMessages.siteId, siteId), inArray(sequenceMessages.sequenceId, sequenceIds)))
+    .groupBy(sequenceMessages.sequenceId);
+}
+
+/** Message figures per step and subject variant of one sequence. */
+export async function messagesByStep(siteId: string, sequenceId: string): Promise<({ step: number; variant: number } & MessageCounts)[]> {
+  const db = await getDb();
+  return db
+    .select({ step: sequenceMessages.step, variant: sequenceMessages.variant, ...messageCounts })
+    .from(sequenceMessages)
+    .where(and(eq(sequenceMessages.siteId, siteId), eq(sequenceMessages.sequenceId, sequenceId)))
+    .groupBy(sequenceMessages.step, sequenceMessages.variant);
+}
+
+/** Running enrollments per next step of one sequence. */
+export async function waitingByStep(siteId: string, sequenceId: string): Promise<{ step: number; n: number }[]> {
+  const db = await getDb();
+  return db
+    .select({ step: sequenceEnrollments.nextStep, n: sql<number>`count(*)::int` })
+    .from(sequenceEnrollments)
+    .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.sequenceId, sequenceId), eq(sequenceEnrollments.status, 'active')))
+    .groupBy(sequenceEnrollments.nextStep);
+}
+
+export async function listEnrollments(
+  siteId: string,
+  sequenceId: string,
+  q: { status?: EnrollmentRow['status']; limit: number; offset: number },
+): Promise<{ items: EnrollmentRow[]; total: number }> {
+  const db = await getDb();
+  const where = and(
+    eq(sequenceEnrollments.siteId, siteId),
+    eq(sequenceEnrollments.sequenceId, sequenceId),
+    q.status ? eq(sequenceEnrollments.status, q.status) : undefined,
+  );
+  const [items, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(sequenceEnrollments)
+      .where(where)
+      .orderBy(desc(sequenceEnrollments.createdAt), asc(sequenceEnrollments.id))
+      .limit(q.limit)
+      .offset(q.offset),
+    db.select({ total: count() }).from(sequenceEnrollments).where(where),
+  ]);
+  return { items, total: Number(total) };
+}
+
+/** The leads among `leadIds` enrolled in the sequence already (in any status). */
+export async function enrolledAmong(siteId: string, sequenceId: string, leadIds: string[]): Promise<Set<string>> {
+  if (leadIds.length === 0) return new Set();
+  const db = await getDb();
+  const rows = await db
+    .select({ leadId: sequenceEnrollments.leadId })
+    .from(sequenceEnrollments)
+    .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.sequenceId, sequenceId), inArray(sequenceEnrollments.leadId, leadIds)));
+  return new Set(rows.map((r) => r.leadId));
+}
+
+/**
+ * Enrolls the leads, in one transaction, and queues their first step in the same transaction: a
+ * lead already in the sequence (even by a concurrent call) is left as it is. Answers the
+ * enrollments made.
+ */
+export async function insertEnrollments(
+  siteId: string,
+  sequenceId: string,
+  leads: { leadId: string; email: string }[],
+  nextSendAt: Date,
+): Promise<EnrollmentRow[]> {
+  if (leads.length === 0) return [];
+  const db = await getDb();
+  const at = currentDate();
+  return db.transaction(async (tx) => {
+    const made: EnrollmentRow[] = [];
+    // Chunks keep each statement under the protocol's 65,535 parameters (a segment has up to 10,000 leads).
+    for (let i = 0; i < leads.length; i += 1_000) {
+      const rows = await tx
+        .insert(sequenceEnrollments)
+        .values(
+          leads.slice(i, i + 1_000).map((l) => ({ siteId, sequenceId, leadId: l.leadId, email: l.email, nextSendAt, createdAt: at, updatedAt: at })),
+        )
+        .onConflictDoNothing({ target: [sequenceEnrollments.sequenceId, sequenceEnrollments.leadId] })
+        .returning();
+      made.push(...rows);
+    }
+    // The first step's jobs exist exactly when the enrollments do.
+    await scheduleSteps(
+      made.map((e) => ({ siteId, enrollmentId: e.id, step: 0, at: nextSendAt })),
+      tx,
+    );
+    return made;
+  });
+}
+
+export async function findEnrollment(siteId: string, sequenceId: string, leadId: string): Promise<EnrollmentRow | undefined> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(sequenceEnrollments)
+    .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.sequenceId, sequenceId), eq(sequenceEnrollments.leadId, leadId)));
+  return row;
+}
+
+/** Stops a running enrollment (nothing more is sent); one that already ended is left as it is. */
+export async function stopEnrollment(
+  siteId: string,
+  sequenceId: string,
+  leadId: string,
+  reason: NonNullable<EnrollmentRow['stopReason']>,
+): Promise<EnrollmentRow | undefined> {
+  const db = await getDb();
+  const at = currentDate();
+  const [row] = await db
+    .update(sequenceEnrollments)
+    .set({ status: 'stopped', stopReason: reason, stoppedAt: at, nextSendAt: null, updatedAt: at })
+    .where(
+      and(
+        eq(sequenceEnrollments.siteId, siteId),
+        eq(sequenceEnrollments.sequenceId, sequenceId),
+        eq(sequenceEnrollments.leadId, leadId),
+        eq(sequenceEnrollments.status, 'active'),
+      ),
+    )
+    .returning();
+  return row;
+}

@@ -1,0 +1,82 @@
+import { now } from '@/lib/core/clock';
+import { ApiError } from '@/lib/core/errors';
+import { errorFields, log } from '@/lib/core/log';
+import { sendEmail } from '@/lib/email/service';
+import { findLead } from '@/lib/leads/repo';
+import { getSettings } from '@/lib/settings/service';
+import { getSite } from '@/lib/sites/repo';
+import type { Step } from './schema';
+import * as sending from './send-repo';
+import { leadValues, renderTemplate } from './template';
+import { nextAllowedTime, validTimeZone } from './window';
+
+/** A job that runs this much before its step is due (clock skew between hosts) still sends. */
+const EARLY_MS = 5_000;
+
+/** Which subject a lead gets of a step with A/B variants: fixed per enrollment, spread evenly. */
+export const variantOf = (enrollmentId: string, subjects: number) => parseInt(enrollmentId.replace(/-/g, '').slice(-8), 16) % subjects;
+
+/**
+ * Sends step `step` of an enrollment when it is due, inside the send window, under the daily cap
+ * and the domain throttle; otherwise queues itself for the time it may go. Ends the enrollment
+ * when the lead's status is one the sequence stops on, or the address was suppressed since.
+ */
+export async function runStep(siteId: string, enrollmentId: string, step: number): Promise<void> {
+  const loaded = await sending.loadForSend(siteId, enrollmentId);
+  if (!loaded) return;
+  const { enrollment, sequence } = loaded;
+  // Stopped, completed, moved on (a duplicate job), or paused (resuming queues the job again).
+  if (enrollment.status !== 'active' || enrollment.nextStep !== step || sequence.status !== 'active') return;
+  const at = now();
+  if (enrollment.nextSendAt && enrollment.nextSendAt.getTime() > at + EARLY_MS) return; // a later job of this step exists
+  const steps = sequence.steps as Step[];
+  const current = steps[step];
+  const nextDelay = (i: number) => (steps[i + 1] ? steps[i + 1].delay_minutes : null);
+  if (!current) return sending.finishStep(siteId, enrollment, step, null, null);
+
+  const lead = await findLead(siteId, enrollment.leadId);
+  if (!lead) return; // the lead was deleted: its enrollment went with it
+  if ((sequence.stopOnStatus as string[]).includes(lead.status)) {
+    return sending.stopEnrollmentById(siteId, enrollment.id, lead.status as 'converted' | 'lost');
+  }
+
+  const settings = await getSettings(siteId);
+  const allowed = nextAllowedTime(at, sequence.sendWindow ?? null, validTimeZone(settings.business_hours?.timezone));
+  if (allowed > at + EARLY_MS) return sending.deferStep(siteId, enrollmentId, step, new Date(allowed));
+
+  const subjects = [current.subject, ...(current.subject_variants ?? [])];
+  const variant = variantOf(enrollment.id, subjects.length);
+  const claim = await sending.claimStep(siteId, enrollment, step, variant, {
+    dailyCap: sequence.dailyCap,
+    domainPerMinute: sequence.domainPerMinute,
+  });
+  if ('deferUntil' in claim) return sending.deferStep(siteId, enrollmentId, step, claim.deferUntil);
+  if ('existing' in claim) {
+    // Claimed by an earlier run. `sending` means that run stopped mid-send (a killed worker): the
+    // mail may have left, so it is never sent again; the step is recorded failed and the lead moves on.
+    const outcome = claim.existing.status === 'sending' ? { messageId: claim.existing.id, status: 'failed' as const } : null;
+    return sending.finishStep(siteId, enrollment, step, outcome, nextDelay(step));
+  }
+
+  const site = await getSite(siteId);
+  const values = { ...leadValues(lead), site_name: site?.name ?? null, industry: settings.industry ?? null };
+  try {
+    const sent = await sendEmail(
+      siteId,
+      null,
+      { to: [enrollment.email], subject: renderTemplate(subjects[variant], values), text: renderTemplate(current.body, values) },
+      { leadId: lead.id, unsubscribeFooter: true },
+    );
+    await sending.finishStep(siteId, enrollment, step, { messageId: claim.claimed.id, status: 'sent', emailMessageId: sent.id }, nextDelay(step));
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'UNPROCESSABLE') {
+      // The address went on the suppression list after enrollment: nothing was sent, nothing will be.
+      await sending.stopEnrollmentById(siteId, enrollment.id, 'unsubscribed');
+      return sending.finishStep(siteId, enrollment, step, { messageId: claim.claimed.id, status: 'skipped' }, null);
+    }
+    // Refused before anything left (the mail server answered an error): the claim goes, the job's retry sends.
+    log.warn('sequence step not sent', { site_id: siteId, ...errorFields(error) });
+    await sending.releaseClaim(siteId, claim.claimed.id);
+    throw error;
+  }
+}
