@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { mcpToolOf } from '@/lib/http/mcp';
 import { listKeysForUser } from '@/lib/keys/service';
 import { can } from '@/lib/members/permissions';
@@ -7,6 +6,7 @@ import { listSitesOfMember } from '@/lib/sites/service';
 import { tools } from '@/lib/tools/registry';
 import { currentUser } from '../(console)/_lib/session';
 import { ApiReference, type KeyChoice, type SiteChoice } from './api-reference';
+import { DocsHeader } from './docs-header';
 import styles from './docs.module.css';
 
 export const metadata: Metadata = { title: 'API reference — Site Growth Platform' };
@@ -28,19 +28,7 @@ export default async function DocsPage() {
   const mcpTools = tools.map(mcpToolOf);
   return (
     <div className={styles.page}>
-      <header className={styles.topbar}>
-        <Link href="/console" className={styles.brand}>
-          Site Growth Platform
-        </Link>
-        <nav aria-label="Main" className={styles.nav}>
-          <Link href="/console">Sites</Link>
-          <a href="/docs" aria-current="page">
-            API docs
-          </a>
-          <a href="/docs/tracker">Tracker guide</a>
-        </nav>
-        <span className={styles.account}>{user ? (user.name ?? user.email) : <a href="/signin">Sign in</a>}</span>
-      </header>
+      <DocsHeader current="api" user={user ?? null} />
       <ApiReference sites={sites} />
       <section className={styles.mcp} aria-labelledby="mcp-tools">
         <h2 id="mcp-tools">MCP tools</h2>

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { currentUser } from '@/app/(console)/_lib/session';
 import { publicOrigin } from '@/app/(console)/_lib/snippet';
 import { TrackerGuide } from '@/components/tracker-guide';
 import { listSitesOfMember } from '@/lib/sites/service';
+import { DocsHeader } from '../docs-header';
 import styles from '../docs.module.css';
 
 export const metadata: Metadata = { title: 'Tracker guide — Site Growth Platform' };
@@ -16,19 +16,7 @@ export default async function TrackerGuidePage() {
   const origin = await publicOrigin();
   return (
     <div className={styles.page}>
-      <header className={styles.topbar}>
-        <Link href="/console" className={styles.brand}>
-          Site Growth Platform
-        </Link>
-        <nav aria-label="Main" className={styles.nav}>
-          <Link href="/console">Sites</Link>
-          <a href="/docs">API docs</a>
-          <a href="/docs/tracker" aria-current="page">
-            Tracker guide
-          </a>
-        </nav>
-        <span className={styles.account}>{user ? (user.name ?? user.email) : <a href="/signin">Sign in</a>}</span>
-      </header>
+      <DocsHeader current="tracker" user={user ?? null} />
       <main className={styles.guide}>
         <h1>Tracker guide</h1>
         <p>

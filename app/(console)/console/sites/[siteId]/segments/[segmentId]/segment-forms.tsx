@@ -5,8 +5,9 @@ import { forSite } from '@/app/(console)/_lib/for-site';
 import type { FormState } from '@/app/(console)/_lib/forms';
 import { deleteSegmentAction, updateSegmentAction } from '@/app/(console)/_lib/segment-actions';
 import { ConfirmButton } from '@/components/confirm-button';
-import { Field, FormError } from '@/components/field';
+import { FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
+import { SegmentFields } from '../segment-fields';
 
 export interface SegmentValues {
   name: string;
@@ -33,19 +34,7 @@ export function EditSegmentForm({ siteId, segmentId, segment }: { siteId: string
     <form action={action} noValidate>
       <FormError message={e.form ?? e.segment_id} />
       <input type="hidden" name="segment_id" value={segmentId} />
-      <div className="row">
-        <Field name="name" label="Name" type="text" defaultValue={v.name} error={e.name} />
-        <Field name="language" label="Language (optional)" type="text" placeholder="en" defaultValue={v.language} error={e.language} />
-      </div>
-      <Field
-        name="audience"
-        label="Audience (optional)"
-        type="text"
-        placeholder="Who is in it, in words"
-        defaultValue={v.audience}
-        error={e.audience}
-      />
-      <Field name="description" label="Description (optional)" type="text" defaultValue={v.description} error={e.description} />
+      <SegmentFields values={v} errors={e} />
       <div className="field check">
         <label>
           <input type="checkbox" name="is_active" defaultChecked={v.is_active} /> Active: agents and campaigns use this segment
