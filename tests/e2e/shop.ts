@@ -3,6 +3,8 @@
  * browser suites paste the tracking tag into, served on 127.0.0.1, and the calls that set up its
  * owner, site and key on a running app.
  */
+import { createServer, type Server } from 'node:http';
+
 export const PAGE_PORT = Number(process.env.E2E_PAGE_PORT ?? 3421);
 export const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 export const pageOrigin = `http://127.0.0.1:${PAGE_PORT}`;
@@ -71,6 +73,17 @@ export function shopPage(shop: Shop, path: string): string | undefined {
     <script async src="${shop.app}/t.js" data-site-id="${shop.siteId}" data-include-localhost${shop.pingMs ? ` data-ping-interval="${shop.pingMs}"` : ''}></script>
     </head><body><nav>${link('/', 'Home')} ${link('/pricing', 'Pricing')} ${link('/checkout', 'Checkout')} ${link('/account', 'Account')}</nav>
     <h1>${page.title}</h1>${page.body}</body></html>`;
+}
+
+/** Serves the shop's pages on 127.0.0.1:PAGE_PORT; resolves once it listens. */
+export async function serveShop(shop: Shop): Promise<Server> {
+  const server = createServer((req, res) => {
+    const html = shopPage(shop, new URL(req.url ?? '/', pageOrigin).pathname);
+    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html ?? 'not found');
+  });
+  await new Promise<void>((r) => server.listen(PAGE_PORT, '127.0.0.1', r));
+  return server;
 }
 
 /** Polls `read` until `ok` holds (the browser's calls are asynchronous to the test). */

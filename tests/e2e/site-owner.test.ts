@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshot } from './browser';
-import { api, eventually, PAGE_PORT, pageOrigin, provision, shopPage, UA, type Shop } from './shop';
+import { api, eventually, pageOrigin, provision, serveShop, UA, type Shop } from './shop';
 
 /**
  * The site owner's loop: the console waits for the first event, a visitor walks the three-page
@@ -45,12 +45,7 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
 
   beforeAll(async () => {
     shop = await provision(APP, '');
-    pages = createServer((req, res) => {
-      const html = shopPage(shop, new URL(req.url ?? '/', pageOrigin).pathname);
-      res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(html ?? 'not found');
-    });
-    await new Promise<void>((r) => pages.listen(PAGE_PORT, '127.0.0.1', r));
+    pages = await serveShop(shop);
     browser = await launchBrowser();
     owner = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     console1280 = await owner.newPage();
