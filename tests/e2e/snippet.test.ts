@@ -33,6 +33,7 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
   let pages: Server;
   let shop: Shop;
   let later: Shop;
+  let app: RunningServer;
   let shortApp: RunningServer;
 
   const readSession = (s: Shop, id: string) => api(s.app, 'GET', `/api/visitors/session?session_id=${id}&site_id=${s.siteId}`, undefined, s.key);
@@ -55,14 +56,18 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
   };
 
   beforeAll(async () => {
-    // A server of its own with a short inactivity limit; its test polls the API while it waits out that limit,
-    // so the per-IP limit of the visitor routes (60/min, one loopback address) is off there.
-    shortApp = await startServer(
-      await freePort(),
-      { SESSION_IDLE_TIMEOUT_SECONDS: String(SHORT_IDLE_SECONDS), RATE_LIMIT_BACKEND: 'none' },
-      'server-short-sessions',
-    );
-    [shop, later] = await Promise.all([provision(APP, '', 1000), provision(shortApp.url, '/later')]);
+    // Every request of these tests comes from one loopback address, the browser's tag (pinging every second)
+    // and the test's polling alike: the per-IP limit of the visitor routes (60/min) is off on both servers here.
+    // The second has a short inactivity limit, for the test that waits it out.
+    [app, shortApp] = await Promise.all([
+      startServer(await freePort(), { RATE_LIMIT_BACKEND: 'none' }, 'server-snippet'),
+      startServer(
+        await freePort(),
+        { SESSION_IDLE_TIMEOUT_SECONDS: String(SHORT_IDLE_SECONDS), RATE_LIMIT_BACKEND: 'none' },
+        'server-short-sessions',
+      ),
+    ]);
+    [shop, later] = await Promise.all([provision(app.url, '', 1000), provision(shortApp.url, '/later')]);
     pages = createServer((req, res) => {
       const url = new URL(req.url ?? '/', pageOrigin);
       const s = url.pathname.startsWith('/later') ? later : shop;
@@ -78,14 +83,14 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
     await browser?.close();
     pages?.closeAllConnections();
     await new Promise((r) => pages?.close(r));
-    await shortApp?.stop();
+    await Promise.all([app?.stop(), shortApp?.stop()]);
   });
 
   it('records a visit as ONE session: landing with utm, pricing, checkout, a purchase and identify', async () => {
     const context = await browser.newContext({ userAgent: UA });
     const calls: string[] = [];
     context.on('request', (r) => {
-      if (r.url().startsWith(`${APP}/api/`)) calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
+      if (r.url().startsWith(`${shop.app}/api/`)) calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
     });
     const tab = await open(context, shop, '/?utm_source=newsletter&utm_campaign=spring');
     const landing = await sessionOf(tab);
@@ -150,7 +155,7 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
     expect(calls.filter((c) => c.includes('/end'))).toEqual([]);
     // The lead is the identified person.
     const lead = await api(
-      APP,
+      shop.app,
       'POST',
       '/api/agents/tools/leads/get',
       { site_id: shop.siteId, search: 'ada@example.com' },
@@ -160,11 +165,11 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
 
     // The analytics count the visit once, with its source and its purchase (this site has had no other visit yet).
     const read = { 'x-api-key': shop.key['x-api-key'] };
-    const overview = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/overview`, undefined, read);
+    const overview = await api(shop.app, 'GET', `/sites/${shop.siteId}/analytics/overview`, undefined, read);
     expect(overview.body.data.totals).toMatchObject({ visitors: 1, sessions: 1, page_views: 3, bounce_rate: 0, conversions: 1, new_leads: 1 });
-    const sources = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/breakdown/utm_sources`, undefined, read);
+    const sources = await api(shop.app, 'GET', `/sites/${shop.siteId}/analytics/breakdown/utm_sources`, undefined, read);
     expect(sources.body.data.items).toMatchObject([{ value: 'newsletter', sessions: 1, page_views: 3, conversions: 1 }]);
-    const pages = await api(APP, 'GET', `/sites/${shop.siteId}/analytics/breakdown/pages`, undefined, read);
+    const pages = await api(shop.app, 'GET', `/sites/${shop.siteId}/analytics/breakdown/pages`, undefined, read);
     expect(pages.body.data.items.map((i: any) => [i.value, i.page_views]).sort()).toEqual([
       ['/', 1],
       ['/checkout', 1],
@@ -228,7 +233,7 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
     const next = await sessionOf(tab);
     expect(next).toMatchObject({ is_new_session: true, visitor_id: s.visitor_id, previous_session_id: s.session_id });
     // Browsers of other origins are refused.
-    const foreign = await fetch(`${APP}/api/visitors/session`, {
+    const foreign = await fetch(`${shop.app}/api/visitors/session`, {
       method: 'POST',
       headers: { origin: 'http://localhost:9', 'content-type': 'application/json' },
       body: JSON.stringify({ site_id: shop.siteId }),
