@@ -209,3 +209,50 @@ export async function stopEnrollment(
     .returning();
   return row;
 }
+
+export type HistoryRow = Pick<
+  typeof sequenceMessages.$inferSelect,
+  'enrollmentId' | 'step' | 'variant' | 'status' | 'sentAt' | 'openedAt' | 'clickedAt' | 'repliedAt' | 'bouncedAt' | 'unsubscribedAt' | 'createdAt'
+>;
+
+/** The messages of these enrollments, step by step: what each lead was sent and what it did with it. */
+export async function messagesOfEnrollments(siteId: string, enrollmentIds: string[]): Promise<HistoryRow[]> {
+  if (enrollmentIds.length === 0) return [];
+  const db = await getDb();
+  return db
+    .select({
+      enrollmentId: sequenceMessages.enrollmentId,
+      step: sequenceMessages.step,
+      variant: sequenceMessages.variant,
+      status: sequenceMessages.status,
+      sentAt: sequenceMessages.sentAt,
+      openedAt: sequenceMessages.openedAt,
+      clickedAt: sequenceMessages.clickedAt,
+      repliedAt: sequenceMessages.repliedAt,
+      bouncedAt: sequenceMessages.bouncedAt,
+      unsubscribedAt: sequenceMessages.unsubscribedAt,
+      createdAt: sequenceMessages.createdAt,
+    })
+    .from(sequenceMessages)
+    .where(and(eq(sequenceMessages.siteId, siteId), inArray(sequenceMessages.enrollmentId, enrollmentIds)))
+    .orderBy(asc(sequenceMessages.step));
+}
+
+/** A lead's enrollments in the site's sequences, newest first, with the sequence's name and step count. */
+export async function enrollmentsOfLead(
+  siteId: string,
+  leadId: string,
+): Promise<{ enrollment: EnrollmentRow; sequenceName: string; stepCount: number }[]> {
+  const db = await getDb();
+  return db
+    .select({
+      enrollment: sequenceEnrollments,
+      sequenceName: sequences.name,
+      stepCount: sql<number>`jsonb_array_length(${sequences.steps})::int`,
+    })
+    .from(sequenceEnrollments)
+    .innerJoin(sequences, and(eq(sequences.id, sequenceEnrollments.sequenceId), eq(sequences.siteId, siteId)))
+    .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.leadId, leadId)))
+    .orderBy(desc(sequenceEnrollments.createdAt))
+    .limit(100);
+}

@@ -46,6 +46,17 @@ export const API_EQUIVALENTS: { section: string; calls: { call: string; does: st
     ],
   },
   {
+    section: '/sequences',
+    calls: [
+      { call: 'GET /api/sequences', does: 'List sequences with their figures' },
+      { call: 'POST /api/sequences', does: 'Create a sequence' },
+      { call: 'GET /api/sequences/{id}', does: 'One sequence: figures per step, A/B split, enrollments' },
+      { call: 'PATCH /api/sequences/{id}', does: 'Pause, resume, or edit the steps not sent yet' },
+      { call: 'POST /api/sequences/{id}/enrollments', does: 'Enroll leads or a segment' },
+      { call: 'DELETE /api/sequences/{id}/enrollments/{lead_id}', does: 'Unenroll a lead' },
+    ],
+  },
+  {
     section: '/workflows',
     calls: [
       { call: 'POST /api/workflow/{name}', does: 'Start a workflow of the catalog' },

@@ -36,13 +36,13 @@ export const SITE_SECTION_GROUPS: SiteSectionGroup[] = [
       { path: '/leads', label: 'Leads', nested: true },
       { path: '/segments', label: 'Segments' },
       { path: '/conversations', label: 'Conversations', nested: true },
-      // Sequences (/sequences) take their place here once their page exists.
     ],
   },
   {
     label: 'Automation',
     area: 'shop',
     sections: [
+      { path: '/sequences', label: 'Sequences', nested: true },
       { path: '/workflows', label: 'Workflows', nested: true },
       { path: '/commands', label: 'Commands' },
       { path: '/email', label: 'Email' },

@@ -51,6 +51,13 @@ const EXPECTED: Record<string, Permission> = {
   updateEndpointAction: 'webhooks.manage',
   cancelRunAction: 'crm.write',
   startWorkflowAction: 'crm.write',
+  createSequenceAction: 'crm.write',
+  updateSequenceAction: 'crm.write',
+  setSequenceStatusAction: 'crm.write',
+  previewStepAction: 'crm.write',
+  testSendStepAction: 'crm.write',
+  enrollAction: 'crm.write',
+  unenrollAction: 'crm.write',
 };
 
 const dir = path.resolve(__dirname, '../../../app/(console)/_lib');

@@ -8,7 +8,10 @@ import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { LEAD_STATUSES, listLeadsInputSchema, type Lead } from '@/lib/leads/schema';
 import { listLeads } from '@/lib/leads/service';
+import { can } from '@/lib/members/permissions';
 import { listSegments } from '@/lib/segments/service';
+import { listSequences } from '@/lib/sequences/service';
+import { EnrollLeadsForm } from '../sequences/sequence-forms';
 
 export const metadata: Metadata = { title: 'Leads · Site Growth Platform' };
 
@@ -16,7 +19,7 @@ type Search = { search?: string; status?: string; segment?: string; offset?: str
 
 /** The site's leads, searched and filtered with the same listLeads() as the leads/get tool. */
 export default async function LeadsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
-  const { site } = await requireSiteAccess((await params).siteId);
+  const { site, role } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   const base = `/console/sites/${site.id}/leads`;
   const offset = offsetSchema.parse(q.offset);
@@ -28,10 +31,13 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
     limit: PAGE_SIZE,
     offset,
   });
-  const [{ items, count }, segments] = await Promise.all([
+  const [{ items, count }, segments, sequences] = await Promise.all([
     parsed.success ? listLeads(site.id, parsed.data) : { items: [] as Lead[], count: { total: 0, capped: false } },
     listSegments(site.id, { site_id: site.id, limit: 500, offset: 0 }),
+    can(role, 'crm.write') ? listSequences(site.id) : [],
   ]);
+  // Ticking leads enrolls them in a sequence: the boxes belong to the form under the list.
+  const enrolls = sequences.length > 0 && items.length > 0;
   const segmentName = new Map(segments.items.map((s) => [s.segment_id, s.name]));
   const filtered = Boolean(q.search || q.status || q.segment);
   return (
@@ -85,6 +91,16 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
           </EmptyState>
         }
         columns={[
+          ...(enrolls
+            ? [
+                {
+                  header: 'Select',
+                  hideHeader: true,
+                  className: 'select-cell',
+                  cell: (l: Lead) => <input type="checkbox" name="lead_ids" value={l.id} form="enroll-leads" aria-label={`Select ${l.name}`} />,
+                },
+              ]
+            : []),
           {
             header: 'Lead',
             title: true,
@@ -110,6 +126,12 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         capped={count.capped}
         href={(o) => withQuery(base, q, { offset: o || undefined })}
       />
+      {enrolls && (
+        <EnrollLeadsForm
+          siteId={site.id}
+          sequences={sequences.map((s) => ({ value: s.id, label: `${s.name}${s.status === 'paused' ? ' (paused)' : ''}` }))}
+        />
+      )}
     </Card>
   );
 }

@@ -12,6 +12,7 @@ import { isUuid } from '@/lib/core/schemas';
 import { siteLead } from '@/lib/leads/service';
 import { can } from '@/lib/members/permissions';
 import { listSegments } from '@/lib/segments/service';
+import { leadEnrollments, type LeadEnrollment } from '@/lib/sequences/history';
 import type { SessionSummary } from '@/lib/visitors/schema';
 import { sessionsOfLead } from '@/lib/visitors/service';
 import { LeadEditForm, LeadStatusForm } from './lead-forms';
@@ -27,9 +28,10 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
   const { site, role } = await requireSiteAccess(siteId);
   const lead = isUuid(leadId) ? await siteLead(site.id, leadId.toLowerCase()) : undefined;
   if (!lead) notFound();
-  const [visits, segments] = await Promise.all([
+  const [visits, segments, enrollments] = await Promise.all([
     sessionsOfLead(site.id, lead.id, { limit: VISITS, offset: 0 }),
     listSegments(site.id, { site_id: site.id, limit: 500, offset: 0 }),
+    leadEnrollments(site.id, lead.id),
   ]);
   const base = `/console/sites/${site.id}`;
   return (
@@ -57,6 +59,41 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
           </span>
         </p>
         {can(role, 'crm.write') && <LeadStatusForm siteId={site.id} leadId={lead.id} status={lead.status} />}
+      </Card>
+      <Card title="Sequences" id="sequences">
+        <DataTable<LeadEnrollment>
+          caption={`Sequences ${lead.name} is enrolled in`}
+          rows={enrollments}
+          rowKey={(e) => e.id}
+          empty={
+            <EmptyState title="Not enrolled in any sequence.">
+              Enroll the lead from the <Link href={`${base}/leads`}>Leads</Link> list or a sequence’s page.
+            </EmptyState>
+          }
+          columns={[
+            {
+              header: 'Sequence',
+              title: true,
+              cell: (e) => (
+                <Link href={`${base}/sequences/${e.sequence_id}`} className="wrap">
+                  <strong>{e.sequence_name}</strong>
+                </Link>
+              ),
+            },
+            {
+              header: 'Status',
+              cell: (e) => (
+                <>
+                  <span className={`badge ${e.status}`}>{e.status}</span>
+                  {e.stop_reason && <span className="sub">{e.stop_reason}</span>}
+                </>
+              ),
+            },
+            { header: 'Step', cell: (e) => (e.next_step >= e.steps ? 'all sent' : `next: ${e.next_step + 1} of ${e.steps}`) },
+            { header: 'Next send', cell: (e) => (e.next_send_at ? <Time iso={e.next_send_at} withDate /> : <span className="empty">—</span>) },
+            { header: 'Enrolled', cell: (e) => <Time iso={e.created_at} /> },
+          ]}
+        />
       </Card>
       <Card title={`Visits (${visits.total})`} id="visits">
         <DataTable<SessionSummary>

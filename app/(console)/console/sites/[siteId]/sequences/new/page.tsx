@@ -1,0 +1,27 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { siteTimeZone } from '@/app/(console)/_lib/dates';
+import { requireSiteAccess } from '@/app/(console)/_lib/session';
+import { Card } from '@/components/kit/card';
+import { can } from '@/lib/members/permissions';
+import { TEMPLATE_VARIABLES } from '@/lib/sequences/template';
+import { SequenceBuilder } from '../sequence-forms';
+
+export const metadata: Metadata = { title: 'New sequence · Site Growth Platform' };
+
+/** The builder for a new sequence. */
+export default async function NewSequencePage({ params }: { params: Promise<{ siteId: string }> }) {
+  const { site, role } = await requireSiteAccess((await params).siteId);
+  if (!can(role, 'crm.write')) notFound();
+  return (
+    <>
+      <p>
+        <Link href={`/console/sites/${site.id}/sequences`}>← All sequences</Link>
+      </p>
+      <Card title="New sequence" id="new-sequence">
+        <SequenceBuilder siteId={site.id} timeZone={siteTimeZone(site.settings) ?? 'UTC'} variables={[...TEMPLATE_VARIABLES]} />
+      </Card>
+    </>
+  );
+}
