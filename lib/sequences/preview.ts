@@ -21,13 +21,13 @@ export interface StepPreview {
 }
 
 /** The values a lead's messages are written with: the lead's own, the site's name and its industry. */
-export async function valuesFor(siteId: string, lead: Parameters<typeof leadValues>[0]): Promise<TemplateValues> {
+async function valuesFor(siteId: string, lead: Parameters<typeof leadValues>[0]): Promise<TemplateValues> {
   const [site, settings] = await Promise.all([getSite(siteId), getSettings(siteId)]);
   return { ...leadValues(lead), site_name: site?.name ?? null, industry: settings.industry ?? null };
 }
 
 /** The sequence's step `step` (from 0); a step it does not have is 404. */
-export async function stepOf(siteId: string, sequenceId: string, step: number): Promise<{ name: string; step: Step }> {
+async function stepOf(siteId: string, sequenceId: string, step: number): Promise<{ name: string; step: Step }> {
   const sequence = found(await repo.findSequence(siteId, sequenceId), 'Sequence');
   const steps = sequence.steps as Step[];
   if (!Number.isInteger(step) || step < 0 || step >= steps.length) throw new ApiError('NOT_FOUND', `The sequence has no step ${step + 1}`);

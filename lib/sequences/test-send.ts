@@ -9,7 +9,7 @@ import { previewStep } from './preview';
  * through the site's transport like any message (outbox without SMTP) with the unsubscribe link
  * a lead would get, and is linked to no lead.
  */
-export interface TestSendInput {
+interface TestSendInput {
   step: number;
   lead_id: string;
   /** A verified test recipient of the site (Email → Test recipients). */
@@ -18,7 +18,7 @@ export interface TestSendInput {
   variant?: number;
 }
 
-export interface TestSendResult {
+interface TestSendResult {
   to: string;
   subject: string;
   /** `stored`: kept in the site's outbox (no SMTP server); `sent`: handed to the SMTP server. */

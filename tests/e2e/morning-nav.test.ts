@@ -106,7 +106,7 @@ describe.skipIf(!base)('the morning console: menu, phone header, charts, pages, 
     const group = (name: string) => page.getByRole('group', { name, exact: true }).getByRole('link');
     expect(await page.locator('.site-nav .nav-group-label').allTextContents()).toEqual(['Your shop', 'Automation', 'Settings', 'Developers']);
     expect(await group('Your shop').allTextContents()).toEqual(['Overview', 'Visitors', 'Leads', 'Segments', 'Conversations']);
-    expect(await group('Automation').allTextContents()).toEqual(['Workflows', 'Commands', 'Email', 'Finder', 'Instances']);
+    expect(await group('Automation').allTextContents()).toEqual(['Sequences', 'Workflows', 'Commands', 'Email', 'Finder', 'Instances']);
     expect(await group('Settings').allTextContents()).toEqual(['Business settings', 'General', 'Members']);
     expect(await group('Developers').allTextContents()).toEqual([
       'API for each page',

@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/core/errors';
 import { uuidSchema } from '@/lib/core/schemas';
 import { previewStep, type StepPreview } from '@/lib/sequences/preview';
 import { createSequenceBodySchema, updateSequenceBodySchema } from '@/lib/sequences/schema';
-import { createSequence, enroll, unenroll, updateSequence } from '@/lib/sequences/service';
+import { createSequence, enroll, getSequence, unenroll, updateSequence } from '@/lib/sequences/service';
 import { testSendStep } from '@/lib/sequences/test-send';
 import { defineAction } from './define-action';
 import { FormErrors, optionalNumber, optionalText, safeParseForm, text } from './forms';
@@ -52,6 +52,13 @@ export const updateSequenceAction = defineAction({
     const id = uuidSchema.safeParse(input.sequenceId);
     if (!id.success) throw new FormErrors({ form: 'This sequence does not exist' });
     const body = parsedBuilder(updateSequenceBodySchema, input);
+    if (input.locked.length > 0 && body.steps) {
+      // Steps sent already go back exactly as stored (the page shows them; the form only carries them).
+      const stored = (await getSequence(site.id, id.data, { site_id: site.id, limit: 1, offset: 0 })).steps;
+      input.slots.forEach((slot, i) => {
+        if (input.locked.includes(slot) && stored[slot]) body.steps![i] = stored[slot];
+      });
+    }
     return { siteId: site.id, id: (await updateSequence(site.id, id.data, body)).id };
   },
   errorField: stepField,

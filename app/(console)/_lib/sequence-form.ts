@@ -7,7 +7,7 @@ import { optionalNumber, optionalText, text } from './forms';
  * subject, no body) is left out, so the API's `steps.<index>` may name another slot: errors are
  * put back next to the slot's own fields.
  */
-export const MAX_STEPS = 20;
+const MAX_STEPS = 20;
 export const DELAY_UNITS = [
   { value: 'minutes', label: 'minutes', minutes: 1 },
   { value: 'hours', label: 'hours', minutes: 60 },
@@ -29,23 +29,29 @@ export function delayText(minutes: number, first: boolean): string {
   return `${amount} ${word} ${first ? 'after enrollment' : 'after the previous step'}`;
 }
 
-export interface BuilderInput {
+interface BuilderInput {
   sequenceId: string | undefined;
   /** The slot of each step given, in order: `steps.<i>` of the API is slot `slots[i]` of the form. */
   slots: number[];
+  /** Slots shown as sent already (sent back as they are): the action puts the stored steps there. */
+  locked: number[];
   input: Record<string, unknown>;
 }
+
+/** A browser posts a textarea's line breaks as CRLF: stored as LF. */
+const lines = (value: string) => value.replace(/\r\n?/g, '\n');
 
 const numberOr = (form: FormData, name: string) => optionalNumber(form, name) ?? null;
 
 export function builderInput(form: FormData, siteId: string, { withStatus }: { withStatus: boolean }): BuilderInput {
   const steps: Record<string, unknown>[] = [];
   const slots: number[] = [];
+  const locked: number[] = [];
   for (let slot = 0; slot < MAX_STEPS; slot++) {
     const at = (f: string) => `steps.${slot}.${f}`;
-    const subject = text(form, at('subject'));
-    const body = text(form, at('body'));
-    const variants = text(form, at('subject_variants'))
+    const subject = lines(text(form, at('subject')));
+    const body = lines(text(form, at('body')));
+    const variants = lines(text(form, at('subject_variants')))
       .split(/\r?\n/)
       .map((v) => v.trim())
       .filter(Boolean);
@@ -53,6 +59,7 @@ export function builderInput(form: FormData, siteId: string, { withStatus }: { w
     const amount = optionalNumber(form, at('delay'));
     const unit = DELAY_UNITS.find((u) => u.value === text(form, at('delay_unit'))) ?? DELAY_UNITS[0];
     slots.push(slot);
+    if (form.get(at('locked')) === '1') locked.push(slot);
     steps.push({
       delay_minutes: amount === undefined ? 0 : typeof amount === 'number' ? Math.round(amount * unit.minutes) : amount,
       subject,
@@ -77,7 +84,7 @@ export function builderInput(form: FormData, siteId: string, { withStatus }: { w
     stop_on_status: form.getAll('stop_on_status').filter((s) => typeof s === 'string'),
   };
   if (withStatus) input.status = optionalText(form, 'status') ?? 'active';
-  return { sequenceId: optionalText(form, 'sequence_id'), slots, input };
+  return { sequenceId: optionalText(form, 'sequence_id'), slots, locked, input };
 }
 
 /**

@@ -184,7 +184,7 @@ export function SequenceBuilder({
       {!sequence?.id && (
         <div className="field">
           <label htmlFor="field-status">Once created</label>
-          <select id="field-status" name="status" defaultValue={value('status', 'active')}>
+          <select key={value('status', 'active')} id="field-status" name="status" defaultValue={value('status', 'active')}>
             <option value="active">Active: enrolled leads get their steps</option>
             <option value="paused">Paused: nothing is sent until you resume</option>
           </select>
@@ -201,7 +201,7 @@ function HourSelect({ name, label, value, error }: { name: string; label: string
   return (
     <div className="field">
       <label htmlFor={`field-${name}`}>{label}</label>
-      <select id={`field-${name}`} name={name} defaultValue={value} aria-invalid={error ? true : undefined}>
+      <select key={value} id={`field-${name}`} name={name} defaultValue={value} aria-invalid={error ? true : undefined}>
         {HOURS.map((h) => (
           <option key={h} value={h}>
             {hourLabel(h)}
@@ -237,6 +237,7 @@ function StepFields({
         <p className="hint" id={`step-${slot}-locked`}>
           <span className="badge completed">sent</span> Leads received this step already: it can no longer change.
         </p>
+        <input type="hidden" name={at('locked')} value="1" />
         <input type="hidden" name={at('delay')} value={delay.amount} />
         <input type="hidden" name={at('delay_unit')} value={delay.unit} />
         <input type="hidden" name={at('subject')} value={step.subject} />
@@ -267,7 +268,12 @@ function StepFields({
         />
         <div className="field">
           <label htmlFor={`step-${slot}-unit`}>Unit</label>
-          <select id={`step-${slot}-unit`} name={at('delay_unit')} defaultValue={value(at('delay_unit'), delay.unit)}>
+          <select
+            key={value(at('delay_unit'), delay.unit)}
+            id={`step-${slot}-unit`}
+            name={at('delay_unit')}
+            defaultValue={value(at('delay_unit'), delay.unit)}
+          >
             {DELAY_UNITS.map((u) => (
               <option key={u.value} value={u.value}>
                 {u.label}
@@ -351,6 +357,8 @@ export function SequenceStatusButton({ siteId, sequenceId, status }: { siteId: s
 }
 
 type Choice = { value: string; label: string };
+// A select is keyed by its value: React applies a select's default only when it mounts, and resets
+// a form after its action, so a new key keeps what the answer says is chosen.
 
 function Select({
   name,
@@ -370,7 +378,13 @@ function Select({
   return (
     <div className="field">
       <label htmlFor={`field-${name}`}>{label}</label>
-      <select id={`field-${name}`} name={name} defaultValue={value ?? (placeholder ? '' : options[0]?.value)} aria-invalid={error ? true : undefined}>
+      <select
+        key={value}
+        id={`field-${name}`}
+        name={name}
+        defaultValue={value ?? (placeholder ? '' : options[0]?.value)}
+        aria-invalid={error ? true : undefined}
+      >
         {placeholder && (
           <option value="" disabled>
             {placeholder}
