@@ -145,6 +145,7 @@ describe.skipIf(!SUITE)('console: sequences, end to end', () => {
   it('enrolls a segment, sends the first step, shows the figures, the history and the lead’s enrollment', { timeout: 300_000 }, async () => {
     await page.goto(site('/sequences'));
     await page.getByRole('link', { name: 'Trial welcome' }).click();
+    await page.waitForURL(/\/sequences\/[0-9a-f-]{36}$/);
     const sequencePage = page.url();
     const before = smtp.received.length;
     const segmentAddresses = ['ada@engines.example', 'grace@navy.example', 'linus@chem.example'];

@@ -190,7 +190,7 @@ export function SequenceBuilder({
           </select>
         </div>
       )}
-      <div className="form-actions">
+      <div className="builder-actions">
         <SubmitButton pending="Saving…">{sequence?.id ? 'Save sequence' : 'Create sequence'}</SubmitButton>
       </div>
     </form>
@@ -259,7 +259,7 @@ function StepFields({
         <Field
           name={at('delay')}
           id={`step-${slot}-delay`}
-          label={slot === 0 ? 'Wait after enrollment' : 'Wait after the previous step'}
+          label={slot === 0 ? 'Wait after enrollment' : `Wait after step ${slot}`}
           type="number"
           inputMode="numeric"
           min={0}
