@@ -169,8 +169,11 @@ export default async function SequencePage({
                 </p>
                 {s.variants.length > 1 && (
                   <div className="table-wrap">
+                    <p className="ab-title" aria-hidden="true">
+                      A/B split
+                    </p>
                     <table className="stack ab-split">
-                      <caption>A/B split of step {i + 1}</caption>
+                      <caption className="visually-hidden">A/B split of step {i + 1}</caption>
                       <thead>
                         <tr>
                           <th scope="col">Subject</th>
