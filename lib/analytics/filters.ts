@@ -51,5 +51,4 @@ export function parseFilters(given: string | string[] | undefined): Filter[] {
 }
 
 /** The filters as the answer names them back. */
-export const filterTexts = (filters: Filter[]) =>
-  filters.map((f) => `${f.dimension}${f.exclude ? '!' : ''}:${f.value ?? NONE_VALUE}`);
+export const filterTexts = (filters: Filter[]) => filters.map((f) => `${f.dimension}${f.exclude ? '!' : ''}:${f.value ?? NONE_VALUE}`);

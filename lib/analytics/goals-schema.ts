@@ -13,7 +13,9 @@ const name = z
   .describe('Name, unique on the site whatever the case; `filter=goal:<name>` names it');
 const type = z
   .enum(GOAL_TYPES)
-  .describe('`event`: events named `match` (e.g. `sgp.track("signup")`); `conversion`: conversion events named `match`; `page`: page views whose path matches `match`');
+  .describe(
+    '`event`: events named `match` (e.g. `sgp.track("signup")`); `conversion`: conversion events named `match`; `page`: page views whose path matches `match`',
+  );
 const match = z
   .string()
   .trim()

@@ -593,13 +593,7 @@ export interface GoalRow {
  * For each goal: the distinct visitors and sessions that reached it between `lo` and `hi` (events
  * received), and its events (conversions of the goal).
  */
-export async function goalCounts(
-  siteId: string,
-  goals: (GoalMatch & { id: string })[],
-  lo: number,
-  hi: number,
-  where?: Where,
-): Promise<GoalRow[]> {
+export async function goalCounts(siteId: string, goals: (GoalMatch & { id: string })[], lo: number, hi: number, where?: Where): Promise<GoalRow[]> {
   if (!goals.length) return [];
   const branches = goals.map(
     (g) => sql`

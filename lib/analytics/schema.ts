@@ -118,7 +118,7 @@ export const breakdownParamsSchema = z.strictObject({
       'pages (page views by path, with engagement), entry_pages (sessions by landing path), exit_pages (sessions by last path), ' +
         'referrers (sessions by referring host; null = direct), utm_sources, utm_mediums, utm_campaigns, countries, devices, ' +
         'browsers, operating_systems, utm_terms, utm_contents (sessions by that value; null = none), outbound_links, downloads ' +
-        '(clicks by link URL), goals (the site\'s goals: sessions that reached each, conversion rate, revenue)',
+        "(clicks by link URL), goals (the site's goals: sessions that reached each, conversion rate, revenue)",
     ),
 });
 
@@ -255,7 +255,9 @@ export const BreakdownItemSchema = z.object({
     .nullable()
     .describe('pages: mean deepest point reached, 0–100 % of the page (engagement events); null otherwise or without them'),
   conversion_rate: rate('goals: share of the sessions of the period that reached the goal; null otherwise').optional(),
-  revenue: RevenueSchema.optional().describe('Session dimensions and goals: revenue of the conversions of these sessions (goals: of the goal), per currency'),
+  revenue: RevenueSchema.optional().describe(
+    'Session dimensions and goals: revenue of the conversions of these sessions (goals: of the goal), per currency',
+  ),
 });
 
 export const BreakdownSchema = z.object({
@@ -281,7 +283,9 @@ export const FunnelSchema = z.object({
 });
 
 const countOf = (what: string) =>
-  z.array(z.object({ value: z.string().nullable().describe(`${what}; null = none`), visitors: z.number().int() })).describe(`Active visitors by ${what}, most first (at most 10)`);
+  z
+    .array(z.object({ value: z.string().nullable().describe(`${what}; null = none`), visitors: z.number().int() }))
+    .describe(`Active visitors by ${what}, most first (at most 10)`);
 
 export const RealtimeSchema = z.object({
   site_id: uuidSchema,

@@ -38,7 +38,6 @@ import {
   funnelInputSchema,
   MAX_RANGE_DAYS,
   overviewQuerySchema,
-  rangeQuerySchema,
   realtimeQuerySchema,
   type Breakdown,
   type BreakdownDimension,
@@ -514,4 +513,3 @@ export async function realtime(siteId: string, query: RealtimeQuery = {}): Promi
     filters: filterTexts(filters),
   };
 }
-

@@ -111,7 +111,9 @@ function responses(def: RouteDoc, components: Components, ex: OperationExamples 
       headers,
       content: {
         'application/json': json(okStatus, success),
-        ...Object.fromEntries(Object.entries(def.openapi?.alsoMedia ?? {}).map(([media, description]) => [media, { schema: { type: 'string', description } }])),
+        ...Object.fromEntries(
+          Object.entries(def.openapi?.alsoMedia ?? {}).map(([media, description]) => [media, { schema: { type: 'string', description } }]),
+        ),
       },
     },
   };

@@ -42,13 +42,23 @@ function browser(t: Tenant, ua = UA) {
   let sessionId = '';
   const event = async (at: number, body: Record<string, unknown>) => {
     useClock(at);
-    const res = await call(trackRoute, { method: 'POST', path: '/api/visitors/track', headers, body: { site_id: t.siteId, session_id: sessionId, ...body } });
+    const res = await call(trackRoute, {
+      method: 'POST',
+      path: '/api/visitors/track',
+      headers,
+      body: { site_id: t.siteId, session_id: sessionId, ...body },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   };
   return {
     async land(at: number, body: Record<string, unknown>) {
       useClock(at);
-      const res = await call(createRoute, { method: 'POST', path: '/api/visitors/session', headers, body: { site_id: t.siteId, fingerprint, ...body } });
+      const res = await call(createRoute, {
+        method: 'POST',
+        path: '/api/visitors/session',
+        headers,
+        body: { site_id: t.siteId, fingerprint, ...body },
+      });
       expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
       sessionId = res.body.data.session_id;
     },
@@ -110,8 +120,6 @@ beforeAll(async () => {
   }
 });
 
-const ONE_DAY = { from: X, to: X };
-
 /** A read with its query string as given (filters repeat). */
 function read(handler: typeof overviewRoute, t: Tenant, path: string, params: Record<string, string>, query: [string, string][]) {
   const search = new URLSearchParams(query).toString();
@@ -123,7 +131,15 @@ const getOverview = (t: Tenant, query: [string, string][]) => read(overviewRoute
 const getBreakdown = (t: Tenant, dimension: string, query: [string, string][]) =>
   read(breakdownRoute, t, `/sites/${t.siteId}/analytics/breakdown/${dimension}`, { dimension }, query);
 
-function writeGoal(t: Tenant, handler: typeof createGoalRoute, method: string, path: string, params: Record<string, string>, body?: unknown, key = t.key) {
+function writeGoal(
+  t: Tenant,
+  handler: typeof createGoalRoute,
+  method: string,
+  path: string,
+  params: Record<string, string>,
+  body?: unknown,
+  key = t.key,
+) {
   return call(handler, { method, path, params: { site_id: t.siteId, ...params }, body, headers: presenters.xApiKey(key) });
 }
 
@@ -191,10 +207,22 @@ describe('filters', () => {
   });
 
   it('filter the funnel and the realtime read', async () => {
-    const funnel = await read(funnelRoute, shop, `/sites/${shop.siteId}/analytics/funnel`, {}, day([['steps', 'signup,purchase'], ...filters('referrer:(none)')]));
+    const funnel = await read(
+      funnelRoute,
+      shop,
+      `/sites/${shop.siteId}/analytics/funnel`,
+      {},
+      day([['steps', 'signup,purchase'], ...filters('referrer:(none)')]),
+    );
     expect(funnel.status, JSON.stringify(funnel.body)).toBe(200);
     expect(funnel.body.data.steps.map((s: any) => s.sessions)).toEqual([1, 1]);
-    const none = await read(funnelRoute, shop, `/sites/${shop.siteId}/analytics/funnel`, {}, day([['steps', 'signup,purchase'], ...filters('country:DE')]));
+    const none = await read(
+      funnelRoute,
+      shop,
+      `/sites/${shop.siteId}/analytics/funnel`,
+      {},
+      day([['steps', 'signup,purchase'], ...filters('country:DE')]),
+    );
     expect(none.body.data.steps.map((s: any) => s.sessions)).toEqual([0, 0]);
   });
 
@@ -218,7 +246,13 @@ describe('goals and revenue', () => {
     const res = await getBreakdown(shop, 'goals', day());
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(
-      res.body.data.items.map((i: any) => ({ value: i.value, sessions: i.sessions, conversions: i.conversions, rate: i.conversion_rate, revenue: i.revenue })),
+      res.body.data.items.map((i: any) => ({
+        value: i.value,
+        sessions: i.sessions,
+        conversions: i.conversions,
+        rate: i.conversion_rate,
+        revenue: i.revenue,
+      })),
     ).toEqual([
       {
         value: 'Purchase',
@@ -278,7 +312,11 @@ describe('goals and revenue', () => {
     expect(clash.status).toBe(409);
 
     // Another site cannot see, change or delete it.
-    const theirs = await call(listGoalsRoute, { path: `/sites/${other.siteId}/goals`, params: { site_id: other.siteId }, headers: presenters.xApiKey(other.readKey) });
+    const theirs = await call(listGoalsRoute, {
+      path: `/sites/${other.siteId}/goals`,
+      params: { site_id: other.siteId },
+      headers: presenters.xApiKey(other.readKey),
+    });
     expect(theirs.body.data.goals).toEqual([]);
     const swapped = await writeGoal(other, patchGoalRoute, 'PATCH', `/sites/${other.siteId}/goals/${id}`, { goal_id: id }, { name: 'Mine' });
     expect(swapped.status).toBe(404);
@@ -336,7 +374,11 @@ describe('comparison', () => {
     expect(res.body.data.comparison.range).toEqual({ from: '2025-10-26', to: '2025-11-01', timezone: 'Europe/Berlin' });
     expect(res.body.data.comparison.totals.sessions).toBe(1);
     expect(res.body.data.comparison.change.sessions).toBe(0);
-    const leap = await getOverview(zoned, [['from', '2028-02-29'], ['to', '2028-03-01'], ['compare', 'year']]);
+    const leap = await getOverview(zoned, [
+      ['from', '2028-02-29'],
+      ['to', '2028-03-01'],
+      ['compare', 'year'],
+    ]);
     expect(leap.body.data.comparison.range).toMatchObject({ from: '2027-02-28', to: '2027-03-01' });
   });
 
@@ -386,12 +428,20 @@ describe('GET /sites/{site_id}/analytics/realtime', () => {
 describe('format=csv', () => {
   async function csv(t: Tenant, handler: typeof overviewRoute, path: string, params: Record<string, string>, query: [string, string][]) {
     const url = `http://localhost${path}?${new URLSearchParams(query)}`;
-    const res = await handler(new Request(url, { headers: presenters.xApiKey(t.readKey) }), { params: Promise.resolve({ site_id: t.siteId, ...params }) });
+    const res = await handler(new Request(url, { headers: presenters.xApiKey(t.readKey) }), {
+      params: Promise.resolve({ site_id: t.siteId, ...params }),
+    });
     return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), text: await res.text() };
   }
 
   it('a breakdown as RFC 4180 CSV, with formulas neutralized and quotes doubled', async () => {
-    const campaigns = await csv(shop, breakdownRoute, `/sites/${shop.siteId}/analytics/breakdown/utm_campaigns`, { dimension: 'utm_campaigns' }, day([['format', 'csv']]));
+    const campaigns = await csv(
+      shop,
+      breakdownRoute,
+      `/sites/${shop.siteId}/analytics/breakdown/utm_campaigns`,
+      { dimension: 'utm_campaigns' },
+      day([['format', 'csv']]),
+    );
     expect(campaigns.status).toBe(200);
     expect(campaigns.type).toBe('text/csv; charset=utf-8');
     expect(campaigns.disposition).toBe(`attachment; filename="analytics_utm_campaigns_${X}_${X}.csv"`);
@@ -402,12 +452,23 @@ describe('format=csv', () => {
     expect(lines).toContain(`'${FORMULA},,1,2,0,180000,1,,,,,10.25,0`);
     expect(lines).toContain('spring,,1,2,0,180000,1,,,,,49.5,0');
     expect(lines.at(-1)).toBe('');
-    const contents = await csv(shop, breakdownRoute, `/sites/${shop.siteId}/analytics/breakdown/utm_contents`, { dimension: 'utm_contents' }, day([['format', 'csv']]));
+    const contents = await csv(
+      shop,
+      breakdownRoute,
+      `/sites/${shop.siteId}/analytics/breakdown/utm_contents`,
+      { dimension: 'utm_contents' },
+      day([['format', 'csv']]),
+    );
     expect(contents.text).toContain('"a,""b""",');
   });
 
   it('the series as CSV, one record per day, filtered like the JSON', async () => {
-    const series = await csv(shop, overviewRoute, `/sites/${shop.siteId}/analytics/overview`, {}, [['from', X], ['to', '2026-11-02'], ['format', 'csv'], ...filters('country:DE')]);
+    const series = await csv(shop, overviewRoute, `/sites/${shop.siteId}/analytics/overview`, {}, [
+      ['from', X],
+      ['to', '2026-11-02'],
+      ['format', 'csv'],
+      ...filters('country:DE'),
+    ]);
     expect(series.status).toBe(200);
     expect(series.text).toBe(
       'date,visitors,sessions,page_views,bounce_rate,avg_duration_ms,conversions,new_leads,revenue_EUR\r\n' +

@@ -51,6 +51,8 @@ const EXPECTED: Record<string, Permission> = {
   updateEndpointAction: 'webhooks.manage',
   cancelRunAction: 'crm.write',
   startWorkflowAction: 'crm.write',
+  createGoalAction: 'settings.manage',
+  deleteGoalAction: 'settings.manage',
 };
 
 const dir = path.resolve(__dirname, '../../../app/(console)/_lib');
