@@ -287,7 +287,7 @@ describe('goals and revenue', () => {
     const base = `/sites/${shop.siteId}/goals`;
     const listed = await call(listGoalsRoute, { path: base, params: { site_id: shop.siteId }, headers: presenters.xApiKey(shop.readKey) });
     expect(listed.status).toBe(200);
-    expect(listed.body.data.goals.map((g: any) => g.name)).toEqual(['Purchase', 'Signup', 'Pricing page']);
+    expect(listed.body.data.goals.map((g: any) => g.name).sort()).toEqual(['Pricing page', 'Purchase', 'Signup']);
 
     const dup = await writeGoal(shop, createGoalRoute, 'POST', base, {}, { name: 'PURCHASE', type: 'event', match: 'x' });
     expect(dup.status).toBe(409);
