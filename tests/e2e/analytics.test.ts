@@ -27,6 +27,9 @@ describe.skipIf(!APP)('the owner asks the analytics questions', () => {
       .locator('dd')
       .first();
 
+  /** A card of the page, by its title. */
+  const card = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
+
   const signIn = async (page: Page) => {
     await page.goto(`${APP}/signin`);
     await page.getByLabel('Email').fill(shop.owner.email);
@@ -83,13 +86,13 @@ describe.skipIf(!APP)('the owner asks the analytics questions', () => {
     expect(await desk.getByTestId('visitors-now').textContent()).toBe('2 visitors now');
     expect(await figure(desk, 'Visitors').textContent()).toBe('2');
     expect(await figure(desk, 'Revenue').textContent()).toBe('€49.00 · $20.00');
-    const goals = desk.locator('#list-goals');
+    const goals = card(desk, 'Goals');
     expect(await goals.getByRole('link', { name: 'Purchase' }).count()).toBe(1);
     expect(await goals.textContent()).toContain('100% conversion rate');
   });
 
   it('filters the whole dashboard by clicking a row; the filter is a removable chip in the URL', { timeout: 60_000 }, async () => {
-    await desk.locator('#list-sources').getByRole('link', { name: 'news.ycombinator.com', exact: true }).click();
+    await card(desk, 'Sources').getByRole('link', { name: 'news.ycombinator.com', exact: true }).click();
     await desk.waitForURL(/f=referrer%3Anews\.ycombinator\.com/);
     await desk.getByRole('list', { name: 'Filters' }).getByText('Referrer is news.ycombinator.com').waitFor();
     await eventually(
@@ -100,11 +103,11 @@ describe.skipIf(!APP)('the owner asks the analytics questions', () => {
     expect(await figure(desk, 'Revenue').textContent()).toBe('$20.00');
     expect(await desk.getByTestId('visitors-now').textContent()).toBe('1 visitor now');
     // Every list answers for those visits only.
-    expect(await desk.locator('#list-devices').getByRole('link').allTextContents()).toContain('US');
-    expect(await desk.locator('#list-devices').textContent()).not.toContain('DE');
+    expect(await card(desk, 'Countries & devices').getByRole('link').allTextContents()).toContain('US');
+    expect(await card(desk, 'Countries & devices').textContent()).not.toContain('DE');
     await screenshot(desk, 'analytics-1280-filtered');
     // A second filter from another list: both apply.
-    await desk.locator('#list-devices').getByRole('link', { name: 'US', exact: true }).click();
+    await card(desk, 'Countries & devices').getByRole('link', { name: 'US', exact: true }).click();
     await desk.waitForURL(/f=country%3AUS/);
     expect(await desk.getByRole('list', { name: 'Filters' }).getByRole('listitem').count()).toBe(3); // two chips and "Clear all"
     await desk.getByRole('link', { name: 'Clear all' }).click();
@@ -124,8 +127,7 @@ describe.skipIf(!APP)('the owner asks the analytics questions', () => {
   it('downloads a table as CSV', { timeout: 60_000 }, async () => {
     const [download] = await Promise.all([
       desk.waitForEvent('download'),
-      desk
-        .locator('#list-pages')
+      card(desk, 'Pages')
         .getByRole('link', { name: /Download/ })
         .click(),
     ]);
