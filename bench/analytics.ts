@@ -196,7 +196,10 @@ async function main() {
       ['overview, 30 days, country:DE', () => overview(siteId, { ...last30, filter: ['country:DE'] })],
       ['overview, 90 days, utm_source:newsletter', () => overview(siteId, { ...all, filter: ['utm_source:newsletter'] })],
       ['overview, 30 days, page:/pricing + country!:US', () => overview(siteId, { ...last30, filter: ['page:/pricing', 'country!:US'] })],
-      ['top pages, 30 days, referrer:news.ycombinator.com', () => breakdown(siteId, 'pages', { ...last30, filter: ['referrer:news.ycombinator.com'] })],
+      [
+        'top pages, 30 days, referrer:news.ycombinator.com',
+        () => breakdown(siteId, 'pages', { ...last30, filter: ['referrer:news.ycombinator.com'] }),
+      ],
       ['overview, 30 days, compare previous', () => overview(siteId, { ...last30, compare: 'previous' })],
       ['realtime', () => realtime(siteId)],
     ];
