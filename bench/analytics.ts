@@ -24,7 +24,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { addDays, dateIn } from '@/lib/analytics/calendar';
-import { breakdown, funnel, overview } from '@/lib/analytics/service';
+import { breakdown, funnel, overview, realtime } from '@/lib/analytics/service';
 import { openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { updateSettings } from '@/lib/settings/service';
@@ -192,6 +192,16 @@ async function main() {
       ['devices, 30 days', () => breakdown(siteId, 'devices', last30)],
       ['funnel of 3 steps, 30 days', () => funnel(siteId, { ...last30, steps: ['add_to_cart', 'checkout', 'purchase'] })],
       ['funnel of 3 steps, 90 days', () => funnel(siteId, { ...all, steps: ['add_to_cart', 'checkout', 'purchase'] })],
+      // Filtered reads are computed from the raw sessions and events (no rollups).
+      ['overview, 30 days, country:DE', () => overview(siteId, { ...last30, filter: ['country:DE'] })],
+      ['overview, 90 days, utm_source:newsletter', () => overview(siteId, { ...all, filter: ['utm_source:newsletter'] })],
+      ['overview, 30 days, page:/pricing + country!:US', () => overview(siteId, { ...last30, filter: ['page:/pricing', 'country!:US'] })],
+      [
+        'top pages, 30 days, referrer:news.ycombinator.com',
+        () => breakdown(siteId, 'pages', { ...last30, filter: ['referrer:news.ycombinator.com'] }),
+      ],
+      ['overview, 30 days, compare previous', () => overview(siteId, { ...last30, compare: 'previous' })],
+      ['realtime', () => realtime(siteId)],
     ];
     const baseline = () => rows(sql`select 1`);
 

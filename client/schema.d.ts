@@ -3699,7 +3699,7 @@ export interface paths {
         };
         /**
          * Analytics breakdown
-         * @description The top values of one dimension over the period. `pages`: page views by path (query and fragment left out) and the sessions that viewed each. The session dimensions (`entry_pages`, `referrers`, `utm_sources`, `utm_mediums`, `utm_campaigns`, `countries`, `devices`): sessions started in the period by the value of their start, with their page views, bounce rate, mean duration and conversion events — a conversion counts for the source of its visit. `value` null stands for none: direct traffic (no referrer, or the site itself), no campaign, unknown country. Period: `from` and `to` (YYYY-MM-DD, both included; default the last 30 days up to today) in `timezone` `utc` (default) or `site` (the site's `business_hours.timezone`). At most 366 days. `from` after `to`, a longer period, a date that does not exist or a site time zone that is not an IANA zone is 400 `INVALID_REQUEST` with the field in `details.issues[].path`. Bot sessions are left out.
+         * @description The top values of one dimension over the period. `pages`: page views by path (query and fragment left out) and the sessions that viewed each. The session dimensions (`entry_pages`, `referrers`, `utm_sources`, `utm_mediums`, `utm_campaigns`, `utm_terms`, `utm_contents`, `countries`, `devices`, …): sessions started in the period by the value of their start, with their page views, bounce rate, mean duration, conversion events and revenue — a conversion counts for the source of its visit. `goals`: each goal of the site with the sessions and visitors that reached it, its events, conversion rate and revenue. `value` null stands for none: direct traffic (no referrer, or the site itself), no campaign, unknown country. `format=csv` answers the items as a CSV download. Period: `from` and `to` (YYYY-MM-DD, both included; default the last 30 days up to today) in `timezone` `utc` (default) or `site` (the site's `business_hours.timezone`). At most 366 days. `from` after `to`, a longer period, a date that does not exist or a site time zone that is not an IANA zone is 400 `INVALID_REQUEST` with the field in `details.issues[].path`. Bot sessions are left out. Filters, repeatable, all applying (AND), at most 20: `filter=<dimension>:<value>` keeps the visits that match, `filter=<dimension>!:<value>` leaves them out. Dimensions: `page`, `entry_page`, `exit_page`, `referrer`, `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `country`, `device`, `browser`, `os`, `goal`. `page` keeps the sessions that viewed the page and, of their page views, those of the page (`page!:` the sessions that never viewed it); `goal` keeps the sessions that reached the named goal (GET /sites/{site_id}/goals); the others match the session's value. `(none)` stands for none (direct traffic, no campaign, unknown country); in `page`, `entry_page` and `exit_page` a `*` matches any characters (`/blog/*`). An unknown dimension, an empty value or another shape is 400 `INVALID_REQUEST` naming `query.filter`. A filtered read is computed from the raw visits.
          *
          *     Requires an API key with the `read` scope.
          *
@@ -3723,7 +3723,7 @@ export interface paths {
         };
         /**
          * Analytics funnel
-         * @description For each step (an `event_name` of tracked events, e.g. `sgp.track("add_to_cart")` or a conversion named `purchase`): the sessions that reached it after all the previous steps, in the order of the events, within one session and the period; its share of the first step and the drop-off from the previous one. Period: `from` and `to` (YYYY-MM-DD, both included; default the last 30 days up to today) in `timezone` `utc` (default) or `site` (the site's `business_hours.timezone`). At most 366 days. `from` after `to`, a longer period, a date that does not exist or a site time zone that is not an IANA zone is 400 `INVALID_REQUEST` with the field in `details.issues[].path`. Bot sessions are left out.
+         * @description For each step (an `event_name` of tracked events, e.g. `sgp.track("add_to_cart")` or a conversion named `purchase`): the sessions that reached it after all the previous steps, in the order of the events, within one session and the period; its share of the first step and the drop-off from the previous one. Period: `from` and `to` (YYYY-MM-DD, both included; default the last 30 days up to today) in `timezone` `utc` (default) or `site` (the site's `business_hours.timezone`). At most 366 days. `from` after `to`, a longer period, a date that does not exist or a site time zone that is not an IANA zone is 400 `INVALID_REQUEST` with the field in `details.issues[].path`. Bot sessions are left out. Filters, repeatable, all applying (AND), at most 20: `filter=<dimension>:<value>` keeps the visits that match, `filter=<dimension>!:<value>` leaves them out. Dimensions: `page`, `entry_page`, `exit_page`, `referrer`, `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `country`, `device`, `browser`, `os`, `goal`. `page` keeps the sessions that viewed the page and, of their page views, those of the page (`page!:` the sessions that never viewed it); `goal` keeps the sessions that reached the named goal (GET /sites/{site_id}/goals); the others match the session's value. `(none)` stands for none (direct traffic, no campaign, unknown country); in `page`, `entry_page` and `exit_page` a `*` matches any characters (`/blog/*`). An unknown dimension, an empty value or another shape is 400 `INVALID_REQUEST` naming `query.filter`. A filtered read is computed from the raw visits.
          *
          *     Requires an API key with the `read` scope.
          *
@@ -3747,13 +3747,37 @@ export interface paths {
         };
         /**
          * Analytics overview
-         * @description Visitors, sessions, page views, bounce rate, mean session duration, conversions and new leads over the period, and the same per day (every day of the period, oldest first). Period: `from` and `to` (YYYY-MM-DD, both included; default the last 30 days up to today) in `timezone` `utc` (default) or `site` (the site's `business_hours.timezone`). At most 366 days. `from` after `to`, a longer period, a date that does not exist or a site time zone that is not an IANA zone is 400 `INVALID_REQUEST` with the field in `details.issues[].path`. Bot sessions are left out.
+         * @description Visitors, sessions, page views, bounce rate, mean session duration, conversions, new leads and revenue over the period, and the same per day (every day of the period, oldest first). `compare=previous` or `compare=year` adds the same figures over the comparison period and the change of each. `format=csv` answers the series as a CSV download. Period: `from` and `to` (YYYY-MM-DD, both included; default the last 30 days up to today) in `timezone` `utc` (default) or `site` (the site's `business_hours.timezone`). At most 366 days. `from` after `to`, a longer period, a date that does not exist or a site time zone that is not an IANA zone is 400 `INVALID_REQUEST` with the field in `details.issues[].path`. Bot sessions are left out. Filters, repeatable, all applying (AND), at most 20: `filter=<dimension>:<value>` keeps the visits that match, `filter=<dimension>!:<value>` leaves them out. Dimensions: `page`, `entry_page`, `exit_page`, `referrer`, `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `country`, `device`, `browser`, `os`, `goal`. `page` keeps the sessions that viewed the page and, of their page views, those of the page (`page!:` the sessions that never viewed it); `goal` keeps the sessions that reached the named goal (GET /sites/{site_id}/goals); the others match the session's value. `(none)` stands for none (direct traffic, no campaign, unknown country); in `page`, `entry_page` and `exit_page` a `*` matches any characters (`/blog/*`). An unknown dimension, an empty value or another shape is 400 `INVALID_REQUEST` naming `query.filter`. A filtered read is computed from the raw visits.
          *
          *     Requires an API key with the `read` scope.
          *
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
         get: operations["getSitesSiteIdAnalyticsOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_id}/analytics/realtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Analytics realtime
+         * @description Visitors (people, bots left out) with activity in the last 5 minutes, their current pages, sources and countries (top 10 each), and page views per minute over the last 30 minutes. Cheap enough to ask every few seconds. Filters, repeatable, all applying (AND), at most 20: `filter=<dimension>:<value>` keeps the visits that match, `filter=<dimension>!:<value>` leaves them out. Dimensions: `page`, `entry_page`, `exit_page`, `referrer`, `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content`, `country`, `device`, `browser`, `os`, `goal`. `page` keeps the sessions that viewed the page and, of their page views, those of the page (`page!:` the sessions that never viewed it); `goal` keeps the sessions that reached the named goal (GET /sites/{site_id}/goals); the others match the session's value. `(none)` stands for none (direct traffic, no campaign, unknown country); in `page`, `entry_page` and `exit_page` a `*` matches any characters (`/blog/*`). An unknown dimension, an empty value or another shape is 400 `INVALID_REQUEST` naming `query.filter`. A filtered read is computed from the raw visits.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getSitesSiteIdAnalyticsRealtime"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3838,6 +3862,68 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_id}/goals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List goals
+         * @description The goals of the site, oldest first: what counts as reaching each (an event name, a conversion name or a page path pattern).
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getSitesSiteIdGoals"];
+        put?: never;
+        /**
+         * Create a goal
+         * @description A goal of the site: `event` (events named `match`), `conversion` (conversion events named `match`; their `properties.revenue {amount, currency}` is its revenue) or `page` (page views whose path matches `match`, `*` for any characters). It appears in the `goals` breakdown and filters every analytics read as `filter=goal:<name>`. A name used on the site already (whatever the case), or a 101st goal, is 409 `CONFLICT`.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postSitesSiteIdGoals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_id}/goals/{goal_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a goal
+         * @description Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        delete: operations["deleteSitesSiteIdGoalsGoalId"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a goal
+         * @description Changes the fields given. Another goal of the site with the name is 409 `CONFLICT`; a goal of another site is 404.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        patch: operations["patchSitesSiteIdGoalsGoalId"];
         trace?: never;
     };
     "/sites/{site_id}/stats": {
@@ -4117,7 +4203,9 @@ export interface components {
         };
         Breakdown: {
             /** @enum {string} */
-            dimension: "pages" | "entry_pages" | "exit_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices" | "browsers" | "operating_systems" | "outbound_links" | "downloads";
+            dimension: "pages" | "entry_pages" | "exit_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices" | "browsers" | "operating_systems" | "outbound_links" | "downloads" | "utm_terms" | "utm_contents" | "goals";
+            /** @description The filters applied, as given */
+            filters: string[];
             /** @description Largest first: page views for pages, visitors then clicks for links, sessions otherwise */
             items: components["schemas"]["BreakdownItem"][];
             range: components["schemas"]["AnalyticsRange"];
@@ -4135,15 +4223,41 @@ export interface components {
             bounce_rate: number | null;
             /** @description outbound_links, downloads: clicks on the link; null otherwise */
             clicks: number | null;
+            /** @description goals: share of the sessions of the period that reached the goal; null otherwise, 0–1; null without sessions */
+            conversion_rate?: number | null;
             /** @description Conversion events of these sessions; null for pages */
             conversions: number | null;
             /** @description Page views (pages: of this page; others: of these sessions) */
             page_views: number;
+            /** @description Session dimensions and goals: revenue of the conversions of these sessions (goals: of the goal), per currency */
+            revenue?: {
+                /** @description Sum of the amounts */
+                amount: number;
+                /** @description ISO 4217 code, upper-case */
+                currency: string;
+            }[];
             /** @description Sessions with this value (pages: sessions that viewed the page; links: sessions that clicked it) */
             sessions: number;
             /** @description The path, host, UTM value, country code, device type, browser, operating system or link URL; null = none (direct traffic…) */
             value: string | null;
             /** @description outbound_links, downloads: distinct visitors who clicked the link in the period; null otherwise */
+            visitors: number | null;
+        };
+        /** @description The change of each figure of `totals` against `comparison.totals` */
+        Change: {
+            /** @description Relative change; null when either is null */
+            avg_duration_ms: number | null;
+            /** @description Difference in points of the share (0.05 = 5 points more); null when either is null */
+            bounce_rate: number | null;
+            /** @description Relative change */
+            conversions: number | null;
+            /** @description Relative change */
+            new_leads: number | null;
+            /** @description Relative change */
+            page_views: number | null;
+            /** @description Relative change */
+            sessions: number | null;
+            /** @description Relative change against the comparison period (0.25 = +25 %); null when it had none */
             visitors: number | null;
         };
         Command: {
@@ -4688,6 +4802,13 @@ export interface components {
             new_leads: number;
             /** @description Page views received in the period */
             page_views: number;
+            /** @description Revenue of the conversions that carry `properties.revenue {amount, currency}`, one entry per currency, largest first: amounts in different currencies are kept apart, never converted */
+            revenue: {
+                /** @description Sum of the amounts */
+                amount: number;
+                /** @description ISO 4217 code, upper-case */
+                currency: string;
+            }[];
             /** @description Sessions started in the period */
             sessions: number;
             /** @description Distinct visitors who started a session in the period */
@@ -4714,6 +4835,8 @@ export interface components {
             success: false;
         };
         Funnel: {
+            /** @description The filters applied, as given */
+            filters: string[];
             range: components["schemas"]["AnalyticsRange"];
             /** Format: uuid */
             site_id: string;
@@ -5182,6 +5305,39 @@ export interface components {
         Overview: {
             /** @description Bot sessions of the period (User-Agent of a known bot, crawler, headless browser or none) and their distinct visitors: left out of `totals` and `series` */
             bots: components["schemas"]["VisitCounts"];
+            /** @description With `compare`: the same figures over the comparison period, with the same filters */
+            comparison?: {
+                change: components["schemas"]["Change"];
+                range: components["schemas"]["AnalyticsRange"];
+                /** @description One entry per day of the comparison period, oldest first */
+                series: {
+                    /** @description Mean session duration, first to last activity (ms); null without sessions */
+                    avg_duration_ms: number | null;
+                    /** @description Share of the sessions that saw at most one page, 0–1; null without sessions */
+                    bounce_rate: number | null;
+                    /** @description Conversion events received in the period */
+                    conversions: number;
+                    date: string;
+                    /** @description Leads created in the period */
+                    new_leads: number;
+                    /** @description Page views received in the period */
+                    page_views: number;
+                    /** @description Revenue of the conversions that carry `properties.revenue {amount, currency}`, one entry per currency, largest first: amounts in different currencies are kept apart, never converted */
+                    revenue: {
+                        /** @description Sum of the amounts */
+                        amount: number;
+                        /** @description ISO 4217 code, upper-case */
+                        currency: string;
+                    }[];
+                    /** @description Sessions started in the period */
+                    sessions: number;
+                    /** @description Distinct visitors who started a session in the period */
+                    visitors: number;
+                }[];
+                totals: components["schemas"]["Figures"];
+            };
+            /** @description The filters applied, as given (`<dimension>:<value>`) */
+            filters: string[];
             range: components["schemas"]["AnalyticsRange"];
             /** @description One entry per day of the period, oldest first */
             series: {
@@ -5197,6 +5353,13 @@ export interface components {
                 new_leads: number;
                 /** @description Page views received in the period */
                 page_views: number;
+                /** @description Revenue of the conversions that carry `properties.revenue {amount, currency}`, one entry per currency, largest first: amounts in different currencies are kept apart, never converted */
+                revenue: {
+                    /** @description Sum of the amounts */
+                    amount: number;
+                    /** @description ISO 4217 code, upper-case */
+                    currency: string;
+                }[];
                 /** @description Sessions started in the period */
                 sessions: number;
                 /** @description Distinct visitors who started a session in the period */
@@ -5420,6 +5583,40 @@ export interface components {
             };
             /** @constant */
             success: false;
+        };
+        Realtime: {
+            /** @description When the figures were read (epoch ms) */
+            at: number;
+            /** @description Active visitors by country code, most first (at most 10) */
+            countries: {
+                /** @description country code; null = none */
+                value: string | null;
+                visitors: number;
+            }[];
+            /** @description The filters applied, as given */
+            filters: string[];
+            /** @description Page views of each of the last 30 minutes, oldest first (the current minute last) */
+            page_views_per_minute: {
+                /** @description Start of the minute (epoch ms) */
+                minute: number;
+                page_views: number;
+            }[];
+            /** @description Active visitors by current page path, most first (at most 10) */
+            pages: {
+                /** @description current page path; null = none */
+                value: string | null;
+                visitors: number;
+            }[];
+            /** Format: uuid */
+            site_id: string;
+            /** @description Active visitors by referring host, most first (at most 10) */
+            sources: {
+                /** @description referring host; null = none */
+                value: string | null;
+                visitors: number;
+            }[];
+            /** @description Distinct visitors (people) with activity in the last 5 minutes */
+            visitors: number;
         };
         Recipient: {
             /** @description When the pending code stops working */
@@ -22074,6 +22271,10 @@ export interface operations {
     getSitesSiteIdAnalyticsBreakdownDimension: {
         parameters: {
             query?: {
+                /** @description `<dimension>:<value>` or `<dimension>!:<value>`, repeatable (see the description) */
+                filter?: string | string[];
+                /** @description `json` (default) or `csv`: the same rows as an RFC 4180 CSV download (text safe for spreadsheets) */
+                format?: "json" | "csv";
                 /**
                  * @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to`
                  * @example 2026-11-21
@@ -22092,10 +22293,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description pages (page views by path, with engagement), entry_pages (sessions by landing path), exit_pages (sessions by last path), referrers (sessions by referring host; null = direct), utm_sources, utm_mediums, utm_campaigns, countries, devices, browsers, operating_systems (sessions by that value; null = none), outbound_links, downloads (clicks by link URL)
+                 * @description pages (page views by path, with engagement), entry_pages (sessions by landing path), exit_pages (sessions by last path), referrers (sessions by referring host; null = direct), utm_sources, utm_mediums, utm_campaigns, countries, devices, browsers, operating_systems, utm_terms, utm_contents (sessions by that value; null = none), outbound_links, downloads (clicks by link URL), goals (the site's goals: sessions that reached each, conversion rate, revenue)
                  * @example pages
                  */
-                dimension: "pages" | "entry_pages" | "exit_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices" | "browsers" | "operating_systems" | "outbound_links" | "downloads";
+                dimension: "pages" | "entry_pages" | "exit_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices" | "browsers" | "operating_systems" | "outbound_links" | "downloads" | "utm_terms" | "utm_contents" | "goals";
                 /**
                  * @description Site id (UUID); must be the site of the credential
                  * @example 1c57fdcb-6c94-4cb5-a793-f735f8d72067
@@ -22175,6 +22376,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -22188,6 +22390,8 @@ export interface operations {
     getSitesSiteIdAnalyticsFunnel: {
         parameters: {
             query: {
+                /** @description `<dimension>:<value>` or `<dimension>!:<value>`, repeatable (see the description) */
+                filter?: string | string[];
                 /**
                  * @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to`
                  * @example 2026-11-21
@@ -22275,6 +22479,12 @@ export interface operations {
     getSitesSiteIdAnalyticsOverview: {
         parameters: {
             query?: {
+                /** @description `previous`: the period of the same length just before; `year`: the same dates a year before. Adds `comparison` with its range, totals, series and the change of each figure */
+                compare?: "previous" | "year";
+                /** @description `<dimension>:<value>` or `<dimension>!:<value>`, repeatable (see the description) */
+                filter?: string | string[];
+                /** @description `json` (default) or `csv`: the same rows as an RFC 4180 CSV download (text safe for spreadsheets) */
+                format?: "json" | "csv";
                 /**
                  * @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to`
                  * @example 2026-11-21
@@ -22360,6 +22570,49 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["Overview"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSitesSiteIdAnalyticsRealtime: {
+        parameters: {
+            query?: {
+                /** @description `<dimension>:<value>` or `<dimension>!:<value>`, repeatable (see the description) */
+                filter?: string | string[];
+            };
+            header?: never;
+            path: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Realtime"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
                         meta?: Record<string, never>;
                         /** @constant */
@@ -22691,6 +22944,242 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSitesSiteIdGoals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Oldest first */
+                            goals: {
+                                /** @description Epoch ms */
+                                created_at: number;
+                                /** Format: uuid */
+                                id: string;
+                                match: string;
+                                name: string;
+                                /** Format: uuid */
+                                site_id: string;
+                                /** @enum {string} */
+                                type: "event" | "conversion" | "page";
+                                /** @description Epoch ms */
+                                updated_at: number;
+                            }[];
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSitesSiteIdGoals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event name, or for `page` the path (`*` matches any characters, e.g. `/thank-you*`) */
+                    match: string;
+                    /** @description Name, unique on the site whatever the case; `filter=goal:<name>` names it */
+                    name: string;
+                    /**
+                     * @description `event`: events named `match` (e.g. `sgp.track("signup")`); `conversion`: conversion events named `match`; `page`: page views whose path matches `match`
+                     * @enum {string}
+                     */
+                    type: "event" | "conversion" | "page";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Epoch ms */
+                            created_at: number;
+                            /** Format: uuid */
+                            id: string;
+                            match: string;
+                            name: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            type: "event" | "conversion" | "page";
+                            /** @description Epoch ms */
+                            updated_at: number;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSitesSiteIdGoalsGoalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Goal id */
+                goal_id: string;
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deleted"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchSitesSiteIdGoalsGoalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Goal id */
+                goal_id: string;
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event name, or for `page` the path (`*` matches any characters, e.g. `/thank-you*`) */
+                    match?: string;
+                    /** @description Name, unique on the site whatever the case; `filter=goal:<name>` names it */
+                    name?: string;
+                    /**
+                     * @description `event`: events named `match` (e.g. `sgp.track("signup")`); `conversion`: conversion events named `match`; `page`: page views whose path matches `match`
+                     * @enum {string}
+                     */
+                    type?: "event" | "conversion" | "page";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Epoch ms */
+                            created_at: number;
+                            /** Format: uuid */
+                            id: string;
+                            match: string;
+                            name: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            type: "event" | "conversion" | "page";
+                            /** @description Epoch ms */
+                            updated_at: number;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];

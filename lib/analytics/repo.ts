@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows } from '@/lib/db/raw';
 import { isLiveSql } from '@/lib/visitors/lifetime';
 import type { Days } from './calendar';
+import type { Filter } from './filters';
 
 /**
  * The analytics queries. Every figure is computed from the raw rows by one query (`factsQuery`),
@@ -17,7 +18,18 @@ import type { Days } from './calendar';
  */
 
 export type SessionDim =
-  'entry_page' | 'exit_page' | 'referrer' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'country' | 'device' | 'browser' | 'os';
+  | 'entry_page'
+  | 'exit_page'
+  | 'referrer'
+  | 'utm_source'
+  | 'utm_medium'
+  | 'utm_campaign'
+  | 'utm_term'
+  | 'utm_content'
+  | 'country'
+  | 'device'
+  | 'browser'
+  | 'os';
 /** What a facts query computes: the day totals (with revisits), pages, or one of the session dimensions. */
 export type Part = 'totals' | 'page' | SessionDim;
 export const ALL_PARTS: Part[] = [
@@ -35,6 +47,80 @@ export const ALL_PARTS: Part[] = [
   'os',
 ];
 
+/** What a goal counts: events named `match`, conversions named `match`, or page views whose path matches `match` (`*`: any characters). */
+export interface GoalMatch {
+  type: 'event' | 'conversion' | 'page';
+  match: string;
+}
+
+/** A filter of a read, its goal resolved (for `goal` filters). */
+export interface ReadFilter extends Filter {
+  goal?: GoalMatch;
+}
+
+/** A LIKE pattern of a path with `*` wildcards (LIKE's own characters taken literally). */
+const likeOf = (value: string) => value.replace(/[\\%_]/g, '\\$&').replaceAll('*', '%');
+
+/** `expr` matches the value (or pattern) of a filter, the exclusion not applied. */
+const matches = (expr: SQL, f: Filter): SQL =>
+  f.value === null ? sql`coalesce(${expr}, '') = ''` : f.pattern ? sql`${expr} like ${likeOf(f.value)}` : sql`${expr} = ${f.value}`;
+
+/** An event (alias `a`) counts for a goal. */
+export function goalEventSql(a: string, goal: GoalMatch): SQL {
+  const e = sql.raw(a);
+  if (goal.type === 'page') {
+    const path = sql`${e}.path`;
+    const test = goal.match.includes('*') ? sql`${path} like ${likeOf(goal.match)}` : sql`${path} = ${goal.match}`;
+    return sql`(${e}.event_type = 'pageview' and ${test})`;
+  }
+  if (goal.type === 'conversion') return sql`(${e}.event_type = 'conversion' and ${e}.event_name = ${goal.match})`;
+  return sql`(${e}.event_name = ${goal.match})`;
+}
+
+/**
+ * The visits a read keeps: a predicate over a row `s` of visitor_sessions (every filter), and one
+ * over the path of a page view or engagement event (the page filters: of the sessions that viewed
+ * a page, only that page's views count).
+ */
+export interface Where {
+  sessions: SQL;
+  pages?: (path: SQL) => SQL;
+}
+
+export function whereOf(filters: ReadFilter[]): Where | undefined {
+  if (!filters.length) return undefined;
+  const tests = filters.map((f) => {
+    if (f.dimension === 'page') {
+      const viewed = sql`exists (select 1 from session_events pe where pe.session_id = s.id and pe.event_type = 'pageview' and ${matches(sql`pe.path`, f)})`;
+      return f.exclude ? sql`not ${viewed}` : viewed;
+    }
+    if (f.dimension === 'goal') {
+      const reached = sql`exists (select 1 from session_events ge where ge.session_id = s.id and ${goalEventSql('ge', f.goal!)})`;
+      return f.exclude ? sql`not ${reached}` : reached;
+    }
+    const m = matches(DIMENSION_SQL[f.dimension], f);
+    return f.exclude ? sql`not coalesce(${m}, false)` : m;
+  });
+  const pageFilters = filters.filter((f) => f.dimension === 'page');
+  return {
+    sessions: sql`(${sql.join(tests, sql` and `)})`,
+    pages: pageFilters.length
+      ? (path) =>
+          sql`(${sql.join(
+            pageFilters.map((f) => (f.exclude ? sql`not coalesce(${matches(path, f)}, false)` : matches(path, f))),
+            sql` and `,
+          )})`
+      : undefined,
+  };
+}
+
+/** Events (alias `e`) of people's sessions that a read keeps: the bots' anti-join, or the filters over their session. */
+function keptEvents(siteId: string, where: Where | undefined): SQL {
+  return where
+    ? sql`exists (select 1 from visitor_sessions s where s.id = e.session_id and not s.is_bot and ${where.sessions})`
+    : sql`not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = e.session_id)`;
+}
+
 /** Each session dimension as SQL over a row `s` of visitor_sessions. */
 const DIMENSION_SQL: Record<SessionDim, SQL> = {
   // Both computed when the session is written (generated columns, see the migration).
@@ -45,6 +131,8 @@ const DIMENSION_SQL: Record<SessionDim, SQL> = {
   utm_source: sql`s.utm_source`,
   utm_medium: sql`s.utm_medium`,
   utm_campaign: sql`s.utm_campaign`,
+  utm_term: sql`s.utm_term`,
+  utm_content: sql`s.utm_content`,
   country: sql`s.location ->> 'country'`,
   device: sql`s.device ->> 'type'`,
   browser: sql`s.browser ->> 'name'`,
@@ -80,7 +168,7 @@ const engagementFigure = (key: string, max: number) =>
  * Fact rows (day, dim, value, visitors, sessions, bounces, duration_ms, page_views, conversions,
  * engaged_ms, scroll_depth, engagements) of `parts` for the days of `window`.
  */
-export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL {
+export function factsQuery(siteId: string, window: FactDays, parts: Part[], where?: Where): SQL {
   const { days, previous } = window;
   const lo = days.starts[0];
   const hi = days.starts[days.starts.length - 1];
@@ -95,9 +183,19 @@ export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL
              count(*) as sessions, count(*) filter (where page_views <= 1) as bounces, sum(duration_ms) as duration_ms,
              0 as page_views, 0 as conversions, 0 as engaged_ms, 0 as scroll_depth, 0 as engagements
       from s group by day`);
-    selects.push(sql`
+    if (where) {
+      // Filtered: the previous session may not match the filters; distinct visitors are counted, per day and over the period.
+      selects[selects.length - 1] = sql`
+        select day, 'total' as dim, '' as value, count(distinct visitor_id) as visitors,
+               count(*) as sessions, count(*) filter (where page_views <= 1) as bounces, sum(duration_ms) as duration_ms,
+               0 as page_views, 0 as conversions, 0 as engaged_ms, 0 as scroll_depth, 0 as engagements
+        from s group by day`;
+      selects.push(sql`select null::date, 'distinct', '', count(distinct visitor_id), 0, 0, 0, 0, 0, 0, 0, 0 from s`);
+    } else {
+      selects.push(sql`
       select s.day, 'revisit', to_char(p.dates[width_bucket(s.previous_session_at, p.starts)], 'YYYY-MM-DD'), 0, count(*), 0, 0, 0, 0, 0, 0, 0
       from s, prev p where s.previous_session_at >= p.starts[1] group by 1, 3`);
+    }
     selects.push(sql`
       select day, 'total', '', 0, 0, 0, 0,
              count(*) filter (where event_type = 'pageview'), count(*) filter (where event_type = 'conversion'), 0, 0, 0
@@ -124,33 +222,36 @@ export function factsQuery(siteId: string, window: FactDays, parts: Part[]): SQL
       group by day, path`);
   }
   const ctes: SQL[] = [sql`cal as materialized (select ${pgArray(days.starts)}::bigint[] as starts, ${pgArray(days.dates)}::date[] as dates)`];
-  if (parts.includes('totals')) {
+  if (parts.includes('totals') && !where) {
     ctes.push(sql`prev as materialized (select ${pgArray(previous.starts)}::bigint[] as starts, ${pgArray(previous.dates)}::date[] as dates)`);
   }
   if (wantsSessions) {
     ctes.push(sql`s as (
       select cal.dates[width_bucket(s.created_at, cal.starts)] as day,
              cal.starts[width_bucket(s.created_at, cal.starts)] as day_start,
-             s.previous_session_at, s.page_views, s.conversions, s.entry_path, s.referrer_host, s.utm_source, s.utm_medium,
-             s.utm_campaign, s.location, s.device, s.browser, s.exit_url, s.current_url,
+             s.visitor_id, s.previous_session_at, s.page_views, s.conversions, s.entry_path, s.referrer_host, s.utm_source, s.utm_medium,
+             s.utm_campaign, s.utm_term, s.utm_content, s.location, s.device, s.browser, s.exit_url, s.current_url,
              ${durationSql} as duration_ms
       from visitor_sessions s, cal
       where s.site_id = ${siteId} and s.created_at >= ${lo}::bigint and s.created_at < ${hi}::bigint and not s.is_bot
+        ${where ? sql`and ${where.sessions}` : sql``}
     )`);
   }
   if (wantsEvents) {
     // Bot sessions are few: their events are left out by an anti-join on the bots' partial index.
     // An engagement event names its page by its URL (the stored path is a page view's).
     const engagement = parts.includes('page');
+    const pathSql = engagement ? sql`case when e.event_type = 'engagement' then analytics_url_path(e.url) else e.path end` : sql`e.path`;
     ctes.push(sql`e as (
       select cal.dates[width_bucket(e.received_at, cal.starts)] as day, e.event_type, e.session_id,
-             ${engagement ? sql`case when e.event_type = 'engagement' then analytics_url_path(e.url) else e.path end` : sql`e.path`} as path,
+             ${pathSql} as path,
              ${engagement ? engagementFigure('engaged_ms', 86_400_000) : sql`0`} as engaged_ms,
              ${engagement ? engagementFigure('scroll_depth', 100) : sql`0`} as scroll_depth
       from session_events e, cal
       where e.site_id = ${siteId} and e.received_at >= ${lo}::bigint and e.received_at < ${hi}::bigint
         and e.event_type in (${engagement ? sql`'pageview', 'conversion', 'engagement'` : sql`'pageview', 'conversion'`})
-        and not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = e.session_id)
+        and ${keptEvents(siteId, where)}
+        ${where?.pages ? sql`and (e.event_type not in ('pageview', 'engagement') or ${where.pages(pathSql)})` : sql``}
     )`);
   }
   return sql`
@@ -206,6 +307,8 @@ export interface FactSource {
   kept?: { from: string; to: string };
   /** The days computed on read (none when undefined). */
   open?: FactDays;
+  /** Filters: then every day is computed on read (`kept` is undefined). */
+  where?: Where;
 }
 
 const FACT_COLUMNS = sql`day, dim, value, visitors, sessions, bounces, duration_ms::float8 as duration_ms, page_views, conversions,
@@ -225,7 +328,7 @@ function factsOf(source: FactSource, parts: Part[], dims: string[]): SQL {
         and day >= ${source.kept.from}::date and day <= ${source.kept.to}::date`);
   }
   if (source.open) {
-    branches.push(sql`select ${FACT_COLUMNS} from (${factsQuery(source.siteId, source.open, parts)}) o where dim in (${dimList})`);
+    branches.push(sql`select ${FACT_COLUMNS} from (${factsQuery(source.siteId, source.open, parts, source.where)}) o where dim in (${dimList})`);
   }
   if (!branches.length) branches.push(sql`select ${FACT_COLUMNS} from analytics_facts where false`);
   return sql`(${sql.join(branches, sql` union all `)})`;
@@ -245,9 +348,9 @@ export interface DayTotals {
  * Per-day totals of the period, and the sessions of the period whose visitor came back within it
  * (`revisits`: sessions minus revisits = distinct visitors of the whole period).
  */
-export async function dayTotals(source: FactSource, from: string): Promise<{ days: DayTotals[]; revisits: number }> {
+export async function dayTotals(source: FactSource, from: string): Promise<{ days: DayTotals[]; revisits: number; distinct?: number }> {
   const result = await rows<DayTotals & { dim: string }>(sql`
-    with f as materialized ${factsOf(source, ['totals'], ['total', 'revisit'])}
+    with f as materialized ${factsOf(source, ['totals'], ['total', 'revisit', 'distinct'])}
     select to_char(day, 'YYYY-MM-DD') as day, dim, sum(visitors)::int as visitors, sum(sessions)::int as sessions,
            sum(bounces)::int as bounces, sum(duration_ms)::float8 as duration_ms, sum(page_views)::int as page_views,
            sum(conversions)::int as conversions
@@ -255,9 +358,13 @@ export async function dayTotals(source: FactSource, from: string): Promise<{ day
     group by day, dim
     union all
     select null, 'revisits', 0, coalesce(sum(sessions), 0)::int, 0, 0, 0, 0
-    from f where dim = 'revisit' and value >= ${from}`);
+    from f where dim = 'revisit' and value >= ${from}
+    union all
+    select null, 'distinct', coalesce(sum(visitors), 0)::int, 0, 0, 0, 0, 0
+    from f where dim = 'distinct'`);
   const revisits = result.find((r) => r.dim === 'revisits')?.sessions ?? 0;
-  return { days: result.filter((r) => r.dim === 'total'), revisits };
+  const distinct = source.where ? result.find((r) => r.dim === 'distinct')?.visitors : undefined;
+  return { days: result.filter((r) => r.dim === 'total'), revisits, distinct };
 }
 
 export interface BreakdownRow {
@@ -299,13 +406,13 @@ export interface ClickRow extends Omit<BreakdownRow, 'engaged_ms' | 'scroll_dept
  * sessions that clicked it. Read from the events themselves (their own partial index): they are
  * few, and distinct visitors are counted over the whole period.
  */
-export async function topClicks(siteId: string, kind: ClickKind, lo: number, hi: number, limit: number): Promise<ClickRow[]> {
+export async function topClicks(siteId: string, kind: ClickKind, lo: number, hi: number, limit: number, where?: Where): Promise<ClickRow[]> {
   return rows<ClickRow>(sql`
     with c as (
       select e.properties ->> 'href' as value, e.session_id, e.visitor_id
       from session_events e
       where e.site_id = ${siteId} and e.event_type = ${kind} and e.received_at >= ${lo}::bigint and e.received_at < ${hi}::bigint
-        and not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = e.session_id)
+        and ${keptEvents(siteId, where)}
     ),
     top as (
       select value, count(*)::int as clicks, count(distinct visitor_id)::int as visitors, count(distinct session_id)::int as sessions
@@ -324,7 +431,7 @@ export async function topClicks(siteId: string, kind: ClickKind, lo: number, hi:
 }
 
 /** Leads created per day of the calendar. */
-export async function newLeadsPerDay(siteId: string, calendar: Days): Promise<Map<string, number>> {
+export async function newLeadsPerDay(siteId: string, calendar: Days, where?: Where): Promise<Map<string, number>> {
   const lo = calendar.starts[0];
   const hi = calendar.starts[calendar.starts.length - 1];
   const result = await rows<{ day: string; n: number }>(sql`
@@ -332,6 +439,7 @@ export async function newLeadsPerDay(siteId: string, calendar: Days): Promise<Ma
     select to_char(cal.dates[width_bucket((extract(epoch from l.created_at) * 1000)::bigint, cal.starts)], 'YYYY-MM-DD') as day, count(*)::int as n
     from leads l, cal
     where l.site_id = ${siteId} and l.created_at >= to_timestamp(${lo}::float8 / 1000) and l.created_at < to_timestamp(${hi}::float8 / 1000)
+      ${where ? sql`and exists (select 1 from visitor_sessions s where s.lead_id = l.id and not s.is_bot and ${where.sessions})` : sql``}
     group by 1`);
   return new Map(result.map((r) => [r.day, r.n]));
 }
@@ -342,7 +450,7 @@ export async function newLeadsPerDay(siteId: string, calendar: Days): Promise<Ma
  * each session's step events become a string of letters in time order (the steps' names get the
  * letters a, b, c… in step order), and reaching step n is matching `a.*b.*…` up to its letter.
  */
-export function funnelQuery(siteId: string, steps: string[], lo: number, hi: number): SQL {
+export function funnelQuery(siteId: string, steps: string[], lo: number, hi: number, where?: Where): SQL {
   const names = [...new Set(steps)];
   const letter = (name: string) => String.fromCharCode(97 + names.indexOf(name));
   const cases = sql.join(
@@ -367,12 +475,12 @@ export function funnelQuery(siteId: string, steps: string[], lo: number, hi: num
         and received_at >= ${lo}::bigint and received_at < ${hi}::bigint
       group by session_id
     )
-    select ${sql.join(counts, sql`, `)} from seqs
-    where not exists (select 1 from visitor_sessions b where b.site_id = ${siteId} and b.is_bot and b.id = seqs.session_id)`;
+    select ${sql.join(counts, sql`, `)} from seqs e
+    where ${keptEvents(siteId, where)}`;
 }
 
-export async function funnelCounts(siteId: string, steps: string[], lo: number, hi: number): Promise<number[]> {
-  const [row] = await rows<Record<string, number>>(funnelQuery(siteId, steps, lo, hi));
+export async function funnelCounts(siteId: string, steps: string[], lo: number, hi: number, where?: Where): Promise<number[]> {
+  const [row] = await rows<Record<string, number>>(funnelQuery(siteId, steps, lo, hi, where));
   return steps.map((_, i) => row[`n${i + 1}`]);
 }
 
@@ -400,14 +508,16 @@ export async function visitCounts(
   lo?: number,
   hi?: number,
   botsOnly = false,
+  where?: Where,
 ): Promise<{ sessions: number; visitors: number; bot_sessions: number; bot_visitors: number }> {
   const [row] = await rows<{ sessions: number; visitors: number; bot_sessions: number; bot_visitors: number }>(sql`
     select count(*) filter (where not is_bot)::int as sessions, count(distinct visitor_id) filter (where not is_bot)::int as visitors,
            count(*) filter (where is_bot)::int as bot_sessions, count(distinct visitor_id) filter (where is_bot)::int as bot_visitors
-    from visitor_sessions
+    from visitor_sessions s
     where site_id = ${siteId} ${botsOnly ? sql`and is_bot` : sql``}
       ${lo === undefined ? sql`` : sql`and created_at >= ${lo}::bigint`}
-      ${hi === undefined ? sql`` : sql`and created_at < ${hi}::bigint`}`);
+      ${hi === undefined ? sql`` : sql`and created_at < ${hi}::bigint`}
+      ${where ? sql`and ${where.sessions}` : sql``}`);
   return row;
 }
 
@@ -423,4 +533,130 @@ export async function visitsState(siteId: string): Promise<{ human: boolean; bot
            (select max(created_at)::float8 from visitor_sessions where site_id = ${siteId}) as latest,
            (select max(last_activity_at)::float8 from visitor_sessions where site_id = ${siteId} and status = 'active') as active`);
   return { human: row.human, bot: row.bot, mark: `${row.human ? 1 : 0}:${row.latest ?? 0}:${row.active ?? 0}` };
+}
+
+/** A conversion (alias `e`) that carries a revenue: `properties.revenue {amount: number, currency: 3 letters}`. */
+const hasRevenue = (e: string) =>
+  sql.raw(
+    `${e}.event_type = 'conversion' and jsonb_typeof(${e}.properties -> 'revenue' -> 'amount') = 'number' ` +
+      `and (${e}.properties -> 'revenue' ->> 'currency') ~ '^[A-Za-z]{3}$'`,
+  );
+const revenueCurrency = sql.raw(`upper(e.properties -> 'revenue' ->> 'currency')`);
+const revenueAmount = sql.raw(`(e.properties -> 'revenue' ->> 'amount')::numeric`);
+
+export interface RevenueRow {
+  key: string | null;
+  currency: string;
+  amount: number;
+}
+
+/**
+ * Revenue of the conversions received between `lo` and `hi` (epoch ms), per currency, grouped by
+ * day of `calendar` (`by: 'day'`), by a session dimension of the converting session, or not at all
+ * (`total`, key null). Read from the conversion events themselves (their own partial index).
+ */
+export async function revenueOf(
+  siteId: string,
+  by: { day: Days } | { dim: SessionDim } | 'total',
+  lo: number,
+  hi: number,
+  where?: Where,
+): Promise<RevenueRow[]> {
+  const key =
+    by === 'total'
+      ? sql`null::text`
+      : 'day' in by
+        ? sql`to_char(cal.dates[width_bucket(e.received_at, cal.starts)], 'YYYY-MM-DD')`
+        : sql`nullif(${DIMENSION_SQL[by.dim]}, '')`;
+  const cal =
+    by !== 'total' && 'day' in by
+      ? sql`, (select ${pgArray(by.day.starts)}::bigint[] as starts, ${pgArray(by.day.dates)}::date[] as dates) cal`
+      : sql``;
+  const session = by !== 'total' && 'dim' in by ? sql` join visitor_sessions s on s.id = e.session_id` : sql``;
+  return rows<RevenueRow>(sql`
+    select ${key} as key, ${revenueCurrency} as currency, sum(${revenueAmount})::float8 as amount
+    from session_events e${session}${cal}
+    where e.site_id = ${siteId} and e.event_type = 'conversion' and e.received_at >= ${lo}::bigint and e.received_at < ${hi}::bigint
+      and ${hasRevenue('e')} and ${keptEvents(siteId, where)}
+    group by 1, 2
+    order by 1, amount desc, currency`);
+}
+
+export interface GoalRow {
+  id: string;
+  visitors: number;
+  sessions: number;
+  conversions: number;
+}
+
+/**
+ * For each goal: the distinct visitors and sessions that reached it between `lo` and `hi` (events
+ * received), and its events (conversions of the goal).
+ */
+export async function goalCounts(siteId: string, goals: (GoalMatch & { id: string })[], lo: number, hi: number, where?: Where): Promise<GoalRow[]> {
+  if (!goals.length) return [];
+  const branches = goals.map(
+    (g) => sql`
+      select ${g.id}::uuid as id, count(distinct e.visitor_id)::int as visitors, count(distinct e.session_id)::int as sessions, count(*)::int as conversions
+      from session_events e
+      where e.site_id = ${siteId} and e.received_at >= ${lo}::bigint and e.received_at < ${hi}::bigint and ${goalEventSql('e', g)}
+        and ${keptEvents(siteId, where)}`,
+  );
+  return rows<GoalRow>(sql.join(branches, sql` union all `));
+}
+
+/** Revenue per currency of the conversions that count for a goal, between `lo` and `hi`. */
+export async function goalRevenue(siteId: string, goal: GoalMatch, lo: number, hi: number, where?: Where): Promise<RevenueRow[]> {
+  return rows<RevenueRow>(sql`
+    select null::text as key, ${revenueCurrency} as currency, sum(${revenueAmount})::float8 as amount
+    from session_events e
+    where e.site_id = ${siteId} and e.received_at >= ${lo}::bigint and e.received_at < ${hi}::bigint and ${goalEventSql('e', goal)}
+      and ${hasRevenue('e')} and ${keptEvents(siteId, where)}
+    group by 2
+    order by amount desc, currency`);
+}
+
+/** Sessions of people started between `lo` and `hi` that the filters keep (the base of a goal's conversion rate). */
+export async function sessionCount(siteId: string, lo: number, hi: number, where?: Where): Promise<number> {
+  const [row] = await rows<{ n: number }>(sql`
+    select count(*)::int as n from visitor_sessions s
+    where s.site_id = ${siteId} and s.created_at >= ${lo}::bigint and s.created_at < ${hi}::bigint and not s.is_bot
+      ${where ? sql`and ${where.sessions}` : sql``}`);
+  return row.n;
+}
+
+export interface RealtimeRows {
+  visitors: number;
+  pages: { value: string | null; visitors: number }[];
+  sources: { value: string | null; visitors: number }[];
+  countries: { value: string | null; visitors: number }[];
+  minutes: { minute: number; page_views: number }[];
+}
+
+/**
+ * Who is on the site: people's open sessions with activity since `activeSince` (on the index of
+ * open sessions; none of them started more than a day before `now`), their distinct visitors,
+ * current pages, sources and countries; and page views per minute since `minutesFrom`.
+ */
+export async function realtimeRows(siteId: string, now: number, activeSince: number, minutesFrom: number, where?: Where): Promise<RealtimeRows> {
+  const top = (expr: string) =>
+    sql.raw(`(select coalesce(json_agg(t order by t.visitors desc, t.value), '[]'::json) from (
+      select nullif(${expr}, '') as value, count(distinct visitor_id)::int as visitors from a group by 1 order by 2 desc, 1 limit 10) t)`);
+  const [row] = await rows<Omit<RealtimeRows, 'minutes'>>(sql`
+    with a as materialized (
+      select s.visitor_id, s.current_url, s.referrer_host, s.location from visitor_sessions s
+      where s.site_id = ${siteId} and s.status = 'active' and s.created_at >= ${now - 86_400_000}::bigint
+        and s.last_activity_at >= ${activeSince}::bigint and not s.is_bot ${where ? sql`and ${where.sessions}` : sql``}
+    )
+    select (select count(distinct visitor_id)::int from a) as visitors,
+           ${top('analytics_url_path(current_url)')} as pages,
+           ${top('referrer_host')} as sources,
+           ${top("location ->> 'country'")} as countries`);
+  const minutes = await rows<{ minute: number; page_views: number }>(sql`
+    select (e.received_at - (e.received_at % 60000))::float8 as minute, count(*)::int as page_views
+    from session_events e
+    where e.site_id = ${siteId} and e.received_at >= ${minutesFrom}::bigint and e.received_at <= ${now}::bigint and e.event_type = 'pageview'
+      and ${keptEvents(siteId, where)}
+    group by 1`);
+  return { ...row, minutes };
 }

@@ -3,9 +3,21 @@ import { ApiError } from '@/lib/core/errors';
 import { parseInput } from '@/lib/core/validate';
 import { SESSION_MAX_MS } from '@/lib/visitors/lifetime';
 import { addDays, canonicalTimeZone, dateIn, daysBetween, daysOf, type Days } from './calendar';
+import { filterTexts, parseFilters } from './filters';
+import { findGoalByName, listGoals } from './goals';
 import {
   dayTotals,
   funnelCounts,
+  goalCounts,
+  goalRevenue,
+  realtimeRows,
+  revenueOf,
+  sessionCount,
+  whereOf,
+  type ReadFilter,
+  type RevenueRow,
+  type SessionDim,
+  type Where,
   newLeadsPerDay,
   oldestLiveSessionStart,
   rolledUpDays,
@@ -25,7 +37,8 @@ import {
   DEFAULT_RANGE_DAYS,
   funnelInputSchema,
   MAX_RANGE_DAYS,
-  rangeQuerySchema,
+  overviewQuerySchema,
+  realtimeQuerySchema,
   type Breakdown,
   type BreakdownDimension,
   type BreakdownQuery,
@@ -33,7 +46,10 @@ import {
   type Funnel,
   type FunnelInput,
   type Overview,
-  type RangeQuery,
+  type OverviewQuery,
+  type Realtime,
+  type RealtimeQuery,
+  type Revenue,
   type VisitCounts,
 } from './schema';
 
@@ -48,7 +64,8 @@ import {
  *   funnel(siteId, { steps: ['add_to_cart', 'purchase'] }) → sessions reaching each step
  *
  * Days that can no longer change are rolled up by the first read that covers them (./repo.ts):
- * no background work is needed.
+ * no background work is needed. A read with filters (`filter`, ./filters.ts) is computed from the
+ * raw sessions and events of the period instead: the rollups are of whole sites.
  */
 
 /**
@@ -143,6 +160,7 @@ const mean = (sum: number, count: number) => (count > 0 ? Math.round(sum / count
 function figures(
   t: { visitors: number; sessions: number; bounces: number; duration_ms: number; page_views: number; conversions: number },
   newLeads: number,
+  revenue: Revenue = [],
 ): Figures {
   return {
     visitors: t.visitors,
@@ -152,21 +170,61 @@ function figures(
     avg_duration_ms: mean(t.duration_ms, t.sessions),
     conversions: t.conversions,
     new_leads: newLeads,
+    revenue,
   };
 }
 
+/** Revenue rows grouped by their key, amounts rounded to cents (sums of floats drift). */
+function revenueByKey(found: RevenueRow[]): Map<string | null, Revenue> {
+  const out = new Map<string | null, Revenue>();
+  for (const r of found) {
+    const list = out.get(r.key) ?? [];
+    list.push({ currency: r.currency, amount: Math.round(r.amount * 100) / 100 });
+    out.set(r.key, list);
+  }
+  for (const list of out.values()) list.sort((a, b) => b.amount - a.amount || a.currency.localeCompare(b.currency));
+  return out;
+}
+
+/**
+ * The filters of a query, goals resolved: an unknown dimension, a malformed filter or a goal the
+ * site does not have is 400 INVALID_REQUEST naming `query.filter`.
+ */
+async function readFiltersOf(siteId: string, given: string | string[] | undefined): Promise<ReadFilter[]> {
+  const filters = parseFilters(given);
+  return Promise.all(
+    filters.map(async (f): Promise<ReadFilter> => {
+      if (f.dimension !== 'goal') return f;
+      const goal = await findGoalByName(siteId, f.value!);
+      if (!goal) throw issue('filter', `the site has no goal named "${f.value}"`);
+      return { ...f, goal: { type: goal.type, match: goal.match } };
+    }),
+  );
+}
+
+/** A source that computes every day of the period from the raw rows (filtered reads, dimensions without rollups). */
+const rawSource = (siteId: string, period: Period, where?: Where): FactSource => ({
+  siteId,
+  tz: period.timeZone,
+  open: factDays(period.from, period.to, period.timeZone),
+  where,
+});
+
 const rangeOf = (p: Period) => ({ from: p.from, to: p.to, timezone: p.timeZone });
 
-/** Totals of the period and one entry per day: visitors, sessions, page views, bounce rate, mean duration, conversions, new leads. */
-export async function overview(siteId: string, query: RangeQuery = {}): Promise<Overview> {
-  const at = now();
-  const period = await periodOf(siteId, parseInput(rangeQuerySchema, query, 'query'), at);
+/** The figures of one period: totals, one entry per day, bots; filtered when `where` is given. */
+async function periodFigures(siteId: string, period: Period, where: Where | undefined, at: number) {
   const { starts } = period.days;
-  const [{ days, revisits }, leads, counted] = await Promise.all([
-    sourceOf(siteId, period, at).then((source) => dayTotals(source, period.from)),
-    newLeadsPerDay(siteId, period.days),
+  const lo = starts[0];
+  const hi = starts[starts.length - 1];
+  const [{ days, revisits, distinct }, leads, counted, dayRevenue, totalRevenue] = await Promise.all([
+    (where ? Promise.resolve(rawSource(siteId, period, where)) : sourceOf(siteId, period, at)).then((source) => dayTotals(source, period.from)),
+    // Filtered: the leads with a visit the filters keep.
+    newLeadsPerDay(siteId, period.days, where),
     // People come from the facts (rolled up); the bots, few, from their own index.
-    visitCounts(siteId, starts[0], starts[starts.length - 1], true),
+    visitCounts(siteId, lo, hi, true, where),
+    revenueOf(siteId, { day: period.days }, lo, hi, where).then(revenueByKey),
+    revenueOf(siteId, 'total', lo, hi, where).then(revenueByKey),
   ]);
   const byDay = new Map(days.map((d) => [d.day, d]));
   const zero = { visitors: 0, sessions: 0, bounces: 0, duration_ms: 0, page_views: 0, conversions: 0 };
@@ -174,15 +232,86 @@ export async function overview(siteId: string, query: RangeQuery = {}): Promise<
   const series = period.days.dates.map((date) => {
     const d = byDay.get(date) ?? zero;
     for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += d[k];
-    return { date, ...figures(d, leads.get(date) ?? 0) };
+    return { date, ...figures(d, leads.get(date) ?? 0, dayRevenue.get(date) ?? []) };
   });
   const totalLeads = [...leads.values()].reduce((a, b) => a + b, 0);
   return {
-    site_id: siteId,
-    range: rangeOf(period),
-    totals: figures({ ...sum, visitors: sum.sessions - revisits }, totalLeads),
+    totals: figures({ ...sum, visitors: distinct ?? sum.sessions - revisits }, totalLeads, totalRevenue.get(null) ?? []),
     bots: { visitors: counted.bot_visitors, sessions: counted.bot_sessions },
     series,
+  };
+}
+
+/** The period a comparison reads: the same length just before, or the same dates a year before. */
+function comparisonPeriod(period: Period, compare: 'previous' | 'year'): Period {
+  const n = period.days.dates.length;
+  let from: string;
+  let to: string;
+  if (compare === 'previous') {
+    to = addDays(period.from, -1);
+    from = addDays(to, -(n - 1));
+  } else {
+    from = yearBefore(period.from);
+    to = yearBefore(period.to);
+  }
+  return { from, to, timeZone: period.timeZone, days: daysOf(from, to, period.timeZone) };
+}
+
+/** The same date a year before; 29 February becomes 28 February. */
+function yearBefore(date: string): string {
+  const y = String(Number(date.slice(0, 4)) - 1).padStart(4, '0');
+  const md = date.slice(5);
+  const leap = (n: number) => (n % 4 === 0 && n % 100 !== 0) || n % 400 === 0;
+  return `${y}-${md === '02-29' && !leap(Number(y)) ? '02-28' : md}`;
+}
+
+const relative = (now: number | null, before: number | null) =>
+  now === null || before === null || before === 0 ? null : Math.round(((now - before) / before) * 10_000) / 10_000;
+const points = (now: number | null, before: number | null) => (now === null || before === null ? null : Math.round((now - before) * 10_000) / 10_000);
+
+function changeOf(now: Figures, before: Figures) {
+  return {
+    visitors: relative(now.visitors, before.visitors),
+    sessions: relative(now.sessions, before.sessions),
+    page_views: relative(now.page_views, before.page_views),
+    bounce_rate: points(now.bounce_rate, before.bounce_rate),
+    avg_duration_ms: relative(now.avg_duration_ms, before.avg_duration_ms),
+    conversions: relative(now.conversions, before.conversions),
+    new_leads: relative(now.new_leads, before.new_leads),
+  };
+}
+
+/**
+ * Totals of the period and one entry per day: visitors, sessions, page views, bounce rate, mean
+ * duration, conversions, new leads, revenue per currency; filtered by `filter`, and compared with
+ * the period before or the year before (`compare`).
+ */
+export async function overview(siteId: string, query: OverviewQuery = {}): Promise<Overview> {
+  const at = now();
+  const q = parseInput(overviewQuerySchema, query, 'query');
+  const period = await periodOf(siteId, q, at);
+  const filters = await readFiltersOf(siteId, q.filter);
+  const where = whereOf(filters);
+  const before = q.compare ? comparisonPeriod(period, q.compare) : undefined;
+  const [current, previous] = await Promise.all([
+    periodFigures(siteId, period, where, at),
+    before ? periodFigures(siteId, before, where, at) : undefined,
+  ]);
+  return {
+    site_id: siteId,
+    range: rangeOf(period),
+    ...current,
+    filters: filterTexts(filters),
+    ...(before && previous
+      ? {
+          comparison: {
+            range: rangeOf(before),
+            totals: previous.totals,
+            series: previous.series.map(({ date, ...f }) => ({ date, ...f })),
+            change: changeOf(current.totals, previous.totals),
+          },
+        }
+      : {}),
   };
 }
 
@@ -206,7 +335,7 @@ export async function visits(siteId: string, window: { from?: number; to?: numbe
 export const visitsStateOf = (siteId: string) => visitsState(siteId);
 
 /** Where each dimension's figures come from: a part of the facts, or the click events of one kind. */
-const SOURCE_OF: Record<BreakdownDimension, { part: Exclude<Part, 'totals'> } | { clicks: ClickKind }> = {
+const SOURCE_OF: Record<BreakdownDimension, { part: Exclude<Part, 'totals'> } | { clicks: ClickKind } | { goals: true }> = {
   pages: { part: 'page' },
   entry_pages: { part: 'entry_page' },
   exit_pages: { part: 'exit_page' },
@@ -220,7 +349,13 @@ const SOURCE_OF: Record<BreakdownDimension, { part: Exclude<Part, 'totals'> } | 
   operating_systems: { part: 'os' },
   outbound_links: { clicks: 'outbound' },
   downloads: { clicks: 'download' },
+  utm_terms: { part: 'utm_term' },
+  utm_contents: { part: 'utm_content' },
+  goals: { goals: true },
 };
+
+/** Session dimensions that have no rollups: always computed from the raw rows. */
+const UNROLLED = new Set<Part>(['utm_term', 'utm_content']);
 
 const sessionFigures = (r: { sessions: number; bounces: number; duration_ms: number; conversions: number }) => ({
   bounce_rate: ratio(r.bounces, r.sessions),
@@ -236,17 +371,24 @@ const sessionFigures = (r: { sessions: number; bounces: number; duration_ms: num
 export async function breakdown(siteId: string, dimension: BreakdownDimension, query: BreakdownQuery = {}): Promise<Breakdown> {
   const at = now();
   const q = parseInput(breakdownQuerySchema, query, 'query');
-  const source = SOURCE_OF[dimension];
+  const source = Object.hasOwn(SOURCE_OF, dimension) ? SOURCE_OF[dimension] : undefined;
   if (!source)
     throw new ApiError('INVALID_REQUEST', `Invalid path: path.dimension: must be one of ${Object.keys(SOURCE_OF).join(', ')}`, {
       issues: [{ path: 'path.dimension', message: `must be one of ${Object.keys(SOURCE_OF).join(', ')}` }],
     });
   const period = await periodOf(siteId, q, at);
+  const filters = await readFiltersOf(siteId, q.filter);
+  const where = whereOf(filters);
+  const { starts } = period.days;
+  const lo = starts[0];
+  const hi = starts[starts.length - 1];
+  const factsFor = (part: Part) => (where || UNROLLED.has(part) ? Promise.resolve(rawSource(siteId, period, where)) : sourceOf(siteId, period, at));
   const none = { visitors: null, clicks: null, avg_engaged_ms: null, avg_scroll_depth: null };
   let items: Breakdown['items'];
-  if ('clicks' in source) {
-    const { starts } = period.days;
-    const found = await topClicks(siteId, source.clicks, starts[0], starts[starts.length - 1], q.limit);
+  if ('goals' in source) {
+    items = await goalItems(siteId, lo, hi, where, q.limit);
+  } else if ('clicks' in source) {
+    const found = await topClicks(siteId, source.clicks, lo, hi, q.limit, where);
     items = found.map((r) => ({
       ...none,
       value: r.value,
@@ -257,7 +399,7 @@ export async function breakdown(siteId: string, dimension: BreakdownDimension, q
       clicks: r.clicks,
     }));
   } else if (source.part === 'page') {
-    const found = await topValues(await sourceOf(siteId, period, at), 'page', q.limit);
+    const found = await topValues(await factsFor('page'), 'page', q.limit);
     items = found.map((r) => ({
       ...none,
       value: r.value,
@@ -270,10 +412,52 @@ export async function breakdown(siteId: string, dimension: BreakdownDimension, q
       avg_scroll_depth: mean(r.scroll_depth, r.engagements),
     }));
   } else {
-    const found = await topValues(await sourceOf(siteId, period, at), source.part, q.limit);
-    items = found.map((r) => ({ ...none, value: r.value, sessions: r.sessions, page_views: r.page_views, ...sessionFigures(r) }));
+    const part = source.part;
+    const [found, revenue] = await Promise.all([
+      factsFor(part).then((facts) => topValues(facts, part, q.limit)),
+      revenueOf(siteId, { dim: part as SessionDim }, lo, hi, where).then(revenueByKey),
+    ]);
+    items = found.map((r) => ({
+      ...none,
+      value: r.value,
+      sessions: r.sessions,
+      page_views: r.page_views,
+      ...sessionFigures(r),
+      revenue: revenue.get(r.value) ?? [],
+    }));
   }
-  return { site_id: siteId, range: rangeOf(period), dimension, items };
+  return { site_id: siteId, range: rangeOf(period), dimension, items, filters: filterTexts(filters) };
+}
+
+/** The site's goals over the period: sessions and visitors that reached each, its events, conversion rate and revenue. */
+async function goalItems(siteId: string, lo: number, hi: number, where: Where | undefined, limit: number): Promise<Breakdown['items']> {
+  const { goals } = await listGoals(siteId);
+  const [counts, total, revenues] = await Promise.all([
+    goalCounts(siteId, goals, lo, hi, where),
+    sessionCount(siteId, lo, hi, where),
+    Promise.all(goals.map((g) => goalRevenue(siteId, g, lo, hi, where).then((r) => revenueByKey(r).get(null) ?? []))),
+  ]);
+  const byId = new Map(counts.map((c) => [c.id, c]));
+  return goals
+    .map((g, i) => {
+      const c = byId.get(g.id) ?? { visitors: 0, sessions: 0, conversions: 0 };
+      return {
+        value: g.name,
+        sessions: c.sessions,
+        page_views: 0,
+        bounce_rate: null,
+        avg_duration_ms: null,
+        conversions: c.conversions,
+        visitors: c.visitors,
+        clicks: null,
+        avg_engaged_ms: null,
+        avg_scroll_depth: null,
+        conversion_rate: total > 0 ? Math.min(1, ratio(c.sessions, total) ?? 0) : null,
+        revenue: revenues[i],
+      };
+    })
+    .sort((a, b) => b.sessions - a.sessions || b.conversions - a.conversions || a.value.localeCompare(b.value))
+    .slice(0, limit);
 }
 
 /** Sessions of the period that went through the named events in order, step by step. */
@@ -281,8 +465,9 @@ export async function funnel(siteId: string, query: FunnelInput): Promise<Funnel
   const at = now();
   const q = parseInput(funnelInputSchema, query, 'query');
   const period = await periodOf(siteId, q, at);
+  const filters = await readFiltersOf(siteId, q.filter);
   const { starts } = period.days;
-  const counts = await funnelCounts(siteId, q.steps, starts[0], starts[starts.length - 1]);
+  const counts = await funnelCounts(siteId, q.steps, starts[0], starts[starts.length - 1], whereOf(filters));
   return {
     site_id: siteId,
     range: rangeOf(period),
@@ -292,5 +477,39 @@ export async function funnel(siteId: string, query: FunnelInput): Promise<Funnel
       conversion_rate: ratio(counts[i], counts[0]),
       drop_off: i === 0 ? 0 : counts[i - 1] - counts[i],
     })),
+    filters: filterTexts(filters),
+  };
+}
+
+/** Visitors count as active while they had activity within this window. */
+export const REALTIME_ACTIVE_MS = 5 * 60_000;
+/** Page views per minute are given for this many minutes. */
+export const REALTIME_MINUTES = 30;
+
+/**
+ * Who is on the site now: distinct visitors (people) with activity in the last 5 minutes, their
+ * current pages, sources and countries, and page views per minute over the last 30 minutes (the
+ * current minute last) — filtered like every read.
+ */
+export async function realtime(siteId: string, query: RealtimeQuery = {}): Promise<Realtime> {
+  const at = now();
+  const q = parseInput(realtimeQuerySchema, query, 'query');
+  const filters = await readFiltersOf(siteId, q.filter);
+  const currentMinute = at - (at % 60_000);
+  const first = currentMinute - (REALTIME_MINUTES - 1) * 60_000;
+  const found = await realtimeRows(siteId, at, at - REALTIME_ACTIVE_MS, first, whereOf(filters));
+  const perMinute = new Map(found.minutes.map((m) => [m.minute, m.page_views]));
+  return {
+    site_id: siteId,
+    at,
+    visitors: found.visitors,
+    pages: found.pages,
+    sources: found.sources,
+    countries: found.countries,
+    page_views_per_minute: Array.from({ length: REALTIME_MINUTES }, (_, i) => {
+      const minute = first + i * 60_000;
+      return { minute, page_views: perMinute.get(minute) ?? 0 };
+    }),
+    filters: filterTexts(filters),
   };
 }

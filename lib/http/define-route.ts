@@ -61,6 +61,8 @@ export interface OpenApiExtras {
    * name), instead of one operation over an open body.
    */
   variants?: { param: string; values: { value: string; summary: string; description?: string; body: z.ZodType }[] };
+  /** Other media types the success answer comes in when the client asks for them (e.g. `text/csv`), with what each holds. */
+  alsoMedia?: Record<string, string>;
 }
 
 export interface RouteDefinition<

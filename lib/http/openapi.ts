@@ -106,7 +106,16 @@ function responses(def: RouteDoc, components: Components, ex: OperationExamples 
   const json = (status: string, schema: Json) => ({ schema, ...(ex?.responses?.[status] !== undefined ? { example: ex.responses[status] } : {}) });
   const okStatus = String(def.status ?? 200);
   const out: Record<string, unknown> = {
-    [okStatus]: { description: 'Success', headers, content: { 'application/json': json(okStatus, success) } },
+    [okStatus]: {
+      description: 'Success',
+      headers,
+      content: {
+        'application/json': json(okStatus, success),
+        ...Object.fromEntries(
+          Object.entries(def.openapi?.alsoMedia ?? {}).map(([media, description]) => [media, { schema: { type: 'string', description } }]),
+        ),
+      },
+    },
   };
   for (const [status, description] of Object.entries(def.openapi?.alsoSucceeds ?? {})) {
     out[status] = { description, headers, content: { 'application/json': json(status, success) } };

@@ -140,8 +140,14 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: key,
     body: { site_id: t.siteId, lead_ids: [enrolledLead.lead.id] },
   });
+  const goal = await created('POST', '/sites/{site_id}/goals', {
+    params: { site_id: t.siteId },
+    headers: key,
+    body: { name: `Purchase ${Math.random().toString(36).slice(2, 8)}`, type: 'conversion', match: 'purchase' },
+  });
   const ids: Record<string, string> = {
     site_id: t.siteId,
+    goal_id: goal.data.id,
     user_id: t.user.id,
     lead_id: lead.lead.id,
     segment_id: segment.segment.segment_id,

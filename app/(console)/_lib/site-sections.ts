@@ -32,6 +32,7 @@ export const SITE_SECTION_GROUPS: SiteSectionGroup[] = [
     area: 'shop',
     sections: [
       { path: '', label: 'Overview' },
+      { path: '/goals', label: 'Goals' },
       { path: '/sessions', label: 'Visitors', nested: true },
       { path: '/leads', label: 'Leads', nested: true },
       { path: '/segments', label: 'Segments' },

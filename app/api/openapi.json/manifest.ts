@@ -127,10 +127,13 @@ import * as r122 from '@/app/sites/[site_id]/route';
 import * as r123 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
 import * as r124 from '@/app/sites/[site_id]/analytics/funnel/route';
 import * as r125 from '@/app/sites/[site_id]/analytics/overview/route';
-import * as r126 from '@/app/sites/[site_id]/commands/route';
-import * as r127 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r128 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r129 from '@/app/sites/[site_id]/stats/route';
+import * as r126 from '@/app/sites/[site_id]/analytics/realtime/route';
+import * as r127 from '@/app/sites/[site_id]/commands/route';
+import * as r128 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r129 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r130 from '@/app/sites/[site_id]/goals/route';
+import * as r131 from '@/app/sites/[site_id]/goals/[goal_id]/route';
+import * as r132 from '@/app/sites/[site_id]/stats/route';
 import * as s0 from '@/lib/agents/schema';
 import * as s1 from '@/lib/analytics/schema';
 import * as s2 from '@/lib/commands/schema';
@@ -281,10 +284,13 @@ export const routeManifest: RouteManifest = [
   { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r123 },
   { path: '/sites/{site_id}/analytics/funnel', module: r124 },
   { path: '/sites/{site_id}/analytics/overview', module: r125 },
-  { path: '/sites/{site_id}/commands', module: r126 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r127 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r128 },
-  { path: '/sites/{site_id}/stats', module: r129 },
+  { path: '/sites/{site_id}/analytics/realtime', module: r126 },
+  { path: '/sites/{site_id}/commands', module: r127 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r128 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r129 },
+  { path: '/sites/{site_id}/goals', module: r130 },
+  { path: '/sites/{site_id}/goals/{goal_id}', module: r131 },
+  { path: '/sites/{site_id}/stats', module: r132 },
 ];
 
 export const schemaModules: SchemaModule[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21];

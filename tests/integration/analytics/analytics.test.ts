@@ -182,13 +182,14 @@ const TWO_DAYS = { from: D, to: NEXT };
 const expectedOverview = (siteId: string) => ({
   site_id: siteId,
   range: { from: D, to: NEXT, timezone: 'UTC' },
-  totals: { visitors: 2, sessions: 3, page_views: 5, bounce_rate: 0.6667, avg_duration_ms: 140_000, conversions: 1, new_leads: 1 },
+  totals: { visitors: 2, sessions: 3, page_views: 5, bounce_rate: 0.6667, avg_duration_ms: 140_000, conversions: 1, new_leads: 1, revenue: [] },
   // The bot's session of the fixture, counted apart.
   bots: { visitors: 1, sessions: 1 },
   series: [
-    { date: D, visitors: 2, sessions: 2, page_views: 4, bounce_rate: 0.5, avg_duration_ms: 210_000, conversions: 1, new_leads: 1 },
-    { date: NEXT, visitors: 1, sessions: 1, page_views: 1, bounce_rate: 1, avg_duration_ms: 0, conversions: 0, new_leads: 0 },
+    { date: D, visitors: 2, sessions: 2, page_views: 4, bounce_rate: 0.5, avg_duration_ms: 210_000, conversions: 1, new_leads: 1, revenue: [] },
+    { date: NEXT, visitors: 1, sessions: 1, page_views: 1, bounce_rate: 1, avg_duration_ms: 0, conversions: 0, new_leads: 0, revenue: [] },
   ],
+  filters: [],
 });
 
 describe('GET /sites/{site_id}/analytics/overview', () => {
@@ -256,6 +257,7 @@ describe('GET /sites/{site_id}/analytics/overview', () => {
       avg_duration_ms: null,
       conversions: 0,
       new_leads: 0,
+      revenue: [],
     });
     // A period starting on the second day sees A as a visitor of that day.
     expect((await getOverview(mine, { from: NEXT, to: NEXT })).body.data.totals).toMatchObject({ visitors: 1, sessions: 1, page_views: 1 });
@@ -424,6 +426,7 @@ describe('GET /sites/{site_id}/analytics/funnel', () => {
         { name: 'add_to_cart', sessions: 2, conversion_rate: 1, drop_off: 0 },
         { name: 'purchase', sessions: 1, conversion_rate: 0.5, drop_off: 1 },
       ],
+      filters: [],
     });
     // Out of order does not count: nobody bought before adding to the cart.
     const reversed = (await getFunnel(mine, { ...TWO_DAYS, steps: 'purchase,add_to_cart' })).body.data.steps;

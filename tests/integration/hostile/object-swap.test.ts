@@ -47,6 +47,8 @@ const ID_FIELDS: Record<string, string> = {
   /** `id` names a key under /api/keys and a site under /api/visitors/sites. */
   id: 'id',
   endpoint_id: 'webhook_endpoint_id',
+  /** An analytics goal (under /sites/{site_id}/goals). */
+  goal_id: 'goal_id',
 };
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',

@@ -85,6 +85,14 @@ const command = async (): Promise<string> =>
       body: { task: 'audit' },
     })
   ).data.command_id;
+const goal = async (): Promise<string> =>
+  (
+    await post('POST', '/sites/{site_id}/goals', {
+      params: { site_id: mine.siteId },
+      headers: presenters.xApiKey(mine.key),
+      body: { name: `Goal ${randomBytes(4).toString('hex')}`, type: 'conversion', match: 'purchase' },
+    })
+  ).data.id;
 const origin = async (): Promise<string> =>
   (
     await post('POST', '/api/sites/{site_id}/origins', {
@@ -292,6 +300,15 @@ const REGISTRY: Record<string, Entry> = {
   'GET /sites/{site_id}/analytics/overview': { request: (site_id) => ({ params: { site_id } }) },
   'GET /sites/{site_id}/analytics/breakdown/{dimension}': { request: (site_id) => ({ params: { site_id, dimension: 'referrers' } }) },
   'GET /sites/{site_id}/analytics/funnel': { request: (site_id) => ({ params: { site_id }, query: { steps: 'add_to_cart,purchase' } }) },
+  'GET /sites/{site_id}/analytics/realtime': { request: (site_id) => ({ params: { site_id } }) },
+  'GET /sites/{site_id}/goals': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /sites/{site_id}/goals': {
+    request: (site_id) => ({ params: { site_id }, body: { name: `Goal ${randomBytes(4).toString('hex')}`, type: 'event', match: 'signup' } }),
+  },
+  'PATCH /sites/{site_id}/goals/{goal_id}': {
+    request: async (site_id) => ({ params: { site_id, goal_id: await goal() }, body: { match: 'sign_up' } }),
+  },
+  'DELETE /sites/{site_id}/goals/{goal_id}': { request: async (site_id) => ({ params: { site_id, goal_id: await goal() } }) },
   'GET /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id } }) },
   'POST /api/workflow/{name}': { request: (site_id) => ({ params: { name: 'dailyStandUp' }, body: { site_id } }) },
   'GET /api/logs/workflows': { request: (site_id) => ({ query: { site_id } }) },

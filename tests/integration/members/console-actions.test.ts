@@ -58,6 +58,8 @@ const EXPECTED: Record<string, Permission> = {
   testSendStepAction: 'crm.write',
   enrollAction: 'crm.write',
   unenrollAction: 'crm.write',
+  createGoalAction: 'settings.manage',
+  deleteGoalAction: 'settings.manage',
 };
 
 const dir = path.resolve(__dirname, '../../../app/(console)/_lib');

@@ -9,8 +9,8 @@ import { Card } from '@/components/kit/card';
 import { Chart } from '@/components/kit/chart';
 import { EmptyState } from '@/components/kit/empty-state';
 import { addDays, dateIn } from '@/lib/analytics/calendar';
-import type { BreakdownDimension, BreakdownItem } from '@/lib/analytics/schema';
-import { breakdown, overview, visitsStateOf } from '@/lib/analytics/service';
+import type { BreakdownDimension, BreakdownItem, FilterDimension, Figures, Overview, Revenue } from '@/lib/analytics/schema';
+import { breakdown, overview, realtime, visitsStateOf } from '@/lib/analytics/service';
 import { ApiError } from '@/lib/core/errors';
 import { LiveVisits } from './live-visits';
 
@@ -23,7 +23,7 @@ const PRESETS = [
   { days: 365, label: '12 months' },
 ];
 
-type Tab = { dimension: BreakdownDimension; label: string; none: string };
+type Tab = { dimension: BreakdownDimension; label: string; none: string; filter?: FilterDimension };
 
 /** The Overview's lists: a card each, a tab per breakdown; the tab shown is a query parameter (`pages=exit_pages`), so links keep it. */
 const TOP_LISTS: { param: string; title: string; tabs: Tab[] }[] = [
@@ -31,30 +31,35 @@ const TOP_LISTS: { param: string; title: string; tabs: Tab[] }[] = [
     param: 'pages',
     title: 'Pages',
     tabs: [
-      { dimension: 'pages', label: 'Top pages', none: '(unknown page)' },
-      { dimension: 'entry_pages', label: 'Entry pages', none: '(unknown page)' },
-      { dimension: 'exit_pages', label: 'Exit pages', none: '(unknown page)' },
+      { dimension: 'pages', filter: 'page', label: 'Top pages', none: '(unknown page)' },
+      { dimension: 'entry_pages', filter: 'entry_page', label: 'Entry pages', none: '(unknown page)' },
+      { dimension: 'exit_pages', filter: 'exit_page', label: 'Exit pages', none: '(unknown page)' },
     ],
   },
   {
     param: 'sources',
     title: 'Sources',
     tabs: [
-      { dimension: 'referrers', label: 'Referrers', none: 'Direct / none' },
-      { dimension: 'utm_sources', label: 'UTM sources', none: 'No campaign' },
-      { dimension: 'utm_mediums', label: 'Mediums', none: 'No medium' },
-      { dimension: 'utm_campaigns', label: 'Campaigns', none: 'No campaign' },
+      { dimension: 'referrers', filter: 'referrer', label: 'Referrers', none: 'Direct / none' },
+      { dimension: 'utm_sources', filter: 'utm_source', label: 'UTM sources', none: 'No campaign' },
+      { dimension: 'utm_mediums', filter: 'utm_medium', label: 'Mediums', none: 'No medium' },
+      { dimension: 'utm_campaigns', filter: 'utm_campaign', label: 'Campaigns', none: 'No campaign' },
     ],
   },
   {
     param: 'devices',
     title: 'Countries & devices',
     tabs: [
-      { dimension: 'countries', label: 'Countries', none: 'Unknown' },
-      { dimension: 'devices', label: 'Devices', none: 'Unknown' },
-      { dimension: 'browsers', label: 'Browsers', none: 'Unknown' },
-      { dimension: 'operating_systems', label: 'Systems', none: 'Unknown' },
+      { dimension: 'countries', filter: 'country', label: 'Countries', none: 'Unknown' },
+      { dimension: 'devices', filter: 'device', label: 'Devices', none: 'Unknown' },
+      { dimension: 'browsers', filter: 'browser', label: 'Browsers', none: 'Unknown' },
+      { dimension: 'operating_systems', filter: 'os', label: 'Systems', none: 'Unknown' },
     ],
+  },
+  {
+    param: 'goals',
+    title: 'Goals',
+    tabs: [{ dimension: 'goals', filter: 'goal', label: 'Goals', none: '(no goal)' }],
   },
   {
     param: 'clicks',
@@ -66,19 +71,83 @@ const TOP_LISTS: { param: string; title: string; tabs: Tab[] }[] = [
   },
 ];
 
-type Search = { range?: string; from?: string; to?: string } & Partial<Record<string, string>>;
+type Search = Partial<Record<string, string | string[]>>;
+
+/** One value of a query parameter (the first when it repeats). */
+const one = (q: Search, name: string): string | undefined => {
+  const v = q[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** The filters the page shows: `f=<dimension>:<value>`, repeatable, as the API's `filter`. */
+const filtersOf = (q: Search): string[] => {
+  const v = q.f;
+  return (Array.isArray(v) ? v : v ? [v] : []).filter((f) => f !== '');
+};
+
+/**
+ * A link to the Overview with the page's query changed: `set` replaces single values (undefined
+ * removes them), `filters` replaces the list of filters. Everything else (period, tabs, compare) is kept.
+ */
+function hrefOf(base: string, q: Search, set: Record<string, string | undefined> = {}, filters = filtersOf(q)): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(q)) {
+    if (name === 'f' || name in set) continue;
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first) params.set(name, first);
+  }
+  for (const [name, value] of Object.entries(set)) if (value) params.set(name, value);
+  for (const f of filters) params.append('f', f);
+  const search = params.toString();
+  return search ? `${base}?${search}` : base;
+}
 
 /** The tab of each list the query names (the first tab when it names none or an unknown one). */
-const chosenTabs = (q: Search) => TOP_LISTS.map((list) => list.tabs.find((t) => t.dimension === q[list.param]) ?? list.tabs[0]);
+const chosenTabs = (q: Search) => TOP_LISTS.map((list) => list.tabs.find((t) => t.dimension === one(q, list.param)) ?? list.tabs[0]);
+
+/** What each filter dimension is called on a chip. */
+const FILTER_LABELS: Record<FilterDimension, string> = {
+  page: 'Page',
+  entry_page: 'Entry page',
+  exit_page: 'Exit page',
+  referrer: 'Referrer',
+  utm_source: 'UTM source',
+  utm_medium: 'Medium',
+  utm_campaign: 'Campaign',
+  utm_term: 'Term',
+  utm_content: 'Content',
+  country: 'Country',
+  device: 'Device',
+  browser: 'Browser',
+  os: 'System',
+  goal: 'Goal',
+};
+const NONE = '(none)';
+
+/** A chip's text: "Country is DE", "Referrer is not Direct / none". */
+function chipText(filter: string): string {
+  const m = /^([a-z_]+)(!?):(.*)$/s.exec(filter);
+  if (!m) return filter;
+  const label = FILTER_LABELS[m[1] as FilterDimension] ?? m[1];
+  return `${label} ${m[2] ? 'is not' : 'is'} ${m[3] === NONE ? 'none' : m[3]}`;
+}
+
+const COMPARE_OPTIONS = [
+  { value: undefined, label: 'No comparison' },
+  { value: 'previous', label: 'Previous period' },
+  { value: 'year', label: 'Year before' },
+] as const;
 
 /**
  * The period the page shows, in days of the site's time zone: a preset (`range=7`), or the days of the
  * custom form (in either order: a start after the end is read the other way round, and said), else the last 30 days.
  */
 function periodOf(q: Search, timeZone: string): { from?: string; to?: string; preset?: number; swapped?: boolean } {
-  if (q.from && q.to && q.from > q.to) return { from: q.to, to: q.from, swapped: true };
-  if (q.from || q.to) return { from: q.from || undefined, to: q.to || undefined };
-  const days = PRESETS.find((p) => String(p.days) === q.range)?.days ?? 30;
+  const from = one(q, 'from');
+  const to = one(q, 'to');
+  if (from && to && from > to) return { from: to, to: from, swapped: true };
+  if (from || to) return { from: from || undefined, to: to || undefined };
+  const days = PRESETS.find((p) => String(p.days) === one(q, 'range'))?.days ?? 30;
   return { from: addDays(dateIn(Date.now(), timeZone), -(days - 1)), preset: days };
 }
 
@@ -92,46 +161,79 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   const period = periodOf(q, siteTimeZone(site.settings) ?? 'UTC');
   const base = `/console/sites/${site.id}`;
   const tabs = chosenTabs(q);
+  const filters = filtersOf(q);
+  const compare = COMPARE_OPTIONS.find((c) => c.value !== undefined && c.value === one(q, 'compare'))?.value;
   let data;
+  let now;
   try {
     // Days start and end in the site's time zone (UTC when it has none), as the API's `timezone=site`.
-    const range = { from: period.from, to: period.to, timezone: 'site' as const };
-    data = await Promise.all([overview(site.id, range), ...tabs.map((tab) => breakdown(site.id, tab.dimension, { ...range, limit: 8 }))]);
+    const range = { from: period.from, to: period.to, timezone: 'site' as const, filter: filters };
+    [data, now] = await Promise.all([
+      Promise.all([overview(site.id, { ...range, compare }), ...tabs.map((tab) => breakdown(site.id, tab.dimension, { ...range, limit: 8 }))]),
+      realtime(site.id, { filter: filters }),
+    ]);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return (
       <>
-        <RangePicker base={base} period={period} />
+        <RangePicker base={base} q={q} period={period} />
+        <FilterChips base={base} q={q} filters={filters} />
         <p className="form-error" role="alert">
-          {inWords(error)} Choose other dates, or one of the periods above.
+          {inWords(error)}{' '}
+          {filters.length > 0 ? 'Remove the filter above, or choose other dates.' : 'Choose other dates, or one of the periods above.'}
         </p>
       </>
     );
   }
   const [ov, ...tops] = data;
   const t = ov.totals;
-  const figures: [string, string][] = [
-    ['Visitors', count(t.visitors)],
-    ['Sessions', count(t.sessions)],
-    ['Page views', count(t.page_views)],
-    ['Bounce rate', percent(t.bounce_rate)],
-    ['Avg. duration', duration(t.avg_duration_ms)],
-    ['Conversions', count(t.conversions)],
-    ['New leads', count(t.new_leads)],
+  const before = ov.comparison?.totals;
+  const figures: { label: string; value: string; change?: string }[] = [
+    { label: 'Visitors', value: count(t.visitors), change: changeText(ov, 'visitors') },
+    { label: 'Sessions', value: count(t.sessions), change: changeText(ov, 'sessions') },
+    { label: 'Page views', value: count(t.page_views), change: changeText(ov, 'page_views') },
+    { label: 'Bounce rate', value: percent(t.bounce_rate), change: changeText(ov, 'bounce_rate') },
+    { label: 'Avg. duration', value: duration(t.avg_duration_ms), change: changeText(ov, 'avg_duration_ms') },
+    { label: 'Conversions', value: count(t.conversions), change: changeText(ov, 'conversions') },
+    { label: 'New leads', value: count(t.new_leads), change: changeText(ov, 'new_leads') },
+    ...(t.revenue.length > 0 || (before?.revenue.length ?? 0) > 0
+      ? [{ label: 'Revenue', value: money(t.revenue), change: before ? `was ${money(before.revenue)}` : undefined }]
+      : []),
   ];
+  const compareLabel = ov.comparison ? `${ov.comparison.range.from} to ${ov.comparison.range.to}` : undefined;
+  // The comparison's days side by side with the period's (a year before can be a day shorter).
+  const previous = ov.comparison ? ov.series.map((_, i) => ov.comparison!.series[i]?.visitors ?? 0) : undefined;
   return (
     <>
-      <RangePicker base={base} period={{ ...period, from: ov.range.from, to: ov.range.to }} />
+      <RangePicker base={base} q={q} period={{ ...period, from: ov.range.from, to: ov.range.to }} />
       {period.swapped && (
         <p className="hint" role="status">
           The start date was after the end date: showing {ov.range.from} to {ov.range.to}.
         </p>
       )}
+      <div className="overview-bar">
+        <FilterChips base={base} q={q} filters={filters} />
+        <nav className="compare" aria-label="Compare with">
+          {COMPARE_OPTIONS.map((c) => (
+            <Link key={c.label} href={hrefOf(base, q, { compare: c.value })} aria-current={compare === c.value ? 'true' : undefined} scroll={false}>
+              {c.label}
+            </Link>
+          ))}
+        </nav>
+      </div>
       <dl className="figures" aria-label={`Figures from ${ov.range.from} to ${ov.range.to}`}>
-        {figures.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
+        {figures.map((f) => (
+          <div key={f.label}>
+            <dt>{f.label}</dt>
+            <dd>{f.value}</dd>
+            {f.change && (
+              <dd
+                className={`change ${f.change.startsWith('+') ? 'up' : f.change.startsWith('−') ? 'down' : ''}`}
+                title={compareLabel && `Against ${compareLabel}`}
+              >
+                {f.change}
+              </dd>
+            )}
           </div>
         ))}
       </dl>
@@ -146,33 +248,54 @@ export default async function OverviewPage({ params, searchParams }: { params: P
           </>
         )}
       </p>
-      <LiveVisits siteId={site.id} mark={visits.mark} waiting={false} />
+      <LiveVisits siteId={site.id} mark={visits.mark} waiting={false} visitorsNow={now.visitors} filters={filters} />
       <Card title="Traffic" id="traffic">
         <Chart
-          title={`Visitors and page views per day, ${ov.range.from} to ${ov.range.to} (${ov.range.timezone})`}
+          title={`Visitors${previous ? '' : ' and page views'} per day, ${ov.range.from} to ${ov.range.to} (${ov.range.timezone})${compareLabel ? `, against ${compareLabel}` : ''}`}
           labels={ov.series.map((d) => shortDay(d.date))}
-          series={[
-            { name: 'Visitors', values: ov.series.map((d) => d.visitors) },
-            { name: 'Page views', values: ov.series.map((d) => d.page_views) },
-          ]}
+          series={
+            previous
+              ? [
+                  { name: 'Visitors', values: ov.series.map((d) => d.visitors) },
+                  { name: compare === 'year' ? 'Visitors, year before' : 'Visitors, previous period', values: previous },
+                ]
+              : [
+                  { name: 'Visitors', values: ov.series.map((d) => d.visitors) },
+                  { name: 'Page views', values: ov.series.map((d) => d.page_views) },
+                ]
+          }
         />
+        <CsvLink href={exportHref(base, 'series', ov.range, filters)} what="the series, one row per day" />
       </Card>
       <div className="top-lists">
         {TOP_LISTS.map((list, i) => (
           <Card key={list.param} title={list.title} id={`list-${list.param}`}>
-            <nav className="tabs" aria-label={`${list.title} lists`}>
-              {list.tabs.map((tab) => (
-                <Link
-                  key={tab.dimension}
-                  href={`${base}?${new URLSearchParams({ ...definedParams(q), [list.param]: tab.dimension })}`}
-                  aria-current={tab === tabs[i] ? 'true' : undefined}
-                  scroll={false}
-                >
-                  {tab.label}
-                </Link>
-              ))}
-            </nav>
-            <TopList items={tops[i].items} tab={tabs[i]} />
+            {list.tabs.length > 1 && (
+              <nav className="tabs" aria-label={`${list.title} lists`}>
+                {list.tabs.map((tab) => (
+                  <Link
+                    key={tab.dimension}
+                    href={hrefOf(base, q, { [list.param]: tab.dimension })}
+                    aria-current={tab === tabs[i] ? 'true' : undefined}
+                    scroll={false}
+                  >
+                    {tab.label}
+                  </Link>
+                ))}
+              </nav>
+            )}
+            <TopList
+              items={tops[i].items}
+              tab={tabs[i]}
+              filterHref={(f) => (filters.includes(f) ? undefined : hrefOf(base, q, {}, [...filters, f]))}
+            />
+            {tabs[i].dimension === 'goals' && (
+              <p className="hint">
+                <Link href={`${base}/goals`}>{tops[i].items.length === 0 ? 'Add a goal' : 'Manage goals'}</Link>: a purchase, a sign-up, a thank-you
+                page.
+              </p>
+            )}
+            <CsvLink href={exportHref(base, tabs[i].dimension, ov.range, filters)} what={tabs[i].label.toLowerCase()} />
           </Card>
         ))}
       </div>
@@ -180,16 +303,92 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   );
 }
 
-/** The page's query without empty values: what a tab's link keeps. */
-const definedParams = (q: Search) =>
-  Object.fromEntries(Object.entries(q).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+/** A figure's change against the comparison period: "+25%", "−3 pts" for a rate; "—" when it had none. */
+function changeText(ov: Overview, key: Exclude<keyof Figures, 'revenue'>): string | undefined {
+  const c = ov.comparison?.change;
+  if (!c) return undefined;
+  const v = c[key];
+  if (v === null) return 'no figure before';
+  const sign = v > 0 ? '+' : v < 0 ? '−' : '±';
+  if (key === 'bounce_rate') return `${sign}${Math.abs(Math.round(v * 100))} pts`;
+  return `${sign}${Math.abs(Math.round(v * 100))}%`;
+}
 
-function RangePicker({ base, period }: { base: string; period: { from?: string; to?: string; preset?: number } }) {
+/** Revenue per currency, each in its own money ("€59.75 · $20.00"); none: "—". */
+function money(revenue: Revenue): string {
+  if (revenue.length === 0) return '—';
+  return revenue
+    .map((r) => {
+      try {
+        return new Intl.NumberFormat('en', { style: 'currency', currency: r.currency }).format(r.amount);
+      } catch {
+        return `${r.amount.toLocaleString('en')} ${r.currency}`;
+      }
+    })
+    .join(' · ');
+}
+
+/** The console's CSV download of one table over the period and filters shown. */
+function exportHref(base: string, table: string, range: { from: string; to: string }, filters: string[]): string {
+  const params = new URLSearchParams({ from: range.from, to: range.to });
+  for (const f of filters) params.append('f', f);
+  return `${base}/export/${table}?${params}`;
+}
+
+function CsvLink({ href, what }: { href: string; what: string }) {
+  return (
+    <p className="csv-link">
+      <a href={href} download aria-label={`Download ${what} as CSV`}>
+        Download CSV
+      </a>
+    </p>
+  );
+}
+
+/** The filters as removable chips; each link removes its own, "Clear" all of them. */
+function FilterChips({ base, q, filters }: { base: string; q: Search; filters: string[] }) {
+  if (filters.length === 0) return <p className="hint filters-hint">Click a row of any list to see only those visits.</p>;
+  return (
+    <ul className="chips" aria-label="Filters">
+      {filters.map((f) => (
+        <li key={f} className="chip">
+          <span>{chipText(f)}</span>
+          <Link
+            href={hrefOf(
+              base,
+              q,
+              {},
+              filters.filter((x) => x !== f),
+            )}
+            aria-label={`Remove filter: ${chipText(f)}`}
+            scroll={false}
+          >
+            ×
+          </Link>
+        </li>
+      ))}
+      {filters.length > 1 && (
+        <li>
+          <Link href={hrefOf(base, q, {}, [])} scroll={false}>
+            Clear all
+          </Link>
+        </li>
+      )}
+    </ul>
+  );
+}
+
+function RangePicker({ base, q, period }: { base: string; q: Search; period: { from?: string; to?: string; preset?: number } }) {
+  const compare = one(q, 'compare');
   return (
     <div className="range">
       <nav aria-label="Period" className="range">
         {PRESETS.map((p) => (
-          <Link key={p.days} href={`${base}?range=${p.days}`} aria-current={period.preset === p.days ? 'true' : undefined}>
+          <Link
+            key={p.days}
+            href={hrefOf(base, q, { range: String(p.days), from: undefined, to: undefined })}
+            aria-current={period.preset === p.days ? 'true' : undefined}
+          >
             {p.label}
           </Link>
         ))}
@@ -204,6 +403,10 @@ function RangePicker({ base, period }: { base: string; period: { from?: string; 
           To
         </label>
         <input id="range-to" type="date" name="to" defaultValue={period.to} />
+        {filtersOf(q).map((f) => (
+          <input key={f} type="hidden" name="f" value={f} />
+        ))}
+        {compare && <input type="hidden" name="compare" value={compare} />}
         <button type="submit" className="button small">
           Show
         </button>
@@ -220,8 +423,8 @@ const metricOf = (dimension: BreakdownDimension) =>
       ? ({ key: 'visitors', label: 'Visitors' } as const)
       : ({ key: 'sessions', label: 'Sessions' } as const);
 
-function TopList({ items, tab }: { items: BreakdownItem[]; tab: Tab }) {
-  if (items.length === 0) return <p className="empty">Nothing in this period.</p>;
+function TopList({ items, tab, filterHref }: { items: BreakdownItem[]; tab: Tab; filterHref: (filter: string) => string | undefined }) {
+  if (items.length === 0) return <p className="empty">{tab.dimension === 'goals' ? 'No goals yet.' : 'Nothing in this period.'}</p>;
   const metric = metricOf(tab.dimension);
   const value = (i: BreakdownItem) => i[metric.key] ?? 0;
   const top = Math.max(1, ...items.map(value));
@@ -231,7 +434,7 @@ function TopList({ items, tab }: { items: BreakdownItem[]; tab: Tab }) {
         <li key={item.value ?? ''}>
           <span className="share" style={{ width: `${(value(item) / top) * 100}%` }} aria-hidden="true" />
           <span className="label">
-            {item.value ?? tab.none}
+            <RowLabel item={item} tab={tab} filterHref={filterHref} />
             <Detail item={item} />
           </span>
           <span className="count" title={metric.label}>
@@ -243,9 +446,28 @@ function TopList({ items, tab }: { items: BreakdownItem[]; tab: Tab }) {
   );
 }
 
-/** A row's second figure: a page's engagement, a link's clicks. */
+/** A row's name; where the list has a filter, a link that filters the whole dashboard by it. */
+function RowLabel({ item, tab, filterHref }: { item: BreakdownItem; tab: Tab; filterHref: (filter: string) => string | undefined }) {
+  const text = item.value ?? tab.none;
+  const href = tab.filter && filterHref(`${tab.filter}:${item.value ?? NONE}`);
+  if (!href) return <>{text}</>;
+  return (
+    <Link
+      href={href}
+      className="row-filter"
+      title={`Show only visits where ${chipText(`${tab.filter}:${item.value ?? NONE}`).toLowerCase()}`}
+      scroll={false}
+    >
+      {text}
+    </Link>
+  );
+}
+
+/** A row's second figure: a page's engagement, a link's clicks; a goal's conversion rate and revenue. */
 function Detail({ item }: { item: BreakdownItem }) {
   const parts = [
+    item.conversion_rate !== undefined && item.conversion_rate !== null && `${percent(item.conversion_rate)} conversion rate`,
+    item.revenue !== undefined && item.revenue.length > 0 && money(item.revenue),
     item.avg_engaged_ms !== null && `${duration(item.avg_engaged_ms)} engaged`,
     item.avg_scroll_depth !== null && `${item.avg_scroll_depth}% scrolled`,
     item.clicks !== null && `${count(item.clicks)} ${item.clicks === 1 ? 'click' : 'clicks'}`,

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { funnelQuerySchema, FunnelSchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
+import { FILTER_DESCRIPTION, funnelQuerySchema, FunnelSchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
 import { funnel } from '@/lib/analytics/service';
 import { siteIdSchema } from '@/lib/core/schemas';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { queryList } from '@/lib/http/query-list';
 
 // GET /sites/{site_id}/analytics/funnel — sessions that went through named events in order
 export const GET = defineRoute({
@@ -12,11 +13,13 @@ export const GET = defineRoute({
     'For each step (an `event_name` of tracked events, e.g. `sgp.track("add_to_cart")` or a conversion named `purchase`): ' +
     'the sessions that reached it after all the previous steps, in the order of the events, within one session and the ' +
     'period; its share of the first step and the drop-off from the previous one. ' +
-    PERIOD_DESCRIPTION,
+    PERIOD_DESCRIPTION +
+    ' ' +
+    FILTER_DESCRIPTION,
   tags: ['Analytics'],
   auth: policies.siteKey,
   params: z.object({ site_id: siteIdSchema }),
   query: funnelQuerySchema,
   response: FunnelSchema,
-  handler: ({ siteId, query }) => funnel(siteId, query),
+  handler: ({ siteId, query, req }) => funnel(siteId, { ...query, filter: queryList(req, 'filter') }),
 });

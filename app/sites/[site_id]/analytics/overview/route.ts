@@ -1,21 +1,33 @@
 import { z } from 'zod';
-import { OverviewSchema, rangeQuerySchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
+import { overviewCsv } from '@/lib/analytics/csv';
+import { FILTER_DESCRIPTION, OverviewSchema, overviewQuerySchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
 import { overview } from '@/lib/analytics/service';
+import { csvResponse } from '@/lib/core/csv';
 import { siteIdSchema } from '@/lib/core/schemas';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { queryList } from '@/lib/http/query-list';
 
 // GET /sites/{site_id}/analytics/overview — totals of a period and one entry per day
 export const GET = defineRoute({
   summary: 'Analytics overview',
   description:
-    'Visitors, sessions, page views, bounce rate, mean session duration, conversions and new leads over the period, and the ' +
-    'same per day (every day of the period, oldest first). ' +
-    PERIOD_DESCRIPTION,
+    'Visitors, sessions, page views, bounce rate, mean session duration, conversions, new leads and revenue over the period, ' +
+    'and the same per day (every day of the period, oldest first). `compare=previous` or `compare=year` adds the same ' +
+    'figures over the comparison period and the change of each. `format=csv` answers the series as a CSV download. ' +
+    PERIOD_DESCRIPTION +
+    ' ' +
+    FILTER_DESCRIPTION,
   tags: ['Analytics'],
   auth: policies.siteKey,
   params: z.object({ site_id: siteIdSchema }),
-  query: rangeQuerySchema,
+  query: overviewQuerySchema,
   response: OverviewSchema,
-  handler: ({ siteId, query }) => overview(siteId, query),
+  openapi: { alsoMedia: { 'text/csv': 'With `format=csv`: the series, one record per day (RFC 4180)' } },
+  handler: async ({ siteId, query, req }) => {
+    const answer = await overview(siteId, { ...query, filter: queryList(req, 'filter') });
+    if (query.format !== 'csv') return answer;
+    const { csv, fileName } = overviewCsv(answer);
+    return csvResponse(csv, fileName);
+  },
 });
