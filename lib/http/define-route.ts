@@ -54,6 +54,11 @@ export interface SpecErrors {
 export interface OpenApiExtras {
   /** Other success statuses the handler sets through `res.status`, with the same body, and what each means. */
   alsoSucceeds?: Record<number, string>;
+  /**
+   * The success answer is not JSON (an image, a redirect): its media type (none for a redirect) and
+   * what it is; the response schema then documents nothing.
+   */
+  successMedia?: { type?: string; description: string };
   /** Other statuses the route answers without a body, with their description. */
   otherResponses?: Record<number, string>;
   /**

@@ -105,8 +105,11 @@ function responses(def: RouteDoc, components: Components, ex: OperationExamples 
   const success = successSchema(def, components);
   const json = (status: string, schema: Json) => ({ schema, ...(ex?.responses?.[status] !== undefined ? { example: ex.responses[status] } : {}) });
   const okStatus = String(def.status ?? 200);
+  const media = def.openapi?.successMedia;
   const out: Record<string, unknown> = {
-    [okStatus]: { description: 'Success', headers, content: { 'application/json': json(okStatus, success) } },
+    [okStatus]: media
+      ? { description: media.description, headers, ...(media.type ? { content: { [media.type]: { schema: { type: 'string', format: 'binary' } } } } : {}) }
+      : { description: 'Success', headers, content: { 'application/json': json(okStatus, success) } },
   };
   for (const [status, description] of Object.entries(def.openapi?.alsoSucceeds ?? {})) {
     out[status] = { description, headers, content: { 'application/json': json(status, success) } };

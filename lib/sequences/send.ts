@@ -7,11 +7,27 @@ import { getSettings } from '@/lib/settings/service';
 import { getSite } from '@/lib/sites/repo';
 import type { Step } from './schema';
 import * as sending from './send-repo';
-import { leadValues, renderTemplate } from './template';
+import { leadValues, renderTemplate, type TemplateValues } from './template';
+import { escapeHtml, htmlToText, trackHtml, trackText, type TrackedMessage } from './tracking';
 import { nextAllowedTime, validTimeZone } from './window';
 
 /** A job that runs this much before its step is due (clock skew between hosts) still sends. */
 const EARLY_MS = 5_000;
+
+/**
+ * A step's body for one lead: plain text (its links tracked), or HTML with its text alternative
+ * (values escaped; links tracked and the open pixel added). `tracked` null: as written.
+ */
+export function messageBody(step: Step, values: TemplateValues, tracked: TrackedMessage | null): { text: string; html?: string } {
+  if (step.format !== 'html') {
+    const text = renderTemplate(step.body, values);
+    return { text: tracked ? trackText(text, tracked) : text };
+  }
+  const escaped = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v == null ? v : escapeHtml(v)]));
+  const html = renderTemplate(step.body, escaped);
+  const text = htmlToText(html);
+  return tracked ? { html: trackHtml(html, tracked), text: trackText(text, tracked) } : { html, text };
+}
 
 /** Which subject a lead gets of a step with A/B variants: fixed per enrollment, spread evenly. */
 export const variantOf = (enrollmentId: string, subjects: number) => parseInt(enrollmentId.replace(/-/g, '').slice(-8), 16) % subjects;
@@ -60,11 +76,12 @@ export async function runStep(siteId: string, enrollmentId: string, step: number
 
   const site = await getSite(siteId);
   const values = { ...leadValues(lead), site_name: site?.name ?? null, industry: settings.industry ?? null };
+  const tracked = sequence.tracking ? { siteId, messageId: claim.claimed.id } : null;
   try {
     const sent = await sendEmail(
       siteId,
       null,
-      { to: [enrollment.email], subject: renderTemplate(subjects[variant], values), text: renderTemplate(current.body, values) },
+      { to: [enrollment.email], subject: renderTemplate(subjects[variant], values), ...messageBody(current, values, tracked) },
       { leadId: lead.id, unsubscribeFooter: true },
     );
     await sending.finishStep(siteId, enrollment, step, { messageId: claim.claimed.id, status: 'sent', emailMessageId: sent.id }, nextDelay(step));

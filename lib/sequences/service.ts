@@ -30,6 +30,7 @@ export function toEnrollment(row: repo.EnrollmentRow): Enrollment {
     lead_id: row.leadId,
     email: row.email,
     status: row.status,
+    failure: row.failure,
     stop_reason: row.stopReason,
     next_step: row.nextStep,
     next_send_at: iso(row.nextSendAt),
@@ -50,6 +51,7 @@ function toSequence(row: repo.SequenceRow, figures: Figures): Sequence {
     daily_cap: row.dailyCap,
     domain_per_minute: row.domainPerMinute,
     stop_on_status: row.stopOnStatus,
+    tracking: row.tracking,
     figures,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -59,11 +61,11 @@ function toSequence(row: repo.SequenceRow, figures: Figures): Sequence {
 /** Total figures of each sequence, zero where nothing happened yet. */
 async function totals(siteId: string, sequenceIds: string[]): Promise<Map<string, Figures>> {
   const [enrollments, messages] = await Promise.all([repo.enrollmentCounts(siteId, sequenceIds), repo.messageTotals(siteId, sequenceIds)]);
-  const figures = new Map<string, Figures>(sequenceIds.map((id) => [id, { enrolled: 0, active: 0, completed: 0, stopped: 0, ...NO_MESSAGES }]));
+  const figures = new Map<string, Figures>(sequenceIds.map((id) => [id, { enrolled: 0, active: 0, completed: 0, stopped: 0, failed: 0, ...NO_MESSAGES }]));
   for (const e of enrollments) {
     const f = figures.get(e.sequenceId)!;
     f.enrolled += Number(e.n);
-    if (e.status === 'active' || e.status === 'completed' || e.status === 'stopped') f[e.status] += Number(e.n);
+    if (e.status === 'active' || e.status === 'completed' || e.status === 'stopped' || e.status === 'failed') f[e.status] += Number(e.n);
   }
   for (const { sequenceId, ...m } of messages) Object.assign(figures.get(sequenceId)!, numbers(m));
   return figures;
@@ -87,6 +89,7 @@ export async function createSequence(siteId: string, input: CreateSequenceInput)
     dailyCap: input.daily_cap ?? null,
     domainPerMinute: input.domain_per_minute ?? null,
     stopOnStatus: [...new Set(input.stop_on_status ?? [])],
+    tracking: input.tracking ?? true,
   });
   return toSequence(row, (await totals(siteId, [row.id])).get(row.id)!);
 }
@@ -153,6 +156,7 @@ export async function updateSequence(siteId: string, id: string, input: UpdateSe
     ...(input.daily_cap !== undefined && { dailyCap: input.daily_cap }),
     ...(input.domain_per_minute !== undefined && { domainPerMinute: input.domain_per_minute }),
     ...(input.stop_on_status !== undefined && { stopOnStatus: [...new Set(input.stop_on_status)] }),
+    ...(input.tracking !== undefined && { tracking: input.tracking }),
   });
   const saved = found(updated, 'Sequence');
   if (row.status === 'paused' && saved.status === 'active') {
@@ -172,7 +176,13 @@ export async function updateSequence(siteId: string, id: string, input: UpdateSe
 
 /** A step as stored (optional variants left out when empty), for comparison. */
 const normalised = (step: Step | undefined) =>
-  step && { delay_minutes: step.delay_minutes, subject: step.subject, subject_variants: step.subject_variants ?? [], body: step.body };
+  step && {
+    delay_minutes: step.delay_minutes,
+    subject: step.subject,
+    subject_variants: step.subject_variants ?? [],
+    body: step.body,
+    format: step.format ?? 'text',
+  };
 
 /**
  * Enrolls leads (by id, or a segment's), once per sequence. Skipped and counted: leads enrolled
