@@ -108,7 +108,11 @@ function responses(def: RouteDoc, components: Components, ex: OperationExamples 
   const media = def.openapi?.successMedia;
   const out: Record<string, unknown> = {
     [okStatus]: media
-      ? { description: media.description, headers, ...(media.type ? { content: { [media.type]: { schema: { type: 'string', format: 'binary' } } } } : {}) }
+      ? {
+          description: media.description,
+          headers,
+          ...(media.type ? { content: { [media.type]: { schema: { type: 'string', format: 'binary' } } } } : {}),
+        }
       : { description: 'Success', headers, content: { 'application/json': json(okStatus, success) } },
   };
   for (const [status, description] of Object.entries(def.openapi?.alsoSucceeds ?? {})) {

@@ -40,7 +40,9 @@ export const StepSchema = z.strictObject({
   format: z
     .enum(['text', 'html'])
     .optional()
-    .describe('`text` (default): a plain-text message, links tracked, no open pixel. `html`: an HTML message with its text alternative, links tracked and an open pixel'),
+    .describe(
+      '`text` (default): a plain-text message, links tracked, no open pixel. `html`: an HTML message with its text alternative, links tracked and an open pixel',
+    ),
 });
 export type Step = z.infer<typeof StepSchema>;
 
@@ -67,7 +69,9 @@ const options = {
     .min(1)
     .max(100_000)
     .nullable()
-    .describe("At most this many of the site's messages per day (the sender's day, UTC); null: no cap"),
+    .describe(
+      "At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap",
+    ),
   domain_per_minute: z
     .number()
     .int()
@@ -81,7 +85,9 @@ const options = {
     .describe("Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do)"),
   tracking: z
     .boolean()
-    .describe('Open and click tracking (default on): links go through signed redirects, HTML steps carry an open pixel. Off: messages go out as written'),
+    .describe(
+      'Open and click tracking (default on): links go through signed redirects, HTML steps carry an open pixel. Off: messages go out as written',
+    ),
 };
 
 const name = z.string().trim().min(1).max(200).describe('Name of the sequence');

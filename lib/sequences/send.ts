@@ -57,7 +57,8 @@ export async function runStep(siteId: string, enrollmentId: string, step: number
   }
 
   const settings = await getSettings(siteId);
-  const allowed = nextAllowedTime(at, sequence.sendWindow ?? null, validTimeZone(settings.business_hours?.timezone));
+  const timeZone = validTimeZone(settings.business_hours?.timezone);
+  const allowed = nextAllowedTime(at, sequence.sendWindow ?? null, timeZone);
   if (allowed > at + EARLY_MS) return sending.deferStep(siteId, enrollmentId, step, new Date(allowed));
 
   const subjects = [current.subject, ...(current.subject_variants ?? [])];
@@ -65,6 +66,7 @@ export async function runStep(siteId: string, enrollmentId: string, step: number
   const claim = await sending.claimStep(siteId, enrollment, step, variant, {
     dailyCap: sequence.dailyCap,
     domainPerMinute: sequence.domainPerMinute,
+    timeZone,
   });
   if ('deferUntil' in claim) return sending.deferStep(siteId, enrollmentId, step, claim.deferUntil);
   if ('existing' in claim) {

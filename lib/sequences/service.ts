@@ -61,7 +61,9 @@ function toSequence(row: repo.SequenceRow, figures: Figures): Sequence {
 /** Total figures of each sequence, zero where nothing happened yet. */
 async function totals(siteId: string, sequenceIds: string[]): Promise<Map<string, Figures>> {
   const [enrollments, messages] = await Promise.all([repo.enrollmentCounts(siteId, sequenceIds), repo.messageTotals(siteId, sequenceIds)]);
-  const figures = new Map<string, Figures>(sequenceIds.map((id) => [id, { enrolled: 0, active: 0, completed: 0, stopped: 0, failed: 0, ...NO_MESSAGES }]));
+  const figures = new Map<string, Figures>(
+    sequenceIds.map((id) => [id, { enrolled: 0, active: 0, completed: 0, stopped: 0, failed: 0, ...NO_MESSAGES }]),
+  );
   for (const e of enrollments) {
     const f = figures.get(e.sequenceId)!;
     f.enrolled += Number(e.n);
@@ -159,6 +161,12 @@ export async function updateSequence(siteId: string, id: string, input: UpdateSe
     ...(input.tracking !== undefined && { tracking: input.tracking }),
   });
   const saved = found(updated, 'Sequence');
+  if (input.steps) {
+    // A step whose delay changed: the leads waiting for it are due at the new time (from the step before it, or their enrollment).
+    const before = row.steps as Step[];
+    for (const [index, step] of input.steps.entries())
+      if (before[index] && before[index].delay_minutes !== step.delay_minutes) await repo.rescheduleWaiting(siteId, id, index, step.delay_minutes);
+  }
   if (row.status === 'paused' && saved.status === 'active') {
     // Jobs that ran while it was paused did nothing: each running enrollment's step is queued again, due when it was.
     const at = now();
@@ -227,6 +235,9 @@ export async function enroll(siteId: string, sequenceId: string, input: EnrollIn
 /** Takes a lead out of the sequence: nothing more is sent to it; it stays listed, stopped (`removed`). */
 export async function unenroll(siteId: string, sequenceId: string, leadId: string): Promise<Enrollment> {
   await sequenceOf(siteId, sequenceId);
+  // Ended already (shown stopped by the lead's status, too): left as it is.
+  const shown = found(await repo.findEnrollment(siteId, sequenceId, leadId), 'Enrollment');
+  if (shown.status !== 'active') return toEnrollment(shown);
   const stopped = await repo.stopEnrollment(siteId, sequenceId, leadId, 'removed');
   if (stopped) return toEnrollment(stopped);
   return toEnrollment(found(await repo.findEnrollment(siteId, sequenceId, leadId), 'Enrollment'));

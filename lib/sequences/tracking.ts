@@ -10,7 +10,8 @@ import { publicOrigin } from '@/lib/core/public-url';
  * Only http(s) links are rewritten, and only an http(s) target is ever redirected to.
  */
 const key = () => Buffer.from(hkdfSync('sha256', authSecret(), 'sgp.sequences', 'tracking-link', 32));
-const mac = (kind: string, payload: string) => createHmac('sha256', key()).update(`${kind}.${payload}`).digest().subarray(0, 18).toString('base64url');
+const mac = (kind: string, payload: string) =>
+  createHmac('sha256', key()).update(`${kind}.${payload}`).digest().subarray(0, 18).toString('base64url');
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 
 export interface TrackedMessage {
@@ -83,8 +84,14 @@ export function trackText(text: string, m: TrackedMessage): string {
 
 const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(.*?)\2/gi;
 const unescapeAttr = (v: string) =>
-  v.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
-export const escapeHtml = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  v
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+export const escapeHtml = (v: string) =>
+  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** HTML with each http(s) link's href replaced by its tracked link and the open pixel at the end of the body. */
 export function trackHtml(html: string, m: TrackedMessage): string {

@@ -176,7 +176,12 @@ describe('a tracked sequence', () => {
     const [siteId, messageId] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as string[];
     const swapped = Buffer.from(JSON.stringify([siteId, messageId, 'https://evil.example.net/'])).toString('base64url');
     const flipped = signature.slice(0, -1) + (signature.endsWith('A') ? 'B' : 'A');
-    for (const bad of [`${version}.${swapped}.${signature}`, `${version}.${payload}.${flipped}`, 'c1.bm90LWpzb24.AAAAAAAAAAAAAAAAAAAAAAAA', 'https://evil.example.net/']) {
+    for (const bad of [
+      `${version}.${swapped}.${signature}`,
+      `${version}.${payload}.${flipped}`,
+      'c1.bm90LWpzb24.AAAAAAAAAAAAAAAAAAAAAAAA',
+      'https://evil.example.net/',
+    ]) {
       const res = await get(clickRoute, '/api/email/click', bad);
       expect(res.status, bad).toBe(404);
       expect(res.headers.get('location')).toBeNull();
