@@ -231,3 +231,34 @@ export type EnrollResult = z.infer<typeof EnrollResultSchema>;
 export const trackingQuerySchema = z.object({
   t: z.string().min(10).max(8_000).describe('The signed token of the pixel or link'),
 });
+
+// ——— Tools (REST under /api/agents/tools/sequences/*, MCP, agents): the same operations, named by ids in the body ———
+
+const sequenceIdField = uuidSchema.describe('The sequence');
+export const getSequencesToolInput = z.strictObject({ site_id: siteIdSchema });
+export const getSequenceToolInput = getSequenceQuerySchema.extend({
+  sequence_id: sequenceIdField,
+  limit: z.number().int().min(1).max(LIST_LIMIT_MAX).default(50).describe(`Enrollments per page, 1–${LIST_LIMIT_MAX} (default 50)`),
+  offset: z.number().int().min(0).max(1_000_000).default(0).describe('Enrollments to skip (default 0)'),
+});
+export const updateSequenceToolInput = updateSequenceBodySchema.extend({ sequence_id: sequenceIdField });
+export const enrollToolInput = z
+  .strictObject({
+    site_id: siteIdSchema,
+    sequence_id: sequenceIdField,
+    lead_ids: z.array(uuidSchema).min(1).max(1_000).optional().describe('Leads to enroll (1–1000)'),
+    segment_id: uuidSchema.optional().describe("Enroll the segment's leads (up to 10,000)"),
+  })
+  .refine((v) => (v.lead_ids === undefined) !== (v.segment_id === undefined), { message: 'Give either lead_ids or segment_id', path: ['lead_ids'] });
+export const unenrollToolInput = z.strictObject({
+  site_id: siteIdSchema,
+  sequence_id: sequenceIdField,
+  lead_id: uuidSchema.describe('The enrolled lead'),
+});
+export const SequenceListResultSchema = z.object({
+  sequences: z.array(SequenceSchema).describe("The site's sequences, newest first, with their figures"),
+});
+export const SequenceResultSchema = z.object({ sequence: SequenceSchema });
+export const SequenceDetailResultSchema = z.object({ sequence: SequenceDetailSchema });
+export const EnrollResultToolSchema = z.object({ result: EnrollResultSchema });
+export const EnrollmentResultSchema = z.object({ enrollment: EnrollmentSchema });

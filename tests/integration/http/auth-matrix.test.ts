@@ -238,6 +238,21 @@ const REGISTRY: Record<string, Entry> = {
   },
   'POST /api/agents/tools/leads/qualify': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), status: 'qualified' } }) },
   'POST /api/agents/tools/leads/update': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), company: 'Acme' } }) },
+  'POST /api/agents/tools/sequences/get': { request: (site_id) => ({ body: { site_id } }) },
+  'POST /api/agents/tools/sequences/detail': { request: async (site_id) => ({ body: { site_id, sequence_id: await sequence() } }) },
+  'POST /api/agents/tools/sequences/create': { request: (site_id) => ({ body: { site_id, ...SEQUENCE_BODY } }) },
+  'POST /api/agents/tools/sequences/update': {
+    request: async (site_id) => ({ body: { site_id, sequence_id: await sequence(), name: 'Welcome again' } }),
+  },
+  'POST /api/agents/tools/sequences/enroll': {
+    request: async (site_id) => ({ body: { site_id, sequence_id: await sequence(), lead_ids: [await lead()] } }),
+  },
+  'POST /api/agents/tools/sequences/unenroll': {
+    request: async (site_id) => {
+      const { id, lead_id } = await enrolledLead();
+      return { body: { site_id, sequence_id: id, lead_id } };
+    },
+  },
   'POST /api/agents/tools/requirements/create': { request: (site_id) => ({ body: { site_id, title: 'Audit' } }) },
   'POST /api/agents/tools/requirements/get': { request: (site_id) => ({ body: { site_id } }) },
   'POST /api/agents/tools/requirements/update': {
