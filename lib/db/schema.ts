@@ -838,6 +838,8 @@ export const sequenceEnrollments = pgTable('sequence_enrollments', {
   status: text('status').$type<'active' | 'completed' | 'stopped' | 'failed'>().notNull().default('active'),
   /** Why a `failed` enrollment failed (its step could not be sent after every retry). */
   failure: text('failure'),
+  /** The email agent’s draft of an agent-drafted step (20261206100001_sequence_drafts.sql, lib/sequences/draft.ts). */
+  draft: jsonb('draft').$type<{ step: number; subject: string; body: string; approved: boolean; created_at: string }>(),
   stopReason: text('stop_reason').$type<'replied' | 'bounced' | 'unsubscribed' | 'removed' | 'converted' | 'lost'>(),
   nextStep: integer('next_step').notNull().default(0),
   nextSendAt: ts('next_send_at'),

@@ -37,6 +37,18 @@ export const StepSchema = z.strictObject({
     50_000,
     'Body template, plain text or HTML by `format` (the unsubscribe link is added at the end; variable values are escaped in HTML)',
   ),
+  kind: z
+    .enum(['email', 'agent'])
+    .optional()
+    .describe(
+      '`email` (default): `subject` and `body` are sent as written. `agent`: the email agent writes the body from the lead and `body`, which holds its instructions (a template too); `subject` is the subject template. A step of this kind is plain text',
+    ),
+  review: z
+    .boolean()
+    .optional()
+    .describe(
+      'Agent-drafted steps: true (default) — each draft waits in its enrollment for approval (POST …/enrollments/{lead_id}/approve); false — sent as the agent wrote it',
+    ),
   format: z
     .enum(['text', 'html'])
     .optional()
@@ -130,6 +142,12 @@ export const enrollmentParams = z.object({
   lead_id: uuidSchema.describe('The enrolled lead'),
 });
 export const siteQuerySchema = z.strictObject({ site_id: siteIdSchema });
+export const approveDraftBodySchema = z.strictObject({
+  site_id: siteIdSchema,
+  subject: z.string().trim().min(1).max(500).optional().describe('The subject to send instead of the draft’s'),
+  body: z.string().trim().min(1).max(50_000).optional().describe('The body to send instead of the draft’s (plain text)'),
+});
+export type ApproveDraftInput = z.infer<typeof approveDraftBodySchema>;
 
 export const ENROLLMENT_STATUSES = ['active', 'completed', 'stopped', 'failed'] as const;
 export const getSequenceQuerySchema = z.strictObject({
@@ -201,7 +219,17 @@ export const EnrollmentSchema = z.object({
   lead_id: uuidSchema,
   email: z.string(),
   status: z.enum(ENROLLMENT_STATUSES).describe('`failed`: a step could not be sent after every retry (see `failure`)'),
-  failure: z.string().nullable().describe('Why a `failed` enrollment failed'),
+  failure: z.string().nullable().describe('Why a `failed` enrollment failed (`MODEL_NOT_CONFIGURED: …` when an agent-drafted step had no model)'),
+  draft: z
+    .object({
+      step: z.number().int().describe('The step it was written for'),
+      subject: z.string(),
+      body: z.string(),
+      approved: z.boolean().describe('false: waiting for approval (the enrollment holds until then)'),
+      created_at: isoTimestamp,
+    })
+    .nullable()
+    .describe("The email agent's draft of the next step (agent-drafted steps), until it is sent"),
   stop_reason: z.enum(STOP_REASONS).nullable().describe('Why a stopped enrollment stopped'),
   next_step: z.number().int().describe('Index of the next step to send (the number of steps once completed)'),
   next_send_at: isoTimestamp.nullable().describe('When the next step is due (before the send window, cap and throttle are applied); null once ended'),

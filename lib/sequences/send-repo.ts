@@ -134,8 +134,8 @@ export async function finishStep(
       .update(sequenceEnrollments)
       .set(
         next
-          ? { nextStep: step + 1, nextSendAt: next, updatedAt: at }
-          : { nextStep: step + 1, nextSendAt: null, status: 'completed', completedAt: at, updatedAt: at },
+          ? { nextStep: step + 1, nextSendAt: next, draft: null, updatedAt: at }
+          : { nextStep: step + 1, nextSendAt: null, draft: null, status: 'completed', completedAt: at, updatedAt: at },
       )
       .where(
         and(
@@ -198,6 +198,58 @@ export async function failEnrollment(siteId: string, enrollmentId: string, step:
         eq(sequenceEnrollments.status, 'active'),
       ),
     );
+}
+
+export type Draft = NonNullable<EnrollmentRow['draft']>;
+
+/**
+ * Keeps the email agent's draft of step `step` in the enrollment. One waiting for review holds the
+ * enrollment (no next send time) until approved. Answers false when the enrollment moved on.
+ */
+export async function saveDraft(siteId: string, enrollmentId: string, step: number, draft: Draft): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(sequenceEnrollments)
+    .set({ draft, ...(draft.approved ? {} : { nextSendAt: null }), updatedAt: currentDate() })
+    .where(
+      and(
+        eq(sequenceEnrollments.siteId, siteId),
+        eq(sequenceEnrollments.id, enrollmentId),
+        eq(sequenceEnrollments.nextStep, step),
+        eq(sequenceEnrollments.status, 'active'),
+      ),
+    )
+    .returning({ id: sequenceEnrollments.id });
+  return rows.length > 0;
+}
+
+/**
+ * Approves the draft waiting in the enrollment (with the owner's edits), due now: its job is
+ * queued in the same transaction. Answers the enrollment, or undefined when no draft waits.
+ */
+export async function approveDraft(
+  siteId: string,
+  enrollmentId: string,
+  edits: { subject?: string; body?: string },
+): Promise<EnrollmentRow | undefined> {
+  const db = await getDb();
+  const at = currentDate();
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(sequenceEnrollments)
+      .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.id, enrollmentId), eq(sequenceEnrollments.status, 'active')))
+      .for('update');
+    const draft = current?.draft;
+    if (!draft || draft.approved || draft.step !== current.nextStep) return undefined;
+    const [row] = await tx
+      .update(sequenceEnrollments)
+      .set({ draft: { ...draft, ...edits, approved: true }, nextSendAt: at, updatedAt: at })
+      .where(eq(sequenceEnrollments.id, enrollmentId))
+      .returning();
+    await scheduleSteps([{ siteId, enrollmentId, step: draft.step, at }], tx);
+    return row;
+  });
 }
 
 /** The running enrollments of a sequence with their next step and due time (a resumed sequence queues them again). */

@@ -7,6 +7,7 @@ import { assertSegmentOfSite } from '@/lib/segments/repo';
 import { scheduleSteps } from './queue';
 import * as repo from './repo';
 import type {
+  ApproveDraftInput,
   CreateSequenceInput,
   Enrollment,
   EnrollInput,
@@ -18,6 +19,7 @@ import type {
   Step,
   UpdateSequenceInput,
 } from './schema';
+import * as sending from './send-repo';
 import { activeEnrollments } from './send-repo';
 
 /** Sequences of one site: their steps and options, figures, and the leads enrolled in them. */
@@ -31,6 +33,7 @@ export function toEnrollment(row: repo.EnrollmentRow): Enrollment {
     email: row.email,
     status: row.status,
     failure: row.failure,
+    draft: row.draft ?? null,
     stop_reason: row.stopReason,
     next_step: row.nextStep,
     next_send_at: iso(row.nextSendAt),
@@ -190,6 +193,8 @@ const normalised = (step: Step | undefined) =>
     subject_variants: step.subject_variants ?? [],
     body: step.body,
     format: step.format ?? 'text',
+    kind: step.kind ?? 'email',
+    review: step.review ?? true,
   };
 
 /**
@@ -230,6 +235,22 @@ export async function enroll(siteId: string, sequenceId: string, input: EnrollIn
   // A concurrent call may have enrolled some of them between the read and the insert.
   counts.already_enrolled += candidates.length - made.length;
   return { enrolled: made.length, ...counts, enrollments: made.map(toEnrollment) };
+}
+
+/**
+ * Approves the agent's draft waiting in a lead's enrollment, edited when `subject` or `body` are
+ * given: the step goes out now (within the send window, the cap and the throttle). 409 when no
+ * draft waits for approval.
+ */
+export async function approveDraft(siteId: string, sequenceId: string, leadId: string, input: ApproveDraftInput): Promise<Enrollment> {
+  await sequenceOf(siteId, sequenceId);
+  const enrollment = found(await repo.findEnrollment(siteId, sequenceId, leadId), 'Enrollment');
+  const approved = await sending.approveDraft(siteId, enrollment.id, {
+    ...(input.subject !== undefined && { subject: input.subject }),
+    ...(input.body !== undefined && { body: input.body }),
+  });
+  if (!approved) throw new ApiError('CONFLICT', 'No draft of this enrollment waits for approval');
+  return toEnrollment(approved);
 }
 
 /** Takes a lead out of the sequence: nothing more is sent to it; it stays listed, stopped (`removed`). */

@@ -90,55 +90,56 @@ import * as r85 from '@/app/api/sequences/route';
 import * as r86 from '@/app/api/sequences/[id]/route';
 import * as r87 from '@/app/api/sequences/[id]/enrollments/route';
 import * as r88 from '@/app/api/sequences/[id]/enrollments/[lead_id]/route';
-import * as r89 from '@/app/api/sites/[site_id]/route';
-import * as r90 from '@/app/api/sites/[site_id]/audit/route';
-import * as r91 from '@/app/api/sites/[site_id]/conversations/route';
-import * as r92 from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
-import * as r93 from '@/app/api/sites/[site_id]/email-recipients/route';
-import * as r94 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
-import * as r95 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
-import * as r96 from '@/app/api/sites/[site_id]/email-sender/route';
-import * as r97 from '@/app/api/sites/[site_id]/email-suppressions/route';
-import * as r98 from '@/app/api/sites/[site_id]/emails/route';
-import * as r99 from '@/app/api/sites/[site_id]/emails/[email_id]/reply/route';
-import * as r100 from '@/app/api/sites/[site_id]/invitations/[id]/route';
-import * as r101 from '@/app/api/sites/[site_id]/mailbox/route';
-import * as r102 from '@/app/api/sites/[site_id]/mailbox/check/route';
-import * as r103 from '@/app/api/sites/[site_id]/members/route';
-import * as r104 from '@/app/api/sites/[site_id]/members/[user_id]/route';
-import * as r105 from '@/app/api/sites/[site_id]/origins/route';
-import * as r106 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r107 from '@/app/api/sites/[site_id]/platform-apps/route';
-import * as r108 from '@/app/api/sites/[site_id]/platform-audit/route';
-import * as r109 from '@/app/api/sites/[site_id]/platform-keys/route';
-import * as r110 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
-import * as r111 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r112 from '@/app/api/visitors/identify/route';
-import * as r113 from '@/app/api/visitors/segment/route';
-import * as r114 from '@/app/api/visitors/session/route';
-import * as r115 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r116 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r117 from '@/app/api/visitors/session/end/route';
-import * as r118 from '@/app/api/visitors/sites/route';
-import * as r119 from '@/app/api/visitors/track/route';
-import * as r120 from '@/app/api/visitors/upload/route';
-import * as r121 from '@/app/api/webhooks/route';
-import * as r122 from '@/app/api/webhooks/[id]/ping/route';
-import * as r123 from '@/app/api/webhooks/[id]/rotate/route';
-import * as r124 from '@/app/api/webhooks/deliveries/route';
-import * as r125 from '@/app/api/webhooks/deliveries/[id]/route';
-import * as r126 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
-import * as r127 from '@/app/api/workflow/[name]/route';
-import * as r128 from '@/app/api/workflow/webhook/route';
-import * as r129 from '@/app/sites/route';
-import * as r130 from '@/app/sites/[site_id]/route';
-import * as r131 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
-import * as r132 from '@/app/sites/[site_id]/analytics/funnel/route';
-import * as r133 from '@/app/sites/[site_id]/analytics/overview/route';
-import * as r134 from '@/app/sites/[site_id]/commands/route';
-import * as r135 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r136 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r137 from '@/app/sites/[site_id]/stats/route';
+import * as r89 from '@/app/api/sequences/[id]/enrollments/[lead_id]/approve/route';
+import * as r90 from '@/app/api/sites/[site_id]/route';
+import * as r91 from '@/app/api/sites/[site_id]/audit/route';
+import * as r92 from '@/app/api/sites/[site_id]/conversations/route';
+import * as r93 from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
+import * as r94 from '@/app/api/sites/[site_id]/email-recipients/route';
+import * as r95 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
+import * as r96 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
+import * as r97 from '@/app/api/sites/[site_id]/email-sender/route';
+import * as r98 from '@/app/api/sites/[site_id]/email-suppressions/route';
+import * as r99 from '@/app/api/sites/[site_id]/emails/route';
+import * as r100 from '@/app/api/sites/[site_id]/emails/[email_id]/reply/route';
+import * as r101 from '@/app/api/sites/[site_id]/invitations/[id]/route';
+import * as r102 from '@/app/api/sites/[site_id]/mailbox/route';
+import * as r103 from '@/app/api/sites/[site_id]/mailbox/check/route';
+import * as r104 from '@/app/api/sites/[site_id]/members/route';
+import * as r105 from '@/app/api/sites/[site_id]/members/[user_id]/route';
+import * as r106 from '@/app/api/sites/[site_id]/origins/route';
+import * as r107 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r108 from '@/app/api/sites/[site_id]/platform-apps/route';
+import * as r109 from '@/app/api/sites/[site_id]/platform-audit/route';
+import * as r110 from '@/app/api/sites/[site_id]/platform-keys/route';
+import * as r111 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
+import * as r112 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r113 from '@/app/api/visitors/identify/route';
+import * as r114 from '@/app/api/visitors/segment/route';
+import * as r115 from '@/app/api/visitors/session/route';
+import * as r116 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r117 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r118 from '@/app/api/visitors/session/end/route';
+import * as r119 from '@/app/api/visitors/sites/route';
+import * as r120 from '@/app/api/visitors/track/route';
+import * as r121 from '@/app/api/visitors/upload/route';
+import * as r122 from '@/app/api/webhooks/route';
+import * as r123 from '@/app/api/webhooks/[id]/ping/route';
+import * as r124 from '@/app/api/webhooks/[id]/rotate/route';
+import * as r125 from '@/app/api/webhooks/deliveries/route';
+import * as r126 from '@/app/api/webhooks/deliveries/[id]/route';
+import * as r127 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
+import * as r128 from '@/app/api/workflow/[name]/route';
+import * as r129 from '@/app/api/workflow/webhook/route';
+import * as r130 from '@/app/sites/route';
+import * as r131 from '@/app/sites/[site_id]/route';
+import * as r132 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
+import * as r133 from '@/app/sites/[site_id]/analytics/funnel/route';
+import * as r134 from '@/app/sites/[site_id]/analytics/overview/route';
+import * as r135 from '@/app/sites/[site_id]/commands/route';
+import * as r136 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r137 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r138 from '@/app/sites/[site_id]/stats/route';
 import * as s0 from '@/lib/agents/schema';
 import * as s1 from '@/lib/analytics/schema';
 import * as s2 from '@/lib/commands/schema';
@@ -252,55 +253,56 @@ export const routeManifest: RouteManifest = [
   { path: '/api/sequences/{id}', module: r86 },
   { path: '/api/sequences/{id}/enrollments', module: r87 },
   { path: '/api/sequences/{id}/enrollments/{lead_id}', module: r88 },
-  { path: '/api/sites/{site_id}', module: r89 },
-  { path: '/api/sites/{site_id}/audit', module: r90 },
-  { path: '/api/sites/{site_id}/conversations', module: r91 },
-  { path: '/api/sites/{site_id}/conversations/{conversation_id}/messages', module: r92 },
-  { path: '/api/sites/{site_id}/email-recipients', module: r93 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r94 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r95 },
-  { path: '/api/sites/{site_id}/email-sender', module: r96 },
-  { path: '/api/sites/{site_id}/email-suppressions', module: r97 },
-  { path: '/api/sites/{site_id}/emails', module: r98 },
-  { path: '/api/sites/{site_id}/emails/{email_id}/reply', module: r99 },
-  { path: '/api/sites/{site_id}/invitations/{id}', module: r100 },
-  { path: '/api/sites/{site_id}/mailbox', module: r101 },
-  { path: '/api/sites/{site_id}/mailbox/check', module: r102 },
-  { path: '/api/sites/{site_id}/members', module: r103 },
-  { path: '/api/sites/{site_id}/members/{user_id}', module: r104 },
-  { path: '/api/sites/{site_id}/origins', module: r105 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r106 },
-  { path: '/api/sites/{site_id}/platform-apps', module: r107 },
-  { path: '/api/sites/{site_id}/platform-audit', module: r108 },
-  { path: '/api/sites/{site_id}/platform-keys', module: r109 },
-  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r110 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r111 },
-  { path: '/api/visitors/identify', module: r112 },
-  { path: '/api/visitors/segment', module: r113 },
-  { path: '/api/visitors/session', module: r114 },
-  { path: '/api/visitors/session/{session_id}/end', module: r115 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r116 },
-  { path: '/api/visitors/session/end', module: r117 },
-  { path: '/api/visitors/sites', module: r118 },
-  { path: '/api/visitors/track', module: r119 },
-  { path: '/api/visitors/upload', module: r120 },
-  { path: '/api/webhooks', module: r121 },
-  { path: '/api/webhooks/{id}/ping', module: r122 },
-  { path: '/api/webhooks/{id}/rotate', module: r123 },
-  { path: '/api/webhooks/deliveries', module: r124 },
-  { path: '/api/webhooks/deliveries/{id}', module: r125 },
-  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r126 },
-  { path: '/api/workflow/{name}', module: r127 },
-  { path: '/api/workflow/webhook', module: r128 },
-  { path: '/sites', module: r129 },
-  { path: '/sites/{site_id}', module: r130 },
-  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r131 },
-  { path: '/sites/{site_id}/analytics/funnel', module: r132 },
-  { path: '/sites/{site_id}/analytics/overview', module: r133 },
-  { path: '/sites/{site_id}/commands', module: r134 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r135 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r136 },
-  { path: '/sites/{site_id}/stats', module: r137 },
+  { path: '/api/sequences/{id}/enrollments/{lead_id}/approve', module: r89 },
+  { path: '/api/sites/{site_id}', module: r90 },
+  { path: '/api/sites/{site_id}/audit', module: r91 },
+  { path: '/api/sites/{site_id}/conversations', module: r92 },
+  { path: '/api/sites/{site_id}/conversations/{conversation_id}/messages', module: r93 },
+  { path: '/api/sites/{site_id}/email-recipients', module: r94 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r95 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r96 },
+  { path: '/api/sites/{site_id}/email-sender', module: r97 },
+  { path: '/api/sites/{site_id}/email-suppressions', module: r98 },
+  { path: '/api/sites/{site_id}/emails', module: r99 },
+  { path: '/api/sites/{site_id}/emails/{email_id}/reply', module: r100 },
+  { path: '/api/sites/{site_id}/invitations/{id}', module: r101 },
+  { path: '/api/sites/{site_id}/mailbox', module: r102 },
+  { path: '/api/sites/{site_id}/mailbox/check', module: r103 },
+  { path: '/api/sites/{site_id}/members', module: r104 },
+  { path: '/api/sites/{site_id}/members/{user_id}', module: r105 },
+  { path: '/api/sites/{site_id}/origins', module: r106 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r107 },
+  { path: '/api/sites/{site_id}/platform-apps', module: r108 },
+  { path: '/api/sites/{site_id}/platform-audit', module: r109 },
+  { path: '/api/sites/{site_id}/platform-keys', module: r110 },
+  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r111 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r112 },
+  { path: '/api/visitors/identify', module: r113 },
+  { path: '/api/visitors/segment', module: r114 },
+  { path: '/api/visitors/session', module: r115 },
+  { path: '/api/visitors/session/{session_id}/end', module: r116 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r117 },
+  { path: '/api/visitors/session/end', module: r118 },
+  { path: '/api/visitors/sites', module: r119 },
+  { path: '/api/visitors/track', module: r120 },
+  { path: '/api/visitors/upload', module: r121 },
+  { path: '/api/webhooks', module: r122 },
+  { path: '/api/webhooks/{id}/ping', module: r123 },
+  { path: '/api/webhooks/{id}/rotate', module: r124 },
+  { path: '/api/webhooks/deliveries', module: r125 },
+  { path: '/api/webhooks/deliveries/{id}', module: r126 },
+  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r127 },
+  { path: '/api/workflow/{name}', module: r128 },
+  { path: '/api/workflow/webhook', module: r129 },
+  { path: '/sites', module: r130 },
+  { path: '/sites/{site_id}', module: r131 },
+  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r132 },
+  { path: '/sites/{site_id}/analytics/funnel', module: r133 },
+  { path: '/sites/{site_id}/analytics/overview', module: r134 },
+  { path: '/sites/{site_id}/commands', module: r135 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r136 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r137 },
+  { path: '/sites/{site_id}/stats', module: r138 },
 ];
 
 export const schemaModules: SchemaModule[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21];

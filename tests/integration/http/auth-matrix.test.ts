@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { openSession } from '@/lib/auth/session';
@@ -6,6 +7,8 @@ import { base32Decode, totpAt } from '@/lib/auth/totp';
 import { now } from '@/lib/core/clock';
 import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
+import { getDb } from '@/lib/db/client';
+import { sequenceEnrollments } from '@/lib/db/schema';
 import { configureMailbox } from '@/lib/email/inbound';
 import { suppress } from '@/lib/email/repo';
 import { grantCredits } from '@/lib/finder/credits-repo';
@@ -344,6 +347,19 @@ const REGISTRY: Record<string, Entry> = {
     request: async (site_id) => ({ params: { id: await sequence() }, body: { site_id, lead_ids: [await lead()] } }),
   },
   'DELETE /api/sequences/{id}/enrollments/{lead_id}': { request: async (site_id) => ({ params: await enrolledLead(), query: { site_id } }) },
+  'POST /api/sequences/{id}/enrollments/{lead_id}/approve': {
+    request: async (site_id) => {
+      // An enrollment holding an agent's draft for review, as the step's job leaves it.
+      const params = await enrolledLead();
+      await (
+        await getDb()
+      )
+        .update(sequenceEnrollments)
+        .set({ draft: { step: 0, subject: 'Hi', body: 'Hello.', approved: false, created_at: new Date().toISOString() }, nextSendAt: null })
+        .where(and(eq(sequenceEnrollments.sequenceId, params.id), eq(sequenceEnrollments.leadId, params.lead_id)));
+      return { params, body: { site_id, body: 'Hello again.' } };
+    },
+  },
   'POST /api/workflow/webhook': { request: (site_id) => ({ body: { site_id, type: 'INSERT', table: 'leads', record: { site_id } } }) },
   'POST /api/agents/sales/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
   'POST /api/agents/customerSupport/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { trackingQuerySchema } from '@/lib/sequences/schema';
 import { trackOpen } from '@/lib/sequences/track';
 import { PIXEL_GIF } from '@/lib/sequences/tracking';
-import { trackingQuerySchema } from '@/lib/sequences/schema';
 
 // GET /api/email/open — the open pixel of a sequence's message
 export const GET = defineRoute({
