@@ -598,6 +598,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/tools/sequences/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a sequence
+         * @description Creates an outreach sequence: `name` and `steps` (each `delay_minutes` after the previous, a `subject` and `body` template with {{first_name}}, {{name}}, {{company}}, {{position}}, {{site_name}}… and fallbacks `{{first_name|there}}`; an unknown variable is refused). Options: `send_window`, `daily_cap`, `domain_per_minute`, `stop_on_status`, `tracking`, `status`.
+         *
+         *     Also served as the MCP tool `createSequence` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/sequences/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a sequence
+         * @description One sequence by `sequence_id`: its steps, figures per step and A/B subject, and a page of its enrollments with their status and next send time (`enrollment_status`, `limit`, `offset`). Another site’s sequence is a 404.
+         *
+         *     Also served as the MCP tool `getSequence` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesDetail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/sequences/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enroll leads in a sequence
+         * @description Enrolls leads in sequence `sequence_id`, by `lead_ids` or a `segment_id` (one of them). A lead is enrolled once per sequence; suppressed addresses and leads whose status the sequence stops on are skipped and counted.
+         *
+         *     Also served as the MCP tool `enrollInSequence` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesEnroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/sequences/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List sequences
+         * @description Lists the site's outreach sequences, newest first, each with its steps, options and total figures (enrolled, active, sent, opened, clicked, replied…).
+         *
+         *     Also served as the MCP tool `getSequences` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/sequences/unenroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a lead out of a sequence
+         * @description Stops lead `lead_id` in sequence `sequence_id`: nothing more is sent to it; it stays listed, stopped (`removed`). An enrollment that ended already is left as it is.
+         *
+         *     Also served as the MCP tool `unenrollFromSequence` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesUnenroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/sequences/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update or pause a sequence
+         * @description Changes the given fields of sequence `sequence_id`: `status` `paused` holds every enrollment, `active` resumes them; `steps` replaces the list (steps already sent must be given unchanged: 409 otherwise); a changed delay moves the leads waiting for that step.
+         *
+         *     Also served as the MCP tool `updateSequence` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/tools/updateSiteSettings": {
         parameters: {
             query?: never;
@@ -936,6 +1092,50 @@ export interface paths {
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
          */
         post: operations["postApiAuthVerifyEmailResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email/click": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tracked link
+         * @description Every http(s) link of a message of a sequence with tracking on points here. The signed token names the site, the message and the target: the click is recorded (the message counts as clicked, and opened, once) and the answer is a 302 to the target. An altered or forged token is 404 and redirects nowhere; only http(s) targets exist.
+         *
+         *     No authentication.
+         */
+        get: operations["getApiEmailClick"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open pixel
+         * @description The 1×1 image at the end of an HTML message of a sequence with tracking on. Loading it marks the message opened (once: later loads by image proxies or prefetchers count in `opens` but not as another open). The signed token names the site and the message; an altered one is 404.
+         *
+         *     No authentication.
+         */
+        get: operations["getApiEmailOpen"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1559,7 +1759,7 @@ export interface paths {
          * MCP server (Streamable HTTP) exposing the tools
          * @description Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`), JSON responses (always JSON, whatever `Accept` says). The body is one JSON-RPC message (no batches); a body that is not JSON, not that shape, or carries text the API refuses answers 400 in the error envelope, as on every route.
          *
-         *     Tools: `createLead` (POST /api/agents/tools/leads/create), `getLeads` (POST /api/agents/tools/leads/get), `updateLead` (POST /api/agents/tools/leads/update), `qualifyLead` (POST /api/agents/tools/leads/qualify), `identifyLead` (POST /api/agents/tools/leads/identify), `createSegment` (POST /api/agents/tools/segments/create), `getSegments` (POST /api/agents/tools/segments/get), `updateSegment` (POST /api/agents/tools/segments/update), `createRequirement` (POST /api/agents/tools/requirements/create), `getRequirements` (POST /api/agents/tools/requirements/get), `updateRequirement` (POST /api/agents/tools/requirements/update), `updateSiteSettings` (POST /api/agents/tools/updateSiteSettings), `getFinderCategoryIds` (POST /api/agents/tools/getFinderCategoryIds), `analyzeICPTotalCount` (POST /api/agents/tools/analyzeICPTotalCount), `createIcpMining` (POST /api/agents/tools/createIcpMining), `searchRegionVenues` (POST /api/agents/tools/searchRegionVenues). Each has the input and output schema of its REST route.
+         *     Tools: `createLead` (POST /api/agents/tools/leads/create), `getLeads` (POST /api/agents/tools/leads/get), `updateLead` (POST /api/agents/tools/leads/update), `qualifyLead` (POST /api/agents/tools/leads/qualify), `identifyLead` (POST /api/agents/tools/leads/identify), `createSegment` (POST /api/agents/tools/segments/create), `getSegments` (POST /api/agents/tools/segments/get), `updateSegment` (POST /api/agents/tools/segments/update), `createRequirement` (POST /api/agents/tools/requirements/create), `getRequirements` (POST /api/agents/tools/requirements/get), `updateRequirement` (POST /api/agents/tools/requirements/update), `updateSiteSettings` (POST /api/agents/tools/updateSiteSettings), `getFinderCategoryIds` (POST /api/agents/tools/getFinderCategoryIds), `analyzeICPTotalCount` (POST /api/agents/tools/analyzeICPTotalCount), `createIcpMining` (POST /api/agents/tools/createIcpMining), `searchRegionVenues` (POST /api/agents/tools/searchRegionVenues), `getSequences` (POST /api/agents/tools/sequences/get), `getSequence` (POST /api/agents/tools/sequences/detail), `createSequence` (POST /api/agents/tools/sequences/create), `updateSequence` (POST /api/agents/tools/sequences/update), `enrollInSequence` (POST /api/agents/tools/sequences/enroll), `unenrollFromSequence` (POST /api/agents/tools/sequences/unenroll). Each has the input and output schema of its REST route.
          *
          *     A successful `tools/call` returns `structuredContent` = the REST body; a failed one returns `isError: true` with the REST error envelope as the text content and `_meta.status` = the REST HTTP status. The key is checked for each call exactly as on the REST route (scope, `site_id`).
          *
@@ -2087,6 +2287,30 @@ export interface paths {
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
         delete: operations["deleteApiSequencesIdEnrollmentsLeadId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sequences/{id}/enrollments/{lead_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an agent-drafted email
+         * @description An agent-drafted step with review holds the lead’s enrollment with the email agent’s draft (`draft`, `approved: false`). Approving it — with a new `subject` or `body` to send instead, or as written — sends it now (within the send window, the daily cap and the throttle), and the enrollment goes on. 409 when no draft waits for approval.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiSequencesIdEnrollmentsLeadIdApprove"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4649,7 +4873,20 @@ export interface components {
             completed_at: string | null;
             /** @description ISO 8601 timestamp */
             created_at: string;
+            /** @description The email agent's draft of the next step (agent-drafted steps), until it is sent */
+            draft: {
+                /** @description false: waiting for approval (the enrollment holds until then) */
+                approved: boolean;
+                body: string;
+                /** @description ISO 8601 timestamp */
+                created_at: string;
+                /** @description The step it was written for */
+                step: number;
+                subject: string;
+            } | null;
             email: string;
+            /** @description Why a `failed` enrollment failed (`MODEL_NOT_CONFIGURED: …` when an agent-drafted step had no model) */
+            failure: string | null;
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -4658,8 +4895,11 @@ export interface components {
             next_send_at: string | null;
             /** @description Index of the next step to send (the number of steps once completed) */
             next_step: number;
-            /** @enum {string} */
-            status: "active" | "completed" | "stopped";
+            /**
+             * @description `failed`: a step could not be sent after every retry (see `failure`)
+             * @enum {string}
+             */
+            status: "active" | "completed" | "stopped" | "failed";
             /** @description Why a stopped enrollment stopped */
             stop_reason: ("replied" | "bounced" | "unsubscribed" | "removed" | "converted" | "lost") | null;
             /** @description ISO 8601 timestamp */
@@ -5603,13 +5843,15 @@ export interface components {
                 active: number;
                 /** @description Messages that bounced */
                 bounced: number;
-                /** @description Messages with a tracked link clicked */
+                /** @description Messages with a tracked link clicked, each once however often */
                 clicked: number;
                 /** @description Enrollments that received every step */
                 completed: number;
                 /** @description Leads enrolled */
                 enrolled: number;
-                /** @description Messages opened (open pixel; tracked sequences only) */
+                /** @description Enrollments that failed: a step could not be sent after every retry */
+                failed: number;
+                /** @description Messages opened, each once however often (open pixel of HTML steps, or a click; tracked sequences only) */
                 opened: number;
                 /** @description Messages answered by the lead */
                 replied: number;
@@ -5631,6 +5873,8 @@ export interface components {
             status: "active" | "paused";
             steps: components["schemas"]["Step"][];
             stop_on_status: ("converted" | "lost")[];
+            /** @description Open and click tracking of its messages */
+            tracking: boolean;
             /** @description ISO 8601 timestamp */
             updated_at: string;
         };
@@ -5649,13 +5893,15 @@ export interface components {
                 active: number;
                 /** @description Messages that bounced */
                 bounced: number;
-                /** @description Messages with a tracked link clicked */
+                /** @description Messages with a tracked link clicked, each once however often */
                 clicked: number;
                 /** @description Enrollments that received every step */
                 completed: number;
                 /** @description Leads enrolled */
                 enrolled: number;
-                /** @description Messages opened (open pixel; tracked sequences only) */
+                /** @description Enrollments that failed: a step could not be sent after every retry */
+                failed: number;
+                /** @description Messages opened, each once however often (open pixel of HTML steps, or a click; tracked sequences only) */
                 opened: number;
                 /** @description Messages answered by the lead */
                 replied: number;
@@ -5679,6 +5925,8 @@ export interface components {
             step_figures: components["schemas"]["StepFigures"][];
             steps: components["schemas"]["Step"][];
             stop_on_status: ("converted" | "lost")[];
+            /** @description Open and click tracking of its messages */
+            tracking: boolean;
             /** @description ISO 8601 timestamp */
             updated_at: string;
         };
@@ -6281,10 +6529,22 @@ export interface components {
             };
         };
         Step: {
-            /** @description Body template (plain text; the unsubscribe link is added at the end). Variables: {{first_name}}, {{last_name}}, {{name}}, {{email}}, {{company}}, {{position}}, {{site_name}}, {{industry}}; a fallback after a bar (`{{first_name|there}}`) is used when the lead has no value. An unknown variable is refused. */
+            /** @description Body template, plain text or HTML by `format` (the unsubscribe link is added at the end; variable values are escaped in HTML). Variables: {{first_name}}, {{last_name}}, {{name}}, {{email}}, {{company}}, {{position}}, {{site_name}}, {{industry}}; a fallback after a bar (`{{first_name|there}}`) is used when the lead has no value. An unknown variable is refused. */
             body: string;
             /** @description Minutes after the previous step (after enrollment for the first step), 0–525600 */
             delay_minutes: number;
+            /**
+             * @description `text` (default): a plain-text message, links tracked, no open pixel. `html`: an HTML message with its text alternative, links tracked and an open pixel
+             * @enum {string}
+             */
+            format?: "text" | "html";
+            /**
+             * @description `email` (default): `subject` and `body` are sent as written. `agent`: the email agent writes the body from the lead and `body`, which holds its instructions (a template too); `subject` is the subject template. A step of this kind is plain text
+             * @enum {string}
+             */
+            kind?: "email" | "agent";
+            /** @description Agent-drafted steps: true (default) — each draft waits in its enrollment for approval (POST …/enrollments/{lead_id}/approve); false — sent as the agent wrote it */
+            review?: boolean;
             /** @description Subject template. Variables: {{first_name}}, {{last_name}}, {{name}}, {{email}}, {{company}}, {{position}}, {{site_name}}, {{industry}}; a fallback after a bar (`{{first_name|there}}`) is used when the lead has no value. An unknown variable is refused. */
             subject: string;
             /** @description Up to 3 more subjects: each lead gets one of `subject` and these in turn; the step's figures show the split */
@@ -6293,9 +6553,9 @@ export interface components {
         StepFigures: {
             /** @description Messages that bounced */
             bounced: number;
-            /** @description Messages with a tracked link clicked */
+            /** @description Messages with a tracked link clicked, each once however often */
             clicked: number;
-            /** @description Messages opened (open pixel; tracked sequences only) */
+            /** @description Messages opened, each once however often (open pixel of HTML steps, or a click; tracked sequences only) */
             opened: number;
             /** @description Messages answered by the lead */
             replied: number;
@@ -6309,9 +6569,9 @@ export interface components {
             variants: {
                 /** @description Messages that bounced */
                 bounced: number;
-                /** @description Messages with a tracked link clicked */
+                /** @description Messages with a tracked link clicked, each once however often */
                 clicked: number;
-                /** @description Messages opened (open pixel; tracked sequences only) */
+                /** @description Messages opened, each once however often (open pixel of HTML steps, or a click; tracked sequences only) */
                 opened: number;
                 /** @description Messages answered by the lead */
                 replied: number;
@@ -8913,6 +9173,367 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    postApiAgentsToolsSequencesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap */
+                    daily_cap?: number | null;
+                    /** @description At most this many messages per minute to one recipient domain; null: no limit */
+                    domain_per_minute?: number | null;
+                    /** @description Name of the sequence */
+                    name: string;
+                    /** @description When steps may go out, in the site's time zone (settings → business hours; UTC when unset). A step due outside waits for the next allowed hour */
+                    send_window?: components["schemas"]["SendWindow"] | null;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /**
+                     * @description paused: nothing is sent until it is active again
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused";
+                    /** @description The steps, in order (1–20) */
+                    steps: components["schemas"]["Step"][];
+                    /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
+                    stop_on_status?: ("converted" | "lost")[];
+                    /** @description Open and click tracking (default on): links go through signed redirects, HTML steps carry an open pixel. Off: messages go out as written */
+                    tracking?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sequence: components["schemas"]["Sequence"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsSequencesDetail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Only enrollments in this status
+                     * @enum {string}
+                     */
+                    enrollment_status?: "active" | "completed" | "stopped" | "failed";
+                    /**
+                     * @description Enrollments per page, 1–500 (default 50)
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description Enrollments to skip (default 0)
+                     * @default 0
+                     */
+                    offset?: number;
+                    /**
+                     * Format: uuid
+                     * @description The sequence
+                     */
+                    sequence_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sequence: components["schemas"]["SequenceDetail"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsSequencesEnroll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Leads to enroll (1–1000) */
+                    lead_ids?: string[];
+                    /**
+                     * Format: uuid
+                     * @description Enroll the segment's leads (up to 10,000)
+                     */
+                    segment_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The sequence
+                     */
+                    sequence_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["EnrollResult"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsSequencesGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The site's sequences, newest first, with their figures */
+                        sequences: components["schemas"]["Sequence"][];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsSequencesUnenroll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The enrolled lead
+                     */
+                    lead_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The sequence
+                     */
+                    sequence_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enrollment: components["schemas"]["Enrollment"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsSequencesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap */
+                    daily_cap?: number | null;
+                    /** @description At most this many messages per minute to one recipient domain; null: no limit */
+                    domain_per_minute?: number | null;
+                    /** @description Name of the sequence */
+                    name?: string;
+                    /** @description When steps may go out; null: at any time */
+                    send_window?: components["schemas"]["SendWindow"] | null;
+                    /**
+                     * Format: uuid
+                     * @description The sequence
+                     */
+                    sequence_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /**
+                     * @description `paused` holds every enrollment; `active` resumes them
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused";
+                    /** @description The whole list of steps: the steps already sent to a lead must be given unchanged (409 otherwise); later ones may change, be added or removed */
+                    steps?: components["schemas"]["Step"][];
+                    /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
+                    stop_on_status?: ("converted" | "lost")[];
+                    /** @description Open and click tracking of the messages sent from now on */
+                    tracking?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sequence: components["schemas"]["Sequence"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     postApiAgentsToolsUpdateSiteSettings: {
         parameters: {
             query?: never;
@@ -10265,6 +10886,60 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiEmailClick: {
+        parameters: {
+            query: {
+                /** @description The signed token of the pixel or link */
+                t: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the link’s target (`Location`) */
+            302: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiEmailOpen: {
+        parameters: {
+            query: {
+                /** @description The signed token of the pixel or link */
+                t: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A transparent 1×1 GIF */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15362,7 +16037,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description At most this many of the site's messages per day (the sender's day, UTC); null: no cap */
+                    /** @description At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap */
                     daily_cap?: number | null;
                     /** @description At most this many messages per minute to one recipient domain; null: no limit */
                     domain_per_minute?: number | null;
@@ -15384,6 +16059,8 @@ export interface operations {
                     steps: components["schemas"]["Step"][];
                     /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
                     stop_on_status?: ("converted" | "lost")[];
+                    /** @description Open and click tracking (default on): links go through signed redirects, HTML steps carry an open pixel. Off: messages go out as written */
+                    tracking?: boolean;
                 };
             };
         };
@@ -15474,7 +16151,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Only enrollments in this status */
-                enrollment_status?: "active" | "completed" | "stopped";
+                enrollment_status?: "active" | "completed" | "stopped" | "failed";
                 /** @description Enrollments per page, 1–500 (default 50) */
                 limit?: number;
                 /** @description Enrollments to skip (default 0) */
@@ -15685,7 +16362,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description At most this many of the site's messages per day (the sender's day, UTC); null: no cap */
+                    /** @description At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap */
                     daily_cap?: number | null;
                     /** @description At most this many messages per minute to one recipient domain; null: no limit */
                     domain_per_minute?: number | null;
@@ -15707,6 +16384,8 @@ export interface operations {
                     steps?: components["schemas"]["Step"][];
                     /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
                     stop_on_status?: ("converted" | "lost")[];
+                    /** @description Open and click tracking of the messages sent from now on */
+                    tracking?: boolean;
                 };
             };
         };
@@ -15960,6 +16639,64 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiSequencesIdEnrollmentsLeadIdApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Sequence id */
+                id: string;
+                /** @description The enrolled lead */
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The body to send instead of the draft’s (plain text) */
+                    body?: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /** @description The subject to send instead of the draft’s */
+                    subject?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Enrollment"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];
