@@ -224,8 +224,10 @@ export async function saveDraft(siteId: string, enrollmentId: string, step: numb
 }
 
 /**
- * Approves the draft waiting in the enrollment (with the owner's edits), due now: its job is
- * queued in the same transaction. Answers the enrollment, or undefined when no draft waits.
+ * Approves the draft of the enrollment's next step (with the owner's edits): one waiting for
+ * review is due now, its job queued in the same transaction; one approved already (waiting for the
+ * send window or the cap) takes the edits and keeps its time. Answers the enrollment, or undefined
+ * when there is no draft of the next step.
  */
 export async function approveDraft(
   siteId: string,
@@ -241,13 +243,13 @@ export async function approveDraft(
       .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.id, enrollmentId), eq(sequenceEnrollments.status, 'active')))
       .for('update');
     const draft = current?.draft;
-    if (!draft || draft.approved || draft.step !== current.nextStep) return undefined;
+    if (!draft || draft.step !== current.nextStep) return undefined;
     const [row] = await tx
       .update(sequenceEnrollments)
-      .set({ draft: { ...draft, ...edits, approved: true }, nextSendAt: at, updatedAt: at })
+      .set({ draft: { ...draft, ...edits, approved: true }, ...(draft.approved ? {} : { nextSendAt: at }), updatedAt: at })
       .where(eq(sequenceEnrollments.id, enrollmentId))
       .returning();
-    await scheduleSteps([{ siteId, enrollmentId, step: draft.step, at }], tx);
+    if (!draft.approved) await scheduleSteps([{ siteId, enrollmentId, step: draft.step, at }], tx);
     return row;
   });
 }

@@ -239,8 +239,8 @@ export async function enroll(siteId: string, sequenceId: string, input: EnrollIn
 
 /**
  * Approves the agent's draft waiting in a lead's enrollment, edited when `subject` or `body` are
- * given: the step goes out now (within the send window, the cap and the throttle). 409 when no
- * draft waits for approval.
+ * given: the step goes out now (within the send window, the cap and the throttle). A draft approved
+ * already and not yet sent takes the edits. 409 when the enrollment has no draft of its next step.
  */
 export async function approveDraft(siteId: string, sequenceId: string, leadId: string, input: ApproveDraftInput): Promise<Enrollment> {
   await sequenceOf(siteId, sequenceId);
@@ -249,7 +249,7 @@ export async function approveDraft(siteId: string, sequenceId: string, leadId: s
     ...(input.subject !== undefined && { subject: input.subject }),
     ...(input.body !== undefined && { body: input.body }),
   });
-  if (!approved) throw new ApiError('CONFLICT', 'No draft of this enrollment waits for approval');
+  if (!approved) throw new ApiError('CONFLICT', 'This enrollment has no draft of its next step to approve');
   return toEnrollment(approved);
 }
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { getDb } from '@/lib/db/client';
+import { sequenceEnrollments } from '@/lib/db/schema';
 import { insertInbound } from '@/lib/email/repo';
 import type { RouteHandler } from '@/lib/http/define-route';
 import { presenters } from './auth-matrix';
@@ -140,6 +141,13 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: key,
     body: { site_id: t.siteId, lead_ids: [enrolledLead.lead.id] },
   });
+  // Its enrollment holds an agent's draft for review, as an agent-drafted step's job leaves it (approve takes it).
+  await (
+    await getDb()
+  )
+    .update(sequenceEnrollments)
+    .set({ draft: { step: 0, subject: 'Hi', body: 'Hello.', approved: false, created_at: new Date().toISOString() }, nextSendAt: null })
+    .where(eq(sequenceEnrollments.leadId, enrolledLead.lead.id));
   const ids: Record<string, string> = {
     site_id: t.siteId,
     user_id: t.user.id,

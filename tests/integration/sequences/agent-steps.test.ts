@@ -152,7 +152,9 @@ describe('with the email agent', () => {
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body.data.draft).toMatchObject({ approved: true, subject: 'An idea for Acme' });
     expect(approved.body.data.next_send_at).not.toBeNull();
-    expect((await approve(id, ada.id)).status).toBe(409);
+    // Approved, not yet sent: a second edit is taken.
+    const edited = await approve(id, ada.id, { body: 'Dear Ada, our ovens bake twice as fast. Shall I send a trial unit?' });
+    expect(edited.status).toBe(200);
 
     await runStep(t.siteId, e.id, 0);
     const [mail] = mailsTo(ada.email);
@@ -160,6 +162,8 @@ describe('with the email agent', () => {
     expect(mail.parsed.text).toContain('Dear Ada, our ovens bake twice as fast. Shall I send a trial unit?');
     const row = (await (await getDb()).select().from(sequenceEnrollments).where(eq(sequenceEnrollments.id, e.id)))[0];
     expect(row).toMatchObject({ nextStep: 1, draft: null, status: 'active' });
+    // Sent: nothing left to approve.
+    expect((await approve(id, ada.id)).status).toBe(409);
   });
 
   it('sends a draft without review as the agent wrote it', async () => {

@@ -9,7 +9,8 @@ export const POST = defineRoute({
   description:
     'An agent-drafted step with review holds the lead’s enrollment with the email agent’s draft (`draft`, `approved: false`). ' +
     'Approving it — with a new `subject` or `body` to send instead, or as written — sends it now (within the send window, ' +
-    'the daily cap and the throttle), and the enrollment goes on. 409 when no draft waits for approval.',
+    'the daily cap and the throttle), and the enrollment goes on. A draft approved already and not yet sent (waiting for ' +
+    'the window) takes the edits. 409 when the enrollment has no draft of its next step.',
   tags: ['Sequences'],
   auth: policies.keyWrite,
   params: enrollmentParams,
