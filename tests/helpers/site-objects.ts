@@ -200,8 +200,12 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     sequence_id: sequence.data.id,
     sequence_enrolled_lead_id: enrolledLead.lead.id,
     // `id` of the sequence routes names a sequence; the enrollment routes take the site's leads.
-    ...Object.fromEntries(['', '/enrollments', '/enrollments/{lead_id}'].map((p) => [`/api/sequences/{id}${p} id`, sequence.data.id])),
+    ...Object.fromEntries(
+      ['', '/enrollments', '/enrollments/{lead_id}', '/enrollments/{lead_id}/approve'].map((p) => [`/api/sequences/{id}${p} id`, sequence.data.id]),
+    ),
     '/api/sequences/{id}/enrollments/{lead_id} lead_id': enrolledLead.lead.id,
+    '/api/sequences/{id}/enrollments/{lead_id}/approve lead_id': enrolledLead.lead.id,
+    '/api/agents/tools/sequences/unenroll lead_id': enrolledLead.lead.id,
     '/api/sequences/{id}/enrollments lead_ids': lead.lead.id,
   };
   for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);
