@@ -598,6 +598,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/tools/sequences/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a sequence
+         * @description Creates an outreach sequence: `name` and `steps` (each `delay_minutes` after the previous, a `subject` and `body` template with {{first_name}}, {{name}}, {{company}}, {{position}}, {{site_name}}… and fallbacks `{{first_name|there}}`; an unknown variable is refused). Options: `send_window`, `daily_cap`, `domain_per_minute`, `stop_on_status`, `tracking`, `status`.
+         *
+         *     Also served as the MCP tool `createSequence` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/sequences/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a sequence
+         * @description One sequence by `sequence_id`: its steps, figures per step and A/B subject, and a page of its enrollments with their status and next send time (`enrollment_status`, `limit`, `offset`). Another site’s sequence is a 404.
+         *
+         *     Also served as the MCP tool `getSequence` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesDetail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/sequences/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enroll leads in a sequence
+         * @description Enrolls leads in sequence `sequence_id`, by `lead_ids` or a `segment_id` (one of them). A lead is enrolled once per sequence; suppressed addresses and leads whose status the sequence stops on are skipped and counted.
+         *
+         *     Also served as the MCP tool `enrollInSequence` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesEnroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/sequences/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List sequences
+         * @description Lists the site's outreach sequences, newest first, each with its steps, options and total figures (enrolled, active, sent, opened, clicked, replied…).
+         *
+         *     Also served as the MCP tool `getSequences` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/sequences/unenroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a lead out of a sequence
+         * @description Stops lead `lead_id` in sequence `sequence_id`: nothing more is sent to it; it stays listed, stopped (`removed`). An enrollment that ended already is left as it is.
+         *
+         *     Also served as the MCP tool `unenrollFromSequence` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesUnenroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/sequences/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update or pause a sequence
+         * @description Changes the given fields of sequence `sequence_id`: `status` `paused` holds every enrollment, `active` resumes them; `steps` replaces the list (steps already sent must be given unchanged: 409 otherwise); a changed delay moves the leads waiting for that step.
+         *
+         *     Also served as the MCP tool `updateSequence` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsSequencesUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/tools/updateSiteSettings": {
         parameters: {
             query?: never;
@@ -936,6 +1092,50 @@ export interface paths {
          *     Requires a signed-in user (session token or console cookie); API keys are refused.
          */
         post: operations["postApiAuthVerifyEmailResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email/click": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tracked link
+         * @description Every http(s) link of a message of a sequence with tracking on points here. The signed token names the site, the message and the target: the click is recorded (the message counts as clicked, and opened, once) and the answer is a 302 to the target. An altered or forged token is 404 and redirects nowhere; only http(s) targets exist.
+         *
+         *     No authentication.
+         */
+        get: operations["getApiEmailClick"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open pixel
+         * @description The 1×1 image at the end of an HTML message of a sequence with tracking on. Loading it marks the message opened (once: later loads by image proxies or prefetchers count in `opens` but not as another open). The signed token names the site and the message; an altered one is 404.
+         *
+         *     No authentication.
+         */
+        get: operations["getApiEmailOpen"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1559,7 +1759,7 @@ export interface paths {
          * MCP server (Streamable HTTP) exposing the tools
          * @description Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`), JSON responses (always JSON, whatever `Accept` says). The body is one JSON-RPC message (no batches); a body that is not JSON, not that shape, or carries text the API refuses answers 400 in the error envelope, as on every route.
          *
-         *     Tools: `createLead` (POST /api/agents/tools/leads/create), `getLeads` (POST /api/agents/tools/leads/get), `updateLead` (POST /api/agents/tools/leads/update), `qualifyLead` (POST /api/agents/tools/leads/qualify), `identifyLead` (POST /api/agents/tools/leads/identify), `createSegment` (POST /api/agents/tools/segments/create), `getSegments` (POST /api/agents/tools/segments/get), `updateSegment` (POST /api/agents/tools/segments/update), `createRequirement` (POST /api/agents/tools/requirements/create), `getRequirements` (POST /api/agents/tools/requirements/get), `updateRequirement` (POST /api/agents/tools/requirements/update), `updateSiteSettings` (POST /api/agents/tools/updateSiteSettings), `getFinderCategoryIds` (POST /api/agents/tools/getFinderCategoryIds), `analyzeICPTotalCount` (POST /api/agents/tools/analyzeICPTotalCount), `createIcpMining` (POST /api/agents/tools/createIcpMining), `searchRegionVenues` (POST /api/agents/tools/searchRegionVenues). Each has the input and output schema of its REST route.
+         *     Tools: `createLead` (POST /api/agents/tools/leads/create), `getLeads` (POST /api/agents/tools/leads/get), `updateLead` (POST /api/agents/tools/leads/update), `qualifyLead` (POST /api/agents/tools/leads/qualify), `identifyLead` (POST /api/agents/tools/leads/identify), `createSegment` (POST /api/agents/tools/segments/create), `getSegments` (POST /api/agents/tools/segments/get), `updateSegment` (POST /api/agents/tools/segments/update), `createRequirement` (POST /api/agents/tools/requirements/create), `getRequirements` (POST /api/agents/tools/requirements/get), `updateRequirement` (POST /api/agents/tools/requirements/update), `updateSiteSettings` (POST /api/agents/tools/updateSiteSettings), `getFinderCategoryIds` (POST /api/agents/tools/getFinderCategoryIds), `analyzeICPTotalCount` (POST /api/agents/tools/analyzeICPTotalCount), `createIcpMining` (POST /api/agents/tools/createIcpMining), `searchRegionVenues` (POST /api/agents/tools/searchRegionVenues), `getSequences` (POST /api/agents/tools/sequences/get), `getSequence` (POST /api/agents/tools/sequences/detail), `createSequence` (POST /api/agents/tools/sequences/create), `updateSequence` (POST /api/agents/tools/sequences/update), `enrollInSequence` (POST /api/agents/tools/sequences/enroll), `unenrollFromSequence` (POST /api/agents/tools/sequences/unenroll). Each has the input and output schema of its REST route.
          *
          *     A successful `tools/call` returns `structuredContent` = the REST body; a failed one returns `isError: true` with the REST error envelope as the text content and `_meta.status` = the REST HTTP status. The key is checked for each call exactly as on the REST route (scope, `site_id`).
          *
@@ -2087,6 +2287,30 @@ export interface paths {
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
         delete: operations["deleteApiSequencesIdEnrollmentsLeadId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sequences/{id}/enrollments/{lead_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an agent-drafted email
+         * @description An agent-drafted step with review holds the lead’s enrollment with the email agent’s draft (`draft`, `approved: false`). Approving it — with a new `subject` or `body` to send instead, or as written — sends it now (within the send window, the daily cap and the throttle), and the enrollment goes on. A draft approved already and not yet sent (waiting for the window) takes the edits. 409 when the enrollment has no draft of its next step.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiSequencesIdEnrollmentsLeadIdApprove"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4763,7 +4987,20 @@ export interface components {
             completed_at: string | null;
             /** @description ISO 8601 timestamp */
             created_at: string;
+            /** @description The email agent's draft of the next step (agent-drafted steps), until it is sent */
+            draft: {
+                /** @description false: waiting for approval (the enrollment holds until then) */
+                approved: boolean;
+                body: string;
+                /** @description ISO 8601 timestamp */
+                created_at: string;
+                /** @description The step it was written for */
+                step: number;
+                subject: string;
+            } | null;
             email: string;
+            /** @description Why a `failed` enrollment failed (`MODEL_NOT_CONFIGURED: …` when an agent-drafted step had no model) */
+            failure: string | null;
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -4772,8 +5009,11 @@ export interface components {
             next_send_at: string | null;
             /** @description Index of the next step to send (the number of steps once completed) */
             next_step: number;
-            /** @enum {string} */
-            status: "active" | "completed" | "stopped";
+            /**
+             * @description `failed`: a step could not be sent after every retry (see `failure`)
+             * @enum {string}
+             */
+            status: "active" | "completed" | "stopped" | "failed";
             /** @description Why a stopped enrollment stopped */
             stop_reason: ("replied" | "bounced" | "unsubscribed" | "removed" | "converted" | "lost") | null;
             /** @description ISO 8601 timestamp */
@@ -5800,13 +6040,15 @@ export interface components {
                 active: number;
                 /** @description Messages that bounced */
                 bounced: number;
-                /** @description Messages with a tracked link clicked */
+                /** @description Messages with a tracked link clicked, each once however often */
                 clicked: number;
                 /** @description Enrollments that received every step */
                 completed: number;
                 /** @description Leads enrolled */
                 enrolled: number;
-                /** @description Messages opened (open pixel; tracked sequences only) */
+                /** @description Enrollments that failed: a step could not be sent after every retry */
+                failed: number;
+                /** @description Messages opened, each once however often (open pixel of HTML steps, or a click; tracked sequences only) */
                 opened: number;
                 /** @description Messages answered by the lead */
                 replied: number;
@@ -5828,6 +6070,8 @@ export interface components {
             status: "active" | "paused";
             steps: components["schemas"]["Step"][];
             stop_on_status: ("converted" | "lost")[];
+            /** @description Open and click tracking of its messages */
+            tracking: boolean;
             /** @description ISO 8601 timestamp */
             updated_at: string;
         };
@@ -5846,13 +6090,15 @@ export interface components {
                 active: number;
                 /** @description Messages that bounced */
                 bounced: number;
-                /** @description Messages with a tracked link clicked */
+                /** @description Messages with a tracked link clicked, each once however often */
                 clicked: number;
                 /** @description Enrollments that received every step */
                 completed: number;
                 /** @description Leads enrolled */
                 enrolled: number;
-                /** @description Messages opened (open pixel; tracked sequences only) */
+                /** @description Enrollments that failed: a step could not be sent after every retry */
+                failed: number;
+                /** @description Messages opened, each once however often (open pixel of HTML steps, or a click; tracked sequences only) */
                 opened: number;
                 /** @description Messages answered by the lead */
                 replied: number;
@@ -5876,6 +6122,8 @@ export interface components {
             step_figures: components["schemas"]["StepFigures"][];
             steps: components["schemas"]["Step"][];
             stop_on_status: ("converted" | "lost")[];
+            /** @description Open and click tracking of its messages */
+            tracking: boolean;
             /** @description ISO 8601 timestamp */
             updated_at: string;
         };
@@ -6478,10 +6726,22 @@ export interface components {
             };
         };
         Step: {
-            /** @description Body template (plain text; the unsubscribe link is added at the end). Variables: {{first_name}}, {{last_name}}, {{name}}, {{email}}, {{company}}, {{position}}, {{site_name}}, {{industry}}; a fallback after a bar (`{{first_name|there}}`) is used when the lead has no value. An unknown variable is refused. */
+            /** @description Body template, plain text or HTML by `format` (the unsubscribe link is added at the end; variable values are escaped in HTML). Variables: {{first_name}}, {{last_name}}, {{name}}, {{email}}, {{company}}, {{position}}, {{site_name}}, {{industry}}; a fallback after a bar (`{{first_name|there}}`) is used when the lead has no value. An unknown variable is refused. */
             body: string;
             /** @description Minutes after the previous step (after enrollment for the first step), 0–525600 */
             delay_minutes: number;
+            /**
+             * @description `text` (default): a plain-text message, links tracked, no open pixel. `html`: an HTML message with its text alternative, links tracked and an open pixel
+             * @enum {string}
+             */
+            format?: "text" | "html";
+            /**
+             * @description `email` (default): `subject` and `body` are sent as written. `agent`: the email agent writes the body from the lead and `body`, which holds its instructions (a template too); `subject` is the subject template. A step of this kind is plain text
+             * @enum {string}
+             */
+            kind?: "email" | "agent";
+            /** @description Agent-drafted steps: true (default) — each draft waits in its enrollment for approval (POST …/enrollments/{lead_id}/approve); false — sent as the agent wrote it */
+            review?: boolean;
             /** @description Subject template. Variables: {{first_name}}, {{last_name}}, {{name}}, {{email}}, {{company}}, {{position}}, {{site_name}}, {{industry}}; a fallback after a bar (`{{first_name|there}}`) is used when the lead has no value. An unknown variable is refused. */
             subject: string;
             /** @description Up to 3 more subjects: each lead gets one of `subject` and these in turn; the step's figures show the split */
@@ -6490,9 +6750,9 @@ export interface components {
         StepFigures: {
             /** @description Messages that bounced */
             bounced: number;
-            /** @description Messages with a tracked link clicked */
+            /** @description Messages with a tracked link clicked, each once however often */
             clicked: number;
-            /** @description Messages opened (open pixel; tracked sequences only) */
+            /** @description Messages opened, each once however often (open pixel of HTML steps, or a click; tracked sequences only) */
             opened: number;
             /** @description Messages answered by the lead */
             replied: number;
@@ -6506,9 +6766,9 @@ export interface components {
             variants: {
                 /** @description Messages that bounced */
                 bounced: number;
-                /** @description Messages with a tracked link clicked */
+                /** @description Messages with a tracked link clicked, each once however often */
                 clicked: number;
-                /** @description Messages opened (open pixel; tracked sequences only) */
+                /** @description Messages opened, each once however often (open pixel of HTML steps, or a click; tracked sequences only) */
                 opened: number;
                 /** @description Messages answered by the lead */
                 replied: number;
@@ -9110,6 +9370,367 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    postApiAgentsToolsSequencesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap */
+                    daily_cap?: number | null;
+                    /** @description At most this many messages per minute to one recipient domain; null: no limit */
+                    domain_per_minute?: number | null;
+                    /** @description Name of the sequence */
+                    name: string;
+                    /** @description When steps may go out, in the site's time zone (settings → business hours; UTC when unset). A step due outside waits for the next allowed hour */
+                    send_window?: components["schemas"]["SendWindow"] | null;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /**
+                     * @description paused: nothing is sent until it is active again
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused";
+                    /** @description The steps, in order (1–20) */
+                    steps: components["schemas"]["Step"][];
+                    /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
+                    stop_on_status?: ("converted" | "lost")[];
+                    /** @description Open and click tracking (default on): links go through signed redirects, HTML steps carry an open pixel. Off: messages go out as written */
+                    tracking?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sequence: components["schemas"]["Sequence"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsSequencesDetail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Only enrollments in this status
+                     * @enum {string}
+                     */
+                    enrollment_status?: "active" | "completed" | "stopped" | "failed";
+                    /**
+                     * @description Enrollments per page, 1–500 (default 50)
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * @description Enrollments to skip (default 0)
+                     * @default 0
+                     */
+                    offset?: number;
+                    /**
+                     * Format: uuid
+                     * @description The sequence
+                     */
+                    sequence_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sequence: components["schemas"]["SequenceDetail"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsSequencesEnroll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Leads to enroll (1–1000) */
+                    lead_ids?: string[];
+                    /**
+                     * Format: uuid
+                     * @description Enroll the segment's leads (up to 10,000)
+                     */
+                    segment_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The sequence
+                     */
+                    sequence_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: components["schemas"]["EnrollResult"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsSequencesGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The site's sequences, newest first, with their figures */
+                        sequences: components["schemas"]["Sequence"][];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsSequencesUnenroll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The enrolled lead
+                     */
+                    lead_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The sequence
+                     */
+                    sequence_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enrollment: components["schemas"]["Enrollment"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsSequencesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap */
+                    daily_cap?: number | null;
+                    /** @description At most this many messages per minute to one recipient domain; null: no limit */
+                    domain_per_minute?: number | null;
+                    /** @description Name of the sequence */
+                    name?: string;
+                    /** @description When steps may go out; null: at any time */
+                    send_window?: components["schemas"]["SendWindow"] | null;
+                    /**
+                     * Format: uuid
+                     * @description The sequence
+                     */
+                    sequence_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /**
+                     * @description `paused` holds every enrollment; `active` resumes them
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused";
+                    /** @description The whole list of steps: the steps already sent to a lead must be given unchanged (409 otherwise); later ones may change, be added or removed */
+                    steps?: components["schemas"]["Step"][];
+                    /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
+                    stop_on_status?: ("converted" | "lost")[];
+                    /** @description Open and click tracking of the messages sent from now on */
+                    tracking?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sequence: components["schemas"]["Sequence"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     postApiAgentsToolsUpdateSiteSettings: {
         parameters: {
             query?: never;
@@ -9908,8 +10529,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e",
-                     *         "email": "user-f475e76579d8@example.com",
+                     *         "id": "86809521-f077-495f-9d40-f46dea370086",
+                     *         "email": "user-7bbdbff6d158@example.com",
                      *         "name": null,
                      *         "email_verified": false,
                      *         "two_factor": false
@@ -10200,7 +10821,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-f475e76579d8@example.com",
+                 *       "email": "user-7bbdbff6d158@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -10226,7 +10847,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "email": "user-f475e76579d8@example.com",
+                     *         "email": "user-7bbdbff6d158@example.com",
                      *         "message": "Check your inbox: a link to verify this address was sent to it (valid 7 days)."
                      *       }
                      *     }
@@ -10259,7 +10880,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-f475e76579d8@example.com",
+                 *       "email": "user-7bbdbff6d158@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -10285,8 +10906,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..v5BUlZfzZXkJy8DE.5TvvUQH1MFhElX5d4mG2Cp0frYnmW03NnPratVUDDucEdnQKqzkgqYZp3ofXFC5xom-mvI06MN61KMs9P8Fexo1yGzcBSx_QDNOPJpwahCWrRJaGOteaGSsbZo_Hmgc3lLnNRjPIy_PigoeJ1kMWpFnru3EPCAQZ32nujFi7a7nnfqZ2Z3iHR3Bh5WjNbl1WYXEogr9pZdjFGm656SXHLzZ_PCj9AB37XEuRi4VUFokF8tFGAoF_tUWnhrPGQvvp7Vgbz8ZqRm4IIO8ai_RhVXgIEF3tlUOHKMYOxr8x.fwNqV9aJKmsovZrhL58AsA",
-                     *         "expires_at": "2026-12-09T02:12:02.821Z"
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..1sIF7saCoK_T9msE.ky04g5TC57aZQGEmNFm_ZjmsY_WzQzLlKLxbFM9Zpn81OCLT-0gz3WTy5TR7uxGqtwSgvWjD93ILW3qI1rlx5fNJKurxAAbWtfZ_P1TGeGusujfX8s_Ral55f1vzlbv3aTXV1ps_flVd63gqz1shhnnT-XG9SeQnzFV9aQ-JqwCalLlLs-jskgWZcrVLAszTYNYXOG7Jraoh5O-beqY7lHPndWBfcSbGBPKmkujwo6elfFDaW5iqgw341gvjnkG1ZtBapKBH2F9fyNdpUuxEwP8xfkakyqACALiHyNDm.vPnAf8s6zjgNnNuvvCB21g",
+                     *         "expires_at": "2026-12-13T06:50:03.722Z"
                      *       }
                      *     }
                      */
@@ -10462,6 +11083,60 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiEmailClick: {
+        parameters: {
+            query: {
+                /** @description The signed token of the pixel or link */
+                t: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the link’s target (`Location`) */
+            302: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiEmailOpen: {
+        parameters: {
+            query: {
+                /** @description The signed token of the pixel or link */
+                t: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A transparent 1×1 GIF */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12580,7 +13255,7 @@ export interface operations {
                  *         "read",
                  *         "write"
                  *       ],
-                 *       "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639"
+                 *       "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf"
                  *     }
                  */
                 "application/json": {
@@ -12627,17 +13302,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "apiKey": "key_JW5tmKrcZa9w3TD6h27C7gQ2aM7KI80katrXR9zAafX30knEq",
-                     *         "id": "075d474f-dd44-435f-b6d8-2fce9b20cb05",
+                     *         "apiKey": "key_Zi73mOphYmSrxiSBw5zNNVfP5uvq60RAQw7uz1nTSCj0ZrsmL",
+                     *         "id": "a7b75c14-2857-4165-bfbf-7a42956fe817",
                      *         "prefix": "key",
                      *         "name": "test key",
                      *         "scopes": [
                      *           "read",
                      *           "write"
                      *         ],
-                     *         "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
-                     *         "expires_at": "2027-03-02T02:12:03.766Z",
-                     *         "created_at": "2026-12-02T02:12:03.719Z"
+                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                     *         "expires_at": "2027-03-06T06:50:06.364Z",
+                     *         "created_at": "2026-12-06T06:50:06.325Z"
                      *       }
                      *     }
                      */
@@ -15559,7 +16234,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description At most this many of the site's messages per day (the sender's day, UTC); null: no cap */
+                    /** @description At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap */
                     daily_cap?: number | null;
                     /** @description At most this many messages per minute to one recipient domain; null: no limit */
                     domain_per_minute?: number | null;
@@ -15581,6 +16256,8 @@ export interface operations {
                     steps: components["schemas"]["Step"][];
                     /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
                     stop_on_status?: ("converted" | "lost")[];
+                    /** @description Open and click tracking (default on): links go through signed redirects, HTML steps carry an open pixel. Off: messages go out as written */
+                    tracking?: boolean;
                 };
             };
         };
@@ -15671,7 +16348,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Only enrollments in this status */
-                enrollment_status?: "active" | "completed" | "stopped";
+                enrollment_status?: "active" | "completed" | "stopped" | "failed";
                 /** @description Enrollments per page, 1–500 (default 50) */
                 limit?: number;
                 /** @description Enrollments to skip (default 0) */
@@ -15882,7 +16559,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description At most this many of the site's messages per day (the sender's day, UTC); null: no cap */
+                    /** @description At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap */
                     daily_cap?: number | null;
                     /** @description At most this many messages per minute to one recipient domain; null: no limit */
                     domain_per_minute?: number | null;
@@ -15904,6 +16581,8 @@ export interface operations {
                     steps?: components["schemas"]["Step"][];
                     /** @description Lead statuses that also end a lead's enrollment (reply, bounce and unsubscribe always do) */
                     stop_on_status?: ("converted" | "lost")[];
+                    /** @description Open and click tracking of the messages sent from now on */
+                    tracking?: boolean;
                 };
             };
         };
@@ -16157,6 +16836,64 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiSequencesIdEnrollmentsLeadIdApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Sequence id */
+                id: string;
+                /** @description The enrolled lead */
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The body to send instead of the draft’s (plain text) */
+                    body?: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /** @description The subject to send instead of the draft’s */
+                    subject?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Enrollment"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18530,11 +19267,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
-                 *       "session_id": "01a233a3-15e6-7a96-92f2-75c60bd74d25",
-                 *       "email": "Ann-fp-pq9g1g912i@Example.com",
-                 *       "firstName": "Ann",
-                 *       "lastName": "Lee"
+                 *       "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                 *       "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
+                 *       "email": "ada@example.com"
                  *     }
                  */
                 "application/json": {
@@ -18580,17 +19315,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "lead_id": "aa2bd802-aa80-49e7-89c2-5c2b47f0e9c3",
-                     *         "visitor_id": "01a233a3-15e6-7087-9f39-ef1002b49669",
-                     *         "session_id": "01a233a3-15e6-7a96-92f2-75c60bd74d25",
-                     *         "email": "ann-fp-pq9g1g912i@example.com",
-                     *         "name": "Ann Lee",
+                     *         "lead_id": "f80092f4-7a51-4550-8ea0-dea889a9fba2",
+                     *         "visitor_id": "01a1fd8c-6900-7ddc-b6f8-6321d3c84cb8",
+                     *         "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
+                     *         "email": "ada@example.com",
+                     *         "name": "ada",
                      *         "is_new_lead": true
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1796162655743,
-                     *         "processing_time": 11.84
+                     *         "server_time": 1795255620000,
+                     *         "processing_time": 407.36
                      *       }
                      *     }
                      */
@@ -18904,7 +19639,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4"
+                 *       "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                 *       "fingerprint": "fp-si1sxvsdfuk",
+                 *       "url": "https://shop.example.com/?utm_source=newsletter&utm_campaign=spring",
+                 *       "referrer": "https://www.google.com/search?q=shoes",
+                 *       "location": {
+                 *         "country": "ES"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -19090,23 +19831,23 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "01a233a3-0907-772b-99ad-f9e6ec14e6ae",
-                     *         "visitor_id": "01a233a3-0907-74b2-8b6c-6ba088fdb8d0",
-                     *         "fingerprint": null,
-                     *         "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
-                     *         "created_at": 1796162652423,
-                     *         "expires_at": 1796164452423,
+                     *         "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
+                     *         "visitor_id": "01a1fd8c-6900-7ddc-b6f8-6321d3c84cb8",
+                     *         "fingerprint": "fp-si1sxvsdfuk",
+                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                     *         "created_at": 1795255200000,
+                     *         "expires_at": 1795257000000,
                      *         "ttl": 1800,
-                     *         "session_url": "/api/visitors/session?session_id=01a233a3-0907-772b-99ad-f9e6ec14e6ae&site_id=1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
+                     *         "session_url": "/api/visitors/session?session_id=01a1fd8c-6900-7b62-ad64-af11985fc458&site_id=645b813e-976c-4fc1-9663-f5038211bcaf",
                      *         "is_new_session": true,
                      *         "previous_session_id": null,
-                     *         "is_bot": true,
+                     *         "is_bot": false,
                      *         "anonymous": false
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1796162652501,
-                     *         "processing_time": 82.03
+                     *         "server_time": 1795255200000,
+                     *         "processing_time": 671.42
                      *       }
                      *     }
                      */
@@ -19605,10 +20346,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
+                     *         "id": "645b813e-976c-4fc1-9663-f5038211bcaf",
                      *         "name": "Test site",
                      *         "domain": null,
-                     *         "created_at": "2026-12-02T02:12:03.384Z"
+                     *         "created_at": "2026-12-06T06:50:04.818Z"
                      *       }
                      *     }
                      */
@@ -19640,9 +20381,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
-                 *       "session_id": "01a233a3-11c3-7df0-b495-3a742e9ccbc2",
-                 *       "event_type": "click"
+                 *       "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                 *       "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
+                 *       "event_type": "pageview",
+                 *       "url": "https://shop.example.com/?utm_source=newsletter&utm_campaign=spring"
                  *     }
                  */
                 "application/json": {
@@ -19679,9 +20421,10 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "site_id": "1a6cd50a-6030-41ca-8c31-2c06a8d5f3e4",
-                 *       "session_id": "01a233a3-11c3-7df0-b495-3a742e9ccbc2",
-                 *       "event_type": "click"
+                 *       "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                 *       "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
+                 *       "event_type": "pageview",
+                 *       "url": "https://shop.example.com/?utm_source=newsletter&utm_campaign=spring"
                  *     }
                  */
                 "text/plain": {
@@ -19733,18 +20476,18 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "event_id": "01a233a3-11d6-7153-88bc-44c979ad50bc",
-                     *         "session_id": "01a233a3-11c3-7df0-b495-3a742e9ccbc2",
-                     *         "visitor_id": "01a233a3-11c3-7b12-90a6-87bc46a33e5f",
-                     *         "event_type": "click",
-                     *         "timestamp": 1796162654678,
+                     *         "event_id": "01a1fd8c-6900-74e2-a535-63734339d9de",
+                     *         "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
+                     *         "visitor_id": "01a1fd8c-6900-7ddc-b6f8-6321d3c84cb8",
+                     *         "event_type": "pageview",
+                     *         "timestamp": 1795255200000,
                      *         "stored": true,
-                     *         "expires_at": 1796164454678
+                     *         "expires_at": 1795257000000
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1796162654689,
-                     *         "processing_time": 11.67
+                     *         "server_time": 1795255200000,
+                     *         "processing_time": 158.85
                      *       }
                      *     }
                      */
@@ -22299,7 +23042,7 @@ export interface operations {
                 dimension: "pages" | "entry_pages" | "exit_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices" | "browsers" | "operating_systems" | "outbound_links" | "downloads" | "utm_terms" | "utm_contents" | "goals";
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 1c57fdcb-6c94-4cb5-a793-f735f8d72067
+                 * @example 645b813e-976c-4fc1-9663-f5038211bcaf
                  */
                 site_id: string;
             };
@@ -22321,7 +23064,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "1c57fdcb-6c94-4cb5-a793-f735f8d72067",
+                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -22365,7 +23108,8 @@ export interface operations {
                      *             "avg_engaged_ms": null,
                      *             "avg_scroll_depth": null
                      *           }
-                     *         ]
+                     *         ],
+                     *         "filters": []
                      *       }
                      *     }
                      */
@@ -22414,7 +23158,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 1c57fdcb-6c94-4cb5-a793-f735f8d72067
+                 * @example 645b813e-976c-4fc1-9663-f5038211bcaf
                  */
                 site_id: string;
             };
@@ -22436,7 +23180,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "1c57fdcb-6c94-4cb5-a793-f735f8d72067",
+                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -22455,7 +23199,8 @@ export interface operations {
                      *             "conversion_rate": 0.5,
                      *             "drop_off": 1
                      *           }
-                     *         ]
+                     *         ],
+                     *         "filters": []
                      *       }
                      *     }
                      */
@@ -22502,7 +23247,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 7700977c-2366-48b8-8ba8-5768a9da8984
+                 * @example 645b813e-976c-4fc1-9663-f5038211bcaf
                  */
                 site_id: string;
             };
@@ -22524,7 +23269,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "7700977c-2366-48b8-8ba8-5768a9da8984",
+                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -22537,7 +23282,8 @@ export interface operations {
                      *           "bounce_rate": 0.6667,
                      *           "avg_duration_ms": 140000,
                      *           "conversions": 1,
-                     *           "new_leads": 1
+                     *           "new_leads": 1,
+                     *           "revenue": []
                      *         },
                      *         "bots": {
                      *           "visitors": 1,
@@ -22552,6 +23298,7 @@ export interface operations {
                      *             "avg_duration_ms": 210000,
                      *             "conversions": 1,
                      *             "new_leads": 1,
+                     *             "revenue": [],
                      *             "date": "2026-11-21"
                      *           },
                      *           {
@@ -22562,9 +23309,11 @@ export interface operations {
                      *             "avg_duration_ms": 0,
                      *             "conversions": 0,
                      *             "new_leads": 0,
+                     *             "revenue": [],
                      *             "date": "2026-11-22"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "filters": []
                      *       }
                      *     }
                      */
@@ -22594,7 +23343,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 9353e0c8-b234-46c8-993b-7aab51f117b9
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -22611,6 +23363,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "site_id": "9353e0c8-b234-46c8-993b-7aab51f117b9",
+                     *         "at": 1793534590000,
+                     *         "visitors": 1,
+                     *         "pages": [
+                     *           {
+                     *             "value": "/signup",
+                     *             "visitors": 1
+                     *           }
+                     *         ],
+                     *         "sources": [
+                     *           {
+                     *             "value": null,
+                     *             "visitors": 1
+                     *           }
+                     *         ],
+                     *         "countries": [
+                     *           {
+                     *             "value": null,
+                     *             "visitors": 1
+                     *           }
+                     *         ],
+                     *         "page_views_per_minute": [
+                     *           {
+                     *             "minute": 1793532840000,
+                     *             "page_views": 0
+                     *           },
+                     *           {
+                     *             "minute": 1793532900000,
+                     *             "page_views": 0
+                     *           },
+                     *           {
+                     *             "minute": 1793532960000,
+                     *             "page_views": 0
+                     *           }
+                     *         ],
+                     *         "filters": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Realtime"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -22954,7 +23749,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 9353e0c8-b234-46c8-993b-7aab51f117b9
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -22971,6 +23769,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "goals": [
+                     *           {
+                     *             "id": "1a8acdf6-0695-4579-aad8-fc53b6005e45",
+                     *             "site_id": "9353e0c8-b234-46c8-993b-7aab51f117b9",
+                     *             "name": "Signup",
+                     *             "type": "event",
+                     *             "match": "signup",
+                     *             "created_at": 1793527260000,
+                     *             "updated_at": 1793527260000
+                     *           },
+                     *           {
+                     *             "id": "24224db0-6c1f-4baa-b7c3-47e62960884a",
+                     *             "site_id": "9353e0c8-b234-46c8-993b-7aab51f117b9",
+                     *             "name": "Purchase",
+                     *             "type": "conversion",
+                     *             "match": "purchase",
+                     *             "created_at": 1793527260000,
+                     *             "updated_at": 1793527260000
+                     *           },
+                     *           {
+                     *             "id": "8e931d0b-1079-40d7-be4f-7137f29dc84f",
+                     *             "site_id": "9353e0c8-b234-46c8-993b-7aab51f117b9",
+                     *             "name": "Pricing page",
+                     *             "type": "page",
+                     *             "match": "/pricing*",
+                     *             "created_at": 1793527260000,
+                     *             "updated_at": 1793527260000
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Oldest first */
@@ -23009,13 +23843,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 9353e0c8-b234-46c8-993b-7aab51f117b9
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Purchase",
+                 *       "type": "conversion",
+                 *       "match": "purchase"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The event name, or for `page` the path (`*` matches any characters, e.g. `/thank-you*`) */
                     match: string;
@@ -23040,6 +23884,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "24224db0-6c1f-4baa-b7c3-47e62960884a",
+                     *         "site_id": "9353e0c8-b234-46c8-993b-7aab51f117b9",
+                     *         "name": "Purchase",
+                     *         "type": "conversion",
+                     *         "match": "purchase",
+                     *         "created_at": 1793527260000,
+                     *         "updated_at": 1793527260000
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Epoch ms */
@@ -23192,7 +24050,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 7700977c-2366-48b8-8ba8-5768a9da8984
+                 * @example 645b813e-976c-4fc1-9663-f5038211bcaf
                  */
                 site_id: string;
             };
@@ -23214,7 +24072,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "7700977c-2366-48b8-8ba8-5768a9da8984",
+                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
                      *         "generated_at": "2026-11-22T12:00:00.000Z",
                      *         "api_keys": {
                      *           "total": 4,
@@ -23223,8 +24081,8 @@ export interface operations {
                      *           "expired": 0
                      *         },
                      *         "api_requests": {
-                     *           "total": 34,
-                     *           "last_24h": 20
+                     *           "total": 64,
+                     *           "last_24h": 50
                      *         },
                      *         "commands": {
                      *           "total": 0,

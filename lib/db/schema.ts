@@ -823,6 +823,8 @@ export const sequences = pgTable('sequences', {
   dailyCap: integer('daily_cap'),
   domainPerMinute: integer('domain_per_minute'),
   stopOnStatus: text('stop_on_status').array().$type<('converted' | 'lost')[]>().notNull().default([]),
+  // 20261206100000_sequence_tracking.sql
+  tracking: boolean('tracking').notNull().default(true),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -833,7 +835,11 @@ export const sequenceEnrollments = pgTable('sequence_enrollments', {
   sequenceId: uuid('sequence_id').notNull(),
   leadId: uuid('lead_id').notNull(),
   email: text('email').notNull(),
-  status: text('status').$type<'active' | 'completed' | 'stopped'>().notNull().default('active'),
+  status: text('status').$type<'active' | 'completed' | 'stopped' | 'failed'>().notNull().default('active'),
+  /** Why a `failed` enrollment failed (its step could not be sent after every retry). */
+  failure: text('failure'),
+  /** The email agent’s draft of an agent-drafted step (20261206100001_sequence_drafts.sql, lib/sequences/draft.ts). */
+  draft: jsonb('draft').$type<{ step: number; subject: string; body: string; approved: boolean; created_at: string }>(),
   stopReason: text('stop_reason').$type<'replied' | 'bounced' | 'unsubscribed' | 'removed' | 'converted' | 'lost'>(),
   nextStep: integer('next_step').notNull().default(0),
   nextSendAt: ts('next_send_at'),
@@ -858,5 +864,7 @@ export const sequenceMessages = pgTable('sequence_messages', {
   repliedAt: ts('replied_at'),
   bouncedAt: ts('bounced_at'),
   unsubscribedAt: ts('unsubscribed_at'),
+  opens: integer('opens').notNull().default(0),
+  clicks: integer('clicks').notNull().default(0),
   createdAt: ts('created_at').notNull().defaultNow(),
 });

@@ -52,6 +52,13 @@ export interface MessageLinks {
 const refuseSuppressed = (suppressed: string[]) =>
   new ApiError('UNPROCESSABLE', 'Recipients on the site’s suppression list (unsubscribed or bounced) are never written to', { suppressed });
 
+const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+/** An HTML body with the unsubscribe link at its end (before `</body>` when it has one). */
+function withHtmlFooter(html: string, page: string): string {
+  const footer = `<p style="font-size:12px;color:#666">To stop receiving these messages: <a href="${escapeAttr(page)}">unsubscribe</a></p>`;
+  return /<\/body>/i.test(html) ? html.replace(/<\/body>/i, `${footer}</body>`) : `${html}${footer}`;
+}
+
 export async function sendEmail(
   siteId: string,
   appId: string | null,
@@ -73,6 +80,7 @@ export async function sendEmail(
     outgoing.headers = { 'List-Unsubscribe': `<${unsubscribe.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
     if (links.unsubscribeFooter && outgoing.text !== undefined)
       outgoing.text = `${outgoing.text}\n\n--\nTo stop receiving these messages: ${unsubscribe.page}\n`;
+    if (links.unsubscribeFooter && outgoing.html !== undefined) outgoing.html = withHtmlFooter(outgoing.html, unsubscribe.page);
   }
   const envelope = {
     appId,

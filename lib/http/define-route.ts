@@ -54,6 +54,11 @@ export interface SpecErrors {
 export interface OpenApiExtras {
   /** Other success statuses the handler sets through `res.status`, with the same body, and what each means. */
   alsoSucceeds?: Record<number, string>;
+  /**
+   * Media types a success answers in, with what each holds: besides the JSON envelope (`text/csv` when the client
+   * asks for it) or, with `json: false`, instead of it (an image; a redirect has none). `description` names the answer.
+   */
+  successMedia?: { description?: string; json?: false; types?: Record<string, string> };
   /** Other statuses the route answers without a body, with their description. */
   otherResponses?: Record<number, string>;
   /**
@@ -61,8 +66,6 @@ export interface OpenApiExtras {
    * name), instead of one operation over an open body.
    */
   variants?: { param: string; values: { value: string; summary: string; description?: string; body: z.ZodType }[] };
-  /** Other media types the success answer comes in when the client asks for them (e.g. `text/csv`), with what each holds. */
-  alsoMedia?: Record<string, string>;
 }
 
 export interface RouteDefinition<

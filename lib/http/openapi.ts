@@ -105,16 +105,19 @@ function responses(def: RouteDoc, components: Components, ex: OperationExamples 
   const success = successSchema(def, components);
   const json = (status: string, schema: Json) => ({ schema, ...(ex?.responses?.[status] !== undefined ? { example: ex.responses[status] } : {}) });
   const okStatus = String(def.status ?? 200);
+  const media = def.openapi?.successMedia;
+  const content: [string, unknown][] = [
+    ...(media?.json === false ? [] : [['application/json', json(okStatus, success)] as [string, unknown]]),
+    ...Object.entries(media?.types ?? {}).map(([type, description]): [string, unknown] => [
+      type,
+      { schema: { type: 'string', ...(type.startsWith('text/') ? {} : { format: 'binary' }), description } },
+    ]),
+  ];
   const out: Record<string, unknown> = {
     [okStatus]: {
-      description: 'Success',
+      description: media?.description ?? 'Success',
       headers,
-      content: {
-        'application/json': json(okStatus, success),
-        ...Object.fromEntries(
-          Object.entries(def.openapi?.alsoMedia ?? {}).map(([media, description]) => [media, { schema: { type: 'string', description } }]),
-        ),
-      },
+      ...(content.length ? { content: Object.fromEntries(content) } : {}),
     },
   };
   for (const [status, description] of Object.entries(def.openapi?.alsoSucceeds ?? {})) {

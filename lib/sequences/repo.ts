@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
-import { sequenceEnrollments, sequenceMessages, sequences } from '@/lib/db/schema';
+import { leads, sequenceEnrollments, sequenceMessages, sequences } from '@/lib/db/schema';
 import { scheduleSteps } from './queue';
 
 /** The only code touching the sequence tables. Site id first; another site's id finds nothing. */
@@ -64,15 +64,35 @@ const messageCounts = {
 };
 export type MessageCounts = { [K in keyof typeof messageCounts]: number };
 
-/** Enrollments by status, per sequence. */
+/**
+ * An enrollment as it is read. A lead whose status became one its sequence stops on is stopped
+ * the moment its next step is due (the step's job checks); until then, it is shown stopped
+ * already, for that reason, since the lead's status changed — whichever path changed it (the
+ * API, the console, an import, a workflow): what is read is always right.
+ */
+const endedByLead = sql`(${sequenceEnrollments.status} = 'active' and ${leads.status} = any(${sequences.stopOnStatus}))`;
+const shownStatus = sql<EnrollmentRow['status']>`case when ${endedByLead} then 'stopped' else ${sequenceEnrollments.status} end`;
+const shownColumns = {
+  ...getTableColumns(sequenceEnrollments),
+  status: shownStatus,
+  stopReason: sql<EnrollmentRow['stopReason']>`case when ${endedByLead} then ${leads.status} else ${sequenceEnrollments.stopReason} end`,
+  stoppedAt: sql<Date | null>`case when ${endedByLead} then ${leads.updatedAt} else ${sequenceEnrollments.stoppedAt} end`.mapWith(
+    sequenceEnrollments.stoppedAt,
+  ),
+  nextSendAt: sql<Date | null>`case when ${endedByLead} then null else ${sequenceEnrollments.nextSendAt} end`.mapWith(sequenceEnrollments.nextSendAt),
+};
+
+/** Enrollments by status as shown (see `endedByLead`), per sequence. */
 export async function enrollmentCounts(siteId: string, sequenceIds: string[]): Promise<{ sequenceId: string; status: string; n: number }[]> {
   if (sequenceIds.length === 0) return [];
   const db = await getDb();
   return db
-    .select({ sequenceId: sequenceEnrollments.sequenceId, status: sequenceEnrollments.status, n: sql<number>`count(*)::int` })
+    .select({ sequenceId: sequenceEnrollments.sequenceId, status: shownStatus, n: sql<number>`count(*)::int` })
     .from(sequenceEnrollments)
+    .innerJoin(sequences, eq(sequences.id, sequenceEnrollments.sequenceId))
+    .innerJoin(leads, eq(leads.id, sequenceEnrollments.leadId))
     .where(and(eq(sequenceEnrollments.siteId, siteId), inArray(sequenceEnrollments.sequenceId, sequenceIds)))
-    .groupBy(sequenceEnrollments.sequenceId, sequenceEnrollments.status);
+    .groupBy(sequenceEnrollments.sequenceId, shownStatus);
 }
 
 /** Message figures per sequence. */
@@ -102,7 +122,16 @@ export async function waitingByStep(siteId: string, sequenceId: string): Promise
   return db
     .select({ step: sequenceEnrollments.nextStep, n: sql<number>`count(*)::int` })
     .from(sequenceEnrollments)
-    .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.sequenceId, sequenceId), eq(sequenceEnrollments.status, 'active')))
+    .innerJoin(sequences, eq(sequences.id, sequenceEnrollments.sequenceId))
+    .innerJoin(leads, eq(leads.id, sequenceEnrollments.leadId))
+    .where(
+      and(
+        eq(sequenceEnrollments.siteId, siteId),
+        eq(sequenceEnrollments.sequenceId, sequenceId),
+        eq(sequenceEnrollments.status, 'active'),
+        sql`not ${endedByLead}`,
+      ),
+    )
     .groupBy(sequenceEnrollments.nextStep);
 }
 
@@ -115,17 +144,24 @@ export async function listEnrollments(
   const where = and(
     eq(sequenceEnrollments.siteId, siteId),
     eq(sequenceEnrollments.sequenceId, sequenceId),
-    q.status ? eq(sequenceEnrollments.status, q.status) : undefined,
+    q.status ? sql`${shownStatus} = ${q.status}` : undefined,
   );
   const [items, [{ total }]] = await Promise.all([
     db
-      .select()
+      .select(shownColumns)
       .from(sequenceEnrollments)
+      .innerJoin(sequences, eq(sequences.id, sequenceEnrollments.sequenceId))
+      .innerJoin(leads, eq(leads.id, sequenceEnrollments.leadId))
       .where(where)
       .orderBy(desc(sequenceEnrollments.createdAt), asc(sequenceEnrollments.id))
       .limit(q.limit)
       .offset(q.offset),
-    db.select({ total: count() }).from(sequenceEnrollments).where(where),
+    db
+      .select({ total: count() })
+      .from(sequenceEnrollments)
+      .innerJoin(sequences, eq(sequences.id, sequenceEnrollments.sequenceId))
+      .innerJoin(leads, eq(leads.id, sequenceEnrollments.leadId))
+      .where(where),
   ]);
   return { items, total: Number(total) };
 }
@@ -177,11 +213,47 @@ export async function insertEnrollments(
   });
 }
 
+/**
+ * The delay of step `step` changed: each running enrollment waiting for it is due `delayMinutes`
+ * after the step before it went (after its enrollment, for the first step), its job queued for
+ * then in the same transaction. A job queued for the old time finds the new one and does nothing.
+ */
+export async function rescheduleWaiting(siteId: string, sequenceId: string, step: number, delayMinutes: number): Promise<number> {
+  const db = await getDb();
+  const at = currentDate();
+  return db.transaction(async (tx) => {
+    const previous = sql`(select coalesce(${sequenceMessages.sentAt}, ${sequenceMessages.createdAt}) from ${sequenceMessages}
+      where ${sequenceMessages.enrollmentId} = ${sequenceEnrollments.id} and ${sequenceMessages.step} = ${step - 1})`;
+    const moved = await tx
+      .update(sequenceEnrollments)
+      .set({
+        nextSendAt: sql`coalesce(${step > 0 ? previous : sql`null`}, ${sequenceEnrollments.createdAt}) + make_interval(mins => ${delayMinutes}::int)`,
+        updatedAt: at,
+      })
+      .where(
+        and(
+          eq(sequenceEnrollments.siteId, siteId),
+          eq(sequenceEnrollments.sequenceId, sequenceId),
+          eq(sequenceEnrollments.status, 'active'),
+          eq(sequenceEnrollments.nextStep, step),
+        ),
+      )
+      .returning({ id: sequenceEnrollments.id, nextSendAt: sequenceEnrollments.nextSendAt });
+    await scheduleSteps(
+      moved.map((e) => ({ siteId, enrollmentId: e.id, step, at: e.nextSendAt! })),
+      tx,
+    );
+    return moved.length;
+  });
+}
+
 export async function findEnrollment(siteId: string, sequenceId: string, leadId: string): Promise<EnrollmentRow | undefined> {
   const db = await getDb();
   const [row] = await db
-    .select()
+    .select(shownColumns)
     .from(sequenceEnrollments)
+    .innerJoin(sequences, eq(sequences.id, sequenceEnrollments.sequenceId))
+    .innerJoin(leads, eq(leads.id, sequenceEnrollments.leadId))
     .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.sequenceId, sequenceId), eq(sequenceEnrollments.leadId, leadId)));
   return row;
 }

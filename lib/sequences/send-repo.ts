@@ -6,6 +6,7 @@ import { lockForTransaction } from '@/lib/db/lock';
 import { sequenceEnrollments, sequenceMessages, sequences } from '@/lib/db/schema';
 import { scheduleSteps } from './queue';
 import type { EnrollmentRow, SequenceRow } from './repo';
+import { localDay } from './window';
 
 /**
  * The sending side of sequences: what a step's job reads, the claim that makes a step go out at
@@ -32,14 +33,15 @@ export type Claim =
 /**
  * Claims step `step` of the enrollment for sending: one row per (enrollment, step), written before
  * the mail goes out. The caps are counted and the row inserted in one transaction under the site's
- * sending lock, so concurrent workers never pass them together.
+ * sending lock, so concurrent workers never pass them together. The daily cap counts the site's
+ * day in its time zone.
  */
 export async function claimStep(
   siteId: string,
   enrollment: EnrollmentRow,
   step: number,
   variant: number,
-  caps: { dailyCap: number | null; domainPerMinute: number | null },
+  caps: { dailyCap: number | null; domainPerMinute: number | null; timeZone: string },
 ): Promise<Claim> {
   const db = await getDb();
   const at = currentDate();
@@ -52,7 +54,8 @@ export async function claimStep(
       if (existing) return { existing };
       await lockForTransaction(tx, `sequence-send:${siteId}`);
       if (caps.dailyCap !== null) {
-        const dayStart = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+        const day = localDay(at.getTime(), caps.timeZone);
+        const dayStart = new Date(day.start);
         const [{ n }] = await tx
           .select({ n: sql<number>`count(*)::int` })
           .from(sequenceMessages)
@@ -63,7 +66,7 @@ export async function claimStep(
               inArray(sequenceMessages.status, ['sending', 'sent']),
             ),
           );
-        if (Number(n) >= caps.dailyCap) return { deferUntil: new Date(dayStart.getTime() + 86_400_000) };
+        if (Number(n) >= caps.dailyCap) return { deferUntil: new Date(day.end) };
       }
       if (caps.domainPerMinute !== null) {
         const domain = enrollment.email.split('@').pop()!.toLowerCase();
@@ -131,8 +134,8 @@ export async function finishStep(
       .update(sequenceEnrollments)
       .set(
         next
-          ? { nextStep: step + 1, nextSendAt: next, updatedAt: at }
-          : { nextStep: step + 1, nextSendAt: null, status: 'completed', completedAt: at, updatedAt: at },
+          ? { nextStep: step + 1, nextSendAt: next, draft: null, updatedAt: at }
+          : { nextStep: step + 1, nextSendAt: null, draft: null, status: 'completed', completedAt: at, updatedAt: at },
       )
       .where(
         and(
@@ -175,6 +178,80 @@ export async function stopEnrollmentById(siteId: string, enrollmentId: string, r
     .update(sequenceEnrollments)
     .set({ status: 'stopped', stopReason: reason, stoppedAt: at, nextSendAt: null, updatedAt: at })
     .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.id, enrollmentId), eq(sequenceEnrollments.status, 'active')));
+}
+
+/**
+ * The enrollment's step could not be sent after every retry: it ends `failed`, the reason kept
+ * for the owner to read. Only an enrollment still active at that step changes.
+ */
+export async function failEnrollment(siteId: string, enrollmentId: string, step: number, reason: string): Promise<void> {
+  const db = await getDb();
+  const at = currentDate();
+  await db
+    .update(sequenceEnrollments)
+    .set({ status: 'failed', failure: reason.slice(0, 1_000), nextSendAt: null, stoppedAt: at, updatedAt: at })
+    .where(
+      and(
+        eq(sequenceEnrollments.siteId, siteId),
+        eq(sequenceEnrollments.id, enrollmentId),
+        eq(sequenceEnrollments.nextStep, step),
+        eq(sequenceEnrollments.status, 'active'),
+      ),
+    );
+}
+
+export type Draft = NonNullable<EnrollmentRow['draft']>;
+
+/**
+ * Keeps the email agent's draft of step `step` in the enrollment. One waiting for review holds the
+ * enrollment (no next send time) until approved. Answers false when the enrollment moved on.
+ */
+export async function saveDraft(siteId: string, enrollmentId: string, step: number, draft: Draft): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(sequenceEnrollments)
+    .set({ draft, ...(draft.approved ? {} : { nextSendAt: null }), updatedAt: currentDate() })
+    .where(
+      and(
+        eq(sequenceEnrollments.siteId, siteId),
+        eq(sequenceEnrollments.id, enrollmentId),
+        eq(sequenceEnrollments.nextStep, step),
+        eq(sequenceEnrollments.status, 'active'),
+      ),
+    )
+    .returning({ id: sequenceEnrollments.id });
+  return rows.length > 0;
+}
+
+/**
+ * Approves the draft of the enrollment's next step (with the owner's edits): one waiting for
+ * review is due now, its job queued in the same transaction; one approved already (waiting for the
+ * send window or the cap) takes the edits and keeps its time. Answers the enrollment, or undefined
+ * when there is no draft of the next step.
+ */
+export async function approveDraft(
+  siteId: string,
+  enrollmentId: string,
+  edits: { subject?: string; body?: string },
+): Promise<EnrollmentRow | undefined> {
+  const db = await getDb();
+  const at = currentDate();
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(sequenceEnrollments)
+      .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.id, enrollmentId), eq(sequenceEnrollments.status, 'active')))
+      .for('update');
+    const draft = current?.draft;
+    if (!draft || draft.step !== current.nextStep) return undefined;
+    const [row] = await tx
+      .update(sequenceEnrollments)
+      .set({ draft: { ...draft, ...edits, approved: true }, ...(draft.approved ? {} : { nextSendAt: at }), updatedAt: at })
+      .where(eq(sequenceEnrollments.id, enrollmentId))
+      .returning();
+    if (!draft.approved) await scheduleSteps([{ siteId, enrollmentId, step: draft.step, at }], tx);
+    return row;
+  });
 }
 
 /** The running enrollments of a sequence with their next step and due time (a resumed sequence queues them again). */

@@ -5,13 +5,30 @@ import { sendEmail } from '@/lib/email/service';
 import { findLead } from '@/lib/leads/repo';
 import { getSettings } from '@/lib/settings/service';
 import { getSite } from '@/lib/sites/repo';
+import { draftStepBody } from './draft';
 import type { Step } from './schema';
 import * as sending from './send-repo';
-import { leadValues, renderTemplate } from './template';
+import { leadValues, renderTemplate, type TemplateValues } from './template';
+import { escapeHtml, htmlToText, trackHtml, trackText, type TrackedMessage } from './tracking';
 import { nextAllowedTime, validTimeZone } from './window';
 
 /** A job that runs this much before its step is due (clock skew between hosts) still sends. */
 const EARLY_MS = 5_000;
+
+/**
+ * A step's body for one lead: plain text (its links tracked), or HTML with its text alternative
+ * (values escaped; links tracked and the open pixel added). `tracked` null: as written.
+ */
+export function messageBody(step: Step, values: TemplateValues, tracked: TrackedMessage | null): { text: string; html?: string } {
+  if (step.format !== 'html') {
+    const text = renderTemplate(step.body, values);
+    return { text: tracked ? trackText(text, tracked) : text };
+  }
+  const escaped = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v == null ? v : escapeHtml(v)]));
+  const html = renderTemplate(step.body, escaped);
+  const text = htmlToText(html);
+  return tracked ? { html: trackHtml(html, tracked), text: trackText(text, tracked) } : { html, text };
+}
 
 /** Which subject a lead gets of a step with A/B variants: fixed per enrollment, spread evenly. */
 export const variantOf = (enrollmentId: string, subjects: number) => parseInt(enrollmentId.replace(/-/g, '').slice(-8), 16) % subjects;
@@ -19,7 +36,9 @@ export const variantOf = (enrollmentId: string, subjects: number) => parseInt(en
 /**
  * Sends step `step` of an enrollment when it is due, inside the send window, under the daily cap
  * and the domain throttle; otherwise queues itself for the time it may go. Ends the enrollment
- * when the lead's status is one the sequence stops on, or the address was suppressed since.
+ * when the lead's status is one the sequence stops on, or the address was suppressed since. An
+ * agent-drafted step is written by the email agent first (once: the draft is kept in the
+ * enrollment) and, with review, sent only once approved.
  */
 export async function runStep(siteId: string, enrollmentId: string, step: number): Promise<void> {
   const loaded = await sending.loadForSend(siteId, enrollmentId);
@@ -40,15 +59,47 @@ export async function runStep(siteId: string, enrollmentId: string, step: number
     return sending.stopEnrollmentById(siteId, enrollment.id, lead.status as 'converted' | 'lost');
   }
 
-  const settings = await getSettings(siteId);
-  const allowed = nextAllowedTime(at, sequence.sendWindow ?? null, validTimeZone(settings.business_hours?.timezone));
-  if (allowed > at + EARLY_MS) return sending.deferStep(siteId, enrollmentId, step, new Date(allowed));
-
+  const [settings, site] = await Promise.all([getSettings(siteId), getSite(siteId)]);
+  const values = { ...leadValues(lead), site_name: site?.name ?? null, industry: settings.industry ?? null };
   const subjects = [current.subject, ...(current.subject_variants ?? [])];
   const variant = variantOf(enrollment.id, subjects.length);
+
+  // An agent-drafted step: the email agent writes it when it is due; with review it waits for approval.
+  let drafted: { subject: string; body: string } | null = null;
+  if (current.kind === 'agent') {
+    let draft = enrollment.draft?.step === step ? enrollment.draft : null;
+    if (!draft) {
+      const subject = renderTemplate(subjects[variant], values);
+      let body: string;
+      try {
+        body = await draftStepBody({
+          siteName: site?.name ?? 'the business',
+          industry: settings.industry ?? null,
+          lead,
+          instructions: renderTemplate(current.body, values),
+          subject,
+        });
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'MODEL_NOT_CONFIGURED')
+          return sending.failEnrollment(siteId, enrollment.id, step, `MODEL_NOT_CONFIGURED: ${error.message}`);
+        throw error;
+      }
+      if (!body) throw new ApiError('PROVIDER_ERROR', 'The model answered with an empty email');
+      draft = { step, subject, body, approved: current.review === false, created_at: new Date(at).toISOString() };
+      if (!(await sending.saveDraft(siteId, enrollment.id, step, draft))) return; // moved on meanwhile
+    }
+    if (!draft.approved) return; // waits in the enrollment until approved (approveDraft queues the step again)
+    drafted = draft;
+  }
+
+  const timeZone = validTimeZone(settings.business_hours?.timezone);
+  const allowed = nextAllowedTime(at, sequence.sendWindow ?? null, timeZone);
+  if (allowed > at + EARLY_MS) return sending.deferStep(siteId, enrollmentId, step, new Date(allowed));
+
   const claim = await sending.claimStep(siteId, enrollment, step, variant, {
     dailyCap: sequence.dailyCap,
     domainPerMinute: sequence.domainPerMinute,
+    timeZone,
   });
   if ('deferUntil' in claim) return sending.deferStep(siteId, enrollmentId, step, claim.deferUntil);
   if ('existing' in claim) {
@@ -58,13 +109,14 @@ export async function runStep(siteId: string, enrollmentId: string, step: number
     return sending.finishStep(siteId, enrollment, step, outcome, nextDelay(step));
   }
 
-  const site = await getSite(siteId);
-  const values = { ...leadValues(lead), site_name: site?.name ?? null, industry: settings.industry ?? null };
+  const tracked = sequence.tracking ? { siteId, messageId: claim.claimed.id } : null;
   try {
     const sent = await sendEmail(
       siteId,
       null,
-      { to: [enrollment.email], subject: renderTemplate(subjects[variant], values), text: renderTemplate(current.body, values) },
+      drafted
+        ? { to: [enrollment.email], subject: drafted.subject, text: tracked ? trackText(drafted.body, tracked) : drafted.body }
+        : { to: [enrollment.email], subject: renderTemplate(subjects[variant], values), ...messageBody(current, values, tracked) },
       { leadId: lead.id, unsubscribeFooter: true },
     );
     await sending.finishStep(siteId, enrollment, step, { messageId: claim.claimed.id, status: 'sent', emailMessageId: sent.id }, nextDelay(step));

@@ -7,6 +7,7 @@ import { assertSegmentOfSite } from '@/lib/segments/repo';
 import { scheduleSteps } from './queue';
 import * as repo from './repo';
 import type {
+  ApproveDraftInput,
   CreateSequenceInput,
   Enrollment,
   EnrollInput,
@@ -18,6 +19,7 @@ import type {
   Step,
   UpdateSequenceInput,
 } from './schema';
+import * as sending from './send-repo';
 import { activeEnrollments } from './send-repo';
 
 /** Sequences of one site: their steps and options, figures, and the leads enrolled in them. */
@@ -30,6 +32,8 @@ export function toEnrollment(row: repo.EnrollmentRow): Enrollment {
     lead_id: row.leadId,
     email: row.email,
     status: row.status,
+    failure: row.failure,
+    draft: row.draft ?? null,
     stop_reason: row.stopReason,
     next_step: row.nextStep,
     next_send_at: iso(row.nextSendAt),
@@ -50,6 +54,7 @@ function toSequence(row: repo.SequenceRow, figures: Figures): Sequence {
     daily_cap: row.dailyCap,
     domain_per_minute: row.domainPerMinute,
     stop_on_status: row.stopOnStatus,
+    tracking: row.tracking,
     figures,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -59,11 +64,13 @@ function toSequence(row: repo.SequenceRow, figures: Figures): Sequence {
 /** Total figures of each sequence, zero where nothing happened yet. */
 async function totals(siteId: string, sequenceIds: string[]): Promise<Map<string, Figures>> {
   const [enrollments, messages] = await Promise.all([repo.enrollmentCounts(siteId, sequenceIds), repo.messageTotals(siteId, sequenceIds)]);
-  const figures = new Map<string, Figures>(sequenceIds.map((id) => [id, { enrolled: 0, active: 0, completed: 0, stopped: 0, ...NO_MESSAGES }]));
+  const figures = new Map<string, Figures>(
+    sequenceIds.map((id) => [id, { enrolled: 0, active: 0, completed: 0, stopped: 0, failed: 0, ...NO_MESSAGES }]),
+  );
   for (const e of enrollments) {
     const f = figures.get(e.sequenceId)!;
     f.enrolled += Number(e.n);
-    if (e.status === 'active' || e.status === 'completed' || e.status === 'stopped') f[e.status] += Number(e.n);
+    if (e.status === 'active' || e.status === 'completed' || e.status === 'stopped' || e.status === 'failed') f[e.status] += Number(e.n);
   }
   for (const { sequenceId, ...m } of messages) Object.assign(figures.get(sequenceId)!, numbers(m));
   return figures;
@@ -87,6 +94,7 @@ export async function createSequence(siteId: string, input: CreateSequenceInput)
     dailyCap: input.daily_cap ?? null,
     domainPerMinute: input.domain_per_minute ?? null,
     stopOnStatus: [...new Set(input.stop_on_status ?? [])],
+    tracking: input.tracking ?? true,
   });
   return toSequence(row, (await totals(siteId, [row.id])).get(row.id)!);
 }
@@ -153,8 +161,15 @@ export async function updateSequence(siteId: string, id: string, input: UpdateSe
     ...(input.daily_cap !== undefined && { dailyCap: input.daily_cap }),
     ...(input.domain_per_minute !== undefined && { domainPerMinute: input.domain_per_minute }),
     ...(input.stop_on_status !== undefined && { stopOnStatus: [...new Set(input.stop_on_status)] }),
+    ...(input.tracking !== undefined && { tracking: input.tracking }),
   });
   const saved = found(updated, 'Sequence');
+  if (input.steps) {
+    // A step whose delay changed: the leads waiting for it are due at the new time (from the step before it, or their enrollment).
+    const before = row.steps as Step[];
+    for (const [index, step] of input.steps.entries())
+      if (before[index] && before[index].delay_minutes !== step.delay_minutes) await repo.rescheduleWaiting(siteId, id, index, step.delay_minutes);
+  }
   if (row.status === 'paused' && saved.status === 'active') {
     // Jobs that ran while it was paused did nothing: each running enrollment's step is queued again, due when it was.
     const at = now();
@@ -172,7 +187,15 @@ export async function updateSequence(siteId: string, id: string, input: UpdateSe
 
 /** A step as stored (optional variants left out when empty), for comparison. */
 const normalised = (step: Step | undefined) =>
-  step && { delay_minutes: step.delay_minutes, subject: step.subject, subject_variants: step.subject_variants ?? [], body: step.body };
+  step && {
+    delay_minutes: step.delay_minutes,
+    subject: step.subject,
+    subject_variants: step.subject_variants ?? [],
+    body: step.body,
+    format: step.format ?? 'text',
+    kind: step.kind ?? 'email',
+    review: step.review ?? true,
+  };
 
 /**
  * Enrolls leads (by id, or a segment's), once per sequence. Skipped and counted: leads enrolled
@@ -214,9 +237,28 @@ export async function enroll(siteId: string, sequenceId: string, input: EnrollIn
   return { enrolled: made.length, ...counts, enrollments: made.map(toEnrollment) };
 }
 
+/**
+ * Approves the agent's draft waiting in a lead's enrollment, edited when `subject` or `body` are
+ * given: the step goes out now (within the send window, the cap and the throttle). A draft approved
+ * already and not yet sent takes the edits. 409 when the enrollment has no draft of its next step.
+ */
+export async function approveDraft(siteId: string, sequenceId: string, leadId: string, input: ApproveDraftInput): Promise<Enrollment> {
+  await sequenceOf(siteId, sequenceId);
+  const enrollment = found(await repo.findEnrollment(siteId, sequenceId, leadId), 'Enrollment');
+  const approved = await sending.approveDraft(siteId, enrollment.id, {
+    ...(input.subject !== undefined && { subject: input.subject }),
+    ...(input.body !== undefined && { body: input.body }),
+  });
+  if (!approved) throw new ApiError('CONFLICT', 'This enrollment has no draft of its next step to approve');
+  return toEnrollment(approved);
+}
+
 /** Takes a lead out of the sequence: nothing more is sent to it; it stays listed, stopped (`removed`). */
 export async function unenroll(siteId: string, sequenceId: string, leadId: string): Promise<Enrollment> {
   await sequenceOf(siteId, sequenceId);
+  // Ended already (shown stopped by the lead's status, too): left as it is.
+  const shown = found(await repo.findEnrollment(siteId, sequenceId, leadId), 'Enrollment');
+  if (shown.status !== 'active') return toEnrollment(shown);
   const stopped = await repo.stopEnrollment(siteId, sequenceId, leadId, 'removed');
   if (stopped) return toEnrollment(stopped);
   return toEnrollment(found(await repo.findEnrollment(siteId, sequenceId, leadId), 'Enrollment'));

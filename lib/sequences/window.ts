@@ -41,3 +41,21 @@ export function nextAllowedTime(at: number, window: SendWindow | null, timeZone:
   }
   return at;
 }
+
+/**
+ * The site's day around `at` (epoch ms) in its time zone: when it began and when the next one
+ * begins (a daily cap counts the messages of the site's own day, not of the UTC day). Local
+ * midnight is found from the local clock and checked, so a day of a daylight-saving change is
+ * 23 or 25 hours long as it should be.
+ */
+export function localDay(at: number, timeZone: string): { start: number; end: number } {
+  const midnightBefore = (t: number) => {
+    const p = localParts(t, timeZone);
+    let start = t - ((p.hour * 60 + p.minute) * 60 + p.second) * 1000 - (t % 1000);
+    // A daylight-saving change earlier that day moved the clock: step to the hour the clock says is 0.
+    for (let i = 0; i < 2 && localParts(start, timeZone).hour !== 0; i++) start += localParts(start, timeZone).hour >= 12 ? 3_600_000 : -3_600_000;
+    return start;
+  };
+  const start = midnightBefore(at);
+  return { start, end: midnightBefore(start + 26 * 3_600_000) };
+}

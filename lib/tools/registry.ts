@@ -3,6 +3,14 @@ import { analyzeICPTotalCountTool, createIcpMiningTool, getFinderCategoryIdsTool
 import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from './leads';
 import { createRequirementTool, getRequirementsTool, updateRequirementTool } from './requirements';
 import { createSegmentTool, getSegmentsTool, updateSegmentTool } from './segments';
+import {
+  createSequenceTool,
+  enrollInSequenceTool,
+  getSequencesTool,
+  getSequenceTool,
+  unenrollFromSequenceTool,
+  updateSequenceTool,
+} from './sequences';
 import { updateSiteSettingsTool } from './settings';
 
 /** Every tool: the REST tool routes, the MCP server and the agents all read this list. */
@@ -23,6 +31,12 @@ export const tools: readonly AnyTool[] = [
   analyzeICPTotalCountTool,
   createIcpMiningTool,
   searchRegionVenuesTool,
+  getSequencesTool,
+  getSequenceTool,
+  createSequenceTool,
+  updateSequenceTool,
+  enrollInSequenceTool,
+  unenrollFromSequenceTool,
 ] as unknown as AnyTool[];
 
 export const toolByName = (name: string): AnyTool | undefined => tools.find((t) => t.name === name);

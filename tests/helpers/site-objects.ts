@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { getDb } from '@/lib/db/client';
+import { sequenceEnrollments } from '@/lib/db/schema';
 import { insertInbound } from '@/lib/email/repo';
 import type { RouteHandler } from '@/lib/http/define-route';
 import { presenters } from './auth-matrix';
@@ -145,6 +146,13 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: key,
     body: { name: `Purchase ${Math.random().toString(36).slice(2, 8)}`, type: 'conversion', match: 'purchase' },
   });
+  // Its enrollment holds an agent's draft for review, as an agent-drafted step's job leaves it (approve takes it).
+  await (
+    await getDb()
+  )
+    .update(sequenceEnrollments)
+    .set({ draft: { step: 0, subject: 'Hi', body: 'Hello.', approved: false, created_at: new Date().toISOString() }, nextSendAt: null })
+    .where(eq(sequenceEnrollments.leadId, enrolledLead.lead.id));
   const ids: Record<string, string> = {
     site_id: t.siteId,
     goal_id: goal.data.id,
@@ -198,8 +206,12 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     sequence_id: sequence.data.id,
     sequence_enrolled_lead_id: enrolledLead.lead.id,
     // `id` of the sequence routes names a sequence; the enrollment routes take the site's leads.
-    ...Object.fromEntries(['', '/enrollments', '/enrollments/{lead_id}'].map((p) => [`/api/sequences/{id}${p} id`, sequence.data.id])),
+    ...Object.fromEntries(
+      ['', '/enrollments', '/enrollments/{lead_id}', '/enrollments/{lead_id}/approve'].map((p) => [`/api/sequences/{id}${p} id`, sequence.data.id]),
+    ),
     '/api/sequences/{id}/enrollments/{lead_id} lead_id': enrolledLead.lead.id,
+    '/api/sequences/{id}/enrollments/{lead_id}/approve lead_id': enrolledLead.lead.id,
+    '/api/agents/tools/sequences/unenroll lead_id': enrolledLead.lead.id,
     '/api/sequences/{id}/enrollments lead_ids': lead.lead.id,
   };
   for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} in the created objects`);

@@ -28,6 +28,7 @@ useModelForFile();
 const ID_FIELDS: Record<string, string> = {
   lead_id: 'lead_id',
   segment_id: 'segment_id',
+  sequence_id: 'sequence_id',
   requirement_id: 'requirement_id',
   command_id: 'command_id',
   conversation_id: 'conversation_id',
@@ -60,9 +61,13 @@ const ID_BY_PATH: Record<string, string> = {
   '/api/webhooks/deliveries/{id} id': 'webhook_delivery_id',
   '/api/webhooks/deliveries/{id}/redeliver id': 'webhook_delivery_id',
   '/api/event-subscriptions id': 'event_subscription_id',
-  ...Object.fromEntries(['', '/enrollments', '/enrollments/{lead_id}'].map((p) => [`/api/sequences/{id}${p} id`, 'sequence_id'])),
+  ...Object.fromEntries(
+    ['', '/enrollments', '/enrollments/{lead_id}', '/enrollments/{lead_id}/approve'].map((p) => [`/api/sequences/{id}${p} id`, 'sequence_id']),
+  ),
   /** A lead enrolled in the sequence. */
   '/api/sequences/{id}/enrollments/{lead_id} lead_id': 'sequence_enrolled_lead_id',
+  '/api/sequences/{id}/enrollments/{lead_id}/approve lead_id': 'sequence_enrolled_lead_id',
+  '/api/agents/tools/sequences/unenroll lead_id': 'sequence_enrolled_lead_id',
   // Instances are named `id` in their paths.
   ...Object.fromEntries(['', '/logs', '/plans'].map((p) => [`/api/instances/{id}${p} id`, `/api/instances/{id}${p} id`])),
   // Routes that need a running browser take the site's running robot.

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { openSession } from '@/lib/auth/session';
@@ -6,6 +7,8 @@ import { base32Decode, totpAt } from '@/lib/auth/totp';
 import { now } from '@/lib/core/clock';
 import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
+import { getDb } from '@/lib/db/client';
+import { sequenceEnrollments } from '@/lib/db/schema';
 import { configureMailbox } from '@/lib/email/inbound';
 import { suppress } from '@/lib/email/repo';
 import { grantCredits } from '@/lib/finder/credits-repo';
@@ -246,6 +249,21 @@ const REGISTRY: Record<string, Entry> = {
   },
   'POST /api/agents/tools/leads/qualify': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), status: 'qualified' } }) },
   'POST /api/agents/tools/leads/update': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), company: 'Acme' } }) },
+  'POST /api/agents/tools/sequences/get': { request: (site_id) => ({ body: { site_id } }) },
+  'POST /api/agents/tools/sequences/detail': { request: async (site_id) => ({ body: { site_id, sequence_id: await sequence() } }) },
+  'POST /api/agents/tools/sequences/create': { request: (site_id) => ({ body: { site_id, ...SEQUENCE_BODY } }) },
+  'POST /api/agents/tools/sequences/update': {
+    request: async (site_id) => ({ body: { site_id, sequence_id: await sequence(), name: 'Welcome again' } }),
+  },
+  'POST /api/agents/tools/sequences/enroll': {
+    request: async (site_id) => ({ body: { site_id, sequence_id: await sequence(), lead_ids: [await lead()] } }),
+  },
+  'POST /api/agents/tools/sequences/unenroll': {
+    request: async (site_id) => {
+      const { id, lead_id } = await enrolledLead();
+      return { body: { site_id, sequence_id: id, lead_id } };
+    },
+  },
   'POST /api/agents/tools/requirements/create': { request: (site_id) => ({ body: { site_id, title: 'Audit' } }) },
   'POST /api/agents/tools/requirements/get': { request: (site_id) => ({ body: { site_id } }) },
   'POST /api/agents/tools/requirements/update': {
@@ -346,6 +364,19 @@ const REGISTRY: Record<string, Entry> = {
     request: async (site_id) => ({ params: { id: await sequence() }, body: { site_id, lead_ids: [await lead()] } }),
   },
   'DELETE /api/sequences/{id}/enrollments/{lead_id}': { request: async (site_id) => ({ params: await enrolledLead(), query: { site_id } }) },
+  'POST /api/sequences/{id}/enrollments/{lead_id}/approve': {
+    request: async (site_id) => {
+      // An enrollment holding an agent's draft for review, as the step's job leaves it.
+      const params = await enrolledLead();
+      await (
+        await getDb()
+      )
+        .update(sequenceEnrollments)
+        .set({ draft: { step: 0, subject: 'Hi', body: 'Hello.', approved: false, created_at: new Date().toISOString() }, nextSendAt: null })
+        .where(and(eq(sequenceEnrollments.sequenceId, params.id), eq(sequenceEnrollments.leadId, params.lead_id)));
+      return { params, body: { site_id, body: 'Hello again.' } };
+    },
+  },
   'POST /api/workflow/webhook': { request: (site_id) => ({ body: { site_id, type: 'INSERT', table: 'leads', record: { site_id } } }) },
   'POST /api/agents/sales/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
   'POST /api/agents/customerSupport/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },

@@ -9,6 +9,8 @@ import { createRequirement } from '@/lib/requirements/repo';
 import { createRequirementInputSchema } from '@/lib/requirements/schema';
 import { createSegment } from '@/lib/segments/repo';
 import { createSegmentInputSchema } from '@/lib/segments/schema';
+import { createSequenceBodySchema } from '@/lib/sequences/schema';
+import { createSequence, enroll } from '@/lib/sequences/service';
 import type { AnyTool } from '@/lib/tools/define-tool';
 import { tools } from '@/lib/tools/registry';
 import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
@@ -39,6 +41,13 @@ const withoutBalance = (body: any) => normalized({ ...body, credits: { ...body.c
 const lead = async (t: Tenant) =>
   createLead(t.siteId, createLeadInputSchema.parse({ site_id: t.siteId, name: 'Grace Hopper', email: uniqueEmail(), company: 'Navy' }));
 const segment = async (t: Tenant) => createSegment(t.siteId, createSegmentInputSchema.parse({ site_id: t.siteId, name: 'SMB' }));
+const sequenceOf = async (t: Tenant) =>
+  (
+    await createSequence(
+      t.siteId,
+      createSequenceBodySchema.parse({ site_id: t.siteId, name: 'Welcome', steps: [{ delay_minutes: 60, subject: 'Hi', body: 'Hello.' }] }),
+    )
+  ).id;
 const requirement = async (t: Tenant) => createRequirement(t.siteId, createRequirementInputSchema.parse({ site_id: t.siteId, title: 'Write posts' }));
 
 const CASES: Record<string, ToolCase> = {
@@ -123,6 +132,72 @@ const CASES: Record<string, ToolCase> = {
       ['no field to change', { segment_id: randomUUID() }],
       ['missing segment_id', { name: 'x' }],
       ['is_active null', { segment_id: randomUUID(), is_active: null }],
+    ],
+  },
+  getSequences: {
+    valid: async (t) => {
+      await sequenceOf(t);
+      return { site_id: t.siteId };
+    },
+    invalid: [['unknown field', { limit: 5 }]],
+  },
+  getSequence: {
+    valid: async (t) => ({ site_id: t.siteId, sequence_id: await sequenceOf(t), limit: 10 }),
+    invalid: [
+      ['missing sequence_id', {}],
+      ['sequence_id not a UUID', { sequence_id: 'seq-1' }],
+      ['unknown enrollment_status', { sequence_id: randomUUID(), enrollment_status: 'done' }],
+      ['limit as a string', { sequence_id: randomUUID(), limit: '10' }],
+    ],
+  },
+  createSequence: {
+    status: 201,
+    valid: async (t) => ({
+      site_id: t.siteId,
+      name: 'Welcome',
+      steps: [{ delay_minutes: 0, subject: 'Hi {{first_name|there}}', body: 'Hello from {{site_name}}.' }],
+      send_window: { days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 },
+      tracking: false,
+    }),
+    invalid: [
+      ['missing steps', { name: 'x' }],
+      ['no steps', { name: 'x', steps: [] }],
+      ['unknown variable', { name: 'x', steps: [{ delay_minutes: 0, subject: 'Hi {{nickname}}', body: 'x' }] }],
+      ['negative delay', { name: 'x', steps: [{ delay_minutes: -1, subject: 'Hi', body: 'x' }] }],
+      [
+        'window ending before it starts',
+        { name: 'x', steps: [{ delay_minutes: 0, subject: 'Hi', body: 'x' }], send_window: { days: [1], start_hour: 10, end_hour: 9 } },
+      ],
+    ],
+  },
+  updateSequence: {
+    valid: async (t) => ({ site_id: t.siteId, sequence_id: await sequenceOf(t), status: 'paused' }),
+    invalid: [
+      ['missing sequence_id', { status: 'paused' }],
+      ['unknown status', { sequence_id: randomUUID(), status: 'stopped' }],
+      ['tracking not a boolean', { sequence_id: randomUUID(), tracking: 'yes' }],
+    ],
+  },
+  enrollInSequence: {
+    valid: async (t) => ({ site_id: t.siteId, sequence_id: await sequenceOf(t), lead_ids: [(await lead(t)).id] }),
+    invalid: [
+      ['neither lead_ids nor segment_id', { sequence_id: randomUUID() }],
+      ['both lead_ids and segment_id', { sequence_id: randomUUID(), lead_ids: [randomUUID()], segment_id: randomUUID() }],
+      ['lead id not a UUID', { sequence_id: randomUUID(), lead_ids: ['x'] }],
+      ['empty lead_ids', { sequence_id: randomUUID(), lead_ids: [] }],
+    ],
+    // The same call again finds the lead enrolled (once per sequence): the leads are accounted for either way.
+    comparable: (body) => ({ success: body.success, leads: body.result.enrolled + body.result.already_enrolled }),
+  },
+  unenrollFromSequence: {
+    valid: async (t) => {
+      const [sequence_id, l] = await Promise.all([sequenceOf(t), lead(t)]);
+      await enroll(t.siteId, sequence_id, { site_id: t.siteId, lead_ids: [l.id] });
+      return { site_id: t.siteId, sequence_id, lead_id: l.id };
+    },
+    invalid: [
+      ['missing lead_id', { sequence_id: randomUUID() }],
+      ['lead_id not a UUID', { sequence_id: randomUUID(), lead_id: 'x' }],
     ],
   },
   createRequirement: {

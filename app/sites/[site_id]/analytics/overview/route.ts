@@ -23,7 +23,7 @@ export const GET = defineRoute({
   params: z.object({ site_id: siteIdSchema }),
   query: overviewQuerySchema,
   response: OverviewSchema,
-  openapi: { alsoMedia: { 'text/csv': 'With `format=csv`: the series, one record per day (RFC 4180)' } },
+  openapi: { successMedia: { types: { 'text/csv': 'With `format=csv`: the series, one record per day (RFC 4180)' } } },
   handler: async ({ siteId, query, req }) => {
     const answer = await overview(siteId, { ...query, filter: queryList(req, 'filter') });
     if (query.format !== 'csv') return answer;

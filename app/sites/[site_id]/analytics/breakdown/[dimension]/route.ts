@@ -25,7 +25,7 @@ export const GET = defineRoute({
   params: breakdownParamsSchema,
   query: breakdownQuerySchema,
   response: BreakdownSchema,
-  openapi: { alsoMedia: { 'text/csv': 'With `format=csv`: the items, one record per value (RFC 4180)' } },
+  openapi: { successMedia: { types: { 'text/csv': 'With `format=csv`: the items, one record per value (RFC 4180)' } } },
   handler: async ({ siteId, params, query, req }) => {
     const answer = await breakdown(siteId, params.dimension, { ...query, filter: queryList(req, 'filter') });
     if (query.format !== 'csv') return answer;
