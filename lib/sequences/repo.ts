@@ -318,12 +318,13 @@ export async function enrollmentsOfLead(
   const db = await getDb();
   return db
     .select({
-      enrollment: sequenceEnrollments,
+      enrollment: shownColumns,
       sequenceName: sequences.name,
       stepCount: sql<number>`jsonb_array_length(${sequences.steps})::int`,
     })
     .from(sequenceEnrollments)
     .innerJoin(sequences, and(eq(sequences.id, sequenceEnrollments.sequenceId), eq(sequences.siteId, siteId)))
+    .innerJoin(leads, eq(leads.id, sequenceEnrollments.leadId))
     .where(and(eq(sequenceEnrollments.siteId, siteId), eq(sequenceEnrollments.leadId, leadId)))
     .orderBy(desc(sequenceEnrollments.createdAt))
     .limit(100);

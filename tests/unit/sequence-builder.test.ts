@@ -28,6 +28,7 @@ describe('builderInput', () => {
         ['steps.2.delay_unit', 'hours'],
         ['steps.2.subject', 'Later'],
         ['steps.2.body', 'Still there?'],
+        ['steps.2.mode', 'agent'],
         ['send_window', 'on'],
         ['window_days', '1'],
         ['window_days', '3'],
@@ -35,6 +36,7 @@ describe('builderInput', () => {
         ['end_hour', '18'],
         ['daily_cap', '50'],
         ['stop_on_status', 'converted'],
+        ['tracking', 'on'],
       ]),
       SITE,
       { withStatus: true },
@@ -45,13 +47,22 @@ describe('builderInput', () => {
       name: 'Welcome',
       status: 'active',
       steps: [
-        { delay_minutes: 0, subject: 'Hi {{first_name|there}}', subject_variants: ['Hello', 'Hey there'], body: 'Line one\nLine two' },
-        { delay_minutes: 120, subject: 'Later', body: 'Still there?' },
+        {
+          delay_minutes: 0,
+          subject: 'Hi {{first_name|there}}',
+          subject_variants: ['Hello', 'Hey there'],
+          body: 'Line one\nLine two',
+          kind: 'email',
+          format: 'text',
+        },
+        // Written by the email agent from the body as its instructions, sent as drafted.
+        { delay_minutes: 120, subject: 'Later', body: 'Still there?', kind: 'agent', review: false },
       ],
       send_window: { days: [1, 3], start_hour: 8, end_hour: 18 },
       daily_cap: 50,
       domain_per_minute: null,
       stop_on_status: ['converted'],
+      tracking: true,
     });
     expect(createSequenceBodySchema.safeParse(built.input).success).toBe(true);
   });

@@ -1,4 +1,4 @@
-import type { EnrollResult } from '@/lib/sequences/schema';
+import type { EnrollResult, Step } from '@/lib/sequences/schema';
 import { optionalNumber, optionalText, text } from './forms';
 
 /**
@@ -38,6 +38,22 @@ interface BuilderInput {
   input: Record<string, unknown>;
 }
 
+/**
+ * How a step's body is written, as the builder offers it: by the owner (plain text or HTML) or by the email agent
+ * from the body as instructions. A reviewed agent step (its drafts approved through the API) is kept when edited.
+ */
+export const STEP_MODES = [
+  { value: 'text', label: 'By you, plain text', step: { kind: 'email', format: 'text' } },
+  { value: 'html', label: 'By you, HTML (with an open pixel when tracking)', step: { kind: 'email', format: 'html' } },
+  { value: 'agent', label: 'By the email agent from your instructions, sent as drafted', step: { kind: 'agent', review: false } },
+  { value: 'agent-review', label: 'By the email agent, each draft approved before it goes', step: { kind: 'agent', review: true } },
+] as const;
+
+export function stepMode(step: Step | undefined): (typeof STEP_MODES)[number]['value'] {
+  if (step?.kind === 'agent') return step.review === false ? 'agent' : 'agent-review';
+  return step?.format === 'html' ? 'html' : 'text';
+}
+
 /** A browser posts a textarea's line breaks as CRLF: stored as LF. */
 const lines = (value: string) => value.replace(/\r\n?/g, '\n');
 
@@ -60,11 +76,13 @@ export function builderInput(form: FormData, siteId: string, { withStatus }: { w
     const unit = DELAY_UNITS.find((u) => u.value === text(form, at('delay_unit'))) ?? DELAY_UNITS[0];
     slots.push(slot);
     if (form.get(at('locked')) === '1') locked.push(slot);
+    const mode = STEP_MODES.find((m) => m.value === text(form, at('mode'))) ?? STEP_MODES[0];
     steps.push({
       delay_minutes: amount === undefined ? 0 : typeof amount === 'number' ? Math.round(amount * unit.minutes) : amount,
       subject,
       ...(variants.length && { subject_variants: variants }),
       body,
+      ...mode.step,
     });
   }
   const windowOn = form.get('send_window') === 'on';
@@ -82,6 +100,7 @@ export function builderInput(form: FormData, siteId: string, { withStatus }: { w
     daily_cap: numberOr(form, 'daily_cap'),
     domain_per_minute: numberOr(form, 'domain_per_minute'),
     stop_on_status: form.getAll('stop_on_status').filter((s) => typeof s === 'string'),
+    tracking: form.get('tracking') === 'on',
   };
   if (withStatus) input.status = optionalText(form, 'status') ?? 'active';
   return { sequenceId: optionalText(form, 'sequence_id'), slots, locked, input };

@@ -12,7 +12,7 @@ import {
   unenrollAction,
   updateSequenceAction,
 } from '@/app/(console)/_lib/sequence-actions';
-import { DELAY_UNITS, splitDelay, WEEKDAYS, type EnrollCounts } from '@/app/(console)/_lib/sequence-form';
+import { DELAY_UNITS, splitDelay, STEP_MODES, stepMode, WEEKDAYS, type EnrollCounts } from '@/app/(console)/_lib/sequence-form';
 import { ConfirmButton } from '@/components/confirm-button';
 import { Field, FormError } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
@@ -28,6 +28,7 @@ export interface BuilderValues {
   daily_cap: number | null;
   domain_per_minute: number | null;
   stop_on_status: string[];
+  tracking?: boolean;
 }
 
 const HOURS = Array.from({ length: 25 }, (_, h) => h);
@@ -78,9 +79,9 @@ export function SequenceBuilder({
       <fieldset className="group steps">
         <legend>Steps</legend>
         <p className="hint">
-          Plain-text emails, each sent after the delay before it. Variables: {variables.map((v) => `{{${v}}}`).join(' ')}; a fallback after a bar is
-          used when the lead has none: <code>{'{{first_name|there}}'}</code>. A reply, a bounce or an unsubscribe stops the lead’s sequence; the
-          unsubscribe link is added at the end of every email.
+          Emails, each sent after the delay before it, written by you or drafted by the email agent from your instructions. Variables:{' '}
+          {variables.map((v) => `{{${v}}}`).join(' ')}; a fallback after a bar is used when the lead has none: <code>{'{{first_name|there}}'}</code>.
+          A reply, a bounce or an unsubscribe stops the lead’s sequence; the unsubscribe link is added at the end of every email.
         </p>
         {e.steps && <p className="error">{e.steps}</p>}
         <ol className="step-list">
@@ -161,6 +162,13 @@ export function SequenceBuilder({
           />
         </div>
       </fieldset>
+
+      <div className="field check-line">
+        <label>
+          <input type="checkbox" name="tracking" defaultChecked={sent ? sent.tracking === 'on' : (sequence?.tracking ?? true)} /> Track opens and
+          clicks (links go through signed redirects; HTML steps carry an open pixel)
+        </label>
+      </div>
 
       <fieldset className="group">
         <legend>Also stop when the lead becomes</legend>
@@ -243,6 +251,7 @@ function StepFields({
         <input type="hidden" name={at('subject')} value={step.subject} />
         <input type="hidden" name={at('subject_variants')} value={variants} />
         <input type="hidden" name={at('body')} value={step.body} />
+        <input type="hidden" name={at('mode')} value={stepMode(step)} />
         <p>
           <strong className="wrap">{step.subject}</strong>
           {variants && <span className="sub wrap">A/B: {step.subject_variants!.join(' · ')}</span>}
@@ -300,10 +309,20 @@ function StepFields({
         defaultValue={value(at('subject_variants'), variants)}
         error={errors[at('subject_variants')]}
       />
+      <div className="field">
+        <label htmlFor={`step-${slot}-mode`}>Written</label>
+        <select key={value(at('mode'), stepMode(step))} id={`step-${slot}-mode`} name={at('mode')} defaultValue={value(at('mode'), stepMode(step))}>
+          {STEP_MODES.filter((m) => m.value !== 'agent-review' || stepMode(step) === 'agent-review').map((m) => (
+            <option key={m.value} value={m.value}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+      </div>
       <TextArea
         name={at('body')}
         id={`step-${slot}-body`}
-        label="Body"
+        label="Body (for the agent: its instructions)"
         rows={7}
         placeholder={'Hi {{first_name|there}},\n\n…'}
         defaultValue={value(at('body'), step?.body ?? '')}
