@@ -77,7 +77,7 @@ function seedStatements(siteId: string, events: number, end: number): string[] {
        select i,
          (array[${EVENTS_PER_SESSION.join(',')}])[1 + (i * 2654435761::bigint % ${EVENTS_PER_SESSION.length})::int] as n,
          ${start}::bigint + (i::bigint * ${SPAN_DAYS * DAY}) / ${sessions} as t0,
-         md5('${siteId}v' || ((i * 7919) % ${visitors}))::uuid as visitor_id,
+         md5('${siteId}v' || ((i::bigint * 7919) % ${visitors}))::uuid as visitor_id,
          md5('${siteId}s' || i)::uuid as id
        from generate_series(1, ${sessions}) i
      ) p`,

@@ -3762,6 +3762,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{site_id}/annotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List annotations
+         * @description Notes on days of the charts, by day (at most 500). `from`/`to` (YYYY-MM-DD, both included) narrow the list.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getSitesSiteIdAnnotations"];
+        put?: never;
+        /**
+         * Add an annotation
+         * @description A note on one day ("newsletter sent"), shown as a marker on that day of the Overview chart.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postSitesSiteIdAnnotations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_id}/annotations/{annotation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an annotation
+         * @description Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        delete: operations["deleteSitesSiteIdAnnotationsAnnotationId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an annotation
+         * @description Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        patch: operations["patchSitesSiteIdAnnotationsAnnotationId"];
+        trace?: never;
+    };
     "/sites/{site_id}/commands": {
         parameters: {
             query?: never;
@@ -3835,6 +3895,60 @@ export interface paths {
          */
         post: operations["postSitesSiteIdCommandsCommandIdCancel"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_id}/shared-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shared dashboard links
+         * @description The live links to the read-only dashboard, newest first. Tokens are not kept and never listed.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getSitesSiteIdSharedLinks"];
+        put?: never;
+        /**
+         * Make a shared dashboard link
+         * @description A public page (`/share/<token>`, `noindex`) showing the site's Overview read only, optionally behind a password (stored hashed). The token is answered this once: only its hash is kept. At most 100 links per site (409 CONFLICT beyond).
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postSitesSiteIdSharedLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_id}/shared-links/{link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a shared dashboard link
+         * @description Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        delete: operations["deleteSitesSiteIdSharedLinksLinkId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -22375,6 +22489,229 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getSitesSiteIdAnnotations: {
+        parameters: {
+            query?: {
+                /** @description First day, included (default: the earliest) */
+                from?: string;
+                /** @description Last day, included (default: the latest) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description The day (YYYY-MM-DD) */
+                            date: string;
+                            /** Format: uuid */
+                            id: string;
+                            text: string;
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                        }[];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSitesSiteIdAnnotations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The day the note is about (YYYY-MM-DD)
+                     */
+                    date: string;
+                    /** @description What happened that day (1–280 characters) */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description The day (YYYY-MM-DD) */
+                            date: string;
+                            /** Format: uuid */
+                            id: string;
+                            text: string;
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSitesSiteIdAnnotationsAnnotationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Annotation id (UUID) */
+                annotation_id: string;
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deleted"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchSitesSiteIdAnnotationsAnnotationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Annotation id (UUID) */
+                annotation_id: string;
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The day the note is about (YYYY-MM-DD)
+                     */
+                    date?: string;
+                    /** @description What happened that day (1–280 characters) */
+                    text?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description The day (YYYY-MM-DD) */
+                            date: string;
+                            /** Format: uuid */
+                            id: string;
+                            text: string;
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getSitesSiteIdCommands: {
         parameters: {
             query?: {
@@ -22680,6 +23017,160 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["Command"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSitesSiteIdSharedLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description Whether the page asks for a password */
+                            has_password: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                        }[];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSitesSiteIdSharedLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the link is for ("Investors", "Agency")
+                     * @default
+                     */
+                    label?: string;
+                    /** @description Asked before the dashboard shows (stored hashed); none: anyone with the link sees it */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description Whether the page asks for a password */
+                            has_password: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            /** @description The public page: /share/<token>, on this server */
+                            path: string;
+                            /** @description The secret part of the URL, shown this once (only its hash is kept) */
+                            token: string;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSitesSiteIdSharedLinksLinkId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shared link id (UUID) */
+                link_id: string;
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RevokedInvitation"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
                         meta?: Record<string, never>;
                         /** @constant */

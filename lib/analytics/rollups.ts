@@ -1,5 +1,5 @@
-import { log } from '@/lib/core/log';
 import { now } from '@/lib/core/clock';
+import { log } from '@/lib/core/log';
 import { defineSiteSchedule, type JobContext } from '@/lib/jobs/define';
 import { SESSION_MAX_MS } from '@/lib/visitors/lifetime';
 import { addDays, canonicalTimeZone, dateIn, daysOf, type Days } from './calendar';

@@ -140,8 +140,20 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: key,
     body: { site_id: t.siteId, lead_ids: [enrolledLead.lead.id] },
   });
+  const annotation = await created('POST', '/sites/{site_id}/annotations', {
+    params: { site_id: t.siteId },
+    headers: presenters.xApiKey(t.key),
+    body: { date: '2026-11-02', text: 'Newsletter sent' },
+  });
+  const sharedLink = await created('POST', '/sites/{site_id}/shared-links', {
+    params: { site_id: t.siteId },
+    headers: presenters.xApiKey(t.key),
+    body: { label: 'Investors' },
+  });
   const ids: Record<string, string> = {
     site_id: t.siteId,
+    annotation_id: annotation.data.id,
+    link_id: sharedLink.data.id,
     user_id: t.user.id,
     lead_id: lead.lead.id,
     segment_id: segment.segment.segment_id,

@@ -32,6 +32,7 @@ export const SITE_SECTION_GROUPS: SiteSectionGroup[] = [
     area: 'shop',
     sections: [
       { path: '', label: 'Overview' },
+      { path: '/annotations', label: 'Annotations' },
       { path: '/sessions', label: 'Visitors', nested: true },
       { path: '/leads', label: 'Leads', nested: true },
       { path: '/segments', label: 'Segments' },
@@ -57,6 +58,7 @@ export const SITE_SECTION_GROUPS: SiteSectionGroup[] = [
       { path: '/settings', label: 'Business settings', nested: true },
       { path: '/general', label: 'General' },
       { path: '/members', label: 'Members' },
+      { path: '/sharing', label: 'Shared dashboards' },
     ],
   },
   {

@@ -47,6 +47,9 @@ const ID_FIELDS: Record<string, string> = {
   /** `id` names a key under /api/keys and a site under /api/visitors/sites. */
   id: 'id',
   endpoint_id: 'webhook_endpoint_id',
+  annotation_id: 'annotation_id',
+  /** A shared dashboard link (under /sites/{site_id}/shared-links). */
+  link_id: 'link_id',
 };
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
+import { createAnnotation } from '@/lib/analytics/annotations';
+import { createSharedLink } from '@/lib/analytics/shares';
 import { openSession } from '@/lib/auth/session';
 import { base32Decode, totpAt } from '@/lib/auth/totp';
 import { now } from '@/lib/core/clock';
@@ -178,6 +180,9 @@ const sequence = (): Promise<string> =>
     headers: presenters.xApiKey(mine.key),
     body: { site_id: mine.siteId, ...SEQUENCE_BODY },
   }).then((b) => b.data.id as string));
+/** An annotation of a site (made directly: the cases of the routes that change one each get their own). */
+const annotationOf = async (site_id: string) => (await createAnnotation(site_id, { date: '2026-11-03', text: 'Price change' })).id;
+
 /** A lead of the caller's site enrolled in the shared sequence. */
 const enrolledLead = async (): Promise<{ id: string; lead_id: string }> => {
   const [id, lead_id] = await Promise.all([sequence(), lead()]);
@@ -293,6 +298,19 @@ const REGISTRY: Record<string, Entry> = {
   'GET /sites/{site_id}/analytics/breakdown/{dimension}': { request: (site_id) => ({ params: { site_id, dimension: 'referrers' } }) },
   'GET /sites/{site_id}/analytics/funnel': { request: (site_id) => ({ params: { site_id }, query: { steps: 'add_to_cart,purchase' } }) },
   'GET /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id } }) },
+  'GET /sites/{site_id}/annotations': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /sites/{site_id}/annotations': { request: (site_id) => ({ params: { site_id }, body: { date: '2026-11-02', text: 'Launch' } }) },
+  'PATCH /sites/{site_id}/annotations/{annotation_id}': {
+    request: async (site_id) => ({ params: { site_id, annotation_id: await annotationOf(site_id) }, body: { text: 'Launch day' } }),
+  },
+  'DELETE /sites/{site_id}/annotations/{annotation_id}': {
+    request: async (site_id) => ({ params: { site_id, annotation_id: await annotationOf(site_id) } }),
+  },
+  'GET /sites/{site_id}/shared-links': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /sites/{site_id}/shared-links': { request: (site_id) => ({ params: { site_id }, body: { label: 'Agency' } }) },
+  'DELETE /sites/{site_id}/shared-links/{link_id}': {
+    request: async (site_id) => ({ params: { site_id, link_id: (await createSharedLink(site_id, { label: 'Spare' })).id } }),
+  },
   'POST /api/workflow/{name}': { request: (site_id) => ({ params: { name: 'dailyStandUp' }, body: { site_id } }) },
   'GET /api/logs/workflows': { request: (site_id) => ({ query: { site_id } }) },
   'GET /api/logs/workflows/{workflowId}': { request: async (site_id) => ({ params: { workflowId: await workflowRun() }, query: { site_id } }) },

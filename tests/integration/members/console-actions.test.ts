@@ -51,6 +51,10 @@ const EXPECTED: Record<string, Permission> = {
   updateEndpointAction: 'webhooks.manage',
   cancelRunAction: 'crm.write',
   startWorkflowAction: 'crm.write',
+  createShareAction: 'settings.manage',
+  revokeShareAction: 'settings.manage',
+  createAnnotationAction: 'crm.write',
+  deleteAnnotationAction: 'crm.write',
 };
 
 const dir = path.resolve(__dirname, '../../../app/(console)/_lib');

@@ -8,6 +8,7 @@ import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { Chart } from '@/components/kit/chart';
 import { EmptyState } from '@/components/kit/empty-state';
+import { annotations } from '@/lib/analytics/annotations';
 import { addDays, dateIn } from '@/lib/analytics/calendar';
 import type { BreakdownDimension, BreakdownItem } from '@/lib/analytics/schema';
 import { breakdown, overview, visitsStateOf } from '@/lib/analytics/service';
@@ -110,6 +111,11 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   }
   const [ov, ...tops] = data;
   const t = ov.totals;
+  const dayIndex = new Map(ov.series.map((d, i) => [d.date, i]));
+  const notes = (await annotations(site.id, { from: ov.range.from, to: ov.range.to })).map((n) => ({
+    index: dayIndex.get(n.date) ?? -1,
+    text: n.text,
+  }));
   const figures: [string, string][] = [
     ['Visitors', count(t.visitors)],
     ['Sessions', count(t.sessions)],
@@ -155,6 +161,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
             { name: 'Visitors', values: ov.series.map((d) => d.visitors) },
             { name: 'Page views', values: ov.series.map((d) => d.page_views) },
           ]}
+          notes={notes}
         />
       </Card>
       <div className="top-lists">
