@@ -3714,6 +3714,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{site_id}/analytics/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export analytics as a zip of CSVs
+         * @description Answers `application/zip` (a download): `overview.csv` (one row per day and a `total` row) and one CSV per breakdown (`pages.csv`, `referrers.csv` …, the top 100 values of each) with the fields of the JSON reads. RFC 4180, UTF-8; a text value starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so a spreadsheet never runs it as a formula. Period: `from` and `to` (YYYY-MM-DD, both included; default the last 30 days up to today) in `timezone` `utc` (default) or `site` (the site's `business_hours.timezone`). At most 366 days. `from` after `to`, a longer period, a date that does not exist or a site time zone that is not an IANA zone is 400 `INVALID_REQUEST` with the field in `details.issues[].path`. Bot sessions are left out.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getSitesSiteIdAnalyticsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sites/{site_id}/analytics/funnel": {
         parameters: {
             query?: never;
@@ -22289,6 +22313,46 @@ export interface operations {
                         /** @constant */
                         success: true;
                     };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSitesSiteIdAnalyticsExport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to` */
+                from?: string;
+                /** @description Where days start and end: `utc` (default) or `site`, the site's time zone (settings `business_hours.timezone`; UTC when it has none) */
+                timezone?: "utc" | "site";
+                /** @description Last day of the period, included. Default: today in the chosen time zone */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             400: components["responses"]["InvalidRequest"];

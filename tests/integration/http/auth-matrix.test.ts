@@ -298,6 +298,10 @@ const REGISTRY: Record<string, Entry> = {
   'GET /sites/{site_id}/analytics/breakdown/{dimension}': { request: (site_id) => ({ params: { site_id, dimension: 'referrers' } }) },
   'GET /sites/{site_id}/analytics/funnel': { request: (site_id) => ({ params: { site_id }, query: { steps: 'add_to_cart,purchase' } }) },
   'GET /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id } }) },
+  'GET /sites/{site_id}/analytics/export': {
+    request: (site_id) => ({ params: { site_id } }),
+    accepted: (res) => expect(res.headers.get('content-type')).toBe('application/zip'),
+  },
   'GET /sites/{site_id}/annotations': { request: (site_id) => ({ params: { site_id } }) },
   'POST /sites/{site_id}/annotations': { request: (site_id) => ({ params: { site_id }, body: { date: '2026-11-02', text: 'Launch' } }) },
   'PATCH /sites/{site_id}/annotations/{annotation_id}': {
