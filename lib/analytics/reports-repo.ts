@@ -16,7 +16,10 @@ export async function reportSettingsOf(siteId: string): Promise<ReportSettingsRo
   return row;
 }
 
-export async function upsertReportSettings(siteId: string, s: { frequency: string; recipients: string[]; spike_threshold: number | null }): Promise<void> {
+export async function upsertReportSettings(
+  siteId: string,
+  s: { frequency: string; recipients: string[]; spike_threshold: number | null },
+): Promise<void> {
   await rows(sql`
     insert into analytics_report_settings (site_id, frequency, recipients, spike_threshold)
     values (${siteId}, ${s.frequency}, ${`{${s.recipients.join(',')}}`}::uuid[], ${s.spike_threshold})
