@@ -3786,6 +3786,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{site_id}/analytics/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Email report settings
+         * @description Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getSitesSiteIdAnalyticsReports"];
+        /**
+         * Set email reports and the spike alert
+         * @description A weekly (Monday to Sunday) or monthly report of the figures, each against the period before, mailed to the chosen members once the period ended in the site's time zone; and an alert when visitors of the last 5 minutes exceed `spike_threshold` (at most one an hour). Recipients must be members of the site (400 otherwise).
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        put: operations["putSitesSiteIdAnalyticsReports"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sites/{site_id}/annotations": {
         parameters: {
             query?: never;
@@ -22548,6 +22578,119 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSitesSiteIdAnalyticsReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description off, weekly (Monday to Sunday) or monthly
+                             * @enum {string}
+                             */
+                            frequency: "off" | "weekly" | "monthly";
+                            /** @description Members (user ids) who get the reports and alerts */
+                            recipients: string[];
+                            /** @description Visitors in the last 5 minutes above this send an alert; null: none */
+                            spike_threshold: number | null;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putSitesSiteIdAnalyticsReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description off, weekly (Monday to Sunday) or monthly
+                     * @enum {string}
+                     */
+                    frequency: "off" | "weekly" | "monthly";
+                    /** @description Members (user ids) who get the reports and alerts */
+                    recipients: string[];
+                    /** @description Visitors in the last 5 minutes above this send an alert; null: none */
+                    spike_threshold: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description off, weekly (Monday to Sunday) or monthly
+                             * @enum {string}
+                             */
+                            frequency: "off" | "weekly" | "monthly";
+                            /** @description Members (user ids) who get the reports and alerts */
+                            recipients: string[];
+                            /** @description Visitors in the last 5 minutes above this send an alert; null: none */
+                            spike_threshold: number | null;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];

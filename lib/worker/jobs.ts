@@ -1,4 +1,5 @@
 import { commandDeadline } from '@/lib/agents/jobs';
+import { analyticsReports } from '@/lib/analytics/reports';
 import { analyticsRollup } from '@/lib/analytics/rollups';
 import { mailboxSync } from '@/lib/email/jobs';
 import { databaseMaintenance } from '@/lib/jobs/database-maintenance';
@@ -32,6 +33,7 @@ export function backgroundJobs(o: { activities: Activities; embeddedRuns: boolea
     sessionSweep,
     databaseMaintenance,
     analyticsRollup,
+    analyticsReports,
     ...(o.embeddedRuns ? [workflowRunJob({ definitions: workflowDefinitions, activities: o.activities })] : []),
   ];
 }

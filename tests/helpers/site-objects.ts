@@ -145,11 +145,15 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: presenters.xApiKey(t.key),
     body: { date: '2026-11-02', text: 'Newsletter sent' },
   });
-  const sharedLink = await created('POST', '/sites/{site_id}/shared-links', {
-    params: { site_id: t.siteId },
-    headers: presenters.xApiKey(t.key),
-    body: { label: 'Investors' },
-  });
+  // A site has a capped number of shared links: one, made once and reused by every call.
+  const links = await created('GET', '/sites/{site_id}/shared-links', { params: { site_id: t.siteId }, headers: presenters.xApiKey(t.key) });
+  const sharedLink = links.data[0]
+    ? { data: links.data[0] }
+    : await created('POST', '/sites/{site_id}/shared-links', {
+        params: { site_id: t.siteId },
+        headers: presenters.xApiKey(t.key),
+        body: { label: 'Investors' },
+      });
   const ids: Record<string, string> = {
     site_id: t.siteId,
     annotation_id: annotation.data.id,

@@ -30,6 +30,13 @@ export const API_EQUIVALENTS: { section: string; calls: { call: string; does: st
     ],
   },
   {
+    section: '/reports',
+    calls: [
+      { call: 'GET /sites/{site_id}/analytics/reports', does: 'Who gets the reports and the spike alert' },
+      { call: 'PUT /sites/{site_id}/analytics/reports', does: 'Set them' },
+    ],
+  },
+  {
     section: '/sessions',
     calls: [
       { call: 'GET /api/visitors/{visitor_id}/sessions', does: 'A visitor’s sessions' },

@@ -3,6 +3,7 @@
 import { cookies, headers } from 'next/headers';
 import { z } from 'zod';
 import { createAnnotation, createAnnotationBodySchema, removeAnnotation } from '@/lib/analytics/annotations';
+import { reportSettingsSchema, saveReportSettings } from '@/lib/analytics/reports';
 import { createShareBodySchema, createSharedLink, revokeSharedLink, shareCookieName, unlockShare } from '@/lib/analytics/shares';
 import { guardAttempt } from '@/lib/auth/brute-force';
 import { sessionCookie } from '@/lib/auth/session';
@@ -79,4 +80,24 @@ export const unlockShareAction = defineAction({
   },
   errorField: 'password',
   redirect: (_result, input) => `/share/${encodeURIComponent(input.token)}`,
+});
+
+/** Who gets the email reports and the spike alert, and how often, as PUT /sites/{site_id}/analytics/reports does. */
+export const saveReportsAction = defineAction({
+  permission: 'settings.manage',
+  schema: reportSettingsSchema,
+  input: (form) => {
+    const threshold = optionalText(form, 'spike_threshold');
+    return {
+      frequency: optionalText(form, 'frequency') ?? 'off',
+      recipients: form.getAll('recipients').filter((v): v is string => typeof v === 'string'),
+      spike_threshold: threshold === undefined ? null : Number(threshold),
+    };
+  },
+  run: async ({ site, input }) => {
+    await saveReportSettings(site.id, input);
+    return 'Saved.';
+  },
+  errorField: 'recipients',
+  revalidate: () => ['/reports'],
 });

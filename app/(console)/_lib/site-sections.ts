@@ -59,6 +59,7 @@ export const SITE_SECTION_GROUPS: SiteSectionGroup[] = [
       { path: '/general', label: 'General' },
       { path: '/members', label: 'Members' },
       { path: '/sharing', label: 'Shared dashboards' },
+      { path: '/reports', label: 'Email reports' },
     ],
   },
   {

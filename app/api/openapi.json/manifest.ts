@@ -128,14 +128,15 @@ import * as r123 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/rou
 import * as r124 from '@/app/sites/[site_id]/analytics/export/route';
 import * as r125 from '@/app/sites/[site_id]/analytics/funnel/route';
 import * as r126 from '@/app/sites/[site_id]/analytics/overview/route';
-import * as r127 from '@/app/sites/[site_id]/annotations/route';
-import * as r128 from '@/app/sites/[site_id]/annotations/[annotation_id]/route';
-import * as r129 from '@/app/sites/[site_id]/commands/route';
-import * as r130 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r131 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r132 from '@/app/sites/[site_id]/shared-links/route';
-import * as r133 from '@/app/sites/[site_id]/shared-links/[link_id]/route';
-import * as r134 from '@/app/sites/[site_id]/stats/route';
+import * as r127 from '@/app/sites/[site_id]/analytics/reports/route';
+import * as r128 from '@/app/sites/[site_id]/annotations/route';
+import * as r129 from '@/app/sites/[site_id]/annotations/[annotation_id]/route';
+import * as r130 from '@/app/sites/[site_id]/commands/route';
+import * as r131 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r132 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r133 from '@/app/sites/[site_id]/shared-links/route';
+import * as r134 from '@/app/sites/[site_id]/shared-links/[link_id]/route';
+import * as r135 from '@/app/sites/[site_id]/stats/route';
 import * as s0 from '@/lib/agents/schema';
 import * as s1 from '@/lib/analytics/schema';
 import * as s2 from '@/lib/commands/schema';
@@ -287,14 +288,15 @@ export const routeManifest: RouteManifest = [
   { path: '/sites/{site_id}/analytics/export', module: r124 },
   { path: '/sites/{site_id}/analytics/funnel', module: r125 },
   { path: '/sites/{site_id}/analytics/overview', module: r126 },
-  { path: '/sites/{site_id}/annotations', module: r127 },
-  { path: '/sites/{site_id}/annotations/{annotation_id}', module: r128 },
-  { path: '/sites/{site_id}/commands', module: r129 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r130 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r131 },
-  { path: '/sites/{site_id}/shared-links', module: r132 },
-  { path: '/sites/{site_id}/shared-links/{link_id}', module: r133 },
-  { path: '/sites/{site_id}/stats', module: r134 },
+  { path: '/sites/{site_id}/analytics/reports', module: r127 },
+  { path: '/sites/{site_id}/annotations', module: r128 },
+  { path: '/sites/{site_id}/annotations/{annotation_id}', module: r129 },
+  { path: '/sites/{site_id}/commands', module: r130 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r131 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r132 },
+  { path: '/sites/{site_id}/shared-links', module: r133 },
+  { path: '/sites/{site_id}/shared-links/{link_id}', module: r134 },
+  { path: '/sites/{site_id}/stats', module: r135 },
 ];
 
 export const schemaModules: SchemaModule[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21];

@@ -16,7 +16,6 @@ import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
  */
 let t: Tenant;
 const useClock = testClock();
-const HOUR = 3_600_000;
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 async function visit(when: number, path: string) {

@@ -302,6 +302,10 @@ const REGISTRY: Record<string, Entry> = {
     request: (site_id) => ({ params: { site_id } }),
     accepted: (res) => expect(res.headers.get('content-type')).toBe('application/zip'),
   },
+  'GET /sites/{site_id}/analytics/reports': { request: (site_id) => ({ params: { site_id } }) },
+  'PUT /sites/{site_id}/analytics/reports': {
+    request: (site_id) => ({ params: { site_id }, body: { frequency: 'weekly', recipients: [], spike_threshold: null } }),
+  },
   'GET /sites/{site_id}/annotations': { request: (site_id) => ({ params: { site_id } }) },
   'POST /sites/{site_id}/annotations': { request: (site_id) => ({ params: { site_id }, body: { date: '2026-11-02', text: 'Launch' } }) },
   'PATCH /sites/{site_id}/annotations/{annotation_id}': {

@@ -55,6 +55,7 @@ const EXPECTED: Record<string, Permission> = {
   revokeShareAction: 'settings.manage',
   createAnnotationAction: 'crm.write',
   deleteAnnotationAction: 'crm.write',
+  saveReportsAction: 'settings.manage',
 };
 
 const dir = path.resolve(__dirname, '../../../app/(console)/_lib');
