@@ -3,14 +3,14 @@ import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { reportSettings } from '@/lib/analytics/reports';
 import { can } from '@/lib/members/permissions';
-import { listMembers } from '@/lib/members/repo';
+import { teamOf } from '@/lib/members/service';
 import { ReportSettingsForm } from './report-form';
 
 export const metadata: Metadata = { title: 'Email reports · Site Growth Platform' };
 
 export default async function ReportsPage({ params }: { params: Promise<{ siteId: string }> }) {
   const { site, role } = await requireSiteAccess((await params).siteId);
-  const [settings, members] = await Promise.all([reportSettings(site.id), listMembers(site.id)]);
+  const [settings, { members }] = await Promise.all([reportSettings(site.id), teamOf(site.id)]);
   return (
     <Card title="Email reports and alerts" id="reports">
       <p>
@@ -20,7 +20,7 @@ export default async function ReportsPage({ params }: { params: Promise<{ siteId
       <ReportSettingsForm
         siteId={site.id}
         settings={settings}
-        members={members.map((m) => ({ id: m.userId, label: m.name ? `${m.name} (${m.email})` : m.email }))}
+        members={members.map((m) => ({ id: m.user_id, label: m.name ? `${m.name} (${m.email})` : m.email }))}
         disabled={!can(role, 'settings.manage')}
       />
     </Card>
