@@ -83,6 +83,8 @@ describe.skipIf(!base)('console: annotations and shared dashboards, end to end',
   });
 
   it('revoked, the link answers 404', { timeout: 180_000 }, async () => {
+    await owner.getByRole('link', { name: 'Shared dashboards' }).click();
+    await owner.waitForURL('**/sharing');
     await owner.getByRole('button', { name: 'Revoke' }).click();
     await owner.getByRole('dialog').getByRole('button', { name: 'Revoke link' }).click();
     await owner.getByText('No shared links yet.').waitFor();
