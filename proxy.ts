@@ -13,6 +13,12 @@ export function proxy(req: NextRequest) {
   headers.set('x-request-id', requestId);
   const res = NextResponse.next({ request: { headers } });
   res.headers.set('x-request-id', requestId);
+  if (req.nextUrl.pathname.startsWith('/share/')) {
+    // A shared dashboard: never indexed, and its secret URL never sent on as a Referer.
+    res.headers.set('x-robots-tag', 'noindex, nofollow');
+    res.headers.set('referrer-policy', 'no-referrer');
+    res.headers.set('cache-control', 'private, no-store');
+  }
   return res;
 }
 

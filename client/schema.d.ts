@@ -3938,6 +3938,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{site_id}/analytics/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export analytics as a zip of CSVs
+         * @description Answers `application/zip` (a download): `overview.csv` (one row per day and a `total` row) and one CSV per breakdown (`pages.csv`, `referrers.csv` …, the top 100 values of each) with the fields of the JSON reads. RFC 4180, UTF-8; a text value starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so a spreadsheet never runs it as a formula. Period: `from` and `to` (YYYY-MM-DD, both included; default the last 30 days up to today) in `timezone` `utc` (default) or `site` (the site's `business_hours.timezone`). At most 366 days. `from` after `to`, a longer period, a date that does not exist or a site time zone that is not an IANA zone is 400 `INVALID_REQUEST` with the field in `details.issues[].path`. Bot sessions are left out.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getSitesSiteIdAnalyticsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sites/{site_id}/analytics/funnel": {
         parameters: {
             query?: never;
@@ -4008,6 +4032,96 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_id}/analytics/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Email report settings
+         * @description Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getSitesSiteIdAnalyticsReports"];
+        /**
+         * Set email reports and the spike alert
+         * @description A weekly (Monday to Sunday) or monthly report of the figures, each against the period before, mailed to the chosen members once the period ended in the site's time zone; and an alert when visitors of the last 5 minutes exceed `spike_threshold` (at most one an hour). Recipients must be members of the site (400 otherwise).
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        put: operations["putSitesSiteIdAnalyticsReports"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_id}/annotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List annotations
+         * @description Notes on days of the charts, by day (at most 500). `from`/`to` (YYYY-MM-DD, both included) narrow the list.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getSitesSiteIdAnnotations"];
+        put?: never;
+        /**
+         * Add an annotation
+         * @description A note on one day ("newsletter sent"), shown as a marker on that day of the Overview chart.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postSitesSiteIdAnnotations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_id}/annotations/{annotation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an annotation
+         * @description Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        delete: operations["deleteSitesSiteIdAnnotationsAnnotationId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an annotation
+         * @description Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        patch: operations["patchSitesSiteIdAnnotationsAnnotationId"];
         trace?: never;
     };
     "/sites/{site_id}/commands": {
@@ -4148,6 +4262,60 @@ export interface paths {
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
         patch: operations["patchSitesSiteIdGoalsGoalId"];
+        trace?: never;
+    };
+    "/sites/{site_id}/shared-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shared dashboard links
+         * @description The live links to the read-only dashboard, newest first. Tokens are not kept and never listed.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getSitesSiteIdSharedLinks"];
+        put?: never;
+        /**
+         * Make a shared dashboard link
+         * @description A public page (`/share/<token>`, `noindex`) showing the site's Overview read only, optionally behind a password (stored hashed). The token is answered this once: only its hash is kept. At most 100 links per site (409 CONFLICT beyond).
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postSitesSiteIdSharedLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_id}/shared-links/{link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a shared dashboard link
+         * @description Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        delete: operations["deleteSitesSiteIdSharedLinksLinkId"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/sites/{site_id}/stats": {
@@ -23131,6 +23299,56 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getSitesSiteIdAnalyticsExport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day of the period, included (YYYY-MM-DD in the chosen time zone). Default: 29 days before `to`
+                 * @example 2026-11-01
+                 */
+                from?: string;
+                /** @description Where days start and end: `utc` (default) or `site`, the site's time zone (settings `business_hours.timezone`; UTC when it has none) */
+                timezone?: "utc" | "site";
+                /**
+                 * @description Last day of the period, included. Default: today in the chosen time zone
+                 * @example 2026-11-30
+                 */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (the zip archive: overview.csv, pages.csv, referrers.csv …) */
+                    "application/json": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getSitesSiteIdAnalyticsFunnel: {
         parameters: {
             query: {
@@ -23418,6 +23636,457 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSitesSiteIdAnalyticsReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "frequency": "weekly",
+                     *         "recipients": [
+                     *           "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+                     *         ],
+                     *         "spike_threshold": 50
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description off, weekly (Monday to Sunday) or monthly
+                             * @enum {string}
+                             */
+                            frequency: "off" | "weekly" | "monthly";
+                            /** @description Members (user ids) who get the reports and alerts */
+                            recipients: string[];
+                            /** @description Visitors in the last 5 minutes above this send an alert; null: none */
+                            spike_threshold: number | null;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putSitesSiteIdAnalyticsReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "frequency": "weekly",
+                 *       "recipients": [
+                 *         "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+                 *       ],
+                 *       "spike_threshold": 50
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description off, weekly (Monday to Sunday) or monthly
+                     * @enum {string}
+                     */
+                    frequency: "off" | "weekly" | "monthly";
+                    /** @description Members (user ids) who get the reports and alerts */
+                    recipients: string[];
+                    /** @description Visitors in the last 5 minutes above this send an alert; null: none */
+                    spike_threshold: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "frequency": "weekly",
+                     *         "recipients": [
+                     *           "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+                     *         ],
+                     *         "spike_threshold": 50
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description off, weekly (Monday to Sunday) or monthly
+                             * @enum {string}
+                             */
+                            frequency: "off" | "weekly" | "monthly";
+                            /** @description Members (user ids) who get the reports and alerts */
+                            recipients: string[];
+                            /** @description Visitors in the last 5 minutes above this send an alert; null: none */
+                            spike_threshold: number | null;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSitesSiteIdAnnotations: {
+        parameters: {
+            query?: {
+                /** @description First day, included (default: the earliest) */
+                from?: string;
+                /** @description Last day, included (default: the latest) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c",
+                     *           "date": "2026-11-02",
+                     *           "text": "Newsletter sent",
+                     *           "created_at": "2026-11-24T13:19:46.116Z",
+                     *           "updated_at": "2026-11-24T13:19:46.116Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description The day (YYYY-MM-DD) */
+                            date: string;
+                            /** Format: uuid */
+                            id: string;
+                            text: string;
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                        }[];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSitesSiteIdAnnotations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "date": "2026-11-02",
+                 *       "text": "Newsletter sent"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The day the note is about (YYYY-MM-DD)
+                     */
+                    date: string;
+                    /** @description What happened that day (1–280 characters) */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c",
+                     *         "date": "2026-11-02",
+                     *         "text": "Newsletter sent",
+                     *         "created_at": "2026-11-24T13:19:46.116Z",
+                     *         "updated_at": "2026-11-24T13:19:46.116Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description The day (YYYY-MM-DD) */
+                            date: string;
+                            /** Format: uuid */
+                            id: string;
+                            text: string;
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSitesSiteIdAnnotationsAnnotationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Annotation id (UUID)
+                 * @example 3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c
+                 */
+                annotation_id: string;
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Deleted"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchSitesSiteIdAnnotationsAnnotationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Annotation id (UUID)
+                 * @example 3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c
+                 */
+                annotation_id: string;
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Newsletter sent to 12,000"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The day the note is about (YYYY-MM-DD)
+                     */
+                    date?: string;
+                    /** @description What happened that day (1–280 characters) */
+                    text?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c",
+                     *         "date": "2026-11-02",
+                     *         "text": "Newsletter sent to 12,000",
+                     *         "created_at": "2026-11-24T13:19:46.116Z",
+                     *         "updated_at": "2026-11-24T13:19:46.116Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description The day (YYYY-MM-DD) */
+                            date: string;
+                            /** Format: uuid */
+                            id: string;
+                            text: string;
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -24038,6 +24707,213 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSitesSiteIdSharedLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "label": "Investors",
+                     *           "has_password": true,
+                     *           "created_at": "2026-11-24T13:19:46.116Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description Whether the page asks for a password */
+                            has_password: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                        }[];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSitesSiteIdSharedLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Investors",
+                 *       "password": "board meeting 2026"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description What the link is for ("Investors", "Agency")
+                     * @default
+                     */
+                    label?: string;
+                    /** @description Asked before the dashboard shows (stored hashed); none: anyone with the link sees it */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "label": "Investors",
+                     *         "has_password": true,
+                     *         "created_at": "2026-11-24T13:19:46.116Z",
+                     *         "token": "sgp_share_Qm9hcmQtbWVldGluZy1kYXNoYm9hcmQtbGluay0wMDA",
+                     *         "path": "/share/sgp_share_Qm9hcmQtbWVldGluZy1kYXNoYm9hcmQtbGluay0wMDA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description Whether the page asks for a password */
+                            has_password: boolean;
+                            /** Format: uuid */
+                            id: string;
+                            label: string;
+                            /** @description The public page: /share/<token>, on this server */
+                            path: string;
+                            /** @description The secret part of the URL, shown this once (only its hash is kept) */
+                            token: string;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSitesSiteIdSharedLinksLinkId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Shared link id (UUID)
+                 * @example 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 */
+                link_id: string;
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 */
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "revoked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["RevokedInvitation"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];

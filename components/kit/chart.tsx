@@ -7,6 +7,12 @@ export interface ChartSeries {
   values: number[];
 }
 
+/** A note on one point (an annotation of a day): a marker on the chart, its text in that day's tooltip. */
+export interface ChartNote {
+  index: number;
+  text: string;
+}
+
 /** A drawing of the chart: its box (SVG units), margins, and how many labels each axis gets at most. */
 interface Frame {
   kind: 'wide' | 'narrow';
@@ -40,19 +46,40 @@ export function Chart({
   labels,
   series,
   format = (n: number) => n.toLocaleString('en'),
+  notes = [],
 }: {
   title: string;
   labels: string[];
   series: ChartSeries[];
   format?: (n: number) => string;
+  notes?: ChartNote[];
 }) {
   const max = Math.max(1, ...series.flatMap((s) => s.values));
-  const tip = (i: number) => series.map((s) => `${format(s.values[i] ?? 0)} ${s.name.toLowerCase()}`).join(', ');
+  const noteOf = (i: number) =>
+    notes
+      .filter((n) => n.index === i)
+      .map((n) => n.text)
+      .join(' · ');
+  const tip = (i: number) => {
+    const figures = series.map((s) => `${format(s.values[i] ?? 0)} ${s.name.toLowerCase()}`).join(', ');
+    const note = noteOf(i);
+    return note ? `${figures} — ${note}` : figures;
+  };
   return (
     <figure className="chart">
       <ChartKeys label={`${title}: use the arrow keys to read each day`}>
         {FRAMES.map((frame) => (
-          <Drawing key={frame.kind} frame={frame} title={title} labels={labels} series={series} max={max} format={format} tip={tip} />
+          <Drawing
+            key={frame.kind}
+            frame={frame}
+            title={title}
+            labels={labels}
+            series={series}
+            max={max}
+            format={format}
+            tip={tip}
+            marked={[...new Set(notes.map((n) => n.index))]}
+          />
         ))}
       </ChartKeys>
       {series.length > 1 && (
@@ -76,6 +103,7 @@ export function Chart({
                   {s.name}
                 </th>
               ))}
+              {notes.length > 0 && <th scope="col">Notes</th>}
             </tr>
           </thead>
           <tbody>
@@ -85,6 +113,7 @@ export function Chart({
                 {series.map((s) => (
                   <td key={s.name}>{format(s.values[i] ?? 0)}</td>
                 ))}
+                {notes.length > 0 && <td>{noteOf(i)}</td>}
               </tr>
             ))}
           </tbody>
@@ -102,6 +131,7 @@ function Drawing({
   max,
   format,
   tip,
+  marked,
 }: {
   frame: Frame;
   title: string;
@@ -110,6 +140,8 @@ function Drawing({
   max: number;
   format: (n: number) => string;
   tip: (i: number) => string;
+  /** Points with a note: a dashed line and a flag at the top. */
+  marked: number[];
 }) {
   const { W, H, M } = frame;
   const y = scaleLinear()
@@ -151,6 +183,14 @@ function Drawing({
             </text>
           ) : null,
         )}
+        {marked
+          .filter((i) => i >= 0 && i < labels.length)
+          .map((i) => (
+            <g key={`note-${i}`} className="chart-note" data-note={i}>
+              <line x1={px(i)} x2={px(i)} y1={M.top} y2={H - M.bottom} />
+              <path d={`M${px(i)},${M.top - 2} l5,-4 l-5,-4 z`} />
+            </g>
+          ))}
         {series.map((s, k) => (
           <g key={s.name} className="series" style={{ color: COLORS[k % COLORS.length] }}>
             {k === 0 && <path className="area" d={fill(s.values) ?? undefined} />}

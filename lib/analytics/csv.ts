@@ -13,8 +13,9 @@ function currenciesOf(lists: (Revenue | undefined)[]): string[] {
 
 const amountIn = (list: Revenue | undefined, currency: string): CsvCell => list?.find((r) => r.currency === currency)?.amount ?? 0;
 
-export function overviewCsv(o: Overview): { csv: string; fileName: string } {
-  const currencies = currenciesOf(o.series.map((d) => d.revenue));
+/** The series, one record per day; with `total`, a last record `total` of the period's totals. */
+export function overviewCsv(o: Overview, { total = false } = {}): { csv: string; fileName: string } {
+  const currencies = currenciesOf([...o.series.map((d) => d.revenue), o.totals.revenue]);
   const header = [
     'date',
     'visitors',
@@ -26,7 +27,8 @@ export function overviewCsv(o: Overview): { csv: string; fileName: string } {
     'new_leads',
     ...currencies.map((c) => `revenue_${c}`),
   ];
-  const records = o.series.map((d) => [
+  const rows = total ? [...o.series, { ...o.totals, date: 'total' }] : o.series;
+  const records = rows.map((d) => [
     d.date,
     d.visitors,
     d.sessions,

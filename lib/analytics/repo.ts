@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { isLiveSql } from '@/lib/visitors/lifetime';
 import type { Days } from './calendar';
@@ -279,10 +280,11 @@ export async function rolledUpDays(siteId: string, tz: string, dates: string[]):
  * of two reads rolling up the same day at once, one writes it and the other waits for it and
  * writes nothing.
  */
-export async function rollUp(siteId: string, window: FactDays, now: number): Promise<void> {
+export async function rollUp(siteId: string, window: FactDays, now: number, db?: Db): Promise<void> {
   const { dates } = window.days;
   const tz = window.days.timeZone;
-  await rows(sql`
+  await rows(
+    sql`
     with claimed as (
       insert into analytics_days (site_id, tz, day, computed_at)
       select ${siteId}, ${tz}, d, ${now}::bigint from unnest(${pgArray(dates)}::date[]) as d
@@ -296,17 +298,19 @@ export async function rollUp(siteId: string, window: FactDays, now: number): Pro
            engaged_ms::bigint, scroll_depth::bigint, engagements
     from facts where day in (select day from claimed)
     -- Rows of a dimension side by side: a read of a period scans them in order.
-    order by dim, day, value`);
+    order by dim, day, value`,
+    db,
+  );
 }
 
-/** Where a read finds its facts: kept ones for `keptFrom`..`keptTo`, computed ones for the open days. */
+/** Where a read finds its facts: kept ones for the rolled-up days, computed ones for the open days. */
 export interface FactSource {
   siteId: string;
   tz: string;
-  /** Kept days, both included (none when undefined). */
-  kept?: { from: string; to: string };
-  /** The days computed on read (none when undefined). */
-  open?: FactDays;
+  /** Kept days: the rolled-up `days`, from `from` to `to` (none when undefined). */
+  kept?: { from: string; to: string; days: string[] };
+  /** The runs of days computed on read (none when undefined or empty). */
+  open?: FactDays[];
   /** Filters: then every day is computed on read (`kept` is undefined). */
   where?: Where;
 }
@@ -325,10 +329,10 @@ function factsOf(source: FactSource, parts: Part[], dims: string[]): SQL {
     branches.push(sql`
       select ${FACT_COLUMNS} from analytics_facts
       where site_id = ${source.siteId} and tz = ${source.tz} and dim in (${dimList})
-        and day >= ${source.kept.from}::date and day <= ${source.kept.to}::date`);
+        and day >= ${source.kept.from}::date and day <= ${source.kept.to}::date and day = any(${pgArray(source.kept.days)}::date[])`);
   }
-  if (source.open) {
-    branches.push(sql`select ${FACT_COLUMNS} from (${factsQuery(source.siteId, source.open, parts, source.where)}) o where dim in (${dimList})`);
+  for (const open of source.open ?? []) {
+    branches.push(sql`select ${FACT_COLUMNS} from (${factsQuery(source.siteId, open, parts, source.where)}) o where dim in (${dimList})`);
   }
   if (!branches.length) branches.push(sql`select ${FACT_COLUMNS} from analytics_facts where false`);
   return sql`(${sql.join(branches, sql` union all `)})`;

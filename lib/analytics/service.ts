@@ -1,7 +1,6 @@
 import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { parseInput } from '@/lib/core/validate';
-import { SESSION_MAX_MS } from '@/lib/visitors/lifetime';
 import { addDays, canonicalTimeZone, dateIn, daysBetween, daysOf, type Days } from './calendar';
 import { filterTexts, parseFilters } from './filters';
 import { findGoalByName, listGoals } from './goals';
@@ -19,19 +18,17 @@ import {
   type SessionDim,
   type Where,
   newLeadsPerDay,
-  oldestLiveSessionStart,
   rolledUpDays,
-  rollUp,
   siteTimeZone,
   topClicks,
   topValues,
   visitCounts,
   visitsState,
   type ClickKind,
-  type FactDays,
   type FactSource,
   type Part,
 } from './repo';
+import { factDays, finishedDays, runsOf } from './rollups';
 import {
   breakdownQuerySchema,
   DEFAULT_RANGE_DAYS,
@@ -63,17 +60,10 @@ import {
  *   breakdown(siteId, 'referrers', { from, to, limit })    → top values of a dimension
  *   funnel(siteId, { steps: ['add_to_cart', 'purchase'] }) → sessions reaching each step
  *
- * Days that can no longer change are rolled up by the first read that covers them (./repo.ts):
- * no background work is needed. A read with filters (`filter`, ./filters.ts) is computed from the
- * raw sessions and events of the period instead: the rollups are of whole sites.
+ * Days that can no longer change are rolled up by a background job (./rollups.ts); a read sums the
+ * kept days and computes the others from the raw rows. A read with filters (`filter`, ./filters.ts)
+ * is computed from the raw sessions and events of the period: the rollups are of whole sites.
  */
-
-/**
- * A day is finished — nothing in it can change — once its events are all written (its end plus a
- * margin for writes in flight) and no session that started on it still takes activity: at the
- * latest 24 hours after its end (the session cap), usually minutes after it.
- */
-const FINISH_MARGIN_MS = 5 * 60_000;
 
 interface Period {
   from: string;
@@ -107,51 +97,21 @@ async function periodOf(siteId: string, query: { from?: string; to?: string; tim
 
 const minDate = (a: string, b: string) => (a < b ? a : b);
 
-/** The days from `first` to `last` to compute, with the year before them (the days of visitors' previous sessions). */
-const factDays = (first: string, last: string, timeZone: string): FactDays => ({
-  days: daysOf(first, last, timeZone),
-  previous: daysOf(addDays(first, -MAX_RANGE_DAYS), last, timeZone),
-});
-
 /**
- * Where the facts of a period come from: finished days from the rollups (rolled up now when they
- * are not yet), the others computed from the raw rows.
+ * Where the facts of a period come from: the days rolled up already (in the background, ./rollups.ts)
+ * from the rollups, every other day computed from the raw rows.
  */
 async function sourceOf(siteId: string, period: Period, at: number): Promise<FactSource> {
-  const { dates, starts } = period.days;
-  const ended = (i: number, after = 0) => starts[i + 1] + after + FINISH_MARGIN_MS <= at;
-  let finished = 0;
-  while (finished < dates.length && ended(finished, SESSION_MAX_MS)) finished++;
-  let over = finished;
-  while (over < dates.length && ended(over)) over++;
-  // Days that ended less than 24 hours ago are finished up to the day the oldest live session started on.
-  const [done, live] = await Promise.all([
-    over > 0 ? rolledUpDays(siteId, period.timeZone, dates.slice(0, over)) : new Set<string>(),
-    over > finished ? oldestLiveSessionStart(siteId, starts[finished], at) : undefined,
-  ]);
-  while (finished < over && (live === undefined || starts[finished + 1] <= live)) finished++;
-  await rollUpMissing(siteId, period.timeZone, dates.slice(0, finished), done, at);
+  const { dates, timeZone } = period.days;
+  const [finished, done] = await Promise.all([finishedDays(siteId, period.days, at), rolledUpDays(siteId, timeZone, dates)]);
+  const kept = dates.filter((d, i) => i < finished && done.has(d));
+  const isKept = new Set(kept);
   return {
     siteId,
-    tz: period.timeZone,
-    kept: finished > 0 ? { from: dates[0], to: dates[finished - 1] } : undefined,
-    open: finished < dates.length ? factDays(dates[finished], period.to, period.timeZone) : undefined,
+    tz: timeZone,
+    kept: kept.length ? { from: kept[0], to: kept[kept.length - 1], days: kept } : undefined,
+    open: runsOf(dates, (d) => !isKept.has(d)).map((run) => factDays(run.from, run.to, timeZone)),
   };
-}
-
-/** Rolls up the days of `dates` (consecutive, all finished) not in `done`, run by run. */
-async function rollUpMissing(siteId: string, timeZone: string, dates: string[], done: Set<string>, at: number): Promise<void> {
-  let i = 0;
-  while (i < dates.length) {
-    if (done.has(dates[i])) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j + 1 < dates.length && !done.has(dates[j + 1])) j++;
-    await rollUp(siteId, factDays(dates[i], dates[j], timeZone), at);
-    i = j + 1;
-  }
 }
 
 const ratio = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
@@ -206,7 +166,7 @@ async function readFiltersOf(siteId: string, given: string | string[] | undefine
 const rawSource = (siteId: string, period: Period, where?: Where): FactSource => ({
   siteId,
   tz: period.timeZone,
-  open: factDays(period.from, period.to, period.timeZone),
+  open: [factDays(period.from, period.to, period.timeZone)],
   where,
 });
 

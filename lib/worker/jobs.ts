@@ -1,4 +1,6 @@
 import { commandDeadline } from '@/lib/agents/jobs';
+import { analyticsReports } from '@/lib/analytics/reports';
+import { analyticsRollup } from '@/lib/analytics/rollups';
 import { mailboxSync } from '@/lib/email/jobs';
 import { databaseMaintenance } from '@/lib/jobs/database-maintenance';
 import type { BackgroundJob } from '@/lib/jobs/define';
@@ -30,6 +32,8 @@ export function backgroundJobs(o: { activities: Activities; embeddedRuns: boolea
     mailboxSync,
     sessionSweep,
     databaseMaintenance,
+    analyticsRollup,
+    analyticsReports,
     ...(o.embeddedRuns ? [workflowRunJob({ definitions: workflowDefinitions, activities: o.activities })] : []),
   ];
 }

@@ -153,9 +153,25 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     .update(sequenceEnrollments)
     .set({ draft: { step: 0, subject: 'Hi', body: 'Hello.', approved: false, created_at: new Date().toISOString() }, nextSendAt: null })
     .where(eq(sequenceEnrollments.leadId, enrolledLead.lead.id));
+  const annotation = await created('POST', '/sites/{site_id}/annotations', {
+    params: { site_id: t.siteId },
+    headers: presenters.xApiKey(t.key),
+    body: { date: '2026-11-02', text: 'Newsletter sent' },
+  });
+  // A site has a capped number of shared links: one, made once and reused by every call.
+  const links = await created('GET', '/sites/{site_id}/shared-links', { params: { site_id: t.siteId }, headers: presenters.xApiKey(t.key) });
+  const sharedLink = links.data[0]
+    ? { data: links.data[0] }
+    : await created('POST', '/sites/{site_id}/shared-links', {
+        params: { site_id: t.siteId },
+        headers: presenters.xApiKey(t.key),
+        body: { label: 'Investors' },
+      });
   const ids: Record<string, string> = {
     site_id: t.siteId,
     goal_id: goal.data.id,
+    annotation_id: annotation.data.id,
+    link_id: sharedLink.data.id,
     user_id: t.user.id,
     lead_id: lead.lead.id,
     segment_id: segment.segment.segment_id,

@@ -13,6 +13,30 @@ export const API_EQUIVALENTS: { section: string; calls: { call: string; does: st
     ],
   },
   {
+    section: '/annotations',
+    calls: [
+      { call: 'GET /sites/{site_id}/annotations', does: 'Notes on days of the charts' },
+      { call: 'POST /sites/{site_id}/annotations', does: 'Add a note' },
+      { call: 'PATCH /sites/{site_id}/annotations/{annotation_id}', does: 'Change a note' },
+      { call: 'DELETE /sites/{site_id}/annotations/{annotation_id}', does: 'Delete a note' },
+    ],
+  },
+  {
+    section: '/sharing',
+    calls: [
+      { call: 'GET /sites/{site_id}/shared-links', does: 'List shared dashboard links' },
+      { call: 'POST /sites/{site_id}/shared-links', does: 'Make a link (its URL answered once)' },
+      { call: 'DELETE /sites/{site_id}/shared-links/{link_id}', does: 'Revoke a link' },
+    ],
+  },
+  {
+    section: '/reports',
+    calls: [
+      { call: 'GET /sites/{site_id}/analytics/reports', does: 'Who gets the reports and the spike alert' },
+      { call: 'PUT /sites/{site_id}/analytics/reports', does: 'Set them' },
+    ],
+  },
+  {
     section: '/sessions',
     calls: [
       { call: 'GET /api/visitors/{visitor_id}/sessions', does: 'A visitor’s sessions' },

@@ -33,6 +33,7 @@ export const SITE_SECTION_GROUPS: SiteSectionGroup[] = [
     sections: [
       { path: '', label: 'Overview' },
       { path: '/goals', label: 'Goals' },
+      { path: '/annotations', label: 'Annotations' },
       { path: '/sessions', label: 'Visitors', nested: true },
       { path: '/leads', label: 'Leads', nested: true },
       { path: '/segments', label: 'Segments' },
@@ -58,6 +59,8 @@ export const SITE_SECTION_GROUPS: SiteSectionGroup[] = [
       { path: '/settings', label: 'Business settings', nested: true },
       { path: '/general', label: 'General' },
       { path: '/members', label: 'Members' },
+      { path: '/sharing', label: 'Shared dashboards' },
+      { path: '/reports', label: 'Email reports' },
     ],
   },
   {

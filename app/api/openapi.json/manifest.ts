@@ -134,15 +134,21 @@ import * as r129 from '@/app/api/workflow/webhook/route';
 import * as r130 from '@/app/sites/route';
 import * as r131 from '@/app/sites/[site_id]/route';
 import * as r132 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
-import * as r133 from '@/app/sites/[site_id]/analytics/funnel/route';
-import * as r134 from '@/app/sites/[site_id]/analytics/overview/route';
-import * as r135 from '@/app/sites/[site_id]/analytics/realtime/route';
-import * as r136 from '@/app/sites/[site_id]/commands/route';
-import * as r137 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r138 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r139 from '@/app/sites/[site_id]/goals/route';
-import * as r140 from '@/app/sites/[site_id]/goals/[goal_id]/route';
-import * as r141 from '@/app/sites/[site_id]/stats/route';
+import * as r133 from '@/app/sites/[site_id]/analytics/export/route';
+import * as r134 from '@/app/sites/[site_id]/analytics/funnel/route';
+import * as r135 from '@/app/sites/[site_id]/analytics/overview/route';
+import * as r136 from '@/app/sites/[site_id]/analytics/realtime/route';
+import * as r137 from '@/app/sites/[site_id]/analytics/reports/route';
+import * as r138 from '@/app/sites/[site_id]/annotations/route';
+import * as r139 from '@/app/sites/[site_id]/annotations/[annotation_id]/route';
+import * as r140 from '@/app/sites/[site_id]/commands/route';
+import * as r141 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r142 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r143 from '@/app/sites/[site_id]/goals/route';
+import * as r144 from '@/app/sites/[site_id]/goals/[goal_id]/route';
+import * as r145 from '@/app/sites/[site_id]/shared-links/route';
+import * as r146 from '@/app/sites/[site_id]/shared-links/[link_id]/route';
+import * as r147 from '@/app/sites/[site_id]/stats/route';
 import * as s0 from '@/lib/agents/schema';
 import * as s1 from '@/lib/analytics/schema';
 import * as s2 from '@/lib/commands/schema';
@@ -300,15 +306,21 @@ export const routeManifest: RouteManifest = [
   { path: '/sites', module: r130 },
   { path: '/sites/{site_id}', module: r131 },
   { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r132 },
-  { path: '/sites/{site_id}/analytics/funnel', module: r133 },
-  { path: '/sites/{site_id}/analytics/overview', module: r134 },
-  { path: '/sites/{site_id}/analytics/realtime', module: r135 },
-  { path: '/sites/{site_id}/commands', module: r136 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r137 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r138 },
-  { path: '/sites/{site_id}/goals', module: r139 },
-  { path: '/sites/{site_id}/goals/{goal_id}', module: r140 },
-  { path: '/sites/{site_id}/stats', module: r141 },
+  { path: '/sites/{site_id}/analytics/export', module: r133 },
+  { path: '/sites/{site_id}/analytics/funnel', module: r134 },
+  { path: '/sites/{site_id}/analytics/overview', module: r135 },
+  { path: '/sites/{site_id}/analytics/realtime', module: r136 },
+  { path: '/sites/{site_id}/analytics/reports', module: r137 },
+  { path: '/sites/{site_id}/annotations', module: r138 },
+  { path: '/sites/{site_id}/annotations/{annotation_id}', module: r139 },
+  { path: '/sites/{site_id}/commands', module: r140 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r141 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r142 },
+  { path: '/sites/{site_id}/goals', module: r143 },
+  { path: '/sites/{site_id}/goals/{goal_id}', module: r144 },
+  { path: '/sites/{site_id}/shared-links', module: r145 },
+  { path: '/sites/{site_id}/shared-links/{link_id}', module: r146 },
+  { path: '/sites/{site_id}/stats', module: r147 },
 ];
 
 export const schemaModules: SchemaModule[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21];

@@ -7,10 +7,11 @@ import { GET as breakdownRoute } from '@/app/sites/[site_id]/analytics/breakdown
 import { GET as funnelRoute } from '@/app/sites/[site_id]/analytics/funnel/route';
 import { GET as overviewRoute } from '@/app/sites/[site_id]/analytics/overview/route';
 import { GET as statsRoute } from '@/app/sites/[site_id]/stats/route';
+import { rollUpSite } from '@/lib/analytics/rollups';
 import { overview, visits } from '@/lib/analytics/service';
 import { getDb } from '@/lib/db/client';
 import { updateSettings } from '@/lib/settings/service';
-import { siteSessions } from '@/lib/visitors/service';
+import { closeExpiredSessions, siteSessions } from '@/lib/visitors/service';
 import { createActivities } from '@/lib/workflows/activities-impl';
 import { workflowDefinitions } from '@/lib/workflows/definitions';
 import { presenters } from '@/tests/helpers/auth-matrix';
@@ -169,13 +170,17 @@ beforeAll(async () => {
 
 const NEXT = '2026-11-22';
 
-/** The days of a site rolled up so far (UTC). */
-async function keptDays(t: Tenant): Promise<string[]> {
+/** The days of a site rolled up so far (UTC), up to `last`, and when each was computed. */
+async function keptDays(t: Tenant, last = NEXT): Promise<string[]> {
+  return (await keptAt(t, last)).map((r) => r.day);
+}
+async function keptAt(t: Tenant, last = NEXT): Promise<{ day: string; at: number }[]> {
   const db = await getDb();
   const found = await db.execute(
-    sql`select to_char(day, 'YYYY-MM-DD') as day from analytics_days where site_id = ${t.siteId} and tz = 'UTC' order by day`,
+    sql`select to_char(day, 'YYYY-MM-DD') as day, computed_at::float8 as at from analytics_days
+        where site_id = ${t.siteId} and tz = 'UTC' and day <= ${last}::date order by day`,
   );
-  return (found as unknown as { rows: { day: string }[] }).rows.map((r) => r.day);
+  return (found as unknown as { rows: { day: string; at: number }[] }).rows;
 }
 const TWO_DAYS = { from: D, to: NEXT };
 
@@ -199,26 +204,36 @@ describe('GET /sites/{site_id}/analytics/overview', () => {
     const open = await getOverview(mine, TWO_DAYS);
     expect(open.status, JSON.stringify(open.body)).toBe(200);
     expect(open.body).toEqual({ success: true, data: expectedOverview(mine.siteId) });
-    // Noon of the second day, the first day's sessions all ended: the first day rolled up, the second open.
+    await rollUpSite(mine.siteId);
+    expect(await keptDays(mine)).toEqual([]);
+    // Noon of the second day, the first day's sessions all ended: a read does not roll it up, the job does.
     useClock(D0 + DAY + 12 * HOUR);
     expect((await getOverview(mine, TWO_DAYS)).body.data).toEqual(expectedOverview(mine.siteId));
+    expect(await keptDays(mine)).toEqual([]);
+    await rollUpSite(mine.siteId);
     expect(await keptDays(mine)).toEqual([D]);
-    // Both finished: read from the rollups, twice (the second read finds them kept).
+    expect((await getOverview(mine, TWO_DAYS)).body.data).toEqual(expectedOverview(mine.siteId));
+    // Both finished: read from the raw rows until the job ran, from the rollups after, the same.
     useClock(D0 + 5 * DAY);
     expect((await getOverview(mine, TWO_DAYS)).body.data).toEqual(expectedOverview(mine.siteId));
-    expect((await getOverview(mine, TWO_DAYS)).body.data).toEqual(expectedOverview(mine.siteId));
+    expect(await keptDays(mine)).toEqual([D]);
+    await rollUpSite(mine.siteId);
     expect(await keptDays(mine)).toEqual([D, NEXT]);
+    expect((await getOverview(mine, TWO_DAYS)).body.data).toEqual(expectedOverview(mine.siteId));
+    // A second run finds nothing to do.
+    expect(await rollUpSite(mine.siteId)).toBe(0);
   });
 
-  it('rolls up a day once no session that started on it can change, and not before', async () => {
+  it('rolls up a day once no session that started on it can change, and not before; a change after rolls it up again', async () => {
     const t = await createTenant();
     const night = browser(t);
     // A visit that starts just before midnight and goes on after it.
     await night.land(D0 + DAY - 10 * MIN, { url: `${SHOP}/` });
     await night.view(D0 + DAY - 10 * MIN, '/');
     await night.view(D0 + DAY + 10 * MIN, '/pricing');
-    const day = (at: number) => {
+    const day = async (at: number) => {
       useClock(at);
+      await rollUpSite(t.siteId);
       return getOverview(t, { from: D, to: D }).then((r) => r.body.data.totals);
     };
     // 00:20: the visit is still live, so its day is computed from the raw rows on every read.
@@ -230,8 +245,17 @@ describe('GET /sites/{site_id}/analytics/overview', () => {
     // 01:00: it ran out of time at 00:55, nothing of that day can change: rolled up, the same figures.
     expect(await day(D0 + DAY + HOUR)).toMatchObject({ sessions: 1, page_views: 1, bounce_rate: 0, avg_duration_ms: 35 * MIN });
     expect(await keptDays(t)).toEqual([D]);
+    const [first] = await keptAt(t);
+    // 01:05: the sweep closes the lapsed session (a write to the day's session after its rollup): the next run rolls the day again.
+    useClock(D0 + DAY + HOUR + 5 * MIN);
+    expect(await closeExpiredSessions(undefined, 500)).toBeGreaterThan(0);
+    expect(await day(D0 + DAY + HOUR + 10 * MIN)).toMatchObject({ sessions: 1, page_views: 1, bounce_rate: 0, avg_duration_ms: 35 * MIN });
+    const [again] = await keptAt(t);
+    expect(again.day).toBe(D);
+    expect(again.at).toBeGreaterThan(first.at);
     // The next day's page views are the next day's.
     useClock(D0 + 3 * DAY);
+    await rollUpSite(t.siteId);
     expect((await getOverview(t, { from: NEXT, to: NEXT })).body.data.totals).toMatchObject({ sessions: 0, page_views: 2 });
   });
 

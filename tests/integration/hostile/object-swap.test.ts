@@ -50,6 +50,9 @@ const ID_FIELDS: Record<string, string> = {
   endpoint_id: 'webhook_endpoint_id',
   /** An analytics goal (under /sites/{site_id}/goals). */
   goal_id: 'goal_id',
+  annotation_id: 'annotation_id',
+  /** A shared dashboard link (under /sites/{site_id}/shared-links). */
+  link_id: 'link_id',
 };
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',

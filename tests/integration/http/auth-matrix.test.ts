@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
+import { createAnnotation } from '@/lib/analytics/annotations';
+import { createSharedLink } from '@/lib/analytics/shares';
 import { openSession } from '@/lib/auth/session';
 import { base32Decode, totpAt } from '@/lib/auth/totp';
 import { now } from '@/lib/core/clock';
@@ -189,6 +191,9 @@ const sequence = (): Promise<string> =>
     headers: presenters.xApiKey(mine.key),
     body: { site_id: mine.siteId, ...SEQUENCE_BODY },
   }).then((b) => b.data.id as string));
+/** An annotation of a site (made directly: the cases of the routes that change one each get their own). */
+const annotationOf = async (site_id: string) => (await createAnnotation(site_id, { date: '2026-11-03', text: 'Price change' })).id;
+
 /** A lead of the caller's site enrolled in the shared sequence. */
 const enrolledLead = async (): Promise<{ id: string; lead_id: string }> => {
   const [id, lead_id] = await Promise.all([sequence(), lead()]);
@@ -328,6 +333,27 @@ const REGISTRY: Record<string, Entry> = {
   },
   'DELETE /sites/{site_id}/goals/{goal_id}': { request: async (site_id) => ({ params: { site_id, goal_id: await goal() } }) },
   'GET /sites/{site_id}/commands': { request: (site_id) => ({ params: { site_id } }) },
+  'GET /sites/{site_id}/analytics/export': {
+    request: (site_id) => ({ params: { site_id } }),
+    accepted: (res) => expect(res.headers.get('content-type')).toBe('application/zip'),
+  },
+  'GET /sites/{site_id}/analytics/reports': { request: (site_id) => ({ params: { site_id } }) },
+  'PUT /sites/{site_id}/analytics/reports': {
+    request: (site_id) => ({ params: { site_id }, body: { frequency: 'weekly', recipients: [], spike_threshold: null } }),
+  },
+  'GET /sites/{site_id}/annotations': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /sites/{site_id}/annotations': { request: (site_id) => ({ params: { site_id }, body: { date: '2026-11-02', text: 'Launch' } }) },
+  'PATCH /sites/{site_id}/annotations/{annotation_id}': {
+    request: async (site_id) => ({ params: { site_id, annotation_id: await annotationOf(site_id) }, body: { text: 'Launch day' } }),
+  },
+  'DELETE /sites/{site_id}/annotations/{annotation_id}': {
+    request: async (site_id) => ({ params: { site_id, annotation_id: await annotationOf(site_id) } }),
+  },
+  'GET /sites/{site_id}/shared-links': { request: (site_id) => ({ params: { site_id } }) },
+  'POST /sites/{site_id}/shared-links': { request: (site_id) => ({ params: { site_id }, body: { label: 'Agency' } }) },
+  'DELETE /sites/{site_id}/shared-links/{link_id}': {
+    request: async (site_id) => ({ params: { site_id, link_id: (await createSharedLink(site_id, { label: 'Spare' })).id } }),
+  },
   'POST /api/workflow/{name}': { request: (site_id) => ({ params: { name: 'dailyStandUp' }, body: { site_id } }) },
   'GET /api/logs/workflows': { request: (site_id) => ({ query: { site_id } }) },
   'GET /api/logs/workflows/{workflowId}': { request: async (site_id) => ({ params: { workflowId: await workflowRun() }, query: { site_id } }) },

@@ -60,6 +60,11 @@ const EXPECTED: Record<string, Permission> = {
   unenrollAction: 'crm.write',
   createGoalAction: 'settings.manage',
   deleteGoalAction: 'settings.manage',
+  createShareAction: 'settings.manage',
+  revokeShareAction: 'settings.manage',
+  createAnnotationAction: 'crm.write',
+  deleteAnnotationAction: 'crm.write',
+  saveReportsAction: 'settings.manage',
 };
 
 const dir = path.resolve(__dirname, '../../../app/(console)/_lib');

@@ -8,6 +8,7 @@ import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { Chart } from '@/components/kit/chart';
 import { EmptyState } from '@/components/kit/empty-state';
+import { annotations } from '@/lib/analytics/annotations';
 import { addDays, dateIn } from '@/lib/analytics/calendar';
 import type { BreakdownDimension, BreakdownItem, FilterDimension, Figures, Overview, Revenue } from '@/lib/analytics/schema';
 import { breakdown, overview, realtime, visitsStateOf } from '@/lib/analytics/service';
@@ -187,6 +188,11 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   }
   const [ov, ...tops] = data;
   const t = ov.totals;
+  const dayIndex = new Map(ov.series.map((d, i) => [d.date, i]));
+  const notes = (await annotations(site.id, { from: ov.range.from, to: ov.range.to })).map((n) => ({
+    index: dayIndex.get(n.date) ?? -1,
+    text: n.text,
+  }));
   const before = ov.comparison?.totals;
   const figures: { label: string; value: string; change?: string }[] = [
     { label: 'Visitors', value: count(t.visitors), change: changeText(ov, 'visitors') },
@@ -264,6 +270,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
                   { name: 'Page views', values: ov.series.map((d) => d.page_views) },
                 ]
           }
+          notes={notes}
         />
         <CsvLink href={exportHref(base, 'series', ov.range, filters)} what="the series, one row per day" />
       </Card>
