@@ -23,16 +23,24 @@ export interface Erased {
   storageKeys: string[];
 }
 
-const ids = (list: string[]) => sql`array[${sql.join(
-  list.map((id) => sql`${id}`),
-  sql`, `,
-)}]::uuid[]`;
+const ids = (list: string[]) =>
+  sql`array[${sql.join(
+    list.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::uuid[]`;
 const uuidArray = (list: string[]) => (list.length ? ids(list) : sql`array[]::uuid[]`);
 
-const n = async (tx: Db, statement: SQL) => (await rows<{ n: number }>(sql`with done as (${statement} returning 1) select count(*)::int as n from done`, tx))[0].n;
+const n = async (tx: Db, statement: SQL) =>
+  (await rows<{ n: number }>(sql`with done as (${statement} returning 1) select count(*)::int as n from done`, tx))[0].n;
 
 /** Deletes the visitors (with sessions, events, uploads, conversations) and what mentions them or `extra` (ids, the address). */
-async function eraseVisitors(tx: Db, siteId: string, visitorIds: string[], leadId: string | null, mentions: string[]): Promise<Omit<Erased, 'leads' | 'suppressed'>> {
+async function eraseVisitors(
+  tx: Db,
+  siteId: string,
+  visitorIds: string[],
+  leadId: string | null,
+  mentions: string[],
+): Promise<Omit<Erased, 'leads' | 'suppressed'>> {
   const site = sql`${siteId}::uuid`;
   const visitors = uuidArray(visitorIds);
   const byLead = leadId ? sql`lead_id = ${leadId}::uuid or` : sql``;
@@ -48,13 +56,18 @@ async function eraseVisitors(tx: Db, siteId: string, visitorIds: string[], leadI
   await tx.execute(sql`delete from commands where site_id = ${site} and conversation_id = any(${conversations})`);
   await tx.execute(sql`delete from conversations where site_id = ${site} and id = any(${conversations})`);
   const storageKeys = (
-    await rows<{ storage_key: string }>(sql`delete from visitor_uploads where site_id = ${site} and visitor_id = any(${visitors}) returning storage_key`, tx)
+    await rows<{ storage_key: string }>(
+      sql`delete from visitor_uploads where site_id = ${site} and visitor_id = any(${visitors}) returning storage_key`,
+      tx,
+    )
   ).map((r) => r.storage_key);
   // Sessions bound to the lead from another visitor's browser go too (with their events).
   if (leadId) await tx.execute(sql`delete from visitor_sessions where site_id = ${site} and lead_id = ${leadId}::uuid`);
   const visitorCount = await n(tx, sql`delete from visitors where site_id = ${site} and id = any(${visitors})`);
   const emailWhere = sql.join(
-    mentions.filter((m) => m.includes('@')).map((m) => sql`${m} = any(to_addresses) or from_address ilike ${`%${m.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`),
+    mentions
+      .filter((m) => m.includes('@'))
+      .map((m) => sql`${m} = any(to_addresses) or from_address ilike ${`%${m.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`),
     sql` or `,
   );
   const emails = await n(
@@ -67,7 +80,9 @@ async function eraseVisitors(tx: Db, siteId: string, visitorIds: string[], leadI
   for (const m of mentions) {
     const like = `%${m.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const events = sql`select id from outbound_events where site_id = ${site} and data::text ilike ${like}`;
-    await tx.execute(sql`delete from webhook_attempts where site_id = ${site} and delivery_id in (select id from webhook_deliveries where event_id in (${events}))`);
+    await tx.execute(
+      sql`delete from webhook_attempts where site_id = ${site} and delivery_id in (select id from webhook_deliveries where event_id in (${events}))`,
+    );
     await tx.execute(sql`delete from webhook_deliveries where site_id = ${site} and event_id in (${events})`);
     await tx.execute(sql`delete from outbound_events where site_id = ${site} and id in (${events})`);
     // Request logs name the person's ids in their paths (`/api/leads/{id}/…`): those entries go.
@@ -81,7 +96,10 @@ async function eraseVisitors(tx: Db, siteId: string, visitorIds: string[], leadI
 export async function eraseLead(siteId: string, leadId: string): Promise<Erased | undefined> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [lead] = await rows<{ email: string }>(sql`select email from leads where site_id = ${siteId}::uuid and id = ${leadId}::uuid for update`, tx);
+    const [lead] = await rows<{ email: string }>(
+      sql`select email from leads where site_id = ${siteId}::uuid and id = ${leadId}::uuid for update`,
+      tx,
+    );
     if (!lead) return undefined;
     const visitorIds = (
       await rows<{ id: string }>(

@@ -11,7 +11,8 @@ import { MERGE_FIELDS, type MergeBody, type MergeResult } from './schema';
 /** A lead row as stored, every column (custom properties included when the site's leads have them). */
 type StoredLead = Record<string, unknown> & { id: string; email: string };
 
-const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0);
+const isEmpty = (v: unknown) =>
+  v === null || v === undefined || v === '' || (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0);
 
 /** The kept lead's values after the merge: chosen per field, else kept's, else the other's. */
 function mergedValues(kept: StoredLead, other: StoredLead, fields: MergeBody['fields'] = {}): Record<string, unknown> {
@@ -36,7 +37,8 @@ function mergedValues(kept: StoredLead, other: StoredLead, fields: MergeBody['fi
   return out;
 }
 
-const count = async (tx: Db, statement: SQL) => (await rows<{ n: number }>(sql`with done as (${statement} returning 1) select count(*)::int as n from done`, tx))[0].n;
+const count = async (tx: Db, statement: SQL) =>
+  (await rows<{ n: number }>(sql`with done as (${statement} returning 1) select count(*)::int as n from done`, tx))[0].n;
 
 /**
  * Merges `otherId` into `keptId`, both of the site, in one transaction: the other lead's visitors,
@@ -108,7 +110,10 @@ export async function mergeLeads(siteId: string, keptId: string, body: MergeBody
           values (${site}, ${k}, 'merged', ${JSON.stringify({ lead_id: otherId, name: other.name, email: other.email })}::jsonb,
                   ${JSON.stringify({ lead_id: keptId, enrollments_dropped: dropped.length })}::jsonb)`,
     );
-    const [{ searchText: _, ...row }] = await tx.select().from(leads).where(and(eq(leads.siteId, siteId), eq(leads.id, keptId)));
+    const [{ searchText: _, ...row }] = await tx
+      .select()
+      .from(leads)
+      .where(and(eq(leads.siteId, siteId), eq(leads.id, keptId)));
     const lead = toLead(row);
     await recordEvent(tx, siteId, 'lead.updated', { lead });
     return { result: { lead_id: keptId, merged_lead_id: otherId, moved, enrollments_dropped: dropped }, lead };

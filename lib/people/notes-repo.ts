@@ -23,9 +23,7 @@ const toNote = (r: NoteRow): Note => ({
   id: r.id,
   lead_id: r.lead_id,
   body: r.body,
-  author: r.author_key_id
-    ? { type: 'key', id: r.author_key_id, name: r.author_name }
-    : { type: 'member', id: r.author_user_id, name: r.author_name },
+  author: r.author_key_id ? { type: 'key', id: r.author_key_id, name: r.author_name } : { type: 'member', id: r.author_user_id, name: r.author_name },
   created_at: r.created_at,
 });
 

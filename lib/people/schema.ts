@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, paginationQuerySchema, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { isoTimestamp, PaginationMetaSchema, paginationQuerySchema, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 
 /**
  * A person in the CRM: the notes written on a lead, its timeline (everything that happened with
@@ -13,6 +13,9 @@ export const visitorPathSchema = z.strictObject({ visitor_id: uuidSchema.describ
 export const siteQuerySchema = z.strictObject({ site_id: siteIdSchema });
 
 export const NOTE_MAX = 10_000;
+
+/** `{total, limit, offset, has_more}` beside a list (tool answers). */
+export const PaginationShape = PaginationMetaSchema.shape;
 
 export const createNoteBodySchema = z.strictObject({
   site_id: siteIdSchema,

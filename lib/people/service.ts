@@ -10,7 +10,7 @@ import { eraseLead, eraseVisitor, visitorLead, type Erased } from './erase-repo'
 import { personData } from './export-repo';
 import { mergeLeads } from './merge-repo';
 import { deleteNote, insertNote, listNotes } from './notes-repo';
-import type { Erasure, MergeBody, PersonExport, TimelineQuery } from './schema';
+import type { Erasure, MergeBody, PersonExport, TimelineType } from './schema';
 import { timelinePage, type TimelineCursor } from './timeline-repo';
 
 type Caller = ApiKeyPrincipal | SessionPrincipal;
@@ -49,7 +49,7 @@ function decodeCursor(text: string): TimelineCursor {
 }
 
 /** One page of the lead's timeline, newest first. */
-export async function timelineOf(siteId: string, leadId: string, q: Pick<TimelineQuery, 'limit' | 'cursor' | 'types'>) {
+export async function timelineOf(siteId: string, leadId: string, q: { limit: number; cursor?: string; types?: TimelineType[] }) {
   const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
   await requireLead(siteId, leadId);
   const { items, next } = await timelinePage(siteId, leadId, { limit: q.limit, cursor, types: q.types });
@@ -67,12 +67,21 @@ export async function exportPerson(siteId: string, leadId: string): Promise<Pers
 /** Files of erased uploads leave the storage once the rows are gone; one that fails is logged, the erasure stands. */
 async function removeFiles(keys: string[]): Promise<void> {
   const storage = fileStorage();
-  for (const key of keys) await storage.remove(key).catch((error: unknown) => log.warn('erasure: a file could not be removed', { key, error: String(error) }));
+  for (const key of keys)
+    await storage.remove(key).catch((error: unknown) => log.warn('erasure: a file could not be removed', { key, error: String(error) }));
 }
 
 const answer = (e: Erased): Erasure => ({
   erased: true,
-  deleted: { leads: e.leads, visitors: e.visitors, sessions: e.sessions, events: e.events, emails: e.emails, conversations: e.conversations, files: e.files },
+  deleted: {
+    leads: e.leads,
+    visitors: e.visitors,
+    sessions: e.sessions,
+    events: e.events,
+    emails: e.emails,
+    conversations: e.conversations,
+    files: e.files,
+  },
   suppressed: e.suppressed,
 });
 
@@ -86,7 +95,14 @@ export async function erasePerson(siteId: string, leadId: string, caller: Sessio
   const erased = await eraseLead(siteId, leadId);
   if (!erased) throw notFound('Lead');
   await removeFiles(erased.storageKeys);
-  await recordAccountEvent({ userId: caller.user.id, siteId, kind: 'person_erased', ip: client?.ip, userAgent: client?.userAgent, detail: auditDetail(erased) });
+  await recordAccountEvent({
+    userId: caller.user.id,
+    siteId,
+    kind: 'person_erased',
+    ip: client?.ip,
+    userAgent: client?.userAgent,
+    detail: auditDetail(erased),
+  });
   return answer(erased);
 }
 
@@ -94,11 +110,19 @@ export async function erasePerson(siteId: string, leadId: string, caller: Sessio
 export async function eraseAnonymousVisitor(siteId: string, visitorId: string, caller: SessionPrincipal, client?: Client): Promise<Erasure> {
   const lead = await visitorLead(siteId, visitorId);
   if (lead === undefined) throw notFound('Visitor');
-  if (lead !== null) throw new ApiError('CONFLICT', 'This visitor is linked to a lead: erase the lead, which erases its visitors too', { lead_id: lead });
+  if (lead !== null)
+    throw new ApiError('CONFLICT', 'This visitor is linked to a lead: erase the lead, which erases its visitors too', { lead_id: lead });
   await flushKeyUsage();
   const erased = await eraseVisitor(siteId, visitorId);
   if (!erased) throw notFound('Visitor');
   await removeFiles(erased.storageKeys);
-  await recordAccountEvent({ userId: caller.user.id, siteId, kind: 'visitor_erased', ip: client?.ip, userAgent: client?.userAgent, detail: auditDetail(erased) });
+  await recordAccountEvent({
+    userId: caller.user.id,
+    siteId,
+    kind: 'visitor_erased',
+    ip: client?.ip,
+    userAgent: client?.userAgent,
+    detail: auditDetail(erased),
+  });
   return answer(erased);
 }

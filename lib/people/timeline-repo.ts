@@ -20,7 +20,8 @@ export interface TimelineCursor {
 }
 
 /** The person's visitors: the ones linked to the lead. */
-const personVisitors = (siteId: string, leadId: string) => sql`select v.id from visitors v where v.site_id = ${siteId}::uuid and v.lead_id = ${leadId}::uuid`;
+const personVisitors = (siteId: string, leadId: string) =>
+  sql`select v.id from visitors v where v.site_id = ${siteId}::uuid and v.lead_id = ${leadId}::uuid`;
 
 /** The person's sessions: bound to the lead, or of one of its visitors. */
 const personSessions = (siteId: string, leadId: string) =>

@@ -47,6 +47,9 @@ const ID_FIELDS: Record<string, string> = {
   /** `id` names a key under /api/keys and a site under /api/visitors/sites. */
   id: 'id',
   endpoint_id: 'webhook_endpoint_id',
+  note_id: 'note_id',
+  /** The lead merged into the path's lead. */
+  other_lead_id: 'lead_id',
 };
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',

@@ -52,8 +52,14 @@ async function createLead(t: Tenant, fields: Record<string, unknown> = {}) {
 
 /** A real visit: a session through the tag's routes, pages and a conversion, then identify with the email. */
 async function visit(t: Tenant, email: string, fingerprint = fp()) {
-  const s = (await call(startRoute, { method: 'POST', path: '/api/visitors/session', headers: sa(t), body: { site_id: t.siteId, fingerprint, url: 'https://shop.example.com/' } }))
-    .body.data as { session_id: string; visitor_id: string };
+  const s = (
+    await call(startRoute, {
+      method: 'POST',
+      path: '/api/visitors/session',
+      headers: sa(t),
+      body: { site_id: t.siteId, fingerprint, url: 'https://shop.example.com/' },
+    })
+  ).body.data as { session_id: string; visitor_id: string };
   for (const [event_type, url, extra] of [
     ['pageview', 'https://shop.example.com/', {}],
     ['pageview', 'https://shop.example.com/pricing', {}],
@@ -90,7 +96,11 @@ describe('notes and timeline', () => {
     await composeEmail(mine.siteId, { to: email, subject: 'Welcome aboard', text: 'Hello Ada' });
     const note = await addNote(mine, v.lead_id, 'Called: wants a demo next week');
     expect(note.status, JSON.stringify(note.body)).toBe(201);
-    expect(note.body.data).toMatchObject({ lead_id: v.lead_id, body: 'Called: wants a demo next week', author: { type: 'key', id: expect.any(String) } });
+    expect(note.body.data).toMatchObject({
+      lead_id: v.lead_id,
+      body: 'Called: wants a demo next week',
+      author: { type: 'key', id: expect.any(String) },
+    });
     const q = await call(qualifyRoute, {
       method: 'POST',
       path: '/api/agents/tools/leads/qualify',
@@ -142,13 +152,24 @@ describe('notes and timeline', () => {
     expect((await addNote(mine, lead.id, '   ')).status).toBe(400);
     // Another site's key, or its lead: 404 / 403 with nothing written.
     expect((await addNote(other, lead.id, 'swap')).status).toBe(404);
-    const list = await call(listNotesRoute, { path: `/api/leads/${lead.id}/notes`, params: { lead_id: lead.id }, headers: keyOf(mine), query: { site_id: mine.siteId } });
+    const list = await call(listNotesRoute, {
+      path: `/api/leads/${lead.id}/notes`,
+      params: { lead_id: lead.id },
+      headers: keyOf(mine),
+      query: { site_id: mine.siteId },
+    });
     expect(list.status).toBe(200);
     expect(list.body.data.map((n: { body: string }) => n.body)).toEqual(['From the console']);
     expect(list.body.meta).toMatchObject({ total: 1 });
     const noteId = byMember.body.data.id;
     const del = (t: Tenant) =>
-      call(deleteNoteRoute, { method: 'DELETE', path: `/api/leads/${lead.id}/notes/${noteId}`, params: { lead_id: lead.id, note_id: noteId }, headers: keyOf(t), query: { site_id: t.siteId } });
+      call(deleteNoteRoute, {
+        method: 'DELETE',
+        path: `/api/leads/${lead.id}/notes/${noteId}`,
+        params: { lead_id: lead.id, note_id: noteId },
+        headers: keyOf(t),
+        query: { site_id: t.siteId },
+      });
     expect((await del(other)).status).toBe(404);
     expect((await del(mine)).status).toBe(200);
     expect((await del(mine)).status).toBe(404);
@@ -171,14 +192,33 @@ describe('merge', () => {
       method: 'POST',
       path: '/api/sequences',
       headers: { authorization: `Bearer ${mine.key}` },
-      body: { site_id: mine.siteId, name: 'Onboarding', steps: [{ delay_minutes: 60, subject: 'Hi', body: 'Hello.' }, { delay_minutes: 60, subject: 'Again', body: 'Hello.' }] },
+      body: {
+        site_id: mine.siteId,
+        name: 'Onboarding',
+        steps: [
+          { delay_minutes: 60, subject: 'Hi', body: 'Hello.' },
+          { delay_minutes: 60, subject: 'Again', body: 'Hello.' },
+        ],
+      },
     });
     const sequenceId = seq.body.data.id;
-    await call(enrollRoute, { method: 'POST', path: `/api/sequences/${sequenceId}/enrollments`, params: { id: sequenceId }, headers: { authorization: `Bearer ${mine.key}` }, body: { site_id: mine.siteId, lead_ids: [kept, otherId] } });
+    await call(enrollRoute, {
+      method: 'POST',
+      path: `/api/sequences/${sequenceId}/enrollments`,
+      params: { id: sequenceId },
+      headers: { authorization: `Bearer ${mine.key}` },
+      body: { site_id: mine.siteId, lead_ids: [kept, otherId] },
+    });
     await db.execute(sql`update sequence_enrollments set next_step = 1 where lead_id = ${otherId}`);
 
     const merge = (t: Tenant, body: Record<string, unknown>, leadId = kept) =>
-      call(mergeRoute, { method: 'POST', path: `/api/leads/${leadId}/merge`, params: { lead_id: leadId }, headers: keyOf(t), body: { site_id: t.siteId, ...body } });
+      call(mergeRoute, {
+        method: 'POST',
+        path: `/api/leads/${leadId}/merge`,
+        params: { lead_id: leadId },
+        headers: keyOf(t),
+        body: { site_id: t.siteId, ...body },
+      });
     expect((await merge(other, { other_lead_id: otherId })).status).toBe(404);
     expect((await merge(mine, { other_lead_id: kept })).status).toBe(400);
     expect((await merge(mine, { other_lead_id: otherId, fields: { nope: 'kept' } })).status).toBe(400);
@@ -194,7 +234,9 @@ describe('merge', () => {
     const [lead] = await rows<{ email: string; company: string; phone: string }>(sql`select * from leads where id = ${kept}`);
     expect(lead).toMatchObject({ email: keptEmail, company: 'Analytical Engines', phone: '+44 1' });
     expect(await rows(sql`select 1 from leads where id = ${otherId}`)).toEqual([]);
-    const [enrollment] = await rows<{ lead_id: string; next_step: number; email: string }>(sql`select lead_id, next_step, email from sequence_enrollments where sequence_id = ${sequenceId}`);
+    const [enrollment] = await rows<{ lead_id: string; next_step: number; email: string }>(
+      sql`select lead_id, next_step, email from sequence_enrollments where sequence_id = ${sequenceId}`,
+    );
     expect(enrollment).toEqual({ lead_id: kept, next_step: 1, email: keptEmail });
     const items = (await timeline(mine, kept, { limit: '100' })).body.data.items as { type: string; field?: string }[];
     expect(items.filter((i) => i.type === 'session')).toHaveLength(2);
@@ -228,7 +270,12 @@ describe('a person’s data', () => {
     const v = await visit(mine, email);
     await composeEmail(mine.siteId, { to: email, subject: 'Your order', text: 'Thanks' });
     await addNote(mine, v.lead_id, `Prefers mail to ${email}`);
-    const exported = await call(exportRoute, { path: `/api/leads/${v.lead_id}/export`, params: { lead_id: v.lead_id }, headers: keyOf(mine), query: { site_id: mine.siteId } });
+    const exported = await call(exportRoute, {
+      path: `/api/leads/${v.lead_id}/export`,
+      params: { lead_id: v.lead_id },
+      headers: keyOf(mine),
+      query: { site_id: mine.siteId },
+    });
     expect(exported.status, JSON.stringify(exported.body)).toBe(200);
     const data = exported.body.data;
     expect(data.lead).toMatchObject({ id: v.lead_id, email });
@@ -236,10 +283,25 @@ describe('a person’s data', () => {
     expect(data.sessions[0].events.map((e: { event_type: string }) => e.event_type)).toEqual(['pageview', 'pageview', 'conversion']);
     expect(data.emails).toHaveLength(1);
     expect(data.notes).toHaveLength(1);
-    expect((await call(exportRoute, { path: `/api/leads/${v.lead_id}/export`, params: { lead_id: v.lead_id }, headers: keyOf(other), query: { site_id: other.siteId } })).status).toBe(404);
+    expect(
+      (
+        await call(exportRoute, {
+          path: `/api/leads/${v.lead_id}/export`,
+          params: { lead_id: v.lead_id },
+          headers: keyOf(other),
+          query: { site_id: other.siteId },
+        })
+      ).status,
+    ).toBe(404);
 
     const erase = (headers: Record<string, string>, t = mine, query: Record<string, string> = { erase: 'true' }) =>
-      call(eraseLeadRoute, { method: 'DELETE', path: `/api/leads/${v.lead_id}`, params: { lead_id: v.lead_id }, headers, query: { site_id: t.siteId, ...query } });
+      call(eraseLeadRoute, {
+        method: 'DELETE',
+        path: `/api/leads/${v.lead_id}`,
+        params: { lead_id: v.lead_id },
+        headers,
+        query: { site_id: t.siteId, ...query },
+      });
     // Erasure is a person's act: no key; a member may not; another site's owner sees nothing; erase=true is required.
     expect((await erase(keyOf(mine))).status).toBe(401);
     const member = await joinedMember(mine.user, mine.siteId, 'member');
@@ -265,8 +327,15 @@ describe('a person’s data', () => {
   });
 
   it('erases a visitor without a lead; a visitor with a lead is refused', async () => {
-    const s = (await call(startRoute, { method: 'POST', path: '/api/visitors/session', headers: sa(mine), body: { site_id: mine.siteId, fingerprint: fp() } })).body.data;
-    await call(trackRoute, { method: 'POST', path: '/api/visitors/track', headers: sa(mine), body: { site_id: mine.siteId, session_id: s.session_id, event_type: 'pageview', url: 'https://shop.example.com/a' } });
+    const s = (
+      await call(startRoute, { method: 'POST', path: '/api/visitors/session', headers: sa(mine), body: { site_id: mine.siteId, fingerprint: fp() } })
+    ).body.data;
+    await call(trackRoute, {
+      method: 'POST',
+      path: '/api/visitors/track',
+      headers: sa(mine),
+      body: { site_id: mine.siteId, session_id: s.session_id, event_type: 'pageview', url: 'https://shop.example.com/a' },
+    });
     const erase = (id: string, headers: Record<string, string>, t = mine) =>
       call(eraseVisitorRoute, { method: 'DELETE', path: `/api/visitors/${id}`, params: { visitor_id: id }, headers, query: { site_id: t.siteId } });
     expect((await erase(s.visitor_id, other.user.auth, other)).status).toBe(404);
@@ -284,14 +353,18 @@ describe('retention', () => {
   it('deletes sessions and events older than the site’s data_retention_days, and nothing newer or of other sites', async () => {
     const t = await createTenant();
     const db = await getDb();
-    await db.execute(sql`update sites set settings = jsonb_set(coalesce(settings, '{}'::jsonb), '{tracking}', '{"data_retention_days": 30}'::jsonb) where id = ${t.siteId}`);
+    await db.execute(
+      sql`update sites set settings = jsonb_set(coalesce(settings, '{}'::jsonb), '{tracking}', '{"data_retention_days": 30}'::jsonb) where id = ${t.siteId}`,
+    );
     const old = await visit(t, uniqueEmail());
     const recent = await visit(t, uniqueEmail());
     const kept = await visit(other, uniqueEmail());
     const day = 86_400_000;
     const past = Date.now() - 40 * day;
     for (const s of [old, kept]) {
-      await db.execute(sql`update visitor_sessions set status = 'closed', created_at = ${past}, started_at = ${past}, last_activity_at = ${past} where id = ${s.session_id}`);
+      await db.execute(
+        sql`update visitor_sessions set status = 'closed', created_at = ${past}, started_at = ${past}, last_activity_at = ${past} where id = ${s.session_id}`,
+      );
       await db.execute(sql`update session_events set received_at = ${past} where session_id = ${s.session_id}`);
     }
     await pruneVisitorData(new Date());

@@ -12,7 +12,7 @@ export const DELETE = defineRoute({
     'files are deleted, and the address goes on the suppression list as a hash, so the person is never mailed again. Rolled-up ' +
     'analytics keep anonymous counts. Recorded in the site’s audit log without personal data. A signed-in owner or admin only: ' +
     'erasure is a person’s act, never an API key’s or an agent’s.',
-  tags: ['Leads'],
+  tags: ['People'],
   auth: policies.owner,
   permission: 'people.erase',
   params: leadPathSchema,

@@ -11,7 +11,7 @@ export const DELETE = defineRoute({
     'For a visitor no lead is linked to: the visitor, its sessions and events, uploaded files and conversations are deleted; recorded ' +
     'in the site’s audit log without personal data. A visitor linked to a lead answers 409 CONFLICT (erase the lead). A signed-in ' +
     'owner or admin only.',
-  tags: ['Visitors'],
+  tags: ['People'],
   auth: policies.owner,
   permission: 'people.erase',
   params: visitorPathSchema,

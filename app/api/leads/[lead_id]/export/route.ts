@@ -9,7 +9,7 @@ export const GET = defineRoute({
   description:
     'JSON of everything stored about the person: the lead as stored, its visitors, their sessions with events, emails, notes, field ' +
     'history, conversations with their messages, sequence enrollments with the messages of their steps, and uploaded files’ metadata.',
-  tags: ['Leads'],
+  tags: ['People'],
   auth: policies.keyOrMember,
   params: leadPathSchema,
   query: siteQuerySchema,

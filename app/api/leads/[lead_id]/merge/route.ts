@@ -10,7 +10,7 @@ export const POST = defineRoute({
     'The other lead’s visitors, sessions, emails, notes, field history, conversations and sequence enrollments move to this lead ' +
     '(in a sequence both are in, the more advanced enrollment stays); its custom properties fill this lead’s gaps; `fields` chooses, ' +
     'per field, whose value is kept. The other lead is then deleted. All or nothing.',
-  tags: ['Leads'],
+  tags: ['People'],
   auth: policies.keyOrMember,
   permission: 'crm.write',
   params: leadPathSchema,

@@ -5,7 +5,7 @@ import { defineRoute } from '@/lib/http/define-route';
 import { createNoteBodySchema, leadPathSchema, listNotesQuerySchema, NoteSchema } from '@/lib/people/schema';
 import { addNote, notesOf } from '@/lib/people/service';
 
-const tags = ['Leads'];
+const tags = ['People'];
 
 // POST /api/leads/{lead_id}/notes — write a note on a lead (the author is the member or the API key)
 export const POST = defineRoute({

@@ -11,7 +11,7 @@ export const GET = defineRoute({
     'downloads and outbound clicks), `email` (in and out), `note`, `status_change`, `field_change` (`field`, `from_value`, `to_value`; ' +
     '`merged` when another lead was merged in), `conversation` (an agent’s conversation) and `sequence` (enrollment `started`, ' +
     '`stopped`, `completed`, `step_sent`). Pass `next_cursor` as `cursor` for the next page.',
-  tags: ['Leads'],
+  tags: ['People'],
   auth: policies.keyOrMember,
   params: leadPathSchema,
   query: timelineQuerySchema,

@@ -7,7 +7,7 @@ import { removeNote } from '@/lib/people/service';
 export const DELETE = defineRoute({
   summary: 'Delete a note',
   description: 'Answers the deleted note. A note of another lead or site is a 404.',
-  tags: ['Leads'],
+  tags: ['People'],
   auth: policies.keyOrMember,
   permission: 'crm.write',
   params: notePathSchema,
