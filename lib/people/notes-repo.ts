@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { rows } from '@/lib/db/raw';
 import type { z } from 'zod';
+import { rows } from '@/lib/db/raw';
 import type { NoteSchema } from './schema';
 import { iso } from './sql';
 

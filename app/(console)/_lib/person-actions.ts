@@ -1,11 +1,11 @@
 'use server';
 
 import { z } from 'zod';
-import { uuidSchema } from '@/lib/core/schemas';
 import type { SessionPrincipal } from '@/lib/core/principal';
+import { uuidSchema } from '@/lib/core/schemas';
+import { siteLead } from '@/lib/leads/service';
 import { createNoteBodySchema, MERGE_FIELDS, mergeBodySchema } from '@/lib/people/schema';
 import { addNote, eraseAnonymousVisitor, erasePerson, mergeLead, removeNote } from '@/lib/people/service';
-import { siteLead } from '@/lib/leads/service';
 import type { User } from '@/lib/users/schema';
 import { defineAction } from './define-action';
 import { FormErrors, text } from './forms';

@@ -1,5 +1,5 @@
-import { clientOf } from '@/lib/http/client-ip';
 import { policies } from '@/lib/http/auth/policies';
+import { clientOf } from '@/lib/http/client-ip';
 import { defineRoute } from '@/lib/http/define-route';
 import { eraseLeadQuerySchema, ErasureSchema, leadPathSchema } from '@/lib/people/schema';
 import { erasePerson } from '@/lib/people/service';

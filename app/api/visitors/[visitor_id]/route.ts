@@ -1,5 +1,5 @@
-import { clientOf } from '@/lib/http/client-ip';
 import { policies } from '@/lib/http/auth/policies';
+import { clientOf } from '@/lib/http/client-ip';
 import { defineRoute } from '@/lib/http/define-route';
 import { ErasureSchema, siteQuerySchema, visitorPathSchema } from '@/lib/people/schema';
 import { eraseAnonymousVisitor } from '@/lib/people/service';
