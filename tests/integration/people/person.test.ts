@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as createLeadRoute } from '@/app/api/agents/tools/leads/create/route';
+import { POST as mergeToolRoute } from '@/app/api/agents/tools/leads/merge/route';
+import { POST as addNoteToolRoute } from '@/app/api/agents/tools/leads/notes/add/route';
+import { POST as getNotesToolRoute } from '@/app/api/agents/tools/leads/notes/get/route';
 import { POST as qualifyRoute } from '@/app/api/agents/tools/leads/qualify/route';
+import { POST as timelineToolRoute } from '@/app/api/agents/tools/leads/timeline/route';
 import { GET as exportRoute } from '@/app/api/leads/[lead_id]/export/route';
 import { POST as mergeRoute } from '@/app/api/leads/[lead_id]/merge/route';
 import { DELETE as deleteNoteRoute } from '@/app/api/leads/[lead_id]/notes/[note_id]/route';
@@ -177,6 +181,31 @@ describe('notes and timeline', () => {
   });
 });
 
+describe('the tools', () => {
+  it('add and list notes, read the timeline and merge through the tool routes; another site’s lead is a 404', async () => {
+    const [lead, dup] = await Promise.all([createLead(mine), createLead(mine)]);
+    const tool = (handler: typeof addNoteToolRoute, path: string, body: Record<string, unknown>, t = mine) =>
+      call(handler, {
+        method: 'POST',
+        path: `/api/agents/tools/${path}`,
+        headers: { authorization: `Bearer ${t.key}` },
+        body: { site_id: t.siteId, ...body },
+      });
+    const added = await tool(addNoteToolRoute, 'leads/notes/add', { lead_id: dup.id, body: 'From an agent' });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.body).toMatchObject({ success: true, note: { body: 'From an agent', author: { type: 'key' } } });
+    expect((await tool(addNoteToolRoute, 'leads/notes/add', { lead_id: dup.id, body: 'x' }, other)).status).toBe(404);
+    const merged = await tool(mergeToolRoute, 'leads/merge', { lead_id: lead.id, other_lead_id: dup.id });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    expect(merged.body).toMatchObject({ success: true, lead_id: lead.id, moved: { notes: 1 } });
+    const notes = await tool(getNotesToolRoute, 'leads/notes/get', { lead_id: lead.id });
+    expect(notes.body).toMatchObject({ success: true, notes: [{ body: 'From an agent' }], total: 1 });
+    const page = await tool(timelineToolRoute, 'leads/timeline', { lead_id: lead.id, types: ['note', 'field_change'] });
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    expect(page.body.items.map((i: { type: string }) => i.type).sort()).toEqual(['field_change', 'note']);
+  });
+});
+
 describe('merge', () => {
   it('moves visits, emails, notes and enrollments to the kept lead, fills gaps, keeps the more advanced enrollment and deletes the other', async () => {
     const keptEmail = uniqueEmail();
@@ -238,9 +267,16 @@ describe('merge', () => {
       sql`select lead_id, next_step, email from sequence_enrollments where sequence_id = ${sequenceId}`,
     );
     expect(enrollment).toEqual({ lead_id: kept, next_step: 1, email: keptEmail });
-    const items = (await timeline(mine, kept, { limit: '100' })).body.data.items as { type: string; field?: string }[];
+    const items = (await timeline(mine, kept, { limit: '100' })).body.data.items as { type: string; field?: string; [k: string]: unknown }[];
     expect(items.filter((i) => i.type === 'session')).toHaveLength(2);
     expect(items.some((i) => i.type === 'field_change' && i.field === 'merged')).toBe(true);
+    // The update that took the other lead's company is in the history; the enrollment that moved is on the timeline.
+    expect(items).toContainEqual(
+      expect.objectContaining({ type: 'field_change', field: 'company', from_value: null, to_value: 'Analytical Engines' }),
+    );
+    expect(items).toContainEqual(
+      expect.objectContaining({ type: 'sequence', action: 'started', sequence_id: sequenceId, sequence_name: 'Onboarding' }),
+    );
     expect(items.some((i) => i.type === 'note')).toBe(true);
   });
 });
