@@ -86,7 +86,7 @@ describe.skipIf(!base)('console: a person’s timeline, notes, export and erasur
     await api('POST', `/api/leads/${leadId}/notes`, { 'x-api-key': apiKey }, { site_id: siteId, body: 'Asked for a demo through the chat.' });
 
     await page.goto(`${base}/console/sites/${siteId}/leads/${leadId}`);
-    const timeline = page.locator('#timeline');
+    const timeline = page.locator('section[aria-labelledby="timeline-heading"]');
     await timeline.getByText('Visited /').first().waitFor();
     expect(await timeline.textContent()).toContain('Converted: trial_started');
     expect(await timeline.textContent()).toContain('Asked for a demo through the chat.');
@@ -113,7 +113,7 @@ describe.skipIf(!base)('console: a person’s timeline, notes, export and erasur
   });
 
   it('erases the person once their email is typed', { timeout: 180_000 }, async () => {
-    const erase = page.locator('#erase');
+    const erase = page.locator('section[aria-labelledby="erase-heading"]');
     await erase.getByLabel(/Type the lead’s email/).fill('someone@else.example');
     await erase.getByRole('button', { name: 'Erase this person' }).click();
     await erase.locator('.error').waitFor();
@@ -133,7 +133,7 @@ describe.skipIf(!base)('console: a person’s timeline, notes, export and erasur
   it('erases an anonymous visitor from its visit’s page', { timeout: 180_000 }, async () => {
     const s = await visit(false);
     await page.goto(`${base}/console/sites/${siteId}/sessions/${s.session_id}`);
-    const card = page.locator('#person-data');
+    const card = page.locator('section[aria-labelledby="person-data-heading"]');
     await card.getByLabel('Type ERASE to confirm').waitFor();
     await screenshot(page, 'crm-person-session-1280');
     await page.setViewportSize({ width: 390, height: 844 });

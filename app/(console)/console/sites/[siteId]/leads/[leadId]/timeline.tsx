@@ -104,8 +104,8 @@ export function Timeline({
         })}
       </ol>
       <p className="pager">
-        {paged && <Link href={`${base}/leads/${leadId}#timeline`}>Newest</Link>}
-        {next && <Link href={`${base}/leads/${leadId}?before=${next}#timeline`}>Older entries →</Link>}
+        {paged && <Link href={`${base}/leads/${leadId}#timeline-heading`}>Newest</Link>}
+        {next && <Link href={`${base}/leads/${leadId}?before=${next}#timeline-heading`}>Older entries →</Link>}
       </p>
     </>
   );

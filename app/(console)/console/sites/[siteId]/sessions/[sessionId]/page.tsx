@@ -151,7 +151,7 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
             {can(role, 'people.erase') && (
               <>
                 {' · '}
-                <Link href={`${base}/leads/${session.lead_id}#erase`}>Erase this person</Link>
+                <Link href={`${base}/leads/${session.lead_id}#erase-heading`}>Erase this person</Link>
               </>
             )}
           </p>
