@@ -121,7 +121,8 @@ describe.skipIf(!base)('console: a person’s timeline, notes, export and erasur
     await erase.getByLabel(/Type the lead’s email/).fill(email);
     await erase.getByRole('button', { name: 'Erase this person' }).click();
     await page.waitForURL('**/leads?erased=1');
-    expect(await page.content()).not.toContain(email);
+    await page.getByText('The person’s data was erased.').waitFor();
+    expect(await page.locator('main').innerText()).not.toContain(email);
     const gone = await page.request.get(`${base}/api/leads/${leadId}/export?site_id=${siteId}`);
     expect(gone.status()).toBe(404);
     const audit = await page.request.get(`${base}/api/sites/${siteId}/audit`);
