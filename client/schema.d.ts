@@ -364,6 +364,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/tools/leads/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge two leads of one person
+         * @description Moves the other lead's visits, emails, notes, history, conversations and sequence enrollments to `lead_id` (the more advanced enrollment stays where both are in one sequence), fills the kept lead's empty fields and custom properties from the other, and deletes the other lead. `fields` chooses per field whose value is kept (`kept` or `other`). Both must be leads of the site (404).
+         *
+         *     Also served as the MCP tool `mergeLeads` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsLeadsMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/leads/notes/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write a note on a lead
+         * @description Adds a plain-text note (1–10000 characters) to the lead; its author is the API key. It shows on the lead's timeline.
+         *
+         *     Also served as the MCP tool `addLeadNote` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `write` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsLeadsNotesAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/leads/notes/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a lead's notes
+         * @description The notes written on the lead, newest first; `limit` 1–100 (default 20), `offset`.
+         *
+         *     Also served as the MCP tool `getLeadNotes` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsLeadsNotesGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/tools/leads/qualify": {
         parameters: {
             query?: never;
@@ -384,6 +462,32 @@ export interface paths {
          *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
          */
         post: operations["postApiAgentsToolsLeadsQualify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/tools/leads/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A lead's timeline
+         * @description Everything that happened with the lead, newest first: visits with their pages (`session`), conversions, forms and custom events (`event`), emails in and out, notes, status and field changes, agent conversations and sequence steps. Pass `next_cursor` as `cursor` for older items; `types` keeps only some kinds.
+         *
+         *     Also served as the MCP tool `getLeadTimeline` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsLeadsTimeline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1628,6 +1732,140 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leads/{lead_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase a person
+         * @description With `erase=true`: the lead, its visitors, their sessions and events, its emails, notes, conversations, enrollments and uploaded files are deleted, and the address goes on the suppression list as a hash, so the person is never mailed again. Rolled-up analytics keep anonymous counts. Recorded in the site’s audit log without personal data. A signed-in owner or admin only: erasure is a person’s act, never an API key’s or an agent’s.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `people.erase` (owner, admin).
+         */
+        delete: operations["deleteApiLeadsLeadId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{lead_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a person's data
+         * @description JSON of everything stored about the person: the lead as stored, its visitors, their sessions with events, emails, notes, field history, conversations with their messages, sequence enrollments with the messages of their steps, and uploaded files’ metadata.
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getApiLeadsLeadIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{lead_id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge two leads
+         * @description The other lead’s visitors, sessions, emails, notes, field history, conversations and sequence enrollments move to this lead (in a sequence both are in, the more advanced enrollment stays); its custom properties fill this lead’s gaps; `fields` chooses, per field, whose value is kept. The other lead is then deleted. All or nothing.
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiLeadsLeadIdMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{lead_id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a lead's notes
+         * @description Newest first. `meta` carries `{total, limit, offset, has_more}`.
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getApiLeadsLeadIdNotes"];
+        put?: never;
+        /**
+         * Write a note on a lead
+         * @description Plain text, 1–10,000 characters. The author is the signed-in member, or the API key that wrote it. It shows on the lead’s timeline.
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiLeadsLeadIdNotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{lead_id}/notes/{note_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a note
+         * @description Answers the deleted note. A note of another lead or site is a 404.
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        delete: operations["deleteApiLeadsLeadIdNotesNoteId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leads/{lead_id}/sessions": {
         parameters: {
             query?: never;
@@ -1644,6 +1882,30 @@ export interface paths {
          *     Rate limited to 60 requests/min per client IP and 1000/min per API key.
          */
         get: operations["getApiLeadsLeadIdSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{lead_id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lead's timeline
+         * @description One list, newest first, of `{type, at, id, …}`: `session` (a visit with its `pages`), `event` (conversions, forms, custom events, downloads and outbound clicks), `email` (in and out), `note`, `status_change`, `field_change` (`field`, `from_value`, `to_value`; `merged` when another lead was merged in), `conversation` (an agent’s conversation) and `sequence` (enrollment `started`, `stopped`, `completed`, `step_sent`). Pass `next_cursor` as `cursor` for the next page.
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getApiLeadsLeadIdTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1759,7 +2021,7 @@ export interface paths {
          * MCP server (Streamable HTTP) exposing the tools
          * @description Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`), JSON responses (always JSON, whatever `Accept` says). The body is one JSON-RPC message (no batches); a body that is not JSON, not that shape, or carries text the API refuses answers 400 in the error envelope, as on every route.
          *
-         *     Tools: `createLead` (POST /api/agents/tools/leads/create), `getLeads` (POST /api/agents/tools/leads/get), `updateLead` (POST /api/agents/tools/leads/update), `qualifyLead` (POST /api/agents/tools/leads/qualify), `identifyLead` (POST /api/agents/tools/leads/identify), `createSegment` (POST /api/agents/tools/segments/create), `getSegments` (POST /api/agents/tools/segments/get), `updateSegment` (POST /api/agents/tools/segments/update), `createRequirement` (POST /api/agents/tools/requirements/create), `getRequirements` (POST /api/agents/tools/requirements/get), `updateRequirement` (POST /api/agents/tools/requirements/update), `updateSiteSettings` (POST /api/agents/tools/updateSiteSettings), `getFinderCategoryIds` (POST /api/agents/tools/getFinderCategoryIds), `analyzeICPTotalCount` (POST /api/agents/tools/analyzeICPTotalCount), `createIcpMining` (POST /api/agents/tools/createIcpMining), `searchRegionVenues` (POST /api/agents/tools/searchRegionVenues), `getSequences` (POST /api/agents/tools/sequences/get), `getSequence` (POST /api/agents/tools/sequences/detail), `createSequence` (POST /api/agents/tools/sequences/create), `updateSequence` (POST /api/agents/tools/sequences/update), `enrollInSequence` (POST /api/agents/tools/sequences/enroll), `unenrollFromSequence` (POST /api/agents/tools/sequences/unenroll). Each has the input and output schema of its REST route.
+         *     Tools: `createLead` (POST /api/agents/tools/leads/create), `getLeads` (POST /api/agents/tools/leads/get), `updateLead` (POST /api/agents/tools/leads/update), `qualifyLead` (POST /api/agents/tools/leads/qualify), `identifyLead` (POST /api/agents/tools/leads/identify), `addLeadNote` (POST /api/agents/tools/leads/notes/add), `getLeadNotes` (POST /api/agents/tools/leads/notes/get), `getLeadTimeline` (POST /api/agents/tools/leads/timeline), `mergeLeads` (POST /api/agents/tools/leads/merge), `createSegment` (POST /api/agents/tools/segments/create), `getSegments` (POST /api/agents/tools/segments/get), `updateSegment` (POST /api/agents/tools/segments/update), `createRequirement` (POST /api/agents/tools/requirements/create), `getRequirements` (POST /api/agents/tools/requirements/get), `updateRequirement` (POST /api/agents/tools/requirements/update), `updateSiteSettings` (POST /api/agents/tools/updateSiteSettings), `getFinderCategoryIds` (POST /api/agents/tools/getFinderCategoryIds), `analyzeICPTotalCount` (POST /api/agents/tools/analyzeICPTotalCount), `createIcpMining` (POST /api/agents/tools/createIcpMining), `searchRegionVenues` (POST /api/agents/tools/searchRegionVenues), `getSequences` (POST /api/agents/tools/sequences/get), `getSequence` (POST /api/agents/tools/sequences/detail), `createSequence` (POST /api/agents/tools/sequences/create), `updateSequence` (POST /api/agents/tools/sequences/update), `enrollInSequence` (POST /api/agents/tools/sequences/enroll), `unenrollFromSequence` (POST /api/agents/tools/sequences/unenroll). Each has the input and output schema of its REST route.
          *
          *     A successful `tools/call` returns `structuredContent` = the REST body; a failed one returns `isError: true` with the REST error envelope as the text content and `_meta.status` = the REST HTTP status. The key is checked for each call exactly as on the REST route (scope, `site_id`).
          *
@@ -2923,6 +3185,30 @@ export interface paths {
          *     Signed-in members: the role must allow `platform.manage` (owner, admin).
          */
         delete: operations["deleteApiSitesSiteIdPlatformKeysKeyId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/visitors/{visitor_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase a visitor
+         * @description For a visitor no lead is linked to: the visitor, its sessions and events, uploaded files and conversations are deleted; recorded in the site’s audit log without personal data. A visitor linked to a lead answers 409 CONFLICT (erase the lead). A signed-in owner or admin only.
+         *
+         *     Requires a signed-in user (session token or console cookie); API keys are refused.
+         *
+         *     Signed-in members: the role must allow `people.erase` (owner, admin).
+         */
+        delete: operations["deleteApiVisitorsVisitorId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4382,7 +4668,7 @@ export interface components {
              * @description What happened
              * @enum {string}
              */
-            kind: "sign_in" | "sign_in_failed" | "password_reset" | "password_changed" | "2fa_enabled" | "2fa_disabled" | "recovery_codes_regenerated" | "recovery_code_used" | "session_revoked" | "invitation_sent" | "invitation_accepted" | "invitation_revoked" | "member_removed" | "role_changed" | "ownership_transferred";
+            kind: "sign_in" | "sign_in_failed" | "password_reset" | "password_changed" | "2fa_enabled" | "2fa_disabled" | "recovery_codes_regenerated" | "recovery_code_used" | "session_revoked" | "invitation_sent" | "invitation_accepted" | "invitation_revoked" | "member_removed" | "role_changed" | "ownership_transferred" | "person_erased" | "visitor_erased";
             /** @description The site it happened on (members, roles), or null for the account itself */
             site_id: string | null;
             /** @description User agent of the request, when known */
@@ -5199,6 +5485,22 @@ export interface components {
             /** @description Leads skipped: their address is on the site's suppression list */
             suppressed: number;
         };
+        Erasure: {
+            /** @description How many records were deleted */
+            deleted: {
+                conversations: number;
+                emails: number;
+                events: number;
+                files: number;
+                leads: number;
+                sessions: number;
+                visitors: number;
+            };
+            /** @constant */
+            erased: true;
+            /** @description The address went on the suppression list (as a hash): the person is never mailed again */
+            suppressed: boolean;
+        };
         Figures: {
             /** @description Mean session duration, first to last activity (ms); null without sessions */
             avg_duration_ms: number | null;
@@ -5650,6 +5952,39 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        MergeResult: {
+            /** @description Enrollments of the other lead in a sequence both were in: the less advanced one was removed */
+            enrollments_dropped: {
+                /** Format: uuid */
+                enrollment_id: string;
+                /** Format: uuid */
+                sequence_id: string;
+            }[];
+            /**
+             * Format: uuid
+             * @description The kept lead
+             */
+            lead_id: string;
+            /**
+             * Format: uuid
+             * @description The lead that was merged in and deleted
+             */
+            merged_lead_id: string;
+            moved: {
+                /** @description Conversations moved to the kept lead */
+                conversations: number;
+                /** @description Emails moved to the kept lead */
+                emails: number;
+                /** @description Sequence enrollments moved to the kept lead */
+                enrollments: number;
+                /** @description Notes moved to the kept lead */
+                notes: number;
+                /** @description Sessions moved to the kept lead */
+                sessions: number;
+                /** @description Visitors moved to the kept lead */
+                visitors: number;
+            };
+        };
         /** @description The error envelope with code `MODEL_NOT_CONFIGURED` (HTTP 503) */
         ModelNotConfiguredError: {
             /**
@@ -5669,6 +6004,28 @@ export interface components {
             };
             /** @constant */
             success: false;
+        };
+        Note: {
+            author: components["schemas"]["NoteAuthor"];
+            body: string;
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            lead_id: string;
+        };
+        /** @description Who wrote the note */
+        NoteAuthor: {
+            /** @description The member (user id) or the API key; null once the member left */
+            id: string | null;
+            /** @description The member's name or email, or the key's name */
+            name: string | null;
+            /**
+             * @description member: written in the console or with a session; key: written through an API key
+             * @enum {string}
+             */
+            type: "member" | "key";
         };
         /** @description The error envelope with code `NOT_FOUND` (HTTP 404) */
         NotFoundError: {
@@ -5797,6 +6154,45 @@ export interface components {
             };
             /** @constant */
             success: false;
+        };
+        /** @description Everything stored about the person */
+        PersonExport: {
+            /** @description Each with its `messages` */
+            conversations: {
+                [key: string]: unknown;
+            }[];
+            emails: {
+                [key: string]: unknown;
+            }[];
+            /** @description Each with the `messages` of its steps */
+            enrollments: {
+                [key: string]: unknown;
+            }[];
+            /** @description ISO 8601 timestamp */
+            exported_at: string;
+            field_changes: {
+                [key: string]: unknown;
+            }[];
+            /** @description The lead as stored (every column, custom properties included) */
+            lead: {
+                [key: string]: unknown;
+            };
+            notes: {
+                [key: string]: unknown;
+            }[];
+            /** @description Each with its `events` */
+            sessions: {
+                [key: string]: unknown;
+            }[];
+            /** Format: uuid */
+            site_id: string;
+            /** @description Files the person uploaded (metadata) */
+            uploads: {
+                [key: string]: unknown;
+            }[];
+            visitors: {
+                [key: string]: unknown;
+            }[];
         };
         PersonSearchResponse: {
             credits: components["schemas"]["CreditsCharged"];
@@ -6813,6 +7209,8 @@ export interface components {
             tracking?: {
                 /** @description Cookieless mode (default off): the tag stores nothing in visitors’ browsers; a visitor is a daily id computed on the server from the site, the IP address and the User-Agent, so a visit still spans its pages but returning visitors are not recognised after the day */
                 cookieless?: boolean;
+                /** @description Days visitor sessions and their events are kept (default 730, at least 30): older ones are deleted by the hourly retention job */
+                data_retention_days?: number;
                 /** @description Honour Global Privacy Control and Do Not Track (default on): such a visit is counted without a stored visitor id, city or region */
                 respect_gpc?: boolean;
             };
@@ -6974,10 +7372,10 @@ export interface components {
             created_at: string;
             email: string;
             /**
-             * @description unsubscribed: the one-click link; bounced: a bounce named it; manual: the owner
+             * @description unsubscribed: the one-click link; bounced: a bounce named it; manual: the owner; erased: a person whose data was erased (the entry holds a hash of the address, never the address)
              * @enum {string}
              */
-            reason: "unsubscribed" | "bounced" | "manual";
+            reason: "unsubscribed" | "bounced" | "manual" | "erased";
         };
         /** @description SWOT analysis */
         Swot: {
@@ -7015,6 +7413,64 @@ export interface components {
             invitations: components["schemas"]["Invitation"][];
             /** @description Members, the owner first */
             members: components["schemas"]["Member"][];
+        };
+        Timeline: {
+            /** @description Newest first */
+            items: components["schemas"]["TimelineItem"][];
+            /** @description Pass as `cursor` for the next (older) page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description One entry of the timeline: `type` and `at`, with the fields of its type */
+        TimelineItem: {
+            /** @enum {string} */
+            action?: "started" | "stopped" | "completed" | "step_sent";
+            agent?: string;
+            /** @description When it happened */
+            at: string;
+            author?: components["schemas"]["NoteAuthor"];
+            body?: string;
+            /** @enum {string} */
+            direction?: "inbound" | "outbound";
+            /** @description session: its length so far */
+            duration_ms?: number | null;
+            event_name?: string | null;
+            event_type?: string;
+            field?: string;
+            from?: string;
+            /** @description status_change / field_change: the value before */
+            from_value?: unknown;
+            /** @description Id of the underlying record (session, event, email, note, conversation, enrollment or change) */
+            id: string;
+            messages?: number;
+            /** @description session: the pages viewed, in order (at most 100) */
+            pages?: {
+                /** @description ISO 8601 timestamp */
+                at: string;
+                url: string | null;
+            }[];
+            properties?: unknown;
+            referrer?: string | null;
+            sequence_id?: string;
+            sequence_name?: string;
+            session_id?: string;
+            /** @description email: stored, sent, failed or received; sequence: the enrollment status */
+            status?: string;
+            /** @description sequence step_sent: the step (1-based) */
+            step?: number;
+            stop_reason?: string | null;
+            subject?: string;
+            title?: string;
+            to?: string[];
+            /** @description status_change / field_change: the value after */
+            to_value?: unknown;
+            /**
+             * @description What happened
+             * @enum {string}
+             */
+            type: "session" | "event" | "email" | "note" | "status_change" | "field_change" | "conversation" | "sequence";
+            /** @description session: the landing page; event: the page */
+            url?: string | null;
+            utm_source?: string | null;
         };
         TokenUsage: {
             input_tokens: number | null;
@@ -8636,6 +9092,216 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    postApiAgentsToolsLeadsMerge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Per field, whose value the kept lead takes. By default the kept lead keeps its values and takes the other lead’s where it has none; `custom_properties`: whose values win where both have one (the other’s fill the gaps either way); `notes`: the kept lead’s, else the other’s (the two are joined when both have notes and no choice is given) */
+                    fields?: {
+                        [key: string]: "kept" | "other";
+                    };
+                    /**
+                     * Format: uuid
+                     * @description The lead that is kept
+                     */
+                    lead_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The lead merged into this one, then deleted
+                     */
+                    other_lead_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Enrollments of the other lead in a sequence both were in: the less advanced one was removed */
+                        enrollments_dropped: {
+                            /** Format: uuid */
+                            enrollment_id: string;
+                            /** Format: uuid */
+                            sequence_id: string;
+                        }[];
+                        /**
+                         * Format: uuid
+                         * @description The kept lead
+                         */
+                        lead_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The lead that was merged in and deleted
+                         */
+                        merged_lead_id: string;
+                        moved: {
+                            /** @description Conversations moved to the kept lead */
+                            conversations: number;
+                            /** @description Emails moved to the kept lead */
+                            emails: number;
+                            /** @description Sequence enrollments moved to the kept lead */
+                            enrollments: number;
+                            /** @description Notes moved to the kept lead */
+                            notes: number;
+                            /** @description Sessions moved to the kept lead */
+                            sessions: number;
+                            /** @description Visitors moved to the kept lead */
+                            visitors: number;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsLeadsNotesAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The note */
+                    body: string;
+                    /**
+                     * Format: uuid
+                     * @description The site's lead
+                     */
+                    lead_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        note: components["schemas"]["Note"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsLeadsNotesGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The site's lead
+                     */
+                    lead_id: string;
+                    /**
+                     * @description Page size, 1–100 (default 20)
+                     * @default 20
+                     */
+                    limit?: number;
+                    /**
+                     * @description Notes to skip (default 0)
+                     * @default 0
+                     */
+                    offset?: number;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True when items follow this page */
+                        has_more: boolean;
+                        limit: number;
+                        notes: components["schemas"]["Note"][];
+                        offset: number;
+                        /** @constant */
+                        success: true;
+                        /** @description Items matching the filter */
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     postApiAgentsToolsLeadsQualify: {
         parameters: {
             query?: never;
@@ -8707,6 +9373,69 @@ export interface operations {
                      */
                     "application/json": {
                         lead: components["schemas"]["Lead"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiAgentsToolsLeadsTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `next_cursor` of the previous page */
+                    cursor?: string;
+                    /**
+                     * Format: uuid
+                     * @description The site's lead
+                     */
+                    lead_id: string;
+                    /**
+                     * @description Items per page, 1–100 (default 50)
+                     * @default 50
+                     */
+                    limit?: number;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /** @description Only these kinds (session, event, email, note, status_change, field_change, conversation, sequence) */
+                    types?: ("session" | "event" | "email" | "note" | "status_change" | "field_change" | "conversation" | "sequence")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first */
+                        items: components["schemas"]["TimelineItem"][];
+                        /** @description Pass as `cursor` for the next (older) page; null on the last page */
+                        next_cursor: string | null;
                         /** @constant */
                         success: true;
                     };
@@ -10333,6 +11062,8 @@ export interface operations {
                     tracking?: {
                         /** @description Cookieless mode (default off): the tag stores nothing in visitors’ browsers; a visitor is a daily id computed on the server from the site, the IP address and the User-Agent, so a visit still spans its pages but returning visitors are not recognised after the day */
                         cookieless?: boolean | null;
+                        /** @description Days visitor sessions and their events are kept (default 730, at least 30): older ones are deleted by the hourly retention job */
+                        data_retention_days?: number | null;
                         /** @description Honour Global Privacy Control and Do Not Track (default on): such a visit is counted without a stored visitor id, city or region */
                         respect_gpc?: boolean | null;
                     } | null;
@@ -13719,6 +14450,295 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    deleteApiLeadsLeadId: {
+        parameters: {
+            query: {
+                /** @description Must be `true`: the lead is erased with everything stored about the person (this cannot be undone) */
+                erase: "true";
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description Lead id */
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Erasure"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiLeadsLeadIdExport: {
+        parameters: {
+            query: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description Lead id */
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PersonExport"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiLeadsLeadIdMerge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Lead id */
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Per field, whose value the kept lead takes. By default the kept lead keeps its values and takes the other lead’s where it has none; `custom_properties`: whose values win where both have one (the other’s fill the gaps either way); `notes`: the kept lead’s, else the other’s (the two are joined when both have notes and no choice is given) */
+                    fields?: {
+                        [key: string]: "kept" | "other";
+                    };
+                    /**
+                     * Format: uuid
+                     * @description The lead merged into this one, then deleted
+                     */
+                    other_lead_id: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MergeResult"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiLeadsLeadIdNotes: {
+        parameters: {
+            query: {
+                /** @description Page size, 1–100 (default 20) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description Lead id */
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Note"][];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiLeadsLeadIdNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Lead id */
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The note, plain text (1–10000 characters) */
+                    body: string;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Note"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiLeadsLeadIdNotesNoteId: {
+        parameters: {
+            query: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description Lead id */
+                lead_id: string;
+                /** @description Note id */
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Note"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getApiLeadsLeadIdSessions: {
         parameters: {
             query?: {
@@ -13851,6 +14871,55 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["SessionSummary"][];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiLeadsLeadIdTimeline: {
+        parameters: {
+            query: {
+                /** @description The `next_cursor` of the previous page (absent: the newest items) */
+                cursor?: string;
+                /** @description Items per page, 1–100 (default 50) */
+                limit?: number;
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+                /** @description Only these types, comma-separated (session, event, email, note, status_change, field_change, conversation, sequence); default all */
+                types?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Lead id */
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Timeline"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
                         meta?: Record<string, never>;
                         /** @constant */
@@ -19272,6 +20341,46 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiVisitorsVisitorId: {
+        parameters: {
+            query: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description Visitor id */
+                visitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Erasure"];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -552,7 +552,7 @@ export const emailSuppressions = pgTable(
   {
     siteId: uuid('site_id').notNull(),
     email: text('email').notNull(),
-    reason: text('reason').$type<'unsubscribed' | 'bounced' | 'manual'>().notNull(),
+    reason: text('reason').$type<'unsubscribed' | 'bounced' | 'manual' | 'erased'>().notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.siteId, t.email] })],
@@ -867,4 +867,25 @@ export const sequenceMessages = pgTable('sequence_messages', {
   opens: integer('opens').notNull().default(0),
   clicks: integer('clicks').notNull().default(0),
   createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+// 20261206150000_person.sql
+export const leadNotes = pgTable('lead_notes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  leadId: uuid('lead_id').notNull(),
+  authorUserId: uuid('author_user_id'),
+  authorKeyId: uuid('author_key_id'),
+  body: text('body').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const leadChanges = pgTable('lead_changes', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  siteId: uuid('site_id').notNull(),
+  leadId: uuid('lead_id').notNull(),
+  field: text('field').notNull(),
+  oldValue: jsonb('old_value'),
+  newValue: jsonb('new_value'),
+  changedAt: ts('changed_at').notNull().defaultNow(),
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
@@ -212,14 +213,23 @@ export async function suppress(siteId: string, email: string, reason: Suppressio
   await db.insert(emailSuppressions).values({ siteId, email, reason, createdAt: currentDate() }).onConflictDoNothing();
 }
 
+/**
+ * The entry an erased person leaves on the suppression list: a hash of the lower-cased address, so
+ * the address is refused without being kept (reason `erased`).
+ */
+export const suppressionHash = (email: string): string => `sha256:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+
+/** Which of `emails` are suppressed, by their address or by the hash an erasure left. */
 export async function suppressedAmong(siteId: string, emails: string[]): Promise<Set<string>> {
   if (!emails.length) return new Set();
   const db = await getDb();
+  const keys = [...new Set(emails.flatMap((e) => [e, suppressionHash(e)]))];
   const rows = await db
     .select({ email: emailSuppressions.email })
     .from(emailSuppressions)
-    .where(and(eq(emailSuppressions.siteId, siteId), inArray(emailSuppressions.email, emails)));
-  return new Set(rows.map((r) => r.email));
+    .where(and(eq(emailSuppressions.siteId, siteId), inArray(emailSuppressions.email, keys)));
+  const listed = new Set(rows.map((r) => r.email));
+  return new Set(emails.filter((e) => listed.has(e) || listed.has(suppressionHash(e))));
 }
 
 export async function listSuppressions(siteId: string, page: { limit: number; offset: number }): Promise<{ items: Suppression[]; total: number }> {
@@ -242,7 +252,7 @@ export async function deleteSuppression(siteId: string, email: string): Promise<
   const db = await getDb();
   const gone = await db
     .delete(emailSuppressions)
-    .where(and(eq(emailSuppressions.siteId, siteId), eq(emailSuppressions.email, email)))
+    .where(and(eq(emailSuppressions.siteId, siteId), inArray(emailSuppressions.email, [email, suppressionHash(email)])))
     .returning({ email: emailSuppressions.email });
   return gone.length > 0;
 }

@@ -112,10 +112,14 @@ export type EmailSender = z.infer<typeof EmailSenderSchema>;
 
 // ——— Suppression list ———
 
-export const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'manual'] as const;
+export const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'manual', 'erased'] as const;
 export const SuppressionSchema = z.object({
   email: z.string(),
-  reason: z.enum(SUPPRESSION_REASONS).describe('unsubscribed: the one-click link; bounced: a bounce named it; manual: the owner'),
+  reason: z
+    .enum(SUPPRESSION_REASONS)
+    .describe(
+      'unsubscribed: the one-click link; bounced: a bounce named it; manual: the owner; erased: a person whose data was erased (the entry holds a hash of the address, never the address)',
+    ),
   created_at: isoTimestamp,
 });
 export type Suppression = z.infer<typeof SuppressionSchema>;

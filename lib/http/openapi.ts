@@ -282,6 +282,11 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Analytics', description: "Figures over a site's visits: overview by day, breakdowns, funnels." },
   { name: 'Commands', description: 'Tasks for the CMO agent, run in the background and followed by id.' },
   { name: 'Tools', description: 'CRM tools (leads, segments, requirements, settings, finder) as REST routes and as MCP tools over one definition.' },
+  {
+    name: 'People',
+    description:
+      "A person in the CRM: a lead's notes and timeline, the merge of two leads of one person, the export of everything stored about a person, and erasure of a lead or a visitor.",
+  },
   { name: 'Agents', description: 'Messages to the agents (CMO, sales, support, copywriter, email) and their conversations.' },
   { name: 'Workflows', description: 'Start catalog workflows (one operation per workflow, with its body), follow, signal and cancel their runs.' },
   {

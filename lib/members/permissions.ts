@@ -14,6 +14,8 @@ export const PERMISSIONS = [
   'site.read',
   /** CRM and day-to-day work: leads, segments, requirements, conversations, replies, commands, workflows, robots, sequences. */
   'crm.write',
+  /** Erase a person: a lead or visitor with everything stored about them (owner and admins). */
+  'people.erase',
   /** The site's settings: name and domain, allowed origins, business settings, email sender, mailbox, test recipients. */
   'settings.manage',
   /** API keys: list, create, revoke, read their usage. */

@@ -97,12 +97,80 @@ export async function pruneExpiredRows(at = new Date(now()), signal?: AbortSigna
   return deleted;
 }
 
+/** Days a site keeps visitor sessions and events when its settings name none (`tracking.data_retention_days`). */
+export const DEFAULT_DATA_RETENTION_DAYS = 730;
+/** Visitor data goes in smaller batches: each is a short statement between ingestion's writes. */
+const VISITOR_BATCH = 1_000;
+
+/** One batch of `statement` (a delete answering its rows); how many rows it deleted. */
+async function deleted(statement: SQL): Promise<number> {
+  const db = await getDb();
+  const result = (await db.execute(statement)) as unknown as { affectedRows?: number; rowCount?: number };
+  return result.affectedRows ?? result.rowCount ?? 0;
+}
+
+/** Runs `batch` until it deletes less than a full batch, MAX_BATCHES at most, yielding to other work between batches. */
+async function inBatches(batch: () => Promise<number>, signal?: AbortSignal): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < MAX_BATCHES && !signal?.aborted; i++) {
+    const n = await batch();
+    total += n;
+    if (n < VISITOR_BATCH) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return total;
+}
+
+/**
+ * Visitor data past each site's keeping period (settings `tracking.data_retention_days`, default
+ * 730): events by the time they were received, then ended sessions by their start, then visitors
+ * no lead is linked to that have no session left and were last seen before the cutoff. Each
+ * statement deletes at most VISITOR_BATCH rows by an index on (site, time), so ingestion's writes
+ * are never held behind a long delete; what a run leaves goes on the next. Rolled-up analytics
+ * days keep their counts.
+ */
+export async function pruneVisitorData(at = new Date(now()), signal?: AbortSignal): Promise<Record<string, number>> {
+  const db = await getDb();
+  const sites = (await db.execute(
+    sql`select id, coalesce((settings -> 'tracking' ->> 'data_retention_days')::int, ${DEFAULT_DATA_RETENTION_DAYS}) as days from sites`,
+  )) as unknown as { rows: { id: string; days: number }[] };
+  const totals = { session_events: 0, visitor_sessions: 0, visitors: 0 };
+  for (const site of sites.rows) {
+    if (signal?.aborted) break;
+    const cutoff = at.getTime() - Math.max(30, Number(site.days)) * DAY_MS;
+    totals.session_events += await inBatches(
+      () =>
+        deleted(sql`delete from session_events where id in (
+          select id from session_events where site_id = ${site.id}::uuid and received_at < ${cutoff} order by received_at limit ${VISITOR_BATCH})`),
+      signal,
+    );
+    totals.visitor_sessions += await inBatches(
+      () =>
+        deleted(sql`delete from visitor_sessions where id in (
+          select id from visitor_sessions where site_id = ${site.id}::uuid and created_at < ${cutoff} and last_activity_at < ${cutoff}
+            and status <> 'active' order by created_at limit ${VISITOR_BATCH})`),
+      signal,
+    );
+    totals.visitors += await inBatches(
+      () =>
+        deleted(sql`delete from visitors where id in (
+          select v.id from visitors v where v.site_id = ${site.id}::uuid and v.lead_id is null and v.last_seen_at < ${cutoff}
+            and not exists (select 1 from visitor_sessions s where s.visitor_id = v.id) order by v.last_seen_at limit ${VISITOR_BATCH})`),
+      signal,
+    );
+  }
+  return totals;
+}
+
 export const retention = defineSchedule({
   name: 'retention',
   cron: '23 * * * *',
   options: () => ({ expireInSeconds: 300, retryLimit: 2, retryDelaySeconds: 60 }),
   async run(ctx: JobContext) {
-    const deleted = await pruneExpiredRows(new Date(now()), ctx.signal);
-    log.info('retention: old rows deleted', deleted);
+    const at = new Date(now());
+    const old = await pruneExpiredRows(at, ctx.signal);
+    log.info('retention: old rows deleted', old);
+    const visitorData = await pruneVisitorData(at, ctx.signal);
+    log.info('retention: visitor data past its keeping period deleted', visitorData);
   },
 });

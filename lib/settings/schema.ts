@@ -343,6 +343,12 @@ export const SiteSettingsSchema = z
               'server from the site, the IP address and the User-Agent, so a visit still spans its pages but returning visitors are ' +
               'not recognised after the day',
           ),
+        data_retention_days: z
+          .number()
+          .int()
+          .min(30)
+          .max(3650)
+          .describe('Days visitor sessions and their events are kept (default 730, at least 30): older ones are deleted by the hourly retention job'),
       })
       .partial()
       .describe('How the tracking tag treats visitors’ privacy'),

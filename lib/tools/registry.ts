@@ -1,6 +1,7 @@
 import type { AnyTool } from './define-tool';
 import { analyzeICPTotalCountTool, createIcpMiningTool, getFinderCategoryIdsTool, searchRegionVenuesTool } from './finder';
 import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from './leads';
+import { addLeadNoteTool, getLeadNotesTool, getLeadTimelineTool, mergeLeadsTool } from './people';
 import { createRequirementTool, getRequirementsTool, updateRequirementTool } from './requirements';
 import { createSegmentTool, getSegmentsTool, updateSegmentTool } from './segments';
 import {
@@ -20,6 +21,10 @@ export const tools: readonly AnyTool[] = [
   updateLeadTool,
   qualifyLeadTool,
   identifyLeadTool,
+  addLeadNoteTool,
+  getLeadNotesTool,
+  getLeadTimelineTool,
+  mergeLeadsTool,
   createSegmentTool,
   getSegmentsTool,
   updateSegmentTool,

@@ -110,6 +110,8 @@ export const ACCOUNT_EVENT_KINDS = [
   'member_removed',
   'role_changed',
   'ownership_transferred',
+  'person_erased',
+  'visitor_erased',
 ] as const;
 export type AccountEventKind = (typeof ACCOUNT_EVENT_KINDS)[number];
 

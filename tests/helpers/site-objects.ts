@@ -167,6 +167,21 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
         headers: presenters.xApiKey(t.key),
         body: { label: 'Investors' },
       });
+  // A note on the lead; a lead and a visitor of their own for erasure, and a lead to merge into the site's lead.
+  const note = await created('POST', '/api/leads/{lead_id}/notes', {
+    params: { lead_id: lead.lead.id },
+    headers: presenters.xApiKey(t.key),
+    body: { site_id: t.siteId, body: 'Called: wants a demo' },
+  });
+  const [erasable, mergeable, mergeableToo] = await Promise.all(
+    ['Erasable', 'Mergeable', 'Mergeable too'].map((name) =>
+      created('POST', '/api/agents/tools/leads/create', { headers: key, body: { site_id: t.siteId, name, email: uniqueEmail() } }),
+    ),
+  );
+  const erasableVisit = await created('POST', '/api/visitors/session', {
+    headers: presenters.xSaApiKey(t.key),
+    body: { site_id: t.siteId, fingerprint: `fp-${randomBytes(6).toString('hex')}` },
+  });
   const ids: Record<string, string> = {
     site_id: t.siteId,
     goal_id: goal.data.id,
@@ -219,6 +234,11 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     '/api/event-subscriptions id': subscription.data.id,
     '/api/webhooks url': 'https://93.184.216.34/hook',
     '/api/event-subscriptions workflow': 'dailyStandUp',
+    note_id: note.data.id,
+    '/api/leads/{lead_id} lead_id': erasable.lead.id,
+    '/api/leads/{lead_id}/merge other_lead_id': mergeable.lead.id,
+    '/api/agents/tools/leads/merge other_lead_id': mergeableToo.lead.id,
+    '/api/visitors/{visitor_id} visitor_id': erasableVisit.data.visitor_id,
     sequence_id: sequence.data.id,
     sequence_enrolled_lead_id: enrolledLead.lead.id,
     // `id` of the sequence routes names a sequence; the enrollment routes take the site's leads.

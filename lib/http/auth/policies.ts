@@ -24,6 +24,11 @@ export const policies = {
   /** Secure tokens: X-API-Key with write from a server, or the owner's session (no key sent) from the console. */
   keyOrOwner: { kind: 'apiKey', headers: ['x-api-key'], scope: 'write', session: true },
   /**
+   * A lead's notes, timeline, merge and data export: X-API-Key from a server (read scope reads, write
+   * scope writes), or a signed-in member whose role allows the route's permission (no key sent).
+   */
+  keyOrMember: { kind: 'apiKey', headers: ['x-api-key'], session: true },
+  /**
    * Visitor ingestion (session start/update/end, track, identify, segment, upload): X-SA-API-KEY
    * from a server, or no key from a browser whose Origin is the site's (the request names its site_id).
    */

@@ -53,6 +53,9 @@ const ID_FIELDS: Record<string, string> = {
   annotation_id: 'annotation_id',
   /** A shared dashboard link (under /sites/{site_id}/shared-links). */
   link_id: 'link_id',
+  note_id: 'note_id',
+  /** The lead merged into the path's lead. */
+  other_lead_id: 'lead_id',
 };
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',

@@ -26,6 +26,7 @@ import {
   createSite,
   createTenant,
   createUser,
+  createVisitor,
   newSessionToken,
   uniqueEmail,
   type CallOptions,
@@ -80,6 +81,15 @@ const session = async (): Promise<{ session_id: string; visitor_id: string }> =>
   return { session_id, visitor_id };
 };
 const lead = async (): Promise<string> => (await tool('leads/create', { name: 'Ada', email: uniqueEmail() })).lead.id;
+const note = async (): Promise<{ lead_id: string; note_id: string }> => {
+  const lead_id = await lead();
+  const created = await post('POST', '/api/leads/{lead_id}/notes', {
+    params: { lead_id },
+    headers: presenters.xApiKey(mine.key),
+    body: { site_id: mine.siteId, body: 'Called' },
+  });
+  return { lead_id, note_id: created.data.id };
+};
 const segment = async (): Promise<string> => (await tool('segments/create', { name: 'VIP' })).segment.segment_id;
 const requirement = async (): Promise<string> => (await tool('requirements/create', { title: 'Audit' })).requirement.requirement_id;
 const command = async (): Promise<string> =>
@@ -252,6 +262,10 @@ const REGISTRY: Record<string, Entry> = {
   'POST /api/agents/tools/leads/identify': {
     request: async (site_id) => ({ body: { site_id, visitor_id: (await session()).visitor_id, lead_id: await lead() } }),
   },
+  'POST /api/agents/tools/leads/notes/add': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), body: 'Called' } }) },
+  'POST /api/agents/tools/leads/notes/get': { request: async (site_id) => ({ body: { site_id, lead_id: await lead() } }) },
+  'POST /api/agents/tools/leads/timeline': { request: async (site_id) => ({ body: { site_id, lead_id: await lead() } }) },
+  'POST /api/agents/tools/leads/merge': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), other_lead_id: await lead() } }) },
   'POST /api/agents/tools/leads/qualify': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), status: 'qualified' } }) },
   'POST /api/agents/tools/leads/update': { request: async (site_id) => ({ body: { site_id, lead_id: await lead(), company: 'Acme' } }) },
   'POST /api/agents/tools/sequences/get': { request: (site_id) => ({ body: { site_id } }) },
@@ -403,6 +417,17 @@ const REGISTRY: Record<string, Entry> = {
       return { params, body: { site_id, body: 'Hello again.' } };
     },
   },
+  // A person: notes, timeline, merge and export (key or member), erasure (a signed-in owner or admin)
+  'POST /api/leads/{lead_id}/notes': { request: async (site_id) => ({ params: { lead_id: await lead() }, body: { site_id, body: 'Called' } }) },
+  'GET /api/leads/{lead_id}/notes': { request: async (site_id) => ({ params: { lead_id: await lead() }, query: { site_id } }) },
+  'DELETE /api/leads/{lead_id}/notes/{note_id}': { request: async (site_id) => ({ params: await note(), query: { site_id } }) },
+  'GET /api/leads/{lead_id}/timeline': { request: async (site_id) => ({ params: { lead_id: await lead() }, query: { site_id } }) },
+  'POST /api/leads/{lead_id}/merge': {
+    request: async (site_id) => ({ params: { lead_id: await lead() }, body: { site_id, other_lead_id: await lead() } }),
+  },
+  'GET /api/leads/{lead_id}/export': { request: async (site_id) => ({ params: { lead_id: await lead() }, query: { site_id } }) },
+  'DELETE /api/leads/{lead_id}': { request: async (site_id) => ({ params: { lead_id: await lead() }, query: { site_id, erase: 'true' } }) },
+  'DELETE /api/visitors/{visitor_id}': { request: async (site_id) => ({ params: { visitor_id: await createVisitor(mine) }, query: { site_id } }) },
   'POST /api/workflow/webhook': { request: (site_id) => ({ body: { site_id, type: 'INSERT', table: 'leads', record: { site_id } } }) },
   'POST /api/agents/sales/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },
   'POST /api/agents/customerSupport/message': { request: (site_id) => ({ body: { site_id, message: 'hello' } }) },

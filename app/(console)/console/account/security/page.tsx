@@ -31,6 +31,8 @@ const EVENT_LABELS: Record<AccountEvent['kind'], string> = {
   member_removed: 'Removed from a site',
   role_changed: 'Role changed',
   ownership_transferred: 'Site ownership handed over',
+  person_erased: 'A person’s data erased',
+  visitor_erased: 'A visitor’s data erased',
 };
 
 /** A short description of a browser from its user agent. */

@@ -15,7 +15,7 @@ import { EnrollLeadsForm } from '../sequences/sequence-forms';
 
 export const metadata: Metadata = { title: 'Leads · Site Growth Platform' };
 
-type Search = { search?: string; status?: string; segment?: string; offset?: string };
+type Search = { search?: string; status?: string; segment?: string; offset?: string; erased?: string };
 
 /** The site's leads, searched and filtered with the same listLeads() as the leads/get tool. */
 export default async function LeadsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
@@ -42,6 +42,11 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const filtered = Boolean(q.search || q.status || q.segment);
   return (
     <Card title="Leads" id="leads">
+      {q.erased && (
+        <p role="status" className="status">
+          The person’s data was erased.
+        </p>
+      )}
       <form method="get" action={base} className="filters" role="search" aria-label="Search leads">
         <label>
           Search

@@ -26,7 +26,7 @@ const filterSchema = z.object({
 });
 
 /** `?bots=show`: bot sessions listed too (labelled); without it the list is people's visits, as the Overview counts them. */
-type Search = { visitor?: string; source?: string; identified?: string; bots?: string; offset?: string };
+type Search = { visitor?: string; source?: string; identified?: string; bots?: string; offset?: string; erased?: string };
 
 const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
@@ -60,6 +60,11 @@ export default async function SessionsPage({ params, searchParams }: { params: P
   const toggle = withQuery(base, q, { bots: showBots ? undefined : 'show', offset: undefined });
   return (
     <Card title="Visitors" id="sessions">
+      {q.erased && (
+        <p role="status" className="status">
+          The person’s data was erased.
+        </p>
+      )}
       <p className="visit-counts" data-testid="visit-counts">
         {plural(all.humans.sessions, 'visit', 'visits')} by {plural(all.humans.visitors, 'person', 'people')}
         {' · '}

@@ -11,28 +11,43 @@ import { BotBadge } from '@/components/visitor-name';
 import { isUuid } from '@/lib/core/schemas';
 import { siteLead } from '@/lib/leads/service';
 import { can } from '@/lib/members/permissions';
+import { timelineOf } from '@/lib/people/service';
 import { listSegments } from '@/lib/segments/service';
 import { leadEnrollments, type LeadEnrollment } from '@/lib/sequences/history';
 import type { SessionSummary } from '@/lib/visitors/schema';
 import { sessionsOfLead } from '@/lib/visitors/service';
 import { LeadEditForm, LeadStatusForm } from './lead-forms';
+import { EraseLeadForm, NoteForm } from './person-forms';
+import { Timeline } from './timeline';
 
 export const metadata: Metadata = { title: 'Lead · Site Growth Platform' };
 
 const VISITS = 50;
+const TIMELINE_PAGE = 30;
+const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One lead: who they are, their visits, their status in the pipeline, and their details to edit. */
-export default async function LeadPage({ params }: { params: Promise<{ siteId: string; leadId: string }> }) {
+export default async function LeadPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ siteId: string; leadId: string }>;
+  searchParams: Promise<{ before?: string; merged?: string }>;
+}) {
   const { siteId, leadId } = await params;
+  const { before, merged } = await searchParams;
   const { site, role } = await requireSiteAccess(siteId);
   const lead = isUuid(leadId) ? await siteLead(site.id, leadId.toLowerCase()) : undefined;
   if (!lead) notFound();
-  const [visits, segments, enrollments] = await Promise.all([
+  const cursor = before && CURSOR.test(before) ? before : undefined;
+  const [visits, segments, enrollments, timeline] = await Promise.all([
     sessionsOfLead(site.id, lead.id, { limit: VISITS, offset: 0 }),
     listSegments(site.id, { site_id: site.id, limit: 500, offset: 0 }),
     leadEnrollments(site.id, lead.id),
+    timelineOf(site.id, lead.id, { limit: TIMELINE_PAGE, cursor }).catch(() => timelineOf(site.id, lead.id, { limit: TIMELINE_PAGE })),
   ]);
+  const canWrite = can(role, 'crm.write');
   const base = `/console/sites/${site.id}`;
   return (
     <>
@@ -56,9 +71,43 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
           </span>
           <span className="sub">
             <Link href={`${base}/email?lead=${lead.id}`}>Email with this lead</Link>
+            {' · '}
+            <a href={`/api/leads/${lead.id}/export?site_id=${site.id}`} download={`person-${lead.id}.json`}>
+              Export data
+            </a>
+            {canWrite && (
+              <>
+                {' · '}
+                <Link href={`${base}/leads/${lead.id}/merge`}>Merge with another lead</Link>
+              </>
+            )}
           </span>
         </p>
-        {can(role, 'crm.write') && <LeadStatusForm siteId={site.id} leadId={lead.id} status={lead.status} />}
+        {merged && (
+          <p role="status" className="status">
+            The other lead was merged into this one.
+          </p>
+        )}
+        {canWrite && <LeadStatusForm siteId={site.id} leadId={lead.id} status={lead.status} />}
+      </Card>
+      <Card
+        title={
+          <span id="timeline-heading" tabIndex={-1}>
+            Timeline
+          </span>
+        }
+        id="timeline"
+      >
+        {canWrite && <NoteForm siteId={site.id} leadId={lead.id} />}
+        <Timeline
+          items={timeline.items}
+          next={timeline.next_cursor}
+          base={base}
+          siteId={site.id}
+          leadId={lead.id}
+          canWrite={canWrite}
+          paged={Boolean(cursor)}
+        />
       </Card>
       <Card title="Sequences" id="sequences">
         <DataTable<LeadEnrollment>
@@ -138,6 +187,16 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
               segment_id: lead.segment_id ?? '',
             }}
           />
+        </Card>
+      )}
+      {can(role, 'people.erase') && (
+        <Card title="Erase this person" id="erase">
+          <p>
+            Deletes the lead with everything stored about the person: visits and events, emails, notes, agent conversations, sequence enrollments and
+            uploaded files. The address stays on the suppression list as a hash, so they are never mailed again. Export their data first if they asked
+            for it. This cannot be undone.
+          </p>
+          <EraseLeadForm siteId={site.id} leadId={lead.id} email={lead.email} />
         </Card>
       )}
     </>

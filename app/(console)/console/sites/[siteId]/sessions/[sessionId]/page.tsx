@@ -11,8 +11,10 @@ import { BotBadge, VisitorName } from '@/components/visitor-name';
 import { ApiError } from '@/lib/core/errors';
 import { isUuid } from '@/lib/core/schemas';
 import { leadNames } from '@/lib/leads/service';
+import { can } from '@/lib/members/permissions';
 import type { SessionEvent } from '@/lib/visitors/schema';
 import { sessionDetail } from '@/lib/visitors/service';
+import { EraseVisitorForm } from './erase-visitor-form';
 
 export const metadata: Metadata = { title: 'Session · Site Growth Platform' };
 
@@ -49,7 +51,7 @@ function describeEvent(e: SessionEvent): { title: string; shown: boolean } {
 /** One visit: where it came from, and its events in order — the same sessionDetail() as GET /api/visitors/session. */
 export default async function SessionPage({ params }: { params: Promise<{ siteId: string; sessionId: string }> }) {
   const { siteId, sessionId } = await params;
-  const { site } = await requireSiteAccess(siteId);
+  const { site, role } = await requireSiteAccess(siteId);
   if (!isUuid(sessionId)) notFound();
   const session = await sessionDetail(site.id, sessionId.toLowerCase()).catch((error) => {
     if (error instanceof ApiError) notFound();
@@ -137,6 +139,30 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
               );
             })}
           </ol>
+        )}
+      </Card>
+      <Card title="This person’s data" id="person-data">
+        {session.lead_id ? (
+          <p>
+            This visit belongs to a lead: their data is exported and erased with the lead.{' '}
+            <a href={`/api/leads/${session.lead_id}/export?site_id=${site.id}`} download={`person-${session.lead_id}.json`}>
+              Export data
+            </a>
+            {can(role, 'people.erase') && (
+              <>
+                {' · '}
+                <Link href={`${base}/leads/${session.lead_id}#erase-heading`}>Erase this person</Link>
+              </>
+            )}
+          </p>
+        ) : (
+          <>
+            <p>
+              An anonymous visitor. Erasing deletes the visitor with all their visits, events and uploaded files, for instance when they ask for it;
+              recorded in the site’s audit log without their data. This cannot be undone.
+            </p>
+            {can(role, 'people.erase') && <EraseVisitorForm siteId={site.id} visitorId={session.visitor_id} />}
+          </>
         )}
       </Card>
     </>
