@@ -52,6 +52,8 @@ export interface SpecErrors {
 }
 
 export interface OpenApiExtras {
+  /** The success answer's media type when it is not JSON (a CSV file): `response` then describes that body. */
+  successMediaType?: string;
   /** Other success statuses the handler sets through `res.status`, with the same body, and what each means. */
   alsoSucceeds?: Record<number, string>;
   /** Other statuses the route answers without a body, with their description. */

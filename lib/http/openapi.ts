@@ -106,7 +106,13 @@ function responses(def: RouteDoc, components: Components, ex: OperationExamples 
   const json = (status: string, schema: Json) => ({ schema, ...(ex?.responses?.[status] !== undefined ? { example: ex.responses[status] } : {}) });
   const okStatus = String(def.status ?? 200);
   const out: Record<string, unknown> = {
-    [okStatus]: { description: 'Success', headers, content: { 'application/json': json(okStatus, success) } },
+    [okStatus]: {
+      description: 'Success',
+      headers,
+      content: def.openapi?.successMediaType
+        ? { [def.openapi.successMediaType]: { schema: toJson(def.response, 'output') } }
+        : { 'application/json': json(okStatus, success) },
+    },
   };
   for (const [status, description] of Object.entries(def.openapi?.alsoSucceeds ?? {})) {
     out[status] = { description, headers, content: { 'application/json': json(status, success) } };

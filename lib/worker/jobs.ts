@@ -2,6 +2,7 @@ import { commandDeadline } from '@/lib/agents/jobs';
 import { mailboxSync } from '@/lib/email/jobs';
 import { databaseMaintenance } from '@/lib/jobs/database-maintenance';
 import type { BackgroundJob } from '@/lib/jobs/define';
+import { leadImportJob } from '@/lib/leads/import';
 import { retention } from '@/lib/retention/schedule';
 import { robotExpiry } from '@/lib/robots/jobs';
 import { sequenceStep } from '@/lib/sequences/jobs';
@@ -24,6 +25,7 @@ export function backgroundJobs(o: { activities: Activities; embeddedRuns: boolea
   return [
     deliverWebhook,
     sequenceStep,
+    leadImportJob,
     robotExpiry,
     commandDeadline,
     retention,

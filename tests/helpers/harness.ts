@@ -115,7 +115,9 @@ export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx:
   const res = url.origin === BASE ? await handler(req, { params: Promise.resolve(o.params ?? {}) }) : await fetch(req);
   if (res.status === 599) throw new Error(`the fast path does not serve ${o.method ?? 'GET'} ${o.path}`);
   const text = await res.text();
-  const result = { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  // A file the route answers (a CSV export) is its text; every other answer is the JSON envelope.
+  const file = /^text\/csv\b/.test(res.headers.get('content-type') ?? '');
+  const result = { status: res.status, headers: res.headers, body: file ? text : text ? JSON.parse(text) : undefined };
   if (process.env.OPENAPI_EXAMPLES_DIR && 'definition' in handler) await recordExample(handler, o, result);
   return result;
 }

@@ -57,80 +57,85 @@ import * as r52 from '@/app/api/invitations/accept/route';
 import * as r53 from '@/app/api/keys/route';
 import * as r54 from '@/app/api/keys/[id]/usage/route';
 import * as r55 from '@/app/api/leads/[lead_id]/sessions/route';
-import * as r56 from '@/app/api/logs/workflows/route';
-import * as r57 from '@/app/api/logs/workflows/[workflowId]/route';
-import * as r58 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
-import * as r59 from '@/app/api/logs/workflows/[workflowId]/signal/route';
-import * as r60 from '@/app/api/mcp/route';
-import * as r61 from '@/app/api/platform/db/migrations/route';
-import * as r62 from '@/app/api/platform/email/send/route';
-import * as r63 from '@/app/api/platform/leads/route';
-import * as r64 from '@/app/api/platform/me/route';
-import * as r65 from '@/app/api/platform/tracking/event/route';
-import * as r66 from '@/app/api/requirements/route';
-import * as r67 from '@/app/api/robots/instance/route';
-import * as r68 from '@/app/api/robots/instance/act/route';
-import * as r69 from '@/app/api/robots/instance/assistant/route';
-import * as r70 from '@/app/api/robots/instance/delete/route';
-import * as r71 from '@/app/api/robots/instance/pause/route';
-import * as r72 from '@/app/api/robots/instance/resume/route';
-import * as r73 from '@/app/api/robots/instance/stop/route';
-import * as r74 from '@/app/api/secure-tokens/route';
-import * as r75 from '@/app/api/secure-tokens/[id]/decrypt/route';
-import * as r76 from '@/app/api/secure-tokens/audit/route';
-import * as r77 from '@/app/api/sequences/route';
-import * as r78 from '@/app/api/sequences/[id]/route';
-import * as r79 from '@/app/api/sequences/[id]/enrollments/route';
-import * as r80 from '@/app/api/sequences/[id]/enrollments/[lead_id]/route';
-import * as r81 from '@/app/api/sites/[site_id]/route';
-import * as r82 from '@/app/api/sites/[site_id]/audit/route';
-import * as r83 from '@/app/api/sites/[site_id]/conversations/route';
-import * as r84 from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
-import * as r85 from '@/app/api/sites/[site_id]/email-recipients/route';
-import * as r86 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
-import * as r87 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
-import * as r88 from '@/app/api/sites/[site_id]/email-sender/route';
-import * as r89 from '@/app/api/sites/[site_id]/email-suppressions/route';
-import * as r90 from '@/app/api/sites/[site_id]/emails/route';
-import * as r91 from '@/app/api/sites/[site_id]/emails/[email_id]/reply/route';
-import * as r92 from '@/app/api/sites/[site_id]/invitations/[id]/route';
-import * as r93 from '@/app/api/sites/[site_id]/mailbox/route';
-import * as r94 from '@/app/api/sites/[site_id]/mailbox/check/route';
-import * as r95 from '@/app/api/sites/[site_id]/members/route';
-import * as r96 from '@/app/api/sites/[site_id]/members/[user_id]/route';
-import * as r97 from '@/app/api/sites/[site_id]/origins/route';
-import * as r98 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r99 from '@/app/api/sites/[site_id]/platform-apps/route';
-import * as r100 from '@/app/api/sites/[site_id]/platform-audit/route';
-import * as r101 from '@/app/api/sites/[site_id]/platform-keys/route';
-import * as r102 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
-import * as r103 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r104 from '@/app/api/visitors/identify/route';
-import * as r105 from '@/app/api/visitors/segment/route';
-import * as r106 from '@/app/api/visitors/session/route';
-import * as r107 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r108 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r109 from '@/app/api/visitors/session/end/route';
-import * as r110 from '@/app/api/visitors/sites/route';
-import * as r111 from '@/app/api/visitors/track/route';
-import * as r112 from '@/app/api/visitors/upload/route';
-import * as r113 from '@/app/api/webhooks/route';
-import * as r114 from '@/app/api/webhooks/[id]/ping/route';
-import * as r115 from '@/app/api/webhooks/[id]/rotate/route';
-import * as r116 from '@/app/api/webhooks/deliveries/route';
-import * as r117 from '@/app/api/webhooks/deliveries/[id]/route';
-import * as r118 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
-import * as r119 from '@/app/api/workflow/[name]/route';
-import * as r120 from '@/app/api/workflow/webhook/route';
-import * as r121 from '@/app/sites/route';
-import * as r122 from '@/app/sites/[site_id]/route';
-import * as r123 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
-import * as r124 from '@/app/sites/[site_id]/analytics/funnel/route';
-import * as r125 from '@/app/sites/[site_id]/analytics/overview/route';
-import * as r126 from '@/app/sites/[site_id]/commands/route';
-import * as r127 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r128 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r129 from '@/app/sites/[site_id]/stats/route';
+import * as r56 from '@/app/api/leads/export/route';
+import * as r57 from '@/app/api/leads/import/route';
+import * as r58 from '@/app/api/leads/import/[import_id]/route';
+import * as r59 from '@/app/api/leads/properties/route';
+import * as r60 from '@/app/api/leads/properties/[property_id]/route';
+import * as r61 from '@/app/api/logs/workflows/route';
+import * as r62 from '@/app/api/logs/workflows/[workflowId]/route';
+import * as r63 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
+import * as r64 from '@/app/api/logs/workflows/[workflowId]/signal/route';
+import * as r65 from '@/app/api/mcp/route';
+import * as r66 from '@/app/api/platform/db/migrations/route';
+import * as r67 from '@/app/api/platform/email/send/route';
+import * as r68 from '@/app/api/platform/leads/route';
+import * as r69 from '@/app/api/platform/me/route';
+import * as r70 from '@/app/api/platform/tracking/event/route';
+import * as r71 from '@/app/api/requirements/route';
+import * as r72 from '@/app/api/robots/instance/route';
+import * as r73 from '@/app/api/robots/instance/act/route';
+import * as r74 from '@/app/api/robots/instance/assistant/route';
+import * as r75 from '@/app/api/robots/instance/delete/route';
+import * as r76 from '@/app/api/robots/instance/pause/route';
+import * as r77 from '@/app/api/robots/instance/resume/route';
+import * as r78 from '@/app/api/robots/instance/stop/route';
+import * as r79 from '@/app/api/secure-tokens/route';
+import * as r80 from '@/app/api/secure-tokens/[id]/decrypt/route';
+import * as r81 from '@/app/api/secure-tokens/audit/route';
+import * as r82 from '@/app/api/sequences/route';
+import * as r83 from '@/app/api/sequences/[id]/route';
+import * as r84 from '@/app/api/sequences/[id]/enrollments/route';
+import * as r85 from '@/app/api/sequences/[id]/enrollments/[lead_id]/route';
+import * as r86 from '@/app/api/sites/[site_id]/route';
+import * as r87 from '@/app/api/sites/[site_id]/audit/route';
+import * as r88 from '@/app/api/sites/[site_id]/conversations/route';
+import * as r89 from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
+import * as r90 from '@/app/api/sites/[site_id]/email-recipients/route';
+import * as r91 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
+import * as r92 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
+import * as r93 from '@/app/api/sites/[site_id]/email-sender/route';
+import * as r94 from '@/app/api/sites/[site_id]/email-suppressions/route';
+import * as r95 from '@/app/api/sites/[site_id]/emails/route';
+import * as r96 from '@/app/api/sites/[site_id]/emails/[email_id]/reply/route';
+import * as r97 from '@/app/api/sites/[site_id]/invitations/[id]/route';
+import * as r98 from '@/app/api/sites/[site_id]/mailbox/route';
+import * as r99 from '@/app/api/sites/[site_id]/mailbox/check/route';
+import * as r100 from '@/app/api/sites/[site_id]/members/route';
+import * as r101 from '@/app/api/sites/[site_id]/members/[user_id]/route';
+import * as r102 from '@/app/api/sites/[site_id]/origins/route';
+import * as r103 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r104 from '@/app/api/sites/[site_id]/platform-apps/route';
+import * as r105 from '@/app/api/sites/[site_id]/platform-audit/route';
+import * as r106 from '@/app/api/sites/[site_id]/platform-keys/route';
+import * as r107 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
+import * as r108 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r109 from '@/app/api/visitors/identify/route';
+import * as r110 from '@/app/api/visitors/segment/route';
+import * as r111 from '@/app/api/visitors/session/route';
+import * as r112 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r113 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r114 from '@/app/api/visitors/session/end/route';
+import * as r115 from '@/app/api/visitors/sites/route';
+import * as r116 from '@/app/api/visitors/track/route';
+import * as r117 from '@/app/api/visitors/upload/route';
+import * as r118 from '@/app/api/webhooks/route';
+import * as r119 from '@/app/api/webhooks/[id]/ping/route';
+import * as r120 from '@/app/api/webhooks/[id]/rotate/route';
+import * as r121 from '@/app/api/webhooks/deliveries/route';
+import * as r122 from '@/app/api/webhooks/deliveries/[id]/route';
+import * as r123 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
+import * as r124 from '@/app/api/workflow/[name]/route';
+import * as r125 from '@/app/api/workflow/webhook/route';
+import * as r126 from '@/app/sites/route';
+import * as r127 from '@/app/sites/[site_id]/route';
+import * as r128 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
+import * as r129 from '@/app/sites/[site_id]/analytics/funnel/route';
+import * as r130 from '@/app/sites/[site_id]/analytics/overview/route';
+import * as r131 from '@/app/sites/[site_id]/commands/route';
+import * as r132 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r133 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r134 from '@/app/sites/[site_id]/stats/route';
 import * as s0 from '@/lib/agents/schema';
 import * as s1 from '@/lib/analytics/schema';
 import * as s2 from '@/lib/commands/schema';
@@ -211,80 +216,85 @@ export const routeManifest: RouteManifest = [
   { path: '/api/keys', module: r53 },
   { path: '/api/keys/{id}/usage', module: r54 },
   { path: '/api/leads/{lead_id}/sessions', module: r55 },
-  { path: '/api/logs/workflows', module: r56 },
-  { path: '/api/logs/workflows/{workflowId}', module: r57 },
-  { path: '/api/logs/workflows/{workflowId}/cancel', module: r58 },
-  { path: '/api/logs/workflows/{workflowId}/signal', module: r59 },
-  { path: '/api/mcp', module: r60 },
-  { path: '/api/platform/db/migrations', module: r61 },
-  { path: '/api/platform/email/send', module: r62 },
-  { path: '/api/platform/leads', module: r63 },
-  { path: '/api/platform/me', module: r64 },
-  { path: '/api/platform/tracking/event', module: r65 },
-  { path: '/api/requirements', module: r66 },
-  { path: '/api/robots/instance', module: r67 },
-  { path: '/api/robots/instance/act', module: r68 },
-  { path: '/api/robots/instance/assistant', module: r69 },
-  { path: '/api/robots/instance/delete', module: r70 },
-  { path: '/api/robots/instance/pause', module: r71 },
-  { path: '/api/robots/instance/resume', module: r72 },
-  { path: '/api/robots/instance/stop', module: r73 },
-  { path: '/api/secure-tokens', module: r74 },
-  { path: '/api/secure-tokens/{id}/decrypt', module: r75 },
-  { path: '/api/secure-tokens/audit', module: r76 },
-  { path: '/api/sequences', module: r77 },
-  { path: '/api/sequences/{id}', module: r78 },
-  { path: '/api/sequences/{id}/enrollments', module: r79 },
-  { path: '/api/sequences/{id}/enrollments/{lead_id}', module: r80 },
-  { path: '/api/sites/{site_id}', module: r81 },
-  { path: '/api/sites/{site_id}/audit', module: r82 },
-  { path: '/api/sites/{site_id}/conversations', module: r83 },
-  { path: '/api/sites/{site_id}/conversations/{conversation_id}/messages', module: r84 },
-  { path: '/api/sites/{site_id}/email-recipients', module: r85 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r86 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r87 },
-  { path: '/api/sites/{site_id}/email-sender', module: r88 },
-  { path: '/api/sites/{site_id}/email-suppressions', module: r89 },
-  { path: '/api/sites/{site_id}/emails', module: r90 },
-  { path: '/api/sites/{site_id}/emails/{email_id}/reply', module: r91 },
-  { path: '/api/sites/{site_id}/invitations/{id}', module: r92 },
-  { path: '/api/sites/{site_id}/mailbox', module: r93 },
-  { path: '/api/sites/{site_id}/mailbox/check', module: r94 },
-  { path: '/api/sites/{site_id}/members', module: r95 },
-  { path: '/api/sites/{site_id}/members/{user_id}', module: r96 },
-  { path: '/api/sites/{site_id}/origins', module: r97 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r98 },
-  { path: '/api/sites/{site_id}/platform-apps', module: r99 },
-  { path: '/api/sites/{site_id}/platform-audit', module: r100 },
-  { path: '/api/sites/{site_id}/platform-keys', module: r101 },
-  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r102 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r103 },
-  { path: '/api/visitors/identify', module: r104 },
-  { path: '/api/visitors/segment', module: r105 },
-  { path: '/api/visitors/session', module: r106 },
-  { path: '/api/visitors/session/{session_id}/end', module: r107 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r108 },
-  { path: '/api/visitors/session/end', module: r109 },
-  { path: '/api/visitors/sites', module: r110 },
-  { path: '/api/visitors/track', module: r111 },
-  { path: '/api/visitors/upload', module: r112 },
-  { path: '/api/webhooks', module: r113 },
-  { path: '/api/webhooks/{id}/ping', module: r114 },
-  { path: '/api/webhooks/{id}/rotate', module: r115 },
-  { path: '/api/webhooks/deliveries', module: r116 },
-  { path: '/api/webhooks/deliveries/{id}', module: r117 },
-  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r118 },
-  { path: '/api/workflow/{name}', module: r119 },
-  { path: '/api/workflow/webhook', module: r120 },
-  { path: '/sites', module: r121 },
-  { path: '/sites/{site_id}', module: r122 },
-  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r123 },
-  { path: '/sites/{site_id}/analytics/funnel', module: r124 },
-  { path: '/sites/{site_id}/analytics/overview', module: r125 },
-  { path: '/sites/{site_id}/commands', module: r126 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r127 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r128 },
-  { path: '/sites/{site_id}/stats', module: r129 },
+  { path: '/api/leads/export', module: r56 },
+  { path: '/api/leads/import', module: r57 },
+  { path: '/api/leads/import/{import_id}', module: r58 },
+  { path: '/api/leads/properties', module: r59 },
+  { path: '/api/leads/properties/{property_id}', module: r60 },
+  { path: '/api/logs/workflows', module: r61 },
+  { path: '/api/logs/workflows/{workflowId}', module: r62 },
+  { path: '/api/logs/workflows/{workflowId}/cancel', module: r63 },
+  { path: '/api/logs/workflows/{workflowId}/signal', module: r64 },
+  { path: '/api/mcp', module: r65 },
+  { path: '/api/platform/db/migrations', module: r66 },
+  { path: '/api/platform/email/send', module: r67 },
+  { path: '/api/platform/leads', module: r68 },
+  { path: '/api/platform/me', module: r69 },
+  { path: '/api/platform/tracking/event', module: r70 },
+  { path: '/api/requirements', module: r71 },
+  { path: '/api/robots/instance', module: r72 },
+  { path: '/api/robots/instance/act', module: r73 },
+  { path: '/api/robots/instance/assistant', module: r74 },
+  { path: '/api/robots/instance/delete', module: r75 },
+  { path: '/api/robots/instance/pause', module: r76 },
+  { path: '/api/robots/instance/resume', module: r77 },
+  { path: '/api/robots/instance/stop', module: r78 },
+  { path: '/api/secure-tokens', module: r79 },
+  { path: '/api/secure-tokens/{id}/decrypt', module: r80 },
+  { path: '/api/secure-tokens/audit', module: r81 },
+  { path: '/api/sequences', module: r82 },
+  { path: '/api/sequences/{id}', module: r83 },
+  { path: '/api/sequences/{id}/enrollments', module: r84 },
+  { path: '/api/sequences/{id}/enrollments/{lead_id}', module: r85 },
+  { path: '/api/sites/{site_id}', module: r86 },
+  { path: '/api/sites/{site_id}/audit', module: r87 },
+  { path: '/api/sites/{site_id}/conversations', module: r88 },
+  { path: '/api/sites/{site_id}/conversations/{conversation_id}/messages', module: r89 },
+  { path: '/api/sites/{site_id}/email-recipients', module: r90 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r91 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r92 },
+  { path: '/api/sites/{site_id}/email-sender', module: r93 },
+  { path: '/api/sites/{site_id}/email-suppressions', module: r94 },
+  { path: '/api/sites/{site_id}/emails', module: r95 },
+  { path: '/api/sites/{site_id}/emails/{email_id}/reply', module: r96 },
+  { path: '/api/sites/{site_id}/invitations/{id}', module: r97 },
+  { path: '/api/sites/{site_id}/mailbox', module: r98 },
+  { path: '/api/sites/{site_id}/mailbox/check', module: r99 },
+  { path: '/api/sites/{site_id}/members', module: r100 },
+  { path: '/api/sites/{site_id}/members/{user_id}', module: r101 },
+  { path: '/api/sites/{site_id}/origins', module: r102 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r103 },
+  { path: '/api/sites/{site_id}/platform-apps', module: r104 },
+  { path: '/api/sites/{site_id}/platform-audit', module: r105 },
+  { path: '/api/sites/{site_id}/platform-keys', module: r106 },
+  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r107 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r108 },
+  { path: '/api/visitors/identify', module: r109 },
+  { path: '/api/visitors/segment', module: r110 },
+  { path: '/api/visitors/session', module: r111 },
+  { path: '/api/visitors/session/{session_id}/end', module: r112 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r113 },
+  { path: '/api/visitors/session/end', module: r114 },
+  { path: '/api/visitors/sites', module: r115 },
+  { path: '/api/visitors/track', module: r116 },
+  { path: '/api/visitors/upload', module: r117 },
+  { path: '/api/webhooks', module: r118 },
+  { path: '/api/webhooks/{id}/ping', module: r119 },
+  { path: '/api/webhooks/{id}/rotate', module: r120 },
+  { path: '/api/webhooks/deliveries', module: r121 },
+  { path: '/api/webhooks/deliveries/{id}', module: r122 },
+  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r123 },
+  { path: '/api/workflow/{name}', module: r124 },
+  { path: '/api/workflow/webhook', module: r125 },
+  { path: '/sites', module: r126 },
+  { path: '/sites/{site_id}', module: r127 },
+  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r128 },
+  { path: '/sites/{site_id}/analytics/funnel', module: r129 },
+  { path: '/sites/{site_id}/analytics/overview', module: r130 },
+  { path: '/sites/{site_id}/commands', module: r131 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r132 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r133 },
+  { path: '/sites/{site_id}/stats', module: r134 },
 ];
 
 export const schemaModules: SchemaModule[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21];

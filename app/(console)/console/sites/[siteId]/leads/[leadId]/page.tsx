@@ -9,6 +9,7 @@ import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { BotBadge } from '@/components/visitor-name';
 import { isUuid } from '@/lib/core/schemas';
+import { listProperties } from '@/lib/leads/properties-repo';
 import { siteLead } from '@/lib/leads/service';
 import { can } from '@/lib/members/permissions';
 import { listSegments } from '@/lib/segments/service';
@@ -27,9 +28,10 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
   const { site, role } = await requireSiteAccess(siteId);
   const lead = isUuid(leadId) ? await siteLead(site.id, leadId.toLowerCase()) : undefined;
   if (!lead) notFound();
-  const [visits, segments] = await Promise.all([
+  const [visits, segments, properties] = await Promise.all([
     sessionsOfLead(site.id, lead.id, { limit: VISITS, offset: 0 }),
     listSegments(site.id, { site_id: site.id, limit: 500, offset: 0 }),
+    listProperties(site.id),
   ]);
   const base = `/console/sites/${site.id}`;
   return (
@@ -56,6 +58,18 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
             <Link href={`${base}/email?lead=${lead.id}`}>Email with this lead</Link>
           </span>
         </p>
+        {properties.some((p) => lead.custom_properties[p.key] !== undefined) && (
+          <dl className="properties" aria-label="Custom properties">
+            {properties
+              .filter((p) => lead.custom_properties[p.key] !== undefined)
+              .map((p) => (
+                <div key={p.key}>
+                  <dt>{p.label}</dt>
+                  <dd className="wrap">{String(lead.custom_properties[p.key])}</dd>
+                </div>
+              ))}
+          </dl>
+        )}
         {can(role, 'crm.write') && <LeadStatusForm siteId={site.id} leadId={lead.id} status={lead.status} />}
       </Card>
       <Card title={`Visits (${visits.total})`} id="visits">
@@ -91,6 +105,8 @@ export default async function LeadPage({ params }: { params: Promise<{ siteId: s
             siteId={site.id}
             leadId={lead.id}
             segments={segments.items.map((s) => ({ id: s.segment_id, name: s.name }))}
+            properties={properties.map((p) => ({ key: p.key, label: p.label, type: p.type, options: p.options }))}
+            custom={Object.fromEntries(properties.map((p) => [p.key, String(lead.custom_properties[p.key] ?? '')]))}
             lead={{
               name: lead.name,
               email: lead.email,
