@@ -1,6 +1,6 @@
 import type { AnyTool } from './define-tool';
 import { analyzeICPTotalCountTool, createIcpMiningTool, getFinderCategoryIdsTool, searchRegionVenuesTool } from './finder';
-import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from './leads';
+import { createLeadTool, getLeadPropertiesTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from './leads';
 import { createRequirementTool, getRequirementsTool, updateRequirementTool } from './requirements';
 import { createSegmentTool, getSegmentsTool, updateSegmentTool } from './segments';
 import { updateSiteSettingsTool } from './settings';
@@ -12,6 +12,7 @@ export const tools: readonly AnyTool[] = [
   updateLeadTool,
   qualifyLeadTool,
   identifyLeadTool,
+  getLeadPropertiesTool,
   createSegmentTool,
   getSegmentsTool,
   updateSegmentTool,

@@ -1,11 +1,10 @@
-import { isWellFormedApiKey } from '@/lib/auth/api-key-format';
 import type { Principal } from '@/lib/core/principal';
 import { apiKeyStrategy, presentedKey } from './api-key';
 import { originStrategy } from './origin';
 import { platformKeyStrategy } from './platform-key';
 import { publicStrategy } from './public';
 import { sessionStrategy } from './session';
-import { bearerOf, type AuthPolicy, type AuthStrategy } from './strategy';
+import type { AuthPolicy, AuthStrategy } from './strategy';
 
 export type { AuthPolicy, AuthStrategy, RawRequest } from './strategy';
 
@@ -23,21 +22,7 @@ export function strategiesOf(policy: AuthPolicy): AuthStrategy[] {
   const primary = STRATEGIES[policy.kind] as AuthStrategy;
   if (policy.kind === 'apiKey' && policy.session) {
     // A key in the route's headers decides; without one the caller must be a signed-in owner.
-    // A Bearer value that is not shaped like an API key is a session token (the console's API calls, a signed-in script).
-    const keyed = {
-      ...apiKeyStrategy,
-      applies: (req: Request) => {
-        if (
-          presentedKey(
-            req,
-            policy.headers.filter((h) => h !== 'bearer'),
-          ) !== null
-        )
-          return true;
-        const bearer = policy.headers.includes('bearer') ? bearerOf(req) : null;
-        return bearer !== null && isWellFormedApiKey(bearer);
-      },
-    } as AuthStrategy;
+    const keyed = { ...apiKeyStrategy, applies: (req: Request) => presentedKey(req, policy.headers) !== null } as AuthStrategy;
     return [keyed, sessionStrategy as AuthStrategy];
   }
   return policy.kind === 'apiKey' && policy.browserOrigin ? [originStrategy as AuthStrategy, primary] : [primary];

@@ -24,10 +24,11 @@ export const policies = {
   /** Secure tokens: X-API-Key with write from a server, or the owner's session (no key sent) from the console. */
   keyOrOwner: { kind: 'apiKey', headers: ['x-api-key'], scope: 'write', session: true },
   /**
-   * Lead import, export and custom properties: a key as Bearer or in X-API-Key (read scope reads,
-   * write scope writes), or a signed-in member of the site whose role allows the route's permission.
+   * Lead import, export and custom properties: X-API-Key from a server (read scope reads, write
+   * scope writes), or a signed-in member of the site whose role allows the route's permission
+   * (session token as Bearer, or the console's cookie).
    */
-  keyOrMember: { kind: 'apiKey', headers: KEY_HEADERS, session: true },
+  keyOrMember: { kind: 'apiKey', headers: ['x-api-key'], session: true },
   /**
    * Visitor ingestion (session start/update/end, track, identify, segment, upload): X-SA-API-KEY
    * from a server, or no key from a browser whose Origin is the site's (the request names its site_id).

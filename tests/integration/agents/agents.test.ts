@@ -208,7 +208,7 @@ describe('agent messages', () => {
       .map((t) => t.name)
       .sort();
     // updateSiteSettings is a read tool whose `update` action needs the write scope itself.
-    expect(offered).toEqual(['getFinderCategoryIds', 'getLeads', 'getRequirements', 'getSegments', 'updateSiteSettings']);
+    expect(offered).toEqual(['getFinderCategoryIds', 'getLeadProperties', 'getLeads', 'getRequirements', 'getSegments', 'updateSiteSettings']);
     expect(offered).toEqual(
       tools
         .filter((t) => t.scope === 'read')

@@ -47,6 +47,9 @@ const ID_FIELDS: Record<string, string> = {
   /** `id` names a key under /api/keys and a site under /api/visitors/sites. */
   id: 'id',
   endpoint_id: 'webhook_endpoint_id',
+  /** A CSV import of leads, and a custom lead property. */
+  import_id: 'import_id',
+  property_id: 'property_id',
 };
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',

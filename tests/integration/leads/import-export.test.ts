@@ -21,7 +21,7 @@ import { joinedMember } from '@/tests/helpers/members';
  * nothing, the background import with its progress, export escaping and filters, property
  * validation, isolation between sites and the roles of members.
  */
-const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
+const bearer = (key: string): Record<string, string> => ({ 'x-api-key': key });
 
 let mine: Tenant;
 let other: Tenant;
