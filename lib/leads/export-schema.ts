@@ -27,8 +27,6 @@ export const exportQuerySchema = z
     if (extra.length > 20) ctx.addIssue({ code: 'custom', path: [], message: 'At most 20 property filters' });
   });
 
-export type ExportQuery = z.infer<typeof exportQuerySchema>;
-
 /** The `property.<key>` parameters of a query (the console's list page reads them too). */
 export function propertyFiltersOf(query: Record<string, unknown>): Record<string, string> | undefined {
   const out: Record<string, string> = {};

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import type { Db } from '@/lib/db/client';
 import { getDb } from '@/lib/db/client';
@@ -115,13 +115,6 @@ export async function findImport(siteId: string, id: string, db?: Db): Promise<I
     .where(and(eq(leadImports.siteId, siteId), eq(leadImports.id, id)))
     .limit(1);
   return row;
-}
-
-/** The site's latest imports, newest first, without their pending rows. */
-export async function recentImports(siteId: string, limit: number): Promise<LeadImport[]> {
-  const db = await getDb();
-  const found = await db.select().from(leadImports).where(eq(leadImports.siteId, siteId)).orderBy(desc(leadImports.createdAt)).limit(limit);
-  return found.map(toImport);
 }
 
 /** Advances an import by a written batch (with the batch's transaction: progress and writes commit together). */

@@ -91,5 +91,3 @@ export async function importLeads(siteId: string, input: { file: File; mapping?:
 export async function getImport(siteId: string, importId: string): Promise<LeadImport> {
   return toImport(found(await findImport(siteId, importId), 'Import'));
 }
-
-export { recentImports } from './import-repo';

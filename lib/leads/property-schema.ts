@@ -8,7 +8,6 @@ import { isoTimestamp, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
  * `custom_properties`, and are checked against the site's definitions on every write.
  */
 export const PROPERTY_TYPES = ['text', 'number', 'date', 'choice'] as const;
-export type PropertyType = (typeof PROPERTY_TYPES)[number];
 
 /** Most custom properties one site may define. */
 export const MAX_PROPERTIES = 100;

@@ -34,8 +34,22 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   ]);
   const segmentName = new Map(segments.items.map((s) => [s.segment_id, s.name]));
   const filtered = Boolean(q.search || q.status || q.segment);
+  // The export takes the list's filters (GET /api/leads/export, the console's session cookie).
+  const exportHref = withQuery(
+    '/api/leads/export',
+    {},
+    { site_id: site.id, search: q.search || undefined, status: q.status || undefined, segment_id: q.segment || undefined },
+  );
   return (
     <Card title="Leads" id="leads">
+      <p className="actions">
+        <a className="button small" href={exportHref} download>
+          Export CSV
+        </a>{' '}
+        <Link className="button small secondary" href={`${base}/import`}>
+          Import CSV
+        </Link>
+      </p>
       <form method="get" action={base} className="filters" role="search" aria-label="Search leads">
         <label>
           Search
