@@ -1,3 +1,4 @@
+import { assertSegmentOfSite } from '@/lib/segments/repo';
 import { CSV_BOM, csvRecord, type CsvValue } from './csv';
 import { listProperties } from './properties-repo';
 import { type ExportCursor, exportPage, type LeadFilters, propertyFilter, toLead } from './repo';
@@ -30,6 +31,8 @@ const LEAD_COLUMNS = [
 ] as const satisfies readonly (keyof Lead)[];
 
 export async function exportLeadsCsv(siteId: string, filters: LeadFilters): Promise<ReadableStream<Uint8Array>> {
+  // Another site's segment is a 404, as the leads list answers it.
+  if (filters.segment_id) await assertSegmentOfSite(siteId, filters.segment_id);
   const typed = { ...filters, properties: await propertyFilter(siteId, filters.properties) };
   const keys = (await listProperties(siteId)).map((p) => p.key);
   const encoder = new TextEncoder();
