@@ -442,6 +442,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/tools/leads/properties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the site's custom lead properties
+         * @description The site's own lead fields: `key`, `label`, `type` (text, number, date YYYY-MM-DD, choice) and a choice's `options`. A lead's values are in its `custom_properties` by key; createLead and updateLead write them (null clears one), getLeads filters on them with `properties`.
+         *
+         *     Also served as the MCP tool `getLeadProperties` at /api/mcp, with the same arguments, result and errors.
+         *
+         *     Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiAgentsToolsLeadsProperties"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/tools/leads/qualify": {
         parameters: {
             query?: never;
@@ -1914,6 +1940,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leads/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export leads as CSV
+         * @description The leads matching `search`, `status`, `segment_id` and `property.<key>=value` (custom property filters, several allowed), newest first, as a UTF-8 CSV file (with BOM) streamed as it is read: the lead fields, then one column per custom property. Text fields are quoted; a text value starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so a spreadsheet never runs it as a formula (the import removes the mark again). docs/PRODUCT.md "Lead import and export".
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getApiLeadsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import leads from CSV
+         * @description multipart/form-data with `file` (CSV, UTF-8, `,` `;` or tab separated, quoted fields per RFC 4180, header row first) and `mapping` (JSON: column header → lead field or custom property key). At most 10,000 rows and 20 MB per file. Leads are matched by email within the site: an existing lead is updated (only the fields the file fills; custom properties merged), never duplicated. A whole-file fault (not CSV, no email column, a mapping naming a missing column or field, too many rows) is 400 and nothing is written; a bad row is skipped and listed in `errors` with its row number (the header is row 1), as is a later row repeating an email of the file (the first one is imported). Up to 1,000 valid rows are written at once (200, `status: completed`); a larger file is written by a background job (202, `status: queued`): follow it at GET /api/leads/import/{import_id}. docs/PRODUCT.md "Lead import and export".
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `crm.write` (owner, admin, member).
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiLeadsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/import/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a lead import
+         * @description Progress (`processed_rows` of `total_rows`) and result of an import of the site; another site's import is 404.
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getApiLeadsImportImportId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/properties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List custom lead properties
+         * @description Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `read` scope.
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        get: operations["getApiLeadsProperties"];
+        put?: never;
+        /**
+         * Create a custom lead property
+         * @description A field of the site's own for its leads. Its `key` names the value in a lead's `custom_properties`, in CSV import mappings and export columns, and in `property.<key>` filters; the key and type are fixed once created. A key already defined is 409; a site has at most 100. Members whose role manages settings (owner, admin) or a write key. docs/PRODUCT.md "Custom lead properties".
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        post: operations["postApiLeadsProperties"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/properties/{property_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom lead property
+         * @description The definition goes, and with it the property's value on every lead of the site (one transaction).
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        delete: operations["deleteApiLeadsPropertiesPropertyId"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a custom lead property
+         * @description Label, options (choice) and position may change; removing an option that leads still hold is 409 (change their value first).
+         *
+         *     Without a key: a signed-in member of the site whose role allows it (session token or console cookie). Requires an API key with the `write` scope.
+         *
+         *     Signed-in members: the role must allow `settings.manage` (owner, admin).
+         *
+         *     Rate limited by the site's plan (Basic 60/min and 5 concurrent, Pro 300/min and 20, Enterprise custom).
+         */
+        patch: operations["patchApiLeadsPropertiesPropertyId"];
+        trace?: never;
+    };
     "/api/logs/workflows": {
         parameters: {
             query?: never;
@@ -2021,7 +2189,7 @@ export interface paths {
          * MCP server (Streamable HTTP) exposing the tools
          * @description Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`), JSON responses (always JSON, whatever `Accept` says). The body is one JSON-RPC message (no batches); a body that is not JSON, not that shape, or carries text the API refuses answers 400 in the error envelope, as on every route.
          *
-         *     Tools: `createLead` (POST /api/agents/tools/leads/create), `getLeads` (POST /api/agents/tools/leads/get), `updateLead` (POST /api/agents/tools/leads/update), `qualifyLead` (POST /api/agents/tools/leads/qualify), `identifyLead` (POST /api/agents/tools/leads/identify), `addLeadNote` (POST /api/agents/tools/leads/notes/add), `getLeadNotes` (POST /api/agents/tools/leads/notes/get), `getLeadTimeline` (POST /api/agents/tools/leads/timeline), `mergeLeads` (POST /api/agents/tools/leads/merge), `createSegment` (POST /api/agents/tools/segments/create), `getSegments` (POST /api/agents/tools/segments/get), `updateSegment` (POST /api/agents/tools/segments/update), `createRequirement` (POST /api/agents/tools/requirements/create), `getRequirements` (POST /api/agents/tools/requirements/get), `updateRequirement` (POST /api/agents/tools/requirements/update), `updateSiteSettings` (POST /api/agents/tools/updateSiteSettings), `getFinderCategoryIds` (POST /api/agents/tools/getFinderCategoryIds), `analyzeICPTotalCount` (POST /api/agents/tools/analyzeICPTotalCount), `createIcpMining` (POST /api/agents/tools/createIcpMining), `searchRegionVenues` (POST /api/agents/tools/searchRegionVenues), `getSequences` (POST /api/agents/tools/sequences/get), `getSequence` (POST /api/agents/tools/sequences/detail), `createSequence` (POST /api/agents/tools/sequences/create), `updateSequence` (POST /api/agents/tools/sequences/update), `enrollInSequence` (POST /api/agents/tools/sequences/enroll), `unenrollFromSequence` (POST /api/agents/tools/sequences/unenroll). Each has the input and output schema of its REST route.
+         *     Tools: `createLead` (POST /api/agents/tools/leads/create), `getLeads` (POST /api/agents/tools/leads/get), `updateLead` (POST /api/agents/tools/leads/update), `qualifyLead` (POST /api/agents/tools/leads/qualify), `identifyLead` (POST /api/agents/tools/leads/identify), `addLeadNote` (POST /api/agents/tools/leads/notes/add), `getLeadNotes` (POST /api/agents/tools/leads/notes/get), `getLeadTimeline` (POST /api/agents/tools/leads/timeline), `mergeLeads` (POST /api/agents/tools/leads/merge), `getLeadProperties` (POST /api/agents/tools/leads/properties), `createSegment` (POST /api/agents/tools/segments/create), `getSegments` (POST /api/agents/tools/segments/get), `updateSegment` (POST /api/agents/tools/segments/update), `createRequirement` (POST /api/agents/tools/requirements/create), `getRequirements` (POST /api/agents/tools/requirements/get), `updateRequirement` (POST /api/agents/tools/requirements/update), `updateSiteSettings` (POST /api/agents/tools/updateSiteSettings), `getFinderCategoryIds` (POST /api/agents/tools/getFinderCategoryIds), `analyzeICPTotalCount` (POST /api/agents/tools/analyzeICPTotalCount), `createIcpMining` (POST /api/agents/tools/createIcpMining), `searchRegionVenues` (POST /api/agents/tools/searchRegionVenues), `getSequences` (POST /api/agents/tools/sequences/get), `getSequence` (POST /api/agents/tools/sequences/detail), `createSequence` (POST /api/agents/tools/sequences/create), `updateSequence` (POST /api/agents/tools/sequences/update), `enrollInSequence` (POST /api/agents/tools/sequences/enroll), `unenrollFromSequence` (POST /api/agents/tools/sequences/unenroll). Each has the input and output schema of its REST route.
          *
          *     A successful `tools/call` returns `structuredContent` = the REST body; a failed one returns `isError: true` with the REST error envelope as the text content and `_meta.status` = the REST HTTP status. The key is checked for each call exactly as on the REST route (scope, `site_id`).
          *
@@ -5824,6 +5992,10 @@ export interface components {
             company: string | null;
             /** @description ISO 8601 timestamp */
             created_at: string;
+            /** @description Values of the site's custom properties by key */
+            custom_properties: {
+                [key: string]: string | number;
+            };
             /** @description Lower-case email */
             email: string;
             /** Format: uuid */
@@ -8811,6 +8983,10 @@ export interface operations {
                     campaign_id?: string;
                     /** @description Company name */
                     company?: string;
+                    /** @description Values of the site's custom properties by key (GET /api/leads/properties): text a string, number a number, date `YYYY-MM-DD`, choice one of its options; null or an empty string clears it. An unknown key or a value of the wrong type is 400 naming the field. On update only the given keys change. */
+                    custom_properties?: {
+                        [key: string]: string | number | null;
+                    };
                     /** @description Email address (stored lower-case; one lead per email per site) */
                     email: string;
                     /** @description Lead score, an integer from 0 to 100 */
@@ -8923,6 +9099,10 @@ export interface operations {
                      * @default 0
                      */
                     offset?: number;
+                    /** @description Only leads whose custom properties hold these values, by key (every one must match): a choice matches its option case-insensitively, a number its value; an unknown key or a value of the wrong type is 400 */
+                    properties?: {
+                        [key: string]: string | number;
+                    };
                     /** @description Case-insensitive substring matched against name, email and company */
                     search?: string;
                     /**
@@ -9302,6 +9482,67 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    postApiAgentsToolsLeadsProperties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            key: string;
+                            label: string;
+                            /** @description Choice options (empty for other types) */
+                            options: string[];
+                            position: number;
+                            /** Format: uuid */
+                            property_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "choice";
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                        }[];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     postApiAgentsToolsLeadsQualify: {
         parameters: {
             query?: never;
@@ -9474,6 +9715,10 @@ export interface operations {
                     campaign_id?: string | null;
                     /** @description Company name */
                     company?: string | null;
+                    /** @description Values of the site's custom properties by key (GET /api/leads/properties): text a string, number a number, date `YYYY-MM-DD`, choice one of its options; null or an empty string clears it. An unknown key or a value of the wrong type is 400 naming the field. On update only the given keys change. */
+                    custom_properties?: {
+                        [key: string]: string | number | null;
+                    };
                     /** @description Email address (stored lower-case; one lead per email per site) */
                     email?: string;
                     /**
@@ -14936,6 +15181,510 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getApiLeadsExport: {
+        parameters: {
+            query: {
+                /** @description Case-insensitive substring of name, email or company */
+                search?: string;
+                /** @description Only leads in this segment of the site */
+                segment_id?: string;
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+                /** @description Only leads with this status */
+                status?: "new" | "contacted" | "qualified" | "converted" | "lost";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The leads as CSV (RFC 4180), one record per lead */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiLeadsImport: {
+        parameters: {
+            query: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The CSV file (UTF-8; `,` `;` or tab separated; header row first; at most 10,000 rows)
+                     */
+                    file: string;
+                    /** @description JSON object: CSV column header → lead field (`email`, `name`, `first_name`, `last_name`, `phone`, `company`, `position`, `notes`, `origin`, `status`, `lead_score`) or custom property key; a column mapped to null or left out is ignored. `email` must be mapped. Without `mapping`, the columns are matched from their headers as the console proposes. */
+                    mapping?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            completed_at: string | null;
+                            /** @description New leads */
+                            created: number;
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description Rows skipped and why, by row number */
+                            errors: {
+                                message: string;
+                                /** @description Row number in the file: the header is row 1 */
+                                row: number;
+                            }[];
+                            /** @description Why a failed import stopped (the rows written before it stay) */
+                            failure: string | null;
+                            file_name: string | null;
+                            /** Format: uuid */
+                            import_id: string;
+                            /** @description Rows done so far (written, or skipped with an error) */
+                            processed_rows: number;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @description Rows not written: each one is in `errors` */
+                            skipped: number;
+                            /**
+                             * @description completed: every row was written or reported
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description Data rows of the file (blank rows not counted) */
+                            total_rows: number;
+                            /** @description Existing leads of the site (same email) whose mapped fields were updated */
+                            updated: number;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Queued: a background job writes the rows (progress at GET /api/leads/import/{import_id}) */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            completed_at: string | null;
+                            /** @description New leads */
+                            created: number;
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description Rows skipped and why, by row number */
+                            errors: {
+                                message: string;
+                                /** @description Row number in the file: the header is row 1 */
+                                row: number;
+                            }[];
+                            /** @description Why a failed import stopped (the rows written before it stay) */
+                            failure: string | null;
+                            file_name: string | null;
+                            /** Format: uuid */
+                            import_id: string;
+                            /** @description Rows done so far (written, or skipped with an error) */
+                            processed_rows: number;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @description Rows not written: each one is in `errors` */
+                            skipped: number;
+                            /**
+                             * @description completed: every row was written or reported
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description Data rows of the file (blank rows not counted) */
+                            total_rows: number;
+                            /** @description Existing leads of the site (same email) whose mapped fields were updated */
+                            updated: number;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiLeadsImportImportId: {
+        parameters: {
+            query: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The import */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            completed_at: string | null;
+                            /** @description New leads */
+                            created: number;
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description Rows skipped and why, by row number */
+                            errors: {
+                                message: string;
+                                /** @description Row number in the file: the header is row 1 */
+                                row: number;
+                            }[];
+                            /** @description Why a failed import stopped (the rows written before it stay) */
+                            failure: string | null;
+                            file_name: string | null;
+                            /** Format: uuid */
+                            import_id: string;
+                            /** @description Rows done so far (written, or skipped with an error) */
+                            processed_rows: number;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @description Rows not written: each one is in `errors` */
+                            skipped: number;
+                            /**
+                             * @description completed: every row was written or reported
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "completed" | "failed";
+                            /** @description Data rows of the file (blank rows not counted) */
+                            total_rows: number;
+                            /** @description Existing leads of the site (same email) whose mapped fields were updated */
+                            updated: number;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiLeadsProperties: {
+        parameters: {
+            query: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            key: string;
+                            label: string;
+                            /** @description Choice options (empty for other types) */
+                            options: string[];
+                            position: number;
+                            /** Format: uuid */
+                            property_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "choice";
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                        }[];
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postApiLeadsProperties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How the value is named in `custom_properties`, CSV columns and `property.<key>` filters: lower-case letters, digits and `_`, unique per site */
+                    key: string;
+                    /** @description Name shown in the console */
+                    label: string;
+                    /** @description The values a choice property may take (1–100); only for type choice */
+                    options?: string[];
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                    /**
+                     * @description text (up to 1,000 characters), number, date (YYYY-MM-DD) or choice (one of `options`)
+                     * @enum {string}
+                     */
+                    type: "text" | "number" | "date" | "choice";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            key: string;
+                            label: string;
+                            /** @description Choice options (empty for other types) */
+                            options: string[];
+                            position: number;
+                            /** Format: uuid */
+                            property_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "choice";
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiLeadsPropertiesPropertyId: {
+        parameters: {
+            query: {
+                /** @description Site id (UUID); must be the site of the credential */
+                site_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The property definition */
+                property_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Leads that held a value */
+                            cleared_leads: number;
+                            /** Format: uuid */
+                            property_id: string;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchApiLeadsPropertiesPropertyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The property definition */
+                property_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Name shown in the console */
+                    label?: string;
+                    /** @description The full new list of options (choice only); an option still held by a lead may not be removed */
+                    options?: string[];
+                    /** @description Order among the properties (ascending) */
+                    position?: number;
+                    /**
+                     * Format: uuid
+                     * @description Site id (UUID); must be the site of the credential
+                     */
+                    site_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            key: string;
+                            label: string;
+                            /** @description Choice options (empty for other types) */
+                            options: string[];
+                            position: number;
+                            /** Format: uuid */
+                            property_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "choice";
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                        };
+                        /** @description Pagination of lists: `{total, limit, offset, has_more}` */
+                        meta?: Record<string, never>;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["SystemError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getApiLogsWorkflows: {
         parameters: {
             query: {
@@ -15713,6 +16462,10 @@ export interface operations {
                         campaign_id?: string;
                         /** @description Company name */
                         company?: string;
+                        /** @description Values of the site's custom properties by key (GET /api/leads/properties): text a string, number a number, date `YYYY-MM-DD`, choice one of its options; null or an empty string clears it. An unknown key or a value of the wrong type is 400 naming the field. On update only the given keys change. */
+                        custom_properties?: {
+                            [key: string]: string | number | null;
+                        };
                         /** @description Email address (stored lower-case; one lead per email per site) */
                         email: string;
                         /** @description Lead score, an integer from 0 to 100 */

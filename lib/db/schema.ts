@@ -223,11 +223,44 @@ export const leads = pgTable('leads', {
   campaignId: uuid('campaign_id'),
   assigneeId: uuid('assignee_id'),
   leadScore: integer('lead_score'),
+  // Values of the site's custom properties by key (20261206140000_lead_custom_properties_and_imports.sql).
+  customProperties: jsonb('custom_properties').$type<Record<string, string | number>>().notNull().default({}),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   // Name, email and company, lower-cased and joined by chr(31): what a search matches
   // (20261125121700_lead_search_text.sql, trigram index leads_search_text_trgm_idx).
   searchText: text('search_text').generatedAlwaysAs(sql`lower(name || chr(31) || email || chr(31) || coalesce(company, ''))`),
+});
+
+// A site's own lead fields and CSV imports (20261206140000_lead_custom_properties_and_imports.sql).
+export const leadProperties = pgTable('lead_properties', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  key: text('key').notNull(),
+  label: text('label').notNull(),
+  type: text('type').$type<'text' | 'number' | 'date' | 'choice'>().notNull(),
+  options: jsonb('options').$type<string[]>().notNull().default([]),
+  position: integer('position').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const leadImports = pgTable('lead_imports', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  siteId: uuid('site_id').notNull(),
+  fileName: text('file_name'),
+  status: text('status').$type<'queued' | 'running' | 'completed' | 'failed'>().notNull().default('queued'),
+  totalRows: integer('total_rows').notNull().default(0),
+  processedRows: integer('processed_rows').notNull().default(0),
+  created: integer('created').notNull().default(0),
+  updated: integer('updated').notNull().default(0),
+  skipped: integer('skipped').notNull().default(0),
+  errors: jsonb('errors').$type<{ row: number; message: string }[]>().notNull().default([]),
+  pendingRows: jsonb('pending_rows').$type<unknown[]>(),
+  failure: text('failure'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  completedAt: ts('completed_at'),
 });
 
 export const requirements = pgTable('requirements', {

@@ -270,6 +270,11 @@ export const TAGS: { name: string; description: string }[] = [
     description: 'The sites the signed-in user is a member of and, with an API key, its own site: details, stats, changes, deletion.',
   },
   { name: 'API keys', description: 'Create, list, revoke and meter the API keys of a site. The full key is shown once, when created.' },
+  {
+    name: 'Leads',
+    description:
+      "A site's leads in bulk and its own lead fields: CSV import (deduplicated by email, large files as a job), CSV export, custom properties.",
+  },
   { name: 'Allowed origins', description: 'Browser origins that may call the tracking routes without a key for a site.' },
   {
     name: 'Members',

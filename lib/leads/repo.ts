@@ -10,6 +10,8 @@ import { siteScoped } from '@/lib/db/site-scoped';
 import { assertMembersOfSite } from '@/lib/members/repo';
 import { assertSegmentOfSite } from '@/lib/segments/repo';
 import { recordEvent } from '@/lib/webhooks/events';
+import { listProperties } from './properties-repo';
+import { checkProperties, checkValue } from './property-values';
 import {
   leadResource,
   type CreateLeadInput,
@@ -79,16 +81,29 @@ export async function upsertLeadByEmail(siteId: string, input: { email: string; 
   });
 }
 
-export async function createLead(siteId: string, input: CreateLeadInput): Promise<Lead> {
+/**
+ * `strict`: custom property values as JSON types (the API); otherwise a number may come as its
+ * text (console forms).
+ */
+export async function createLead(siteId: string, input: CreateLeadInput, o: { strict?: boolean } = {}): Promise<Lead> {
   if (input.segment_id) await assertSegmentOfSite(siteId, input.segment_id);
   if (input.assignee_id) await assertMembersOfSite(siteId, [input.assignee_id]);
-  return repo.create(siteId, input);
+  const { custom_properties, ...fields } = input;
+  if (custom_properties === undefined) return repo.create(siteId, fields);
+  const patch = checkProperties(await listProperties(siteId), custom_properties, o.strict ?? true);
+  return repo.create(siteId, { ...fields, custom_properties: patch.set });
 }
 
-export async function updateLead(siteId: string, input: UpdateLeadInput): Promise<Lead> {
+/** Only the custom properties given change: a value sets its key, null (or an empty string) clears it. */
+export async function updateLead(siteId: string, input: UpdateLeadInput, o: { strict?: boolean } = {}): Promise<Lead> {
   if (input.segment_id) await assertSegmentOfSite(siteId, input.segment_id);
   if (input.assignee_id) await assertMembersOfSite(siteId, [input.assignee_id]);
-  return repo.update(siteId, input.lead_id, input);
+  const { custom_properties, ...fields } = input;
+  if (custom_properties === undefined) return repo.update(siteId, input.lead_id, fields);
+  const patch = checkProperties(await listProperties(siteId), custom_properties, o.strict ?? true);
+  let merged = sql`(${leads.customProperties} || ${JSON.stringify(patch.set)}::jsonb)`;
+  for (const key of patch.clear) merged = sql`(${merged} - ${key}::text)`;
+  return repo.update(siteId, input.lead_id, { ...fields, custom_properties: merged });
 }
 
 export const setLeadStatus = (siteId: string, leadId: string, status: LeadStatus): Promise<Lead> => repo.update(siteId, leadId, { status });
@@ -139,18 +154,49 @@ interface FilterColumns {
   searchText: SQLWrapper;
   status: SQLWrapper;
   segmentId: SQLWrapper;
+  customProperties: SQLWrapper;
 }
 
+/** The filters of a list query as the repo applies them: property filters already checked and typed (propertyFilter). */
+export type LeadFilters = Pick<ListLeadsInput, 'status' | 'segment_id' | 'search'> & { properties?: Record<string, string | number> };
+
 /**
- * The filters of a list query (status, segment, search) on `c`. The search is a case-insensitive
- * substring match: the lower-cased text `like` the lower-cased pattern (what `ilike` compares).
+ * The filters of a list query (status, segment, search, custom properties) on `c`. The search is a
+ * case-insensitive substring match: the lower-cased text `like` the lower-cased pattern (what
+ * `ilike` compares). Property filters are one containment (`@>`), served by the GIN index.
  */
-function listFilters(c: FilterColumns, q: ListLeadsInput): SQL[] {
+function listFilters(c: FilterColumns, q: LeadFilters): SQL[] {
   const filters: SQL[] = [];
   if (q.status) filters.push(sql`${c.status} = ${q.status}`);
   if (q.segment_id) filters.push(sql`${c.segmentId} = ${q.segment_id}`);
   if (q.search) filters.push(sql`${c.searchText} like lower(${likePattern(q.search)})`);
+  if (q.properties && Object.keys(q.properties).length > 0) filters.push(sql`${c.customProperties} @> ${JSON.stringify(q.properties)}::jsonb`);
   return filters;
+}
+
+/**
+ * Property filters checked against the site's definitions and typed as stored (a choice as its
+ * option, a number as a number): 400 naming `properties.<key>` for an unknown key or a bad value.
+ */
+export async function propertyFilter(
+  siteId: string,
+  filters: Record<string, string | number> | undefined,
+): Promise<Record<string, string | number> | undefined> {
+  if (!filters || Object.keys(filters).length === 0) return undefined;
+  const defs = new Map((await listProperties(siteId)).map((d) => [d.key, d]));
+  const typed: Record<string, string | number> = {};
+  const issues: { path: string; message: string }[] = [];
+  for (const [key, raw] of Object.entries(filters)) {
+    const def = defs.get(key);
+    const checked = def ? checkValue(def, raw, false) : undefined;
+    if (!def) issues.push({ path: `properties.${key}`, message: `Unknown custom property "${key}"` });
+    else if (!checked!.ok) issues.push({ path: `properties.${key}`, message: `${def.label} ${checked!.message}` });
+    else if (checked!.value === null) issues.push({ path: `properties.${key}`, message: 'A filter needs a value' });
+    else typed[key] = checked!.value;
+  }
+  if (issues.length > 0)
+    throw new ApiError('INVALID_REQUEST', `Invalid filter: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  return typed;
 }
 
 /** A lead's columns as listLeads reads them: every one but the stored search text. */
@@ -189,7 +235,12 @@ const tooBroad = () =>
   );
 
 /** The columns the walk of a sort key's index filters on, of its subquery (walkSortIndex). */
-const WALK_COLUMNS: FilterColumns = { searchText: sql`"search_text"`, status: sql`"status"`, segmentId: sql`"segment_id"` };
+const WALK_COLUMNS: FilterColumns = {
+  searchText: sql`"search_text"`,
+  status: sql`"status"`,
+  segmentId: sql`"segment_id"`,
+  customProperties: sql`"custom_properties"`,
+};
 
 /**
  * The page of a search sorted by a searched field from the walk of the sort key's index in order,
@@ -199,13 +250,13 @@ const WALK_COLUMNS: FilterColumns = { searchText: sql`"search_text"`, status: sq
  * statement read with `rows`, as the other sorts' pages are: the query builder's per-call work
  * would add to every search sorted by a searched field.
  */
-async function walkSortIndex(db: Db, siteId: string, q: ListLeadsInput, rowsWanted: number): Promise<LeadRow[]> {
+async function walkSortIndex(db: Db, siteId: string, q: ListLeadsInput & LeadFilters, rowsWanted: number): Promise<LeadRow[]> {
   const key = sortColumn(q.sort_by);
   const direction = sortDirection(q);
   const page = await rows<PageRow>(
     sql`${planPerCall}select ${PAGE_COLUMNS} from (
       select "id" as "hit_id" from (
-        select "id", ${key}, "search_text", "status", "segment_id"
+        select "id", ${key}, "search_text", "status", "segment_id"${q.properties ? sql`, "custom_properties"` : sql``}
         from leads where ${eq(leads.siteId, siteId)} order by ${key} ${direction}, "id" ${direction} limit ${LEAD_SEARCH_WALK}
       ) walk where ${and(...listFilters(WALK_COLUMNS, q))} order by ${key} ${direction}, "id" ${direction} limit ${rowsWanted}
     ) hits join leads on "id" = "hit_id" order by ${key} ${direction}, "id" ${direction}`,
@@ -296,8 +347,9 @@ async function searchSortedBySearchedField(db: Db, siteId: string, where: SQL, q
  * Sorted by a searched field, the walk of its index may meet the matches late (a company every
  * lead of a few names has): searchSortedBySearchedField bounds it.
  */
-export async function listLeads(siteId: string, q: ListLeadsInput): Promise<{ items: Lead[]; count: CappedTotal }> {
+export async function listLeads(siteId: string, input: ListLeadsInput): Promise<{ items: Lead[]; count: CappedTotal }> {
   const db = await getDb();
+  const q = { ...input, properties: await propertyFilter(siteId, input.properties) };
   const where = and(eq(leads.siteId, siteId), ...listFilters(leads, q)) as SQL;
   const direction = sortDirection(q);
   const page =
@@ -384,4 +436,36 @@ export async function assignLeadsTo(siteId: string, assignments: { leadId: strin
     }
     return changed;
   });
+}
+
+/** A position in the export's order (newest first): the last lead of the page before. */
+export interface ExportCursor {
+  /** The exact creation time as the database wrote it (microseconds: a page's dates are truncated to milliseconds). */
+  at: string;
+  id: string;
+}
+
+/**
+ * One page of the site's leads matching `filters` for the CSV export, newest first, after
+ * `cursor` (keyset: each page is read from the (site, created_at, id) index where the last one
+ * ended, however deep the export goes).
+ */
+export async function exportPage(
+  siteId: string,
+  filters: LeadFilters,
+  cursor: ExportCursor | undefined,
+  limit: number,
+): Promise<{ leads: LeadRow[]; next: ExportCursor | undefined }> {
+  const db = await getDb();
+  const after = cursor ? sql`and ("created_at", "id") < (${cursor.at}::timestamptz, ${cursor.id}::uuid)` : sql``;
+  const page = await rows<PageRow & { cursorAt: string }>(
+    sql`${planPerCall}select ${PAGE_COLUMNS}, "created_at"::text as "cursorAt" from leads where ${and(eq(leads.siteId, siteId), ...listFilters(leads, filters))} ${after}
+      order by "created_at" desc, "id" desc limit ${limit}`,
+    db,
+  );
+  const last = page.at(-1);
+  return {
+    leads: page.map(({ cursorAt: _, ...row }) => pageRow(row)),
+    next: last && page.length === limit ? { at: last.cursorAt, id: last.id } : undefined,
+  };
 }

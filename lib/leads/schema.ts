@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineResource, field, updateBodySchema } from '@/lib/core/resource';
 import { CappedPaginationMetaSchema, listBodyPagination, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { customPropertiesInputSchema, customPropertiesOutputSchema } from './property-schema';
 
 /**
  * Leads of a site. Types the spec leaves open are fixed here: `lead_score` an integer 0–100,
@@ -52,6 +53,12 @@ export const leadResource = defineResource({
       z.number().int().min(0).max(100).describe('Lead score, an integer from 0 to 100'),
       z.number().int().nullable(),
     ),
+    custom_properties: field('customProperties', {
+      in: customPropertiesInputSchema,
+      out: customPropertiesOutputSchema,
+      create: 'optional',
+      update: 'optional',
+    }),
   },
 });
 
@@ -78,6 +85,14 @@ export const identifyLeadInputSchema = z
   .refine((b) => !(b.lead_id && b.email), 'Give lead_id or email, not both')
   .describe('With lead_id or email the visitor is linked to that lead (replacing an earlier link); without, the linked lead is returned');
 
+/** Filters on custom properties: every given key must hold the value (in the console and the export's query: `property.<key>=value`). */
+export const propertyFiltersSchema = z
+  .record(z.string().max(40), z.union([z.string().max(1_000), z.number()]))
+  .refine((r) => Object.keys(r).length <= 20, 'At most 20 property filters')
+  .describe(
+    'Only leads whose custom properties hold these values, by key (every one must match): a choice matches its option case-insensitively, a number its value; an unknown key or a value of the wrong type is 400',
+  );
+
 export const listLeadsInputSchema = z.strictObject({
   site_id: siteIdSchema,
   search: z
@@ -89,6 +104,7 @@ export const listLeadsInputSchema = z.strictObject({
     .describe('Case-insensitive substring matched against name, email and company'),
   status: statusSchema.optional().describe('Only leads with this status'),
   segment_id: uuidSchema.optional().describe('Only leads in this segment of the site'),
+  properties: propertyFiltersSchema.optional(),
   ...listBodyPagination,
   sort_by: z
     .enum(LEAD_SORT_FIELDS)

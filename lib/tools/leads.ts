@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import { cappedPaginationMeta } from '@/lib/core/schemas';
+import { listProperties } from '@/lib/leads/properties-repo';
+import { LeadPropertySchema, propertySiteQuerySchema } from '@/lib/leads/property-schema';
 import { LEAD_SEARCH_SORT_CAP, LEAD_SEARCH_WALK, createLead, listLeads, setLeadStatus, updateLead } from '@/lib/leads/repo';
 import {
   IdentifiedLeadResultSchema,
@@ -84,4 +87,17 @@ export const identifyLeadTool = defineTool({
   output: IdentifiedLeadResultSchema,
   errors: ['NOT_FOUND'],
   run: ({ siteId }, input) => identifyLead(siteId, input),
+});
+
+export const getLeadPropertiesTool = defineTool({
+  name: 'getLeadProperties',
+  effect: 'read',
+  path: 'leads/properties',
+  title: "List the site's custom lead properties",
+  description:
+    "The site's own lead fields: `key`, `label`, `type` (text, number, date YYYY-MM-DD, choice) and a choice's `options`. A lead's values are in its `custom_properties` by key; createLead and updateLead write them (null clears one), getLeads filters on them with `properties`.",
+  scope: 'read',
+  input: propertySiteQuerySchema,
+  output: z.object({ properties: z.array(LeadPropertySchema) }),
+  run: async ({ siteId }) => ({ properties: await listProperties(siteId) }),
 });

@@ -1,6 +1,6 @@
 import type { AnyTool } from './define-tool';
 import { analyzeICPTotalCountTool, createIcpMiningTool, getFinderCategoryIdsTool, searchRegionVenuesTool } from './finder';
-import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from './leads';
+import { createLeadTool, getLeadPropertiesTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from './leads';
 import { addLeadNoteTool, getLeadNotesTool, getLeadTimelineTool, mergeLeadsTool } from './people';
 import { createRequirementTool, getRequirementsTool, updateRequirementTool } from './requirements';
 import { createSegmentTool, getSegmentsTool, updateSegmentTool } from './segments';
@@ -25,6 +25,7 @@ export const tools: readonly AnyTool[] = [
   getLeadNotesTool,
   getLeadTimelineTool,
   mergeLeadsTool,
+  getLeadPropertiesTool,
   createSegmentTool,
   getSegmentsTool,
   updateSegmentTool,

@@ -1,4 +1,4 @@
-import { and, arrayContains, eq } from 'drizzle-orm';
+import { and, arrayContains, arrayOverlaps, eq } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb, type Db } from '@/lib/db/client';
 import { outboundEvents, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
@@ -68,4 +68,14 @@ export async function recordPing(siteId: string, endpointId: string): Promise<{ 
     await enqueueAll(deliveryQueue, [{ data: { deliveryId: delivery.id } }], { tx });
     return { eventId: event.id, deliveryId: delivery.id };
   });
+}
+
+/** Whether an active endpoint of the site subscribed to any of `types` (a bulk write records its events only then). */
+export async function wantsEvents(tx: Db, siteId: string, types: EventType[]): Promise<boolean> {
+  const [hit] = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.active, true), arrayOverlaps(webhookEndpoints.events, types)))
+    .limit(1);
+  return hit !== undefined;
 }

@@ -4,6 +4,7 @@ import { analyticsRollup } from '@/lib/analytics/rollups';
 import { mailboxSync } from '@/lib/email/jobs';
 import { databaseMaintenance } from '@/lib/jobs/database-maintenance';
 import type { BackgroundJob } from '@/lib/jobs/define';
+import { leadImportJob } from '@/lib/leads/import';
 import { retention } from '@/lib/retention/schedule';
 import { robotExpiry } from '@/lib/robots/jobs';
 import { sequenceStep } from '@/lib/sequences/jobs';
@@ -26,6 +27,7 @@ export function backgroundJobs(o: { activities: Activities; embeddedRuns: boolea
   return [
     deliverWebhook,
     sequenceStep,
+    leadImportJob,
     robotExpiry,
     commandDeadline,
     retention,

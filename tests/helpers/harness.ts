@@ -114,11 +114,13 @@ export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx:
   const req = new Request(url, { method: o.method ?? 'GET', headers, body, signal: o.signal });
   const res = url.origin === BASE ? await handler(req, { params: Promise.resolve(o.params ?? {}) }) : await fetch(req);
   if (res.status === 599) throw new Error(`the fast path does not serve ${o.method ?? 'GET'} ${o.path}`);
-  // A download (a zip) is answered as its bytes; everything else is JSON.
+  // A download is answered as its bytes (a zip) or its text (a CSV); everything else is the JSON envelope.
   const bytes = Buffer.from(await res.arrayBuffer());
-  const binary = /^application\/(zip|octet-stream)/.test(res.headers.get('content-type') ?? '');
+  const type = res.headers.get('content-type') ?? '';
+  const binary = /^application\/(zip|octet-stream)/.test(type);
+  const file = /^text\/csv\b/.test(type);
   const text = binary ? '' : bytes.toString('utf8');
-  const result = { status: res.status, headers: res.headers, body: binary ? bytes : text ? JSON.parse(text) : undefined };
+  const result = { status: res.status, headers: res.headers, body: binary ? bytes : file ? text : text ? JSON.parse(text) : undefined };
   if (process.env.OPENAPI_EXAMPLES_DIR && 'definition' in handler && !binary) await recordExample(handler, o, result);
   return result;
 }

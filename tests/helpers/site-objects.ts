@@ -182,11 +182,21 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: presenters.xSaApiKey(t.key),
     body: { site_id: t.siteId, fingerprint: `fp-${randomBytes(6).toString('hex')}` },
   });
+  // A lead import (one row) and a custom lead property.
+  const csv = new FormData();
+  csv.set('file', new File([`email,name\n${uniqueEmail()},Imported\n`], 'leads.csv', { type: 'text/csv' }));
+  const leadImport = await created('POST', '/api/leads/import', { headers: presenters.xApiKey(t.key), query: { site_id: t.siteId }, form: csv });
+  const leadProperty = await created('POST', '/api/leads/properties', {
+    headers: presenters.xApiKey(t.key),
+    body: { site_id: t.siteId, key: `p_${randomBytes(4).toString('hex')}`, label: 'Plan', type: 'text' },
+  });
   const ids: Record<string, string> = {
     site_id: t.siteId,
     goal_id: goal.data.id,
     annotation_id: annotation.data.id,
     link_id: sharedLink.data.id,
+    import_id: leadImport.data.import_id,
+    property_id: leadProperty.data.property_id,
     user_id: t.user.id,
     lead_id: lead.lead.id,
     segment_id: segment.segment.segment_id,

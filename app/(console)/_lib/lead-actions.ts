@@ -13,7 +13,16 @@ const CLEARABLE = new Set(['phone', 'company', 'position', 'notes', 'segment_id'
 
 const leadPaths = (leadId: string) => ['/leads', `/leads/${leadId}`];
 
-/** Edits a lead, as POST /api/agents/tools/leads/update does. */
+/** The form's `custom.<key>` fields: each a custom property's value as typed (an emptied one clears it). */
+function customValues(form: FormData): Record<string, string | null> | undefined {
+  const values: Record<string, string | null> = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string' && name.startsWith('custom.')) values[name.slice('custom.'.length)] = value.trim() === '' ? null : value;
+  }
+  return Object.keys(values).length > 0 ? values : undefined;
+}
+
+/** Edits a lead, as POST /api/agents/tools/leads/update does (custom property numbers may be typed as text). */
 export const updateLeadAction = defineAction({
   permission: 'crm.write',
   schema: updateLeadInputSchema,
@@ -21,9 +30,10 @@ export const updateLeadAction = defineAction({
     site_id: siteId,
     lead_id: text(form, 'lead_id'),
     ...Object.fromEntries(LEAD_FORM_FIELDS.map((f) => [f, text(form, f).trim() === '' && CLEARABLE.has(f) ? null : text(form, f)])),
+    custom_properties: customValues(form),
   }),
   run: async ({ site, input }) => {
-    await updateLead(site.id, input);
+    await updateLead(site.id, input, { strict: false });
     return 'Saved.';
   },
   revalidate: (input) => leadPaths(input.lead_id),

@@ -17,149 +17,155 @@ import * as r12 from '@/app/api/agents/tools/leads/identify/route';
 import * as r13 from '@/app/api/agents/tools/leads/merge/route';
 import * as r14 from '@/app/api/agents/tools/leads/notes/add/route';
 import * as r15 from '@/app/api/agents/tools/leads/notes/get/route';
-import * as r16 from '@/app/api/agents/tools/leads/qualify/route';
-import * as r17 from '@/app/api/agents/tools/leads/timeline/route';
-import * as r18 from '@/app/api/agents/tools/leads/update/route';
-import * as r19 from '@/app/api/agents/tools/requirements/create/route';
-import * as r20 from '@/app/api/agents/tools/requirements/get/route';
-import * as r21 from '@/app/api/agents/tools/requirements/update/route';
-import * as r22 from '@/app/api/agents/tools/searchRegionVenues/route';
-import * as r23 from '@/app/api/agents/tools/segments/create/route';
-import * as r24 from '@/app/api/agents/tools/segments/get/route';
-import * as r25 from '@/app/api/agents/tools/segments/update/route';
-import * as r26 from '@/app/api/agents/tools/sequences/create/route';
-import * as r27 from '@/app/api/agents/tools/sequences/detail/route';
-import * as r28 from '@/app/api/agents/tools/sequences/enroll/route';
-import * as r29 from '@/app/api/agents/tools/sequences/get/route';
-import * as r30 from '@/app/api/agents/tools/sequences/unenroll/route';
-import * as r31 from '@/app/api/agents/tools/sequences/update/route';
-import * as r32 from '@/app/api/agents/tools/updateSiteSettings/route';
-import * as r33 from '@/app/api/auth/2fa/disable/route';
-import * as r34 from '@/app/api/auth/2fa/enable/route';
-import * as r35 from '@/app/api/auth/2fa/recovery-codes/route';
-import * as r36 from '@/app/api/auth/2fa/setup/route';
-import * as r37 from '@/app/api/auth/events/route';
-import * as r38 from '@/app/api/auth/me/route';
-import * as r39 from '@/app/api/auth/password/forgot/route';
-import * as r40 from '@/app/api/auth/password/reset/route';
-import * as r41 from '@/app/api/auth/sessions/route';
-import * as r42 from '@/app/api/auth/sessions/[id]/route';
-import * as r43 from '@/app/api/auth/signup/route';
-import * as r44 from '@/app/api/auth/token/route';
-import * as r45 from '@/app/api/auth/verify-email/route';
-import * as r46 from '@/app/api/auth/verify-email/resend/route';
-import * as r47 from '@/app/api/email/click/route';
-import * as r48 from '@/app/api/email/open/route';
-import * as r49 from '@/app/api/email/unsubscribe/route';
-import * as r50 from '@/app/api/event-subscriptions/route';
-import * as r51 from '@/app/api/finder/autocomplete/[category]/route';
-import * as r52 from '@/app/api/finder/credits/route';
-import * as r53 from '@/app/api/finder/icp/route';
-import * as r54 from '@/app/api/finder/person_contacts_lookup/route';
-import * as r55 from '@/app/api/finder/person_role_search/route';
-import * as r56 from '@/app/api/finder/person_role_search/createQuery/route';
-import * as r57 from '@/app/api/finder/person_role_search/totals/route';
-import * as r58 from '@/app/api/health/route';
-import * as r59 from '@/app/api/instances/route';
-import * as r60 from '@/app/api/instances/[id]/route';
-import * as r61 from '@/app/api/instances/[id]/logs/route';
-import * as r62 from '@/app/api/instances/[id]/plans/route';
-import * as r63 from '@/app/api/instances/[id]/screenshot/route';
-import * as r64 from '@/app/api/invitations/accept/route';
-import * as r65 from '@/app/api/keys/route';
-import * as r66 from '@/app/api/keys/[id]/usage/route';
-import * as r67 from '@/app/api/leads/[lead_id]/route';
-import * as r68 from '@/app/api/leads/[lead_id]/export/route';
-import * as r69 from '@/app/api/leads/[lead_id]/merge/route';
-import * as r70 from '@/app/api/leads/[lead_id]/notes/route';
-import * as r71 from '@/app/api/leads/[lead_id]/notes/[note_id]/route';
-import * as r72 from '@/app/api/leads/[lead_id]/sessions/route';
-import * as r73 from '@/app/api/leads/[lead_id]/timeline/route';
-import * as r74 from '@/app/api/logs/workflows/route';
-import * as r75 from '@/app/api/logs/workflows/[workflowId]/route';
-import * as r76 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
-import * as r77 from '@/app/api/logs/workflows/[workflowId]/signal/route';
-import * as r78 from '@/app/api/mcp/route';
-import * as r79 from '@/app/api/platform/db/migrations/route';
-import * as r80 from '@/app/api/platform/email/send/route';
-import * as r81 from '@/app/api/platform/leads/route';
-import * as r82 from '@/app/api/platform/me/route';
-import * as r83 from '@/app/api/platform/tracking/event/route';
-import * as r84 from '@/app/api/requirements/route';
-import * as r85 from '@/app/api/robots/instance/route';
-import * as r86 from '@/app/api/robots/instance/act/route';
-import * as r87 from '@/app/api/robots/instance/assistant/route';
-import * as r88 from '@/app/api/robots/instance/delete/route';
-import * as r89 from '@/app/api/robots/instance/pause/route';
-import * as r90 from '@/app/api/robots/instance/resume/route';
-import * as r91 from '@/app/api/robots/instance/stop/route';
-import * as r92 from '@/app/api/secure-tokens/route';
-import * as r93 from '@/app/api/secure-tokens/[id]/decrypt/route';
-import * as r94 from '@/app/api/secure-tokens/audit/route';
-import * as r95 from '@/app/api/sequences/route';
-import * as r96 from '@/app/api/sequences/[id]/route';
-import * as r97 from '@/app/api/sequences/[id]/enrollments/route';
-import * as r98 from '@/app/api/sequences/[id]/enrollments/[lead_id]/route';
-import * as r99 from '@/app/api/sequences/[id]/enrollments/[lead_id]/approve/route';
-import * as r100 from '@/app/api/sites/[site_id]/route';
-import * as r101 from '@/app/api/sites/[site_id]/audit/route';
-import * as r102 from '@/app/api/sites/[site_id]/conversations/route';
-import * as r103 from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
-import * as r104 from '@/app/api/sites/[site_id]/email-recipients/route';
-import * as r105 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
-import * as r106 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
-import * as r107 from '@/app/api/sites/[site_id]/email-sender/route';
-import * as r108 from '@/app/api/sites/[site_id]/email-suppressions/route';
-import * as r109 from '@/app/api/sites/[site_id]/emails/route';
-import * as r110 from '@/app/api/sites/[site_id]/emails/[email_id]/reply/route';
-import * as r111 from '@/app/api/sites/[site_id]/invitations/[id]/route';
-import * as r112 from '@/app/api/sites/[site_id]/mailbox/route';
-import * as r113 from '@/app/api/sites/[site_id]/mailbox/check/route';
-import * as r114 from '@/app/api/sites/[site_id]/members/route';
-import * as r115 from '@/app/api/sites/[site_id]/members/[user_id]/route';
-import * as r116 from '@/app/api/sites/[site_id]/origins/route';
-import * as r117 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
-import * as r118 from '@/app/api/sites/[site_id]/platform-apps/route';
-import * as r119 from '@/app/api/sites/[site_id]/platform-audit/route';
-import * as r120 from '@/app/api/sites/[site_id]/platform-keys/route';
-import * as r121 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
-import * as r122 from '@/app/api/visitors/[visitor_id]/route';
-import * as r123 from '@/app/api/visitors/[visitor_id]/sessions/route';
-import * as r124 from '@/app/api/visitors/identify/route';
-import * as r125 from '@/app/api/visitors/segment/route';
-import * as r126 from '@/app/api/visitors/session/route';
-import * as r127 from '@/app/api/visitors/session/[session_id]/end/route';
-import * as r128 from '@/app/api/visitors/session/[session_id]/identify/route';
-import * as r129 from '@/app/api/visitors/session/end/route';
-import * as r130 from '@/app/api/visitors/sites/route';
-import * as r131 from '@/app/api/visitors/track/route';
-import * as r132 from '@/app/api/visitors/upload/route';
-import * as r133 from '@/app/api/webhooks/route';
-import * as r134 from '@/app/api/webhooks/[id]/ping/route';
-import * as r135 from '@/app/api/webhooks/[id]/rotate/route';
-import * as r136 from '@/app/api/webhooks/deliveries/route';
-import * as r137 from '@/app/api/webhooks/deliveries/[id]/route';
-import * as r138 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
-import * as r139 from '@/app/api/workflow/[name]/route';
-import * as r140 from '@/app/api/workflow/webhook/route';
-import * as r141 from '@/app/sites/route';
-import * as r142 from '@/app/sites/[site_id]/route';
-import * as r143 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
-import * as r144 from '@/app/sites/[site_id]/analytics/export/route';
-import * as r145 from '@/app/sites/[site_id]/analytics/funnel/route';
-import * as r146 from '@/app/sites/[site_id]/analytics/overview/route';
-import * as r147 from '@/app/sites/[site_id]/analytics/realtime/route';
-import * as r148 from '@/app/sites/[site_id]/analytics/reports/route';
-import * as r149 from '@/app/sites/[site_id]/annotations/route';
-import * as r150 from '@/app/sites/[site_id]/annotations/[annotation_id]/route';
-import * as r151 from '@/app/sites/[site_id]/commands/route';
-import * as r152 from '@/app/sites/[site_id]/commands/[command_id]/route';
-import * as r153 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
-import * as r154 from '@/app/sites/[site_id]/goals/route';
-import * as r155 from '@/app/sites/[site_id]/goals/[goal_id]/route';
-import * as r156 from '@/app/sites/[site_id]/shared-links/route';
-import * as r157 from '@/app/sites/[site_id]/shared-links/[link_id]/route';
-import * as r158 from '@/app/sites/[site_id]/stats/route';
+import * as r16 from '@/app/api/agents/tools/leads/properties/route';
+import * as r17 from '@/app/api/agents/tools/leads/qualify/route';
+import * as r18 from '@/app/api/agents/tools/leads/timeline/route';
+import * as r19 from '@/app/api/agents/tools/leads/update/route';
+import * as r20 from '@/app/api/agents/tools/requirements/create/route';
+import * as r21 from '@/app/api/agents/tools/requirements/get/route';
+import * as r22 from '@/app/api/agents/tools/requirements/update/route';
+import * as r23 from '@/app/api/agents/tools/searchRegionVenues/route';
+import * as r24 from '@/app/api/agents/tools/segments/create/route';
+import * as r25 from '@/app/api/agents/tools/segments/get/route';
+import * as r26 from '@/app/api/agents/tools/segments/update/route';
+import * as r27 from '@/app/api/agents/tools/sequences/create/route';
+import * as r28 from '@/app/api/agents/tools/sequences/detail/route';
+import * as r29 from '@/app/api/agents/tools/sequences/enroll/route';
+import * as r30 from '@/app/api/agents/tools/sequences/get/route';
+import * as r31 from '@/app/api/agents/tools/sequences/unenroll/route';
+import * as r32 from '@/app/api/agents/tools/sequences/update/route';
+import * as r33 from '@/app/api/agents/tools/updateSiteSettings/route';
+import * as r34 from '@/app/api/auth/2fa/disable/route';
+import * as r35 from '@/app/api/auth/2fa/enable/route';
+import * as r36 from '@/app/api/auth/2fa/recovery-codes/route';
+import * as r37 from '@/app/api/auth/2fa/setup/route';
+import * as r38 from '@/app/api/auth/events/route';
+import * as r39 from '@/app/api/auth/me/route';
+import * as r40 from '@/app/api/auth/password/forgot/route';
+import * as r41 from '@/app/api/auth/password/reset/route';
+import * as r42 from '@/app/api/auth/sessions/route';
+import * as r43 from '@/app/api/auth/sessions/[id]/route';
+import * as r44 from '@/app/api/auth/signup/route';
+import * as r45 from '@/app/api/auth/token/route';
+import * as r46 from '@/app/api/auth/verify-email/route';
+import * as r47 from '@/app/api/auth/verify-email/resend/route';
+import * as r48 from '@/app/api/email/click/route';
+import * as r49 from '@/app/api/email/open/route';
+import * as r50 from '@/app/api/email/unsubscribe/route';
+import * as r51 from '@/app/api/event-subscriptions/route';
+import * as r52 from '@/app/api/finder/autocomplete/[category]/route';
+import * as r53 from '@/app/api/finder/credits/route';
+import * as r54 from '@/app/api/finder/icp/route';
+import * as r55 from '@/app/api/finder/person_contacts_lookup/route';
+import * as r56 from '@/app/api/finder/person_role_search/route';
+import * as r57 from '@/app/api/finder/person_role_search/createQuery/route';
+import * as r58 from '@/app/api/finder/person_role_search/totals/route';
+import * as r59 from '@/app/api/health/route';
+import * as r60 from '@/app/api/instances/route';
+import * as r61 from '@/app/api/instances/[id]/route';
+import * as r62 from '@/app/api/instances/[id]/logs/route';
+import * as r63 from '@/app/api/instances/[id]/plans/route';
+import * as r64 from '@/app/api/instances/[id]/screenshot/route';
+import * as r65 from '@/app/api/invitations/accept/route';
+import * as r66 from '@/app/api/keys/route';
+import * as r67 from '@/app/api/keys/[id]/usage/route';
+import * as r68 from '@/app/api/leads/[lead_id]/route';
+import * as r69 from '@/app/api/leads/[lead_id]/export/route';
+import * as r70 from '@/app/api/leads/[lead_id]/merge/route';
+import * as r71 from '@/app/api/leads/[lead_id]/notes/route';
+import * as r72 from '@/app/api/leads/[lead_id]/notes/[note_id]/route';
+import * as r73 from '@/app/api/leads/[lead_id]/sessions/route';
+import * as r74 from '@/app/api/leads/[lead_id]/timeline/route';
+import * as r75 from '@/app/api/leads/export/route';
+import * as r76 from '@/app/api/leads/import/route';
+import * as r77 from '@/app/api/leads/import/[import_id]/route';
+import * as r78 from '@/app/api/leads/properties/route';
+import * as r79 from '@/app/api/leads/properties/[property_id]/route';
+import * as r80 from '@/app/api/logs/workflows/route';
+import * as r81 from '@/app/api/logs/workflows/[workflowId]/route';
+import * as r82 from '@/app/api/logs/workflows/[workflowId]/cancel/route';
+import * as r83 from '@/app/api/logs/workflows/[workflowId]/signal/route';
+import * as r84 from '@/app/api/mcp/route';
+import * as r85 from '@/app/api/platform/db/migrations/route';
+import * as r86 from '@/app/api/platform/email/send/route';
+import * as r87 from '@/app/api/platform/leads/route';
+import * as r88 from '@/app/api/platform/me/route';
+import * as r89 from '@/app/api/platform/tracking/event/route';
+import * as r90 from '@/app/api/requirements/route';
+import * as r91 from '@/app/api/robots/instance/route';
+import * as r92 from '@/app/api/robots/instance/act/route';
+import * as r93 from '@/app/api/robots/instance/assistant/route';
+import * as r94 from '@/app/api/robots/instance/delete/route';
+import * as r95 from '@/app/api/robots/instance/pause/route';
+import * as r96 from '@/app/api/robots/instance/resume/route';
+import * as r97 from '@/app/api/robots/instance/stop/route';
+import * as r98 from '@/app/api/secure-tokens/route';
+import * as r99 from '@/app/api/secure-tokens/[id]/decrypt/route';
+import * as r100 from '@/app/api/secure-tokens/audit/route';
+import * as r101 from '@/app/api/sequences/route';
+import * as r102 from '@/app/api/sequences/[id]/route';
+import * as r103 from '@/app/api/sequences/[id]/enrollments/route';
+import * as r104 from '@/app/api/sequences/[id]/enrollments/[lead_id]/route';
+import * as r105 from '@/app/api/sequences/[id]/enrollments/[lead_id]/approve/route';
+import * as r106 from '@/app/api/sites/[site_id]/route';
+import * as r107 from '@/app/api/sites/[site_id]/audit/route';
+import * as r108 from '@/app/api/sites/[site_id]/conversations/route';
+import * as r109 from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
+import * as r110 from '@/app/api/sites/[site_id]/email-recipients/route';
+import * as r111 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/route';
+import * as r112 from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
+import * as r113 from '@/app/api/sites/[site_id]/email-sender/route';
+import * as r114 from '@/app/api/sites/[site_id]/email-suppressions/route';
+import * as r115 from '@/app/api/sites/[site_id]/emails/route';
+import * as r116 from '@/app/api/sites/[site_id]/emails/[email_id]/reply/route';
+import * as r117 from '@/app/api/sites/[site_id]/invitations/[id]/route';
+import * as r118 from '@/app/api/sites/[site_id]/mailbox/route';
+import * as r119 from '@/app/api/sites/[site_id]/mailbox/check/route';
+import * as r120 from '@/app/api/sites/[site_id]/members/route';
+import * as r121 from '@/app/api/sites/[site_id]/members/[user_id]/route';
+import * as r122 from '@/app/api/sites/[site_id]/origins/route';
+import * as r123 from '@/app/api/sites/[site_id]/origins/[origin_id]/route';
+import * as r124 from '@/app/api/sites/[site_id]/platform-apps/route';
+import * as r125 from '@/app/api/sites/[site_id]/platform-audit/route';
+import * as r126 from '@/app/api/sites/[site_id]/platform-keys/route';
+import * as r127 from '@/app/api/sites/[site_id]/platform-keys/[key_id]/route';
+import * as r128 from '@/app/api/visitors/[visitor_id]/route';
+import * as r129 from '@/app/api/visitors/[visitor_id]/sessions/route';
+import * as r130 from '@/app/api/visitors/identify/route';
+import * as r131 from '@/app/api/visitors/segment/route';
+import * as r132 from '@/app/api/visitors/session/route';
+import * as r133 from '@/app/api/visitors/session/[session_id]/end/route';
+import * as r134 from '@/app/api/visitors/session/[session_id]/identify/route';
+import * as r135 from '@/app/api/visitors/session/end/route';
+import * as r136 from '@/app/api/visitors/sites/route';
+import * as r137 from '@/app/api/visitors/track/route';
+import * as r138 from '@/app/api/visitors/upload/route';
+import * as r139 from '@/app/api/webhooks/route';
+import * as r140 from '@/app/api/webhooks/[id]/ping/route';
+import * as r141 from '@/app/api/webhooks/[id]/rotate/route';
+import * as r142 from '@/app/api/webhooks/deliveries/route';
+import * as r143 from '@/app/api/webhooks/deliveries/[id]/route';
+import * as r144 from '@/app/api/webhooks/deliveries/[id]/redeliver/route';
+import * as r145 from '@/app/api/workflow/[name]/route';
+import * as r146 from '@/app/api/workflow/webhook/route';
+import * as r147 from '@/app/sites/route';
+import * as r148 from '@/app/sites/[site_id]/route';
+import * as r149 from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
+import * as r150 from '@/app/sites/[site_id]/analytics/export/route';
+import * as r151 from '@/app/sites/[site_id]/analytics/funnel/route';
+import * as r152 from '@/app/sites/[site_id]/analytics/overview/route';
+import * as r153 from '@/app/sites/[site_id]/analytics/realtime/route';
+import * as r154 from '@/app/sites/[site_id]/analytics/reports/route';
+import * as r155 from '@/app/sites/[site_id]/annotations/route';
+import * as r156 from '@/app/sites/[site_id]/annotations/[annotation_id]/route';
+import * as r157 from '@/app/sites/[site_id]/commands/route';
+import * as r158 from '@/app/sites/[site_id]/commands/[command_id]/route';
+import * as r159 from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
+import * as r160 from '@/app/sites/[site_id]/goals/route';
+import * as r161 from '@/app/sites/[site_id]/goals/[goal_id]/route';
+import * as r162 from '@/app/sites/[site_id]/shared-links/route';
+import * as r163 from '@/app/sites/[site_id]/shared-links/[link_id]/route';
+import * as r164 from '@/app/sites/[site_id]/stats/route';
 import * as s0 from '@/lib/agents/schema';
 import * as s1 from '@/lib/analytics/schema';
 import * as s2 from '@/lib/commands/schema';
@@ -201,149 +207,155 @@ export const routeManifest: RouteManifest = [
   { path: '/api/agents/tools/leads/merge', module: r13 },
   { path: '/api/agents/tools/leads/notes/add', module: r14 },
   { path: '/api/agents/tools/leads/notes/get', module: r15 },
-  { path: '/api/agents/tools/leads/qualify', module: r16 },
-  { path: '/api/agents/tools/leads/timeline', module: r17 },
-  { path: '/api/agents/tools/leads/update', module: r18 },
-  { path: '/api/agents/tools/requirements/create', module: r19 },
-  { path: '/api/agents/tools/requirements/get', module: r20 },
-  { path: '/api/agents/tools/requirements/update', module: r21 },
-  { path: '/api/agents/tools/searchRegionVenues', module: r22 },
-  { path: '/api/agents/tools/segments/create', module: r23 },
-  { path: '/api/agents/tools/segments/get', module: r24 },
-  { path: '/api/agents/tools/segments/update', module: r25 },
-  { path: '/api/agents/tools/sequences/create', module: r26 },
-  { path: '/api/agents/tools/sequences/detail', module: r27 },
-  { path: '/api/agents/tools/sequences/enroll', module: r28 },
-  { path: '/api/agents/tools/sequences/get', module: r29 },
-  { path: '/api/agents/tools/sequences/unenroll', module: r30 },
-  { path: '/api/agents/tools/sequences/update', module: r31 },
-  { path: '/api/agents/tools/updateSiteSettings', module: r32 },
-  { path: '/api/auth/2fa/disable', module: r33 },
-  { path: '/api/auth/2fa/enable', module: r34 },
-  { path: '/api/auth/2fa/recovery-codes', module: r35 },
-  { path: '/api/auth/2fa/setup', module: r36 },
-  { path: '/api/auth/events', module: r37 },
-  { path: '/api/auth/me', module: r38 },
-  { path: '/api/auth/password/forgot', module: r39 },
-  { path: '/api/auth/password/reset', module: r40 },
-  { path: '/api/auth/sessions', module: r41 },
-  { path: '/api/auth/sessions/{id}', module: r42 },
-  { path: '/api/auth/signup', module: r43 },
-  { path: '/api/auth/token', module: r44 },
-  { path: '/api/auth/verify-email', module: r45 },
-  { path: '/api/auth/verify-email/resend', module: r46 },
-  { path: '/api/email/click', module: r47 },
-  { path: '/api/email/open', module: r48 },
-  { path: '/api/email/unsubscribe', module: r49 },
-  { path: '/api/event-subscriptions', module: r50 },
-  { path: '/api/finder/autocomplete/{category}', module: r51 },
-  { path: '/api/finder/credits', module: r52 },
-  { path: '/api/finder/icp', module: r53 },
-  { path: '/api/finder/person_contacts_lookup', module: r54 },
-  { path: '/api/finder/person_role_search', module: r55 },
-  { path: '/api/finder/person_role_search/createQuery', module: r56 },
-  { path: '/api/finder/person_role_search/totals', module: r57 },
-  { path: '/api/health', module: r58 },
-  { path: '/api/instances', module: r59 },
-  { path: '/api/instances/{id}', module: r60 },
-  { path: '/api/instances/{id}/logs', module: r61 },
-  { path: '/api/instances/{id}/plans', module: r62 },
-  { path: '/api/instances/{id}/screenshot', module: r63 },
-  { path: '/api/invitations/accept', module: r64 },
-  { path: '/api/keys', module: r65 },
-  { path: '/api/keys/{id}/usage', module: r66 },
-  { path: '/api/leads/{lead_id}', module: r67 },
-  { path: '/api/leads/{lead_id}/export', module: r68 },
-  { path: '/api/leads/{lead_id}/merge', module: r69 },
-  { path: '/api/leads/{lead_id}/notes', module: r70 },
-  { path: '/api/leads/{lead_id}/notes/{note_id}', module: r71 },
-  { path: '/api/leads/{lead_id}/sessions', module: r72 },
-  { path: '/api/leads/{lead_id}/timeline', module: r73 },
-  { path: '/api/logs/workflows', module: r74 },
-  { path: '/api/logs/workflows/{workflowId}', module: r75 },
-  { path: '/api/logs/workflows/{workflowId}/cancel', module: r76 },
-  { path: '/api/logs/workflows/{workflowId}/signal', module: r77 },
-  { path: '/api/mcp', module: r78 },
-  { path: '/api/platform/db/migrations', module: r79 },
-  { path: '/api/platform/email/send', module: r80 },
-  { path: '/api/platform/leads', module: r81 },
-  { path: '/api/platform/me', module: r82 },
-  { path: '/api/platform/tracking/event', module: r83 },
-  { path: '/api/requirements', module: r84 },
-  { path: '/api/robots/instance', module: r85 },
-  { path: '/api/robots/instance/act', module: r86 },
-  { path: '/api/robots/instance/assistant', module: r87 },
-  { path: '/api/robots/instance/delete', module: r88 },
-  { path: '/api/robots/instance/pause', module: r89 },
-  { path: '/api/robots/instance/resume', module: r90 },
-  { path: '/api/robots/instance/stop', module: r91 },
-  { path: '/api/secure-tokens', module: r92 },
-  { path: '/api/secure-tokens/{id}/decrypt', module: r93 },
-  { path: '/api/secure-tokens/audit', module: r94 },
-  { path: '/api/sequences', module: r95 },
-  { path: '/api/sequences/{id}', module: r96 },
-  { path: '/api/sequences/{id}/enrollments', module: r97 },
-  { path: '/api/sequences/{id}/enrollments/{lead_id}', module: r98 },
-  { path: '/api/sequences/{id}/enrollments/{lead_id}/approve', module: r99 },
-  { path: '/api/sites/{site_id}', module: r100 },
-  { path: '/api/sites/{site_id}/audit', module: r101 },
-  { path: '/api/sites/{site_id}/conversations', module: r102 },
-  { path: '/api/sites/{site_id}/conversations/{conversation_id}/messages', module: r103 },
-  { path: '/api/sites/{site_id}/email-recipients', module: r104 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r105 },
-  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r106 },
-  { path: '/api/sites/{site_id}/email-sender', module: r107 },
-  { path: '/api/sites/{site_id}/email-suppressions', module: r108 },
-  { path: '/api/sites/{site_id}/emails', module: r109 },
-  { path: '/api/sites/{site_id}/emails/{email_id}/reply', module: r110 },
-  { path: '/api/sites/{site_id}/invitations/{id}', module: r111 },
-  { path: '/api/sites/{site_id}/mailbox', module: r112 },
-  { path: '/api/sites/{site_id}/mailbox/check', module: r113 },
-  { path: '/api/sites/{site_id}/members', module: r114 },
-  { path: '/api/sites/{site_id}/members/{user_id}', module: r115 },
-  { path: '/api/sites/{site_id}/origins', module: r116 },
-  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r117 },
-  { path: '/api/sites/{site_id}/platform-apps', module: r118 },
-  { path: '/api/sites/{site_id}/platform-audit', module: r119 },
-  { path: '/api/sites/{site_id}/platform-keys', module: r120 },
-  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r121 },
-  { path: '/api/visitors/{visitor_id}', module: r122 },
-  { path: '/api/visitors/{visitor_id}/sessions', module: r123 },
-  { path: '/api/visitors/identify', module: r124 },
-  { path: '/api/visitors/segment', module: r125 },
-  { path: '/api/visitors/session', module: r126 },
-  { path: '/api/visitors/session/{session_id}/end', module: r127 },
-  { path: '/api/visitors/session/{session_id}/identify', module: r128 },
-  { path: '/api/visitors/session/end', module: r129 },
-  { path: '/api/visitors/sites', module: r130 },
-  { path: '/api/visitors/track', module: r131 },
-  { path: '/api/visitors/upload', module: r132 },
-  { path: '/api/webhooks', module: r133 },
-  { path: '/api/webhooks/{id}/ping', module: r134 },
-  { path: '/api/webhooks/{id}/rotate', module: r135 },
-  { path: '/api/webhooks/deliveries', module: r136 },
-  { path: '/api/webhooks/deliveries/{id}', module: r137 },
-  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r138 },
-  { path: '/api/workflow/{name}', module: r139 },
-  { path: '/api/workflow/webhook', module: r140 },
-  { path: '/sites', module: r141 },
-  { path: '/sites/{site_id}', module: r142 },
-  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r143 },
-  { path: '/sites/{site_id}/analytics/export', module: r144 },
-  { path: '/sites/{site_id}/analytics/funnel', module: r145 },
-  { path: '/sites/{site_id}/analytics/overview', module: r146 },
-  { path: '/sites/{site_id}/analytics/realtime', module: r147 },
-  { path: '/sites/{site_id}/analytics/reports', module: r148 },
-  { path: '/sites/{site_id}/annotations', module: r149 },
-  { path: '/sites/{site_id}/annotations/{annotation_id}', module: r150 },
-  { path: '/sites/{site_id}/commands', module: r151 },
-  { path: '/sites/{site_id}/commands/{command_id}', module: r152 },
-  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r153 },
-  { path: '/sites/{site_id}/goals', module: r154 },
-  { path: '/sites/{site_id}/goals/{goal_id}', module: r155 },
-  { path: '/sites/{site_id}/shared-links', module: r156 },
-  { path: '/sites/{site_id}/shared-links/{link_id}', module: r157 },
-  { path: '/sites/{site_id}/stats', module: r158 },
+  { path: '/api/agents/tools/leads/properties', module: r16 },
+  { path: '/api/agents/tools/leads/qualify', module: r17 },
+  { path: '/api/agents/tools/leads/timeline', module: r18 },
+  { path: '/api/agents/tools/leads/update', module: r19 },
+  { path: '/api/agents/tools/requirements/create', module: r20 },
+  { path: '/api/agents/tools/requirements/get', module: r21 },
+  { path: '/api/agents/tools/requirements/update', module: r22 },
+  { path: '/api/agents/tools/searchRegionVenues', module: r23 },
+  { path: '/api/agents/tools/segments/create', module: r24 },
+  { path: '/api/agents/tools/segments/get', module: r25 },
+  { path: '/api/agents/tools/segments/update', module: r26 },
+  { path: '/api/agents/tools/sequences/create', module: r27 },
+  { path: '/api/agents/tools/sequences/detail', module: r28 },
+  { path: '/api/agents/tools/sequences/enroll', module: r29 },
+  { path: '/api/agents/tools/sequences/get', module: r30 },
+  { path: '/api/agents/tools/sequences/unenroll', module: r31 },
+  { path: '/api/agents/tools/sequences/update', module: r32 },
+  { path: '/api/agents/tools/updateSiteSettings', module: r33 },
+  { path: '/api/auth/2fa/disable', module: r34 },
+  { path: '/api/auth/2fa/enable', module: r35 },
+  { path: '/api/auth/2fa/recovery-codes', module: r36 },
+  { path: '/api/auth/2fa/setup', module: r37 },
+  { path: '/api/auth/events', module: r38 },
+  { path: '/api/auth/me', module: r39 },
+  { path: '/api/auth/password/forgot', module: r40 },
+  { path: '/api/auth/password/reset', module: r41 },
+  { path: '/api/auth/sessions', module: r42 },
+  { path: '/api/auth/sessions/{id}', module: r43 },
+  { path: '/api/auth/signup', module: r44 },
+  { path: '/api/auth/token', module: r45 },
+  { path: '/api/auth/verify-email', module: r46 },
+  { path: '/api/auth/verify-email/resend', module: r47 },
+  { path: '/api/email/click', module: r48 },
+  { path: '/api/email/open', module: r49 },
+  { path: '/api/email/unsubscribe', module: r50 },
+  { path: '/api/event-subscriptions', module: r51 },
+  { path: '/api/finder/autocomplete/{category}', module: r52 },
+  { path: '/api/finder/credits', module: r53 },
+  { path: '/api/finder/icp', module: r54 },
+  { path: '/api/finder/person_contacts_lookup', module: r55 },
+  { path: '/api/finder/person_role_search', module: r56 },
+  { path: '/api/finder/person_role_search/createQuery', module: r57 },
+  { path: '/api/finder/person_role_search/totals', module: r58 },
+  { path: '/api/health', module: r59 },
+  { path: '/api/instances', module: r60 },
+  { path: '/api/instances/{id}', module: r61 },
+  { path: '/api/instances/{id}/logs', module: r62 },
+  { path: '/api/instances/{id}/plans', module: r63 },
+  { path: '/api/instances/{id}/screenshot', module: r64 },
+  { path: '/api/invitations/accept', module: r65 },
+  { path: '/api/keys', module: r66 },
+  { path: '/api/keys/{id}/usage', module: r67 },
+  { path: '/api/leads/{lead_id}', module: r68 },
+  { path: '/api/leads/{lead_id}/export', module: r69 },
+  { path: '/api/leads/{lead_id}/merge', module: r70 },
+  { path: '/api/leads/{lead_id}/notes', module: r71 },
+  { path: '/api/leads/{lead_id}/notes/{note_id}', module: r72 },
+  { path: '/api/leads/{lead_id}/sessions', module: r73 },
+  { path: '/api/leads/{lead_id}/timeline', module: r74 },
+  { path: '/api/leads/export', module: r75 },
+  { path: '/api/leads/import', module: r76 },
+  { path: '/api/leads/import/{import_id}', module: r77 },
+  { path: '/api/leads/properties', module: r78 },
+  { path: '/api/leads/properties/{property_id}', module: r79 },
+  { path: '/api/logs/workflows', module: r80 },
+  { path: '/api/logs/workflows/{workflowId}', module: r81 },
+  { path: '/api/logs/workflows/{workflowId}/cancel', module: r82 },
+  { path: '/api/logs/workflows/{workflowId}/signal', module: r83 },
+  { path: '/api/mcp', module: r84 },
+  { path: '/api/platform/db/migrations', module: r85 },
+  { path: '/api/platform/email/send', module: r86 },
+  { path: '/api/platform/leads', module: r87 },
+  { path: '/api/platform/me', module: r88 },
+  { path: '/api/platform/tracking/event', module: r89 },
+  { path: '/api/requirements', module: r90 },
+  { path: '/api/robots/instance', module: r91 },
+  { path: '/api/robots/instance/act', module: r92 },
+  { path: '/api/robots/instance/assistant', module: r93 },
+  { path: '/api/robots/instance/delete', module: r94 },
+  { path: '/api/robots/instance/pause', module: r95 },
+  { path: '/api/robots/instance/resume', module: r96 },
+  { path: '/api/robots/instance/stop', module: r97 },
+  { path: '/api/secure-tokens', module: r98 },
+  { path: '/api/secure-tokens/{id}/decrypt', module: r99 },
+  { path: '/api/secure-tokens/audit', module: r100 },
+  { path: '/api/sequences', module: r101 },
+  { path: '/api/sequences/{id}', module: r102 },
+  { path: '/api/sequences/{id}/enrollments', module: r103 },
+  { path: '/api/sequences/{id}/enrollments/{lead_id}', module: r104 },
+  { path: '/api/sequences/{id}/enrollments/{lead_id}/approve', module: r105 },
+  { path: '/api/sites/{site_id}', module: r106 },
+  { path: '/api/sites/{site_id}/audit', module: r107 },
+  { path: '/api/sites/{site_id}/conversations', module: r108 },
+  { path: '/api/sites/{site_id}/conversations/{conversation_id}/messages', module: r109 },
+  { path: '/api/sites/{site_id}/email-recipients', module: r110 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}', module: r111 },
+  { path: '/api/sites/{site_id}/email-recipients/{recipient_id}/verify', module: r112 },
+  { path: '/api/sites/{site_id}/email-sender', module: r113 },
+  { path: '/api/sites/{site_id}/email-suppressions', module: r114 },
+  { path: '/api/sites/{site_id}/emails', module: r115 },
+  { path: '/api/sites/{site_id}/emails/{email_id}/reply', module: r116 },
+  { path: '/api/sites/{site_id}/invitations/{id}', module: r117 },
+  { path: '/api/sites/{site_id}/mailbox', module: r118 },
+  { path: '/api/sites/{site_id}/mailbox/check', module: r119 },
+  { path: '/api/sites/{site_id}/members', module: r120 },
+  { path: '/api/sites/{site_id}/members/{user_id}', module: r121 },
+  { path: '/api/sites/{site_id}/origins', module: r122 },
+  { path: '/api/sites/{site_id}/origins/{origin_id}', module: r123 },
+  { path: '/api/sites/{site_id}/platform-apps', module: r124 },
+  { path: '/api/sites/{site_id}/platform-audit', module: r125 },
+  { path: '/api/sites/{site_id}/platform-keys', module: r126 },
+  { path: '/api/sites/{site_id}/platform-keys/{key_id}', module: r127 },
+  { path: '/api/visitors/{visitor_id}', module: r128 },
+  { path: '/api/visitors/{visitor_id}/sessions', module: r129 },
+  { path: '/api/visitors/identify', module: r130 },
+  { path: '/api/visitors/segment', module: r131 },
+  { path: '/api/visitors/session', module: r132 },
+  { path: '/api/visitors/session/{session_id}/end', module: r133 },
+  { path: '/api/visitors/session/{session_id}/identify', module: r134 },
+  { path: '/api/visitors/session/end', module: r135 },
+  { path: '/api/visitors/sites', module: r136 },
+  { path: '/api/visitors/track', module: r137 },
+  { path: '/api/visitors/upload', module: r138 },
+  { path: '/api/webhooks', module: r139 },
+  { path: '/api/webhooks/{id}/ping', module: r140 },
+  { path: '/api/webhooks/{id}/rotate', module: r141 },
+  { path: '/api/webhooks/deliveries', module: r142 },
+  { path: '/api/webhooks/deliveries/{id}', module: r143 },
+  { path: '/api/webhooks/deliveries/{id}/redeliver', module: r144 },
+  { path: '/api/workflow/{name}', module: r145 },
+  { path: '/api/workflow/webhook', module: r146 },
+  { path: '/sites', module: r147 },
+  { path: '/sites/{site_id}', module: r148 },
+  { path: '/sites/{site_id}/analytics/breakdown/{dimension}', module: r149 },
+  { path: '/sites/{site_id}/analytics/export', module: r150 },
+  { path: '/sites/{site_id}/analytics/funnel', module: r151 },
+  { path: '/sites/{site_id}/analytics/overview', module: r152 },
+  { path: '/sites/{site_id}/analytics/realtime', module: r153 },
+  { path: '/sites/{site_id}/analytics/reports', module: r154 },
+  { path: '/sites/{site_id}/annotations', module: r155 },
+  { path: '/sites/{site_id}/annotations/{annotation_id}', module: r156 },
+  { path: '/sites/{site_id}/commands', module: r157 },
+  { path: '/sites/{site_id}/commands/{command_id}', module: r158 },
+  { path: '/sites/{site_id}/commands/{command_id}/cancel', module: r159 },
+  { path: '/sites/{site_id}/goals', module: r160 },
+  { path: '/sites/{site_id}/goals/{goal_id}', module: r161 },
+  { path: '/sites/{site_id}/shared-links', module: r162 },
+  { path: '/sites/{site_id}/shared-links/{link_id}', module: r163 },
+  { path: '/sites/{site_id}/stats', module: r164 },
 ];
 
 export const schemaModules: SchemaModule[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22];

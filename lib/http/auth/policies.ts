@@ -24,8 +24,9 @@ export const policies = {
   /** Secure tokens: X-API-Key with write from a server, or the owner's session (no key sent) from the console. */
   keyOrOwner: { kind: 'apiKey', headers: ['x-api-key'], scope: 'write', session: true },
   /**
-   * A lead's notes, timeline, merge and data export: X-API-Key from a server (read scope reads, write
-   * scope writes), or a signed-in member whose role allows the route's permission (no key sent).
+   * A lead's import, export, custom properties, notes, timeline, merge and data export: X-API-Key from a
+   * server (read scope reads, write scope writes), or a signed-in member of the site whose role allows
+   * the route's permission (session token as Bearer, or the console's cookie).
    */
   keyOrMember: { kind: 'apiKey', headers: ['x-api-key'], session: true },
   /**

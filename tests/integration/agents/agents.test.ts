@@ -210,6 +210,7 @@ describe('agent messages', () => {
     // updateSiteSettings is a read tool whose `update` action needs the write scope itself.
     expect(offered).toEqual([
       'getFinderCategoryIds',
+      'getLeadProperties',
       'getLeads',
       'getRequirements',
       'getSegments',

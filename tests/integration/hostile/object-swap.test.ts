@@ -56,6 +56,9 @@ const ID_FIELDS: Record<string, string> = {
   note_id: 'note_id',
   /** The lead merged into the path's lead. */
   other_lead_id: 'lead_id',
+  /** A CSV import of leads, and a custom lead property. */
+  import_id: 'import_id',
+  property_id: 'property_id',
 };
 const ID_BY_PATH: Record<string, string> = {
   '/api/visitors/sites id': 'site_id',

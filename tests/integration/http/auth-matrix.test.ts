@@ -193,6 +193,22 @@ const subscription = async (): Promise<string> =>
       body: { site_id: mine.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp' },
     })
   ).data.id;
+/** A CSV file of one lead (a fresh form per request: a body is read once). */
+const csvForm = () => {
+  const form = new FormData();
+  form.set('file', new File([`email,name\n${uniqueEmail()},Ada\n`], 'leads.csv', { type: 'text/csv' }));
+  return form;
+};
+const leadImport = async (): Promise<string> =>
+  (await post('POST', '/api/leads/import', { headers: presenters.xApiKey(mine.key), query: { site_id: mine.siteId }, form: csvForm() })).data
+    .import_id;
+const leadProperty = async (): Promise<string> =>
+  (
+    await post('POST', '/api/leads/properties', {
+      headers: presenters.xApiKey(mine.key),
+      body: { site_id: mine.siteId, key: `p_${randomBytes(4).toString('hex')}`, label: 'Plan', type: 'text' },
+    })
+  ).data.property_id;
 const SEQUENCE_BODY = { name: 'Welcome', steps: [{ delay_minutes: 0, subject: 'Hi {{first_name|there}}', body: 'Hello from us.' }] };
 // One sequence serves every entry (enrollment requests make their own leads).
 let sharedSequence: Promise<string> | undefined;
@@ -259,6 +275,24 @@ const REGISTRY: Record<string, Entry> = {
   'GET /api/finder/credits': { request: (site_id) => ({ query: { site_id } }) },
   'POST /api/agents/tools/leads/create': { request: (site_id) => ({ body: { site_id, name: 'Ada', email: uniqueEmail() } }) },
   'POST /api/agents/tools/leads/get': { request: (site_id) => ({ body: { site_id } }) },
+  'POST /api/agents/tools/leads/properties': { request: (site_id) => ({ body: { site_id } }) },
+  // API key or a member's session: lead import, export and custom properties
+  'POST /api/leads/import': { request: (site_id) => ({ query: { site_id }, form: csvForm() }) },
+  'GET /api/leads/import/{import_id}': { request: async (site_id) => ({ params: { import_id: await leadImport() }, query: { site_id } }) },
+  'GET /api/leads/export': {
+    request: (site_id) => ({ query: { site_id } }),
+    accepted: (res) => expect(res.headers.get('content-type')).toMatch(/^text\/csv/),
+  },
+  'GET /api/leads/properties': { request: (site_id) => ({ query: { site_id } }) },
+  'POST /api/leads/properties': {
+    request: (site_id) => ({ body: { site_id, key: `p_${randomBytes(4).toString('hex')}`, label: 'Plan', type: 'text' } }),
+  },
+  'PATCH /api/leads/properties/{property_id}': {
+    request: async (site_id) => ({ params: { property_id: await leadProperty() }, body: { site_id, label: 'Renamed' } }),
+  },
+  'DELETE /api/leads/properties/{property_id}': {
+    request: async (site_id) => ({ params: { property_id: await leadProperty() }, query: { site_id } }),
+  },
   'POST /api/agents/tools/leads/identify': {
     request: async (site_id) => ({ body: { site_id, visitor_id: (await session()).visitor_id, lead_id: await lead() } }),
   },
@@ -724,7 +758,8 @@ for (const op of operations) {
     }
     if (op.auth.session) {
       const keyPresenters = headers.map((h) => presenters[h === 'bearer' ? 'bearer' : h === 'x-api-key' ? 'xApiKey' : 'xSaApiKey']);
-      describe("the site owner's session", () => sessionMatrix({ tenants, send, namesSite: entry.namesSite, keyPresenters }));
+      describe("the site owner's session", () =>
+        sessionMatrix({ tenants, send, namesSite: entry.namesSite, keyPresenters, accepted: entry.accepted }));
     }
     it(`ignores a key in a header other than ${headers.join(', ')} (401)`, async () => {
       const unread = Object.entries({ bearer: presenters.bearer, 'x-api-key': presenters.xApiKey, 'x-sa-api-key': presenters.xSaApiKey }).filter(

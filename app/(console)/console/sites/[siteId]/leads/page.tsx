@@ -40,6 +40,12 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const enrolls = sequences.length > 0 && items.length > 0;
   const segmentName = new Map(segments.items.map((s) => [s.segment_id, s.name]));
   const filtered = Boolean(q.search || q.status || q.segment);
+  // The export takes the list's filters (GET /api/leads/export, the console's session cookie).
+  const exportHref = withQuery(
+    '/api/leads/export',
+    {},
+    { site_id: site.id, search: q.search || undefined, status: q.status || undefined, segment_id: q.segment || undefined },
+  );
   return (
     <Card title="Leads" id="leads">
       {q.erased && (
@@ -47,6 +53,14 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
           The person’s data was erased.
         </p>
       )}
+      <p className="actions">
+        <a className="button small" href={exportHref} download>
+          Export CSV
+        </a>{' '}
+        <Link className="button small secondary" href={`${base}/import`}>
+          Import CSV
+        </Link>
+      </p>
       <form method="get" action={base} className="filters" role="search" aria-label="Search leads">
         <label>
           Search

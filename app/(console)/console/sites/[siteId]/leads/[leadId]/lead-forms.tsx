@@ -49,16 +49,62 @@ export interface LeadValues {
   segment_id: string;
 }
 
+export interface PropertyField {
+  key: string;
+  label: string;
+  type: 'text' | 'number' | 'date' | 'choice';
+  options: string[];
+}
+
+/** The site's custom properties as form fields named `custom.<key>` (an emptied field clears the value). */
+export function CustomPropertyFields({ properties, values, error }: { properties: PropertyField[]; values: Record<string, string>; error?: string }) {
+  if (properties.length === 0) return null;
+  return (
+    <fieldset className="custom-properties">
+      <legend>Custom properties</legend>
+      <div className="row">
+        {properties.map((p) =>
+          p.type === 'choice' ? (
+            <div className="field" key={p.key}>
+              <label htmlFor={`field-custom-${p.key}`}>{p.label}</label>
+              <select key={values[p.key]} id={`field-custom-${p.key}`} name={`custom.${p.key}`} defaultValue={values[p.key] ?? ''}>
+                <option value="">—</option>
+                {p.options.map((o) => (
+                  <option key={o}>{o}</option>
+                ))}
+              </select>
+            </div>
+          ) : (
+            <Field
+              key={p.key}
+              name={`custom.${p.key}`}
+              label={p.label}
+              type={p.type === 'number' ? 'text' : p.type === 'date' ? 'date' : 'text'}
+              inputMode={p.type === 'number' ? 'decimal' : undefined}
+              defaultValue={values[p.key] ?? ''}
+            />
+          ),
+        )}
+      </div>
+      {error && <p className="error">{error}</p>}
+    </fieldset>
+  );
+}
+
 export function LeadEditForm({
   siteId,
   leadId,
   lead,
   segments,
+  properties = [],
+  custom = {},
 }: {
   siteId: string;
   leadId: string;
   lead: LeadValues;
   segments: { id: string; name: string }[];
+  properties?: PropertyField[];
+  custom?: Record<string, string>;
 }) {
   const [state, action] = useActionState(forSite(updateLeadAction, siteId), {} as FormState<string>);
   const v = { ...lead, ...state.values };
@@ -88,6 +134,11 @@ export function LeadEditForm({
         </select>
         {e.segment_id && <p className="error">{e.segment_id}</p>}
       </div>
+      <CustomPropertyFields
+        properties={properties}
+        values={Object.fromEntries(properties.map((p) => [p.key, state.values?.[`custom.${p.key}`] ?? custom[p.key] ?? '']))}
+        error={e.custom_properties}
+      />
       <div className="field">
         <label htmlFor="field-notes">Notes</label>
         <textarea id="field-notes" name="notes" defaultValue={v.notes} aria-invalid={e.notes ? true : undefined} />

@@ -9,6 +9,7 @@ import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { BotBadge } from '@/components/visitor-name';
 import { isUuid } from '@/lib/core/schemas';
+import { listProperties } from '@/lib/leads/properties-repo';
 import { siteLead } from '@/lib/leads/service';
 import { can } from '@/lib/members/permissions';
 import { timelineOf } from '@/lib/people/service';
@@ -41,11 +42,12 @@ export default async function LeadPage({
   const lead = isUuid(leadId) ? await siteLead(site.id, leadId.toLowerCase()) : undefined;
   if (!lead) notFound();
   const cursor = before && CURSOR.test(before) ? before : undefined;
-  const [visits, segments, enrollments, timeline] = await Promise.all([
+  const [visits, segments, enrollments, timeline, properties] = await Promise.all([
     sessionsOfLead(site.id, lead.id, { limit: VISITS, offset: 0 }),
     listSegments(site.id, { site_id: site.id, limit: 500, offset: 0 }),
     leadEnrollments(site.id, lead.id),
     timelineOf(site.id, lead.id, { limit: TIMELINE_PAGE, cursor }).catch(() => timelineOf(site.id, lead.id, { limit: TIMELINE_PAGE })),
+    listProperties(site.id),
   ]);
   const canWrite = can(role, 'crm.write');
   const base = `/console/sites/${site.id}`;
@@ -83,6 +85,18 @@ export default async function LeadPage({
             )}
           </span>
         </p>
+        {properties.some((p) => lead.custom_properties[p.key] !== undefined) && (
+          <dl className="properties" aria-label="Custom properties">
+            {properties
+              .filter((p) => lead.custom_properties[p.key] !== undefined)
+              .map((p) => (
+                <div key={p.key}>
+                  <dt>{p.label}</dt>
+                  <dd className="wrap">{String(lead.custom_properties[p.key])}</dd>
+                </div>
+              ))}
+          </dl>
+        )}
         {merged && (
           <p role="status" className="status">
             The other lead was merged into this one.
@@ -177,6 +191,8 @@ export default async function LeadPage({
             siteId={site.id}
             leadId={lead.id}
             segments={segments.items.map((s) => ({ id: s.segment_id, name: s.name }))}
+            properties={properties.map((p) => ({ key: p.key, label: p.label, type: p.type, options: p.options }))}
+            custom={Object.fromEntries(properties.map((p) => [p.key, String(lead.custom_properties[p.key] ?? '')]))}
             lead={{
               name: lead.name,
               email: lead.email,
