@@ -11,19 +11,31 @@ export type CsvCell = string | number | boolean | null | undefined;
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
+/** A text value made inert for spreadsheets. */
+export const markFormula = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/** The value as it was before markFormula (a `'` before one of the formula characters is removed): an export imports back as it was. */
+export const unmarkFormula = (text: string): string => (text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text);
+
 /** One field, neutralized and quoted as needed. */
 export function csvField(cell: CsvCell): string {
   if (cell === null || cell === undefined) return '';
   if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : '';
   if (typeof cell === 'boolean') return cell ? 'true' : 'false';
-  const text = FORMULA_START.test(cell) ? `'${cell}` : cell;
+  const text = markFormula(cell);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** A whole document: the header record, then one record per row; every record ends with CRLF. */
+/** One record, ended by CRLF. */
+export const csvRecord = (cells: readonly CsvCell[]): string => `${cells.map(csvField).join(',')}\r\n`;
+
+/** A whole document: the header record, then one record per row. */
 export function toCsv(header: string[], rows: CsvCell[][]): string {
-  return [header, ...rows].map((record) => `${record.map(csvField).join(',')}\r\n`).join('');
+  return [header, ...rows].map(csvRecord).join('');
 }
+
+/** The byte-order mark that makes spreadsheets read a file as UTF-8. */
+export const CSV_BOM = '\ufeff';
 
 /** A file name safe in a Content-Disposition header: letters, digits, dot, dash and underscore. */
 export function csvFileName(...parts: string[]): string {

@@ -42,3 +42,6 @@ export async function leadNames(siteId: string, ids: (string | null)[]): Promise
   if (wanted.length === 0) return new Map();
   return new Map((await leadsForBatch(siteId, { ids: wanted })).map((l) => [l.id, l.name]));
 }
+
+/** A site's custom lead properties (definitions; values live on each lead). */
+export { createProperty, deleteProperty, listProperties, updateProperty } from './properties-repo';

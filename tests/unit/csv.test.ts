@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, csvFileName, csvResponse, toCsv } from '@/lib/core/csv';
+import { csvField, csvFileName, csvRecord, csvResponse, markFormula, toCsv, unmarkFormula } from '@/lib/core/csv';
 
 describe('CSV documents', () => {
   it('quotes a field with a comma, a quote or a line break, quotes doubled (RFC 4180)', () => {
@@ -44,5 +44,12 @@ describe('CSV documents', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${name}"`);
     expect(await res.text()).toBe('a\r\n');
+  });
+
+  it('takes the formula mark off again on the way in, and only that mark', () => {
+    expect(csvRecord(['a', 'b "c", d', 3, null, -5])).toBe('a,"b ""c"", d",3,,-5\r\n');
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) expect(unmarkFormula(markFormula(`${start}x`))).toBe(`${start}x`);
+    expect(markFormula("'plain")).toBe("'plain");
+    expect(unmarkFormula("'plain")).toBe("'plain");
   });
 });

@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, csvRecord, markFormula, unmarkFormula } from '@/lib/leads/csv';
 import { parseCsv } from '@/lib/leads/csv-parse';
 import { proposeMapping } from '@/lib/leads/import-mapping';
-
-describe('CSV writer', () => {
-  it('quotes text, doubles quotes, writes numbers bare and marks every formula start', () => {
-    expect(csvRecord(['a', 'b "c", d', 3, null, -5])).toBe('"a","b ""c"", d",3,,-5\r\n');
-    for (const start of ['=', '+', '-', '@', '\t', '\r']) {
-      expect(csvField(`${start}x`)).toBe(`"'${start}x"`);
-      expect(unmarkFormula(markFormula(`${start}x`))).toBe(`${start}x`);
-    }
-    expect(markFormula("'plain")).toBe("'plain");
-    expect(unmarkFormula("'plain")).toBe("'plain");
-  });
-});
 
 describe('CSV reader', () => {
   it('reads RFC 4180: quoted delimiters, line breaks and quotes, a BOM, CRLF, blank lines; rows numbered as in the file', () => {

@@ -13,6 +13,16 @@ export const API_EQUIVALENTS: { section: string; calls: { call: string; does: st
     ],
   },
   {
+    section: '/goals',
+    calls: [
+      { call: 'GET /sites/{site_id}/goals', does: 'The goals conversions count against' },
+      { call: 'POST /sites/{site_id}/goals', does: 'Add a goal (an event, a conversion or a page pattern)' },
+      { call: 'PATCH /sites/{site_id}/goals/{goal_id}', does: 'Change a goal' },
+      { call: 'DELETE /sites/{site_id}/goals/{goal_id}', does: 'Delete a goal' },
+      { call: 'GET /sites/{site_id}/analytics/realtime', does: 'Visitors now, the last 30 minutes' },
+    ],
+  },
+  {
     section: '/annotations',
     calls: [
       { call: 'GET /sites/{site_id}/annotations', does: 'Notes on days of the charts' },
@@ -50,6 +60,14 @@ export const API_EQUIVALENTS: { section: string; calls: { call: string; does: st
       { call: 'POST /api/agents/tools/leads/create', does: 'Add a lead' },
       { call: 'POST /api/agents/tools/leads/update', does: 'Change a lead’s status or details' },
       { call: 'GET /api/leads/{lead_id}/sessions', does: 'A lead’s visits' },
+      { call: 'GET /api/leads/{lead_id}/timeline', does: 'A lead’s visits, emails, notes and changes in one list' },
+      { call: 'POST /api/leads/{lead_id}/notes', does: 'Write a note on a lead' },
+      { call: 'POST /api/leads/{lead_id}/merge', does: 'Merge two leads of one person' },
+      { call: 'POST /api/leads/import', does: 'Import leads from a CSV file' },
+      { call: 'GET /api/leads/export', does: 'Export the leads as CSV' },
+      { call: 'GET /api/leads/properties', does: 'The site’s custom lead properties' },
+      { call: 'GET /api/leads/{lead_id}/export', does: 'Everything about a person, as JSON' },
+      { call: 'DELETE /api/leads/{lead_id}', does: 'Erase a person (erase=true; signed-in owner or admin)' },
     ],
   },
   {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
-import { createProperty, listProperties } from '@/lib/leads/properties-repo';
+import { createProperty, listProperties } from '@/lib/leads/service';
 import { createPropertyBodySchema, LeadPropertySchema, MAX_PROPERTIES, propertySiteQuerySchema } from '@/lib/leads/property-schema';
 
 const tags = ['Leads'];

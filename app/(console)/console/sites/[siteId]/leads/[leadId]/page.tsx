@@ -9,7 +9,7 @@ import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
 import { BotBadge } from '@/components/visitor-name';
 import { isUuid } from '@/lib/core/schemas';
-import { listProperties } from '@/lib/leads/properties-repo';
+import { listProperties } from '@/lib/leads/service';
 import { siteLead } from '@/lib/leads/service';
 import { can } from '@/lib/members/permissions';
 import { timelineOf } from '@/lib/people/service';

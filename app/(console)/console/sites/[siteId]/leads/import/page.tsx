@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { IMPORT_LEAD_FIELDS, IMPORT_MAX_ROWS } from '@/lib/leads/import-schema';
-import { listProperties } from '@/lib/leads/properties-repo';
+import { listProperties } from '@/lib/leads/service';
 import { can } from '@/lib/members/permissions';
 import { ImportForm } from './import-form';
 
