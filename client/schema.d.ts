@@ -8703,9 +8703,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
                  *       "query": {
-                 *         "role_title": "sales"
+                 *         "role_title": "sales",
+                 *         "person_locations": [
+                 *           2514256
+                 *         ]
                  *       }
                  *     }
                  */
@@ -8739,7 +8742,7 @@ export interface operations {
                      *       "total": 100,
                      *       "credits": {
                      *         "charged": 1,
-                     *         "balance": 66
+                     *         "balance": 9999
                      *       }
                      *     }
                      */
@@ -8774,11 +8777,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
                  *       "name": "Sales heads",
                  *       "total_targets": 5,
                  *       "query": {
-                 *         "role_title": "sales 2fbc9b16"
+                 *         "role_title": "sales 345c5f37"
                  *       }
                  *     }
                  */
@@ -8819,31 +8822,31 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "role_query": {
-                     *         "id": "c51dfcbb-cfe4-48d9-91bd-50a396eb089b",
-                     *         "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                     *         "id": "7c5a71a2-5146-438f-a288-b8f528c04100",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
                      *         "name": "Sales heads",
                      *         "query": {
-                     *           "role_title": "sales 2fbc9b16"
+                     *           "role_title": "sales 345c5f37"
                      *         },
-                     *         "query_hash": "4798f58013c5456ed65261af37d2113bb6fa17021ddc4777f0c577237e14208c",
+                     *         "query_hash": "b2f231001feeb39ca62e8769453a93b6b4dbb122f3113a7e4f2bb4459d43a73d",
                      *         "total_targets": 5,
                      *         "leads_created": 0,
                      *         "pages_fetched": 0,
                      *         "next_page": 1,
                      *         "status": "pending",
                      *         "segment_ids": [],
-                     *         "last_workflow_id": "ideal-client-profile-mining-8373cdec-e4f4-481c-811c-1044bd03a190-1795527696652-c4f1defd",
-                     *         "created_at": "2026-11-24T13:41:36.605Z",
-                     *         "updated_at": "2026-11-24T13:41:36.605Z"
+                     *         "last_workflow_id": "ideal-client-profile-mining-027af9e0-28cb-4651-b51c-a7e1baede543-1796543953065-4d0e5972",
+                     *         "created_at": "2026-12-06T07:59:13.048Z",
+                     *         "updated_at": "2026-12-06T07:59:13.048Z"
                      *       },
                      *       "created": true,
                      *       "run_ids": [
-                     *         "ideal-client-profile-mining-8373cdec-e4f4-481c-811c-1044bd03a190-1795527696652-c4f1defd"
+                     *         "ideal-client-profile-mining-027af9e0-28cb-4651-b51c-a7e1baede543-1796543953065-4d0e5972"
                      *       ],
                      *       "runs": [
                      *         {
-                     *           "workflowId": "ideal-client-profile-mining-8373cdec-e4f4-481c-811c-1044bd03a190-1795527696652-c4f1defd",
-                     *           "runId": "d6ece9fa-0e8f-4f1a-ab81-562b951468bd"
+                     *           "workflowId": "ideal-client-profile-mining-027af9e0-28cb-4651-b51c-a7e1baede543-1796543953065-4d0e5972",
+                     *           "runId": "5e735040-b8dd-4d09-9fce-5d3cb6a9f205"
                      *         }
                      *       ]
                      *     }
@@ -8884,8 +8887,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "62f350cc-8625-45e7-b604-fc69523b0439",
-                 *       "query": "Software"
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "query": "software"
                  *     }
                  */
                 "application/json": {
@@ -8913,7 +8916,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "query": "Software",
+                     *       "query": "software",
                      *       "results": [
                      *         {
                      *           "id": "ind_4",
@@ -8964,10 +8967,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
-                 *       "name": "Ada",
-                 *       "email": "user-77b3d3e6e3a2@example.com",
-                 *       "assignee_id": "9105d146-6267-4852-bb57-5dd078f50a79"
+                 *       "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                 *       "name": "Old Name",
+                 *       "email": "user-a0e44471ecc5@example.com",
+                 *       "company": "Kept Co",
+                 *       "custom_properties": {
+                 *         "source_note": "fair"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -9035,22 +9041,25 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "faffd515-f743-40dd-96f8-c0cf6ee2ce02",
-                     *         "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
-                     *         "name": "Ada",
-                     *         "email": "user-77b3d3e6e3a2@example.com",
+                     *         "id": "6b6c337f-c9f0-4b8c-89bc-48c4b54fb92a",
+                     *         "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                     *         "name": "Old Name",
+                     *         "email": "user-a0e44471ecc5@example.com",
                      *         "status": "new",
                      *         "phone": null,
                      *         "position": null,
-                     *         "company": null,
+                     *         "company": "Kept Co",
                      *         "notes": null,
                      *         "origin": null,
                      *         "segment_id": null,
                      *         "campaign_id": null,
-                     *         "assignee_id": "9105d146-6267-4852-bb57-5dd078f50a79",
+                     *         "assignee_id": null,
                      *         "lead_score": null,
-                     *         "created_at": "2026-12-02T02:12:54.941Z",
-                     *         "updated_at": "2026-12-02T02:12:54.941Z"
+                     *         "custom_properties": {
+                     *           "source_note": "fair"
+                     *         },
+                     *         "created_at": "2026-12-06T08:01:17.082Z",
+                     *         "updated_at": "2026-12-06T08:01:17.082Z"
                      *       }
                      *     }
                      */
@@ -9083,9 +9092,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
-                 *       "search": "hopper",
-                 *       "limit": 10
+                 *       "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                 *       "properties": {
+                 *         "plan": "ENTERPRISE",
+                 *         "renewal": "2027-03-01"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -9149,9 +9160,33 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "leads": [],
-                     *       "total": 0,
-                     *       "limit": 10,
+                     *       "leads": [
+                     *         {
+                     *           "id": "0cfe6491-ccaa-4eff-9eba-00ea28544472",
+                     *           "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                     *           "name": "V",
+                     *           "email": "user-52d953803887@example.com",
+                     *           "status": "new",
+                     *           "phone": null,
+                     *           "position": null,
+                     *           "company": null,
+                     *           "notes": null,
+                     *           "origin": null,
+                     *           "segment_id": null,
+                     *           "campaign_id": null,
+                     *           "assignee_id": null,
+                     *           "lead_score": null,
+                     *           "custom_properties": {
+                     *             "plan": "Enterprise",
+                     *             "renewal": "2027-03-01",
+                     *             "source_note": "met at the fair"
+                     *           },
+                     *           "created_at": "2026-12-06T08:01:19.673Z",
+                     *           "updated_at": "2026-12-06T08:01:19.686Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
                      *       "offset": 0,
                      *       "has_more": false,
                      *       "total_capped": false
@@ -9192,9 +9227,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
-                 *       "visitor_id": "fafc6f82-5469-4309-b131-d93024f85126",
-                 *       "lead_id": "738c81ab-8fa1-443e-8522-5430d4be640d"
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "visitor_id": "01a24a5d-2f7f-7f2f-8fb2-145c2b4e1f6e",
+                 *       "lead_id": "7e695641-3241-4d94-9244-15d30e24bfd1"
                  *     }
                  */
                 "application/json": {
@@ -9233,10 +9268,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "738c81ab-8fa1-443e-8522-5430d4be640d",
-                     *         "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                     *         "id": "7e695641-3241-4d94-9244-15d30e24bfd1",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
                      *         "name": "Grace Hopper",
-                     *         "email": "user-c60420fbace1@example.com",
+                     *         "email": "user-3fbda2f682a2@example.com",
                      *         "status": "new",
                      *         "phone": null,
                      *         "position": null,
@@ -9247,10 +9282,11 @@ export interface operations {
                      *         "campaign_id": null,
                      *         "assignee_id": null,
                      *         "lead_score": null,
-                     *         "created_at": "2026-11-24T13:41:17.621Z",
-                     *         "updated_at": "2026-11-24T13:41:17.621Z"
+                     *         "custom_properties": {},
+                     *         "created_at": "2026-12-06T07:59:10.728Z",
+                     *         "updated_at": "2026-12-06T07:59:10.728Z"
                      *       },
-                     *       "visitor_id": "fafc6f82-5469-4309-b131-d93024f85126"
+                     *       "visitor_id": "01a24a5d-2f7f-7f2f-8fb2-145c2b4e1f6e"
                      *     }
                      */
                     "application/json": {
@@ -9281,6 +9317,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "lead_id": "145df90b-b298-4296-90fb-cd47b15cd80a",
+                 *       "other_lead_id": "02e26b73-9f65-4f6a-86e8-69120714e6dd"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Per field, whose value the kept lead takes. By default the kept lead keeps its values and takes the other lead’s where it has none; `custom_properties`: whose values win where both have one (the other’s fill the gaps either way); `notes`: the kept lead’s, else the other’s (the two are joined when both have notes and no choice is given) */
                     fields?: {
@@ -9315,6 +9358,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "lead_id": "145df90b-b298-4296-90fb-cd47b15cd80a",
+                     *       "merged_lead_id": "02e26b73-9f65-4f6a-86e8-69120714e6dd",
+                     *       "moved": {
+                     *         "visitors": 0,
+                     *         "sessions": 0,
+                     *         "emails": 0,
+                     *         "notes": 0,
+                     *         "conversations": 0,
+                     *         "enrollments": 0
+                     *       },
+                     *       "enrollments_dropped": []
+                     *     }
+                     */
                     "application/json": {
                         /** @description Enrollments of the other lead in a sequence both were in: the less advanced one was removed */
                         enrollments_dropped: {
@@ -9371,6 +9430,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "lead_id": "55038436-e4c5-4779-ada3-735ba8cbf56e",
+                 *       "body": "Called: wants a demo"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The note */
                     body: string;
@@ -9398,6 +9464,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "note": {
+                     *         "id": "79ec5392-04c1-4ce6-adc8-4033b2c7fc89",
+                     *         "lead_id": "55038436-e4c5-4779-ada3-735ba8cbf56e",
+                     *         "body": "Called: wants a demo",
+                     *         "author": {
+                     *           "type": "key",
+                     *           "id": "f37bacd3-bd17-4536-bc09-7c2ab02a8984",
+                     *           "name": "test key"
+                     *         },
+                     *         "created_at": "2026-12-06T07:59:11.054Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         note: components["schemas"]["Note"];
                         /** @constant */
@@ -9424,6 +9506,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "lead_id": "96018d54-21f8-4666-a6d1-baaa714e663a",
+                 *       "limit": 10
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -9459,6 +9548,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "notes": [],
+                     *       "total": 0,
+                     *       "limit": 10,
+                     *       "offset": 0,
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         /** @description True when items follow this page */
                         has_more: boolean;
@@ -9491,6 +9590,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -9511,6 +9615,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "properties": []
+                     *     }
+                     */
                     "application/json": {
                         properties: {
                             /** @description ISO 8601 timestamp */
@@ -9554,8 +9664,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
-                 *       "lead_id": "1b9b3bc6-3b2e-429e-925a-80e6d5efd85c",
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "lead_id": "6c9384ba-de9f-474d-870c-f4a7b5adc659",
                  *       "status": "qualified"
                  *     }
                  */
@@ -9593,10 +9703,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "1b9b3bc6-3b2e-429e-925a-80e6d5efd85c",
-                     *         "site_id": "8373cdec-e4f4-481c-811c-1044bd03a190",
+                     *         "id": "6c9384ba-de9f-474d-870c-f4a7b5adc659",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
                      *         "name": "Grace Hopper",
-                     *         "email": "user-7efe8d11e39a@example.com",
+                     *         "email": "user-3dd5609a8f7a@example.com",
                      *         "status": "qualified",
                      *         "phone": null,
                      *         "position": null,
@@ -9607,8 +9717,9 @@ export interface operations {
                      *         "campaign_id": null,
                      *         "assignee_id": null,
                      *         "lead_score": null,
-                     *         "created_at": "2026-11-24T13:41:15.273Z",
-                     *         "updated_at": "2026-11-24T13:41:15.303Z"
+                     *         "custom_properties": {},
+                     *         "created_at": "2026-12-06T07:59:10.374Z",
+                     *         "updated_at": "2026-12-06T07:59:10.380Z"
                      *       }
                      *     }
                      */
@@ -9638,6 +9749,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "lead_id": "6985cb1a-5a4c-4651-b96d-aac2e76a496e",
+                 *       "limit": 10
+                 *     }
+                 */
                 "application/json": {
                     /** @description The `next_cursor` of the previous page */
                     cursor?: string;
@@ -9672,6 +9790,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "items": [],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description Newest first */
                         items: components["schemas"]["TimelineItem"][];
@@ -9703,9 +9828,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
-                 *       "lead_id": "faffd515-f743-40dd-96f8-c0cf6ee2ce02",
-                 *       "assignee_id": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e"
+                 *       "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                 *       "lead_id": "0cfe6491-ccaa-4eff-9eba-00ea28544472",
+                 *       "custom_properties": {
+                 *         "deal_size": null,
+                 *         "source_note": "met at the fair"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -9768,10 +9896,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "lead": {
-                     *         "id": "faffd515-f743-40dd-96f8-c0cf6ee2ce02",
-                     *         "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
-                     *         "name": "Ada",
-                     *         "email": "user-77b3d3e6e3a2@example.com",
+                     *         "id": "0cfe6491-ccaa-4eff-9eba-00ea28544472",
+                     *         "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                     *         "name": "V",
+                     *         "email": "user-52d953803887@example.com",
                      *         "status": "new",
                      *         "phone": null,
                      *         "position": null,
@@ -9780,10 +9908,15 @@ export interface operations {
                      *         "origin": null,
                      *         "segment_id": null,
                      *         "campaign_id": null,
-                     *         "assignee_id": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e",
+                     *         "assignee_id": null,
                      *         "lead_score": null,
-                     *         "created_at": "2026-12-02T02:12:54.941Z",
-                     *         "updated_at": "2026-12-02T02:12:55.180Z"
+                     *         "custom_properties": {
+                     *           "plan": "Enterprise",
+                     *           "renewal": "2027-03-01",
+                     *           "source_note": "met at the fair"
+                     *         },
+                     *         "created_at": "2026-12-06T08:01:19.673Z",
+                     *         "updated_at": "2026-12-06T08:01:19.686Z"
                      *       }
                      *     }
                      */
@@ -9816,8 +9949,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
-                 *       "title": "Write posts"
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "title": "Write 3 posts",
+                 *       "type": "content",
+                 *       "priority": "high",
+                 *       "budget": 50000,
+                 *       "instructions": "Use the blog tool"
                  *     }
                  */
                 "application/json": {
@@ -9867,17 +10004,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "requirement": {
-                     *         "requirement_id": "7b9bf01a-bf84-49f7-98c9-720b9e396f18",
-                     *         "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
-                     *         "title": "Write posts",
-                     *         "type": null,
-                     *         "priority": "medium",
+                     *         "requirement_id": "703e0dfc-5098-4bf4-895f-a35c38ec416b",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *         "title": "Write 3 posts",
+                     *         "type": "content",
+                     *         "priority": "high",
                      *         "status": "backlog",
                      *         "completion_status": "pending",
-                     *         "instructions": null,
-                     *         "budget": null,
-                     *         "created_at": "2026-11-24T13:38:13.039Z",
-                     *         "updated_at": "2026-11-24T13:38:13.039Z"
+                     *         "instructions": "Use the blog tool",
+                     *         "budget": 50000,
+                     *         "created_at": "2026-12-06T07:59:12.468Z",
+                     *         "updated_at": "2026-12-06T07:59:12.468Z"
                      *       }
                      *     }
                      */
@@ -9908,9 +10045,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "d04eb704-c36d-4489-8ae9-bd611d4d584a",
-                 *       "priority": "low",
-                 *       "limit": 1
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "status": "backlog"
                  *     }
                  */
                 "application/json": {
@@ -9968,23 +10104,49 @@ export interface operations {
                      *       "success": true,
                      *       "requirements": [
                      *         {
-                     *           "requirement_id": "01de809e-2686-46bd-a551-0bebb3667805",
-                     *           "site_id": "d04eb704-c36d-4489-8ae9-bd611d4d584a",
-                     *           "title": "three",
+                     *           "requirement_id": "1fe681d6-4ba2-4e2f-a98c-99e15544210c",
+                     *           "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *           "title": "Write posts",
                      *           "type": null,
-                     *           "priority": "low",
+                     *           "priority": "medium",
                      *           "status": "backlog",
                      *           "completion_status": "pending",
                      *           "instructions": null,
                      *           "budget": null,
-                     *           "created_at": "2026-11-24T13:43:39.319Z",
-                     *           "updated_at": "2026-11-24T13:43:39.319Z"
+                     *           "created_at": "2026-12-06T07:59:12.570Z",
+                     *           "updated_at": "2026-12-06T07:59:12.570Z"
+                     *         },
+                     *         {
+                     *           "requirement_id": "cfa4d371-bb42-46d5-b49e-9e23c3e67535",
+                     *           "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *           "title": "Write posts",
+                     *           "type": null,
+                     *           "priority": "medium",
+                     *           "status": "backlog",
+                     *           "completion_status": "pending",
+                     *           "instructions": null,
+                     *           "budget": null,
+                     *           "created_at": "2026-12-06T07:59:12.566Z",
+                     *           "updated_at": "2026-12-06T07:59:12.566Z"
+                     *         },
+                     *         {
+                     *           "requirement_id": "8e90a6dc-8e12-4e50-98df-598d5ec6503c",
+                     *           "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *           "title": "Write posts",
+                     *           "type": null,
+                     *           "priority": "medium",
+                     *           "status": "backlog",
+                     *           "completion_status": "pending",
+                     *           "instructions": null,
+                     *           "budget": null,
+                     *           "created_at": "2026-12-06T07:59:12.561Z",
+                     *           "updated_at": "2026-12-06T07:59:12.561Z"
                      *         }
                      *       ],
-                     *       "total": 2,
-                     *       "limit": 1,
+                     *       "total": 14,
+                     *       "limit": 50,
                      *       "offset": 0,
-                     *       "has_more": true
+                     *       "has_more": false
                      *     }
                      */
                     "application/json": {
@@ -10020,9 +10182,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
-                 *       "requirement_id": "40970658-726d-4602-8be3-49b7a16946e0",
-                 *       "status": "validated"
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "requirement_id": "265850ff-5f86-489f-b93f-233aaabd3c19",
+                 *       "status": "in-progress",
+                 *       "budget": null
                  *     }
                  */
                 "application/json": {
@@ -10077,17 +10240,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "requirement": {
-                     *         "requirement_id": "40970658-726d-4602-8be3-49b7a16946e0",
-                     *         "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
-                     *         "title": "Audit",
+                     *         "requirement_id": "265850ff-5f86-489f-b93f-233aaabd3c19",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *         "title": "Write posts",
                      *         "type": null,
                      *         "priority": "medium",
-                     *         "status": "validated",
+                     *         "status": "in-progress",
                      *         "completion_status": "pending",
-                     *         "instructions": "External deliverable",
+                     *         "instructions": null,
                      *         "budget": null,
-                     *         "created_at": "2026-11-24T13:43:38.099Z",
-                     *         "updated_at": "2026-11-24T13:43:38.256Z"
+                     *         "created_at": "2026-12-06T07:59:12.698Z",
+                     *         "updated_at": "2026-12-06T07:59:12.700Z"
                      *       }
                      *     }
                      */
@@ -10119,10 +10282,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "2842467f-b7eb-4d5c-a7d8-89810b96a095",
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
                  *       "region": "Madrid, Spain",
                  *       "query": "coworking",
-                 *       "limit": 2
+                 *       "limit": 3
                  *     }
                  */
                 "application/json": {
@@ -10181,11 +10344,22 @@ export interface operations {
                      *           "latitude": 40.41,
                      *           "longitude": -3.7,
                      *           "rating": 4.5
+                     *         },
+                     *         {
+                     *           "id": "v3",
+                     *           "name": "coworking 3",
+                     *           "address": "Calle 3, Madrid, Spain",
+                     *           "category": "coworking",
+                     *           "website": null,
+                     *           "phone": "+34910000002",
+                     *           "latitude": 40.42,
+                     *           "longitude": -3.7,
+                     *           "rating": 4.5
                      *         }
                      *       ],
                      *       "credits": {
                      *         "charged": 1,
-                     *         "balance": 69
+                     *         "balance": 9995
                      *       }
                      *     }
                      */
@@ -10233,8 +10407,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
-                 *       "name": "SMB"
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "name": "EU SMB",
+                 *       "size": 1200,
+                 *       "estimated_value": 5000.5,
+                 *       "language": "es-MX",
+                 *       "attributes": {
+                 *         "region": "EU"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -10279,18 +10459,20 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "segment": {
-                     *         "segment_id": "247f1e87-692f-4578-932e-bbaef34f30ce",
-                     *         "site_id": "020d1368-0595-4ce1-bf5c-d1ccbbfd1f2e",
-                     *         "name": "SMB",
+                     *         "segment_id": "3a0a0bb5-e9e5-47f8-8838-c4655d5212e4",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *         "name": "EU SMB",
                      *         "description": null,
                      *         "audience": null,
-                     *         "size": null,
-                     *         "estimated_value": null,
-                     *         "language": null,
+                     *         "size": 1200,
+                     *         "estimated_value": 5000.5,
+                     *         "language": "es-MX",
                      *         "is_active": true,
-                     *         "attributes": {},
-                     *         "created_at": "2026-11-24T13:38:13.006Z",
-                     *         "updated_at": "2026-11-24T13:38:13.006Z"
+                     *         "attributes": {
+                     *           "region": "EU"
+                     *         },
+                     *         "created_at": "2026-12-06T07:59:12.059Z",
+                     *         "updated_at": "2026-12-06T07:59:12.059Z"
                      *       }
                      *     }
                      */
@@ -10321,8 +10503,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
-                 *       "segment_id": "574b24f0-7155-4628-9c7b-9deeb512df87"
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "is_active": true
                  *     }
                  */
                 "application/json": {
@@ -10367,27 +10549,49 @@ export interface operations {
                      *       "success": true,
                      *       "segments": [
                      *         {
-                     *           "segment_id": "574b24f0-7155-4628-9c7b-9deeb512df87",
-                     *           "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
-                     *           "name": "EU SMB",
+                     *           "segment_id": "8e0cd3d1-9b71-4550-a106-45de7a69bad8",
+                     *           "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *           "name": "SMB",
                      *           "description": null,
                      *           "audience": null,
-                     *           "size": 1200,
-                     *           "estimated_value": 5000.5,
-                     *           "language": "es-MX",
+                     *           "size": null,
+                     *           "estimated_value": null,
+                     *           "language": null,
                      *           "is_active": true,
-                     *           "attributes": {
-                     *             "region": "EU",
-                     *             "employees": [
-                     *               10,
-                     *               50
-                     *             ]
-                     *           },
-                     *           "created_at": "2026-11-24T13:43:35.294Z",
-                     *           "updated_at": "2026-11-24T13:43:35.294Z"
+                     *           "attributes": {},
+                     *           "created_at": "2026-12-06T07:59:12.186Z",
+                     *           "updated_at": "2026-12-06T07:59:12.186Z"
+                     *         },
+                     *         {
+                     *           "segment_id": "d1f1b1af-459c-49b1-a32a-fab477b29a49",
+                     *           "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *           "name": "SMB",
+                     *           "description": null,
+                     *           "audience": null,
+                     *           "size": null,
+                     *           "estimated_value": null,
+                     *           "language": null,
+                     *           "is_active": true,
+                     *           "attributes": {},
+                     *           "created_at": "2026-12-06T07:59:12.184Z",
+                     *           "updated_at": "2026-12-06T07:59:12.184Z"
+                     *         },
+                     *         {
+                     *           "segment_id": "021f45f0-9ce2-4a06-a591-166d8df30fff",
+                     *           "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *           "name": "SMB",
+                     *           "description": null,
+                     *           "audience": null,
+                     *           "size": null,
+                     *           "estimated_value": null,
+                     *           "language": null,
+                     *           "is_active": true,
+                     *           "attributes": {},
+                     *           "created_at": "2026-12-06T07:59:12.178Z",
+                     *           "updated_at": "2026-12-06T07:59:12.178Z"
                      *         }
                      *       ],
-                     *       "total": 1,
+                     *       "total": 14,
                      *       "limit": 50,
                      *       "offset": 0,
                      *       "has_more": false
@@ -10426,11 +10630,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
-                 *       "segment_id": "d738a891-638a-40f8-a047-aa8ee5a088a8",
-                 *       "name": "New",
-                 *       "size": null,
-                 *       "is_active": false
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "segment_id": "3e8d2185-c558-467b-aefb-6714b1651c9d",
+                 *       "is_active": false,
+                 *       "size": 10
                  *     }
                  */
                 "application/json": {
@@ -10480,18 +10683,18 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "segment": {
-                     *         "segment_id": "d738a891-638a-40f8-a047-aa8ee5a088a8",
-                     *         "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
-                     *         "name": "New",
+                     *         "segment_id": "3e8d2185-c558-467b-aefb-6714b1651c9d",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *         "name": "SMB",
                      *         "description": null,
-                     *         "audience": "CTOs",
-                     *         "size": null,
+                     *         "audience": null,
+                     *         "size": 10,
                      *         "estimated_value": null,
                      *         "language": null,
                      *         "is_active": false,
                      *         "attributes": {},
-                     *         "created_at": "2026-11-24T13:43:35.505Z",
-                     *         "updated_at": "2026-11-24T13:43:35.558Z"
+                     *         "created_at": "2026-12-06T07:59:12.345Z",
+                     *         "updated_at": "2026-12-06T07:59:12.347Z"
                      *       }
                      *     }
                      */
@@ -10521,6 +10724,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "name": "Welcome",
+                 *       "steps": [
+                 *         {
+                 *           "delay_minutes": 0,
+                 *           "subject": "Hi {{first_name|there}}",
+                 *           "body": "Hello from {{site_name}}."
+                 *         }
+                 *       ],
+                 *       "send_window": {
+                 *         "days": [
+                 *           1,
+                 *           2,
+                 *           3,
+                 *           4,
+                 *           5
+                 *         ],
+                 *         "start_hour": 9,
+                 *         "end_hour": 17
+                 *       },
+                 *       "tracking": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap */
                     daily_cap?: number | null;
@@ -10560,6 +10788,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "sequence": {
+                     *         "id": "7e4211aa-fa20-48eb-be0a-441c70de8e03",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *         "name": "Welcome",
+                     *         "status": "active",
+                     *         "steps": [
+                     *           {
+                     *             "delay_minutes": 0,
+                     *             "subject": "Hi {{first_name|there}}",
+                     *             "body": "Hello from {{site_name}}."
+                     *           }
+                     *         ],
+                     *         "send_window": {
+                     *           "days": [
+                     *             1,
+                     *             2,
+                     *             3
+                     *           ],
+                     *           "start_hour": 9,
+                     *           "end_hour": 17
+                     *         },
+                     *         "daily_cap": null,
+                     *         "domain_per_minute": null,
+                     *         "stop_on_status": [],
+                     *         "tracking": false,
+                     *         "figures": {
+                     *           "enrolled": 0,
+                     *           "active": 0,
+                     *           "completed": 0,
+                     *           "stopped": 0,
+                     *           "failed": 0,
+                     *           "sent": 0,
+                     *           "opened": 0,
+                     *           "clicked": 0,
+                     *           "replied": 0,
+                     *           "bounced": 0,
+                     *           "unsubscribed": 0
+                     *         },
+                     *         "created_at": "2026-12-06T07:59:13.798Z",
+                     *         "updated_at": "2026-12-06T07:59:13.798Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         sequence: components["schemas"]["Sequence"];
                         /** @constant */
@@ -10585,6 +10859,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "sequence_id": "07317346-6823-4f43-b5e1-e2ff0d029383",
+                 *       "limit": 10
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Only enrollments in this status
@@ -10625,6 +10906,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "sequence": {
+                     *         "id": "07317346-6823-4f43-b5e1-e2ff0d029383",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *         "name": "Welcome",
+                     *         "status": "active",
+                     *         "steps": [
+                     *           {
+                     *             "delay_minutes": 60,
+                     *             "subject": "Hi",
+                     *             "body": "Hello."
+                     *           }
+                     *         ],
+                     *         "send_window": null,
+                     *         "daily_cap": null,
+                     *         "domain_per_minute": null,
+                     *         "stop_on_status": [],
+                     *         "tracking": true,
+                     *         "figures": {
+                     *           "enrolled": 0,
+                     *           "active": 0,
+                     *           "completed": 0,
+                     *           "stopped": 0,
+                     *           "failed": 0,
+                     *           "sent": 0,
+                     *           "opened": 0,
+                     *           "clicked": 0,
+                     *           "replied": 0,
+                     *           "bounced": 0,
+                     *           "unsubscribed": 0
+                     *         },
+                     *         "created_at": "2026-12-06T07:59:13.624Z",
+                     *         "updated_at": "2026-12-06T07:59:13.624Z",
+                     *         "step_figures": [
+                     *           {
+                     *             "step": 0,
+                     *             "waiting": 0,
+                     *             "sent": 0,
+                     *             "opened": 0,
+                     *             "clicked": 0,
+                     *             "replied": 0,
+                     *             "bounced": 0,
+                     *             "unsubscribed": 0,
+                     *             "variants": [
+                     *               {
+                     *                 "variant": 0,
+                     *                 "subject": "Hi",
+                     *                 "sent": 0,
+                     *                 "opened": 0,
+                     *                 "clicked": 0,
+                     *                 "replied": 0,
+                     *                 "bounced": 0,
+                     *                 "unsubscribed": 0
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "enrollments": [],
+                     *         "enrollments_total": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         sequence: components["schemas"]["SequenceDetail"];
                         /** @constant */
@@ -10651,6 +10996,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "sequence_id": "7d572a4b-9751-44c7-a355-fb594a0de2aa",
+                 *       "lead_ids": [
+                 *         "60a01eab-619b-4690-a705-dae564a3e0bf"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Leads to enroll (1–1000) */
                     lead_ids?: string[];
@@ -10683,6 +11037,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "result": {
+                     *         "enrolled": 1,
+                     *         "already_enrolled": 0,
+                     *         "suppressed": 0,
+                     *         "ineligible": 0,
+                     *         "enrollments": [
+                     *           {
+                     *             "id": "117ff8ff-f089-40a4-abef-00c8e014f6bd",
+                     *             "lead_id": "60a01eab-619b-4690-a705-dae564a3e0bf",
+                     *             "email": "user-b3e84470a8e5@example.com",
+                     *             "status": "active",
+                     *             "failure": null,
+                     *             "draft": null,
+                     *             "stop_reason": null,
+                     *             "next_step": 0,
+                     *             "next_send_at": "2026-12-06T08:59:14.189Z",
+                     *             "created_at": "2026-12-06T07:59:14.189Z",
+                     *             "stopped_at": null,
+                     *             "completed_at": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         result: components["schemas"]["EnrollResult"];
                         /** @constant */
@@ -10709,6 +11090,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10729,6 +11115,112 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "sequences": [
+                     *         {
+                     *           "id": "0d31126b-dd43-48ad-988c-02210c8f9491",
+                     *           "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *           "name": "Welcome",
+                     *           "status": "active",
+                     *           "steps": [
+                     *             {
+                     *               "delay_minutes": 60,
+                     *               "subject": "Hi",
+                     *               "body": "Hello."
+                     *             }
+                     *           ],
+                     *           "send_window": null,
+                     *           "daily_cap": null,
+                     *           "domain_per_minute": null,
+                     *           "stop_on_status": [],
+                     *           "tracking": true,
+                     *           "figures": {
+                     *             "enrolled": 0,
+                     *             "active": 0,
+                     *             "completed": 0,
+                     *             "stopped": 0,
+                     *             "failed": 0,
+                     *             "sent": 0,
+                     *             "opened": 0,
+                     *             "clicked": 0,
+                     *             "replied": 0,
+                     *             "bounced": 0,
+                     *             "unsubscribed": 0
+                     *           },
+                     *           "created_at": "2026-12-06T07:59:13.397Z",
+                     *           "updated_at": "2026-12-06T07:59:13.397Z"
+                     *         },
+                     *         {
+                     *           "id": "20e490de-ce54-4357-bfcc-18b9fe082657",
+                     *           "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *           "name": "Welcome",
+                     *           "status": "active",
+                     *           "steps": [
+                     *             {
+                     *               "delay_minutes": 60,
+                     *               "subject": "Hi",
+                     *               "body": "Hello."
+                     *             }
+                     *           ],
+                     *           "send_window": null,
+                     *           "daily_cap": null,
+                     *           "domain_per_minute": null,
+                     *           "stop_on_status": [],
+                     *           "tracking": true,
+                     *           "figures": {
+                     *             "enrolled": 0,
+                     *             "active": 0,
+                     *             "completed": 0,
+                     *             "stopped": 0,
+                     *             "failed": 0,
+                     *             "sent": 0,
+                     *             "opened": 0,
+                     *             "clicked": 0,
+                     *             "replied": 0,
+                     *             "bounced": 0,
+                     *             "unsubscribed": 0
+                     *           },
+                     *           "created_at": "2026-12-06T07:59:13.388Z",
+                     *           "updated_at": "2026-12-06T07:59:13.388Z"
+                     *         },
+                     *         {
+                     *           "id": "73907bee-29f7-45a9-b7cd-1b7d501ed7a0",
+                     *           "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *           "name": "Welcome",
+                     *           "status": "active",
+                     *           "steps": [
+                     *             {
+                     *               "delay_minutes": 60,
+                     *               "subject": "Hi",
+                     *               "body": "Hello."
+                     *             }
+                     *           ],
+                     *           "send_window": null,
+                     *           "daily_cap": null,
+                     *           "domain_per_minute": null,
+                     *           "stop_on_status": [],
+                     *           "tracking": true,
+                     *           "figures": {
+                     *             "enrolled": 0,
+                     *             "active": 0,
+                     *             "completed": 0,
+                     *             "stopped": 0,
+                     *             "failed": 0,
+                     *             "sent": 0,
+                     *             "opened": 0,
+                     *             "clicked": 0,
+                     *             "replied": 0,
+                     *             "bounced": 0,
+                     *             "unsubscribed": 0
+                     *           },
+                     *           "created_at": "2026-12-06T07:59:13.381Z",
+                     *           "updated_at": "2026-12-06T07:59:13.381Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description The site's sequences, newest first, with their figures */
                         sequences: components["schemas"]["Sequence"][];
@@ -10755,6 +11247,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "sequence_id": "07fc4171-c939-4059-b311-e8deed94ebe3",
+                 *       "lead_id": "0059005c-d4f0-4b81-bff1-2e61ee80d1ef"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10785,6 +11284,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "enrollment": {
+                     *         "id": "c6368f47-ba3e-4265-a1f6-7098a00c1f9a",
+                     *         "lead_id": "0059005c-d4f0-4b81-bff1-2e61ee80d1ef",
+                     *         "email": "user-34165598361e@example.com",
+                     *         "status": "stopped",
+                     *         "failure": null,
+                     *         "draft": null,
+                     *         "stop_reason": "removed",
+                     *         "next_step": 0,
+                     *         "next_send_at": null,
+                     *         "created_at": "2026-12-06T07:59:14.623Z",
+                     *         "stopped_at": "2026-12-06T07:59:14.632Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         enrollment: components["schemas"]["Enrollment"];
                         /** @constant */
@@ -10811,6 +11329,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "sequence_id": "a0722e86-0125-42ab-a167-2f7eb591d7fc",
+                 *       "status": "paused"
+                 *     }
+                 */
                 "application/json": {
                     /** @description At most this many of the site's messages per day (the site's day, in its time zone: settings → business hours; UTC when unset); null: no cap */
                     daily_cap?: number | null;
@@ -10855,6 +11380,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "sequence": {
+                     *         "id": "a0722e86-0125-42ab-a167-2f7eb591d7fc",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *         "name": "Welcome",
+                     *         "status": "paused",
+                     *         "steps": [
+                     *           {
+                     *             "delay_minutes": 60,
+                     *             "subject": "Hi",
+                     *             "body": "Hello."
+                     *           }
+                     *         ],
+                     *         "send_window": null,
+                     *         "daily_cap": null,
+                     *         "domain_per_minute": null,
+                     *         "stop_on_status": [],
+                     *         "tracking": true,
+                     *         "figures": {
+                     *           "enrolled": 0,
+                     *           "active": 0,
+                     *           "completed": 0,
+                     *           "stopped": 0,
+                     *           "failed": 0,
+                     *           "sent": 0,
+                     *           "opened": 0,
+                     *           "clicked": 0,
+                     *           "replied": 0,
+                     *           "bounced": 0,
+                     *           "unsubscribed": 0
+                     *         },
+                     *         "created_at": "2026-12-06T07:59:13.938Z",
+                     *         "updated_at": "2026-12-06T07:59:13.946Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         sequence: components["schemas"]["Sequence"];
                         /** @constant */
@@ -10884,8 +11447,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "302835e0-cda7-4584-ba65-507d74908950",
-                 *       "action": "get"
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "action": "update",
+                 *       "industry": "Software",
+                 *       "swot": {
+                 *         "strengths": [
+                 *           "Fast"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -11329,7 +11898,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "settings": {}
+                     *       "settings": {
+                     *         "industry": "Software",
+                     *         "swot": {
+                     *           "strengths": [
+                     *             "Fast"
+                     *           ]
+                     *         }
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -11673,8 +12249,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "86809521-f077-495f-9d40-f46dea370086",
-                     *         "email": "user-7bbdbff6d158@example.com",
+                     *         "id": "c0b6cebe-2fb5-414c-88e7-6ee2de4ffae5",
+                     *         "email": "user-3aaaa0ccd3a8@example.com",
                      *         "name": null,
                      *         "email_verified": false,
                      *         "two_factor": false
@@ -11965,7 +12541,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-7bbdbff6d158@example.com",
+                 *       "email": "user-3aaaa0ccd3a8@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -11991,7 +12567,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "email": "user-7bbdbff6d158@example.com",
+                     *         "email": "user-3aaaa0ccd3a8@example.com",
                      *         "message": "Check your inbox: a link to verify this address was sent to it (valid 7 days)."
                      *       }
                      *     }
@@ -12024,7 +12600,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "user-7bbdbff6d158@example.com",
+                 *       "email": "user-3aaaa0ccd3a8@example.com",
                  *       "password": "correct horse battery"
                  *     }
                  */
@@ -12050,8 +12626,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..1sIF7saCoK_T9msE.ky04g5TC57aZQGEmNFm_ZjmsY_WzQzLlKLxbFM9Zpn81OCLT-0gz3WTy5TR7uxGqtwSgvWjD93ILW3qI1rlx5fNJKurxAAbWtfZ_P1TGeGusujfX8s_Ral55f1vzlbv3aTXV1ps_flVd63gqz1shhnnT-XG9SeQnzFV9aQ-JqwCalLlLs-jskgWZcrVLAszTYNYXOG7Jraoh5O-beqY7lHPndWBfcSbGBPKmkujwo6elfFDaW5iqgw341gvjnkG1ZtBapKBH2F9fyNdpUuxEwP8xfkakyqACALiHyNDm.vPnAf8s6zjgNnNuvvCB21g",
-                     *         "expires_at": "2026-12-13T06:50:03.722Z"
+                     *         "token": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..DZh1Q-hyoiVmrPLj.8ORqFOtU5yuQF6oT5ZCRXiCYQ7StfV0MrxC4VTOlXs7q9gtIV9CGtEQByxkyLTFdrxrg-KAXPky6f-PpYHCng9PCm4iVs-VH8qWGaj5j5GXj4dcAE9XiLWcbaafe9dzoWRH6h3qawYW7G0MMf1jW9EYuU4cofq2E7Qt3v2c5qnIa0mZdifxqGVn6FYVPIDfRAv_zhAbKg4-Vj56KDf_sbq7uoZWkSCEfYVrToNPBqRVp9pokwta_nqBeEs4G9RcQ1CSmQ2v8Q6-JlFv0jyN8mMizL9T6oqitGGwkQ4Gw.zXdw1ok0se1NxnHwqm7XjQ",
+                     *         "expires_at": "2026-12-13T08:01:16.370Z"
                      *       }
                      *     }
                      */
@@ -14245,7 +14821,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "token": "invite_FVvAtpmP6aulcqhUjccCinfdgKTPPhOfUTwqwg8pFXi1jPx2Y"
+                 *       "token": "invite_AqYqEs7j9sUb1qsOLS5I3b95O2VhHazSJaFd3oJ3JDs4fBOWd"
                  *     }
                  */
                 "application/json": {
@@ -14266,7 +14842,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "9f760c34-4f94-4b8d-ad74-a0a42e4fa639",
+                     *         "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
                      *         "role": "viewer",
                      *         "joined": true
                      *       }
@@ -14399,7 +14975,7 @@ export interface operations {
                  *         "read",
                  *         "write"
                  *       ],
-                 *       "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf"
+                 *       "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f"
                  *     }
                  */
                 "application/json": {
@@ -14446,17 +15022,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "apiKey": "key_Zi73mOphYmSrxiSBw5zNNVfP5uvq60RAQw7uz1nTSCj0ZrsmL",
-                     *         "id": "a7b75c14-2857-4165-bfbf-7a42956fe817",
+                     *         "apiKey": "key_aXRrFL7Kk61tZaYJNhfLHPXiyEFkckxESsJEZwZ1xMH311rMc",
+                     *         "id": "15649305-99c7-47b7-98c8-00a3cfd9c185",
                      *         "prefix": "key",
                      *         "name": "test key",
                      *         "scopes": [
                      *           "read",
                      *           "write"
                      *         ],
-                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
-                     *         "expires_at": "2027-03-06T06:50:06.364Z",
-                     *         "created_at": "2026-12-06T06:50:06.325Z"
+                     *         "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                     *         "expires_at": "2027-03-06T08:01:16.589Z",
+                     *         "created_at": "2026-12-06T08:01:16.578Z"
                      *       }
                      *     }
                      */
@@ -14698,14 +15274,23 @@ export interface operations {
     deleteApiLeadsLeadId: {
         parameters: {
             query: {
-                /** @description Must be `true`: the lead is erased with everything stored about the person (this cannot be undone) */
+                /**
+                 * @description Must be `true`: the lead is erased with everything stored about the person (this cannot be undone)
+                 * @example true
+                 */
                 erase: "true";
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 0d831202-3dcb-400b-a64f-b4ff5e77ebe9
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description Lead id */
+                /**
+                 * @description Lead id
+                 * @example 893427be-7914-4717-ae24-f99682f2b801
+                 */
                 lead_id: string;
             };
             cookie?: never;
@@ -14719,6 +15304,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "erased": true,
+                     *         "deleted": {
+                     *           "leads": 1,
+                     *           "visitors": 1,
+                     *           "sessions": 1,
+                     *           "events": 3,
+                     *           "emails": 1,
+                     *           "conversations": 0,
+                     *           "files": 0
+                     *         },
+                     *         "suppressed": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Erasure"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14739,12 +15342,18 @@ export interface operations {
     getApiLeadsLeadIdExport: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 0d831202-3dcb-400b-a64f-b4ff5e77ebe9
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description Lead id */
+                /**
+                 * @description Lead id
+                 * @example 893427be-7914-4717-ae24-f99682f2b801
+                 */
                 lead_id: string;
             };
             cookie?: never;
@@ -14761,6 +15370,172 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "exported_at": "2026-12-06T07:50:42.713Z",
+                     *         "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                     *         "lead": {
+                     *           "id": "893427be-7914-4717-ae24-f99682f2b801",
+                     *           "name": "Ada Lovelace",
+                     *           "email": "user-d1e76e25ee85@example.com",
+                     *           "notes": null,
+                     *           "phone": null,
+                     *           "origin": "visitor_identify",
+                     *           "status": "new",
+                     *           "company": null,
+                     *           "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                     *           "position": null,
+                     *           "created_at": "2026-12-06T07:50:42.686+00:00",
+                     *           "lead_score": null,
+                     *           "segment_id": null,
+                     *           "updated_at": "2026-12-06T07:50:42.686+00:00",
+                     *           "assignee_id": null,
+                     *           "campaign_id": null,
+                     *           "custom_properties": {}
+                     *         },
+                     *         "visitors": [
+                     *           {
+                     *             "id": "01a24a55-6edb-7637-ac66-3966c875ee4b",
+                     *             "is_bot": true,
+                     *             "lead_id": "893427be-7914-4717-ae24-f99682f2b801",
+                     *             "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                     *             "fingerprint": "fp-7yw5eso3k1",
+                     *             "last_seen_at": 1796543442651,
+                     *             "first_seen_at": 1796543442651
+                     *           }
+                     *         ],
+                     *         "sessions": [
+                     *           {
+                     *             "id": "01a24a55-6edb-7838-8d58-523d72dc7064",
+                     *             "url": "https://shop.example.com/",
+                     *             "device": null,
+                     *             "events": [
+                     *               {
+                     *                 "id": "01a24a55-6ee5-7f76-88c0-7514db6a796b",
+                     *                 "url": "https://shop.example.com/",
+                     *                 "path": "/",
+                     *                 "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                     *                 "timestamp": 1796543442661,
+                     *                 "event_name": null,
+                     *                 "event_type": "pageview",
+                     *                 "properties": null,
+                     *                 "session_id": "01a24a55-6edb-7838-8d58-523d72dc7064",
+                     *                 "visitor_id": "01a24a55-6edb-7637-ac66-3966c875ee4b",
+                     *                 "received_at": 1796543442661
+                     *               },
+                     *               {
+                     *                 "id": "01a24a55-6eea-799d-9d81-1af2901d4102",
+                     *                 "url": "https://shop.example.com/pricing",
+                     *                 "path": "/pricing",
+                     *                 "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                     *                 "timestamp": 1796543442666,
+                     *                 "event_name": null,
+                     *                 "event_type": "pageview",
+                     *                 "properties": null,
+                     *                 "session_id": "01a24a55-6edb-7838-8d58-523d72dc7064",
+                     *                 "visitor_id": "01a24a55-6edb-7637-ac66-3966c875ee4b",
+                     *                 "received_at": 1796543442666
+                     *               },
+                     *               {
+                     *                 "id": "01a24a55-6ef4-7889-8e64-a91b727eade4",
+                     *                 "url": "https://shop.example.com/pricing",
+                     *                 "path": null,
+                     *                 "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                     *                 "timestamp": 1796543442676,
+                     *                 "event_name": "signup",
+                     *                 "event_type": "conversion",
+                     *                 "properties": null,
+                     *                 "session_id": "01a24a55-6edb-7838-8d58-523d72dc7064",
+                     *                 "visitor_id": "01a24a55-6edb-7637-ac66-3966c875ee4b",
+                     *                 "received_at": 1796543442676
+                     *               }
+                     *             ],
+                     *             "is_bot": true,
+                     *             "status": "active",
+                     *             "browser": null,
+                     *             "consent": null,
+                     *             "lead_id": "893427be-7914-4717-ae24-f99682f2b801",
+                     *             "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                     *             "duration": null,
+                     *             "ended_at": null,
+                     *             "exit_url": null,
+                     *             "location": null,
+                     *             "referrer": null,
+                     *             "utm_term": null,
+                     *             "exit_type": null,
+                     *             "idle_time": null,
+                     *             "lead_data": null,
+                     *             "created_at": 1796543442651,
+                     *             "entry_path": "/",
+                     *             "expires_at": 1796545242676,
+                     *             "page_views": 2,
+                     *             "started_at": 1796543442651,
+                     *             "updated_at": 1796543442683,
+                     *             "utm_medium": null,
+                     *             "utm_source": null,
+                     *             "visitor_id": "01a24a55-6edb-7637-ac66-3966c875ee4b",
+                     *             "active_time": null,
+                     *             "conversions": 1,
+                     *             "current_url": "https://shop.example.com/pricing",
+                     *             "custom_data": null,
+                     *             "event_count": 3,
+                     *             "fingerprint": "fp-7yw5eso3k1",
+                     *             "performance": null,
+                     *             "utm_content": null,
+                     *             "utm_campaign": null,
+                     *             "referrer_host": null,
+                     *             "last_activity_at": 1796543442676,
+                     *             "previous_session_at": null,
+                     *             "previous_session_id": null
+                     *           }
+                     *         ],
+                     *         "emails": [
+                     *           {
+                     *             "id": "7d3b64f7-f3b6-41e9-b333-06a7da22f5f2",
+                     *             "kind": null,
+                     *             "app_id": null,
+                     *             "status": "stored",
+                     *             "lead_id": "893427be-7914-4717-ae24-f99682f2b801",
+                     *             "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                     *             "subject": "Your order",
+                     *             "direction": "outbound",
+                     *             "html_body": null,
+                     *             "text_body": "Thanks",
+                     *             "transport": "outbox",
+                     *             "command_id": null,
+                     *             "created_at": "2026-12-06T07:50:42.697+00:00",
+                     *             "message_id": "<57d6b41b-9153-471f-b05b-cef0c098c2f0@localhost>",
+                     *             "in_reply_to": null,
+                     *             "mailbox_key": null,
+                     *             "workflow_id": null,
+                     *             "from_address": "\"Test site\" <no-reply@localhost>",
+                     *             "to_addresses": [
+                     *               "user-d1e76e25ee85@example.com"
+                     *             ],
+                     *             "conversation_id": null,
+                     *             "provider_message_id": null
+                     *           }
+                     *         ],
+                     *         "notes": [
+                     *           {
+                     *             "id": "03e54a41-ac10-4777-a8af-834e74259476",
+                     *             "body": "Prefers mail to user-d1e76e25ee85@example.com",
+                     *             "lead_id": "893427be-7914-4717-ae24-f99682f2b801",
+                     *             "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                     *             "created_at": "2026-12-06T07:50:42.7+00:00",
+                     *             "author_key_id": "ea7ef49f-5d58-498a-b5cb-ed4755b770aa",
+                     *             "author_user_id": null
+                     *           }
+                     *         ],
+                     *         "field_changes": [],
+                     *         "conversations": [],
+                     *         "enrollments": [],
+                     *         "uploads": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PersonExport"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14784,13 +15559,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Lead id */
+                /**
+                 * @description Lead id
+                 * @example 9fd3e9e8-986f-46a3-a931-ab340aa7d653
+                 */
                 lead_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                 *       "other_lead_id": "9e95e5ef-8804-4f4b-a5e4-2c1cd843a485",
+                 *       "fields": {
+                 *         "name": "other"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Per field, whose value the kept lead takes. By default the kept lead keeps its values and takes the other lead’s where it has none; `custom_properties`: whose values win where both have one (the other’s fill the gaps either way); `notes`: the kept lead’s, else the other’s (the two are joined when both have notes and no choice is given) */
                     fields?: {
@@ -14820,6 +15607,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "lead_id": "9fd3e9e8-986f-46a3-a931-ab340aa7d653",
+                     *         "merged_lead_id": "9e95e5ef-8804-4f4b-a5e4-2c1cd843a485",
+                     *         "moved": {
+                     *           "visitors": 1,
+                     *           "sessions": 1,
+                     *           "emails": 1,
+                     *           "notes": 1,
+                     *           "conversations": 0,
+                     *           "enrollments": 1
+                     *         },
+                     *         "enrollments_dropped": [
+                     *           {
+                     *             "sequence_id": "86885079-7525-4201-905f-8663bdcf7d7f",
+                     *             "enrollment_id": "2bc674d2-33d4-4be9-9ba4-912e7cb3ea76"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MergeResult"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14846,12 +15656,18 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip (default 0) */
                 offset?: number;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 0d831202-3dcb-400b-a64f-b4ff5e77ebe9
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description Lead id */
+                /**
+                 * @description Lead id
+                 * @example b2c50731-70e3-4c51-89cd-80ac5a19af60
+                 */
                 lead_id: string;
             };
             cookie?: never;
@@ -14868,6 +15684,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "37299289-acbe-4dd2-bcb4-91162ed3cd86",
+                     *           "lead_id": "b2c50731-70e3-4c51-89cd-80ac5a19af60",
+                     *           "body": "From the console",
+                     *           "author": {
+                     *             "type": "member",
+                     *             "id": "f6ca0a25-d0e4-4915-b114-d852c56be5aa",
+                     *             "name": "user-32f33c59d143@example.com"
+                     *           },
+                     *           "created_at": "2026-12-06T07:50:41.788Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Note"][];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14891,13 +15731,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Lead id */
+                /**
+                 * @description Lead id
+                 * @example 68ec4916-47bd-4f7a-a3d5-2eee68232803
+                 */
                 lead_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                 *       "body": "Called: wants a demo next week"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The note, plain text (1–10000 characters) */
                     body: string;
@@ -14920,6 +15769,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "c632a5a2-ea75-4a89-9c2e-5b1bcb72b8fc",
+                     *         "lead_id": "68ec4916-47bd-4f7a-a3d5-2eee68232803",
+                     *         "body": "Called: wants a demo next week",
+                     *         "author": {
+                     *           "type": "key",
+                     *           "id": "ea7ef49f-5d58-498a-b5cb-ed4755b770aa",
+                     *           "name": "test key"
+                     *         },
+                     *         "created_at": "2026-12-06T07:50:41.276Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Note"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -14942,14 +15807,23 @@ export interface operations {
     deleteApiLeadsLeadIdNotesNoteId: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 0d831202-3dcb-400b-a64f-b4ff5e77ebe9
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description Lead id */
+                /**
+                 * @description Lead id
+                 * @example b2c50731-70e3-4c51-89cd-80ac5a19af60
+                 */
                 lead_id: string;
-                /** @description Note id */
+                /**
+                 * @description Note id
+                 * @example 37299289-acbe-4dd2-bcb4-91162ed3cd86
+                 */
                 note_id: string;
             };
             cookie?: never;
@@ -14966,6 +15840,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "37299289-acbe-4dd2-bcb4-91162ed3cd86",
+                     *         "lead_id": "b2c50731-70e3-4c51-89cd-80ac5a19af60",
+                     *         "body": "From the console",
+                     *         "author": {
+                     *           "type": "member",
+                     *           "id": "f6ca0a25-d0e4-4915-b114-d852c56be5aa",
+                     *           "name": "user-32f33c59d143@example.com"
+                     *         },
+                     *         "created_at": "2026-12-06T07:50:41.788Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Note"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -15139,14 +16029,20 @@ export interface operations {
                 cursor?: string;
                 /** @description Items per page, 1–100 (default 50) */
                 limit?: number;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 0d831202-3dcb-400b-a64f-b4ff5e77ebe9
+                 */
                 site_id: string;
                 /** @description Only these types, comma-separated (session, event, email, note, status_change, field_change, conversation, sequence); default all */
                 types?: string;
             };
             header?: never;
             path: {
-                /** @description Lead id */
+                /**
+                 * @description Lead id
+                 * @example 68ec4916-47bd-4f7a-a3d5-2eee68232803
+                 */
                 lead_id: string;
             };
             cookie?: never;
@@ -15163,6 +16059,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "type": "status_change",
+                     *             "at": "2026-12-06T07:50:41.287Z",
+                     *             "id": "1",
+                     *             "field": "status",
+                     *             "from_value": "new",
+                     *             "to_value": "qualified"
+                     *           },
+                     *           {
+                     *             "type": "note",
+                     *             "at": "2026-12-06T07:50:41.276Z",
+                     *             "id": "c632a5a2-ea75-4a89-9c2e-5b1bcb72b8fc",
+                     *             "body": "Called: wants a demo next week",
+                     *             "author": {
+                     *               "type": "key",
+                     *               "id": "ea7ef49f-5d58-498a-b5cb-ed4755b770aa",
+                     *               "name": "test key"
+                     *             }
+                     *           },
+                     *           {
+                     *             "type": "email",
+                     *             "at": "2026-12-06T07:50:41.271Z",
+                     *             "id": "edb4f51c-6246-4d05-8d09-2108b35f3d4c",
+                     *             "direction": "outbound",
+                     *             "subject": "Welcome aboard",
+                     *             "from": "\"Test site\" <no-reply@localhost>",
+                     *             "to": [
+                     *               "user-cd1910dba697@example.com"
+                     *             ],
+                     *             "status": "stored"
+                     *           }
+                     *         ],
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Timeline"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -15209,6 +16146,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id,name,email,status
+                     *     ab0dc2dd-858e-44a8-895d-d44b110684b9,Ada Lovelace,ada@example.com,qualified
+                     */
                     "text/csv": string;
                 };
             };
@@ -15223,7 +16164,10 @@ export interface operations {
     postApiLeadsImport: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 3df6ddd1-33f9-4fb2-be72-78ac9a405131
+                 */
                 site_id: string;
             };
             header?: never;
@@ -15232,6 +16176,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "file": "contacts.csv",
+                 *       "mapping": "{\"E-mail\":\"email\",\"Full name\":\"name\",\"Company\":\"company\",\"Plan\":\"plan\"}"
+                 *     }
+                 */
                 "multipart/form-data": {
                     /**
                      * Format: binary
@@ -15254,6 +16204,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "import_id": "c1a7e3b5-2d4f-4a6b-8c9d-0e1f2a3b4c5d",
+                     *         "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "file_name": "contacts.csv",
+                     *         "status": "completed",
+                     *         "total_rows": 3,
+                     *         "processed_rows": 3,
+                     *         "created": 1,
+                     *         "updated": 1,
+                     *         "skipped": 1,
+                     *         "errors": [
+                     *           {
+                     *             "row": 4,
+                     *             "message": "email: not an email address"
+                     *           }
+                     *         ],
+                     *         "failure": null,
+                     *         "created_at": "2026-12-06T07:12:40.118Z",
+                     *         "completed_at": "2026-12-06T07:12:40.342Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description ISO 8601 timestamp */
@@ -15306,6 +16281,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "import_id": "d2b8f4c6-3e5a-4b7c-9d0e-1f2a3b4c5d6e",
+                     *         "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *         "file_name": "all-contacts.csv",
+                     *         "status": "queued",
+                     *         "total_rows": 8421,
+                     *         "processed_rows": 0,
+                     *         "created": 0,
+                     *         "updated": 0,
+                     *         "skipped": 0,
+                     *         "errors": [],
+                     *         "failure": null,
+                     *         "created_at": "2026-12-06T07:14:02.511Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description ISO 8601 timestamp */
@@ -15360,12 +16355,18 @@ export interface operations {
     getApiLeadsImportImportId: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example c50986ed-3720-4faa-98bb-2bf93d38c57f
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description The import */
+                /**
+                 * @description The import
+                 * @example c974d1b9-9bc8-456a-bad4-156d07690a16
+                 */
                 import_id: string;
             };
             cookie?: never;
@@ -15382,6 +16383,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "import_id": "c974d1b9-9bc8-456a-bad4-156d07690a16",
+                     *         "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                     *         "file_name": "leads.csv",
+                     *         "status": "queued",
+                     *         "total_rows": 1200,
+                     *         "processed_rows": 1,
+                     *         "created": 0,
+                     *         "updated": 0,
+                     *         "skipped": 1,
+                     *         "errors": [
+                     *           {
+                     *             "row": 101,
+                     *             "message": "email \"broken\" is not a valid address"
+                     *           }
+                     *         ],
+                     *         "failure": null,
+                     *         "created_at": "2026-12-06T08:01:17.979Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description ISO 8601 timestamp */
@@ -15436,7 +16462,10 @@ export interface operations {
     getApiLeadsProperties: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example c50986ed-3720-4faa-98bb-2bf93d38c57f
+                 */
                 site_id: string;
             };
             header?: never;
@@ -15455,6 +16484,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "property_id": "e5ea13da-7cad-4117-8614-f6674e6a5774",
+                     *           "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                     *           "key": "plan",
+                     *           "label": "Plan",
+                     *           "type": "choice",
+                     *           "options": [
+                     *             "Free",
+                     *             "Pro",
+                     *             "Enterprise"
+                     *           ],
+                     *           "position": 0,
+                     *           "created_at": "2026-12-06T08:01:16.871Z",
+                     *           "updated_at": "2026-12-06T08:01:16.871Z"
+                     *         },
+                     *         {
+                     *           "property_id": "e5d63a07-4daa-4764-b92f-642c2f745b03",
+                     *           "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                     *           "key": "deal_size",
+                     *           "label": "Deal size",
+                     *           "type": "number",
+                     *           "options": [],
+                     *           "position": 1,
+                     *           "created_at": "2026-12-06T08:01:16.893Z",
+                     *           "updated_at": "2026-12-06T08:01:16.893Z"
+                     *         },
+                     *         {
+                     *           "property_id": "cebb2407-8e8f-48d5-a4c3-6e2829d5b9d4",
+                     *           "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                     *           "key": "renewal",
+                     *           "label": "Renewal",
+                     *           "type": "date",
+                     *           "options": [],
+                     *           "position": 2,
+                     *           "created_at": "2026-12-06T08:01:16.906Z",
+                     *           "updated_at": "2026-12-06T08:01:16.906Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description ISO 8601 timestamp */
@@ -15497,6 +16570,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                 *       "key": "plan",
+                 *       "label": "Plan",
+                 *       "type": "choice",
+                 *       "options": [
+                 *         "Free",
+                 *         "Pro",
+                 *         "Enterprise"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description How the value is named in `custom_properties`, CSV columns and `property.<key>` filters: lower-case letters, digits and `_`, unique per site */
                     key: string;
@@ -15528,6 +16614,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "property_id": "e5ea13da-7cad-4117-8614-f6674e6a5774",
+                     *         "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                     *         "key": "plan",
+                     *         "label": "Plan",
+                     *         "type": "choice",
+                     *         "options": [
+                     *           "Free",
+                     *           "Pro",
+                     *           "Enterprise"
+                     *         ],
+                     *         "position": 0,
+                     *         "created_at": "2026-12-06T08:01:16.871Z",
+                     *         "updated_at": "2026-12-06T08:01:16.871Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description ISO 8601 timestamp */
@@ -15566,12 +16672,18 @@ export interface operations {
     deleteApiLeadsPropertiesPropertyId: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example c50986ed-3720-4faa-98bb-2bf93d38c57f
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description The property definition */
+                /**
+                 * @description The property definition
+                 * @example d60bd28d-c18f-480c-bb50-cf9fc04fe00b
+                 */
                 property_id: string;
             };
             cookie?: never;
@@ -15588,6 +16700,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "property_id": "d60bd28d-c18f-480c-bb50-cf9fc04fe00b",
+                     *         "cleared_leads": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Leads that held a value */
@@ -15616,13 +16737,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The property definition */
+                /**
+                 * @description The property definition
+                 * @example d60bd28d-c18f-480c-bb50-cf9fc04fe00b
+                 */
                 property_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                 *       "label": "Level",
+                 *       "options": [
+                 *         "Gold",
+                 *         "Silver",
+                 *         "Bronze"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Name shown in the console */
                     label?: string;
@@ -15649,6 +16784,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "property_id": "d60bd28d-c18f-480c-bb50-cf9fc04fe00b",
+                     *         "site_id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
+                     *         "key": "tier",
+                     *         "label": "Level",
+                     *         "type": "choice",
+                     *         "options": [
+                     *           "Gold",
+                     *           "Silver",
+                     *           "Bronze"
+                     *         ],
+                     *         "position": 4,
+                     *         "created_at": "2026-12-06T08:01:19.711Z",
+                     *         "updated_at": "2026-12-06T08:01:19.736Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description ISO 8601 timestamp */
@@ -16252,7 +17407,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "to": [
-                 *         "user-7e8024167d23@example.com"
+                 *         "user-4116f9afe115@example.com"
                  *       ],
                  *       "subject": "Welcome",
                  *       "text": "Hello there",
@@ -16296,15 +17451,15 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "252ecaf8-bef2-4bca-8a30-2f5ebb79d168",
+                     *         "id": "f7f4a50d-d32c-404a-aa99-d812ab82b723",
                      *         "transport": "outbox",
                      *         "status": "stored",
                      *         "to": [
-                     *           "user-7e8024167d23@example.com"
+                     *           "user-4116f9afe115@example.com"
                      *         ],
                      *         "provider_message_id": null,
-                     *         "message_id": "<048bf4ad-f026-4bac-998f-48abc97ed620@localhost>",
-                     *         "created_at": "2026-11-24T13:30:22.032Z"
+                     *         "message_id": "<26315978-e95d-4e45-bcc8-f72497f63ef3@localhost>",
+                     *         "created_at": "2026-12-06T07:48:30.167Z"
                      *       }
                      *     }
                      */
@@ -16366,10 +17521,10 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "6db3db30-bd8b-490c-9f85-1d90622ad554",
-                     *           "site_id": "a54a93b0-f245-4be7-a935-5d78903398e1",
+                     *           "id": "f45a6fe9-fc49-416a-944a-2c7f537b9c53",
+                     *           "site_id": "7cd54d74-4ccd-458d-b7ef-f7c01ac1234d",
                      *           "name": "Lead 3",
-                     *           "email": "user-518052f4df00@example.com",
+                     *           "email": "user-35ccaf78ea6a@example.com",
                      *           "status": "new",
                      *           "phone": null,
                      *           "position": null,
@@ -16380,14 +17535,15 @@ export interface operations {
                      *           "campaign_id": null,
                      *           "assignee_id": null,
                      *           "lead_score": null,
-                     *           "created_at": "2026-11-24T13:30:12.229Z",
-                     *           "updated_at": "2026-11-24T13:30:12.229Z"
+                     *           "custom_properties": {},
+                     *           "created_at": "2026-12-06T07:48:26.278Z",
+                     *           "updated_at": "2026-12-06T07:48:26.278Z"
                      *         },
                      *         {
-                     *           "id": "111e284d-c73b-41e3-b5e7-29d80095099f",
-                     *           "site_id": "a54a93b0-f245-4be7-a935-5d78903398e1",
+                     *           "id": "496b1ada-3ecb-4b63-aec7-bd3d55829197",
+                     *           "site_id": "7cd54d74-4ccd-458d-b7ef-f7c01ac1234d",
                      *           "name": "Lead 2",
-                     *           "email": "user-f28ddef05527@example.com",
+                     *           "email": "user-67b40d6a4e64@example.com",
                      *           "status": "new",
                      *           "phone": null,
                      *           "position": null,
@@ -16398,8 +17554,9 @@ export interface operations {
                      *           "campaign_id": null,
                      *           "assignee_id": null,
                      *           "lead_score": null,
-                     *           "created_at": "2026-11-24T13:30:12.217Z",
-                     *           "updated_at": "2026-11-24T13:30:12.217Z"
+                     *           "custom_properties": {},
+                     *           "created_at": "2026-12-06T07:48:26.268Z",
+                     *           "updated_at": "2026-12-06T07:48:26.268Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -16442,7 +17599,7 @@ export interface operations {
                  *       "leads": [
                  *         {
                  *           "name": "First",
-                 *           "email": "user-b36d513762f0@example.com"
+                 *           "email": "user-91f3b7397728@example.com"
                  *         }
                  *       ]
                  *     }
@@ -16522,10 +17679,10 @@ export interface operations {
                      *             "index": 0,
                      *             "success": true,
                      *             "lead": {
-                     *               "id": "c9a45f3d-78f3-47e0-bffd-e2bb462335fa",
-                     *               "site_id": "a54a93b0-f245-4be7-a935-5d78903398e1",
+                     *               "id": "a5527fa0-8885-450b-910b-7abf40bb158c",
+                     *               "site_id": "7cd54d74-4ccd-458d-b7ef-f7c01ac1234d",
                      *               "name": "First",
-                     *               "email": "user-b36d513762f0@example.com",
+                     *               "email": "user-91f3b7397728@example.com",
                      *               "status": "new",
                      *               "phone": null,
                      *               "position": null,
@@ -16536,8 +17693,9 @@ export interface operations {
                      *               "campaign_id": null,
                      *               "assignee_id": null,
                      *               "lead_score": null,
-                     *               "created_at": "2026-11-24T13:30:11.110Z",
-                     *               "updated_at": "2026-11-24T13:30:11.110Z"
+                     *               "custom_properties": {},
+                     *               "created_at": "2026-12-06T07:48:26.130Z",
+                     *               "updated_at": "2026-12-06T07:48:26.130Z"
                      *             }
                      *           }
                      *         ]
@@ -16586,26 +17744,26 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "key": {
-                     *           "id": "936957ed-3f0a-4d4f-9462-060da1c262f0",
+                     *           "id": "3214c77d-7541-4790-b764-723a4dccc417",
                      *           "name": "test platform key",
-                     *           "display": "sgp_pk_…3BAi",
-                     *           "expires_at": "2027-02-22T13:30:09.643Z",
+                     *           "display": "sgp_pk_…i91B",
+                     *           "expires_at": "2027-03-06T07:48:25.989Z",
                      *           "capabilities": [
                      *             "leads.read"
                      *           ]
                      *         },
                      *         "site": {
-                     *           "id": "a54a93b0-f245-4be7-a935-5d78903398e1",
+                     *           "id": "7cd54d74-4ccd-458d-b7ef-f7c01ac1234d",
                      *           "name": "Test site",
                      *           "domain": null
                      *         },
                      *         "app": {
-                     *           "id": "6826e9bd-104d-4c5e-b4ff-e02f2dd9cc2f",
+                     *           "id": "965f661a-14d7-4bd2-aeb2-3093e3252d15",
                      *           "name": "Generated app",
-                     *           "short_id": "5athnt6snxreesiw"
+                     *           "short_id": "wjmcfxt6g4i3shif"
                      *         },
                      *         "schema": {
-                     *           "name": "app_5athnt6snxreesiw",
+                     *           "name": "app_wjmcfxt6g4i3shif",
                      *           "exists": false,
                      *           "applied": 0
                      *         },
@@ -16614,7 +17772,7 @@ export interface operations {
                      *             "capability": "leads.read",
                      *             "limit": 10000,
                      *             "used": 0,
-                     *             "resets_at": "2026-11-25T00:00:00.000Z"
+                     *             "resets_at": "2026-12-07T00:00:00.000Z"
                      *           }
                      *         ]
                      *       }
@@ -16647,7 +17805,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "session_id": "8b3015d8-e2c1-49ac-bf77-a566a5ed2edc",
+                 *       "session_id": "01a24a53-5a50-7f09-8569-7cf5b9ff3a70",
                  *       "event_type": "custom",
                  *       "event_name": "checkout_started",
                  *       "properties": {
@@ -16737,13 +17895,13 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "event_id": "e58a9e6c-a303-45cb-8484-676e412fe01d",
-                     *         "session_id": "8b3015d8-e2c1-49ac-bf77-a566a5ed2edc",
-                     *         "visitor_id": "f7c1dd38-7872-4a60-a41c-51850ee5543d",
+                     *         "event_id": "01a24a53-5a74-73f0-98b6-bcf20680fe66",
+                     *         "session_id": "01a24a53-5a50-7f09-8569-7cf5b9ff3a70",
+                     *         "visitor_id": "01a24a53-5a50-783c-8e40-b475172c3fd8",
                      *         "event_type": "custom",
-                     *         "timestamp": 1795527012733,
+                     *         "timestamp": 1796543306356,
                      *         "stored": true,
-                     *         "expires_at": 1795528812733
+                     *         "expires_at": 1796545106356
                      *       }
                      *     }
                      */
@@ -16782,7 +17940,7 @@ export interface operations {
                 requirement_id?: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 9c42f9bb-b34a-488a-a1ce-89a87fd2af9c
+                 * @example 4187f455-9c5f-4df9-9577-a092c9f06935
                  */
                 site_id: string;
                 /** @description Only requirements with this status */
@@ -16809,8 +17967,8 @@ export interface operations {
                      *       "success": true,
                      *       "requirements": [
                      *         {
-                     *           "requirement_id": "40970658-726d-4602-8be3-49b7a16946e0",
-                     *           "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
+                     *           "requirement_id": "327ead64-aab3-4f7a-a709-a1dcfc95e98e",
+                     *           "site_id": "4187f455-9c5f-4df9-9577-a092c9f06935",
                      *           "title": "Audit",
                      *           "type": null,
                      *           "priority": "medium",
@@ -16818,12 +17976,12 @@ export interface operations {
                      *           "completion_status": "completed",
                      *           "instructions": "External deliverable",
                      *           "budget": null,
-                     *           "created_at": "2026-11-24T13:43:38.099Z",
-                     *           "updated_at": "2026-11-24T13:43:38.390Z"
+                     *           "created_at": "2026-12-06T07:59:29.883Z",
+                     *           "updated_at": "2026-12-06T07:59:29.904Z"
                      *         },
                      *         {
-                     *           "requirement_id": "1633c37e-6b60-4bd3-b90d-0ba74313103a",
-                     *           "site_id": "9c42f9bb-b34a-488a-a1ce-89a87fd2af9c",
+                     *           "requirement_id": "1efd9d2a-b2ba-443a-a455-40ce986976e9",
+                     *           "site_id": "4187f455-9c5f-4df9-9577-a092c9f06935",
                      *           "title": "Launch campaign",
                      *           "type": null,
                      *           "priority": "medium",
@@ -16831,8 +17989,8 @@ export interface operations {
                      *           "completion_status": "pending",
                      *           "instructions": null,
                      *           "budget": 100000,
-                     *           "created_at": "2026-11-24T13:43:37.987Z",
-                     *           "updated_at": "2026-11-24T13:43:37.987Z"
+                     *           "created_at": "2026-12-06T07:59:29.861Z",
+                     *           "updated_at": "2026-12-06T07:59:29.861Z"
                      *         }
                      *       ],
                      *       "total": 2,
@@ -18085,7 +19243,7 @@ export interface operations {
             query: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 76a8aa12-291f-4c0e-864e-b69d0e30c1d6
+                 * @example 5b4f9b6c-b746-48ef-862e-71ef1aba0378
                  */
                 site_id: string;
             };
@@ -18110,8 +19268,8 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "fd8193e3-7035-41a8-b83d-4f525b74b77c",
-                     *           "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                     *           "id": "7e7c5897-cd32-4390-ac05-d6dec8cbc503",
+                     *           "site_id": "5b4f9b6c-b746-48ef-862e-71ef1aba0378",
                      *           "name": "Welcome",
                      *           "status": "active",
                      *           "steps": [
@@ -18143,11 +19301,13 @@ export interface operations {
                      *           "stop_on_status": [
                      *             "converted"
                      *           ],
+                     *           "tracking": true,
                      *           "figures": {
                      *             "enrolled": 0,
                      *             "active": 0,
                      *             "completed": 0,
                      *             "stopped": 0,
+                     *             "failed": 0,
                      *             "sent": 0,
                      *             "opened": 0,
                      *             "clicked": 0,
@@ -18155,8 +19315,8 @@ export interface operations {
                      *             "bounced": 0,
                      *             "unsubscribed": 0
                      *           },
-                     *           "created_at": "2026-12-06T02:58:27.229Z",
-                     *           "updated_at": "2026-12-06T02:58:27.229Z"
+                     *           "created_at": "2026-12-06T07:47:21.267Z",
+                     *           "updated_at": "2026-12-06T07:47:21.267Z"
                      *         }
                      *       ]
                      *     }
@@ -18189,37 +19349,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
-                 *       "name": "Welcome",
+                 *       "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                 *       "name": "Onboarding",
                  *       "steps": [
                  *         {
-                 *           "delay_minutes": 0,
-                 *           "subject": "Hi {{first_name|there}}",
-                 *           "body": "Hello {{first_name|there}} at {{company|your company}}."
+                 *           "delay_minutes": 60,
+                 *           "subject": "Hi",
+                 *           "body": "Hello."
                  *         },
                  *         {
-                 *           "delay_minutes": 4320,
-                 *           "subject": "Following up",
-                 *           "subject_variants": [
-                 *             "Still there, {{first_name}}?"
-                 *           ],
-                 *           "body": "Any thoughts?"
+                 *           "delay_minutes": 60,
+                 *           "subject": "Again",
+                 *           "body": "Hello."
                  *         }
-                 *       ],
-                 *       "send_window": {
-                 *         "days": [
-                 *           1,
-                 *           2,
-                 *           3,
-                 *           4,
-                 *           5
-                 *         ],
-                 *         "start_hour": 9,
-                 *         "end_hour": 17
-                 *       },
-                 *       "daily_cap": 50,
-                 *       "stop_on_status": [
-                 *         "converted"
                  *       ]
                  *     }
                  */
@@ -18266,44 +19408,33 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "fd8193e3-7035-41a8-b83d-4f525b74b77c",
-                     *         "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
-                     *         "name": "Welcome",
+                     *         "id": "86885079-7525-4201-905f-8663bdcf7d7f",
+                     *         "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                     *         "name": "Onboarding",
                      *         "status": "active",
                      *         "steps": [
                      *           {
-                     *             "delay_minutes": 0,
-                     *             "subject": "Hi {{first_name|there}}",
-                     *             "body": "Hello {{first_name|there}} at {{company|your company}}."
+                     *             "delay_minutes": 60,
+                     *             "subject": "Hi",
+                     *             "body": "Hello."
                      *           },
                      *           {
-                     *             "delay_minutes": 4320,
-                     *             "subject": "Following up",
-                     *             "subject_variants": [
-                     *               "Still there, {{first_name}}?"
-                     *             ],
-                     *             "body": "Any thoughts?"
+                     *             "delay_minutes": 60,
+                     *             "subject": "Again",
+                     *             "body": "Hello."
                      *           }
                      *         ],
-                     *         "send_window": {
-                     *           "days": [
-                     *             1,
-                     *             2,
-                     *             3
-                     *           ],
-                     *           "start_hour": 9,
-                     *           "end_hour": 17
-                     *         },
-                     *         "daily_cap": 50,
+                     *         "send_window": null,
+                     *         "daily_cap": null,
                      *         "domain_per_minute": null,
-                     *         "stop_on_status": [
-                     *           "converted"
-                     *         ],
+                     *         "stop_on_status": [],
+                     *         "tracking": true,
                      *         "figures": {
                      *           "enrolled": 0,
                      *           "active": 0,
                      *           "completed": 0,
                      *           "stopped": 0,
+                     *           "failed": 0,
                      *           "sent": 0,
                      *           "opened": 0,
                      *           "clicked": 0,
@@ -18311,8 +19442,8 @@ export interface operations {
                      *           "bounced": 0,
                      *           "unsubscribed": 0
                      *         },
-                     *         "created_at": "2026-12-06T02:58:27.229Z",
-                     *         "updated_at": "2026-12-06T02:58:27.229Z"
+                     *         "created_at": "2026-12-06T07:50:42.497Z",
+                     *         "updated_at": "2026-12-06T07:50:42.497Z"
                      *       }
                      *     }
                      */
@@ -18345,7 +19476,7 @@ export interface operations {
                 offset?: number;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 76a8aa12-291f-4c0e-864e-b69d0e30c1d6
+                 * @example 5b4f9b6c-b746-48ef-862e-71ef1aba0378
                  */
                 site_id: string;
             };
@@ -18353,7 +19484,7 @@ export interface operations {
             path: {
                 /**
                  * @description Sequence id
-                 * @example 7dee847c-4a1a-47e7-86a3-209057add46e
+                 * @example afe9a6a0-e90b-41a1-b06d-1025cdc5d25b
                  */
                 id: string;
             };
@@ -18375,8 +19506,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "7dee847c-4a1a-47e7-86a3-209057add46e",
-                     *         "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                     *         "id": "afe9a6a0-e90b-41a1-b06d-1025cdc5d25b",
+                     *         "site_id": "5b4f9b6c-b746-48ef-862e-71ef1aba0378",
                      *         "name": "Welcome",
                      *         "status": "active",
                      *         "steps": [
@@ -18400,11 +19531,13 @@ export interface operations {
                      *         "stop_on_status": [
                      *           "converted"
                      *         ],
+                     *         "tracking": true,
                      *         "figures": {
                      *           "enrolled": 2,
                      *           "active": 2,
                      *           "completed": 0,
                      *           "stopped": 0,
+                     *           "failed": 0,
                      *           "sent": 0,
                      *           "opened": 0,
                      *           "clicked": 0,
@@ -18412,8 +19545,8 @@ export interface operations {
                      *           "bounced": 0,
                      *           "unsubscribed": 0
                      *         },
-                     *         "created_at": "2026-12-06T02:58:28.089Z",
-                     *         "updated_at": "2026-12-06T02:58:28.089Z",
+                     *         "created_at": "2026-12-06T07:47:21.362Z",
+                     *         "updated_at": "2026-12-06T07:47:21.362Z",
                      *         "step_figures": [
                      *           {
                      *             "step": 0,
@@ -18472,26 +19605,30 @@ export interface operations {
                      *         ],
                      *         "enrollments": [
                      *           {
-                     *             "id": "98d6c308-0842-4fb3-88bb-d99ea08d7ff9",
-                     *             "lead_id": "c63f0723-f3c4-412c-bb29-6a5eab76258f",
-                     *             "email": "user-1ed9de880c6e@example.com",
+                     *             "id": "183a9092-edbe-44f0-8b51-a7f3d9b4954d",
+                     *             "lead_id": "352fde37-5293-4e1f-9061-354f3ade3f8b",
+                     *             "email": "user-fe75a7eeb9c0@example.com",
                      *             "status": "active",
+                     *             "failure": null,
+                     *             "draft": null,
                      *             "stop_reason": null,
                      *             "next_step": 0,
-                     *             "next_send_at": "2026-12-06T02:58:28.821Z",
-                     *             "created_at": "2026-12-06T02:58:28.821Z",
+                     *             "next_send_at": "2026-12-06T07:47:21.492Z",
+                     *             "created_at": "2026-12-06T07:47:21.492Z",
                      *             "stopped_at": null,
                      *             "completed_at": null
                      *           },
                      *           {
-                     *             "id": "39570973-582d-4aca-95e4-4432135a9926",
-                     *             "lead_id": "60199169-7b91-4f29-aa4b-a2311232159b",
-                     *             "email": "user-c91b1b2bbde7@example.com",
+                     *             "id": "ab720757-17ea-4bea-87a6-a3e0ed66843a",
+                     *             "lead_id": "3a15a61c-2a3d-4eb6-a882-73ecba35988e",
+                     *             "email": "user-5118cb30553a@example.com",
                      *             "status": "active",
+                     *             "failure": null,
+                     *             "draft": null,
                      *             "stop_reason": null,
                      *             "next_step": 0,
-                     *             "next_send_at": "2026-12-06T02:58:28.575Z",
-                     *             "created_at": "2026-12-06T02:58:28.589Z",
+                     *             "next_send_at": "2026-12-06T07:47:21.415Z",
+                     *             "created_at": "2026-12-06T07:47:21.415Z",
                      *             "stopped_at": null,
                      *             "completed_at": null
                      *           }
@@ -18525,7 +19662,7 @@ export interface operations {
             path: {
                 /**
                  * @description Sequence id
-                 * @example 0661690f-bdc5-40db-8b91-e756b3780421
+                 * @example 02b5c24a-bf90-44d9-aa40-642f0dc62c36
                  */
                 id: string;
             };
@@ -18535,7 +19672,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                 *       "site_id": "5b4f9b6c-b746-48ef-862e-71ef1aba0378",
                  *       "status": "paused",
                  *       "daily_cap": 10,
                  *       "send_window": {
@@ -18591,8 +19728,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "0661690f-bdc5-40db-8b91-e756b3780421",
-                     *         "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                     *         "id": "02b5c24a-bf90-44d9-aa40-642f0dc62c36",
+                     *         "site_id": "5b4f9b6c-b746-48ef-862e-71ef1aba0378",
                      *         "name": "Welcome",
                      *         "status": "paused",
                      *         "steps": [
@@ -18621,11 +19758,13 @@ export interface operations {
                      *         "daily_cap": 10,
                      *         "domain_per_minute": null,
                      *         "stop_on_status": [],
+                     *         "tracking": true,
                      *         "figures": {
                      *           "enrolled": 0,
                      *           "active": 0,
                      *           "completed": 0,
                      *           "stopped": 0,
+                     *           "failed": 0,
                      *           "sent": 0,
                      *           "opened": 0,
                      *           "clicked": 0,
@@ -18633,8 +19772,8 @@ export interface operations {
                      *           "bounced": 0,
                      *           "unsubscribed": 0
                      *         },
-                     *         "created_at": "2026-12-06T02:58:31.001Z",
-                     *         "updated_at": "2026-12-06T02:58:31.042Z"
+                     *         "created_at": "2026-12-06T07:47:21.868Z",
+                     *         "updated_at": "2026-12-06T07:47:21.878Z"
                      *       }
                      *     }
                      */
@@ -18665,7 +19804,7 @@ export interface operations {
             path: {
                 /**
                  * @description Sequence id
-                 * @example 7dee847c-4a1a-47e7-86a3-209057add46e
+                 * @example 86885079-7525-4201-905f-8663bdcf7d7f
                  */
                 id: string;
             };
@@ -18675,11 +19814,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "76a8aa12-291f-4c0e-864e-b69d0e30c1d6",
+                 *       "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
                  *       "lead_ids": [
-                 *         "60199169-7b91-4f29-aa4b-a2311232159b",
-                 *         "c88ecc73-84bf-47ac-90fa-88ab8705b445",
-                 *         "579a4830-eed9-4275-b4c0-340a6c7fc5db"
+                 *         "9fd3e9e8-986f-46a3-a931-ab340aa7d653",
+                 *         "9e95e5ef-8804-4f4b-a5e4-2c1cd843a485"
                  *       ]
                  *     }
                  */
@@ -18720,20 +19858,36 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "enrolled": 1,
+                     *         "enrolled": 2,
                      *         "already_enrolled": 0,
-                     *         "suppressed": 1,
-                     *         "ineligible": 1,
+                     *         "suppressed": 0,
+                     *         "ineligible": 0,
                      *         "enrollments": [
                      *           {
-                     *             "id": "39570973-582d-4aca-95e4-4432135a9926",
-                     *             "lead_id": "60199169-7b91-4f29-aa4b-a2311232159b",
-                     *             "email": "user-c91b1b2bbde7@example.com",
+                     *             "id": "2bc674d2-33d4-4be9-9ba4-912e7cb3ea76",
+                     *             "lead_id": "9fd3e9e8-986f-46a3-a931-ab340aa7d653",
+                     *             "email": "user-cb07094af611@example.com",
                      *             "status": "active",
+                     *             "failure": null,
+                     *             "draft": null,
                      *             "stop_reason": null,
                      *             "next_step": 0,
-                     *             "next_send_at": "2026-12-06T02:58:28.575Z",
-                     *             "created_at": "2026-12-06T02:58:28.589Z",
+                     *             "next_send_at": "2026-12-06T08:50:42.517Z",
+                     *             "created_at": "2026-12-06T07:50:42.517Z",
+                     *             "stopped_at": null,
+                     *             "completed_at": null
+                     *           },
+                     *           {
+                     *             "id": "9b1a1b9d-bc46-4e74-bfbb-94d364442705",
+                     *             "lead_id": "9e95e5ef-8804-4f4b-a5e4-2c1cd843a485",
+                     *             "email": "user-e53d92c32002@example.com",
+                     *             "status": "active",
+                     *             "failure": null,
+                     *             "draft": null,
+                     *             "stop_reason": null,
+                     *             "next_step": 0,
+                     *             "next_send_at": "2026-12-06T08:50:42.517Z",
+                     *             "created_at": "2026-12-06T07:50:42.517Z",
                      *             "stopped_at": null,
                      *             "completed_at": null
                      *           }
@@ -18765,7 +19919,7 @@ export interface operations {
             query: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 76a8aa12-291f-4c0e-864e-b69d0e30c1d6
+                 * @example 5b4f9b6c-b746-48ef-862e-71ef1aba0378
                  */
                 site_id: string;
             };
@@ -18773,12 +19927,12 @@ export interface operations {
             path: {
                 /**
                  * @description Sequence id
-                 * @example 86719bf9-f251-40a0-b718-8115eeb2c8e7
+                 * @example 48d2805a-419a-4fd5-8a3b-1d0d620d2754
                  */
                 id: string;
                 /**
                  * @description The enrolled lead
-                 * @example 81e42ba1-adea-4b97-aa5b-8ee349603bf0
+                 * @example f9d57070-269f-43cc-956a-8de143211565
                  */
                 lead_id: string;
             };
@@ -18800,15 +19954,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "337b6fa9-1a6d-4b5a-b400-21d2d7c6e82f",
-                     *         "lead_id": "81e42ba1-adea-4b97-aa5b-8ee349603bf0",
-                     *         "email": "user-105ccd57b019@example.com",
+                     *         "id": "6010b915-967c-4d34-af2d-7d03c6314217",
+                     *         "lead_id": "f9d57070-269f-43cc-956a-8de143211565",
+                     *         "email": "user-c2105e243ca4@example.com",
                      *         "status": "stopped",
+                     *         "failure": null,
+                     *         "draft": null,
                      *         "stop_reason": "removed",
                      *         "next_step": 0,
                      *         "next_send_at": null,
-                     *         "created_at": "2026-12-06T02:58:30.378Z",
-                     *         "stopped_at": "2026-12-06T02:58:30.531Z",
+                     *         "created_at": "2026-12-06T07:47:21.780Z",
+                     *         "stopped_at": "2026-12-06T07:47:21.794Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -18836,15 +19992,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Sequence id */
+                /**
+                 * @description Sequence id
+                 * @example be5f0c68-3dff-450a-a02a-c881150dd067
+                 */
                 id: string;
-                /** @description The enrolled lead */
+                /**
+                 * @description The enrolled lead
+                 * @example f9cf66ce-00cc-4529-83cd-31bbae61f5e1
+                 */
                 lead_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "site_id": "0b9b86f5-05ca-4a29-b7c8-fa5efff98ba7",
+                 *       "body": "Dear Ada, our ovens bake twice as fast. Shall I send a trial unit?"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The body to send instead of the draft’s (plain text) */
                     body?: string;
@@ -18869,6 +20037,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "fcfe4fbf-b295-4817-b317-6bd5dace28b5",
+                     *         "lead_id": "f9cf66ce-00cc-4529-83cd-31bbae61f5e1",
+                     *         "email": "lead-1f10bf98@7ffcd0.example.com",
+                     *         "status": "active",
+                     *         "failure": null,
+                     *         "draft": {
+                     *           "step": 0,
+                     *           "subject": "An idea for Acme",
+                     *           "body": "Dear Ada, our ovens bake twice as fast. Shall I send a trial unit?",
+                     *           "approved": true,
+                     *           "created_at": "2026-12-08T10:00:00.000Z"
+                     *         },
+                     *         "stop_reason": null,
+                     *         "next_step": 0,
+                     *         "next_send_at": "2026-12-08T10:00:00.000Z",
+                     *         "created_at": "2026-12-08T10:00:00.000Z",
+                     *         "stopped_at": null,
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Enrollment"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -19041,7 +20234,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); a site the signed-in user is a member of
-                 * @example 3df6ddd1-33f9-4fb2-be72-78ac9a405131
+                 * @example 0d831202-3dcb-400b-a64f-b4ff5e77ebe9
                  */
                 site_id: string;
             };
@@ -19061,48 +20254,50 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": 42,
-                     *           "kind": "role_changed",
-                     *           "user_id": "7c524b45-06e8-41ef-9d9f-3140eec9644f",
-                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "id": 15,
+                     *           "kind": "person_erased",
+                     *           "user_id": "fcab1624-3333-436a-8e80-ece250864b4e",
+                     *           "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
                      *           "ip": null,
                      *           "user_agent": null,
                      *           "detail": {
-                     *             "member_user_id": "0b6f2f0e-5f4c-4c1e-9d6a-2a7c1f3e8b41",
-                     *             "from": "viewer",
-                     *             "to": "member"
+                     *             "files": 0,
+                     *             "emails": 1,
+                     *             "events": 3,
+                     *             "sessions": 1,
+                     *             "visitors": 1
                      *           },
-                     *           "created_at": "2026-12-02T02:53:10.000Z"
+                     *           "created_at": "2026-12-06T07:50:43.451Z"
                      *         },
                      *         {
-                     *           "id": 41,
+                     *           "id": 14,
                      *           "kind": "invitation_accepted",
-                     *           "user_id": "0b6f2f0e-5f4c-4c1e-9d6a-2a7c1f3e8b41",
-                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "user_id": "fcab1624-3333-436a-8e80-ece250864b4e",
+                     *           "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
                      *           "ip": null,
                      *           "user_agent": null,
                      *           "detail": {
-                     *             "role": "viewer"
+                     *             "role": "admin"
                      *           },
-                     *           "created_at": "2026-12-02T02:53:10.000Z"
+                     *           "created_at": "2026-12-06T07:50:43.412Z"
                      *         },
                      *         {
-                     *           "id": 40,
+                     *           "id": 13,
                      *           "kind": "invitation_sent",
-                     *           "user_id": "7c524b45-06e8-41ef-9d9f-3140eec9644f",
-                     *           "site_id": "3df6ddd1-33f9-4fb2-be72-78ac9a405131",
+                     *           "user_id": "a8e91a86-55e3-4739-a88d-6f2dba4c5573",
+                     *           "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
                      *           "ip": null,
                      *           "user_agent": null,
                      *           "detail": {
-                     *             "invitation_id": "5d1c3a8e-2b7f-4e9a-8c6d-1f0e9b7a6c54",
-                     *             "role": "viewer"
+                     *             "role": "admin",
+                     *             "invitation_id": "4b74d564-a532-4b82-964b-c351693523fa"
                      *           },
-                     *           "created_at": "2026-12-02T02:53:10.000Z"
+                     *           "created_at": "2026-12-06T07:50:43.399Z"
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "total": 3,
-                     *         "limit": 100,
+                     *         "total": 9,
+                     *         "limit": 20,
                      *         "offset": 0,
                      *         "has_more": false
                      *       }
@@ -19265,7 +20460,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 63719a32-250e-413a-bb82-fed2a08a690d
+                 * @example a99ebffd-b8dd-4545-bd1c-9ba9201b56ae
                  */
                 site_id: string;
             };
@@ -19285,12 +20480,12 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "c0395c67-1f5e-47a4-ae8a-982726a6b715",
-                     *           "email": "user-dfc7d3570b52@example.com",
+                     *           "id": "954bb9bb-b5e1-4c33-a4a5-5fe21b157fd8",
+                     *           "email": "user-efc2a5de0147@example.com",
                      *           "verified": true,
-                     *           "verified_at": "2026-11-24T13:30:24.799Z",
+                     *           "verified_at": "2026-12-06T07:48:30.734Z",
                      *           "code_expires_at": null,
-                     *           "created_at": "2026-11-24T13:30:24.424Z"
+                     *           "created_at": "2026-12-06T07:48:30.690Z"
                      *         }
                      *       ]
                      *     }
@@ -19318,7 +20513,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 63719a32-250e-413a-bb82-fed2a08a690d
+                 * @example a99ebffd-b8dd-4545-bd1c-9ba9201b56ae
                  */
                 site_id: string;
             };
@@ -19328,7 +20523,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "USER-DFC7D3570B52@EXAMPLE.COM"
+                 *       "email": "USER-EFC2A5DE0147@EXAMPLE.COM"
                  *     }
                  */
                 "application/json": {
@@ -19352,12 +20547,12 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "c0395c67-1f5e-47a4-ae8a-982726a6b715",
-                     *         "email": "user-dfc7d3570b52@example.com",
+                     *         "id": "954bb9bb-b5e1-4c33-a4a5-5fe21b157fd8",
+                     *         "email": "user-efc2a5de0147@example.com",
                      *         "verified": false,
                      *         "verified_at": null,
-                     *         "code_expires_at": "2026-11-25T13:30:24.424Z",
-                     *         "created_at": "2026-11-24T13:30:24.424Z"
+                     *         "code_expires_at": "2026-12-07T07:48:30.690Z",
+                     *         "created_at": "2026-12-06T07:48:30.690Z"
                      *       }
                      *     }
                      */
@@ -19437,12 +20632,12 @@ export interface operations {
             path: {
                 /**
                  * @description Recipient id
-                 * @example c0395c67-1f5e-47a4-ae8a-982726a6b715
+                 * @example 954bb9bb-b5e1-4c33-a4a5-5fe21b157fd8
                  */
                 recipient_id: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 63719a32-250e-413a-bb82-fed2a08a690d
+                 * @example a99ebffd-b8dd-4545-bd1c-9ba9201b56ae
                  */
                 site_id: string;
             };
@@ -19452,7 +20647,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "code": "52g9 jbtm"
+                 *       "code": "m6zr vz4h"
                  *     }
                  */
                 "application/json": {
@@ -19473,12 +20668,12 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "c0395c67-1f5e-47a4-ae8a-982726a6b715",
-                     *         "email": "user-dfc7d3570b52@example.com",
+                     *         "id": "954bb9bb-b5e1-4c33-a4a5-5fe21b157fd8",
+                     *         "email": "user-efc2a5de0147@example.com",
                      *         "verified": true,
-                     *         "verified_at": "2026-11-24T13:30:24.799Z",
+                     *         "verified_at": "2026-12-06T07:48:30.734Z",
                      *         "code_expires_at": null,
-                     *         "created_at": "2026-11-24T13:30:24.424Z"
+                     *         "created_at": "2026-12-06T07:48:30.690Z"
                      *       }
                      *     }
                      */
@@ -19730,10 +20925,7 @@ export interface operations {
     getApiSitesSiteIdEmails: {
         parameters: {
             query?: {
-                /**
-                 * @description Only the messages sent to or received from this lead (its email history)
-                 * @example 3ecdb235-9e22-4ffd-bba5-1f32f50297cb
-                 */
+                /** @description Only the messages sent to or received from this lead (its email history) */
                 lead_id?: string;
                 /**
                  * @description Page size, 1–100 (default 20)
@@ -19747,7 +20939,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example bce5d838-b4e4-4ccc-b751-f88984268b95
+                 * @example 7cd54d74-4ccd-458d-b7ef-f7c01ac1234d
                  */
                 site_id: string;
             };
@@ -19767,77 +20959,31 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "f1203a4e-1b4a-44fc-b0ff-02898469775e",
-                     *           "transport": "imap",
-                     *           "status": "received",
-                     *           "to": [
-                     *             "inbox-cf5c96@acme-bakeries.io"
-                     *           ],
-                     *           "provider_message_id": null,
-                     *           "message_id": null,
-                     *           "created_at": "2026-11-24T17:53:39.926Z",
-                     *           "app_id": null,
-                     *           "from": "user-960f69383789@example.com",
-                     *           "subject": "Out of office",
-                     *           "text": "I am away until Monday.\n",
-                     *           "html": null,
-                     *           "direction": "inbound",
-                     *           "in_reply_to": "<743a2fc1-8f4c-4541-8375-0ed9f7fddf9c@localhost>",
-                     *           "kind": "auto_reply",
-                     *           "lead_id": "3ecdb235-9e22-4ffd-bba5-1f32f50297cb",
-                     *           "workflow_id": null,
-                     *           "conversation_id": null,
-                     *           "command_id": null
-                     *         },
-                     *         {
-                     *           "id": "3b642f38-524e-49ef-b563-42eb67dc6746",
-                     *           "transport": "imap",
-                     *           "status": "received",
-                     *           "to": [
-                     *             "inbox-cf5c96@acme-bakeries.io"
-                     *           ],
-                     *           "provider_message_id": null,
-                     *           "message_id": "<reply-1@acme-bakeries.io>",
-                     *           "created_at": "2026-11-24T17:53:39.907Z",
-                     *           "app_id": null,
-                     *           "from": "user-960f69383789@example.com",
-                     *           "subject": "Re: Fresh bread for Acme",
-                     *           "text": "Yes please, Tuesday works.\n\n> Hi Ada, shall we talk next week?\n",
-                     *           "html": null,
-                     *           "direction": "inbound",
-                     *           "in_reply_to": "<743a2fc1-8f4c-4541-8375-0ed9f7fddf9c@localhost>",
-                     *           "kind": "reply",
-                     *           "lead_id": "3ecdb235-9e22-4ffd-bba5-1f32f50297cb",
-                     *           "workflow_id": null,
-                     *           "conversation_id": "d52ec558-1b2c-46cd-9e05-bf12f47f633e",
-                     *           "command_id": "7fe52f9d-7227-47f4-a6c3-9e0d50e7d23f"
-                     *         },
-                     *         {
-                     *           "id": "dc890a02-a828-4e14-ae80-7578f9abf312",
+                     *           "id": "f7f4a50d-d32c-404a-aa99-d812ab82b723",
                      *           "transport": "outbox",
                      *           "status": "stored",
                      *           "to": [
-                     *             "user-960f69383789@example.com"
+                     *             "user-4116f9afe115@example.com"
                      *           ],
                      *           "provider_message_id": null,
-                     *           "message_id": "<743a2fc1-8f4c-4541-8375-0ed9f7fddf9c@localhost>",
-                     *           "created_at": "2026-11-24T17:53:39.641Z",
-                     *           "app_id": null,
+                     *           "message_id": "<26315978-e95d-4e45-bcc8-f72497f63ef3@localhost>",
+                     *           "created_at": "2026-12-06T07:48:30.167Z",
+                     *           "app_id": "965f661a-14d7-4bd2-aeb2-3093e3252d15",
                      *           "from": "\"Test site\" <no-reply@localhost>",
-                     *           "subject": "Fresh bread for Acme",
-                     *           "text": "Hi Ada, shall we talk next week?\n\n--\nTo stop receiving these messages: http://localhost:3000/unsubscribe?token=v1.WyJiY2U1ZDgzOC1iNGU0LTRjY2MtYjc1MS1mODg5ODQyNjhiOTUiLCJ1c2VyLTk2MGY2OTM4Mzc4OUBleGFtcGxlLmNvbSJd.YRL-XuqwLLLGfYkW9UiCj--f\n",
-                     *           "html": null,
+                     *           "subject": "Welcome",
+                     *           "text": "Hello there",
+                     *           "html": "<p>Hello there</p>",
                      *           "direction": "outbound",
                      *           "in_reply_to": null,
                      *           "kind": null,
-                     *           "lead_id": "3ecdb235-9e22-4ffd-bba5-1f32f50297cb",
-                     *           "workflow_id": "lead-follow-up-bce5d838-b4e4-4ccc-b751-f88984268b95-1795542819549-4b66ff94",
+                     *           "lead_id": null,
+                     *           "workflow_id": null,
                      *           "conversation_id": null,
                      *           "command_id": null
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "total": 3,
+                     *         "total": 1,
                      *         "limit": 100,
                      *         "offset": 0,
                      *         "has_more": false
@@ -20293,7 +21439,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); a site the signed-in user is a member of
-                 * @example 9f760c34-4f94-4b8d-ad74-a0a42e4fa639
+                 * @example c50986ed-3720-4faa-98bb-2bf93d38c57f
                  */
                 site_id: string;
             };
@@ -20303,7 +21449,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "USER-48C809EC20D8@EXAMPLE.COM",
+                 *       "email": "user-19193dae17b7@example.com",
                  *       "role": "viewer"
                  *     }
                  */
@@ -20330,12 +21476,12 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "42186539-8cfe-46f5-9f04-88d8314ded4c",
-                     *         "email": "user-48c809ec20d8@example.com",
+                     *         "id": "2bae8582-7315-408d-9df5-17351ec601de",
+                     *         "email": "user-19193dae17b7@example.com",
                      *         "role": "viewer",
-                     *         "invited_by": "9bbc90d6-2d9e-44d1-84b1-30e3efdd590e",
-                     *         "expires_at": "2026-12-09T02:12:04.659Z",
-                     *         "created_at": "2026-12-02T02:12:04.627Z"
+                     *         "invited_by": "c0b6cebe-2fb5-414c-88e7-6ee2de4ffae5",
+                     *         "expires_at": "2026-12-13T08:01:20.122Z",
+                     *         "created_at": "2026-12-06T08:01:20.118Z"
                      *       }
                      *     }
                      */
@@ -20656,7 +21802,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example a54a93b0-f245-4be7-a935-5d78903398e1
+                 * @example 7cd54d74-4ccd-458d-b7ef-f7c01ac1234d
                  */
                 site_id: string;
             };
@@ -20676,11 +21822,11 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "6826e9bd-104d-4c5e-b4ff-e02f2dd9cc2f",
+                     *           "id": "965f661a-14d7-4bd2-aeb2-3093e3252d15",
                      *           "name": "Generated app",
-                     *           "short_id": "5athnt6snxreesiw",
-                     *           "schema": "app_5athnt6snxreesiw",
-                     *           "created_at": "2026-11-24T13:30:07.934Z"
+                     *           "short_id": "wjmcfxt6g4i3shif",
+                     *           "schema": "app_wjmcfxt6g4i3shif",
+                     *           "created_at": "2026-12-06T07:48:25.705Z"
                      *         }
                      *       ]
                      *     }
@@ -20708,7 +21854,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example fdf4d3e1-b9da-49bf-babb-a4cea3b4f059
+                 * @example 7cd54d74-4ccd-458d-b7ef-f7c01ac1234d
                  */
                 site_id: string;
             };
@@ -20739,11 +21885,11 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "2db656c4-4637-483d-9109-e42b3ad1ac1a",
+                     *         "id": "965f661a-14d7-4bd2-aeb2-3093e3252d15",
                      *         "name": "Generated app",
-                     *         "short_id": "3lnpzudhet42yrq3",
-                     *         "schema": "app_3lnpzudhet42yrq3",
-                     *         "created_at": "2026-11-24T13:25:02.230Z"
+                     *         "short_id": "wjmcfxt6g4i3shif",
+                     *         "schema": "app_wjmcfxt6g4i3shif",
+                     *         "created_at": "2026-12-06T07:48:25.705Z"
                      *       }
                      *     }
                      */
@@ -20781,7 +21927,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 11715a5d-c34c-4968-8a85-79843f317ccd
+                 * @example ad38bf16-28a0-43cd-ac34-7b00a1c1ae0e
                  */
                 site_id: string;
             };
@@ -20802,39 +21948,39 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 49,
-                     *           "app_id": "d8259259-e669-4af4-a643-1a78ec10b4a3",
-                     *           "key_id": "3668382f-269e-4c4f-873e-fd36b33793f7",
-                     *           "request_id": "a9866661-2141-4ed8-9978-e8c3300b6bdd",
+                     *           "app_id": "926d37a9-737d-42cd-b0cb-622fd9c6edfa",
+                     *           "key_id": "a6c0d425-960c-4c42-a9b6-b84bd16862e5",
+                     *           "request_id": "0a99f4b6-5968-4dfa-865f-2bb47fd5bf5e",
                      *           "method": "GET",
                      *           "route": "/api/platform/me",
                      *           "capability": null,
                      *           "status": 401,
                      *           "error_code": "UNAUTHORIZED",
-                     *           "created_at": "2026-11-24T13:30:21.936Z"
+                     *           "created_at": "2026-12-06T07:48:30.102Z"
                      *         },
                      *         {
                      *           "id": 48,
-                     *           "app_id": "d8259259-e669-4af4-a643-1a78ec10b4a3",
-                     *           "key_id": "80a70974-db0f-4bbe-9cc2-224dbcdb19d1",
-                     *           "request_id": "354f7e71-2ba7-4fba-8beb-350e0b4a4487",
+                     *           "app_id": "926d37a9-737d-42cd-b0cb-622fd9c6edfa",
+                     *           "key_id": "10a6faad-71fe-46ba-baf5-9e7721ae6ba3",
+                     *           "request_id": "e24c3512-5cb5-4c12-9d3e-1b3684366037",
                      *           "method": "GET",
                      *           "route": "/api/platform/me",
                      *           "capability": null,
                      *           "status": 401,
                      *           "error_code": "UNAUTHORIZED",
-                     *           "created_at": "2026-11-24T13:30:21.902Z"
+                     *           "created_at": "2026-12-06T07:48:30.099Z"
                      *         },
                      *         {
                      *           "id": 47,
-                     *           "app_id": "d8259259-e669-4af4-a643-1a78ec10b4a3",
-                     *           "key_id": "4cb8a0ba-71b6-4020-98d8-f0e23ea9b376",
-                     *           "request_id": "d4966b1a-9812-48b4-bbfe-0525251c2d05",
+                     *           "app_id": "926d37a9-737d-42cd-b0cb-622fd9c6edfa",
+                     *           "key_id": "db741cc8-d699-4400-98bc-1bf8bc91248d",
+                     *           "request_id": "3552be9a-400a-4339-8b7e-703e35cff785",
                      *           "method": "POST",
                      *           "route": "/api/platform/leads",
                      *           "capability": "leads.write",
                      *           "status": 400,
                      *           "error_code": "INVALID_REQUEST",
-                     *           "created_at": "2026-11-24T13:30:21.880Z"
+                     *           "created_at": "2026-12-06T07:48:30.092Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -20872,7 +22018,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example a54a93b0-f245-4be7-a935-5d78903398e1
+                 * @example 7cd54d74-4ccd-458d-b7ef-f7c01ac1234d
                  */
                 site_id: string;
             };
@@ -20892,48 +22038,48 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "8060e320-f988-4f33-8d1d-1df8a51f7318",
-                     *           "app_id": "6826e9bd-104d-4c5e-b4ff-e02f2dd9cc2f",
+                     *           "id": "ed90aac6-eb0e-4e55-b004-64c347d76f6a",
+                     *           "app_id": "965f661a-14d7-4bd2-aeb2-3093e3252d15",
                      *           "name": "test platform key",
-                     *           "display": "sgp_pk_…9voT",
-                     *           "status": "active",
-                     *           "capabilities": [
-                     *             "leads.read",
-                     *             "leads.write",
-                     *             "tracking.event.write"
-                     *           ],
-                     *           "expires_at": "2027-02-22T13:30:08.257Z",
-                     *           "created_at": "2026-11-24T13:30:08.258Z",
-                     *           "revoked_at": null
-                     *         },
-                     *         {
-                     *           "id": "f99d9d61-8193-40a0-a187-32a513bf7a79",
-                     *           "app_id": "6826e9bd-104d-4c5e-b4ff-e02f2dd9cc2f",
-                     *           "name": "test platform key",
-                     *           "display": "sgp_pk_…ctRz",
+                     *           "display": "sgp_pk_…qsgC",
                      *           "status": "revoked",
                      *           "capabilities": [
                      *             "leads.read",
                      *             "leads.write",
                      *             "tracking.event.write"
                      *           ],
-                     *           "expires_at": "2027-02-22T13:30:08.383Z",
-                     *           "created_at": "2026-11-24T13:30:08.383Z",
-                     *           "revoked_at": "2026-11-24T13:30:08.535Z"
+                     *           "expires_at": "2027-03-06T07:48:25.744Z",
+                     *           "created_at": "2026-12-06T07:48:25.745Z",
+                     *           "revoked_at": "2026-12-06T07:48:25.790Z"
                      *         },
                      *         {
-                     *           "id": "00ceb858-4bdc-4ced-bc5e-076a32a28790",
-                     *           "app_id": "6826e9bd-104d-4c5e-b4ff-e02f2dd9cc2f",
+                     *           "id": "ee6e75fb-e462-49a1-977d-7b4a1f82f460",
+                     *           "app_id": "965f661a-14d7-4bd2-aeb2-3093e3252d15",
                      *           "name": "test platform key",
-                     *           "display": "sgp_pk_…poW6",
+                     *           "display": "sgp_pk_…u9d8",
+                     *           "status": "active",
+                     *           "capabilities": [
+                     *             "leads.read",
+                     *             "leads.write",
+                     *             "tracking.event.write"
+                     *           ],
+                     *           "expires_at": "2027-03-06T07:48:25.771Z",
+                     *           "created_at": "2026-12-06T07:48:25.771Z",
+                     *           "revoked_at": null
+                     *         },
+                     *         {
+                     *           "id": "55937e22-2426-42c3-b671-d7c62782c277",
+                     *           "app_id": "965f661a-14d7-4bd2-aeb2-3093e3252d15",
+                     *           "name": "test platform key",
+                     *           "display": "sgp_pk_…nMjt",
                      *           "status": "expired",
                      *           "capabilities": [
                      *             "leads.read",
                      *             "leads.write",
                      *             "tracking.event.write"
                      *           ],
-                     *           "expires_at": "2026-11-24T13:30:07.544Z",
-                     *           "created_at": "2026-11-24T13:30:08.532Z",
+                     *           "expires_at": "2026-12-06T07:48:24.791Z",
+                     *           "created_at": "2026-12-06T07:48:25.788Z",
                      *           "revoked_at": null
                      *         }
                      *       ]
@@ -20963,7 +22109,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example fdf4d3e1-b9da-49bf-babb-a4cea3b4f059
+                 * @example 7cd54d74-4ccd-458d-b7ef-f7c01ac1234d
                  */
                 site_id: string;
             };
@@ -20973,7 +22119,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "app_id": "2db656c4-4637-483d-9109-e42b3ad1ac1a",
+                 *       "app_id": "965f661a-14d7-4bd2-aeb2-3093e3252d15",
                  *       "name": "test platform key",
                  *       "capabilities": [
                  *         "leads.read",
@@ -21015,20 +22161,20 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "108af19e-b57b-445b-8358-6a2e1b901df6",
-                     *         "app_id": "2db656c4-4637-483d-9109-e42b3ad1ac1a",
+                     *         "id": "ed90aac6-eb0e-4e55-b004-64c347d76f6a",
+                     *         "app_id": "965f661a-14d7-4bd2-aeb2-3093e3252d15",
                      *         "name": "test platform key",
-                     *         "display": "sgp_pk_…03KD",
+                     *         "display": "sgp_pk_…qsgC",
                      *         "status": "active",
                      *         "capabilities": [
                      *           "leads.read",
                      *           "leads.write",
                      *           "tracking.event.write"
                      *         ],
-                     *         "expires_at": "2027-02-22T13:25:02.382Z",
-                     *         "created_at": "2026-11-24T13:25:02.382Z",
+                     *         "expires_at": "2027-03-06T07:48:25.744Z",
+                     *         "created_at": "2026-12-06T07:48:25.745Z",
                      *         "revoked_at": null,
-                     *         "platformKey": "sgp_pk_hbRGXPBWkteZutWZE4WmvMxCZoPppYJFZ3VSGUSreiJ1d03KD"
+                     *         "platformKey": "sgp_pk_gDCqpEWJpebEKX3lSaV8zATKv9Q1HYXcJFACDFoOlEG1QqsgC"
                      *       }
                      *     }
                      */
@@ -21057,12 +22203,12 @@ export interface operations {
             path: {
                 /**
                  * @description Platform key id
-                 * @example 936957ed-3f0a-4d4f-9462-060da1c262f0
+                 * @example 3214c77d-7541-4790-b764-723a4dccc417
                  */
                 key_id: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example a54a93b0-f245-4be7-a935-5d78903398e1
+                 * @example 7cd54d74-4ccd-458d-b7ef-f7c01ac1234d
                  */
                 site_id: string;
             };
@@ -21101,12 +22247,18 @@ export interface operations {
     deleteApiVisitorsVisitorId: {
         parameters: {
             query: {
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example 0d831202-3dcb-400b-a64f-b4ff5e77ebe9
+                 */
                 site_id: string;
             };
             header?: never;
             path: {
-                /** @description Visitor id */
+                /**
+                 * @description Visitor id
+                 * @example 01a24a55-72f7-76a4-aa2e-6471addae226
+                 */
                 visitor_id: string;
             };
             cookie?: never;
@@ -21120,6 +22272,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "erased": true,
+                     *         "deleted": {
+                     *           "leads": 0,
+                     *           "visitors": 1,
+                     *           "sessions": 1,
+                     *           "events": 1,
+                     *           "emails": 0,
+                     *           "conversations": 0,
+                     *           "files": 0
+                     *         },
+                     *         "suppressed": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Erasure"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -21297,9 +22467,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
-                 *       "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
-                 *       "email": "ada@example.com"
+                 *       "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                 *       "session_id": "01a24a55-68a9-7cfd-815c-8704ab89c513",
+                 *       "email": "user-cd1910dba697@example.com",
+                 *       "firstName": "Ada",
+                 *       "lastName": "Lovelace"
                  *     }
                  */
                 "application/json": {
@@ -21345,17 +22517,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "lead_id": "f80092f4-7a51-4550-8ea0-dea889a9fba2",
-                     *         "visitor_id": "01a1fd8c-6900-7ddc-b6f8-6321d3c84cb8",
-                     *         "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
-                     *         "email": "ada@example.com",
-                     *         "name": "ada",
+                     *         "lead_id": "68ec4916-47bd-4f7a-a3d5-2eee68232803",
+                     *         "visitor_id": "01a24a55-68a9-74aa-875e-88283ccfed1c",
+                     *         "session_id": "01a24a55-68a9-7cfd-815c-8704ab89c513",
+                     *         "email": "user-cd1910dba697@example.com",
+                     *         "name": "Ada Lovelace",
                      *         "is_new_lead": true
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1795255620000,
-                     *         "processing_time": 407.36
+                     *         "server_time": 1796543441258,
+                     *         "processing_time": 59.03
                      *       }
                      *     }
                      */
@@ -21669,13 +22841,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
-                 *       "fingerprint": "fp-si1sxvsdfuk",
-                 *       "url": "https://shop.example.com/?utm_source=newsletter&utm_campaign=spring",
-                 *       "referrer": "https://www.google.com/search?q=shoes",
-                 *       "location": {
-                 *         "country": "ES"
-                 *       }
+                 *       "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                 *       "fingerprint": "fp-e3e0e94824a0e6d8"
                  *     }
                  */
                 "application/json": {
@@ -21861,23 +23028,23 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
-                     *         "visitor_id": "01a1fd8c-6900-7ddc-b6f8-6321d3c84cb8",
-                     *         "fingerprint": "fp-si1sxvsdfuk",
-                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
-                     *         "created_at": 1795255200000,
-                     *         "expires_at": 1795257000000,
+                     *         "session_id": "01a24a5d-2ea9-7db6-bd97-c0fafd64ab97",
+                     *         "visitor_id": "01a24a5d-2ea9-73a3-9708-b2966dc85503",
+                     *         "fingerprint": "fp-e3e0e94824a0e6d8",
+                     *         "site_id": "027af9e0-28cb-4651-b51c-a7e1baede543",
+                     *         "created_at": 1796543950505,
+                     *         "expires_at": 1796545750505,
                      *         "ttl": 1800,
-                     *         "session_url": "/api/visitors/session?session_id=01a1fd8c-6900-7b62-ad64-af11985fc458&site_id=645b813e-976c-4fc1-9663-f5038211bcaf",
+                     *         "session_url": "/api/visitors/session?session_id=01a24a5d-2ea9-7db6-bd97-c0fafd64ab97&site_id=027af9e0-28cb-4651-b51c-a7e1baede543",
                      *         "is_new_session": true,
                      *         "previous_session_id": null,
-                     *         "is_bot": false,
+                     *         "is_bot": true,
                      *         "anonymous": false
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1795255200000,
-                     *         "processing_time": 671.42
+                     *         "server_time": 1796543950527,
+                     *         "processing_time": 24.29
                      *       }
                      *     }
                      */
@@ -22376,10 +23543,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                     *         "id": "c50986ed-3720-4faa-98bb-2bf93d38c57f",
                      *         "name": "Test site",
                      *         "domain": null,
-                     *         "created_at": "2026-12-06T06:50:04.818Z"
+                     *         "created_at": "2026-12-06T08:01:16.469Z"
                      *       }
                      *     }
                      */
@@ -22411,10 +23578,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
-                 *       "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
+                 *       "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                 *       "session_id": "01a24a55-68a9-7cfd-815c-8704ab89c513",
                  *       "event_type": "pageview",
-                 *       "url": "https://shop.example.com/?utm_source=newsletter&utm_campaign=spring"
+                 *       "url": "https://shop.example.com/"
                  *     }
                  */
                 "application/json": {
@@ -22451,10 +23618,10 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
-                 *       "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
+                 *       "site_id": "0d831202-3dcb-400b-a64f-b4ff5e77ebe9",
+                 *       "session_id": "01a24a55-68a9-7cfd-815c-8704ab89c513",
                  *       "event_type": "pageview",
-                 *       "url": "https://shop.example.com/?utm_source=newsletter&utm_campaign=spring"
+                 *       "url": "https://shop.example.com/"
                  *     }
                  */
                 "text/plain": {
@@ -22506,18 +23673,18 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "event_id": "01a1fd8c-6900-74e2-a535-63734339d9de",
-                     *         "session_id": "01a1fd8c-6900-7b62-ad64-af11985fc458",
-                     *         "visitor_id": "01a1fd8c-6900-7ddc-b6f8-6321d3c84cb8",
+                     *         "event_id": "01a24a55-68f6-793a-bd14-dcd7f7bbd62b",
+                     *         "session_id": "01a24a55-68a9-7cfd-815c-8704ab89c513",
+                     *         "visitor_id": "01a24a55-68a9-74aa-875e-88283ccfed1c",
                      *         "event_type": "pageview",
-                     *         "timestamp": 1795255200000,
+                     *         "timestamp": 1796543441142,
                      *         "stored": true,
-                     *         "expires_at": 1795257000000
+                     *         "expires_at": 1796545241142
                      *       },
                      *       "meta": {
                      *         "api_version": "1.0",
-                     *         "server_time": 1795255200000,
-                     *         "processing_time": 158.85
+                     *         "server_time": 1796543441168,
+                     *         "processing_time": 28.17
                      *       }
                      *     }
                      */
@@ -25072,7 +26239,7 @@ export interface operations {
                 dimension: "pages" | "entry_pages" | "exit_pages" | "referrers" | "utm_sources" | "utm_mediums" | "utm_campaigns" | "countries" | "devices" | "browsers" | "operating_systems" | "outbound_links" | "downloads" | "utm_terms" | "utm_contents" | "goals";
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 645b813e-976c-4fc1-9663-f5038211bcaf
+                 * @example bf30b352-e0a7-430a-a344-2eb65145caba
                  */
                 site_id: string;
             };
@@ -25094,7 +26261,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                     *         "site_id": "bf30b352-e0a7-430a-a344-2eb65145caba",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -25150,6 +26317,10 @@ export interface operations {
                         /** @constant */
                         success: true;
                     };
+                    /**
+                     * @example value,visitors,sessions,page_views,bounce_rate,avg_duration_ms,conversions,conversion_rate,clicks,avg_engaged_ms,avg_scroll_depth
+                     *     /pricing,,31,40,0.3548,52000,2,0.0645,,,
+                     */
                     "text/csv": string;
                 };
             };
@@ -25238,7 +26409,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 645b813e-976c-4fc1-9663-f5038211bcaf
+                 * @example bf30b352-e0a7-430a-a344-2eb65145caba
                  */
                 site_id: string;
             };
@@ -25260,7 +26431,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                     *         "site_id": "bf30b352-e0a7-430a-a344-2eb65145caba",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -25327,7 +26498,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 645b813e-976c-4fc1-9663-f5038211bcaf
+                 * @example bf30b352-e0a7-430a-a344-2eb65145caba
                  */
                 site_id: string;
             };
@@ -25349,7 +26520,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                     *         "site_id": "bf30b352-e0a7-430a-a344-2eb65145caba",
                      *         "range": {
                      *           "from": "2026-11-21",
                      *           "to": "2026-11-22",
@@ -25404,6 +26575,10 @@ export interface operations {
                         /** @constant */
                         success: true;
                     };
+                    /**
+                     * @example date,visitors,sessions,page_views,bounce_rate,avg_duration_ms,conversions,new_leads,revenue_EUR
+                     *     2026-11-10,42,51,130,0.4118,61000,3,1,147
+                     */
                     "text/csv": string;
                 };
             };
@@ -25425,7 +26600,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 9353e0c8-b234-46c8-993b-7aab51f117b9
+                 * @example ba6f498c-8007-4ee3-9417-cb37a06f75f2
                  */
                 site_id: string;
             };
@@ -25447,7 +26622,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "9353e0c8-b234-46c8-993b-7aab51f117b9",
+                     *         "site_id": "ba6f498c-8007-4ee3-9417-cb37a06f75f2",
                      *         "at": 1793534590000,
                      *         "visitors": 1,
                      *         "pages": [
@@ -25667,7 +26842,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 * @example 5c75c412-3af1-41e5-8e1c-1362ef997f1f
                  */
                 site_id: string;
             };
@@ -25690,11 +26865,18 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c",
+                     *           "id": "ef449aac-3d07-4485-a9e9-9e814d0798a3",
                      *           "date": "2026-11-02",
+                     *           "text": "Launch",
+                     *           "created_at": "2026-12-06T07:50:07.105Z",
+                     *           "updated_at": "2026-12-06T07:50:07.105Z"
+                     *         },
+                     *         {
+                     *           "id": "2f254fd3-8ab8-4140-ad2f-3388ef09c323",
+                     *           "date": "2026-11-20",
                      *           "text": "Newsletter sent",
-                     *           "created_at": "2026-11-24T13:19:46.116Z",
-                     *           "updated_at": "2026-11-24T13:19:46.116Z"
+                     *           "created_at": "2026-12-06T07:50:07.123Z",
+                     *           "updated_at": "2026-12-06T07:50:07.123Z"
                      *         }
                      *       ]
                      *     }
@@ -25733,7 +26915,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 * @example 5c75c412-3af1-41e5-8e1c-1362ef997f1f
                  */
                 site_id: string;
             };
@@ -25744,7 +26926,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "date": "2026-11-02",
-                 *       "text": "Newsletter sent"
+                 *       "text": "  Launch  "
                  *     }
                  */
                 "application/json": {
@@ -25773,11 +26955,11 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c",
+                     *         "id": "ef449aac-3d07-4485-a9e9-9e814d0798a3",
                      *         "date": "2026-11-02",
-                     *         "text": "Newsletter sent",
-                     *         "created_at": "2026-11-24T13:19:46.116Z",
-                     *         "updated_at": "2026-11-24T13:19:46.116Z"
+                     *         "text": "Launch",
+                     *         "created_at": "2026-12-06T07:50:07.105Z",
+                     *         "updated_at": "2026-12-06T07:50:07.105Z"
                      *       }
                      *     }
                      */
@@ -25816,12 +26998,12 @@ export interface operations {
             path: {
                 /**
                  * @description Annotation id (UUID)
-                 * @example 3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c
+                 * @example ef449aac-3d07-4485-a9e9-9e814d0798a3
                  */
                 annotation_id: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 * @example 5c75c412-3af1-41e5-8e1c-1362ef997f1f
                  */
                 site_id: string;
             };
@@ -25843,7 +27025,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c",
+                     *         "id": "ef449aac-3d07-4485-a9e9-9e814d0798a3",
                      *         "deleted": true
                      *       }
                      *     }
@@ -25873,12 +27055,12 @@ export interface operations {
             path: {
                 /**
                  * @description Annotation id (UUID)
-                 * @example 3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c
+                 * @example 2f254fd3-8ab8-4140-ad2f-3388ef09c323
                  */
                 annotation_id: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 * @example 5c75c412-3af1-41e5-8e1c-1362ef997f1f
                  */
                 site_id: string;
             };
@@ -25888,7 +27070,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "text": "Newsletter sent to 12,000"
+                 *       "date": "2026-11-21"
                  *     }
                  */
                 "application/json": {
@@ -25917,11 +27099,11 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "3f1c2a9e-8b7d-4c6e-9a1b-2d3e4f5a6b7c",
-                     *         "date": "2026-11-02",
-                     *         "text": "Newsletter sent to 12,000",
-                     *         "created_at": "2026-11-24T13:19:46.116Z",
-                     *         "updated_at": "2026-11-24T13:19:46.116Z"
+                     *         "id": "2f254fd3-8ab8-4140-ad2f-3388ef09c323",
+                     *         "date": "2026-11-21",
+                     *         "text": "Newsletter sent",
+                     *         "created_at": "2026-12-06T07:50:07.123Z",
+                     *         "updated_at": "2026-12-06T07:50:07.164Z"
                      *       }
                      *     }
                      */
@@ -26282,7 +27464,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 9353e0c8-b234-46c8-993b-7aab51f117b9
+                 * @example ba6f498c-8007-4ee3-9417-cb37a06f75f2
                  */
                 site_id: string;
             };
@@ -26306,8 +27488,8 @@ export interface operations {
                      *       "data": {
                      *         "goals": [
                      *           {
-                     *             "id": "1a8acdf6-0695-4579-aad8-fc53b6005e45",
-                     *             "site_id": "9353e0c8-b234-46c8-993b-7aab51f117b9",
+                     *             "id": "8d927d4c-766f-498d-93a8-1f5f9b4a9146",
+                     *             "site_id": "ba6f498c-8007-4ee3-9417-cb37a06f75f2",
                      *             "name": "Signup",
                      *             "type": "event",
                      *             "match": "signup",
@@ -26315,8 +27497,8 @@ export interface operations {
                      *             "updated_at": 1793527260000
                      *           },
                      *           {
-                     *             "id": "24224db0-6c1f-4baa-b7c3-47e62960884a",
-                     *             "site_id": "9353e0c8-b234-46c8-993b-7aab51f117b9",
+                     *             "id": "c8ce377a-fb25-4a36-a351-65e0d75c1d00",
+                     *             "site_id": "ba6f498c-8007-4ee3-9417-cb37a06f75f2",
                      *             "name": "Purchase",
                      *             "type": "conversion",
                      *             "match": "purchase",
@@ -26324,8 +27506,8 @@ export interface operations {
                      *             "updated_at": 1793527260000
                      *           },
                      *           {
-                     *             "id": "8e931d0b-1079-40d7-be4f-7137f29dc84f",
-                     *             "site_id": "9353e0c8-b234-46c8-993b-7aab51f117b9",
+                     *             "id": "cd3327f6-7732-4ec4-87cf-b1ddbaeb5426",
+                     *             "site_id": "ba6f498c-8007-4ee3-9417-cb37a06f75f2",
                      *             "name": "Pricing page",
                      *             "type": "page",
                      *             "match": "/pricing*",
@@ -26376,7 +27558,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 9353e0c8-b234-46c8-993b-7aab51f117b9
+                 * @example ba6f498c-8007-4ee3-9417-cb37a06f75f2
                  */
                 site_id: string;
             };
@@ -26419,8 +27601,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "24224db0-6c1f-4baa-b7c3-47e62960884a",
-                     *         "site_id": "9353e0c8-b234-46c8-993b-7aab51f117b9",
+                     *         "id": "c8ce377a-fb25-4a36-a351-65e0d75c1d00",
+                     *         "site_id": "ba6f498c-8007-4ee3-9417-cb37a06f75f2",
                      *         "name": "Purchase",
                      *         "type": "conversion",
                      *         "match": "purchase",
@@ -26466,9 +27648,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Goal id */
+                /**
+                 * @description Goal id
+                 * @example 68c332ed-fe18-4437-b63c-4106786f522a
+                 */
                 goal_id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example ba6f498c-8007-4ee3-9417-cb37a06f75f2
+                 */
                 site_id: string;
             };
             cookie?: never;
@@ -26485,6 +27673,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "68c332ed-fe18-4437-b63c-4106786f522a",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deleted"];
                         /** @description Pagination of lists: `{total, limit, offset, has_more}` */
@@ -26508,15 +27705,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Goal id */
+                /**
+                 * @description Goal id
+                 * @example 68c332ed-fe18-4437-b63c-4106786f522a
+                 */
                 goal_id: string;
-                /** @description Site id (UUID); must be the site of the credential */
+                /**
+                 * @description Site id (UUID); must be the site of the credential
+                 * @example ba6f498c-8007-4ee3-9417-cb37a06f75f2
+                 */
                 site_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Thank you"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The event name, or for `page` the path (`*` matches any characters, e.g. `/thank-you*`) */
                     match?: string;
@@ -26541,6 +27749,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "68c332ed-fe18-4437-b63c-4106786f522a",
+                     *         "site_id": "ba6f498c-8007-4ee3-9417-cb37a06f75f2",
+                     *         "name": "Thank you",
+                     *         "type": "page",
+                     *         "match": "/thanks",
+                     *         "created_at": 1796543402356,
+                     *         "updated_at": 1796543402362
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Epoch ms */
@@ -26581,7 +27803,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 * @example 5c75c412-3af1-41e5-8e1c-1362ef997f1f
                  */
                 site_id: string;
             };
@@ -26604,10 +27826,10 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "id": "544eb24b-7980-46ea-937e-4e3c38f16434",
                      *           "label": "Investors",
-                     *           "has_password": true,
-                     *           "created_at": "2026-11-24T13:19:46.116Z"
+                     *           "has_password": false,
+                     *           "created_at": "2026-12-06T07:50:07.223Z"
                      *         }
                      *       ]
                      *     }
@@ -26644,7 +27866,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 * @example 5c75c412-3af1-41e5-8e1c-1362ef997f1f
                  */
                 site_id: string;
             };
@@ -26654,8 +27876,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "label": "Investors",
-                 *       "password": "board meeting 2026"
+                 *       "label": "Investors"
                  *     }
                  */
                 "application/json": {
@@ -26684,12 +27905,12 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "id": "544eb24b-7980-46ea-937e-4e3c38f16434",
                      *         "label": "Investors",
-                     *         "has_password": true,
-                     *         "created_at": "2026-11-24T13:19:46.116Z",
-                     *         "token": "sgp_share_Qm9hcmQtbWVldGluZy1kYXNoYm9hcmQtbGluay0wMDA",
-                     *         "path": "/share/sgp_share_Qm9hcmQtbWVldGluZy1kYXNoYm9hcmQtbGluay0wMDA"
+                     *         "has_password": false,
+                     *         "created_at": "2026-12-06T07:50:07.223Z",
+                     *         "token": "sgp_share_vMZGGMUoy7pazbhNiz2F-AJ4aOeuEN-__5MZEc1p1VE",
+                     *         "path": "/share/sgp_share_vMZGGMUoy7pazbhNiz2F-AJ4aOeuEN-__5MZEc1p1VE"
                      *       }
                      *     }
                      */
@@ -26731,12 +27952,12 @@ export interface operations {
             path: {
                 /**
                  * @description Shared link id (UUID)
-                 * @example 9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 * @example 544eb24b-7980-46ea-937e-4e3c38f16434
                  */
                 link_id: string;
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example a7401700-de24-4c4f-9fc9-22b97ebde8a2
+                 * @example 5c75c412-3af1-41e5-8e1c-1362ef997f1f
                  */
                 site_id: string;
             };
@@ -26758,7 +27979,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "id": "544eb24b-7980-46ea-937e-4e3c38f16434",
                      *         "revoked": true
                      *       }
                      *     }
@@ -26788,7 +28009,7 @@ export interface operations {
             path: {
                 /**
                  * @description Site id (UUID); must be the site of the credential
-                 * @example 645b813e-976c-4fc1-9663-f5038211bcaf
+                 * @example bf30b352-e0a7-430a-a344-2eb65145caba
                  */
                 site_id: string;
             };
@@ -26810,7 +28031,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "site_id": "645b813e-976c-4fc1-9663-f5038211bcaf",
+                     *         "site_id": "bf30b352-e0a7-430a-a344-2eb65145caba",
                      *         "generated_at": "2026-11-22T12:00:00.000Z",
                      *         "api_keys": {
                      *           "total": 4,
@@ -26819,8 +28040,8 @@ export interface operations {
                      *           "expired": 0
                      *         },
                      *         "api_requests": {
-                     *           "total": 64,
-                     *           "last_24h": 50
+                     *           "total": 32,
+                     *           "last_24h": 18
                      *         },
                      *         "commands": {
                      *           "total": 0,

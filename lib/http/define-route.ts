@@ -56,9 +56,10 @@ export interface OpenApiExtras {
   alsoSucceeds?: Record<number, string>;
   /**
    * Media types a success answers in, with what each holds: besides the JSON envelope (`text/csv` when the client
-   * asks for it) or, with `json: false`, instead of it (an image; a redirect has none). `description` names the answer.
+   * asks for it) or, with `json: false`, instead of it (an image; a redirect has none), each with what it holds and a
+   * textual example (none for a binary one). `description` names the answer.
    */
-  successMedia?: { description?: string; json?: false; types?: Record<string, string> };
+  successMedia?: { description?: string; json?: false; types?: Record<string, { description: string; example?: string }> };
   /** Other statuses the route answers without a body, with their description. */
   otherResponses?: Record<number, string>;
   /**

@@ -133,6 +133,48 @@ const WRITTEN: ExampleSet['operations'] = {
     params: { site_id: SITE },
     responses: message('Mailbox removed; its password stays a secure token of the site until you delete it'),
   },
+  'POST /api/leads/import': {
+    query: { site_id: SITE },
+    request: { file: 'contacts.csv', mapping: '{"E-mail":"email","Full name":"name","Company":"company","Plan":"plan"}' },
+    responses: {
+      200: {
+        success: true,
+        data: {
+          import_id: 'c1a7e3b5-2d4f-4a6b-8c9d-0e1f2a3b4c5d',
+          site_id: SITE,
+          file_name: 'contacts.csv',
+          status: 'completed',
+          total_rows: 3,
+          processed_rows: 3,
+          created: 1,
+          updated: 1,
+          skipped: 1,
+          errors: [{ row: 4, message: 'email: not an email address' }],
+          failure: null,
+          created_at: '2026-12-06T07:12:40.118Z',
+          completed_at: '2026-12-06T07:12:40.342Z',
+        },
+      },
+      202: {
+        success: true,
+        data: {
+          import_id: 'd2b8f4c6-3e5a-4b7c-9d0e-1f2a3b4c5d6e',
+          site_id: SITE,
+          file_name: 'all-contacts.csv',
+          status: 'queued',
+          total_rows: 8421,
+          processed_rows: 0,
+          created: 0,
+          updated: 0,
+          skipped: 0,
+          errors: [],
+          failure: null,
+          created_at: '2026-12-06T07:14:02.511Z',
+          completed_at: null,
+        },
+      },
+    },
+  },
   'POST /api/visitors/upload': {
     request: { site_id: SITE, visitor_id: '670af103-0e89-4390-a1a7-92e71a859f31', type: 'avatar', file: 'me pic.png' },
     responses: {

@@ -108,9 +108,12 @@ function responses(def: RouteDoc, components: Components, ex: OperationExamples 
   const media = def.openapi?.successMedia;
   const content: [string, unknown][] = [
     ...(media?.json === false ? [] : [['application/json', json(okStatus, success)] as [string, unknown]]),
-    ...Object.entries(media?.types ?? {}).map(([type, description]): [string, unknown] => [
+    ...Object.entries(media?.types ?? {}).map(([type, { description, example }]): [string, unknown] => [
       type,
-      { schema: { type: 'string', ...(type.startsWith('text/') ? {} : { format: 'binary' }), description } },
+      {
+        schema: { type: 'string', ...(type.startsWith('text/') ? {} : { format: 'binary' }), description },
+        ...(example === undefined ? {} : { example }),
+      },
     ]),
   ];
   const out: Record<string, unknown> = {

@@ -143,7 +143,7 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
   });
   const goal = await created('POST', '/sites/{site_id}/goals', {
     params: { site_id: t.siteId },
-    headers: key,
+    headers: presenters.xApiKey(t.key),
     body: { name: `Purchase ${Math.random().toString(36).slice(2, 8)}`, type: 'conversion', match: 'purchase' },
   });
   // Its enrollment holds an agent's draft for review, as an agent-drafted step's job leaves it (approve takes it).

@@ -210,7 +210,9 @@ describe('agent messages', () => {
     // updateSiteSettings is a read tool whose `update` action needs the write scope itself.
     expect(offered).toEqual([
       'getFinderCategoryIds',
+      'getLeadNotes',
       'getLeadProperties',
+      'getLeadTimeline',
       'getLeads',
       'getRequirements',
       'getSegments',

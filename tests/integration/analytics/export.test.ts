@@ -93,11 +93,11 @@ describe('GET /sites/{site_id}/analytics/export', () => {
     expect(campaigns[0]).toBe(
       'value,visitors,sessions,page_views,bounce_rate,avg_duration_ms,conversions,conversion_rate,clicks,avg_engaged_ms,avg_scroll_depth',
     );
-    expect(campaigns).toContain(`"'=HYPERLINK(""http://evil.example"",""win"")",1,1,1,0,0,,,,`);
-    expect(campaigns).toContain('spring,1,1,1,0,0,,,,');
+    expect(campaigns).toContain(`"'=HYPERLINK(""http://evil.example"",""win"")",,1,1,1,0,0,,,,`);
+    expect(campaigns).toContain('spring,,1,1,1,0,0,,,,');
     const sources = rowsOf(files.get('utm_sources.csv')!);
-    expect(sources).toContain(`'@mail,1,1,1,0,0,,,,`);
-    expect(sources).toContain(`"news,letter",1,1,1,0,0,,,,`);
+    expect(sources).toContain(`'@mail,,1,1,1,0,0,,,,`);
+    expect(sources).toContain(`"news,letter",,1,1,1,0,0,,,,`);
     expect(rowsOf(files.get('pages.csv')!).map((r) => r.split(',')[0])).toEqual(['value', '/pricing', '/']);
     const everything = [...files.values()].map((f) => f.toString('utf8')).join('');
     expect(everything).not.toContain('secret-page');

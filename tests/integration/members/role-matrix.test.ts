@@ -105,6 +105,41 @@ const secureToken = async () =>
       body: { site_id: t.siteId, type: 'api_key', identifier: `roles-${randomBytes(4).toString('hex')}`, value: 's3cret' },
     })
   ).data.id as string;
+const asKey = () => presenters.xApiKey(t.key);
+/** A lead of the site, a note on it, a custom property, a one-row import and an anonymous visitor, made with the site's key. */
+const leadId = async () =>
+  (await made('POST', '/api/agents/tools/leads/create', { headers: asKey(), body: { site_id: t.siteId, name: 'Role lead', email: uniqueEmail() } }))
+    .lead.id as string;
+const noteOf = async () => {
+  const lead_id = await leadId();
+  const note = await made('POST', '/api/leads/{lead_id}/notes', {
+    params: { lead_id },
+    headers: asKey(),
+    body: { site_id: t.siteId, body: 'Called' },
+  });
+  return { lead_id, note_id: note.data.id as string };
+};
+const propertyId = async () =>
+  (
+    await made('POST', '/api/leads/properties', {
+      headers: asKey(),
+      body: { site_id: t.siteId, key: `p_${randomBytes(4).toString('hex')}`, label: 'Plan', type: 'text' },
+    })
+  ).data.property_id as string;
+const csvForm = () => {
+  const form = new FormData();
+  form.set('file', new File([`email,name\n${uniqueEmail()},Imported\n`], 'leads.csv', { type: 'text/csv' }));
+  return form;
+};
+const importId = async () =>
+  (await made('POST', '/api/leads/import', { headers: asKey(), query: { site_id: t.siteId }, form: csvForm() })).data.import_id as string;
+const visitorId = async () =>
+  (
+    await made('POST', '/api/visitors/session', {
+      headers: presenters.xSaApiKey(t.key),
+      body: { site_id: t.siteId, fingerprint: `fp-${randomBytes(6).toString('hex')}` },
+    })
+  ).data.visitor_id as string;
 /** A teammate to act on: a viewer of the site, joined through the API. */
 const teammate = async () => (await joinedMember(owner(), t.siteId, 'viewer')).id;
 
@@ -195,6 +230,46 @@ const REGISTRY: Record<string, Entry> = {
   },
   'PUT /api/sites/{site_id}/mailbox': { least: 'admin', request: (site_id) => ({ params: { site_id }, body: mailboxBody }) },
   'DELETE /api/sites/{site_id}/mailbox': { least: 'admin', request: async (site_id) => ({ params: { site_id }, ...(await mailbox()) }) },
+  // A lead's import, export, custom properties, notes, timeline, merge, data export and erasure.
+  'POST /api/leads/import': { least: 'member', request: (site_id) => ({ query: { site_id }, form: csvForm() }) },
+  'GET /api/leads/import/{import_id}': {
+    least: 'viewer',
+    request: async (site_id) => ({ params: { import_id: await importId() }, query: { site_id } }),
+  },
+  'GET /api/leads/export': { least: 'viewer', request: (site_id) => ({ query: { site_id } }) },
+  'GET /api/leads/properties': { least: 'viewer', request: (site_id) => ({ query: { site_id } }) },
+  'POST /api/leads/properties': {
+    least: 'admin',
+    request: (site_id) => ({ body: { site_id, key: `p_${randomBytes(4).toString('hex')}`, label: 'Deal size', type: 'number' } }),
+  },
+  'PATCH /api/leads/properties/{property_id}': {
+    least: 'admin',
+    request: async (site_id) => ({ params: { property_id: await propertyId() }, body: { site_id, label: 'Plan name' } }),
+  },
+  'DELETE /api/leads/properties/{property_id}': {
+    least: 'admin',
+    request: async (site_id) => ({ params: { property_id: await propertyId() }, query: { site_id } }),
+  },
+  'POST /api/leads/{lead_id}/notes': {
+    least: 'member',
+    request: async (site_id) => ({ params: { lead_id: await leadId() }, body: { site_id, body: 'Called' } }),
+  },
+  'GET /api/leads/{lead_id}/notes': { least: 'viewer', request: async (site_id) => ({ params: { lead_id: await leadId() }, query: { site_id } }) },
+  'DELETE /api/leads/{lead_id}/notes/{note_id}': { least: 'member', request: async (site_id) => ({ params: await noteOf(), query: { site_id } }) },
+  'GET /api/leads/{lead_id}/timeline': { least: 'viewer', request: async (site_id) => ({ params: { lead_id: await leadId() }, query: { site_id } }) },
+  'POST /api/leads/{lead_id}/merge': {
+    least: 'member',
+    request: async (site_id) => ({ params: { lead_id: await leadId() }, body: { site_id, other_lead_id: await leadId() } }),
+  },
+  'GET /api/leads/{lead_id}/export': { least: 'viewer', request: async (site_id) => ({ params: { lead_id: await leadId() }, query: { site_id } }) },
+  'DELETE /api/leads/{lead_id}': {
+    least: 'admin',
+    request: async (site_id) => ({ params: { lead_id: await leadId() }, query: { site_id, erase: 'true' } }),
+  },
+  'DELETE /api/visitors/{visitor_id}': {
+    least: 'admin',
+    request: async (site_id) => ({ params: { visitor_id: await visitorId() }, query: { site_id } }),
+  },
   'GET /api/keys': { least: 'admin', request: (site_id) => ({ query: { site_id } }) },
   'POST /api/keys': { least: 'admin', request: (site_id) => ({ body: { site_id, name: 'roles', scopes: ['read'] } }) },
   'PATCH /api/keys': { least: 'admin', request: async (site_id) => ({ body: { site_id, id: await keyId(), scopes: ['read', 'write'] } }) },

@@ -33,6 +33,8 @@ interface ToolCase {
   status?: number;
   /** What must be equal between the REST and the MCP answer, when not all of it (default: `normalized`). */
   comparable?: (body: any) => unknown;
+  /** The valid call uses up what it names (a merge deletes the other lead): the MCP call gets fresh arguments. */
+  consumes?: boolean;
 }
 
 /** A paid finder answer without the balance after it (two calls in a row leave different balances). */
@@ -132,6 +134,42 @@ const CASES: Record<string, ToolCase> = {
       ['no field to change', { segment_id: randomUUID() }],
       ['missing segment_id', { name: 'x' }],
       ['is_active null', { segment_id: randomUUID(), is_active: null }],
+    ],
+  },
+  getLeadProperties: {
+    valid: async (t) => ({ site_id: t.siteId }),
+    invalid: [['unknown field', { limit: 5 }]],
+  },
+  addLeadNote: {
+    status: 201,
+    valid: async (t) => ({ site_id: t.siteId, lead_id: (await lead(t)).id, body: 'Called: wants a demo' }),
+    invalid: [
+      ['missing body', { lead_id: randomUUID() }],
+      ['empty body', { lead_id: randomUUID(), body: '  ' }],
+      ['lead_id not a UUID', { lead_id: 'l1', body: 'x' }],
+    ],
+  },
+  getLeadNotes: {
+    valid: async (t) => ({ site_id: t.siteId, lead_id: (await lead(t)).id, limit: 10 }),
+    invalid: [
+      ['missing lead_id', {}],
+      ['limit above 100', { lead_id: randomUUID(), limit: 101 }],
+    ],
+  },
+  getLeadTimeline: {
+    valid: async (t) => ({ site_id: t.siteId, lead_id: (await lead(t)).id, limit: 10 }),
+    invalid: [
+      ['missing lead_id', {}],
+      ['unknown type', { lead_id: randomUUID(), types: ['call'] }],
+      ['limit 0', { lead_id: randomUUID(), limit: 0 }],
+    ],
+  },
+  mergeLeads: {
+    consumes: true,
+    valid: async (t) => ({ site_id: t.siteId, lead_id: (await lead(t)).id, other_lead_id: (await lead(t)).id }),
+    invalid: [
+      ['missing other_lead_id', { lead_id: randomUUID() }],
+      ['unknown field choice', { lead_id: randomUUID(), other_lead_id: randomUUID(), fields: { name: 'both' } }],
     ],
   },
   getSequences: {
@@ -377,7 +415,7 @@ describe.each(tools.map((t) => [t.name, t] as [string, AnyTool]))('%s', (name, t
     expect(rest.status, JSON.stringify(rest.body)).toBe(c.status ?? 200);
     expect(rest.body.success).toBe(true);
     // The same arguments again (a create gets fresh ones: a lead's email is unique per site).
-    const viaProtocol = await viaMcp(client, name, tool.creates ? await c.valid(mine) : args);
+    const viaProtocol = await viaMcp(client, name, tool.creates || c.consumes ? await c.valid(mine) : args);
     expect(viaProtocol.status).toBe('ok');
     const comparable = c.comparable ?? normalized;
     expect(comparable(viaProtocol.body)).toEqual(comparable(rest.body));

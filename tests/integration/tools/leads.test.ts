@@ -52,6 +52,7 @@ describe('leads/create', () => {
       campaign_id: null,
       assignee_id: null,
       lead_score: 90,
+      custom_properties: {},
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

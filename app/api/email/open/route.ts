@@ -17,7 +17,7 @@ export const GET = defineRoute({
   query: trackingQuerySchema,
   response: z.unknown(),
   envelope: 'raw',
-  openapi: { successMedia: { json: false, description: 'A transparent 1×1 GIF', types: { 'image/gif': 'A transparent 1×1 GIF' } } },
+  openapi: { successMedia: { json: false, description: 'A transparent 1×1 GIF', types: { 'image/gif': { description: 'A transparent 1×1 GIF' } } } },
   errors: ['NOT_FOUND'],
   handler: async ({ query }) => {
     await trackOpen(query.t);

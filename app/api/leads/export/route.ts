@@ -21,7 +21,12 @@ export const GET = defineRoute({
     successMedia: {
       json: false,
       description: 'The leads as CSV (RFC 4180), one record per lead',
-      types: { 'text/csv': 'One record per lead, custom properties as columns' },
+      types: {
+        'text/csv': {
+          description: 'One record per lead, custom properties as columns',
+          example: '\ufeffid,name,email,status\r\nab0dc2dd-858e-44a8-895d-d44b110684b9,Ada Lovelace,ada@example.com,qualified\r\n',
+        },
+      },
     },
   },
   handler: async ({ siteId, query }) => {

@@ -23,7 +23,17 @@ export const GET = defineRoute({
   params: z.object({ site_id: siteIdSchema }),
   query: overviewQuerySchema,
   response: OverviewSchema,
-  openapi: { successMedia: { types: { 'text/csv': 'With `format=csv`: the series, one record per day (RFC 4180)' } } },
+  openapi: {
+    successMedia: {
+      types: {
+        'text/csv': {
+          description: 'With `format=csv`: the series, one record per day (RFC 4180)',
+          example:
+            'date,visitors,sessions,page_views,bounce_rate,avg_duration_ms,conversions,new_leads,revenue_EUR\r\n2026-11-10,42,51,130,0.4118,61000,3,1,147\r\n',
+        },
+      },
+    },
+  },
   handler: async ({ siteId, query, req }) => {
     const answer = await overview(siteId, { ...query, filter: queryList(req, 'filter') });
     if (query.format !== 'csv') return answer;

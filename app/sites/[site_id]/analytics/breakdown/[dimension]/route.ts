@@ -25,7 +25,17 @@ export const GET = defineRoute({
   params: breakdownParamsSchema,
   query: breakdownQuerySchema,
   response: BreakdownSchema,
-  openapi: { successMedia: { types: { 'text/csv': 'With `format=csv`: the items, one record per value (RFC 4180)' } } },
+  openapi: {
+    successMedia: {
+      types: {
+        'text/csv': {
+          description: 'With `format=csv`: the items, one record per value (RFC 4180)',
+          example:
+            'value,visitors,sessions,page_views,bounce_rate,avg_duration_ms,conversions,conversion_rate,clicks,avg_engaged_ms,avg_scroll_depth\r\n/pricing,,31,40,0.3548,52000,2,0.0645,,,\r\n',
+        },
+      },
+    },
+  },
   handler: async ({ siteId, params, query, req }) => {
     const answer = await breakdown(siteId, params.dimension, { ...query, filter: queryList(req, 'filter') });
     if (query.format !== 'csv') return answer;
