@@ -10,8 +10,9 @@ create table if not exists lead_notes (
   body text not null check (char_length(body) between 1 and 10000),
   created_at timestamptz not null default now()
 );
--- A lead's notes, newest first (a lead belongs to one site); the author's, for deleting a user.
-create index if not exists lead_notes_lead_idx on lead_notes (lead_id, created_at desc, id desc);
+create index if not exists lead_notes_lead_idx on lead_notes (site_id, lead_id, created_at desc, id desc);
+-- The foreign keys' own: a lead's or a user's deletion finds their rows.
+create index if not exists lead_notes_lead_fk_idx on lead_notes (lead_id);
 create index if not exists lead_notes_author_idx on lead_notes (author_user_id);
 alter table lead_notes enable row level security;
 drop policy if exists lead_notes_tenant on lead_notes;
@@ -29,7 +30,8 @@ create table if not exists lead_changes (
   new_value jsonb,
   changed_at timestamptz not null default now()
 );
-create index if not exists lead_changes_lead_idx on lead_changes (lead_id, changed_at desc, id desc);
+create index if not exists lead_changes_lead_idx on lead_changes (site_id, lead_id, changed_at desc, id desc);
+create index if not exists lead_changes_lead_fk_idx on lead_changes (lead_id);
 alter table lead_changes enable row level security;
 drop policy if exists lead_changes_tenant on lead_changes;
 create policy lead_changes_tenant on lead_changes

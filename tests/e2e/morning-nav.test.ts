@@ -107,7 +107,15 @@ describe.skipIf(!base)('the morning console: menu, phone header, charts, pages, 
     expect(await page.locator('.site-nav .nav-group-label').allTextContents()).toEqual(['Your shop', 'Automation', 'Settings', 'Developers']);
     expect(await group('Your shop').allTextContents()).toEqual(['Overview', 'Visitors', 'Leads', 'Segments', 'Conversations']);
     expect(await group('Automation').allTextContents()).toEqual(['Sequences', 'Workflows', 'Commands', 'Email', 'Finder', 'Instances']);
-    expect(await group('Settings').allTextContents()).toEqual(['Business settings', 'General', 'Members']);
+    expect(await group('Settings').allTextContents()).toEqual([
+      'Business settings',
+      'General',
+      'Members',
+      'Goals',
+      'Annotations',
+      'Shared dashboards',
+      'Email reports',
+    ]);
     expect(await group('Developers').allTextContents()).toEqual([
       'API for each page',
       'API keys',

@@ -70,7 +70,7 @@ describe.skipIf(!base)('console: platform apps, keys, audit log and email, end t
   });
 
   it('verifies an owner address with the code from the outbox; a test-only key then sends to it', { timeout: 300_000 }, async () => {
-    await page.getByRole('link', { name: 'Email' }).click();
+    await page.getByRole('link', { name: 'Email', exact: true }).click();
     await page.waitForURL('**/email');
     await page.getByLabel('Your address').fill(address);
     await page.getByRole('button', { name: 'Send code' }).click();

@@ -174,11 +174,11 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
     );
     expect(lead.body.leads.map((l: { id: string; status: string }) => [l.id, l.status])).toEqual([[leadId, 'qualified']]);
 
-    await console1280.getByLabel('Email').fill('not an email');
+    await console1280.getByLabel('Email', { exact: true }).fill('not an email');
     await console1280.getByRole('button', { name: 'Save lead' }).click();
     await console1280.locator('#field-email-error').waitFor();
-    expect(await console1280.getByLabel('Email').inputValue()).toBe('not an email');
-    await console1280.getByLabel('Email').fill('ada@example.com');
+    expect(await console1280.getByLabel('Email', { exact: true }).inputValue()).toBe('not an email');
+    await console1280.getByLabel('Email', { exact: true }).fill('ada@example.com');
     await console1280.getByLabel('Company').fill('Analytical Engines');
     await console1280.getByRole('button', { name: 'Save lead' }).click();
     await console1280.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

@@ -32,8 +32,6 @@ export const SITE_SECTION_GROUPS: SiteSectionGroup[] = [
     area: 'shop',
     sections: [
       { path: '', label: 'Overview' },
-      { path: '/goals', label: 'Goals' },
-      { path: '/annotations', label: 'Annotations' },
       { path: '/sessions', label: 'Visitors', nested: true },
       { path: '/leads', label: 'Leads', nested: true },
       { path: '/segments', label: 'Segments' },
@@ -59,6 +57,8 @@ export const SITE_SECTION_GROUPS: SiteSectionGroup[] = [
       { path: '/settings', label: 'Business settings', nested: true },
       { path: '/general', label: 'General' },
       { path: '/members', label: 'Members' },
+      { path: '/goals', label: 'Goals' },
+      { path: '/annotations', label: 'Annotations' },
       { path: '/sharing', label: 'Shared dashboards' },
       { path: '/reports', label: 'Email reports' },
     ],

@@ -15,6 +15,7 @@ export const GET = defineRoute({
     '(the import removes the mark again). docs/PRODUCT.md "Lead import and export".',
   tags: ['Leads'],
   auth: policies.keyOrMember,
+  errors: ['NOT_FOUND'],
   query: exportQuerySchema,
   response: z.string().describe('CSV file'),
   openapi: {

@@ -19,6 +19,13 @@ export const GET = defineRoute({
   query: exportQuerySchema,
   envelope: 'raw',
   response: z.string().describe('The zip archive (application/zip)'),
+  openapi: {
+    successMedia: {
+      json: false,
+      description: 'The zip archive',
+      types: { 'application/zip': { description: 'overview.csv and one CSV per breakdown' } },
+    },
+  },
   handler: async ({ siteId, query }) => {
     const { filename, data } = await exportPeriod(siteId, query);
     return new Response(new Uint8Array(data), {
