@@ -16156,6 +16156,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["SystemError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -26360,7 +26361,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description The zip archive */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -26370,8 +26371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example (the zip archive: overview.csv, pages.csv, referrers.csv …) */
-                    "application/json": string;
+                    "application/zip": string;
                 };
             };
             400: components["responses"]["InvalidRequest"];

@@ -1,5 +1,5 @@
-import { ApiError } from '@/lib/core/errors';
 import { unmarkFormula } from '@/lib/core/csv';
+import { ApiError } from '@/lib/core/errors';
 import { CsvError, parseCsv } from './csv-parse';
 import { proposeMapping, type ImportMapping } from './import-mapping';
 import { IMPORT_LEAD_FIELDS, IMPORT_MAX_ROWS, type ImportLeadField, type ImportRowError, type PreparedRow } from './import-schema';

@@ -141,11 +141,15 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
     headers: key,
     body: { site_id: t.siteId, lead_ids: [enrolledLead.lead.id] },
   });
-  const goal = await created('POST', '/sites/{site_id}/goals', {
-    params: { site_id: t.siteId },
-    headers: presenters.xApiKey(t.key),
-    body: { name: `Purchase ${Math.random().toString(36).slice(2, 8)}`, type: 'conversion', match: 'purchase' },
-  });
+  // A site has a capped number of goals: one, made once and reused by every call.
+  const goals = await created('GET', '/sites/{site_id}/goals', { params: { site_id: t.siteId }, headers: presenters.xApiKey(t.key) });
+  const goal = goals.data.goals[0]
+    ? { data: goals.data.goals[0] }
+    : await created('POST', '/sites/{site_id}/goals', {
+        params: { site_id: t.siteId },
+        headers: presenters.xApiKey(t.key),
+        body: { name: `Purchase ${Math.random().toString(36).slice(2, 8)}`, type: 'conversion', match: 'purchase' },
+      });
   // Its enrollment holds an agent's draft for review, as an agent-drafted step's job leaves it (approve takes it).
   await (
     await getDb()
@@ -186,10 +190,14 @@ export async function createSiteObjects(t: Tenant): Promise<Record<string, strin
   const csv = new FormData();
   csv.set('file', new File([`email,name\n${uniqueEmail()},Imported\n`], 'leads.csv', { type: 'text/csv' }));
   const leadImport = await created('POST', '/api/leads/import', { headers: presenters.xApiKey(t.key), query: { site_id: t.siteId }, form: csv });
-  const leadProperty = await created('POST', '/api/leads/properties', {
-    headers: presenters.xApiKey(t.key),
-    body: { site_id: t.siteId, key: `p_${randomBytes(4).toString('hex')}`, label: 'Plan', type: 'text' },
-  });
+  // A site has a capped number of custom properties: one, made once and reused by every call.
+  const properties = await created('GET', '/api/leads/properties', { headers: presenters.xApiKey(t.key), query: { site_id: t.siteId } });
+  const leadProperty = properties.data[0]
+    ? { data: properties.data[0] }
+    : await created('POST', '/api/leads/properties', {
+        headers: presenters.xApiKey(t.key),
+        body: { site_id: t.siteId, key: `p_${randomBytes(4).toString('hex')}`, label: 'Plan', type: 'text' },
+      });
   const ids: Record<string, string> = {
     site_id: t.siteId,
     goal_id: goal.data.id,

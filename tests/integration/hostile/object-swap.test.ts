@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as listSessionsRoute } from '@/app/api/auth/sessions/route';
+import { createLead } from '@/lib/leads/repo';
+import { createLeadInputSchema } from '@/lib/leads/schema';
 import { call, createTenant, newSessionToken, OVER_FAST_PATH, runsHere, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
 import { useModelForFile } from '@/tests/helpers/llm-standin';
 import { invite, joinedMember } from '@/tests/helpers/members';
@@ -96,6 +98,8 @@ const ID_BY_PATH: Record<string, string> = {
     ]),
   ),
 };
+const mergeableLead = async (t: Tenant) =>
+  (await createLead(t.siteId, createLeadInputSchema.parse({ site_id: t.siteId, name: 'Merged away', email: uniqueEmail() }))).id;
 /**
  * Objects only one route takes, made for its case alone (a team's seats are few): an account's
  * other session, a pending invitation, a member who is not the owner.
@@ -108,6 +112,8 @@ const OWN_OBJECTS: Record<string, (t: Tenant) => Promise<string>> = {
   },
   '/api/sites/{site_id}/invitations/{id} id': (t) => invite(t.user, t.siteId, uniqueEmail(), 'viewer'),
   '/api/sites/{site_id}/members/{user_id} user_id': async (t) => (await joinedMember(t.user, t.siteId, 'viewer')).id,
+  // A merge takes the other lead away: a lead of its own for each case.
+  ...Object.fromEntries(['/api/leads/{lead_id}/merge', '/api/agents/tools/leads/merge'].map((p) => [`${p} other_lead_id`, mergeableLead])),
 };
 Object.assign(ID_BY_PATH, Object.fromEntries(Object.keys(OWN_OBJECTS).map((k) => [k, k])));
 

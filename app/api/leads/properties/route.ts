@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
-import { createProperty, listProperties } from '@/lib/leads/service';
 import { createPropertyBodySchema, LeadPropertySchema, MAX_PROPERTIES, propertySiteQuerySchema } from '@/lib/leads/property-schema';
+import { createProperty, listProperties } from '@/lib/leads/service';
 
 const tags = ['Leads'];
 

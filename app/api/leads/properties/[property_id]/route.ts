@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { uuidSchema } from '@/lib/core/schemas';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
-import { deleteProperty, updateProperty } from '@/lib/leads/service';
 import { LeadPropertySchema, propertyParamsSchema, propertySiteQuerySchema, updatePropertyBodySchema } from '@/lib/leads/property-schema';
+import { deleteProperty, updateProperty } from '@/lib/leads/service';
 
 const tags = ['Leads'];
 
