@@ -13,7 +13,7 @@
  *   as they wrote it (the N-th entry from the right is the client). The socket address is then the
  *   nearest proxy, not the client, so it is used only when no proxy header arrived at all.
  *
- * The fast path (FAST_PATH, default on): the routes whose files declare `// fast path —` (listed in
+ * The fast path (FAST_PATH, default on): the routes whose declarations say `fastPath` (listed in
  * scripts/fast-routes.ts) are answered by their own route
  * modules through a plain dispatcher (scripts/fast-path.ts, bundled by `npm run build` into
  * `.next/fast-path.cjs`) instead of Next's router; every other request goes to Next. FAST_PATH=0
@@ -32,7 +32,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { refuseMalformed, routeTable } from './lib/http/server-edges.mjs';
+import { drainAfterAnswer, refuseMalformed, routeTable } from './lib/http/server-edges.mjs';
 import { inTurns } from './lib/http/turns.mjs';
 
 /** The work, in ms, the event loop does between two chances to accept a connection when Next is busy. */
@@ -107,6 +107,7 @@ async function main() {
   const server = http.createServer((req, res) => {
     pinClientAddress(req, trustedHops);
     if (refuseMalformed(req, res) || dispatch(req, res) || routes.refuseUnrouted(req, res)) return;
+    drainAfterAnswer(req, res);
     startNext(req, res);
   });
   // Idle keep-alive sockets outlive the 60 s idle timeout of common load balancers and clients'
@@ -128,7 +129,7 @@ async function main() {
       server.closeIdleConnections();
       await app.close().catch((error) => console.error(error));
       // The app's shutdown work (lib/core/shutdown.ts: the last group of key usage) before exiting.
-      const shutdown = globalThis[Symbol.for('sgp.shutdown')];
+      const shutdown = globalThis[Symbol.for('sgp.processState')]?.get('shutdown');
       if (shutdown) await Promise.allSettled([...shutdown].map((work) => work()));
       process.exit(code);
     });

@@ -10,7 +10,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { engineDispatcher } from '@/lib/agents/dispatch';
 import { getCommand } from '@/lib/commands/repo';
@@ -21,20 +20,11 @@ import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { call, createTenant } from '../tests/helpers/harness';
 import { startLlmStandIn, useStandIn } from '../tests/helpers/llm-server';
 import { applyTestEnv } from '../tests/helpers/test-env';
+import { adminSql, databaseUrl } from './admin';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100);
 const WARMUP = 5;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL;
-
-async function admin(sql: string) {
-  const c = new Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 async function main() {
   applyTestEnv();
@@ -44,10 +34,8 @@ async function main() {
   let dbName: string | undefined;
   if (ADMIN_URL) {
     dbName = `sgp_bench_${randomBytes(6).toString('hex')}`;
-    await admin(`create database ${dbName}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
-    database = await openMigratedDatabase({ kind: 'postgres', url: url.toString(), poolMax: 10 });
+    await adminSql(ADMIN_URL, `create database ${dbName}`);
+    database = await openMigratedDatabase({ kind: 'postgres', url: databaseUrl(ADMIN_URL, dbName), poolMax: 10 });
   } else {
     database = await openMigratedDatabase({ kind: 'pglite', dataDir: 'memory://' });
   }
@@ -85,7 +73,7 @@ async function main() {
     await worker.stop();
     await database.close();
     await standIn.close();
-    if (dbName) await admin(`drop database if exists ${dbName} with (force)`);
+    if (dbName) await adminSql(ADMIN_URL!, `drop database if exists ${dbName} with (force)`);
   }
 }
 

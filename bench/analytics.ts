@@ -1,21 +1,27 @@
 /**
- * Analytics reads at 1M events per site: seeds a throwaway database (Postgres by default, or
- * PGlite with BENCH_DB=pglite) with one site holding BENCH_EVENTS events (default 1,000,000) in
- * ~230,000 sessions of 120,000 visitors over the last 90 days, up to now, plus a neighbour site
- * with a tenth of that, written with generate_series in a few statements. Then it times the
+ * Analytics reads at 1M events per site (BENCH_EVENTS; 10M is the target size): seeds a throwaway
+ * database (Postgres by default, or PGlite with BENCH_DB=pglite) with one site holding BENCH_EVENTS
+ * events in sessions of 4.4 events on average over the last 90 days, up to now, plus a neighbour
+ * site with a tenth of that, written with generate_series in a few statements; then a few hundred
+ * visits of the last 30 minutes, the latest still going on (on every run). Then it times the
  * service functions the console and the API call — overview, breakdowns and funnels over the last
- * 30 days and the whole 90 — and prints min/p50/p95/max per query and its p50 as a ratio to a
- * trivial `select 1` through the same pool, measured interleaved (the machine is shared, so the
- * ratio is the steadier figure).
+ * 30 days and the whole 90, filtered or not, and realtime — and prints the first read and
+ * min/p50/p95/max per query, and its p50 as a ratio to a trivial `select 1` through the same pool,
+ * measured interleaved (the machine is shared, so the ratio is the steadier figure).
  *
- * Finished days are rolled up by the background job (`rollUpSite`, run here once after seeding, its
- * time printed, then the new rows analyzed as autovacuum does soon after); before that, one read of
- * the 90 days answers from the raw rows alone (printed as `before the rollups`). Then each query's
- * first read and repeated reads sum the rollups and compute today (unfinished) from the raw rows,
- * as a live site's reads do.
+ * Finished days, and the part of today that can no longer change, are rolled up by the background
+ * job (`rollUpSite`, run here once after seeding, its time printed, then the new rows analyzed as
+ * autovacuum does soon after); before that, on a fresh seed, one read of the 90 days answers from
+ * the raw rows alone (printed as `before the rollups`).
+ *
+ * Seeding 10M events takes tens of minutes: BENCH_KEEP_DB=1 keeps the seeded database (or PGlite
+ * data directory; its name is printed), BENCH_REUSE_DB=<database name or data directory> runs on
+ * it again (migrated and rolled up, not seeded), BENCH_SEED_ONLY=1 stops after seeding.
+ * BENCH_QUERIES=<regular expression> times only the reads whose label matches.
  *
  *   npm run bench:analytics
- *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_ITERATIONS=50 npm run bench:analytics
+ *   BENCH_EVENTS=10000000 BENCH_KEEP_DB=1 BENCH_SEED_ONLY=1 npm run bench:analytics
+ *   BENCH_REUSE_DB=sgp_bench_0123456789 BENCH_ITERATIONS=30 npm run bench:analytics
  *   BENCH_DB=pglite BENCH_ITERATIONS=20 npm run bench:analytics
  */
 import { randomBytes } from 'node:crypto';
@@ -25,6 +31,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { addDays, dateIn } from '@/lib/analytics/calendar';
+import { createGoal, findGoalByName } from '@/lib/analytics/goals';
 import { rollUpSite } from '@/lib/analytics/rollups';
 import { breakdown, funnel, overview, realtime } from '@/lib/analytics/service';
 import { openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
@@ -155,28 +162,85 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
+/**
+ * Visits going on now, as on a live site at this rate (about 17 sessions a minute): sessions started
+ * over the last 30 minutes, the latest still active, with their page views. Written on every run,
+ * so realtime has visitors and the open day has live sessions (the kept part of today ends at the
+ * oldest of them). Each run's are new rows, a few hundred.
+ */
+async function liveTraffic(database: Database, siteId: string, now: number): Promise<void> {
+  const sessions = Math.max(20, Math.round((EVENTS / MEAN_EVENTS / (SPAN_DAYS * 1440)) * 30));
+  const tag = `${siteId}live${now}`;
+  await database.sql.query(`
+    with plan as (
+      select i, md5('${tag}s' || i)::uuid as id, md5('${tag}v' || i)::uuid as visitor_id,
+        ${now}::bigint - (i::bigint * 1800000) / ${sessions} as t0, 1 + i % 5 as n
+      from generate_series(1, ${sessions}) i
+    ),
+    v as (
+      insert into visitors (id, site_id, fingerprint, first_seen_at, last_seen_at)
+      select visitor_id, '${siteId}', 'live' || i || '-' || ${now}, t0, t0 from plan
+    ),
+    s as (
+      insert into visitor_sessions (id, site_id, visitor_id, status, url, current_url, referrer, utm_source, created_at, started_at,
+        last_activity_at, updated_at, expires_at, page_views, device, location, event_count)
+      select id, '${siteId}', visitor_id, 'active', 'https://bench.example.com' || (${text(PATHS)})[1 + i % ${PATHS.length}],
+        'https://bench.example.com/p/' || (i % 300), case when i % 5 < 2 then (${text(REFERRERS)})[1 + i % ${REFERRERS.length}] end,
+        case when i % 10 < 3 then (${text(SOURCES)})[1 + i % ${SOURCES.length}] end,
+        t0, t0, least(t0 + (n - 1) * 45000, ${now}), least(t0 + (n - 1) * 45000, ${now}), least(t0 + (n - 1) * 45000, ${now}) + 1800000,
+        n, jsonb_build_object('type', 'desktop'), jsonb_build_object('country', (${text(COUNTRIES)})[1 + i % ${COUNTRIES.length}]), n
+      from plan
+    )
+    insert into session_events (id, site_id, session_id, visitor_id, event_type, url, "timestamp", received_at)
+    select md5('${tag}e' || i || '.' || k)::uuid, '${siteId}', id, visitor_id, 'pageview', 'https://bench.example.com/p/' || ((i + k) % 300),
+      least(t0 + (k - 1) * 45000, ${now}), least(t0 + (k - 1) * 45000, ${now})
+    from plan cross join lateral generate_series(1, n) k`);
+  // Sessions of earlier runs are over by now (each visitor has one active session at most).
+  await database.sql.query(
+    `update visitor_sessions set status = 'expired' where site_id = $1 and status = 'active' and created_at < $2 and expires_at <= $3`,
+    [siteId, now - 1_800_000, now],
+  );
+}
+
+/** The site seeded by an earlier run of a kept database, if any. */
+async function seeded(database: Database): Promise<{ siteId: string; events: number } | undefined> {
+  const [site] = await database.sql.query<{ id: string }>(`select id from sites where name = 'Bench' limit 1`);
+  if (!site) return undefined;
+  const [{ n }] = await database.sql.query<{ n: number }>(`select count(*)::int as n from session_events where site_id = $1`, [site.id]);
+  return { siteId: site.id, events: n };
+}
+
 async function main() {
-  const name = `sgp_bench_${randomBytes(5).toString('hex')}`;
+  // BENCH_REUSE_DB names a kept Postgres database or PGlite data directory.
+  const reuse = process.env.BENCH_REUSE_DB;
+  const keep = process.env.BENCH_KEEP_DB === '1' || reuse !== undefined;
+  const name = (KIND === 'postgres' && reuse) || `sgp_bench_${randomBytes(5).toString('hex')}`;
   let dataDir: string | undefined;
   let database: Database;
   if (KIND === 'postgres') {
-    await admin(ADMIN_URL, (c) => c.query(`create database ${name}`));
+    if (!reuse) await admin(ADMIN_URL, (c) => c.query(`create database ${name}`));
     const url = new URL(ADMIN_URL);
     url.pathname = `/${name}`;
     database = await openMigratedDatabase({ kind: 'postgres', url: url.toString(), poolMax: 4 });
   } else {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-bench-analytics-'));
+    dataDir = reuse ?? mkdtempSync(path.join(os.tmpdir(), 'sgp-bench-analytics-'));
     database = await openMigratedDatabase({ kind: 'pglite', dataDir, sharedBuffersMb: 128 });
   }
   try {
     useDatabase(database);
     const now = Date.now();
     const seeding = performance.now();
-    const { siteId, events } = await seed(database, now);
+    const earlier = await seeded(database);
+    const { siteId, events } = earlier ?? (await seed(database, now));
     console.log(
-      `${KIND}: seeded ${events} events for one site (+${Math.round(EVENTS / 10)} at another) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+      earlier
+        ? `${KIND}: reusing ${events} events for one site seeded earlier`
+        : `${KIND}: seeded ${events} events for one site (+${Math.round(EVENTS / 10)} at another) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
     );
+    if (process.env.BENCH_SEED_ONLY === '1') return;
     await updateSettings(siteId, { business_hours: { timezone: 'Europe/Madrid' } });
+    if (!(await findGoalByName(siteId, 'Purchase'))) await createGoal(siteId, { name: 'Purchase', type: 'conversion', match: 'purchase' });
+    await liveTraffic(database, siteId, now);
 
     const today = dateIn(now, 'UTC');
     const last30 = { from: addDays(today, -29), to: today };
@@ -194,10 +258,13 @@ async function main() {
       ['devices, 30 days', () => breakdown(siteId, 'devices', last30)],
       ['funnel of 3 steps, 30 days', () => funnel(siteId, { ...last30, steps: ['add_to_cart', 'checkout', 'purchase'] })],
       ['funnel of 3 steps, 90 days', () => funnel(siteId, { ...all, steps: ['add_to_cart', 'checkout', 'purchase'] })],
-      // Filtered reads are computed from the raw sessions and events (no rollups).
+      // Filtered reads sum the session facts (and the raw rows of the sessions since the job's pass).
       ['overview, 30 days, country:DE', () => overview(siteId, { ...last30, filter: ['country:DE'] })],
       ['overview, 90 days, utm_source:newsletter', () => overview(siteId, { ...all, filter: ['utm_source:newsletter'] })],
+      ['overview, 30 days, goal:Purchase', () => overview(siteId, { ...last30, filter: ['goal:Purchase'] })],
+      ['overview, 30 days, country!:US', () => overview(siteId, { ...last30, filter: ['country!:US'] })],
       ['overview, 30 days, page:/pricing + country!:US', () => overview(siteId, { ...last30, filter: ['page:/pricing', 'country!:US'] })],
+      ['utm sources, 90 days, country:DE', () => breakdown(siteId, 'utm_sources', { ...all, filter: ['country:DE'] })],
       [
         'top pages, 30 days, referrer:news.ycombinator.com',
         () => breakdown(siteId, 'pages', { ...last30, filter: ['referrer:news.ycombinator.com'] }),
@@ -205,11 +272,16 @@ async function main() {
       ['overview, 30 days, compare previous', () => overview(siteId, { ...last30, compare: 'previous' })],
       ['realtime', () => realtime(siteId)],
     ];
+    // BENCH_QUERIES: a regular expression over the labels (e.g. '^[^:]*$', the unfiltered reads).
+    const only = process.env.BENCH_QUERIES ? new RegExp(process.env.BENCH_QUERIES) : undefined;
+    if (only) queries.splice(0, queries.length, ...queries.filter(([label]) => only.test(label)));
     const baseline = () => rows(sql`select 1`);
 
-    // Before the job ran: a read of the whole period computes every day from the raw rows.
-    const raw = await time(() => overview(siteId, all));
-    console.log(`overview, 90 days, before the rollups (raw rows only): ${raw.toFixed(0)} ms`);
+    // Before the job ran (a fresh seed): a read of the whole period computes every day from the raw rows.
+    if (!earlier) {
+      const raw = await time(() => overview(siteId, all));
+      console.log(`overview, 90 days, before the rollups (raw rows only): ${raw.toFixed(0)} ms`);
+    }
     // The background job's work: every finished day, in UTC and in the site's time zone.
     const rolling = performance.now();
     const rolled = await rollUpSite(siteId, now);
@@ -217,6 +289,15 @@ async function main() {
     // What autovacuum does within a minute of the rollups: statistics for the new rows.
     await rows(sql`analyze analytics_facts`);
     await rows(sql`analyze analytics_days`);
+    await rows(sql`analyze analytics_open_facts`);
+    // The session facts are new rows (inserts): autovacuum sets their visibility map too (index-only scans).
+    await rows(sql`vacuum analyze analytics_sessions`);
+    await rows(sql`vacuum analyze analytics_session_pages`);
+    await rows(sql`vacuum analyze analytics_dimension_slots`);
+    const [slots] = await rows<{ n: number; size: string }>(
+      sql`select count(*)::int as n, pg_size_pretty(pg_total_relation_size('analytics_dimension_slots')) as size from analytics_dimension_slots`,
+    );
+    console.log(`slot sums by dimension value: ${slots.n} rows, ${slots.size} with their index`);
     const first = new Map<string, number>();
     for (const [label, run] of queries) first.set(label, await time(run));
 
@@ -244,11 +325,12 @@ async function main() {
     );
   } finally {
     await database.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    if (KIND === 'postgres') {
-      if (process.env.BENCH_KEEP_DB === '1') console.log(`kept database ${name} (BENCH_KEEP_DB=1); drop it when done`);
-      else await admin(ADMIN_URL, (c) => c.query(`drop database if exists ${name} with (force)`));
-    }
+    if (keep)
+      console.log(
+        `kept ${KIND === 'postgres' ? `database ${name}` : `data directory ${dataDir}`}; BENCH_REUSE_DB=${KIND === 'postgres' ? name : dataDir} runs on it again (remove it when done)`,
+      );
+    else if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    else await admin(ADMIN_URL, (c) => c.query(`drop database if exists ${name} with (force)`));
   }
 }
 

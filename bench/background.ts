@@ -22,7 +22,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { Client } from 'pg';
+import { adminSql as runAdminSql, databaseUrl } from './admin';
 import { stop, waitUp } from './server-process';
 import { startOptions } from './start-options';
 
@@ -90,15 +90,7 @@ const stats = (xs: number[]) => {
   return { min: Math.round(s[0]), median: Math.round(s[Math.floor(s.length / 2)]), max: Math.round(s.at(-1)!) };
 };
 
-async function adminSql(sql: string) {
-  const c = new Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
+const adminSql = (sql: string) => runAdminSql(ADMIN_URL!, sql);
 
 async function main() {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sgp-bgbench-'));
@@ -112,11 +104,7 @@ async function main() {
   let received = 0;
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
   const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
-  const dbUrl = (name: string) => {
-    const u = new URL(ADMIN_URL!);
-    u.pathname = `/${name}`;
-    return u.toString();
-  };
+  const dbUrl = (name: string) => databaseUrl(ADMIN_URL!, name);
   try {
     // One seeded data directory (or database), copied for each server.
     const seedDir = path.join(root, 'seed');

@@ -16,12 +16,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { ApiError } from '@/lib/core/errors';
 import { openMigratedDatabase, useDatabase } from '@/lib/db/client';
 import { listLeads } from '@/lib/leads/repo';
 import { listLeadsInputSchema } from '@/lib/leads/schema';
-import { admin } from './admin';
+import { admin, adminSql, databaseUrl, insertBenchUser } from './admin';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
@@ -130,12 +129,8 @@ const DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.com', 'proton.me', 'company.
 const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(',')}]`;
 
 async function seed(url: string): Promise<{ siteId: string }> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    const {
-      rows: [user],
-    } = await client.query(`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
+  return admin(url, async (client) => {
+    const user = await insertBenchUser(client);
     const { rows: sites } = await client.query(`insert into sites (owner_id, name) values ($1, 'Bench'), ($1, 'Neighbour') returning id`, [user.id]);
     const insert = (siteId: string, count: number, offset: number) =>
       client.query(
@@ -156,33 +151,27 @@ async function seed(url: string): Promise<{ siteId: string }> {
          cross join lateral (select (${sqlArray(DOMAINS)})[1 + (i * 11) % ${DOMAINS.length}] as v) d`,
         [siteId, offset + 1, offset + count],
       );
-    // A bulk load goes through GIN's pending list (fast), merged into the index once at the end;
-    // the index then serves searches without one, as it does for leads written one at a time.
-    await client.query('alter index leads_search_text_trgm_idx set (fastupdate = on)');
+    // A bulk load goes through a large GIN pending list (fast), merged into the index once at the
+    // end; the index then keeps the 64 kB list of migration 20261207140000_lead_gin_pending_list.sql.
+    await client.query('alter index leads_search_text_trgm_idx set (fastupdate = on, gin_pending_list_limit = 65536)');
     await insert(sites[0].id, LEADS, 0);
     await insert(sites[1].id, Math.round(LEADS / 5), LEADS);
     await client.query(`select gin_clean_pending_list('leads_search_text_trgm_idx'::regclass)`);
-    await client.query('alter index leads_search_text_trgm_idx set (fastupdate = off)');
+    await client.query('alter index leads_search_text_trgm_idx set (gin_pending_list_limit = 64)');
     await client.query('vacuum analyze leads');
     return { siteId: sites[0].id };
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** The site with the most leads of a seeded database (BENCH_REUSE_DB). */
 async function largestSite(url: string): Promise<{ siteId: string }> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
+  return admin(url, async (client) => {
     const {
       rows: [top],
     } = await client.query(`select site_id, count(*)::int as n from leads group by site_id order by n desc limit 1`);
     console.log(`reusing ${top.n} leads of the largest site`);
     return { siteId: top.site_id };
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 const QUERIES: [string, Record<string, unknown>][] = [
@@ -207,14 +196,13 @@ const fmt = (ms: number) => ms.toFixed(2).padStart(7);
 async function main() {
   const reuse = process.env.BENCH_REUSE_DB;
   const name = reuse ?? `sgp_bench_${randomBytes(5).toString('hex')}`;
-  if (!reuse) await admin(ADMIN_URL, (c) => c.query(`create database ${name}`));
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openMigratedDatabase({ kind: 'postgres', url: url.toString(), poolMax: 4 });
+  if (!reuse) await adminSql(ADMIN_URL, `create database ${name}`);
+  const url = databaseUrl(ADMIN_URL, name);
+  const database = await openMigratedDatabase({ kind: 'postgres', url, poolMax: 4 });
   try {
     useDatabase(database);
     const started = performance.now();
-    const { siteId } = reuse ? await largestSite(url.toString()) : await seed(url.toString());
+    const { siteId } = reuse ? await largestSite(url) : await seed(url);
     if (!reuse)
       console.log(`seeded ${LEADS} leads (+${Math.round(LEADS / 5)} at another site) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
@@ -253,7 +241,7 @@ async function main() {
   } finally {
     await database.close();
     if (process.env.BENCH_KEEP_DB === '1' || reuse) console.log(`kept database ${name}; drop it when done`);
-    else await admin(ADMIN_URL, (c) => c.query(`drop database if exists ${name} with (force)`));
+    else await adminSql(ADMIN_URL, `drop database if exists ${name} with (force)`);
   }
 }
 

@@ -15,29 +15,19 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { resetConfig } from '@/lib/core/config';
 import { getDb, openMigratedDatabase, useDatabase, type Database } from '@/lib/db/client';
 import { closeQueueClient } from '@/lib/jobs/queue';
-import { recordEvent } from '@/lib/webhooks/events';
 import { deliverWebhook } from '@/lib/webhooks/jobs';
+import { recordEvent } from '@/lib/webhooks/outbox-repo';
 import { createEndpoint } from '@/lib/webhooks/service';
 import { startBackgroundWork } from '@/lib/worker';
+import { adminSql, databaseUrl } from './admin';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '1,8,32').split(',').map(Number);
 const PGLITE = process.env.BENCH_PGLITE === '1';
-
-async function admin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function main() {
   let received = 0;
@@ -61,10 +51,8 @@ async function main() {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'sgp-bench-hooks-'));
     db = await openMigratedDatabase({ kind: 'pglite', dataDir });
   } else {
-    await admin(`create database ${name}`);
-    const u = new URL(ADMIN_URL);
-    u.pathname = `/${name}`;
-    db = await openMigratedDatabase({ kind: 'postgres', url: u.toString(), poolMax: 40 });
+    await adminSql(ADMIN_URL, `create database ${name}`);
+    db = await openMigratedDatabase({ kind: 'postgres', url: databaseUrl(ADMIN_URL, name), poolMax: 40 });
   }
   useDatabase(db);
   try {
@@ -96,7 +84,7 @@ async function main() {
     await db.close();
     server.close();
     if (PGLITE) rmSync(dataDir!, { recursive: true, force: true });
-    else await admin(`drop database ${name} with (force)`);
+    else await adminSql(ADMIN_URL, `drop database ${name} with (force)`);
   }
 }
 

@@ -10,11 +10,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { GET as logsRoute } from '@/app/api/logs/workflows/route';
 import { openMigratedDatabase, useDatabase } from '@/lib/db/client';
 import { createKey } from '@/lib/keys/repo';
-import { admin } from './admin';
+import { admin, adminSql, databaseUrl, insertBenchUser } from './admin';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(process.env.BENCH_RUNS ?? 100_000);
@@ -25,12 +24,8 @@ const TYPES = ['leadGenerationWorkflow', 'dailyStandUpWorkflow', 'webhookWorkflo
 const STATUSES = ['COMPLETED', 'COMPLETED', 'COMPLETED', 'FAILED', 'RUNNING', 'CANCELLED', 'TIMED_OUT'];
 
 async function seed(url: string): Promise<{ userId: string; siteIds: string[] }> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    const {
-      rows: [user],
-    } = await client.query(`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
+  return admin(url, async (client) => {
+    const user = await insertBenchUser(client);
     const { rows: sites } = await client.query(
       `insert into sites (owner_id, name) select $1, 'Site ' || i from generate_series(1, $2::int) i returning id`,
       [user.id, SITES],
@@ -54,23 +49,20 @@ async function seed(url: string): Promise<{ userId: string; siteIds: string[] }>
     );
     await client.query('analyze workflow_runs');
     return { userId: user.id, siteIds };
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main() {
   const name = `sgp_bench_${randomBytes(5).toString('hex')}`;
-  await admin(ADMIN_URL, (c) => c.query(`create database ${name}`));
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openMigratedDatabase({ kind: 'postgres', url: url.toString(), poolMax: 4 });
+  await adminSql(ADMIN_URL, `create database ${name}`);
+  const url = databaseUrl(ADMIN_URL, name);
+  const database = await openMigratedDatabase({ kind: 'postgres', url, poolMax: 4 });
   try {
     useDatabase(database);
     const t0 = performance.now();
-    const { userId, siteIds } = await seed(url.toString());
+    const { userId, siteIds } = await seed(url);
     console.log(`seeded ${RUNS} runs over ${SITES} sites in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const keys = await Promise.all(
       siteIds.map((siteId) => createKey(siteId, userId, { name: 'bench', scopes: ['read'], expirationDays: 30, prefix: 'key', site_id: siteId })),
@@ -118,7 +110,7 @@ async function main() {
     console.log(`workflow-logs all pages (${all.length} calls): p50 ${percentile(all, 50).toFixed(2)} ms, p95 ${percentile(all, 95).toFixed(2)} ms`);
   } finally {
     await database.close();
-    await admin(ADMIN_URL, (c) => c.query(`drop database if exists ${name} with (force)`));
+    await adminSql(ADMIN_URL, `drop database if exists ${name} with (force)`);
   }
 }
 

@@ -4643,7 +4643,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a command
-         * @description A pending command becomes `cancelled` and never runs; a running one becomes `cancelled` at once and its agent stops at its next status check, within `COMMAND_CANCEL_CHECK_MS` (2 s; its reply, if any, is not recorded). A finished command is returned unchanged.
+         * @description A pending command becomes `cancelled` and never runs; a running one becomes `cancelled` at once and its agent stops as soon as that commits (its reply, if any, is not recorded). A finished command is returned unchanged.
          *
          *     Requires an API key with the `write` scope.
          *

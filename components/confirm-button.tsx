@@ -1,13 +1,14 @@
 'use client';
 
 import { useActionState, useRef, type ReactNode } from 'react';
-import type { FormState } from '@/app/(console)/_lib/forms';
+import { formMessage, type FormState, type StateAction } from '@/components/form-state';
+import { HiddenFields } from '@/components/forms/hidden-fields';
 import { FormError } from './field';
 import { SubmitButton } from './submit-button';
 
 type Props<R> = {
   /** A server action (bound to the site), run with `fields`: what it acts on (a key's id). */
-  action: (prev: FormState<R>, form: FormData) => Promise<FormState<R>>;
+  action: StateAction<R>;
   fields: Record<string, string>;
   /** The button's text, and the name of the thing for screen readers ("Revoke" + " Checkout server"). */
   label: string;
@@ -41,7 +42,7 @@ export function ConfirmButton<R>({ action, fields, label, subject, title, childr
   // posts the server action itself (the page comes back with the change, or with the error).
   const [fallback, runFallback] = useActionState(action, {} as FormState<R>);
   const titleId = `${id}-title`;
-  const fallbackError = fallback.errors && (fallback.errors.form ?? Object.values(fallback.errors)[0]);
+  const fallbackError = formMessage(fallback);
   return (
     <>
       <noscript>
@@ -56,9 +57,7 @@ export function ConfirmButton<R>({ action, fields, label, subject, title, childr
             {children}
             <FormError message={fallbackError} />
             <form action={runFallback}>
-              {Object.entries(fields).map(([name, value]) => (
-                <input key={name} type="hidden" name={name} value={value} />
-              ))}
+              <HiddenFields fields={fields} />
               <button type="submit" className="button danger">
                 {confirm}
               </button>
@@ -74,11 +73,9 @@ export function ConfirmButton<R>({ action, fields, label, subject, title, childr
         <h2 id={titleId}>{title}</h2>
         {children}
         {/* The fields are hidden: any error is the form's. */}
-        <FormError message={state.errors && (state.errors.form ?? Object.values(state.errors)[0])} />
+        <FormError message={formMessage(state)} />
         <form action={run}>
-          {Object.entries(fields).map(([name, value]) => (
-            <input key={name} type="hidden" name={name} value={value} />
-          ))}
+          <HiddenFields fields={fields} />
           <div className="dialog-actions">
             <button type="button" className="button" onClick={() => dialog.current?.close()} autoFocus>
               Cancel

@@ -1,40 +1,70 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
-type Props = InputHTMLAttributes<HTMLInputElement> & {
-  name: string;
-  label: string;
-  /** The message shown under the field; it also marks the input invalid for assistive technology. */
-  error?: string;
-  hint?: ReactNode;
-};
+/** The props of a text typed as it is (an identifier, an address, a code): no capitals added, no spelling checked. */
+export const VERBATIM = { type: 'text', autoCapitalize: 'none', spellCheck: false } as const;
 
-/** A labelled input with its hint and error tied to it by aria-describedby. */
-export function Field({ name, label, error, hint, id = `field-${name}`, ...input }: Props) {
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        {...input}
-      />
-      {hint && (
-        <p className="hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="error" id={errorId}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
+/** A control's label, hint and error; the error also marks the control invalid for assistive technology. */
+type Frame = { name: string; id?: string; label: ReactNode; hint?: ReactNode; error?: string };
+
+/** A framed control's props: the frame's, and the control's own but its id and name. */
+type FramedProps<A> = Frame & Omit<A, keyof Frame>;
+
+/** What a control takes from its frame: its id and name, and what ties it to its hint and error. */
+type Tied = { id: string; name: string; 'aria-invalid'?: true; 'aria-describedby'?: string };
+
+/**
+ * A labelled control with its hint and error below it, tied to it by aria-describedby: the one
+ * frame of the console's inputs, text areas and selects (the id is `field-<name>` unless given).
+ */
+function framed<A extends object>(control: (tied: Tied, rest: Omit<FramedProps<A>, keyof Frame>) => ReactNode) {
+  return function Framed({ name, id = `field-${name}`, label, hint, error, ...rest }: FramedProps<A>) {
+    const hintId = hint ? `${id}-hint` : undefined;
+    const errorId = error ? `${id}-error` : undefined;
+    const described = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+    return (
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        {control({ id, name, 'aria-invalid': error ? true : undefined, 'aria-describedby': described }, rest)}
+        {hint && (
+          <p className="hint" id={hintId}>
+            {hint}
+          </p>
+        )}
+        {error && (
+          <p className="error" id={errorId}>
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  };
 }
+
+export const Field = framed<InputHTMLAttributes<HTMLInputElement>>((tied, input) => <input {...tied} {...input} />);
+
+export const TextAreaField = framed<TextareaHTMLAttributes<HTMLTextAreaElement>>((tied, area) => <textarea {...tied} {...area} />);
+
+/**
+ * A select of `options`; a `placeholder` is a first choice that cannot be chosen back. The select is
+ * keyed by its default: React applies a select's default only when it mounts and resets a form after
+ * its action, so a new key keeps what the answer says is chosen.
+ */
+export const SelectField = framed<
+  SelectHTMLAttributes<HTMLSelectElement> & { options: readonly { value: string; label?: ReactNode }[]; placeholder?: string }
+>((tied, { options, placeholder, ...select }) => (
+  <select key={String(select.defaultValue)} {...tied} {...select}>
+    {placeholder && (
+      <option value="" disabled>
+        {placeholder}
+      </option>
+    )}
+    {options.map((o) => (
+      <option key={o.value} value={o.value}>
+        {o.label ?? o.value}
+      </option>
+    ))}
+  </select>
+));
 
 /** The message for a form as a whole, announced when it appears. */
 export function FormError({ message }: { message?: string }) {

@@ -1,4 +1,4 @@
-import { SITE_SECTION_GROUPS } from '@/app/(console)/_lib/site-sections';
+import { SITE_SECTION_GROUPS } from '@/components/site-sections';
 import { can, type SiteRole } from '@/lib/members/permissions';
 import { NavLink } from './nav-link';
 import { SiteMenu, type MenuEntry } from './site-menu';

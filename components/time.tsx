@@ -1,6 +1,6 @@
 'use client';
 
-import { absoluteTime, clockTime, relativeTime } from '@/app/(console)/_lib/dates';
+import { absoluteTime, clockTime, relativeTime } from '@/components/dates';
 import { useTimeZone } from './site-time-zone';
 
 /**

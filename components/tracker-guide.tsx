@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { trackingSnippet } from '@/app/(console)/_lib/snippet';
+import { trackingSnippet } from '@/components/tracking-snippet';
 import { CopyButton } from './copy-button';
 
 interface Step {

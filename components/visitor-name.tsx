@@ -10,8 +10,9 @@ interface Visit {
 }
 
 /**
- * Who made a visit, in words: the lead's name (a link to the lead) or the visitor's label ("Bot …"
- * for a bot; a link to all their visits). The full id is the link's title and one click away.
+ * Who made a visit, in words: the lead's name (a link to the lead) or the visitor's label (a link to
+ * all their visits; a bot's is marked by the BotBadge beside it). The full id is the link's title and
+ * one click away.
  */
 export function VisitorName({ siteId, visit, leadName }: { siteId: string; visit: Visit; leadName?: string }) {
   const base = `/console/sites/${siteId}`;

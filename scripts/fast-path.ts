@@ -1,5 +1,5 @@
 /**
- * The fast path of the server entry (`server.mjs`): the routes whose files declare `// fast path —`
+ * The fast path of the server entry (`server.mjs`): the routes whose declarations say `fastPath`
  * (the ingestion routes every tracked page calls, the tag, the reads and starts agents and servers
  * repeat most — the list: scripts/fast-routes.ts, which `npm run routes` writes) are served from
  * their route modules in `app/` by a plain node:http dispatcher, without Next's router and request
@@ -9,9 +9,8 @@
  *
  * `npm run build` bundles this file into `.next/fast-path.cjs` (scripts/build-worker.mjs). The
  * bundle holds its own copy of the app modules it imports; what must be one per process — the
- * database handle (one PGlite per data directory), the limiter, the batchers of events and key
- * usage, the job queue client, the worker child — lives on globalThis under Symbol.for keys, so
- * this copy and Next's share it.
+ * database handle, the limiter, the batchers, the job queue client, the worker child — is process
+ * state (lib/core/process-state.ts), so this copy and Next's share it.
  */
 import { nodeDispatcher } from '@/lib/http/node-dispatch';
 import { startWorkerBesideWeb } from '@/lib/jobs/child';

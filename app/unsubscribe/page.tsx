@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { ApiError } from '@/lib/core/errors';
 import { unsubscribeQuerySchema } from '@/lib/email/schema';
 import { unsubscribe } from '@/lib/email/service';
+import { sequenceReactions } from '@/lib/sequences/service';
 
 export const metadata: Metadata = { title: 'Unsubscribe', robots: { index: false } };
 
@@ -14,7 +15,7 @@ async function confirmUnsubscribe(token: string): Promise<void> {
   'use server';
   let outcome = 'done';
   try {
-    await unsubscribe(token);
+    await unsubscribe(token, sequenceReactions);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     outcome = 'invalid';

@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 
 /**
  * A named group of checkboxes (scopes, capabilities, event types) with its hint and error. After
  * an answer of the action the boxes show what was sent (`values`, a repeated field joined by
- * commas); a fresh form checks what `initially` says.
+ * commas); a fresh form checks what `initially` says. Its error's id is the group's own: a page may
+ * hold several groups of one name (the add form and each endpoint's edit form of the webhooks).
  */
 export function CheckGroup({
   name,
@@ -23,7 +24,7 @@ export function CheckGroup({
   error?: string;
 }) {
   const sent = values ? (values[name] ?? '').split(',') : undefined;
-  const errorId = `${name}-error`;
+  const errorId = `${name}-error-${useId().replace(/[^\w-]/g, '')}`;
   return (
     <fieldset aria-describedby={error ? errorId : undefined}>
       <legend>{legend}</legend>

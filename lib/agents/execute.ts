@@ -1,15 +1,15 @@
 import { APICallError, RetryError, stepCountIs, streamText, type ModelMessage } from 'ai';
-import { claimCommand, claimNextCommand, commandStatus, failCommand, failInterrupted, findCommand, type CommandRow } from '@/lib/commands/repo';
+import { onCommandChange } from '@/lib/commands/changes';
 import { FINISHED_STATUSES, type AgentRole, type CommandError, type CommandStatus, type TokenUsage, type ToolCall } from '@/lib/commands/schema';
+import { claimCommand, commandStatus, failCommand, failInterrupted, findCommand, type CommandRow } from '@/lib/commands/service';
 import { currentDate } from '@/lib/core/clock';
-import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { keyStatusOf } from '@/lib/keys/repo';
-import { findLead, toLead } from '@/lib/leads/repo';
+import { keyStatusOf } from '@/lib/keys/service';
+import { findLead, toLead } from '@/lib/leads/service';
 import { agentModel } from '@/lib/providers/llm';
 import { getSettings } from '@/lib/settings/service';
-import { getSite } from '@/lib/sites/repo';
+import { getSite } from '@/lib/sites/service';
 import { scheduleCommandDeadline } from './jobs';
 import { attachConversation, completeCommand, getConversation } from './repo';
 import { ROLES, systemPrompt } from './roles';
@@ -55,35 +55,21 @@ export async function carryOutCommand(
 }
 
 /**
- * Runs every pending command now, in this call, until none is left (tests and scripts use it
- * where no workflow worker runs). Returns how many ran.
+ * Stops a running command's model call once the command is no longer `running` — cancelled by its
+ * site, or ended elsewhere (its deadline): told by the command's change as it commits
+ * (lib/commands/changes.ts), then read once more, for a change committed before listening began.
  */
-export async function drainCommands(concurrency = 1): Promise<number> {
-  let ran = 0;
-  const lane = async () => {
-    for (let row = await claimNextCommand(currentDate()); row; row = await claimNextCommand(currentDate())) {
-      await scheduleCommandDeadline(row.siteId, row.id);
-      await runClaimed(row);
-      ran++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, lane));
-  return ran;
-}
-
-/**
- * Watches a running command for a cancellation (the cancel route sets its status): the signal
- * fires when it is no longer `running`, so the model call stops early.
- */
-function watchCancel(siteId: string, commandId: string): { signal: AbortSignal; release(): void } {
+async function watchCancel(siteId: string, commandId: string): Promise<{ signal: AbortSignal; release(): void }> {
   const lost = new AbortController();
-  const timer = setInterval(() => {
+  const check = () =>
     commandStatus(siteId, commandId)
       .then((status) => status === 'running' || lost.abort(new Error('The command is no longer running')))
-      .catch((error) => log.warn('command status check failed', { command_id: commandId, ...errorFields(error) }));
-  }, config().COMMAND_CANCEL_CHECK_MS);
-  timer.unref?.();
-  return { signal: lost.signal, release: () => clearInterval(timer) };
+      .catch((error: unknown) => log.warn('command status check failed', { command_id: commandId, ...errorFields(error) }));
+  const release = await onCommandChange((changed) => {
+    if (!lost.signal.aborted && (changed === undefined || changed === commandId)) void check();
+  });
+  await check();
+  return { signal: lost.signal, release };
 }
 
 const usageOf = (u: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined): TokenUsage => ({
@@ -145,7 +131,7 @@ async function promptFor(row: CommandRow): Promise<{ system: string; messages: M
 /** Runs a command this process has claimed (status `running`) and records its outcome. */
 export async function runClaimed(row: CommandRow, listener?: ReplyListener): Promise<void> {
   const siteId = row.siteId;
-  const watch = watchCancel(siteId, row.id);
+  const watch = await watchCancel(siteId, row.id);
   const toolCalls: ToolCall[] = [];
   let usage: TokenUsage | null = null;
   try {

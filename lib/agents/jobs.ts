@@ -1,4 +1,4 @@
-import { failInterrupted } from '@/lib/commands/repo';
+import { failInterrupted } from '@/lib/commands/service';
 import { currentDate, now } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import type { Db } from '@/lib/db/client';

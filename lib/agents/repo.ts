@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
-import type { CommandRow } from '@/lib/commands/repo';
 import type { AgentRole, TokenUsage, ToolCall } from '@/lib/commands/schema';
+import type { CommandRow } from '@/lib/commands/service';
 import { ApiError, notFound } from '@/lib/core/errors';
 import { getDb, type Db } from '@/lib/db/client';
 import { commands, conversationMessages, conversations } from '@/lib/db/schema';

@@ -1,13 +1,13 @@
-import { failCommand, findCommand, getCommand } from '@/lib/commands/repo';
 import type { AgentRole, Command, CreateCommandInput } from '@/lib/commands/schema';
+import { failCommand, findCommand, getCommand } from '@/lib/commands/service';
 import { currentDate } from '@/lib/core/clock';
 import { ApiError, found } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import type { ApiKeyPrincipal } from '@/lib/core/principal';
 import type { Db } from '@/lib/db/client';
-import { findLead } from '@/lib/leads/repo';
+import { findLead } from '@/lib/leads/service';
 import { agentModel } from '@/lib/providers/llm';
-import { findVisitor } from '@/lib/visitors/repo';
+import { findVisitor } from '@/lib/visitors/service';
 import { dispatchCommand } from './dispatch';
 import { runClaimed, type ReplyListener } from './execute';
 import { scheduleCommandDeadline } from './jobs';

@@ -1,36 +1,9 @@
-import { AGENT_ROLES, type AgentRole } from '@/lib/commands/schema';
+import { messageAgent } from '@/lib/commands/message-agent';
+import type { AgentRole } from '@/lib/commands/schema';
 import { currentDate } from '@/lib/core/clock';
-import { ApiError, found } from '@/lib/core/errors';
-import { isUuid } from '@/lib/core/schemas';
+import { found } from '@/lib/core/errors';
 import { agentModel } from '@/lib/providers/llm';
-import { getConversation, openCommand } from './repo';
-
-/**
- * The agent a workflow's message goes to: the conversation's when one is continued, else the one
- * named (cmo, sales, customerSupport, email, copywriter), else the CMO. A conversation of another
- * site, or an agent that does not exist, is a 400 naming the field.
- */
-export async function messageAgent(siteId: string, input: { agent_id?: string; conversation_id?: string }): Promise<AgentRole> {
-  const named = input.agent_id === undefined ? undefined : AGENT_ROLES.find((a) => a.toLowerCase() === input.agent_id!.toLowerCase());
-  if (input.agent_id !== undefined && !named) {
-    throw new ApiError('INVALID_REQUEST', `agent_id must be one of ${AGENT_ROLES.join(', ')}`, {
-      issues: [{ path: 'body.agent_id', message: `Agent must be one of: ${AGENT_ROLES.join(', ')}` }],
-    });
-  }
-  if (input.conversation_id === undefined) return named ?? 'cmo';
-  const conversation = isUuid(input.conversation_id) ? await getConversation(siteId, input.conversation_id.toLowerCase()) : undefined;
-  if (!conversation) {
-    throw new ApiError('INVALID_REQUEST', 'conversation_id is not a conversation of this site', {
-      issues: [{ path: 'body.conversation_id', message: 'Conversation ID is not a conversation of this site' }],
-    });
-  }
-  if (named && named !== conversation.agent) {
-    throw new ApiError('INVALID_REQUEST', `The conversation is with the ${conversation.agent} agent, not ${named}`, {
-      issues: [{ path: 'body.agent_id', message: `The conversation is with the ${conversation.agent} agent` }],
-    });
-  }
-  return conversation.agent;
-}
+import { openCommand } from './repo';
 
 /**
  * An agentMessage run's message, as the agent routes record one: a command of the agent in a

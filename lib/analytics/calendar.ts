@@ -4,9 +4,12 @@
  * daylight-saving days are 23 or 25 hours long. Time zones come from the runtime's IANA database
  * (Intl), so the database needs none.
  */
+import { processState } from '@/lib/core/process-state';
+
 const DAY_MS = 86_400_000;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+// One per time zone: the runtime's IANA zones bound them (an unknown zone throws before it is kept).
+const formatters = processState('analytics.zoneFormatters', () => new Map<string, Intl.DateTimeFormat>());
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
@@ -77,7 +80,7 @@ export function daysBetween(from: string, to: string): number {
 }
 
 // Day starts are asked for again and again (every read covers a year of them): remembered, within bounds.
-const starts = new Map<string, number>();
+const starts = processState('analytics.dayStarts', () => new Map<string, number>());
 const MAX_REMEMBERED = 50_000;
 
 /**

@@ -5,7 +5,7 @@ import { uuidSchema } from '@/lib/core/schemas';
 import { parseInput } from '@/lib/core/validate';
 import { sendEmail } from '@/lib/email/service';
 import { defineSiteSchedule } from '@/lib/jobs/define';
-import { assertMembersOfSite, listMembers } from '@/lib/members/repo';
+import { assertMembersOfSite, listMembers } from '@/lib/members/service';
 import { addDays, canonicalTimeZone, dateIn } from './calendar';
 import { siteTimeZone } from './repo';
 import {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
-import { rollUp, type FactDays } from './repo';
+import { ALL_PARTS, factsQuery, rollUp, type FactDays } from './repo';
 
 /** A Postgres array literal of dates (values that need no quoting). */
 const dateArray = (dates: string[]) => `{${dates.join(',')}}`;
@@ -43,4 +43,47 @@ export async function rollUpAgain(siteId: string, window: FactDays, now: number)
 export async function sitesWithVisits(): Promise<string[]> {
   const found = await rows<{ id: string }>(sql`select id from sites s where exists (select 1 from visitor_sessions v where v.site_id = s.id)`);
   return found.map((r) => r.id);
+}
+
+/** The open days of `dates` (in `tz`) with a kept part: up to when their sessions are kept. */
+export async function openDaysKept(siteId: string, tz: string, dates: string[]): Promise<Map<string, number>> {
+  if (!dates.length) return new Map();
+  const found = await rows<{ day: string; upto: number }>(sql`
+    select to_char(day, 'YYYY-MM-DD') as day, upto::float8 as upto from analytics_open_days
+    where site_id = ${siteId} and tz = ${tz} and day = any(${dateArray(dates)}::date[])`);
+  return new Map(found.map((r) => [r.day, r.upto]));
+}
+
+/**
+ * Keeps the part of an open day (`window`: that one day) that can no longer change: the sessions
+ * that started before `upto` — none of them takes activity any more — and their events of the day.
+ * Replaces the part kept before in one transaction (a read sees the old or the new).
+ */
+export async function rollUpOpenDay(siteId: string, window: FactDays, upto: number, now: number): Promise<void> {
+  const db = await getDb();
+  const { timeZone } = window.days;
+  const day = window.days.dates[0];
+  await db.transaction(async (tx) => {
+    await rows(sql`delete from analytics_open_facts where site_id = ${siteId} and tz = ${timeZone} and day = ${day}::date`, tx);
+    await rows(sql`delete from analytics_open_days where site_id = ${siteId} and tz = ${timeZone} and day = ${day}::date`, tx);
+    await rows(
+      sql`insert into analytics_open_days (site_id, tz, day, upto, computed_at) values (${siteId}, ${timeZone}, ${day}::date, ${upto}::bigint, ${now}::bigint)`,
+      tx,
+    );
+    await rows(
+      sql`
+      insert into analytics_open_facts (site_id, tz, dim, day, value, visitors, sessions, bounces, duration_ms, page_views, conversions,
+                                        engaged_ms, scroll_depth, engagements)
+      select ${siteId}, ${timeZone}, dim, day, value, visitors, sessions, bounces, duration_ms::bigint, page_views, conversions,
+             engaged_ms::bigint, scroll_depth::bigint, engagements
+      from (${factsQuery(siteId, window, ALL_PARTS, undefined, { before: upto })}) f`,
+      tx,
+    );
+  });
+}
+
+/** Forgets the kept parts of the open days before `day` (in `tz`): rolled up whole by now. */
+export async function dropOpenDaysBefore(siteId: string, tz: string, day: string): Promise<void> {
+  await rows(sql`delete from analytics_open_facts where site_id = ${siteId} and tz = ${tz} and day < ${day}::date`);
+  await rows(sql`delete from analytics_open_days where site_id = ${siteId} and tz = ${tz} and day < ${day}::date`);
 }

@@ -1,11 +1,13 @@
 import { now } from '@/lib/core/clock';
 import { log } from '@/lib/core/log';
+import { SESSION_MAX_MS } from '@/lib/db/visitor-session-lifetime';
 import { defineSiteSchedule, type JobContext } from '@/lib/jobs/define';
-import { SESSION_MAX_MS } from '@/lib/visitors/lifetime';
 import { addDays, canonicalTimeZone, dateIn, daysOf, type Days } from './calendar';
+import { recomputeDirtySlots } from './dimension-slots-repo';
 import { oldestLiveSessionStart, rolledUpDays, rollUp, siteTimeZone, type FactDays } from './repo';
-import { firstSessionStart, rollUpAgain, sitesWithVisits, staleDays } from './rollup-repo';
+import { dropOpenDaysBefore, firstSessionStart, rollUpAgain, rollUpOpenDay, sitesWithVisits, staleDays } from './rollup-repo';
 import { MAX_RANGE_DAYS } from './schema';
+import { keepSessionFacts, refreshChangedSessionFacts } from './session-facts-repo';
 
 /**
  * Day rollups, computed in the background as days finish. A finished day of a site — in UTC and in
@@ -15,6 +17,16 @@ import { MAX_RANGE_DAYS } from './schema';
  * days it finds not rolled up yet it computes from the raw rows, and answers the same.
  *
  * A rolled-up day whose sessions are written to afterwards (activity, their close) is computed again.
+ *
+ * The open days (today, and yesterday while a session that started on it still takes activity) are
+ * kept in part: on each run, the facts of the sessions that started before the oldest live one (and
+ * a few minutes ago at the latest) and of their events of the day are computed again and kept
+ * (`rollUpOpenDay`), so a read computes from the raw rows only the sessions started after that —
+ * minutes of them on a live site — and their events.
+ *
+ * The sessions that can no longer change have their facts kept too, one row per session and per
+ * page of it (./session-facts-repo.ts), and their sums per slot and dimension value
+ * (./dimension-slots-repo.ts): the filtered reads sum those.
  */
 
 /**
@@ -76,6 +88,12 @@ async function zonesOf(siteId: string): Promise<string[]> {
 export async function rollUpSite(siteId: string, at = now(), signal?: AbortSignal): Promise<number> {
   const first = await firstSessionStart(siteId);
   if (first === undefined) return 0;
+  const upto = await settledUpto(siteId, at);
+  await keepSessionFacts(siteId, first, upto, at, signal);
+  // Sessions take activity for 24 hours at most: only those of the last two days can have changed since kept.
+  await refreshChangedSessionFacts(siteId, upto - 2 * SESSION_MAX_MS, upto, at);
+  // The slot sums of the session facts deleted since (erased, pruned, kept again), from the facts left.
+  await recomputeDirtySlots(siteId);
   let rolled = 0;
   for (const tz of await zonesOf(siteId)) {
     const today = dateIn(at, tz);
@@ -83,6 +101,7 @@ export async function rollUpSite(siteId: string, at = now(), signal?: AbortSigna
     const from = dateIn(first, tz) > oldest ? dateIn(first, tz) : oldest;
     const days = daysOf(from, today, tz);
     const finished = await finishedDays(siteId, days, at);
+    await keepOpenDays(siteId, days, finished, upto, at);
     if (finished === 0) continue;
     const dates = days.dates.slice(0, finished);
     const done = await rolledUpDays(siteId, tz, dates);
@@ -100,6 +119,30 @@ export async function rollUpSite(siteId: string, at = now(), signal?: AbortSigna
     }
   }
   return rolled;
+}
+
+/**
+ * When the sessions that can no longer change at `at` end: those started before the oldest live
+ * session, and before the margin for writes in flight.
+ */
+async function settledUpto(siteId: string, at: number): Promise<number> {
+  const live = await oldestLiveSessionStart(siteId, at - SESSION_MAX_MS, at);
+  return Math.min(at - FINISH_MARGIN_MS, live ?? Infinity);
+}
+
+/**
+ * Keeps the part of each open day of `days` (those from `finished` on) that can no longer change:
+ * its sessions started before `upto` (./settledUpto), and their events. Forgets the kept parts of
+ * the days finished since.
+ */
+async function keepOpenDays(siteId: string, days: Days, finished: number, upto: number, at: number): Promise<void> {
+  const { dates, starts, timeZone } = days;
+  if (finished > 0) await dropOpenDaysBefore(siteId, timeZone, dates[finished]);
+  if (finished === dates.length) return;
+  for (let i = finished; i < dates.length; i++) {
+    const window = factDays(dates[i], dates[i], timeZone);
+    await rollUpOpenDay(siteId, window, Math.min(upto, starts[i + 1]), at);
+  }
 }
 
 /** Every 10 minutes, each site with visits has its finished days rolled up. */

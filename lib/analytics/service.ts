@@ -1,7 +1,10 @@
 import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { parseInput } from '@/lib/core/validate';
+import { readingFromReplica } from '@/lib/db/replica';
+import { SESSION_MAX_MS } from '@/lib/db/visitor-session-lifetime';
 import { addDays, canonicalTimeZone, dateIn, daysBetween, daysOf, type Days } from './calendar';
+import type { KeptFacts } from './dimension-slots-repo';
 import { filterTexts, parseFilters } from './filters';
 import { findGoalByName, listGoals } from './goals';
 import {
@@ -28,6 +31,7 @@ import {
   type FactSource,
   type Part,
 } from './repo';
+import { openDaysKept } from './rollup-repo';
 import { factDays, finishedDays, runsOf } from './rollups';
 import {
   breakdownQuerySchema,
@@ -49,6 +53,7 @@ import {
   type Revenue,
   type VisitCounts,
 } from './schema';
+import { filteredFactsQuery, sessionsKept, startsOnSlots } from './session-facts-repo';
 
 /**
  * Analytics of a site over a period of days — the reads the console and the API share. Each takes
@@ -62,7 +67,7 @@ import {
  *
  * Days that can no longer change are rolled up by a background job (./rollups.ts); a read sums the
  * kept days and computes the others from the raw rows. A read with filters (`filter`, ./filters.ts)
- * is computed from the raw sessions and events of the period: the rollups are of whole sites.
+ * sums the session facts the job keeps (./session-facts-repo.ts), and the raw rows of the sessions since.
  */
 
 interface Period {
@@ -103,14 +108,23 @@ const minDate = (a: string, b: string) => (a < b ? a : b);
  */
 async function sourceOf(siteId: string, period: Period, at: number): Promise<FactSource> {
   const { dates, timeZone } = period.days;
-  const [finished, done] = await Promise.all([finishedDays(siteId, period.days, at), rolledUpDays(siteId, timeZone, dates)]);
+  const [finished, done, partly] = await Promise.all([
+    finishedDays(siteId, period.days, at),
+    rolledUpDays(siteId, timeZone, dates),
+    openDaysKept(siteId, timeZone, dates.slice(-2)),
+  ]);
   const kept = dates.filter((d, i) => i < finished && done.has(d));
   const isKept = new Set(kept);
+  const openKept = dates.filter((d) => !isKept.has(d) && partly.has(d));
   return {
     siteId,
     tz: timeZone,
     kept: kept.length ? { from: kept[0], to: kept[kept.length - 1], days: kept } : undefined,
-    open: runsOf(dates, (d) => !isKept.has(d)).map((run) => factDays(run.from, run.to, timeZone)),
+    openKept,
+    open: [
+      ...runsOf(dates, (d) => !isKept.has(d) && !partly.has(d)).map((run) => ({ window: factDays(run.from, run.to, timeZone) })),
+      ...openKept.map((d) => ({ window: factDays(d, d, timeZone), since: partly.get(d) })),
+    ],
   };
 }
 
@@ -162,23 +176,41 @@ async function readFiltersOf(siteId: string, given: string | string[] | undefine
   );
 }
 
-/** A source that computes every day of the period from the raw rows (filtered reads, dimensions without rollups). */
-const rawSource = (siteId: string, period: Period, where?: Where): FactSource => ({
+/**
+ * A source that computes every day of the period on read (filtered reads, dimensions without
+ * rollups): filtered, from the session facts `kept` (and the raw rows since) when the
+ * calendar's days start on their slots; from the raw rows otherwise.
+ */
+function rawSource(siteId: string, period: Period, where?: Where, kept?: KeptFacts): FactSource {
+  const window = factDays(period.from, period.to, period.timeZone);
+  return {
+    siteId,
+    tz: period.timeZone,
+    open: [{ window }],
+    where,
+    facts: where && startsOnSlots(window) ? (w, parts) => filteredFactsQuery(siteId, w, parts, where, kept) : undefined,
+  };
+}
+
+/** Up to when the session facts are kept, and their slot sums' dirty spans, for a filtered read (none needed otherwise). */
+const keptFactsFor = (siteId: string, where: Where | undefined) => (where ? sessionsKept(siteId) : Promise.resolve(undefined));
+
+/** The span of the periods (earliest first) a filtered read looks at: its sessions' events are received within it. */
+const scopeOf = (siteId: string, periods: Period[]) => ({
   siteId,
-  tz: period.timeZone,
-  open: [factDays(period.from, period.to, period.timeZone)],
-  where,
+  lo: periods[0].days.starts[0],
+  hi: periods[periods.length - 1].days.starts[periods[periods.length - 1].days.starts.length - 1],
 });
 
 const rangeOf = (p: Period) => ({ from: p.from, to: p.to, timezone: p.timeZone });
 
 /** The figures of one period: totals, one entry per day, bots; filtered when `where` is given. */
-async function periodFigures(siteId: string, period: Period, where: Where | undefined, at: number) {
+async function periodFigures(siteId: string, period: Period, where: Where | undefined, kept: KeptFacts | undefined, at: number) {
   const { starts } = period.days;
   const lo = starts[0];
   const hi = starts[starts.length - 1];
   const [{ days, revisits, distinct }, leads, counted, dayRevenue, totalRevenue] = await Promise.all([
-    (where ? Promise.resolve(rawSource(siteId, period, where)) : sourceOf(siteId, period, at)).then((source) => dayTotals(source, period.from)),
+    (where ? Promise.resolve(rawSource(siteId, period, where, kept)) : sourceOf(siteId, period, at)).then((source) => dayTotals(source, period.from)),
     // Filtered: the leads with a visit the filters keep.
     newLeadsPerDay(siteId, period.days, where),
     // People come from the facts (rolled up); the bots, few, from their own index.
@@ -246,16 +278,17 @@ function changeOf(now: Figures, before: Figures) {
  * duration, conversions, new leads, revenue per currency; filtered by `filter`, and compared with
  * the period before or the year before (`compare`).
  */
-export async function overview(siteId: string, query: OverviewQuery = {}): Promise<Overview> {
+async function overviewOf(siteId: string, query: OverviewQuery = {}): Promise<Overview> {
   const at = now();
   const q = parseInput(overviewQuerySchema, query, 'query');
   const period = await periodOf(siteId, q, at);
   const filters = await readFiltersOf(siteId, q.filter);
-  const where = whereOf(filters);
   const before = q.compare ? comparisonPeriod(period, q.compare) : undefined;
+  const where = whereOf(filters, scopeOf(siteId, before ? [before, period] : [period]));
+  const kept = await keptFactsFor(siteId, where);
   const [current, previous] = await Promise.all([
-    periodFigures(siteId, period, where, at),
-    before ? periodFigures(siteId, before, where, at) : undefined,
+    periodFigures(siteId, period, where, kept, at),
+    before ? periodFigures(siteId, before, where, kept, at) : undefined,
   ]);
   return {
     site_id: siteId,
@@ -328,7 +361,7 @@ const sessionFigures = (r: { sessions: number; bounces: number; duration_ms: num
  * links by visitors and clicks, the others by sessions — each with the bounce rate, duration and
  * conversions of its sessions.
  */
-export async function breakdown(siteId: string, dimension: BreakdownDimension, query: BreakdownQuery = {}): Promise<Breakdown> {
+async function breakdownOf(siteId: string, dimension: BreakdownDimension, query: BreakdownQuery = {}): Promise<Breakdown> {
   const at = now();
   const q = parseInput(breakdownQuerySchema, query, 'query');
   const source = Object.hasOwn(SOURCE_OF, dimension) ? SOURCE_OF[dimension] : undefined;
@@ -338,11 +371,13 @@ export async function breakdown(siteId: string, dimension: BreakdownDimension, q
     });
   const period = await periodOf(siteId, q, at);
   const filters = await readFiltersOf(siteId, q.filter);
-  const where = whereOf(filters);
+  const where = whereOf(filters, scopeOf(siteId, [period]));
+  const kept = await keptFactsFor(siteId, where);
   const { starts } = period.days;
   const lo = starts[0];
   const hi = starts[starts.length - 1];
-  const factsFor = (part: Part) => (where || UNROLLED.has(part) ? Promise.resolve(rawSource(siteId, period, where)) : sourceOf(siteId, period, at));
+  const factsFor = (part: Part) =>
+    where || UNROLLED.has(part) ? Promise.resolve(rawSource(siteId, period, where, kept)) : sourceOf(siteId, period, at);
   const none = { visitors: null, clicks: null, avg_engaged_ms: null, avg_scroll_depth: null };
   let items: Breakdown['items'];
   if ('goals' in source) {
@@ -421,13 +456,13 @@ async function goalItems(siteId: string, lo: number, hi: number, where: Where | 
 }
 
 /** Sessions of the period that went through the named events in order, step by step. */
-export async function funnel(siteId: string, query: FunnelInput): Promise<Funnel> {
+async function funnelOf(siteId: string, query: FunnelInput): Promise<Funnel> {
   const at = now();
   const q = parseInput(funnelInputSchema, query, 'query');
   const period = await periodOf(siteId, q, at);
   const filters = await readFiltersOf(siteId, q.filter);
   const { starts } = period.days;
-  const counts = await funnelCounts(siteId, q.steps, starts[0], starts[starts.length - 1], whereOf(filters));
+  const counts = await funnelCounts(siteId, q.steps, starts[0], starts[starts.length - 1], whereOf(filters, scopeOf(siteId, [period])));
   return {
     site_id: siteId,
     range: rangeOf(period),
@@ -440,6 +475,15 @@ export async function funnel(siteId: string, query: FunnelInput): Promise<Funnel
     filters: filterTexts(filters),
   };
 }
+
+/**
+ * The period reads — overview, breakdowns, funnels, and what is built on them (CSV, the zip export,
+ * shared dashboards, email reports) — answer from the read replica when one is configured
+ * (DATABASE_READ_URL, lib/db/replica.ts); realtime, goals and annotations stay on the primary.
+ */
+export const overview = readingFromReplica(overviewOf);
+export const breakdown = readingFromReplica(breakdownOf);
+export const funnel = readingFromReplica(funnelOf);
 
 /** Visitors count as active while they had activity within this window. */
 export const REALTIME_ACTIVE_MS = 5 * 60_000;
@@ -457,7 +501,7 @@ export async function realtime(siteId: string, query: RealtimeQuery = {}): Promi
   const filters = await readFiltersOf(siteId, q.filter);
   const currentMinute = at - (at % 60_000);
   const first = currentMinute - (REALTIME_MINUTES - 1) * 60_000;
-  const found = await realtimeRows(siteId, at, at - REALTIME_ACTIVE_MS, first, whereOf(filters));
+  const found = await realtimeRows(siteId, at, at - REALTIME_ACTIVE_MS, first, whereOf(filters, { siteId, lo: at - SESSION_MAX_MS, hi: at }));
   const perMinute = new Map(found.minutes.map((m) => [m.minute, m.page_views]));
   return {
     site_id: siteId,

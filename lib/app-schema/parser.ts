@@ -1,4 +1,5 @@
 import { loadModule, parseSync } from 'libpg-query';
+import { processState } from '@/lib/core/process-state';
 
 /**
  * PostgreSQL's own parser (libpg_query, compiled to WebAssembly): statements are split and read
@@ -25,8 +26,7 @@ export class SqlSyntaxError extends Error {
   }
 }
 
-let loaded: Promise<void> | undefined;
-export const loadParser = () => (loaded ??= loadModule());
+export const loadParser = () => processState('appSchema.parser', () => loadModule());
 
 interface RawParse {
   stmts?: { stmt: Record<string, unknown>; stmt_location?: number; stmt_len?: number }[];

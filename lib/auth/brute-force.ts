@@ -2,6 +2,7 @@ import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { rateLimiter } from '@/lib/ratelimit';
 import { rateLimited } from '@/lib/ratelimit/answers';
+import type { LimitResult } from '@/lib/ratelimit/port';
 
 /**
  * Brute-force protection for sign-up, token and console sign-in.
@@ -10,6 +11,9 @@ import { rateLimited } from '@/lib/ratelimit/answers';
  *   per 15 minutes; after that the account refuses attempts until the window ends, even with the
  *   right password. (This lets someone lock an account for 15 minutes; it never lets them guess on.)
  * Both answer 429 RATE_LIMITED with Retry-After.
+ * A single sign-on's return from the provider (its callback) counts per client IP too, with the same
+ * AUTH_RATE_LIMIT_PER_IP per minute in a count of its own: no password is guessed there, but each one
+ * costs a token exchange with the provider and a sign-in.
  */
 const IP_WINDOW_MS = 60_000;
 const ACCOUNT_WINDOW_MS = 15 * 60_000;
@@ -33,6 +37,12 @@ export async function admitAttempt(source: AttemptSource): Promise<void> {
   ]);
   if (!byIp.success) throw rateLimited(byIp, 'Too many attempts from this address; retry later');
   if (byAccount.remaining <= 0) throw rateLimited(byAccount, 'Too many failed attempts for this account; retry later');
+}
+
+/** Counts a single sign-on callback against its IP; the window when the IP is past its limit (refused), else undefined. */
+export async function refusedSsoCallback(ip: string): Promise<LimitResult | undefined> {
+  const byIp = await rateLimiter()?.limit(`auth:sso:ip:${ip}`, ipWindow());
+  return byIp && !byIp.success ? byIp : undefined;
 }
 
 /** Records a failed attempt (wrong password, taken e-mail) against the account. */

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { processState } from '@/lib/core/process-state';
 
 /**
  * Passwords are hashed with scrypt, a memory-hard KDF (N=2^15, r=8, p=1: 32 MiB per hash).
@@ -29,5 +30,4 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 // Verifying against this when the account does not exist keeps response times alike.
-let decoy: Promise<string> | undefined;
-export const decoyPasswordHash = () => (decoy ??= hashPassword(randomBytes(16).toString('hex')));
+export const decoyPasswordHash = () => processState('auth.decoyPassword', () => hashPassword(randomBytes(16).toString('hex')));

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { commands } from '@/lib/db/schema';
+import { commands, conversations } from '@/lib/db/schema';
+import { findOfSite, pageOf } from '@/lib/db/site-scoped';
 import { PROCESSING, type AgentRole, type Command, type CommandError, type CommandStatus, type TokenUsage, type ToolCall } from './schema';
 
 export type CommandRow = typeof commands.$inferSelect;
@@ -33,28 +34,25 @@ export async function listCommands(
   siteId: string,
   filter: { limit: number; offset: number; status?: CommandStatus | typeof PROCESSING },
 ): Promise<{ items: Command[]; total: number }> {
-  const db = await getDb();
   const where = and(eq(commands.siteId, siteId), filter.status ? statusFilter(filter.status) : undefined);
-  const [rows, [{ n }]] = await Promise.all([
-    db.select().from(commands).where(where).orderBy(desc(commands.createdAt), desc(commands.id)).limit(filter.limit).offset(filter.offset),
-    db.select({ n: count() }).from(commands).where(where),
-  ]);
-  return { items: rows.map(toCommand), total: n };
+  const { rows, total } = await pageOf(commands, where, [desc(commands.createdAt), desc(commands.id)], filter);
+  return { items: rows.map(toCommand), total };
 }
 
 export async function findCommand(siteId: string, commandId: string): Promise<CommandRow | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(commands)
-    .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId)))
-    .limit(1);
-  return row;
+  return findOfSite(commands, siteId, commandId);
 }
 
 export async function getCommand(siteId: string, commandId: string): Promise<Command | undefined> {
   const row = await findCommand(siteId, commandId);
   return row && toCommand(row);
+}
+
+/** The agent of the site's conversation; undefined for a conversation of another site or none. */
+export async function conversationAgent(siteId: string, conversationId: string): Promise<AgentRole | undefined> {
+  const where = and(eq(conversations.siteId, siteId), eq(conversations.id, conversationId));
+  const [row] = await (await getDb()).select({ agent: conversations.agent }).from(conversations).where(where);
+  return row?.agent as AgentRole | undefined;
 }
 
 // ——— The queue: state transitions, each one conditional on the state it leaves ———
@@ -68,29 +66,6 @@ export async function claimCommand(siteId: string, commandId: string, now: Date)
     .where(and(eq(commands.siteId, siteId), eq(commands.id, commandId), eq(commands.status, 'pending')))
     .returning();
   return row;
-}
-
-/**
- * Claims the oldest pending command of any site. `skip locked` lets several workers (processes)
- * claim side by side without waiting on each other or taking the same row.
- */
-export async function claimNextCommand(now: Date): Promise<CommandRow | undefined> {
-  const db = await getDb();
-  // Select then update in one transaction: the row lock taken by the select is the claim, and
-  // exactly one row is claimed (an `update … where id in (select … limit 1)` may be planned to
-  // claim several).
-  return db.transaction(async (tx) => {
-    const [next] = await tx
-      .select({ id: commands.id })
-      .from(commands)
-      .where(eq(commands.status, 'pending'))
-      .orderBy(commands.createdAt)
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!next) return undefined;
-    const [row] = await tx.update(commands).set({ status: 'running', startedAt: now, updatedAt: now }).where(eq(commands.id, next.id)).returning();
-    return row;
-  });
 }
 
 /** The command's status now (a running command checks it for a cancellation); undefined when it is gone. */

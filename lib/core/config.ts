@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { processState } from './process-state';
 import { resetProviders } from './providers';
 
 /**
@@ -35,6 +36,16 @@ const configSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * A streaming read replica of DATABASE_URL's Postgres: the analytics reads (lib/db/replica.ts) go
+   * there, with a pool of their own of DATABASE_READ_POOL_MAX connections per process.
+   */
+  DATABASE_READ_URL: z
+    .string()
+    .url()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// connection string')
+    .optional(),
+  DATABASE_READ_POOL_MAX: z.coerce.number().int().min(1).max(200).default(5),
   // Buffer cache of the embedded database (PGlite), in MB: resident memory grows with it.
   PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(16),
   AUTH_SECRET: z.string().min(32).optional(),
@@ -141,6 +152,11 @@ const configSchema = z.object({
   // Attempts after the first when an activity fails (exponential backoff from the delay).
   WORKFLOW_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   WORKFLOW_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
+  // A sequence step's send: how long one attempt may go without a sign of life (a live worker keeps
+  // renewing it) before its worker is taken for dead and the step recorded at most once, never sent
+  // again; and the delay before a refused send is retried.
+  SEQUENCE_STEP_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  SEQUENCE_STEP_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // The SSRF guard (lib/net/guard.ts) refuses private, loopback, link-local and other non-public
   // addresses on every outbound request unless the host (name or IP) is in this comma-separated
   // operator allow-list: local development and tests only (e.g. 127.0.0.1).
@@ -188,8 +204,6 @@ const configSchema = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   LLM_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(8),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
-  // How often a running command checks whether it was cancelled (then its model call stops).
-  COMMAND_CANCEL_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   // Transactional email (docs/PRODUCT.md "Transactional email"). Without SMTP_URL messages go to the embedded
   // outbox (the site owner reads them in the console; nothing leaves the machine).
   SMTP_URL: z
@@ -254,10 +268,10 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-let cached: Config | undefined;
+const parsedConfig = processState('config', () => ({ cached: undefined as Config | undefined }));
 
 export function config(): Config {
-  if (!cached) {
+  if (!parsedConfig.cached) {
     const parsed = configSchema.safeParse(process.env);
     if (!parsed.success) {
       const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -269,11 +283,17 @@ export function config(): Config {
     if (Boolean(parsed.data.TEMPORAL_TLS_CERT_PATH) !== Boolean(parsed.data.TEMPORAL_TLS_KEY_PATH)) {
       throw new Error('Invalid environment configuration: TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH go together');
     }
+    if (parsed.data.DATABASE_READ_URL && !parsed.data.DATABASE_URL) {
+      throw new Error(
+        'Invalid environment configuration: DATABASE_READ_URL (a read replica for analytics) needs DATABASE_URL, the Postgres it replicates: ' +
+          'the embedded database (PGlite) has no replicas. Set DATABASE_URL or unset DATABASE_READ_URL',
+      );
+    }
     const sso = ssoProblem(parsed.data);
     if (sso) throw new Error(`Invalid environment configuration: ${sso}`);
-    cached = parsed.data;
+    parsedConfig.cached = parsed.data;
   }
-  return cached;
+  return parsedConfig.cached;
 }
 
 const SSO_REQUIRED = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
@@ -298,6 +318,6 @@ export const workersBesideWeb = (c: Config = config()): boolean => c.WORKERS ===
 
 /** Tests change the environment between suites; this drops the parsed copy and what was built from it. */
 export function resetConfig(): void {
-  cached = undefined;
+  parsedConfig.cached = undefined;
   void resetProviders();
 }

@@ -7,6 +7,10 @@ import { ApiError } from './errors';
 export const SCOPES = ['read', 'write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** A signed-in member's role on a site, highest first (what it allows: lib/members/permissions.ts). */
+export const SITE_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export type SiteRole = (typeof SITE_ROLES)[number];
+
 /** A site's request limits (its plan): per minute over all its keys, and in flight at once. */
 export interface PlanLimits {
   perMinute: number;

@@ -12,13 +12,13 @@
  *
  * so dependencies keep pointing down (a port imports core, never the reverse).
  */
+import { processState } from './process-state';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface ProviderMap {}
 
 type Name = keyof ProviderMap;
 type Factory<K extends Name> = () => ProviderMap[K];
 
-const KEY = Symbol.for('sgp.providers');
 type State = {
   factories: Map<string, () => unknown>;
   built: Map<string, unknown>;
@@ -26,8 +26,7 @@ type State = {
   disposers: Map<string, (value: unknown) => unknown>;
 };
 // One container per process, even when Next loads a module twice.
-const g = globalThis as { [KEY]?: State };
-const state: State = (g[KEY] ??= { factories: new Map(), built: new Map(), overrides: new Map(), disposers: new Map() });
+const state: State = processState('providers', () => ({ factories: new Map(), built: new Map(), overrides: new Map(), disposers: new Map() }));
 
 /** Registers the factory of a slot; `dispose` runs when the built instance is dropped. */
 export function defineProvider<K extends Name>(name: K, factory: Factory<K>, dispose?: (value: ProviderMap[K]) => unknown): void {

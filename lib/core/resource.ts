@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, siteIdSchema, uuidSchema } from './schemas';
+import { isoTimestamp, listBodyPagination, listResultShape, siteIdSchema, uuidSchema } from './schemas';
 
 /**
  * One declaration per field of a site-scoped resource (leads, segments, requirements): its
@@ -116,19 +116,37 @@ export function defineResource<FS extends Fields, const Id extends string>(o: { 
   };
 }
 
-/** The update body of a resource: `site_id`, the object's id, and at least one field to change. */
+/**
+ * The update body of a resource: `site_id`, the object's id (`idKey`, "The lead to update"), and at
+ * least one field to change.
+ */
 export function updateBodySchema<FS extends Fields, const K extends string>(
   // any id key: the body names it with `idKey`
   resource: Resource<FS, any>,
   idKey: K,
-  o: { id: string; description: string },
+  description = 'Only the given fields change; null clears an optional field',
 ) {
   return z
     .strictObject({
       site_id: siteIdSchema,
-      ...({ [idKey]: uuidSchema.describe(o.id) } as { [P in K]: typeof uuidSchema }),
+      ...({ [idKey]: uuidSchema.describe(`The ${resource.name.toLowerCase()} to update`) } as { [P in K]: typeof uuidSchema }),
       ...resource.updateShape,
     })
     .refine((b) => Object.keys(b).some((k) => k !== 'site_id' && k !== idKey), 'Give at least one field to change')
-    .describe(o.description);
+    .describe(description);
+}
+
+/** The create body of a resource: `site_id` and its create fields. */
+export const createBodySchema = <S extends z.ZodRawShape>(resource: { createShape: S }) =>
+  z.strictObject({ site_id: siteIdSchema, ...resource.createShape });
+
+/** The list body of a resource's tool: `site_id`, its filters and a page. */
+export const listBodySchema = <S extends z.ZodRawShape>(filters: S) => z.strictObject({ site_id: siteIdSchema, ...filters, ...listBodyPagination });
+
+/** A resource's answers: one object under `one` (`{segment}`), a page of them under `many` (`{segments, total, …}`). */
+export function resultSchemas<S extends z.ZodType, const One extends string, const Many extends string>(schema: S, one: One, many: Many) {
+  return {
+    result: z.object({ [one]: schema } as { [P in One]: S }),
+    list: z.object({ ...({ [many]: z.array(schema) } as { [P in Many]: z.ZodArray<S> }), ...listResultShape }),
+  };
 }

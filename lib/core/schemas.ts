@@ -45,17 +45,22 @@ export const clearableFields = <T extends Record<string, z.ZodType>>(fields: T) 
 export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_LIMIT_MAX = 500;
 
-/** `limit`/`offset` of the POST list tools (JSON numbers, not query strings). */
-export const listBodyPagination = {
-  limit: z
-    .number()
+/** `limit`/`offset` of a list read up to LIST_LIMIT_MAX items a page, from numbers made by `number`. */
+const listPagination = <N extends z.ZodNumber | z.ZodCoercedNumber>(number: () => N) => ({
+  limit: number()
     .int()
     .min(1)
     .max(LIST_LIMIT_MAX)
     .default(LIST_LIMIT_DEFAULT)
     .describe(`Page size, 1–${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`),
-  offset: z.number().int().min(0).default(0).describe('Items to skip (default 0)'),
-};
+  offset: number().int().min(0).default(0).describe('Items to skip (default 0)'),
+});
+
+/** `limit`/`offset` of the POST list tools (JSON numbers, not query strings). */
+export const listBodyPagination = listPagination(() => z.number());
+
+/** `limit`/`offset` of a GET list (query strings read as numbers). */
+export const listQueryPagination = listPagination(() => z.coerce.number());
 
 /** The pagination fields of a list result that carries its items next to them (`{items…, total, limit, offset, has_more}`). */
 export const listResultShape = PaginationMetaSchema.shape;

@@ -1,4 +1,6 @@
+import { processState } from '@/lib/core/process-state';
 import { openedDatabaseKind } from './client';
+import { onPrimary } from './replica';
 
 /**
  * Batches concurrent calls into few database round trips. Up to `concurrency` batches run at
@@ -49,15 +51,18 @@ export function batcher<I, O>(
   let scheduled = false;
   let gathering: NodeJS.Timeout | undefined;
   const inFlight = new Set<Promise<void>>();
+  // A batch serves callers of every kind (a write's among them): on the primary, even when the
+  // call that started it was an analytics read on the read replica.
+  const runItems = (items: I[]) => onPrimary(() => run(items));
 
   async function runBatch(batch: Pending<I, O>[]): Promise<void> {
     try {
-      const results = await run(batch.map((p) => p.item));
+      const results = await runItems(batch.map((p) => p.item));
       batch.forEach((p, i) => p.resolve(results[i]));
     } catch (error) {
       if (batch.length === 1) batch[0].reject(error);
       // One bad item must not fail its neighbours: retry each alone.
-      else for (const p of batch) await run([p.item]).then(([r]) => p.resolve(r), p.reject);
+      else for (const p of batch) await runItems([p.item]).then(([r]) => p.resolve(r), p.reject);
     }
   }
 
@@ -122,7 +127,5 @@ export function sharedBatcher<I, O>(
   run: (items: I[]) => Promise<O[]>,
   o: { maxBatch?: number; concurrency?: number; gatherMs?: number } = {},
 ): Batcher<I, O> {
-  const key = Symbol.for(`sgp.batcher.${name}`);
-  const g = globalThis as Record<symbol, Batcher<I, O> | undefined>;
-  return (g[key] ??= batcher(run, { concurrency: databaseConcurrency, ...o }));
+  return processState(`db.batcher.${name}`, () => batcher(run, { concurrency: databaseConcurrency, ...o }));
 }

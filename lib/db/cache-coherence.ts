@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { errorFields, log } from '@/lib/core/log';
+import { processState } from '@/lib/core/process-state';
 import { onShutdown } from '@/lib/core/shutdown';
 import { database, openedDatabase, type Database } from './client';
 
@@ -63,9 +64,7 @@ interface State {
 }
 
 // Next and the fast path's bundle may each load this module: one state per process.
-const STATE = Symbol.for('sgp.cacheCoherence');
-const holder = globalThis as { [STATE]?: State };
-const state: State = (holder[STATE] ??= {
+const state: State = processState<State>('db.cacheCoherence', () => ({
   generation: 0,
   instanceId: randomUUID(),
   listening: false,
@@ -77,7 +76,7 @@ const state: State = (holder[STATE] ??= {
   acking: false,
   probes: new Map(),
   probeCount: 0,
-});
+}));
 
 /** Everything kept so far may be stale. */
 function forget(): void {
@@ -91,7 +90,8 @@ export function cacheUsable(): boolean {
   const db = openedDatabase();
   if (!db) return false;
   if (state.db !== db) attach(db);
-  if (!db.listen) return true;
+  // The embedded database has one web process: its own forgetting is enough (credentialsChanged).
+  if (db.kind !== 'postgres' || !db.listen) return true;
   if (!state.listening) return false;
   const t = performance.now();
   if (t >= state.leaseUntil) {
@@ -111,6 +111,7 @@ function attach(db: Database): void {
   state.registered = false;
   state.seen = 0;
   forget();
+  if (db.kind !== 'postgres') return;
   db.listen?.(
     CHANNEL,
     (payload) => {

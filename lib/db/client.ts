@@ -7,10 +7,12 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { config } from '@/lib/core/config';
 import { errorFields, log } from '@/lib/core/log';
+import { processState } from '@/lib/core/process-state';
 import { serveEmbedded, type EmbeddedServer, type ProtocolBackend } from './embedded-server';
 import { migrate, migrationsFingerprint, type SqlRunner } from './migrate';
 import { listenForNotifications } from './notifications';
 import * as schema from './schema';
+import { sessionLocksOn, takeSessionLockOnce } from './session-locks';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -28,11 +30,20 @@ export interface Database {
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   /**
-   * Postgres only: calls `onNotify` with the payload of each notification on `channel` (committed
-   * NOTIFYs of any process), on a connection of its own that is opened again (backing off) whenever it drops, until
-   * `close`. `onListening` tells when notifications flow (true: a
-   * probe sent through the pool arrived) and when they may be missed (false: the connection dropped, is
-   * not up yet, or notifications do not reach it — lib/db/notifications.ts).
+   * Takes the session advisory lock of `namespace` and `key` and keeps it while this process has
+   * this database open: a sign of life that ends with the process (lib/db/session-locks.ts). On
+   * Postgres, on a connection of its own; on the embedded database, in its one session. Taking it
+   * again is a no-op.
+   */
+  holdSessionLock(namespace: string, key: string): Promise<void>;
+  /**
+   * Calls `onNotify` with the payload of each notification on `channel` (committed NOTIFYs of any
+   * process). On Postgres, on a connection of its own that is opened again (backing off) whenever it
+   * drops, until `close`; `onListening` tells when notifications flow (true: a probe sent through the
+   * pool arrived) and when they may be missed (false: the connection dropped, is not up yet, or
+   * notifications do not reach it — lib/db/notifications.ts). The embedded database's own process
+   * hears them in process (its socket's clients' statements included); a process reaching it through
+   * the socket has no `listen`.
    */
   listen?(channel: string, onNotify: (payload: string) => void, onListening: (listening: boolean) => void): void;
   /** The embedded database only: serves it to the app's other processes on a Unix socket in `socketDir`. */
@@ -55,7 +66,15 @@ export type DatabaseOptions =
       /** Postgres shared_buffers in MB (default 16; Postgres' own default, 128, is resident from the start) */
       sharedBuffersMb?: number;
     }
-  | { kind: 'postgres'; url: string; poolMax?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolMax?: number;
+      /** How long a new connection may take before its query fails (default: no limit). */
+      connectTimeoutMs?: number;
+      /** The name the connections show in pg_stat_activity. */
+      applicationName?: string;
+    }
   /**
    * The embedded database held by another process of this app (the worker the server starts),
    * reached over its Unix socket in `socketDir` with the Postgres protocol.
@@ -88,7 +107,7 @@ export function writableDataDir(dir: string): void {
  * texts go unnamed, so neither this map nor any connection's statements grow without bound.
  */
 const PREPARED_MAX = 200;
-const preparedNames = new Map<string, string>();
+const preparedNames = processState('db.preparedNames', () => new Map<string, string>());
 function preparedName(text: string): string | undefined {
   let name = preparedNames.get(text);
   if (!name && preparedNames.size < PREPARED_MAX) preparedNames.set(text, (name = `q${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
@@ -110,6 +129,7 @@ function unparsedProtocol(client: PGliteInterface): ProtocolBackend {
       await client.execProtocolRawStream(message, { onRawData: (data) => void chunks.push(data.slice()) });
       return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
     },
+    listen: (channel, onPayload) => client.listen(channel, onPayload),
   };
 }
 
@@ -141,13 +161,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       startParams,
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
+    // The listeners of notifications committed by the socket's clients, by channel (PGlite hands those over raw).
+    const relayed = new Map<string, Set<(payload: string) => void>>();
     const sql: SqlRunner = {
       exec: async (text) => void (await client.exec(text)),
       query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
     };
+    const db = drizzle(client, { schema }) as unknown as Db;
     return {
       kind: 'pglite',
-      db: drizzle(client, { schema }) as unknown as Db,
+      db,
       sql,
       session: (fn) => fn(sql), // PGlite is a single connection
       executeSql: async (text, values) => {
@@ -155,7 +178,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         const results = await client.exec(text);
         return { rows: results.at(-1)?.rows ?? [] };
       },
-      serve: (socketDir) => serveEmbedded(unparsedProtocol(client), embeddedSocketPath(socketDir)),
+      holdSessionLock: async (namespace, key) => void (await db.execute(takeSessionLockOnce(namespace, key))),
+      // Notifications of every statement: this process's (PGlite's own listeners) and its socket's clients'.
+      listen: (channel, onNotify, onListening) => {
+        const listeners = relayed.get(channel) ?? new Set();
+        relayed.set(channel, listeners.add(onNotify));
+        client.listen(channel, onNotify).then(
+          () => onListening(true),
+          (error: unknown) => {
+            log.error('database notifications unavailable', { channel, ...errorFields(error) });
+            onListening(false);
+          },
+        );
+      },
+      serve: (socketDir) =>
+        serveEmbedded(unparsedProtocol(client), embeddedSocketPath(socketDir), ({ channel, payload }) => {
+          for (const onNotify of relayed.get(channel) ?? []) onNotify(payload);
+        }),
       wasmMemoryBytes: () => client.Module.wasmMemory.buffer.byteLength,
       close: () => client.close(),
     };
@@ -164,7 +203,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool =
     options.kind === 'postgres'
-      ? new Pool({ connectionString: options.url, max: options.poolMax ?? 10 })
+      ? new Pool({
+          connectionString: options.url,
+          max: options.poolMax ?? 10,
+          ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+          ...(options.applicationName ? { application_name: options.applicationName } : {}),
+        })
       : new Pool({ host: options.socketDir, port: EMBEDDED_SOCKET_PORT, user: 'postgres', database: 'postgres', max: options.poolMax ?? 8 });
   // A client that is dropped by the server (restart, idle timeout) must not crash the process.
   pool.on('error', (error) => log.error('postgres pool error', errorFields(error)));
@@ -172,12 +216,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     exec: async (text) => void (await q.query(text)),
     query: async <T>(text: string, params?: unknown[]) => (await q.query(text, params)).rows as T[],
   });
+  const newClient = () =>
+    options.kind === 'postgres'
+      ? new Client({ connectionString: options.url })
+      : new Client({ host: options.socketDir, port: EMBEDDED_SOCKET_PORT, user: 'postgres', database: 'postgres' });
   // Stopped when the database closes.
   const listeners = new Set<() => void>();
+  const locks = sessionLocksOn(newClient);
+  const db = drizzle(pool, { schema }) as unknown as Db;
   return {
     // Over the socket it is still PGlite: one query at a time, whoever sends it.
     kind: options.kind === 'postgres' ? 'postgres' : 'pglite',
-    db: drizzle(pool, { schema }) as unknown as Db,
+    db,
     sql: runner(pool),
     session: async (fn) => {
       const client = await pool.connect();
@@ -196,15 +246,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const last = Array.isArray(result) ? result.at(-1) : result;
       return { rows: (last as { rows?: unknown[] } | undefined)?.rows ?? [] };
     },
-    ...(options.kind === 'postgres'
-      ? {
-          listen: (channel: string, onNotify: (payload: string) => void, onListening: (listening: boolean) => void) => {
-            listeners.add(listenForNotifications(() => new Client({ connectionString: options.url }), pool, channel, onNotify, onListening));
-          },
-        }
-      : {}),
+    // On the embedded database's socket, the holder relays notifications to the connections that sent LISTEN.
+    listen: (channel: string, onNotify: (payload: string) => void, onListening: (listening: boolean) => void) => {
+      listeners.add(listenForNotifications(newClient, pool, channel, onNotify, onListening));
+    },
+    // Over the socket, the embedded database's one session holds it (a lock of a connection would outlive the connection there).
+    holdSessionLock: (namespace, key) =>
+      options.kind === 'postgres' ? locks.take(namespace, key) : db.execute(takeSessionLockOnce(namespace, key)).then(() => undefined),
     close: async () => {
       for (const stop of listeners) stop();
+      await locks.close();
       await pool.end();
     },
   };
@@ -229,7 +280,7 @@ export async function openMigratedDatabase(options: DatabaseOptions): Promise<Da
 export function configuredDatabaseOptions(): DatabaseOptions {
   const c = config();
   if (c.DATABASE_URL) return { kind: 'postgres', url: c.DATABASE_URL, poolMax: c.DATABASE_POOL_MAX };
-  const socketDir = holder[HOST];
+  const socketDir = holder.host;
   if (socketDir) return { kind: 'pglite-socket', socketDir };
   return { kind: 'pglite', dataDir: embeddedDataDir(), sharedBuffersMb: c.PGLITE_SHARED_BUFFERS_MB };
 }
@@ -255,24 +306,21 @@ export const embeddedDataDir = () => path.resolve(/*turbopackIgnore: true*/ conf
 
 /** This process reaches the embedded database through the process that holds it, at `socketDir`. */
 export function useEmbeddedHost(socketDir: string): void {
-  holder[HOST] = socketDir;
+  holder.host = socketDir;
 }
 
 // One database per process: PGlite allows a single process per data directory, and Next may
-// load this module more than once (route bundles, dev reloads), so the handle lives on globalThis.
-const KEY = Symbol.for('sgp.database');
-const KIND = Symbol.for('sgp.databaseKind');
-const HOST = Symbol.for('sgp.embeddedHost');
-const HOOKS = Symbol.for('sgp.databaseHooks');
-const OPEN = Symbol.for('sgp.databaseOpen');
+// load this module more than once (route bundles, dev reloads), so the handle is process state.
 type Holder = {
-  [KEY]?: Promise<Database>;
-  [KIND]?: Database['kind'];
-  [HOST]?: string;
-  [HOOKS]?: ((db: Database) => Promise<unknown>)[];
-  [OPEN]?: Database;
+  opening?: Promise<Database>;
+  kind?: Database['kind'];
+  host?: string;
+  hooks: ((db: Database) => Promise<unknown>)[];
+  open?: Database;
+  /** The analytics read replica; null: none configured. */
+  read?: Promise<Database> | null;
 };
-const holder = globalThis as Holder;
+const holder = processState<Holder>('db.client', () => ({ hooks: [] }));
 
 /**
  * Work that must be done once the process database is open and before anyone uses it: the job
@@ -280,48 +328,86 @@ const holder = globalThis as Holder;
  * transaction. A hook registered after the database opened runs at once.
  */
 export function onDatabaseOpened(hook: (db: Database) => Promise<unknown>): void {
-  (holder[HOOKS] ??= []).push(hook);
-  if (holder[OPEN]) void hook(holder[OPEN]).catch((error) => log.error('database open hook failed', errorFields(error)));
+  holder.hooks.push(hook);
+  if (holder.open) void hook(holder.open).catch((error) => log.error('database open hook failed', errorFields(error)));
 }
 
 async function opened(db: Database): Promise<Database> {
-  holder[KIND] = db.kind;
-  holder[OPEN] = db;
+  holder.kind = db.kind;
+  holder.open = db;
   // A hook that fails (the database went away) leaves the database usable for what still works.
-  for (const hook of holder[HOOKS] ?? []) await hook(db).catch((error) => log.error('database open hook failed', errorFields(error)));
+  for (const hook of holder.hooks) await hook(db).catch((error) => log.error('database open hook failed', errorFields(error)));
   return db;
 }
 
 export function database(): Promise<Database> {
-  holder[KEY] ??= openMigratedDatabase(configuredDatabaseOptions()).then(
+  holder.opening ??= openMigratedDatabase(configuredDatabaseOptions()).then(
     (db) => opened(db),
     (error) => {
-      holder[KEY] = undefined;
+      holder.opening = undefined;
       throw error;
     },
   );
-  return holder[KEY];
+  return holder.opening;
 }
 
 /** The process database once it is open (undefined before). */
+/** Opens the process's database now (a composition root's start: a wrong setting fails at once). */
+export async function openProcessDatabase(): Promise<void> {
+  await database();
+}
+
+/** Closes the process's database at shutdown. */
+export async function closeProcessDatabase(): Promise<void> {
+  await (await database()).close();
+}
+
 export function openedDatabase(): Database | undefined {
-  return holder[OPEN];
+  return holder.open;
 }
 
 /** The kind of the process database once it is open (undefined before). */
 export function openedDatabaseKind(): Database['kind'] | undefined {
-  return holder[KIND];
+  return holder.kind;
 }
 
 export async function getDb(): Promise<Db> {
   return (await database()).db;
 }
 
+/** A read replica that does not answer within this long is skipped for the read at hand (lib/db/replica.ts). */
+const READ_CONNECT_TIMEOUT_MS = 2_000;
+
+/**
+ * The analytics read replica (DATABASE_READ_URL), opened on first use — no migrations: it replays
+ * the primary's. Undefined without one. Only lib/db/replica.ts sends statements to it.
+ */
+export function readReplica(): Promise<Database> | undefined {
+  if (holder.read === undefined) {
+    const c = config();
+    holder.read = c.DATABASE_READ_URL
+      ? openDatabase({
+          kind: 'postgres',
+          url: c.DATABASE_READ_URL,
+          poolMax: c.DATABASE_READ_POOL_MAX,
+          connectTimeoutMs: READ_CONNECT_TIMEOUT_MS,
+          applicationName: 'sgp-analytics-read',
+        })
+      : null;
+  }
+  return holder.read ?? undefined;
+}
+
+/** Installs an already-open read replica (null: none) in place of DATABASE_READ_URL's (tests). */
+export function useReadReplica(db: Database | null): void {
+  holder.read = db ? Promise.resolve(db) : null;
+}
+
 /** Installs an already-open database as the process database (tests, scripts). */
 export function useDatabase(db: Database): Promise<Database> {
-  holder[KEY] = opened(db);
-  holder[KIND] = db.kind;
-  return holder[KEY];
+  holder.opening = opened(db);
+  holder.kind = db.kind;
+  return holder.opening;
 }
 
 /**

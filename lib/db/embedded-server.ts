@@ -21,6 +21,8 @@ import { frame, statementCache } from './statement-cache';
  */
 export interface ProtocolBackend {
   execProtocolRaw(message: Uint8Array): Promise<Uint8Array>;
+  /** Hears the notifications of the holder's own statements on `channel` (those of the socket's come back in their answers). */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<unknown>;
 }
 
 const SSL_REQUEST = 80877103;
@@ -41,6 +43,62 @@ export function lastReadyStatus(answer: Uint8Array): string | undefined {
   return status;
 }
 
+/** A notification (NotificationResponse) of a backend answer: its whole message, channel and payload. */
+interface EmbeddedNotification {
+  frame: Uint8Array;
+  channel: string;
+  payload: string;
+}
+
+/**
+ * Splits the notifications out of a backend answer. PGlite is one session: a notification
+ * committed by any client's statement comes back in that statement's answer, whoever listens. The
+ * server hands them to their listeners instead (`serveEmbedded`'s `onNotification`, the
+ * connections that sent LISTEN).
+ */
+function takeNotifications(answer: Uint8Array): { rest: Uint8Array; notifications: EmbeddedNotification[] } {
+  const notifications: EmbeddedNotification[] = [];
+  const kept: Uint8Array[] = [];
+  let i = 0;
+  let from = 0;
+  while (i + 5 <= answer.length) {
+    const length = ((answer[i + 1] << 24) | (answer[i + 2] << 16) | (answer[i + 3] << 8) | answer[i + 4]) >>> 0;
+    const end = i + 1 + length;
+    if (answer[i] === 0x41 /* A */ && end <= answer.length) {
+      const body = Buffer.from(answer.buffer, answer.byteOffset + i + 9, end - i - 9);
+      const zero = body.indexOf(0);
+      notifications.push({
+        frame: answer.slice(i, end),
+        channel: body.subarray(0, zero).toString('utf8'),
+        payload: body.subarray(zero + 1, body.length - 1).toString('utf8'),
+      });
+      if (i > from) kept.push(answer.subarray(from, i));
+      from = end;
+    }
+    i = end;
+  }
+  if (notifications.length === 0) return { rest: answer, notifications };
+  if (from < answer.length) kept.push(answer.subarray(from));
+  return { rest: Buffer.concat(kept), notifications };
+}
+
+/** The channel a simple-query `LISTEN channel` names (as node-postgres and psql send it), if the message is one. */
+function listenedChannel(message: Uint8Array): string | undefined {
+  if (message[0] !== 0x51 /* Q */) return undefined;
+  const length = ((message[1] << 24) | (message[2] << 16) | (message[3] << 8) | message[4]) >>> 0;
+  if (length < 5 || length + 1 > message.length) return undefined;
+  const text = Buffer.from(message.buffer, message.byteOffset + 5, length - 5).toString('utf8');
+  const m = /^\s*LISTEN\s+("(?:[^"]|"")+"|[A-Za-z_][\w$]*)\s*;?\s*$/i.exec(text);
+  if (!m) return undefined;
+  return m[1].startsWith('"') ? m[1].slice(1, -1).replace(/""/g, '"') : m[1].toLowerCase();
+}
+
+/** A NotificationResponse message (the backend's process id: 0). */
+function notificationFrame(channel: string, payload: string): Uint8Array {
+  const body = Buffer.concat([Buffer.alloc(4), Buffer.from(`${channel}\0${payload}\0`, 'utf8')]);
+  return frame(0x41 /* A */, body);
+}
+
 const simpleQuery = (text: string): Uint8Array => frame(0x51 /* Q */, Buffer.from(`${text}\0`, 'utf8'));
 
 const SYNC = frame(0x53 /* S */, new Uint8Array());
@@ -50,7 +108,12 @@ export interface EmbeddedServer {
   close(): Promise<void>;
 }
 
-export async function serveEmbedded(backend: ProtocolBackend, socketPath: string): Promise<EmbeddedServer> {
+export async function serveEmbedded(
+  backend: ProtocolBackend,
+  socketPath: string,
+  /** Every notification a client's statement committed (the holder's own listeners). */
+  onNotification: (notification: EmbeddedNotification) => void = () => undefined,
+): Promise<EmbeddedServer> {
   const dir = path.dirname(socketPath);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
@@ -69,10 +132,29 @@ export async function serveEmbedded(backend: ProtocolBackend, socketPath: string
   // The backend session's statements and its transaction status after the last answer, shared by every connection.
   const statements = statementCache();
   let status = 'I';
+  // The connections that sent LISTEN, by channel: each notification is written to them as it comes.
+  const listening = new Map<string, Set<net.Socket>>();
   const exec = async (message: Uint8Array): Promise<Uint8Array> => {
-    const answer = await statements.exchange(message, status, (bytes) => backend.execProtocolRaw(bytes));
+    const raw = await statements.exchange(message, status, (bytes) => backend.execProtocolRaw(bytes));
+    const { rest: answer, notifications } = takeNotifications(raw);
     status = lastReadyStatus(answer) ?? status;
+    for (const notification of notifications) {
+      onNotification(notification);
+      relay(notification.channel, notification.frame);
+    }
     return answer;
+  };
+
+  const relay = (channel: string, message: Uint8Array) => {
+    for (const listener of listening.get(channel) ?? []) if (!listener.destroyed) listener.write(message);
+  };
+  const listen = (channel: string, socket: net.Socket) => {
+    const listeners = listening.get(channel);
+    if (listeners) return void listeners.add(socket);
+    listening.set(channel, new Set([socket]));
+    void backend
+      .listen?.(channel, (payload) => relay(channel, notificationFrame(channel, payload)))
+      .catch((error: unknown) => socket.destroy(error instanceof Error ? error : undefined));
   };
 
   const sockets = new Set<net.Socket>();
@@ -128,6 +210,8 @@ export async function serveEmbedded(backend: ProtocolBackend, socketPath: string
         if (end > 0) {
           const messages = buffer.subarray(0, end);
           buffer = buffer.subarray(end);
+          const channel = listenedChannel(messages);
+          if (channel !== undefined) listen(channel, socket);
           const answer = await run(messages);
           if (answer.length && !socket.destroyed) socket.write(answer);
         }
@@ -144,6 +228,7 @@ export async function serveEmbedded(backend: ProtocolBackend, socketPath: string
       if (closed) return;
       closed = true;
       sockets.delete(socket);
+      for (const listeners of listening.values()) listeners.delete(socket);
       // A client gone while it held the backend: end what it left open, then pass the turn on.
       chain = chain.then(async () => {
         if (!release) return;

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { processState } from '@/lib/core/process-state';
 import { database, openedDatabaseKind, type Db } from './client';
 
 /**
@@ -28,6 +29,15 @@ export async function lockForTransaction(tx: Db, ...keys: string[]): Promise<voi
     from (select distinct hashtext(k) as h from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k order by h) as ordered`);
 }
 
+/** Runs `fn` in a transaction of the process database that first takes the locks of `keys` (lockForTransaction). */
+export async function lockedTransaction<T>(keys: string[], fn: (tx: Db) => Promise<T>): Promise<T> {
+  const { db } = await database();
+  return db.transaction(async (tx) => {
+    await lockForTransaction(tx, ...keys);
+    return fn(tx);
+  });
+}
+
 /**
  * Runs `fn` while holding the lock named `key`. `fn` may use any connection: the lock does not
  * live in a transaction, so its own writes are committed before the lock is released.
@@ -50,12 +60,11 @@ export async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T>
   }
 }
 
-// Shared on globalThis: Next may load this module more than once in one process.
-const QUEUES = Symbol.for('sgp.localLocks');
-const holder = globalThis as { [QUEUES]?: Map<string, Promise<void>> };
+// Process state: Next may load this module more than once in one process.
+const lockQueues = () => processState('db.localLocks', () => new Map<string, Promise<void>>());
 
 async function localLock(key: string): Promise<() => void> {
-  const queues = (holder[QUEUES] ??= new Map());
+  const queues = lockQueues();
   const previous = queues.get(key) ?? Promise.resolve();
   let release!: () => void;
   const mine = new Promise<void>((resolve) => (release = resolve));

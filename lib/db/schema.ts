@@ -4,7 +4,8 @@
  * that every column declared here exists in the migrated database.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, date, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { SiteRole } from '@/lib/core/principal';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -89,8 +90,6 @@ export const sites = pgTable('sites', {
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
-
-export type SiteRole = 'owner' | 'admin' | 'member' | 'viewer';
 
 export const siteMembers = pgTable(
   'site_members',
@@ -389,6 +388,104 @@ export const analyticsFacts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.siteId, t.tz, t.dim, t.day, t.value] })],
 );
+
+// The kept part of the open days (20261207120000_analytics_open_days.sql).
+export const analyticsOpenDays = pgTable(
+  'analytics_open_days',
+  {
+    siteId: uuid('site_id').notNull(),
+    tz: text('tz').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    upto: ms('upto').notNull(),
+    computedAt: ms('computed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.tz, t.day] })],
+);
+
+export const analyticsOpenFacts = pgTable(
+  'analytics_open_facts',
+  {
+    siteId: uuid('site_id').notNull(),
+    tz: text('tz').notNull(),
+    dim: text('dim').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    value: text('value').notNull(),
+    visitors: integer('visitors').notNull().default(0),
+    sessions: integer('sessions').notNull().default(0),
+    bounces: integer('bounces').notNull().default(0),
+    durationMs: ms('duration_ms').notNull().default(0),
+    pageViews: integer('page_views').notNull().default(0),
+    conversions: integer('conversions').notNull().default(0),
+    engagedMs: ms('engaged_ms').notNull().default(0),
+    scrollDepth: ms('scroll_depth').notNull().default(0),
+    engagements: integer('engagements').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.tz, t.dim, t.day, t.value] })],
+);
+
+// Session facts of the filtered analytics reads (20261208070000_analytics_session_facts.sql).
+export const analyticsSessionsKept = pgTable('analytics_sessions_kept', {
+  siteId: uuid('site_id').primaryKey(),
+  upto: ms('upto').notNull(),
+  computedAt: ms('computed_at').notNull(),
+  /** The spans (epoch ms) whose analytics_dimension_slots no longer sum the facts kept (an int8multirange). */
+  dirty: customType<{ data: string }>({ dataType: () => 'int8multirange' })('dirty'),
+});
+
+export const analyticsSessions = pgTable('analytics_sessions', {
+  sessionId: uuid('session_id').primaryKey(),
+  siteId: uuid('site_id').notNull(),
+  visitorId: uuid('visitor_id').notNull(),
+  createdAt: ms('created_at').notNull(),
+  entryPage: text('entry_page'),
+  exitPage: text('exit_page'),
+  referrer: text('referrer'),
+  utmSource: text('utm_source'),
+  utmMedium: text('utm_medium'),
+  utmCampaign: text('utm_campaign'),
+  utmTerm: text('utm_term'),
+  utmContent: text('utm_content'),
+  country: text('country'),
+  device: text('device'),
+  browser: text('browser'),
+  os: text('os'),
+  pageViews: integer('page_views').notNull(),
+  conversions: integer('conversions').notNull(),
+  durationMs: ms('duration_ms').notNull(),
+  eventPageViews: integer('event_page_views').notNull(),
+  eventConversions: integer('event_conversions').notNull(),
+  firstSlot: ms('first_slot'),
+  lastSlot: ms('last_slot'),
+  computedAt: ms('computed_at').notNull(),
+});
+
+export const analyticsSessionPages = pgTable('analytics_session_pages', {
+  sessionId: uuid('session_id').notNull(),
+  siteId: uuid('site_id').notNull(),
+  startedAt: ms('started_at').notNull(),
+  slot: ms('slot').notNull(),
+  path: text('path'),
+  pageViews: integer('page_views').notNull(),
+  conversions: integer('conversions').notNull(),
+  engagedMs: ms('engaged_ms').notNull(),
+  scrollDepth: ms('scroll_depth').notNull(),
+  engagements: integer('engagements').notNull(),
+});
+
+// Per-slot sums of the session facts by dimension value (20261209090000_analytics_dimension_slots.sql).
+export const analyticsDimensionSlots = pgTable('analytics_dimension_slots', {
+  siteId: uuid('site_id').notNull(),
+  dim: text('dim').notNull(),
+  value: text('value'),
+  slot: ms('slot').notNull(),
+  sessions: integer('sessions').notNull(),
+  bounces: integer('bounces').notNull(),
+  durationMs: ms('duration_ms').notNull(),
+  pageViews: integer('page_views').notNull(),
+  conversions: integer('conversions').notNull(),
+  eventPageViews: integer('event_page_views').notNull(),
+  eventConversions: integer('event_conversions').notNull(),
+});
 
 /** One random salt per day for cookieless visitors' daily ids; a day's salt is deleted once the day is over. */
 export const visitorSalts = pgTable('visitor_salts', {
@@ -801,15 +898,10 @@ export const remoteInstances = pgTable('remote_instances', {
   timeoutHours: numeric('timeout_hours', { precision: 6, scale: 2, mode: 'number' }).notNull().default(1),
   startedAt: ts('started_at'),
   expiresAt: ts('expires_at'),
+  /** The process holding the instance's browser: alive while it holds its lock (lib/robots/holder.ts). */
   holderId: uuid('holder_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
-});
-
-/** Processes holding robot browsers, seen while they live (lib/robots/holder.ts). */
-export const robotHolders = pgTable('robot_holders', {
-  id: uuid('id').primaryKey(),
-  seenAt: ts('seen_at').notNull().defaultNow(),
 });
 
 export const credentialCacheLeases = pgTable('credential_cache_leases', {

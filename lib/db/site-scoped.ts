@@ -7,6 +7,45 @@ import { getDb, type Db } from './client';
 
 type SiteTable = PgTable & { id: PgColumn; siteId: PgColumn; createdAt: PgColumn; updatedAt: PgColumn };
 
+/** The first row of `table` that matches `where` (a lookup by a unique key), if any; in `q` when given. */
+export async function firstRow<T extends PgTable>(table: T, where: SQL | undefined, q?: Db): Promise<T['$inferSelect'] | undefined> {
+  const db = q ?? (await getDb());
+  const [row] = await db
+    .select()
+    .from(table as PgTable)
+    .where(where)
+    .limit(1);
+  return row as T['$inferSelect'] | undefined;
+}
+
+/** One page of the rows of `table` that match `where`, in `order`, with how many match in all. */
+export async function pageOf<T extends PgTable>(
+  table: T,
+  where: SQL | undefined,
+  order: (PgColumn | SQL)[],
+  page: { limit: number; offset: number },
+): Promise<{ rows: T['$inferSelect'][]; total: number }> {
+  const db = await getDb();
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(table as PgTable)
+      .where(where)
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset),
+    db
+      .select({ total: count() })
+      .from(table as PgTable)
+      .where(where),
+  ]);
+  return { rows: rows as T['$inferSelect'][], total: Number(total) };
+}
+
+/** The site's row of `table` with this id, if any: another site's row is not found. */
+export const findOfSite = <T extends PgTable & { id: PgColumn; siteId: PgColumn }>(table: T, siteId: string, id: string, q?: Db) =>
+  firstRow(table, and(eq(table.siteId, siteId), eq(table.id, id)), q);
+
 /**
  * The data access every site-scoped resource shares: find, create, update and list, always
  * filtered by the site id, with columns and API fields mapped by the resource's declaration.
@@ -44,15 +83,7 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
   return {
     toApi,
 
-    async find(siteId: string, id: string): Promise<Row | undefined> {
-      const db = await getDb();
-      const [row] = await db
-        .select()
-        .from(table as PgTable)
-        .where(ofSite(siteId, id))
-        .limit(1);
-      return row as Row | undefined;
-    },
+    find: (siteId: string, id: string) => findOfSite(table, siteId, id) as Promise<Row | undefined>,
 
     /** Inserts the fields present in `input` (API names); columns left out take their defaults. */
     async create(siteId: string, input: Record<string, unknown>): Promise<Api> {
@@ -99,22 +130,8 @@ export function siteScoped<T extends SiteTable, R extends Resource<any, any>>(
 
     /** One page of the site's objects matching `filters`, newest first, with the total. */
     async list(siteId: string, filters: (SQL | undefined)[], page: { limit: number; offset: number }): Promise<{ items: Api[]; total: number }> {
-      const db = await getDb();
-      const where = and(eq(table.siteId, siteId), ...filters);
-      const [rows, [{ total }]] = await Promise.all([
-        db
-          .select()
-          .from(table as PgTable)
-          .where(where)
-          .orderBy(desc(table.createdAt), desc(table.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        db
-          .select({ total: count() })
-          .from(table as PgTable)
-          .where(where),
-      ]);
-      return { items: (rows as Row[]).map(toApi), total: Number(total) };
+      const { rows, total } = await pageOf(table, and(eq(table.siteId, siteId), ...filters), [desc(table.createdAt), desc(table.id)], page);
+      return { items: (rows as Row[]).map(toApi), total };
     },
   };
 }

@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
  * statement the driver sends. A generic plan of the leads page, planned for an unknown term and
  * page size, read every lead of the site for a page of 20. A statement whose plan cannot depend on
  * its values is better held: the event batch reads its sessions by primary key alone
- * (lib/visitors/ingest.ts), and its planning was half of what a batch cost the backend.
+ * (lib/visitors/events-repo.ts), and its planning was half of what a batch cost the backend.
  */
 
 /** The leading comment of a statement to plan with its values on every call, never with a generic plan. */

@@ -1,4 +1,4 @@
-import { getCommand } from '@/lib/commands/repo';
+import { getCommand } from '@/lib/commands/service';
 import { ApiError, notFound } from '@/lib/core/errors';
 import { withLock } from '@/lib/db/lock';
 import { findAnswer, findMessage } from './repo';

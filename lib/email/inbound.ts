@@ -3,12 +3,12 @@ import { submitInboundEmail } from '@/lib/agents/service';
 import { config } from '@/lib/core/config';
 import { ApiError, notFound } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { findLeadByEmail } from '@/lib/leads/repo';
+import { findLeadByEmail } from '@/lib/leads/service';
 import type { Caller } from '@/lib/secure-tokens/service';
 import { putProductSecret, readProductSecret } from '@/lib/secure-tokens/service';
-import { sequenceAddressEnded, sequenceReplyReceived } from '@/lib/sequences/reactions';
 import { bouncedRecipients, classify, fromAddress, threadIds } from './classify';
 import { checkMailbox, fetchNewMessages, MailboxError, type MailboxConnection } from './mailbox';
+import type { MailReactions } from './reactions';
 import {
   deleteMailbox,
   findMailbox,
@@ -102,10 +102,11 @@ export interface SyncSummary {
  * stored already is skipped, so a repeated or resumed sync changes nothing), threads each to the
  * site's earlier message (In-Reply-To / References) and lead (by address), and hands replies and
  * messages from leads to the email agent as commands. Bounces put the failed address on the
- * suppression list; automatic replies are only recorded. `since` skips older messages.
+ * suppression list; automatic replies are only recorded. `since` skips older messages. Bounces
+ * and replies are also reported to `reactions` (the sequences stop what they were sending).
  * Throws MailboxError (recorded on the mailbox) when the mailbox cannot be read.
  */
-export async function syncMailbox(siteId: string, since: Date | null): Promise<SyncSummary> {
+export async function syncMailbox(siteId: string, since: Date | null, reactions: MailReactions): Promise<SyncSummary> {
   let row: MailboxRow | undefined;
   let fetched: Awaited<ReturnType<typeof fetchNewMessages>>;
   try {
@@ -158,7 +159,7 @@ export async function syncMailbox(siteId: string, since: Date | null): Promise<S
       summary.bounces += 1;
       for (const address of bouncedRecipients(raw)) {
         await suppress(siteId, address, 'bounced');
-        await sequenceAddressEnded(siteId, address, 'bounced');
+        await reactions.addressEnded(siteId, address, 'bounced');
       }
       continue;
     }
@@ -169,7 +170,7 @@ export async function syncMailbox(siteId: string, since: Date | null): Promise<S
     if (kind === 'reply') {
       summary.replies += 1;
       // A reply to a sequence's message stops that lead's enrollment.
-      await sequenceReplyReceived(siteId, original!.id);
+      await reactions.replyReceived(siteId, original!.id);
     }
     if (leadId) summary.from_leads += 1;
     if ((kind !== 'reply' && !leadId) || !sender || !text.trim()) continue;

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
 import { emailMailboxes, emailMessages, emailRecipients, emailSenders, emailSuppressions } from '@/lib/db/schema';
+import { findOfSite, pageOf } from '@/lib/db/site-scoped';
 import type { EmailMessage, Recipient, Suppression } from './schema';
 
 type MessageRow = typeof emailMessages.$inferSelect;
@@ -46,13 +47,9 @@ export async function listMessages(
   siteId: string,
   page: { limit: number; offset: number; leadId?: string },
 ): Promise<{ items: EmailMessage[]; total: number }> {
-  const db = await getDb();
   const where = page.leadId ? and(eq(emailMessages.siteId, siteId), eq(emailMessages.leadId, page.leadId)) : eq(emailMessages.siteId, siteId);
-  const [found, [{ total }]] = await Promise.all([
-    db.select().from(emailMessages).where(where).orderBy(desc(emailMessages.createdAt), desc(emailMessages.id)).limit(page.limit).offset(page.offset),
-    db.select({ total: count() }).from(emailMessages).where(where),
-  ]);
-  return { items: found.map(toMessage), total: Number(total) };
+  const { rows, total } = await pageOf(emailMessages, where, [desc(emailMessages.createdAt), desc(emailMessages.id)], page);
+  return { items: rows.map(toMessage), total };
 }
 
 export const toRecipient = (row: RecipientRow): Recipient => ({
@@ -70,13 +67,7 @@ export async function listRecipientRows(siteId: string): Promise<RecipientRow[]>
 }
 
 export async function findRecipient(siteId: string, id: string): Promise<RecipientRow | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(emailRecipients)
-    .where(and(eq(emailRecipients.siteId, siteId), eq(emailRecipients.id, id)))
-    .limit(1);
-  return row;
+  return findOfSite(emailRecipients, siteId, id);
 }
 
 /**
@@ -233,19 +224,9 @@ export async function suppressedAmong(siteId: string, emails: string[]): Promise
 }
 
 export async function listSuppressions(siteId: string, page: { limit: number; offset: number }): Promise<{ items: Suppression[]; total: number }> {
-  const db = await getDb();
   const where = eq(emailSuppressions.siteId, siteId);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(emailSuppressions)
-      .where(where)
-      .orderBy(desc(emailSuppressions.createdAt), emailSuppressions.email)
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(emailSuppressions).where(where),
-  ]);
-  return { items: rows.map((r) => ({ email: r.email, reason: r.reason, created_at: r.createdAt.toISOString() })), total: Number(total) };
+  const { rows, total } = await pageOf(emailSuppressions, where, [desc(emailSuppressions.createdAt), emailSuppressions.email], page);
+  return { items: rows.map((r) => ({ email: r.email, reason: r.reason, created_at: r.createdAt.toISOString() })), total };
 }
 
 export async function deleteSuppression(siteId: string, email: string): Promise<boolean> {
@@ -319,12 +300,7 @@ export async function sitesWithMailbox(): Promise<string[]> {
 }
 
 export async function findMessage(siteId: string, id: string): Promise<EmailMessage | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(emailMessages)
-    .where(and(eq(emailMessages.siteId, siteId), eq(emailMessages.id, id)))
-    .limit(1);
+  const row = await findOfSite(emailMessages, siteId, id);
   return row && toMessage(row);
 }
 

@@ -2,10 +2,10 @@ import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { currentDate } from '@/lib/core/clock';
 import { config } from '@/lib/core/config';
 import { ApiError, found, notFound } from '@/lib/core/errors';
-import { findLeadByEmail } from '@/lib/leads/repo';
+import { findLeadByEmail } from '@/lib/leads/service';
 import { emailTransport, type OutgoingEmail } from '@/lib/providers/email';
-import { sequenceAddressEnded } from '@/lib/sequences/reactions';
-import { getSite } from '@/lib/sites/repo';
+import { getSite } from '@/lib/sites/service';
+import type { MailReactions } from './reactions';
 import {
   attemptCode,
   deleteRecipient,
@@ -25,6 +25,8 @@ import {
 } from './repo';
 import type { ComposeEmailInput, EmailSender, EmailSenderInput, Recipient, SentEmail } from './schema';
 import { readUnsubscribeToken, unsubscribeLinks } from './unsubscribe';
+
+export { suppressedAmong, suppressionHash } from './repo';
 
 /** What a message is linked to in the site's email log, and whether the product wrote it. */
 export interface MessageLinks {
@@ -110,11 +112,12 @@ export async function sendEmail(
 
 /**
  * A message the site's owner writes in the console: from the site's sender, to one person (a
- * suppressed address is refused as for every message), linked to the lead with that address.
+ * suppressed address is refused as for every message), linked to the lead with that address; its
+ * List-Unsubscribe at the origin the console was reached at when PUBLIC_URL is unset (`requestOrigin`).
  */
-export async function composeEmail(siteId: string, input: ComposeEmailInput): Promise<SentEmail> {
+export async function composeEmail(siteId: string, input: ComposeEmailInput, requestOrigin?: string): Promise<SentEmail> {
   const lead = await findLeadByEmail(siteId, input.to);
-  return sendEmail(siteId, null, { to: [input.to], subject: input.subject, text: input.text }, { leadId: lead?.id ?? null });
+  return sendEmail(siteId, null, { to: [input.to], subject: input.subject, text: input.text }, { leadId: lead?.id ?? null, requestOrigin });
 }
 
 /** How mail leaves this deployment: handed to an SMTP server, or kept in the site's outbox. */
@@ -185,12 +188,12 @@ export async function updateSender(siteId: string, input: EmailSenderInput): Pro
 
 // ——— Suppression list ———
 
-/** The one-click unsubscribe: the token's address goes on its site's suppression list. */
-export async function unsubscribe(token: string): Promise<{ message: string }> {
+/** The one-click unsubscribe: the token's address goes on its site's suppression list (and is reported to `reactions`). */
+export async function unsubscribe(token: string, reactions: MailReactions): Promise<{ message: string }> {
   const named = readUnsubscribeToken(token);
   if (!named || !(await getSite(named.siteId))) throw new ApiError('INVALID_REQUEST', 'This unsubscribe link is not valid');
   await suppress(named.siteId, named.email, 'unsubscribed');
-  await sequenceAddressEnded(named.siteId, named.email, 'unsubscribed');
+  await reactions.addressEnded(named.siteId, named.email, 'unsubscribed');
   return { message: 'Unsubscribed: no further email will be sent to this address' };
 }
 

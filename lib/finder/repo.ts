@@ -2,7 +2,8 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
 import { finderMinedPeople, finderRoleQueries, finderRoleQuerySegments, leads, type RoleQueryStatus } from '@/lib/db/schema';
-import { assertSegmentOfSite } from '@/lib/segments/repo';
+import { findOfSite } from '@/lib/db/site-scoped';
+import { assertSegmentOfSite } from '@/lib/segments/service';
 import { queryHash } from './query-hash';
 
 /** Role queries and the people mining considered. Every function takes the site id first. */
@@ -101,12 +102,7 @@ export async function upsertRoleQuery(
 }
 
 export async function findRoleQuery(siteId: string, id: string): Promise<RoleQuery | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(finderRoleQueries)
-    .where(and(eq(finderRoleQueries.siteId, siteId), eq(finderRoleQueries.id, id)))
-    .limit(1);
+  const row = await findOfSite(finderRoleQueries, siteId, id);
   if (!row) return undefined;
   return toRoleQuery(row, (await segmentsOf(siteId, [row.id])).get(row.id)!);
 }

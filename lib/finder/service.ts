@@ -39,4 +39,4 @@ export async function creditsOverview(siteId: string, limit: number) {
   };
 }
 
-export { listRoleQueries } from './repo';
+export { findRoleQuery, listRoleQueries, recordRoleQueryProgress, saveMinedPerson, unseenPeople } from './repo';

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { AgentAcceptedSchema } from '@/lib/agents/schema';
-import { startStreamedRequest, submitAgentRequest, type AgentCaller, type AgentRequest } from '@/lib/agents/service';
+import { AgentAcceptedSchema, agentMessageBodySchema } from '@/lib/agents/schema';
+import { messageRequest, startStreamedRequest, submitAgentRequest, type AgentCaller, type AgentRequest } from '@/lib/agents/service';
+import type { AgentRole } from '@/lib/commands/schema';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute, type RouteHandler } from './define-route';
 import { acceptsEventStream, eventStreamResponse } from './sse';
@@ -41,6 +42,18 @@ export function agentRoute<B extends z.ZodType<{ site_id: string }>>(o: {
     handler: ({ req, principal, body }) => answerAgentRequest(req, principal, o.request(body as z.infer<B>)),
   });
 }
+
+const MESSAGE_CONTEXT =
+  " Its system prompt is built from the site's settings (about, products, goals, brand voice and tone, forbidden words…). With `lead_id` the lead's details are part of its context; `conversation_id` continues a conversation.";
+
+/** `POST /api/agents/<role>/message`: a message to one of the site's agents, `description` saying what that agent does. */
+export const agentMessageRoute = (role: AgentRole, o: { summary: string; description: string }): RouteHandler =>
+  agentRoute({
+    summary: o.summary,
+    description: o.description + MESSAGE_CONTEXT,
+    body: agentMessageBodySchema,
+    request: (body) => messageRequest(role, body),
+  });
 
 /** The answer to a request to an agent: 202 with the queued command, or its reply streamed as server-sent events. */
 export async function answerAgentRequest(req: Request, caller: AgentCaller, request: AgentRequest) {

@@ -89,7 +89,12 @@ export interface RouteDefinition<
   permission?: Permission;
   params?: P;
   query?: Q;
-  body?: B;
+  /**
+   * The body's schema; or, where the path names what the body is (a workflow per catalog name),
+   * a function of the parsed path params answering it (it may throw, e.g. 404 for an unknown
+   * name). Such a route documents each value's body through `openapi.variants`.
+   */
+  body?: B | ((params: Infer<P>) => B);
   /** How the body is read, where it is not JSON checked by `body` up to MAX_BODY_BYTES. */
   bodyReading?: BodyReading;
   response: R;
@@ -109,6 +114,12 @@ export interface RouteDefinition<
   /** What only the OpenAPI document reads. */
   openapi?: OpenApiExtras;
   /**
+   * Why the server entry serves this route without Next's router (server.mjs, scripts/fast-path.ts):
+   * `npm run routes` lists the routes that say so in scripts/fast-routes.ts, the fast path's only
+   * table. Only for the routes called at a rate nobody controls (every tracked page, agents, servers).
+   */
+  fastPath?: string;
+  /**
    * Returns the answer to serialize through `response`, or a Response of its own for an answer in
    * another media type the client asked for (a server-sent event stream); that Response gets the
    * exchange's headers like any other.
@@ -125,14 +136,26 @@ export type RouteDoc = Omit<RouteDefinition, 'handler'>;
 
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 type NextHandler = (req: Request, ctx: NextContext) => Promise<Response>;
+/** A route's declared reason to be served on the fast path (`RouteDefinition.fastPath`), read by `npm run routes`. */
+export interface FastPathDeclared {
+  fastPath?: string;
+}
+
 /** The Next route handler, with the declaration it serves and its answer before it becomes a Response. */
-export type RouteHandler = NextHandler & { definition: RouteDoc; [ROUTE_ANSWER]: RouteAnswer };
+export type RouteHandler = NextHandler & FastPathDeclared & { definition: RouteDoc; [ROUTE_ANSWER]: RouteAnswer };
 
 /** The Next route handler of `answer`: the same answer as a web Response. */
 function handlerOf(answer: RouteAnswer, definition: RouteDoc): RouteHandler {
   const route = async (req: Request, nextCtx: NextContext) => toResponse(await answer(req, (await nextCtx?.params) ?? {}));
-  return Object.assign(route, { definition, [ROUTE_ANSWER]: answer });
+  return Object.assign(route, { definition, fastPath: definition.fastPath, [ROUTE_ANSWER]: answer });
 }
+
+/**
+ * A handler outside the pipeline (the tag's static script) declared onto the fast path, as
+ * `fastPath` declares a route: `export const GET = servedFast('why', () => new Response(…))`.
+ */
+export const servedFast = <H extends (...args: never[]) => unknown>(why: string, handler: H): H & FastPathDeclared =>
+  Object.assign(handler, { fastPath: why });
 
 function maxBytesOf(definition: RouteDoc): number | undefined {
   const cap = definition.bodyReading?.maxBytes;
@@ -155,24 +178,31 @@ export function defineRoute<
     const ex = begin(req);
     let response: Answer | Response;
     try {
-      const raw = rawRequest(ex, params, definition.body && { type: definition.bodyReading?.type ?? 'json', maxBytes: maxBytesOf(definition) });
+      const raw = rawRequest(
+        ex,
+        params,
+        definition.body && { type: definition.bodyReading?.type ?? 'json', maxBytes: maxBytesOf(definition as unknown as RouteDoc) },
+      );
       const principal = await authenticate(ex, definition.auth, raw);
       const siteId = await authorizeSite(ex, raw, definition.permission, definition.specErrors?.invalidSiteId);
       await limit(ex, limitPolicy);
       const res: ResponseExtras = { headers: ex.headers };
+      const pathParams = definition.params ? parse(definition.params, raw.params, 'path') : {};
+      const query = definition.query ? parse(definition.query, raw.query, 'query', definition.specErrors?.fields) : {};
+      const bodySchema = typeof definition.body === 'function' ? definition.body(pathParams as Infer<P>) : definition.body;
       const ctx = {
         req,
         requestId: ex.requestId,
         startedAt: ex.startedAt,
         principal,
         siteId,
-        params: definition.params ? parse(definition.params, raw.params, 'path') : {},
-        query: definition.query ? parse(definition.query, raw.query, 'query', definition.specErrors?.fields) : {},
-        body: !definition.body
+        params: pathParams,
+        query,
+        body: !bodySchema
           ? undefined
           : definition.bodyReading?.checkedByHandler
             ? await raw.body()
-            : parse(definition.body, (await raw.body()) ?? {}, 'body', definition.specErrors?.fields),
+            : parse(bodySchema, (await raw.body()) ?? {}, 'body', definition.specErrors?.fields),
         res,
       } as unknown as Parameters<typeof definition.handler>[0];
       const answer = await definition.handler(ctx);

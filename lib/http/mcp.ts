@@ -16,6 +16,7 @@ import {
 import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
 import type { ApiKeyPrincipal } from '@/lib/core/principal';
+import { processState } from '@/lib/core/process-state';
 import { policies } from '@/lib/http/auth/policies';
 import { annotationsOf, type AnyTool } from '@/lib/tools/define-tool';
 import { invokeTool } from '@/lib/tools/invoke';
@@ -67,8 +68,7 @@ export function mcpToolOf(tool: AnyTool): McpTool {
   };
 }
 
-let listed: McpTool[] | undefined;
-const toolList = () => (listed ??= registry.map(mcpToolOf));
+const toolList = () => processState('mcp.toolList', () => registry.map(mcpToolOf));
 
 interface CallContext {
   siteId: string;
@@ -165,9 +165,8 @@ function mcpServer(): InProcessTransport {
   return transport;
 }
 
-const SERVER = Symbol.for('sgp.mcpServer');
 /** One server per process (Next may load this module more than once). */
-const processServer = (): InProcessTransport => ((globalThis as Record<symbol, InProcessTransport | undefined>)[SERVER] ??= mcpServer());
+const processServer = (): InProcessTransport => processState('mcp.server', mcpServer);
 
 /** The message without `params.arguments` (what the edge checks; invokeTool checks the arguments). */
 function withoutToolArguments(message: unknown): unknown {
@@ -272,6 +271,7 @@ export const mcpRoute = defineProtocolRoute(
     ].join('\n\n'),
     tags: ['Tools'],
     auth: policies.keyRead,
+    fastPath: "every agent's tool call",
     body: JsonRpcRequestSchema,
     response: JsonRpcResponseSchema,
     envelope: 'raw',

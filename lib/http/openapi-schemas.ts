@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { processState } from '@/lib/core/process-state';
 
 /**
  * JSON Schema for the OpenAPI document, from the zod declarations, shaped for tools that read it:
@@ -49,7 +50,7 @@ function tidy(node: unknown): unknown {
 
 const withoutKey = (o: Json, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 
-const keys = new WeakMap<object, string>();
+const keys = processState('http.schemaKeys', () => new WeakMap<object, string>());
 
 /** Stable text of a schema, for structural comparison (key order does not count; top-level description does not). */
 function keyOf(node: unknown, top = true): string {

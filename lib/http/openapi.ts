@@ -224,7 +224,8 @@ function operation(op: OperationSpec, components: Components, examples: ExampleS
       : policy === 'visitor'
         ? `Rate limited to ${VISITOR_LIMITS.perIp} requests/min per client IP and ${VISITOR_LIMITS.perKey}/min per API key.`
         : undefined;
-  const body = op.body ?? def.body;
+  // A body chosen by a path param is documented per value (`openapi.variants`), never as one schema.
+  const body = op.body ?? (typeof def.body === 'function' ? undefined : def.body);
   return {
     operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: op.summary ?? def.summary,

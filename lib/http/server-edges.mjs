@@ -1,5 +1,6 @@
 // Plain JavaScript: the server entry (server.mjs) runs it with `node`, without a TypeScript loader.
 import { randomUUID } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
 
 /**
  * What the server entry answers itself, before the fast path or Next sees a request, so that both
@@ -65,10 +66,11 @@ function refuse(req, res, status, code, message, headers = {}) {
   return true;
 }
 
-/** Whatever of the body nobody read is read and dropped once the refusal is written: the next request on the connection is read. */
+/** Whatever of the body nobody read is read and dropped (its readers let go of it): the next request on the connection is read. */
 function drainBody(req) {
   if (req.readableEnded) return;
   req.removeAllListeners('data');
+  req.removeAllListeners('readable');
   req.on('data', () => undefined);
   req.resume();
 }
@@ -140,4 +142,32 @@ export function routeTable(table) {
       });
     },
   };
+}
+
+/**
+ * A request handed to Next keeps its connection usable for the next request whatever the route
+ * read of its body, as on the fast path (lib/http/node-dispatch.ts):
+ *
+ * - once the answer is sent, a body the route left unread (a 401 before the body was looked at) is
+ *   read and dropped, so the keep-alive connection reads the request after it;
+ * - Next reads a body by iterating the request, and a route that stops reading (a body over its
+ *   size cap, 413) ends that iteration, which destroys the request — and the connection with it,
+ *   while the rest of the body is still arriving: the client got its 413, then a 400 from the
+ *   parser and a reset. Until the answer is sent, destroying a request whose body has not ended,
+ *   on a connection that is still open, drops the rest of the body instead. A connection the
+ *   client closed destroys its request as usual.
+ */
+export function drainAfterAnswer(req, res) {
+  const { socket } = req;
+  req.destroy = function destroyOrDrain(error) {
+    if (req.complete || req.readableEnded || socket.destroyed) return IncomingMessage.prototype.destroy.call(this, error);
+    // The stream helpers detach a server request from its socket before destroying it.
+    req.socket = socket;
+    drainBody(req);
+    return this;
+  };
+  res.once('finish', () => {
+    delete req.destroy;
+    if (!req.complete && !req.destroyed) drainBody(req);
+  });
 }

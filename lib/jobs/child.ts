@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { config, workersBesideWeb } from '@/lib/core/config';
 import { errorFields, log } from '@/lib/core/log';
+import { processState } from '@/lib/core/process-state';
 import { useEmbeddedHost, writableDataDir, embeddedDataDir } from '@/lib/db/client';
 import { onEnqueued } from './queue';
 
@@ -17,8 +18,7 @@ import { onEnqueued } from './queue';
  *
  * With WORKERS=off nothing is started (serverless: `npm run worker` runs elsewhere, on Postgres).
  */
-const KEY = Symbol.for('sgp.workerChild');
-const g = globalThis as { [KEY]?: Promise<void> };
+const child = processState<{ started?: Promise<void> }>('jobs.workerChild', () => ({}));
 
 /** Unix socket paths are short (about 100 bytes): a long DATA_DIR gets its socket under the temp dir. */
 export function socketDirFor(dataDir: string): string {
@@ -60,7 +60,7 @@ function ready(child: ChildProcess): Promise<void> {
 }
 
 export function startWorkerBesideWeb(): Promise<void> {
-  g[KEY] ??= (async () => {
+  child.started ??= (async () => {
     const c = config();
     const embedded = !c.DATABASE_URL;
     if (!workersBesideWeb(c)) {
@@ -104,5 +104,5 @@ export function startWorkerBesideWeb(): Promise<void> {
     log.error('background work did not start; the server stops', errorFields(error));
     process.exit(1);
   });
-  return g[KEY];
+  return child.started;
 }

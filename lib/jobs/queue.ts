@@ -1,7 +1,8 @@
-import PgBoss from 'pg-boss';
 import { errorFields, log } from '@/lib/core/log';
-import { database, executorOf, onDatabaseOpened, type Database, type Db } from '@/lib/db/client';
-import { JOB_SCHEMA, optionsOf, type JobOptions, type JobQueue } from './define';
+import { processState } from '@/lib/core/process-state';
+import type { Db } from '@/lib/db/client';
+import { optionsOf, type JobOptions, type JobQueue } from './define';
+import { createQueueWith, queueClient, stopQueueClient, withTransaction } from './queue-repo';
 
 /**
  * Sending jobs: the one way anything is queued for later. Every process that sends (the web
@@ -21,36 +22,13 @@ export interface EnqueueOptions {
   singletonSeconds?: number;
 }
 
-type State = { client?: Promise<PgBoss>; queues: Map<string, Promise<void>>; listeners: Set<(queue: string) => void> };
-const KEY = Symbol.for('sgp.jobQueue');
-const g = globalThis as { [KEY]?: State };
-const state: State = (g[KEY] ??= { queues: new Map(), listeners: new Set() });
-
-/** A pg-boss instance on the process database; `work` adds the worker's duties (maintenance, schedules). */
-export async function newQueueClient(work?: { maintenanceIntervalSeconds: number }, on?: Database): Promise<PgBoss> {
-  const db = on ?? (await database());
-  const boss = new PgBoss({
-    db: { executeSql: (text, values) => db.executeSql(text, values) },
-    schema: JOB_SCHEMA,
-    supervise: Boolean(work),
-    schedule: Boolean(work),
-    ...(work ? { maintenanceIntervalSeconds: work.maintenanceIntervalSeconds, cronMonitorIntervalSeconds: 10 } : {}),
-  });
-  boss.on('error', (error) => log.error('job queue error', errorFields(error)));
-  await boss.start();
-  return boss;
-}
-
-/** This process's sending client (started when the database opens, so a job can be written inside any transaction). */
-export function queueClient(on?: Database): Promise<PgBoss> {
-  state.client ??= newQueueClient(undefined, on).catch((error) => {
-    state.client = undefined;
-    throw error;
-  });
-  return state.client;
-}
-
-onDatabaseOpened((db) => queueClient(db));
+type State = {
+  queues: Map<string, Promise<void>>;
+  listeners: Set<(queue: string) => void>;
+  /** Queues announced and not yet told: many jobs sent within the same few milliseconds make one hint per queue. */
+  announced: Set<string>;
+};
+const state: State = processState<State>('jobs.queue', () => ({ queues: new Map(), listeners: new Set(), announced: new Set() }));
 
 export const queueSettings = (options: Required<JobOptions>) => ({
   retryLimit: options.retryLimit,
@@ -86,7 +64,7 @@ export function ensureQueue(queue: JobQueue<unknown>, extra: { deadLetter?: stri
 async function queueReady(queue: JobQueue<unknown>, tx?: Db): Promise<void> {
   if (!tx) return ensureQueue(queue);
   if (state.queues.has(queue.name)) return;
-  await executorOf(tx).executeSql(`select ${JOB_SCHEMA}.create_queue($1, $2::json)`, [queue.name, JSON.stringify(queueSettings(optionsOf(queue)))]);
+  await createQueueWith(tx, queue.name, queueSettings(optionsOf(queue)));
   void ensureQueue(queue).catch((error) => log.warn('job queue not created', { queue: queue.name, ...errorFields(error) }));
 }
 
@@ -98,7 +76,7 @@ export async function enqueue<D>(queue: JobQueue<D>, data: D, o: EnqueueOptions 
     ...(o.startAfter ? { startAfter: o.startAfter } : {}),
     ...(o.singletonKey ? { singletonKey: o.singletonKey } : {}),
     ...(o.singletonSeconds ? { singletonSeconds: o.singletonSeconds } : {}),
-    ...(o.tx ? { db: executorOf(o.tx) } : {}),
+    ...withTransaction(o.tx),
   });
   announce(queue.name);
   return id;
@@ -121,7 +99,7 @@ export async function enqueueAll<D>(
       ...(i.singletonKey ? { singletonKey: i.singletonKey } : {}),
       ...(i.singletonSeconds ? { singletonSeconds: i.singletonSeconds } : {}),
     })) as never,
-    o.tx ? { db: executorOf(o.tx) } : {},
+    withTransaction(o.tx),
   );
   announce(queue.name);
 }
@@ -136,24 +114,18 @@ export function onEnqueued(listener: (queue: string) => void): () => void {
   return () => state.listeners.delete(listener);
 }
 
-/** Queues announced and not yet told: many jobs sent within the same few milliseconds make one hint per queue. */
-const announced = new Set<string>();
-
 function announce(queue: string): void {
-  if (state.listeners.size === 0 || announced.has(queue)) return;
-  announced.add(queue);
+  if (state.listeners.size === 0 || state.announced.has(queue)) return;
+  state.announced.add(queue);
   // After the caller's transaction has most likely committed.
   setTimeout(() => {
-    announced.delete(queue);
+    state.announced.delete(queue);
     state.listeners.forEach((l) => l(queue));
   }, 5).unref?.();
 }
 
 /** Drops this process's client (tests, shutdown): the database it used is closing. */
 export async function closeQueueClient(): Promise<void> {
-  const client = state.client;
-  state.client = undefined;
   state.queues.clear();
-  const boss = await client?.catch(() => undefined);
-  await boss?.stop({ graceful: false, close: false, wait: true }).catch(() => undefined);
+  await stopQueueClient();
 }

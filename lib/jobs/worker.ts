@@ -1,9 +1,7 @@
 import type PgBoss from 'pg-boss';
 import { errorFields, log } from '@/lib/core/log';
-import { database, executorOf } from '@/lib/db/client';
 import {
   exhaustedQueueName,
-  JOB_SCHEMA,
   optionsOf,
   siteQueueName,
   type BackgroundJob,
@@ -12,7 +10,8 @@ import {
   type ScheduleDefinition,
   type SiteScheduleDefinition,
 } from './define';
-import { ensureQueue, enqueueAll, newQueueClient, onEnqueued, queueSettings } from './queue';
+import { ensureQueue, enqueueAll, onEnqueued, queueSettings } from './queue';
+import { completeJobWith, newQueueClient, renewJob } from './queue-repo';
 
 /**
  * Works the queues: the one place background work runs. For each queue, up to `concurrency`
@@ -49,22 +48,6 @@ const sleep = (ms: number, wake: { fn?: () => void }, stopped: () => boolean) =>
       resolve();
     };
   });
-
-/**
- * What pg-boss's `complete` writes, for one attempt of one job, with the handler's transaction: a
- * job this worker lost and another worker now runs again (the same id, a higher retry count) is not it.
- */
-const COMPLETE = `update ${JOB_SCHEMA}.job set completed_on = now(), state = 'completed' where name = $1 and id = $2 and state = 'active' and retry_count = $3`;
-
-/** Keeps an active job's expiry ahead of it; false once the job is no longer active (expired by maintenance, cancelled). */
-async function renew(queue: string, id: string, seconds: number): Promise<boolean> {
-  const db = await database();
-  const { rows } = await db.executeSql(
-    `update ${JOB_SCHEMA}.job set expire_in = (now() - started_on) + make_interval(secs => $3) where name = $1 and id = $2 and state = 'active' returning id`,
-    [queue, id, seconds],
-  );
-  return rows.length > 0;
-}
 
 function lanesOf(jobs: BackgroundJob[]): { lanes: Lane[]; schedules: ScheduleDefinition[]; siteSchedules: SiteScheduleDefinition[] } {
   const lanes: Lane[] = [];
@@ -137,7 +120,7 @@ export async function startJobWorker(jobs: BackgroundJob[], o: { maintenanceInte
     const signal = AbortSignal.any([lost.signal, stopAll.signal]);
     const heartbeat = setInterval(
       () =>
-        void renew(lane.name, job.id, lane.expireInSeconds)
+        void renewJob(lane.name, job.id, lane.expireInSeconds)
           .then((held) => held || lost.abort(new Error('the job is no longer this worker’s')))
           .catch((error) => log.warn('job expiry not renewed', { queue: lane.name, job_id: job.id, ...errorFields(error) })),
       Math.max(500, (lane.expireInSeconds * 1000) / 3),
@@ -150,7 +133,7 @@ export async function startJobWorker(jobs: BackgroundJob[], o: { maintenanceInte
       retryLimit: job.retryLimit,
       signal,
       async completeWith(tx) {
-        await executorOf(tx).executeSql(COMPLETE, [lane.name, job.id, job.retryCount]);
+        await completeJobWith(tx, lane.name, job.id, job.retryCount);
         completed = true;
       },
     };

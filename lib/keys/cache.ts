@@ -1,4 +1,5 @@
 import { now } from '@/lib/core/clock';
+import { processState } from '@/lib/core/process-state';
 import { cacheGeneration, cacheUsable, credentialsChanged } from '@/lib/db/cache-coherence';
 
 /**
@@ -6,9 +7,10 @@ import { cacheGeneration, cacheUsable, credentialsChanged } from '@/lib/db/cache
  * the lookup was one of a tracked event's two database round trips. Only keys that exist are kept
  * (an unknown key is looked up every time), each at most MAX_AGE_MS. When they may be used, and how
  * a change makes every process forget them before it answers, is lib/db/cache-coherence.ts:
- * - a change to a key or its site (key revoked or rescoped, site deleted, plan set) calls
- *   `keysChanged()` after it commits and answers once it resolves: no process answers from what it
- *   kept before the change;
+ * - a change to a key (revoked or rescoped) calls `keysChanged()`, a change to its site (deleted,
+ *   plan set) the database layer's `credentialsChanged()` — the generation moves on, so every entry
+ *   kept before is dropped — after it commits, and answers once it resolves: no process answers
+ *   from what it kept before the change;
  * - on Postgres a process keeps only while its listening connection is up and its lease is live;
  * - on the embedded database, the web process serves every request and makes every change through
  *   the app; a change made outside it (an operator's `npm run site:plan`, SQL by hand) is seen
@@ -31,9 +33,7 @@ interface State {
 }
 
 // Next may load this module more than once: one cache per process.
-const STATE = Symbol.for('sgp.verifiedKeys');
-const holder = globalThis as { [STATE]?: State };
-const state: State = (holder[STATE] ??= { entries: new Map(), generation: -1 });
+const state: State = processState<State>('keys.verified', () => ({ entries: new Map(), generation: -1 }));
 
 /** Call after committing a change to a key or to its site's plan or limits, and await it before answering. */
 export function keysChanged(): Promise<void> {

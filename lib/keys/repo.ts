@@ -188,15 +188,13 @@ export interface KeyUsageRows {
   days: { day: string; requests: number; errors: number }[];
 }
 
-/** Requests per UTC day of one key of the site since `since`; undefined when the site has no such key. */
+/**
+ * Requests per UTC day of one key of the site since `since`; undefined when the site has no such key.
+ * The days are read before the key: a group of usage commits its counts and the key's last use
+ * together, so a last use read second is never older than the counts shown beside it.
+ */
 export async function keyUsageByDay(siteId: string, keyId: string, since: Date): Promise<KeyUsageRows | undefined> {
   const db = await getDb();
-  const [key] = await db
-    .select({ lastUsedAt: apiKeys.lastUsedAt, lastStatus: apiKeys.lastStatus })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.siteId, siteId), eq(apiKeys.id, keyId)))
-    .limit(1);
-  if (!key) return undefined;
   const days = await rows<{ day: string; requests: number; errors: number }>(sql`
     select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
            sum(requests)::int as requests,
@@ -204,6 +202,12 @@ export async function keyUsageByDay(siteId: string, keyId: string, since: Date):
       from api_key_usage
      where key_id = ${keyId} and site_id = ${siteId} and created_at >= ${since.toISOString()}::timestamptz
      group by 1 order by 1`);
+  const [key] = await db
+    .select({ lastUsedAt: apiKeys.lastUsedAt, lastStatus: apiKeys.lastStatus })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.siteId, siteId), eq(apiKeys.id, keyId)))
+    .limit(1);
+  if (!key) return undefined;
   return { ...key, days };
 }
 

@@ -8,6 +8,15 @@ export type { Scope };
 
 export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
 
+/** A new key's lifetime in days (API keys and platform keys alike). */
+export const expirationDaysSchema = z
+  .number('Expiry must be a number of days')
+  .int('Expiry must be a whole number of days')
+  .min(1, 'Expiry must be 1–365 days')
+  .max(365, 'Expiry must be 1–365 days')
+  .default(90)
+  .describe('Days until the key expires, 1–365 (default 90)');
+
 export const createKeyBodySchema = z.strictObject({
   name: z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters').describe('Descriptive name'),
   scopes: z
@@ -16,13 +25,7 @@ export const createKeyBodySchema = z.strictObject({
     .refine((s) => new Set(s).size === s.length, 'Scopes must not repeat')
     .describe('Non-empty subset of read, write'),
   site_id: siteIdSchema,
-  expirationDays: z
-    .number('Expiry must be a number of days')
-    .int('Expiry must be a whole number of days')
-    .min(1, 'Expiry must be 1–365 days')
-    .max(365, 'Expiry must be 1–365 days')
-    .default(90)
-    .describe('Days until the key expires, 1–365 (default 90)'),
+  expirationDays: expirationDaysSchema,
   prefix: z
     .string()
     .regex(KEY_PREFIX_PATTERN, 'Prefix must be 1–16 lowercase letters or digits')

@@ -6,6 +6,8 @@ import type { User } from '@/lib/users/schema';
 import { countLiveKeys, createKey, keyUsageByDay, listKeys, revokeKey, setKeyScopes } from './repo';
 import type { CreateKeyInput, KeySummary, KeyUsage, UpdateKeyInput } from './schema';
 
+export { findKeyByHash, keyStatusOf } from './repo';
+
 // The spec allows a `user_id` in key requests; it may only name the signed-in user.
 function assertSelf(user: User, userId: string | undefined) {
   if (userId && userId.toLowerCase() !== user.id) throw new ApiError('FORBIDDEN', 'user_id must be the signed-in user');

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { errorFields, log } from '@/lib/core/log';
 import { sharedBatcher } from '@/lib/db/batch';
-import { rows } from '@/lib/db/raw';
+import { writeTallies, type KeyTally } from './usage-repo';
 
 /**
  * Key usage is the request path's own write, committed in groups in the process that served the
@@ -19,7 +18,7 @@ import { rows } from '@/lib/db/raw';
  * deleted key's are lost.
  *
  * Retention: rows older than KEY_USAGE_RETENTION_DAYS are deleted by the hourly retention job
- * (lib/retention). `api_keys.last_used_at` and `last_status` are kept on the key and outlive the
+ * (lib/worker/retention.ts). `api_keys.last_used_at` and `last_status` are kept on the key and outlive the
  * pruned rows.
  */
 export interface UsageEntry {
@@ -41,14 +40,6 @@ export function recordKeyUsage(entry: UsageEntry): void {
 /** Writes everything recorded so far. Shutdown and tests call it. */
 export function flushKeyUsage(): Promise<void> {
   return writer.flush();
-}
-
-/** One key's entries of a group: requests per minute, method, route and status, and its last use. */
-interface KeyTally {
-  keyId: string;
-  siteId: string;
-  counts: Map<string, { method: string; route: string; status: number; minute: string; requests: number }>;
-  last: { at: Date; status: number };
 }
 
 const MINUTE_MS = 60_000;
@@ -81,29 +72,4 @@ async function writeEntries(entries: UsageEntry[]): Promise<void[]> {
     for (const key of keys) await writeTallies([key]).catch(lost);
   });
   return entries.map(() => undefined);
-}
-
-/**
- * Adds the counts to their minutes' rows (one upsert per row) and moves each key's last use
- * forward, in one statement (one round trip, one commit); the rows travel as JSON parameters, so
- * the statement's text is the same for any group.
- */
-async function writeTallies(keys: KeyTally[]): Promise<void> {
-  const counts = JSON.stringify(
-    keys.flatMap((k) => [...k.counts.values()].map((c) => [k.keyId, k.siteId, c.method, c.route, c.status, c.minute, c.requests])),
-  );
-  const lastUses = JSON.stringify(keys.map((k) => [k.keyId, k.last.at.toISOString(), k.last.status]));
-  await rows(sql`
-    with counted as (
-      insert into api_key_usage (key_id, site_id, method, route, status, created_at, requests)
-      select (v ->> 0)::uuid, (v ->> 1)::uuid, v ->> 2, v ->> 3, (v ->> 4)::int, (v ->> 5)::timestamptz, (v ->> 6)::int
-        from jsonb_array_elements(${counts}::jsonb) as v
-      on conflict (key_id, created_at, method, route, status) do update set requests = api_key_usage.requests + excluded.requests
-    )
-    update api_keys k set
-      last_status = case when k.last_used_at is null or k.last_used_at <= u.at then u.status else k.last_status end,
-      last_used_at = greatest(coalesce(k.last_used_at, u.at), u.at)
-    from (select (v ->> 0)::uuid as key_id, (v ->> 1)::timestamptz as at, (v ->> 2)::int as status
-            from jsonb_array_elements(${lastUses}::jsonb) as v) u
-    where k.id = u.key_id`);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
-import { LEAD_STATUSES } from './schema';
+import { LEAD_STATUSES, leadSearchSchema } from './schema';
 
 /** `property.<key>` query parameters: a custom property filter each. */
 const PROPERTY_PARAM = /^property\.([a-z][a-z0-9_]{0,39})$/;
@@ -8,13 +8,7 @@ const PROPERTY_PARAM = /^property\.([a-z][a-z0-9_]{0,39})$/;
 export const exportQuerySchema = z
   .object({
     site_id: siteIdSchema,
-    search: z
-      .string()
-      .trim()
-      .max(200)
-      .regex(/^[^\u0000-\u001f]*$/, 'search must not contain control characters')
-      .optional()
-      .describe('Case-insensitive substring of name, email or company'),
+    search: leadSearchSchema.optional().describe('Case-insensitive substring of name, email or company'),
     status: z.enum(LEAD_STATUSES).optional().describe('Only leads with this status'),
     segment_id: uuidSchema.optional().describe('Only leads in this segment of the site'),
   })

@@ -1,5 +1,5 @@
 import { CSV_BOM, csvRecord, type CsvCell as CsvValue } from '@/lib/core/csv';
-import { assertSegmentOfSite } from '@/lib/segments/repo';
+import { assertSegmentOfSite } from '@/lib/segments/service';
 import { listProperties } from './properties-repo';
 import { type ExportCursor, exportPage, type LeadFilters, propertyFilter, toLead } from './repo';
 import type { Lead } from './schema';

@@ -1,16 +1,19 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
-import type { Db } from '@/lib/db/client';
-import { getDb } from '@/lib/db/client';
+import { found } from '@/lib/core/errors';
+import { getDb, type Db } from '@/lib/db/client';
 import { rows, tableRows } from '@/lib/db/raw';
 import { leadImports, leads } from '@/lib/db/schema';
-import { recordEvent, wantsEvents } from '@/lib/webhooks/events';
+import { recordEvent, wantsEvents } from '@/lib/webhooks/service';
 import type { ImportRowError, LeadImport, PreparedRow } from './import-schema';
 import { leadResource } from './schema';
 
 type ImportRow = typeof leadImports.$inferSelect;
 
-export const toImport = (r: ImportRow): LeadImport => ({
+/** An import's columns but its pending rows (the whole file's, read back only by the job that writes them). */
+const { pendingRows: _pendingRows, ...IMPORT_COLUMNS } = getTableColumns(leadImports);
+
+export const toImport = (r: Omit<ImportRow, 'pendingRows'>): LeadImport => ({
   import_id: r.id,
   site_id: r.siteId,
   file_name: r.fileName,
@@ -54,14 +57,16 @@ const recordsOf = (batch: PreparedRow[]) =>
  * cell changes nothing; custom properties are merged). Two statements whatever the batch size.
  * lead.created / lead.updated events are recorded when an endpoint of the site wants them.
  */
-export async function writeLeadBatch(tx: Db, siteId: string, batch: PreparedRow[]): Promise<{ created: number; updated: number }> {
+async function writeLeadBatch(tx: Db, siteId: string, batch: PreparedRow[]): Promise<{ created: number; updated: number }> {
   if (batch.length === 0) return { created: 0, updated: 0 };
+  // The written rows come back whole only for the events; otherwise their emails are enough.
+  const events = await wantsEvents(tx, siteId, ['lead.created', 'lead.updated']);
   const inserted = await rows<Record<string, unknown>>(
     sql`insert into leads (site_id, email, name, phone, company, position, notes, origin, status, lead_score, custom_properties)
       select ${siteId}, email, new_name, phone, company, position, notes, coalesce(origin, 'import'), coalesce(status, 'new'), lead_score, coalesce(custom, '{}'::jsonb)
       from jsonb_to_recordset(${recordsOf(batch)}::jsonb) as ${RECORD}
       on conflict (site_id, email) do nothing
-      returning *`,
+      returning ${events ? sql`*` : sql`email`}`,
     tx,
   );
   const created = new Set(inserted.map((r) => r.email as string));
@@ -77,21 +82,21 @@ export async function writeLeadBatch(tx: Db, siteId: string, batch: PreparedRow[
               custom_properties = l.custom_properties || coalesce(r.custom, '{}'::jsonb), updated_at = ${currentDate()}
             from jsonb_to_recordset(${recordsOf(existing)}::jsonb) as ${RECORD}
             where l.site_id = ${siteId} and l.email = r.email
-            returning l.*`,
+            returning ${events ? sql`l.*` : sql`l.email`}`,
           tx,
         );
-  if (await wantsEvents(tx, siteId, ['lead.created', 'lead.updated'])) {
+  if (events) {
     for (const lead of tableRows(leads, inserted)) await recordEvent(tx, siteId, 'lead.created', { lead: leadResource.toApi(lead) });
     for (const lead of tableRows(leads, updated)) await recordEvent(tx, siteId, 'lead.updated', { lead: leadResource.toApi(lead) });
   }
   return { created: inserted.length, updated: updated.length };
 }
 
-export async function insertImport(
+async function insertImport(
   tx: Db,
   siteId: string,
   o: { fileName: string | null; totalRows: number; errors: ImportRowError[]; pending: PreparedRow[] | null; status: 'queued' | 'running' },
-): Promise<ImportRow> {
+): Promise<Omit<ImportRow, 'pendingRows'>> {
   const [row] = await tx
     .insert(leadImports)
     .values({
@@ -104,7 +109,7 @@ export async function insertImport(
       pendingRows: o.pending,
       status: o.status,
     })
-    .returning();
+    .returning(IMPORT_COLUMNS);
   return row;
 }
 
@@ -118,7 +123,7 @@ export async function findImport(siteId: string, id: string, db?: Db): Promise<I
 }
 
 /** Advances an import by a written batch (with the batch's transaction: progress and writes commit together). */
-export async function advanceImport(tx: Db, siteId: string, id: string, d: { rows: number; created: number; updated: number; done: boolean }) {
+async function advanceImport(tx: Db, siteId: string, id: string, d: { rows: number; created: number; updated: number; done: boolean }) {
   await tx
     .update(leadImports)
     .set({
@@ -130,6 +135,43 @@ export async function advanceImport(tx: Db, siteId: string, id: string, d: { row
       updatedAt: currentDate(),
     })
     .where(and(eq(leadImports.siteId, siteId), eq(leadImports.id, id)));
+}
+
+type NewImport = { fileName: string | null; totalRows: number; errors: ImportRowError[] };
+
+/** Writes one batch of an import's rows and advances its progress, in one transaction (`last`: the import is then complete). */
+export async function writeImportBatch(siteId: string, importId: string, batch: PreparedRow[], last: boolean): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const counts = batch.length ? await writeLeadBatch(tx, siteId, batch) : { created: 0, updated: 0 };
+    await advanceImport(tx, siteId, importId, { rows: batch.length, ...counts, done: last });
+  });
+}
+
+/** Records an import and writes all its rows, in one transaction; answers the completed import. */
+export async function importAtOnce(siteId: string, o: NewImport, rows: PreparedRow[]): Promise<ImportRow> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const created = await insertImport(tx, siteId, { ...o, pending: null, status: 'running' });
+    const counts = await writeLeadBatch(tx, siteId, rows);
+    await advanceImport(tx, siteId, created.id, { rows: rows.length, ...counts, done: true });
+    return found(await findImport(siteId, created.id, tx), 'Import');
+  });
+}
+
+/** Records an import whose rows a job writes later; `also` runs in the same transaction (it queues that job). */
+export async function insertQueuedImport(
+  siteId: string,
+  o: NewImport,
+  pending: PreparedRow[],
+  also: (tx: Db, created: Omit<ImportRow, 'pendingRows'>) => Promise<unknown>,
+): Promise<Omit<ImportRow, 'pendingRows'>> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const created = await insertImport(tx, siteId, { ...o, pending, status: 'queued' });
+    await also(tx, created);
+    return created;
+  });
 }
 
 export async function failImport(siteId: string, id: string, failure: string): Promise<void> {

@@ -1,9 +1,8 @@
 import { found, ApiError } from '@/lib/core/errors';
-import { getDb } from '@/lib/db/client';
 import { defineJob } from '@/lib/jobs/define';
 import { enqueue } from '@/lib/jobs/queue';
 import { decodeCsv, prepareImport } from './import-prepare';
-import { advanceImport, failImport, findImport, insertImport, toImport, writeLeadBatch } from './import-repo';
+import { failImport, findImport, importAtOnce, insertQueuedImport, toImport, writeImportBatch } from './import-repo';
 import { IMPORT_BATCH_ROWS, IMPORT_INLINE_ROWS, IMPORT_MAX_BYTES, type LeadImport, type PreparedRow } from './import-schema';
 import { listProperties } from './properties-repo';
 
@@ -29,24 +28,20 @@ export const leadImportJob = defineJob<{ siteId: string; importId: string }>({
 
 /** Writes the batches an import still has, from the first row not yet written. */
 export async function continueImport(siteId: string, importId: string, signal?: AbortSignal): Promise<void> {
-  const db = await getDb();
   const row = await findImport(siteId, importId);
   if (!row || row.status === 'completed' || row.status === 'failed') return;
   const pending = (row.pendingRows ?? []) as PreparedRow[];
   // Rows written so far: processed minus the rows skipped up front.
   let done = Math.max(0, row.processedRows - row.skipped);
   if (done >= pending.length) {
-    await db.transaction((tx) => advanceImport(tx, siteId, importId, { rows: 0, created: 0, updated: 0, done: true }));
+    await writeImportBatch(siteId, importId, [], true);
     return;
   }
   while (done < pending.length) {
     if (signal?.aborted) return;
     const batch = pending.slice(done, done + IMPORT_BATCH_ROWS);
     const last = done + batch.length >= pending.length;
-    await db.transaction(async (tx) => {
-      const counts = await writeLeadBatch(tx, siteId, batch);
-      await advanceImport(tx, siteId, importId, { rows: batch.length, ...counts, done: last });
-    });
+    await writeImportBatch(siteId, importId, batch, last);
     done += batch.length;
   }
 }
@@ -58,33 +53,11 @@ export async function importLeads(siteId: string, input: { file: File; mapping?:
   const text = decodeCsv(new Uint8Array(await input.file.arrayBuffer()));
   const prepared = prepareImport(text, input.mapping, await listProperties(siteId));
   const fileName = input.file.name ? input.file.name.slice(-200) : null;
-  const db = await getDb();
-  if (prepared.rows.length <= IMPORT_INLINE_ROWS) {
-    const row = await db.transaction(async (tx) => {
-      const created = await insertImport(tx, siteId, {
-        fileName,
-        totalRows: prepared.totalRows,
-        errors: prepared.errors,
-        pending: null,
-        status: 'running',
-      });
-      const counts = await writeLeadBatch(tx, siteId, prepared.rows);
-      await advanceImport(tx, siteId, created.id, { rows: prepared.rows.length, ...counts, done: true });
-      return found(await findImport(siteId, created.id, tx), 'Import');
-    });
-    return { import: toImport(row), queued: false };
-  }
-  const row = await db.transaction(async (tx) => {
-    const created = await insertImport(tx, siteId, {
-      fileName,
-      totalRows: prepared.totalRows,
-      errors: prepared.errors,
-      pending: prepared.rows,
-      status: 'queued',
-    });
-    await enqueue(leadImportJob, { siteId, importId: created.id }, { tx });
-    return created;
-  });
+  const created = { fileName, totalRows: prepared.totalRows, errors: prepared.errors };
+  if (prepared.rows.length <= IMPORT_INLINE_ROWS) return { import: toImport(await importAtOnce(siteId, created, prepared.rows)), queued: false };
+  const row = await insertQueuedImport(siteId, created, prepared.rows, (tx, queued) =>
+    enqueue(leadImportJob, { siteId, importId: queued.id }, { tx }),
+  );
   return { import: toImport(row), queued: true };
 }
 

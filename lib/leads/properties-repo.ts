@@ -4,6 +4,7 @@ import { ApiError, found } from '@/lib/core/errors';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { leadProperties, leads } from '@/lib/db/schema';
+import { findOfSite } from '@/lib/db/site-scoped';
 import { MAX_PROPERTIES, type CreatePropertyInput, type LeadProperty, type UpdatePropertyInput } from './property-schema';
 
 type Row = typeof leadProperties.$inferSelect;
@@ -53,12 +54,7 @@ export async function createProperty(siteId: string, input: CreatePropertyInput)
 }
 
 export async function findProperty(siteId: string, id: string): Promise<LeadProperty | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(leadProperties)
-    .where(and(eq(leadProperties.siteId, siteId), eq(leadProperties.id, id)))
-    .limit(1);
+  const row = await findOfSite(leadProperties, siteId, id);
   return row && toProperty(row);
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoTimestamp, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { LEAD_FIELDS } from './schema';
 
 /**
  * Custom lead properties: fields a site defines for its leads ("plan", "deal size"). A definition
@@ -11,8 +12,6 @@ export const PROPERTY_TYPES = ['text', 'number', 'date', 'choice'] as const;
 
 /** Most custom properties one site may define. */
 export const MAX_PROPERTIES = 100;
-/** Longest text value. */
-export const MAX_TEXT_VALUE = 1_000;
 /** Most options of a choice property. */
 export const MAX_OPTIONS = 100;
 
@@ -20,30 +19,7 @@ export const MAX_OPTIONS = 100;
  * Keys that name a lead's own fields (and the CSV mapping's name fields): a property may not take
  * one, so that a CSV column or a filter always means one thing.
  */
-export const RESERVED_PROPERTY_KEYS = [
-  'id',
-  'lead_id',
-  'site_id',
-  'name',
-  'first_name',
-  'last_name',
-  'email',
-  'status',
-  'phone',
-  'position',
-  'company',
-  'notes',
-  'origin',
-  'segment_id',
-  'campaign_id',
-  'assignee_id',
-  'lead_score',
-  'created_at',
-  'updated_at',
-  'custom_properties',
-] as const;
-
-const reserved = new Set<string>(RESERVED_PROPERTY_KEYS);
+const reserved = new Set<string>(['id', 'lead_id', 'site_id', 'first_name', 'last_name', ...LEAD_FIELDS, 'created_at', 'updated_at']);
 
 const keySchema = z
   .string()
@@ -102,18 +78,3 @@ export const LeadPropertySchema = z.object({
 export type LeadProperty = z.infer<typeof LeadPropertySchema>;
 export type CreatePropertyInput = z.infer<typeof createPropertyBodySchema>;
 export type UpdatePropertyInput = z.infer<typeof updatePropertyBodySchema>;
-
-/** A stored value: text, date and choice as strings, number as a number. */
-export type PropertyValue = string | number;
-export type CustomProperties = Record<string, PropertyValue>;
-
-/** What a write may carry: a value per key, `null` (or an empty string) clearing it. */
-export const customPropertiesInputSchema = z
-  .record(z.string().max(40), z.union([z.string().max(MAX_TEXT_VALUE), z.number(), z.null()]))
-  .describe(
-    "Values of the site's custom properties by key (GET /api/leads/properties): text a string, number a number, date `YYYY-MM-DD`, choice one of its options; null or an empty string clears it. An unknown key or a value of the wrong type is 400 naming the field. On update only the given keys change.",
-  );
-
-export const customPropertiesOutputSchema = z
-  .record(z.string(), z.union([z.string(), z.number()]))
-  .describe("Values of the site's custom properties by key");

@@ -1,5 +1,6 @@
 import { ApiError } from '@/lib/core/errors';
-import { MAX_TEXT_VALUE, type CustomProperties, type LeadProperty, type PropertyValue } from './property-schema';
+import { MAX_TEXT_VALUE, type CustomProperties, type PropertyValue } from './custom-properties-schema';
+import type { LeadProperty } from './property-schema';
 
 /**
  * Values of custom properties checked against their definitions. `strict` (JSON bodies): a number

@@ -4,12 +4,12 @@ import { ApiError } from '@/lib/core/errors';
 import type { CappedTotal } from '@/lib/core/schemas';
 import { getDb, type Db } from '@/lib/db/client';
 import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
-import { planPerCall, rows } from '@/lib/db/raw';
+import { rows } from '@/lib/db/raw';
 import { leads } from '@/lib/db/schema';
-import { siteScoped } from '@/lib/db/site-scoped';
-import { assertMembersOfSite } from '@/lib/members/repo';
-import { assertSegmentOfSite } from '@/lib/segments/repo';
-import { recordEvent } from '@/lib/webhooks/events';
+import { siteScoped, firstRow } from '@/lib/db/site-scoped';
+import { assertMembersOfSite } from '@/lib/members/service';
+import { assertSegmentOfSite } from '@/lib/segments/service';
+import { recordEvent } from '@/lib/webhooks/service';
 import { listProperties } from './properties-repo';
 import { checkProperties, checkValue } from './property-values';
 import {
@@ -51,13 +51,7 @@ export const toLead = (row: LeadRow): Lead => leadResource.toApi(row);
 export const findLead = (siteId: string, leadId: string): Promise<LeadRow | undefined> => repo.find(siteId, leadId);
 
 export async function findLeadByEmail(siteId: string, email: string): Promise<LeadRow | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(leads)
-    .where(and(eq(leads.siteId, siteId), eq(leads.email, email.toLowerCase())))
-    .limit(1);
-  return row;
+  return firstRow(leads, and(eq(leads.siteId, siteId), eq(leads.email, email.toLowerCase())));
 }
 
 /**
@@ -143,8 +137,8 @@ export const LEAD_SEARCH_SORT_CAP = 5_000;
 const SAMPLE_LAST_BYTE_BELOW = 64;
 export const SEARCH_SAMPLE = sql.raw(`get_byte(uuid_send("id"), 15) < ${SAMPLE_LAST_BYTE_BELOW}`);
 
-/** The share of a site's leads in SEARCH_SAMPLE (a byte takes 256 values). */
-const SEARCH_SAMPLE_SHARE = SAMPLE_LAST_BYTE_BELOW / 256;
+/** The statements of a leads page: their best plan depends on the term and the page size (see listLeads). */
+const PER_CALL = { plan: 'per-call' } as const;
 
 /** `%`, `_` and `\` in a search term match themselves, not as LIKE wildcards. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -254,24 +248,16 @@ async function walkSortIndex(db: Db, siteId: string, q: ListLeadsInput & LeadFil
   const key = sortColumn(q.sort_by);
   const direction = sortDirection(q);
   const page = await rows<PageRow>(
-    sql`${planPerCall}select ${PAGE_COLUMNS} from (
+    sql`select ${PAGE_COLUMNS} from (
       select "id" as "hit_id" from (
         select "id", ${key}, "search_text", "status", "segment_id"${q.properties ? sql`, "custom_properties"` : sql``}
         from leads where ${eq(leads.siteId, siteId)} order by ${key} ${direction}, "id" ${direction} limit ${LEAD_SEARCH_WALK}
       ) walk where ${and(...listFilters(WALK_COLUMNS, q))} order by ${key} ${direction}, "id" ${direction} limit ${rowsWanted}
     ) hits join leads on "id" = "hit_id" order by ${key} ${direction}, "id" ${direction}`,
     db,
+    PER_CALL,
   );
   return page.map(pageRow);
-}
-
-/** The planner's estimate of how many leads `where` matches (EXPLAIN: no lead is read). */
-async function estimatedMatches(db: Db, where: SQL): Promise<number> {
-  const [plan] = await rows<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-    sql`${planPerCall}explain (format json) select 1 from leads where ${where}`,
-    db,
-  );
-  return plan['QUERY PLAN'][0].Plan['Plan Rows'];
 }
 
 /**
@@ -282,8 +268,9 @@ async function estimatedMatches(db: Db, where: SQL): Promise<number> {
  */
 async function sampleExceedsCap(db: Db, where: SQL): Promise<boolean> {
   const [{ n }] = await rows<{ n: number }>(
-    sql`${planPerCall}select count(*)::int as n from (select 1 from leads where ${where} and ${SEARCH_SAMPLE} limit ${LEAD_SEARCH_SORT_CAP + 1}) sampled`,
+    sql`select count(*)::int as n from (select 1 from leads where ${where} and ${SEARCH_SAMPLE} limit ${LEAD_SEARCH_SORT_CAP + 1}) sampled`,
     db,
+    PER_CALL,
   );
   return n > LEAD_SEARCH_SORT_CAP;
 }
@@ -301,7 +288,7 @@ async function sortMatches(db: Db, where: SQL, q: ListLeadsInput): Promise<LeadR
   const key = sortColumn(q.sort_by);
   const direction = sortDirection(q);
   const found = await rows<CountedRow>(
-    sql`${planPerCall}with matches as materialized (select "id", ${key} from leads where ${where} limit ${LEAD_SEARCH_SORT_CAP + 1}),
+    sql`with matches as materialized (select "id", ${key} from leads where ${where} limit ${LEAD_SEARCH_SORT_CAP + 1}),
       counted as (select count(*)::int as "matched" from matches)
     select ${PAGE_COLUMNS}, "matched" from counted
     left join lateral (
@@ -311,6 +298,7 @@ async function sortMatches(db: Db, where: SQL, q: ListLeadsInput): Promise<LeadR
     left join leads on "id" = "page_id"
     order by ${key} ${direction}, "id" ${direction}`,
     db,
+    PER_CALL,
   );
   if (found[0].matched > LEAD_SEARCH_SORT_CAP) throw tooBroad();
   return found.flatMap(({ matched: _, ...row }) => (row.id === null ? [] : [pageRow(row as PageRow)]));
@@ -319,15 +307,15 @@ async function sortMatches(db: Db, where: SQL, q: ListLeadsInput): Promise<LeadR
 /**
  * A page of a search sorted by a searched field (name, email, company): from the walk of the sort
  * key's index when it fills the page, else from the sorted matches (at most LEAD_SEARCH_SORT_CAP,
- * else 400). A search the planner expects to match more than the cap within SEARCH_SAMPLE is first
- * counted there: a refusal proven on the sample reads a quarter of the candidates. The estimate
- * only picks which count runs; either is exact, so no search matching at most the cap is refused.
+ * else 400). The matches are first counted within SEARCH_SAMPLE, up to one past the cap: a refusal
+ * proven on the sample reads a quarter of the candidates, and a narrow search's count there is a
+ * probe of the sample's trigram index. Both counts are exact, so no search matching at most the cap
+ * is refused.
  */
 async function searchSortedBySearchedField(db: Db, siteId: string, where: SQL, q: ListLeadsInput, rowsWanted: number): Promise<LeadRow[]> {
   const walked = await walkSortIndex(db, siteId, q, rowsWanted);
   if (walked.length === rowsWanted) return walked.slice(q.offset);
-  const broad = (await estimatedMatches(db, where)) * SEARCH_SAMPLE_SHARE > LEAD_SEARCH_SORT_CAP;
-  if (broad && (await sampleExceedsCap(db, where))) throw tooBroad();
+  if (await sampleExceedsCap(db, where)) throw tooBroad();
   return sortMatches(db, where, q);
 }
 
@@ -343,7 +331,7 @@ async function searchSortedBySearchedField(db: Db, siteId: string, where: SQL, q
  * The planner serves a page either from the trigram index (few matches: fetch them, sort, cut)
  * or by walking the sort key's index until the page is full (many matches: a page needs few rows),
  * which only the term and the page size tell: the page is planned with its values on every call
- * (planPerCall), never with a generic plan.
+ * (PER_CALL), never with a generic plan.
  * Sorted by a searched field, the walk of its index may meet the matches late (a company every
  * lead of a few names has): searchSortedBySearchedField bounds it.
  */
@@ -357,8 +345,9 @@ export async function listLeads(siteId: string, input: ListLeadsInput): Promise<
       ? await searchSortedBySearchedField(db, siteId, where, q, q.offset + q.limit + 1)
       : (
           await rows<PageRow>(
-            sql`${planPerCall}select ${PAGE_COLUMNS} from leads where ${where} order by ${sortColumn(q.sort_by)} ${direction}, "id" ${direction} limit ${q.limit + 1} offset ${q.offset}`,
+            sql`select ${PAGE_COLUMNS} from leads where ${where} order by ${sortColumn(q.sort_by)} ${direction}, "id" ${direction} limit ${q.limit + 1} offset ${q.offset}`,
             db,
+            PER_CALL,
           )
         ).map(pageRow);
   const items = page.slice(0, q.limit).map(toLead);
@@ -459,9 +448,10 @@ export async function exportPage(
   const db = await getDb();
   const after = cursor ? sql`and ("created_at", "id") < (${cursor.at}::timestamptz, ${cursor.id}::uuid)` : sql``;
   const page = await rows<PageRow & { cursorAt: string }>(
-    sql`${planPerCall}select ${PAGE_COLUMNS}, "created_at"::text as "cursorAt" from leads where ${and(eq(leads.siteId, siteId), ...listFilters(leads, filters))} ${after}
+    sql`select ${PAGE_COLUMNS}, "created_at"::text as "cursorAt" from leads where ${and(eq(leads.siteId, siteId), ...listFilters(leads, filters))} ${after}
       order by "created_at" desc, "id" desc limit ${limit}`,
     db,
+    PER_CALL,
   );
   const last = page.at(-1);
   return {

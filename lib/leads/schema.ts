@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineResource, field, updateBodySchema } from '@/lib/core/resource';
+import { createBodySchema, defineResource, field, updateBodySchema } from '@/lib/core/resource';
 import { CappedPaginationMetaSchema, listBodyPagination, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
-import { customPropertiesInputSchema, customPropertiesOutputSchema } from './property-schema';
+import { customPropertiesInputSchema, customPropertiesOutputSchema } from './custom-properties-schema';
 
 /**
  * Leads of a site. Types the spec leaves open are fixed here: `lead_score` an integer 0–100,
@@ -62,12 +62,13 @@ export const leadResource = defineResource({
   },
 });
 
-export const createLeadInputSchema = z.strictObject({ site_id: siteIdSchema, ...leadResource.createShape });
+export type LeadField = keyof typeof leadResource.fields;
+/** A lead's own fields, in the order of their declaration. */
+export const LEAD_FIELDS = Object.keys(leadResource.fields) as [LeadField, ...LeadField[]];
 
-export const updateLeadInputSchema = updateBodySchema(leadResource, 'lead_id', {
-  id: 'The lead to update',
-  description: 'Only the given fields change; null clears an optional field',
-});
+export const createLeadInputSchema = createBodySchema(leadResource);
+
+export const updateLeadInputSchema = updateBodySchema(leadResource, 'lead_id');
 
 export const qualifyLeadInputSchema = z.strictObject({
   site_id: siteIdSchema,
@@ -93,15 +94,16 @@ export const propertyFiltersSchema = z
     'Only leads whose custom properties hold these values, by key (every one must match): a choice matches its option case-insensitively, a number its value; an unknown key or a value of the wrong type is 400',
   );
 
+/** A search of the leads list and export: a substring of name, email or company. */
+export const leadSearchSchema = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(/^[^\u0000-\u001f]*$/, 'search must not contain control characters');
+
 export const listLeadsInputSchema = z.strictObject({
   site_id: siteIdSchema,
-  search: z
-    .string()
-    .trim()
-    .max(200)
-    .regex(/^[^\u0000-\u001f]*$/, 'search must not contain control characters')
-    .optional()
-    .describe('Case-insensitive substring matched against name, email and company'),
+  search: leadSearchSchema.optional().describe('Case-insensitive substring matched against name, email and company'),
   status: statusSchema.optional().describe('Only leads with this status'),
   segment_id: uuidSchema.optional().describe('Only leads in this segment of the site'),
   properties: propertyFiltersSchema.optional(),

@@ -1,32 +1,5 @@
-import { found, notFound } from '@/lib/core/errors';
-import { isForeignKeyViolation } from '@/lib/db/errors';
-import { findVisitor, setVisitorLead } from '@/lib/visitors/repo';
-import { findLead, findLeadByEmail, leadsForBatch, toLead } from './repo';
-import type { IdentifyLeadInput, Lead } from './schema';
-
-/**
- * leads/identify: with `lead_id` or `email`, links the site's visitor to that lead of the site
- * (replacing an earlier link; the same link the visitor-session identify routes set) and returns
- * it; without either, returns the lead the visitor is linked to. An unknown visitor, a lead of
- * another site, or an unlinked visitor is a 404.
- */
-export async function identifyLead(siteId: string, input: IdentifyLeadInput): Promise<{ lead: Lead; visitor_id: string }> {
-  const visitorId = input.visitor_id.toLowerCase();
-  const visitor = found(await findVisitor(siteId, visitorId), 'Visitor');
-  if (!input.lead_id && !input.email) {
-    const linked = visitor.leadId ? await findLead(siteId, visitor.leadId) : undefined;
-    return { lead: toLead(found(linked, 'Lead for this visitor')), visitor_id: visitorId };
-  }
-  const lead = found(input.lead_id ? await findLead(siteId, input.lead_id) : await findLeadByEmail(siteId, input.email!), 'Lead');
-  try {
-    if (!(await setVisitorLead(siteId, visitorId, lead.id))) throw notFound('Visitor');
-  } catch (error) {
-    // The lead was deleted between the read and the link.
-    if (isForeignKeyViolation(error)) throw notFound('Lead');
-    throw error;
-  }
-  return { lead: toLead(lead), visitor_id: visitorId };
-}
+import { findLead, leadsForBatch, toLead } from './repo';
+import type { Lead } from './schema';
 
 /** The site's lead as the API answers it, or undefined (also for one of another site). */
 export const siteLead = async (siteId: string, leadId: string): Promise<Lead | undefined> => {
@@ -34,7 +7,26 @@ export const siteLead = async (siteId: string, leadId: string): Promise<Lead | u
   return row ? toLead(row) : undefined;
 };
 
-export { listLeads, setLeadStatus, updateLead } from './repo';
+export {
+  assignLeadsTo,
+  createLead,
+  findLead,
+  findLeadByEmail,
+  LEAD_SEARCH_SORT_CAP,
+  LEAD_SEARCH_WALK,
+  leadsForBatch,
+  listLeads,
+  markLeadsLost,
+  setLeadStatus,
+  toLead,
+  updateLead,
+  upsertLeadByEmail,
+  type LeadRow,
+} from './repo';
+
+/** Up to a batch of the site's leads matching `filter`, oldest first (the workflows' batches). */
+export const batchOfLeads = async (siteId: string, filter: Parameters<typeof leadsForBatch>[1]): Promise<Lead[]> =>
+  (await leadsForBatch(siteId, filter)).map(toLead);
 
 /** The names of the site's leads among `ids` (the console names visits by their lead). */
 export async function leadNames(siteId: string, ids: (string | null)[]): Promise<Map<string, string>> {

@@ -1,4 +1,4 @@
-import type { SiteRole } from '@/lib/db/schema';
+import type { SiteRole } from '@/lib/core/principal';
 
 /**
  * Who may do what on a site: the one table of permissions. Every session route declares the
@@ -6,7 +6,8 @@ import type { SiteRole } from '@/lib/db/schema';
  * checks the caller's role against this table, and the console's pages and actions read it too.
  * API keys are not members: their read/write scopes decide for them.
  */
-export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const satisfies readonly SiteRole[];
+// The roles, highest first, are the principal's list (the sites' schemas name them too).
+export { SITE_ROLES as ROLES } from '@/lib/core/principal';
 export type { SiteRole };
 
 export const PERMISSIONS = [

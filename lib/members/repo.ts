@@ -1,9 +1,10 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
+import type { SiteRole } from '@/lib/core/principal';
 import { getDb, type Db } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
-import { siteInvitations, siteMembers, sites, users, type SiteRole } from '@/lib/db/schema';
+import { siteInvitations, siteMembers, sites, users } from '@/lib/db/schema';
 
 /** The user's role on the site, or undefined when the user is not a member. Read on every request: a removal counts at once. */
 export async function roleOf(siteId: string, userId: string): Promise<SiteRole | undefined> {

@@ -1,9 +1,9 @@
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from '@/lib/auth/api-key-format';
 import { now } from '@/lib/core/clock';
 import { ApiError, found } from '@/lib/core/errors';
-import type { SiteRole } from '@/lib/db/schema';
+import type { SiteRole } from '@/lib/core/principal';
 import { withinSiteCap } from '@/lib/sites/caps';
-import { getSite } from '@/lib/sites/repo';
+import { getSite } from '@/lib/sites/service';
 import { recordAccountEvent } from '@/lib/users/account-events';
 import { sendAccountMail } from '@/lib/users/account-mail';
 import { can, type Permission } from './permissions';
@@ -24,6 +24,8 @@ import {
   type MemberRow,
 } from './repo';
 import type { Invitation, InviteMemberInput, Member } from './schema';
+
+export { assertMembersOfSite, listMembers, roleOf } from './repo';
 
 /**
  * A site's team: members with a role and the invitations mailed to new ones. The rules beside
@@ -179,3 +181,6 @@ export async function revokeInvitationOf(siteId: string, actor: Actor, id: strin
   await recordAccountEvent({ userId: actor.id, siteId, kind: 'invitation_revoked', detail: { invitation_id: id } });
   return { id, revoked: true as const };
 }
+
+/** Whether the user is a member of the site, in any role. */
+export const isSiteMember = async (siteId: string, userId: string): Promise<boolean> => (await roleOf(siteId, userId)) !== undefined;

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
-import { suppressionHash } from '@/lib/email/repo';
+import { suppressionHash } from '@/lib/email/service';
 
 /**
  * Erasure of a person: everything stored about them deleted in one transaction. A lead takes its
@@ -29,6 +29,12 @@ const ids = (list: string[]) =>
     sql`, `,
   )}]::uuid[]`;
 const uuidArray = (list: string[]) => (list.length ? ids(list) : sql`array[]::uuid[]`);
+
+/** What an erased person's id or address reads as in a stored request path. */
+const ERASED = '{erased}';
+
+/** A regular expression matching `text` literally. */
+const regexpOf = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const n = async (tx: Db, statement: SQL) =>
   (await rows<{ n: number }>(sql`with done as (${statement} returning 1) select count(*)::int as n from done`, tx))[0].n;
@@ -85,9 +91,19 @@ async function eraseVisitors(
     );
     await tx.execute(sql`delete from webhook_deliveries where site_id = ${site} and event_id in (${events})`);
     await tx.execute(sql`delete from outbound_events where site_id = ${site} and id in (${events})`);
-    // Request logs name the person's ids in their paths (`/api/leads/{id}/…`): those entries go.
-    await tx.execute(sql`delete from api_key_usage where site_id = ${site} and route ilike ${like}`);
-    await tx.execute(sql`delete from platform_audit_log where site_id = ${site} and route ilike ${like}`);
+    // Request logs name the person's ids in their paths (`/api/leads/{id}/…`): the id becomes `{erased}`,
+    // the entry stays (a key's usage counts and a platform app's audit trail remain true). Usage rows of one
+    // minute that now read alike are added into one, as the usage writer counts them.
+    const named = regexpOf(m);
+    await tx.execute(sql`with renamed as (
+        delete from api_key_usage where site_id = ${site} and route ilike ${like}
+        returning key_id, site_id, method, regexp_replace(route, ${named}, ${ERASED}, 'gi') as route, status, created_at, requests)
+      insert into api_key_usage (key_id, site_id, method, route, status, created_at, requests)
+      select key_id, site_id, method, route, status, created_at, sum(requests)::int from renamed group by 1, 2, 3, 4, 5, 6
+      on conflict (key_id, created_at, method, route, status) do update set requests = api_key_usage.requests + excluded.requests`);
+    await tx.execute(
+      sql`update platform_audit_log set route = regexp_replace(route, ${named}, ${ERASED}, 'gi') where site_id = ${site} and route ilike ${like}`,
+    );
   }
   return { visitors: visitorCount, sessions, events, emails, conversations: conversationIds.length, files: storageKeys.length, storageKeys };
 }

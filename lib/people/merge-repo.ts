@@ -3,9 +3,9 @@ import { ApiError, notFound } from '@/lib/core/errors';
 import { getDb, type Db } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { leads } from '@/lib/db/schema';
-import { toLead } from '@/lib/leads/repo';
 import type { Lead } from '@/lib/leads/schema';
-import { recordEvent } from '@/lib/webhooks/events';
+import { toLead } from '@/lib/leads/service';
+import { recordEvent } from '@/lib/webhooks/service';
 import { MERGE_FIELDS, type MergeBody, type MergeResult } from './schema';
 
 /** A lead row as stored, every column (custom properties included when the site's leads have them). */

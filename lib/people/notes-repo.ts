@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { iso } from '@/lib/db/expressions';
 import { rows } from '@/lib/db/raw';
 import type { NoteSchema } from './schema';
-import { iso } from './sql';
 
 type Note = z.infer<typeof NoteSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoTimestamp, PaginationMetaSchema, paginationQuerySchema, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { LEAD_FIELDS } from '@/lib/leads/schema';
 
 /**
  * A person in the CRM: the notes written on a lead, its timeline (everything that happened with
@@ -119,21 +120,8 @@ export const TimelineSchema = z.object({
   next_cursor: z.string().nullable().describe('Pass as `cursor` for the next (older) page; null on the last page'),
 });
 
-export const MERGE_FIELDS = [
-  'name',
-  'email',
-  'status',
-  'phone',
-  'position',
-  'company',
-  'notes',
-  'origin',
-  'segment_id',
-  'campaign_id',
-  'assignee_id',
-  'lead_score',
-  'custom_properties',
-] as const;
+/** What a merge chooses between: every field of a lead. */
+export const MERGE_FIELDS = LEAD_FIELDS;
 export type MergeField = (typeof MERGE_FIELDS)[number];
 
 export const mergeBodySchema = z.strictObject({

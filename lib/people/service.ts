@@ -3,7 +3,7 @@ import { ApiError, found, notFound } from '@/lib/core/errors';
 import { log } from '@/lib/core/log';
 import type { ApiKeyPrincipal, SessionPrincipal } from '@/lib/core/principal';
 import { flushKeyUsage } from '@/lib/keys/usage';
-import { findLead } from '@/lib/leads/repo';
+import { findLead } from '@/lib/leads/service';
 import { fileStorage } from '@/lib/providers/storage';
 import { recordAccountEvent, type Client } from '@/lib/users/account-events';
 import { eraseLead, eraseVisitor, visitorLead, type Erased } from './erase-repo';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { fromMs, iso } from '@/lib/db/expressions';
 import { rows } from '@/lib/db/raw';
 import type { TimelineItem, TimelineType } from './schema';
-import { fromMs, iso } from './sql';
 
 /**
  * A lead's timeline: one statement over every source (sessions with their pages, events, emails,

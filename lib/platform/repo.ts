@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { displaySuffixOf, generatePlatformKey, hashApiKey, PLATFORM_KEY_PREFIX } from '@/lib/auth/api-key-format';
 import { currentDate } from '@/lib/core/clock';
 import { CAPABILITIES, type Capability, type PlanLimits } from '@/lib/core/principal';
 import { getDb, type Db } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
+import { changedRows } from '@/lib/db/raw';
 import { platformApps, platformAuditLog, platformKeys, sites } from '@/lib/db/schema';
+import { findOfSite, pageOf } from '@/lib/db/site-scoped';
 import { planLimits } from '@/lib/sites/plans';
 import type { App, AuditEntry, CreatedPlatformKey, CreatePlatformKeyInput, PlatformKeySummary } from './schema';
 
@@ -56,12 +58,7 @@ export async function listApps(siteId: string): Promise<App[]> {
 }
 
 export async function findApp(siteId: string, appId: string): Promise<App | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(platformApps)
-    .where(and(eq(platformApps.siteId, siteId), eq(platformApps.id, appId)))
-    .limit(1);
+  const row = await findOfSite(platformApps, siteId, appId);
   return row && toApp(row);
 }
 
@@ -120,12 +117,7 @@ export async function listPlatformKeys(siteId: string, appId?: string): Promise<
 }
 
 export async function findPlatformKey(siteId: string, keyId: string): Promise<PlatformKeySummary | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(platformKeys)
-    .where(and(eq(platformKeys.siteId, siteId), eq(platformKeys.id, keyId)))
-    .limit(1);
+  const row = await findOfSite(platformKeys, siteId, keyId);
   return row && toKeySummary(row);
 }
 
@@ -214,21 +206,11 @@ export async function listAuditEntries(
   siteId: string,
   q: { appId?: string; limit: number; offset: number },
 ): Promise<{ items: AuditEntry[]; total: number }> {
-  const db = await getDb();
   const where = q.appId ? and(eq(platformAuditLog.siteId, siteId), eq(platformAuditLog.appId, q.appId)) : eq(platformAuditLog.siteId, siteId);
-  const [found, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(platformAuditLog)
-      .where(where)
-      .orderBy(desc(platformAuditLog.createdAt), desc(platformAuditLog.id))
-      .limit(q.limit)
-      .offset(q.offset),
-    db.select({ total: count() }).from(platformAuditLog).where(where),
-  ]);
+  const { rows, total } = await pageOf(platformAuditLog, where, [desc(platformAuditLog.createdAt), desc(platformAuditLog.id)], q);
   return {
-    total: Number(total),
-    items: found.map((r) => ({
+    total,
+    items: rows.map((r) => ({
       id: r.id,
       app_id: r.appId,
       key_id: r.keyId,
@@ -248,3 +230,9 @@ export async function countApps(siteId: string, on?: Db): Promise<number> {
   const [row] = await db.select({ n: count() }).from(platformApps).where(eq(platformApps.siteId, siteId));
   return Number(row.n);
 }
+
+/** Retention (lib/worker/retention.ts): deletes up to `limit` platform audit entries older than `cutoff`, oldest first; answers how many went. */
+export const prunePlatformAudit = (cutoff: Date, limit: number): Promise<number> =>
+  changedRows(
+    sql`delete from platform_audit_log where id in (select id from platform_audit_log where created_at < ${cutoff.toISOString()}::timestamptz order by created_at limit ${limit})`,
+  );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CAPABILITIES, type Capability } from '@/lib/core/principal';
 import { isoTimestamp, paginationQuerySchema, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { expirationDaysSchema } from '@/lib/keys/schema';
 import { createLeadInputSchema, LEAD_STATUSES, LeadSchema } from '@/lib/leads/schema';
 import { checkEventProperties, trackFieldsSchema } from '@/lib/visitors/schema';
 
@@ -47,13 +48,7 @@ export const createPlatformKeyBodySchema = z.strictObject({
     .min(1, 'At least one capability is required')
     .refine((c) => new Set(c).size === c.length, 'Capabilities must not repeat')
     .describe(`Non-empty subset of ${CAPABILITIES.join(', ')}`),
-  expirationDays: z
-    .number('Expiry must be a number of days')
-    .int('Expiry must be a whole number of days')
-    .min(1, 'Expiry must be 1–365 days')
-    .max(365, 'Expiry must be 1–365 days')
-    .default(90)
-    .describe('Days until the key expires, 1–365 (default 90)'),
+  expirationDays: expirationDaysSchema,
 });
 export type CreatePlatformKeyInput = z.infer<typeof createPlatformKeyBodySchema>;
 

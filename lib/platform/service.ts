@@ -4,7 +4,7 @@ import type { Capability, PlatformKeyPrincipal } from '@/lib/core/principal';
 import { cappedPaginationMeta, paginationMeta } from '@/lib/core/schemas';
 import type { SendEmailInput, SentEmail } from '@/lib/email/schema';
 import { sendEmail, unverifiedRecipients } from '@/lib/email/service';
-import { createLead, listLeads } from '@/lib/leads/repo';
+import { createLead, listLeads } from '@/lib/leads/service';
 import { withinSiteCap } from '@/lib/sites/caps';
 import type { TrackInput } from '@/lib/visitors/schema';
 import { trackEvent } from '@/lib/visitors/service';
@@ -14,7 +14,7 @@ import type { AppMigrationBody, CreatePlatformKeyInput, LeadBatchResult, Platfor
 
 // ——— Owner side (session routes and console) ———
 
-export { listApps } from './repo';
+export { appSchemaName, findPlatformKeyByHash, insertAuditEntry, listApps } from './repo';
 
 /** A new app of the site, within the apps its plan allows. */
 export function createAppOf(siteId: string, name: string) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineResource, field, updateBodySchema } from '@/lib/core/resource';
-import { listBodyPagination, listResultShape, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { createBodySchema, defineResource, field, listBodySchema, resultSchemas, updateBodySchema } from '@/lib/core/resource';
+import { uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Requirements (AI goals). Enums as the spec gives them. Types the spec leaves open: `type` a
@@ -46,12 +46,13 @@ export const requirementResource = defineResource({
   },
 });
 
-export const createRequirementInputSchema = z.strictObject({ site_id: siteIdSchema, ...requirementResource.createShape });
+export const createRequirementInputSchema = createBodySchema(requirementResource);
 
-export const updateRequirementInputSchema = updateBodySchema(requirementResource, 'requirement_id', {
-  id: 'The requirement to update',
-  description: 'Only the given fields change; null clears type, instructions or budget',
-});
+export const updateRequirementInputSchema = updateBodySchema(
+  requirementResource,
+  'requirement_id',
+  'Only the given fields change; null clears type, instructions or budget',
+);
 
 export const listRequirementsFilters = {
   requirement_id: uuidSchema.optional().describe('Only this requirement'),
@@ -60,16 +61,11 @@ export const listRequirementsFilters = {
   completion_status: completionSchema.optional().describe('Only requirements with this completion status'),
 };
 
-export const listRequirementsInputSchema = z.strictObject({
-  site_id: siteIdSchema,
-  ...listRequirementsFilters,
-  ...listBodyPagination,
-});
+export const listRequirementsInputSchema = listBodySchema(listRequirementsFilters);
 
 export const RequirementSchema = requirementResource.schema;
 
-export const RequirementResultSchema = z.object({ requirement: RequirementSchema });
-export const RequirementListSchema = z.object({ requirements: z.array(RequirementSchema), ...listResultShape });
+export const { result: RequirementResultSchema, list: RequirementListSchema } = resultSchemas(RequirementSchema, 'requirement', 'requirements');
 
 export type Requirement = z.infer<typeof RequirementSchema>;
 export type CreateRequirementInput = z.infer<typeof createRequirementInputSchema>;

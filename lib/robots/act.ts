@@ -2,21 +2,13 @@ import { generateText } from 'ai';
 import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import {
-  insertLog,
-  insertPlan,
-  openPlan,
-  toInstance,
-  toPlan,
-  updateInstanceRow,
-  updatePlanRow,
-  type InstanceRow,
-  type PlanRow,
-} from '@/lib/instances/repo';
-import { actionSchema, type PlanStatus, type PlanStep, type RobotAction } from '@/lib/instances/schema';
 import { agentModel } from '@/lib/providers/llm';
 import type { BrowserSession } from '@/lib/providers/robots';
 import { fileStorage } from '@/lib/providers/storage';
+import { insertLog } from './instance-logs-repo';
+import { insertPlan, openPlan, toPlan, updatePlanRow, type PlanRow } from './instance-plans-repo';
+import { actionSchema, type PlanStatus, type PlanStep, type RobotAction } from './instance-schema';
+import { toInstance, updateInstanceRow, type InstanceRow } from './instances-repo';
 import { liveSession, loadInstance, screenshotKeyOf } from './lifecycle';
 import { refusalOf } from './outbound';
 import { ACT_MAX_ACTIONS, ACTION_TYPES, type ActBody, type ActResult } from './schema';

@@ -1,28 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { errorFields, log } from '@/lib/core/log';
-import { recordHolderSeen } from '@/lib/instances/repo';
+import { processState } from '@/lib/core/process-state';
+import { holdHolderLock } from './instances-repo';
 
 /**
  * This process as a holder of robot browsers. Browsers live in the process that started them; the
- * database knows each instance's holder (`holder_id`) and when each holder was last seen. Once
- * this process has claimed a start it refreshes its `seen_at` every HOLDER_BEAT_MS; a holder not
- * seen for HOLDER_STALE_SECONDS is gone (crashed, restarted, scaled away) and the browsers it held
- * with it, so the running-robot limits stop counting them (lib/robots/slots.ts).
+ * database knows each instance's holder (`holder_id`), and a holder is alive exactly while it holds
+ * its lock: a session advisory lock (lib/db/session-locks.ts) taken at its first robot start and
+ * kept by its connection. When the process ends — crash, kill, restart, scaled away — its session
+ * ends, the lock goes with it, and its browsers no longer count toward the running-robot limits
+ * (./slots.ts). No timer keeps it alive.
  */
-const HOLDER_BEAT_MS = 30_000;
-export const HOLDER_STALE_SECONDS = 90;
-
-const holderId = randomUUID();
-let beating: NodeJS.Timeout | undefined;
+const holder = processState<{ id: string }>('robots.holder', () => ({ id: randomUUID() }));
 
 /** This process's holder id (one per process, new at every start). */
-export const thisHolder = (): string => holderId;
+export const thisHolder = (): string => holder.id;
 
-/** Keeps this process seen while it lives; started once, by its first robot start. */
-export function keepHolderSeen(): void {
-  if (beating) return;
-  beating = setInterval(() => {
-    recordHolderSeen(holderId).catch((error: unknown) => log.warn('robot holder heartbeat failed', errorFields(error)));
-  }, HOLDER_BEAT_MS);
-  beating.unref();
+/** Marks this process a live holder for as long as it runs (idempotent). */
+export async function holdBrowsers(): Promise<void> {
+  await holdHolderLock(thisHolder());
 }

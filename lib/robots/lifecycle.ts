@@ -1,12 +1,13 @@
 import { now } from '@/lib/core/clock';
 import { ApiError, found } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { deleteInstanceRow, findInstance, insertLog, storedKeysOf, updateInstanceRow, type InstanceRow } from '@/lib/instances/repo';
-import type { InstanceStatus } from '@/lib/instances/schema';
-import { TRANSITIONS, type Operation } from '@/lib/instances/states';
 import { enqueue } from '@/lib/jobs/queue';
 import { robotProvider, type BrowserSession, type SavedBrowserState } from '@/lib/providers/robots';
 import { fileStorage } from '@/lib/providers/storage';
+import { insertLog, storedKeysOf } from './instance-logs-repo';
+import type { InstanceStatus } from './instance-schema';
+import { TRANSITIONS, type Operation } from './instance-states';
+import { deleteInstanceRow, findInstance, updateInstanceRow, type InstanceRow } from './instances-repo';
 import { allowRequest } from './outbound';
 import { robotExpiryQueue } from './queue';
 import { TIMEOUT_HOURS } from './schema';

@@ -1,3 +1,4 @@
+import { BoundedMap, processState } from '@/lib/core/process-state';
 import { checkOutboundUrl } from '@/lib/net/guard';
 
 /**
@@ -10,7 +11,7 @@ import { checkOutboundUrl } from '@/lib/net/guard';
 const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'about:']);
 const SOCKET_SCHEMES: Record<string, string> = { 'ws:': 'http:', 'wss:': 'https:' };
 const CACHE_MS = 5_000;
-const cache = new Map<string, { refusal: string | null; until: number }>();
+const cache = processState('robots.outboundChecks', () => new BoundedMap<string, { refusal: string | null; until: number }>(1000));
 
 /** Why a URL is refused, or null when a robot's browser may request it. */
 export async function refusalOf(raw: string): Promise<string | null> {
@@ -32,7 +33,6 @@ export async function refusalOf(raw: string): Promise<string | null> {
   } catch (error) {
     refusal = error instanceof Error ? error.message : 'refused';
   }
-  if (cache.size > 1000) cache.clear();
   cache.set(key, { refusal, until: Date.now() + CACHE_MS });
   return refusal;
 }

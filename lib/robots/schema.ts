@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
-import { actionSchema, InstancePlanSchema, InstanceSchema, PlanStepSchema, STEP_STATUSES } from '@/lib/instances/schema';
+import { actionSchema, InstancePlanSchema, InstanceSchema, PlanStepSchema, STEP_STATUSES } from './instance-schema';
 
-/** Bodies and answers of the robot routes (spec §4.10). */
+/**
+ * The domain's zod module: the instance resources (spec §2.8–2.9, ./instance-schema.ts, re-exported
+ * so the document names their shapes as before) and the bodies and answers of the robot routes (spec §4.10).
+ */
+export * from './instance-schema';
+
 export const ACTION_TYPES = ['navigate', 'click', 'type', 'wait', 'extract', 'screenshot'] as const;
 export const ACT_MAX_ACTIONS = 20;
 export const TIMEOUT_HOURS = { min: 0.1, max: 24, default: 1 } as const;
@@ -74,8 +79,6 @@ export const assistantBodySchema = z.strictObject({
   system_prompt: z.string().max(10_000).optional().describe('Extra instructions for the model'),
 });
 
-export const StepResultSchema = PlanStepSchema;
-
 export const RobotInstanceResultSchema = z.object({
   instance: InstanceSchema,
   plan: InstancePlanSchema.nullable().describe('The plan of the activity (its steps are made by act)'),
@@ -89,7 +92,7 @@ export const ActResultSchema = z.object({
   instance: InstanceSchema,
   plan: InstancePlanSchema,
   mode: z.enum(['continue', 'modify', 'regenerate']).describe('How the plan changed'),
-  executed: z.array(StepResultSchema).describe('Steps performed by this call, in order'),
+  executed: z.array(PlanStepSchema).describe('Steps performed by this call, in order'),
 });
 
 export const AssistantStartedSchema = z.object({
@@ -104,9 +107,3 @@ export type RobotInstanceBody = z.infer<typeof robotInstanceBodySchema>;
 export type ActBody = z.infer<typeof actBodySchema>;
 export type AssistantBody = z.infer<typeof assistantBodySchema>;
 export type ActResult = z.infer<typeof ActResultSchema>;
-
-/** A robot workflow's step: start a robot for an activity, stop one, or prompt one (model-planned browser actions). */
-export type RobotCommand =
-  | { action: 'start'; activity: string }
-  | { action: 'stop'; instance_id: string }
-  | { action: 'prompt'; instance_id: string; prompt: string; system_prompt?: string; tools?: string[] };

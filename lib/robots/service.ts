@@ -1,12 +1,13 @@
-import { found } from '@/lib/core/errors';
-import { insertInstance, insertPlan, toInstance, toPlan, updateInstanceRow, type InstanceRow } from '@/lib/instances/repo';
-import { assertSiteUser } from '@/lib/instances/service';
 import { agentModel } from '@/lib/providers/llm';
-import { siteOwnerId } from '@/lib/sites/repo';
+import { siteOwner } from '@/lib/sites/service';
+import type { RobotCommand } from '@/lib/workflows/activities';
 import { startWorkflow } from '@/lib/workflows/service';
 import { actOnInstance } from './act';
+import { insertPlan, toPlan } from './instance-plans-repo';
+import { assertSiteUser } from './instances';
+import { insertInstance, toInstance, updateInstanceRow, type InstanceRow } from './instances-repo';
 import { deleteInstance, loadInstance, pauseInstance, startInstance, stopInstance } from './lifecycle';
-import type { AssistantBody, RobotCommand, RobotInstanceBody } from './schema';
+import type { AssistantBody, RobotInstanceBody } from './schema';
 
 /** The robot routes and the robot workflows (startRobot, stopRobot, promptRobot) over one set of operations. */
 
@@ -17,7 +18,7 @@ async function ownerOf(siteId: string, userId?: string): Promise<string> {
     await assertSiteUser(siteId, userId);
     return userId;
   }
-  return found(await siteOwnerId(siteId), 'Site');
+  return siteOwner(siteId);
 }
 
 async function newInstance(siteId: string, o: { text: string; userId?: string; activity?: string }): Promise<InstanceRow> {

@@ -1,22 +1,22 @@
 import { config } from '@/lib/core/config';
-import { found } from '@/lib/core/errors';
-import { getDb, type Db } from '@/lib/db/client';
-import { lockForTransaction } from '@/lib/db/lock';
-import { countBrowserHolders, insertLog, recordHolderSeen, releaseLostBrowsers, updateInstanceRow, type InstanceRow } from '@/lib/instances/repo';
-import type { InstanceStatus } from '@/lib/instances/schema';
+import { lockedTransaction } from '@/lib/db/lock';
 import { accountRobotsFull, siteRobotsFull } from '@/lib/providers/robots/limits';
 import { accountCap } from '@/lib/sites/caps';
-import { siteOwnerId } from '@/lib/sites/repo';
-import { HOLDER_STALE_SECONDS, keepHolderSeen, thisHolder } from './holder';
+import { siteOwner } from '@/lib/sites/service';
+import { holdBrowsers, thisHolder } from './holder';
+import { insertLog } from './instance-logs-repo';
+import type { InstanceStatus } from './instance-schema';
+import { countBrowserHolders, releaseLostBrowsers, updateInstanceRow, type InstanceRow } from './instances-repo';
 
 /**
  * The running-robot limits as a database rule: a start (or resume) claims its instance's working
  * status only while the site holds fewer than ROBOTS_MAX_PER_SITE browsers and its account fewer
  * than its plan's robots_per_account. The count and the claim are one transaction under the
- * account's cap lock (`lockForTransaction`), so starts in parallel — of this process, of the
+ * account's cap lock (`lockedTransaction`), so starts in parallel — of this process, of the
  * worker, of other instances of the app, each with browsers of its own — never pass it together.
- * The claim records this process as the instance's holder; instances whose holder is gone
- * (./holder.ts) no longer count: a claim first marks them `error`, as lost browsers.
+ * The claim records this process as the instance's holder; instances whose holder is gone — its
+ * lock went with its database session (./holder.ts) — no longer count: a claim first marks them
+ * `error`, as lost browsers.
  */
 
 export interface RobotAccount {
@@ -26,7 +26,7 @@ export interface RobotAccount {
 
 /** The account a site's robots count against, and how many its plan lets run at once. */
 export async function robotAccountOf(siteId: string): Promise<RobotAccount> {
-  const ownerId = found(await siteOwnerId(siteId), 'Site');
+  const ownerId = await siteOwner(siteId);
   return { id: ownerId, limit: (await accountCap(ownerId, 'robots_per_account')).limit };
 }
 
@@ -41,15 +41,11 @@ export async function claimRobotSlot(
   from: readonly InstanceStatus[],
   via: InstanceStatus,
 ): Promise<{ row: InstanceRow | undefined; account: RobotAccount }> {
-  const opened = getDb();
   const account = await robotAccountOf(siteId);
   const perSite = config().ROBOTS_MAX_PER_SITE;
-  const db = await opened;
-  keepHolderSeen();
-  await recordHolderSeen(thisHolder(), db);
-  await releaseLost(account.id, db);
-  const row = await db.transaction(async (tx) => {
-    await lockForTransaction(tx, `cap:robots_per_account:${account.id}`);
+  await holdBrowsers();
+  await releaseLost(account.id);
+  const row = await lockedTransaction([`cap:robots_per_account:${account.id}`], async (tx) => {
     const held = await countBrowserHolders(account.id, siteId, tx);
     if (held.site >= perSite) throw siteRobotsFull(perSite);
     if (held.account >= account.limit) throw accountRobotsFull(account.limit);
@@ -59,8 +55,8 @@ export async function claimRobotSlot(
 }
 
 /** The account's instances whose holder is gone become `error`, each with a log line saying why. */
-async function releaseLost(accountId: string, db: Db): Promise<void> {
-  for (const lost of await releaseLostBrowsers(accountId, HOLDER_STALE_SECONDS, db))
+async function releaseLost(accountId: string): Promise<void> {
+  for (const lost of await releaseLostBrowsers(accountId))
     await insertLog(lost.siteId, lost.id, {
       logType: 'error',
       level: 'error',

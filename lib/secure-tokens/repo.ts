@@ -3,7 +3,9 @@ import { currentDate } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { getDb, type Db } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
+import { changedRows } from '@/lib/db/raw';
 import { secureTokenAudit, secureTokens } from '@/lib/db/schema';
+import { findOfSite, firstRow, pageOf } from '@/lib/db/site-scoped';
 import type { SealedSecret } from './envelope';
 import type { AuditAction, AuditOutcome, SecureToken, SecureTokenAudit } from './schema';
 
@@ -57,23 +59,13 @@ export async function insertSecureToken(
 }
 
 export async function listSecureTokens(siteId: string, page: { limit: number; offset: number }): Promise<{ items: SecureToken[]; total: number }> {
-  const db = await getDb();
   const where = eq(secureTokens.siteId, siteId);
-  const [rows, [{ total }]] = await Promise.all([
-    db.select().from(secureTokens).where(where).orderBy(desc(secureTokens.createdAt), desc(secureTokens.id)).limit(page.limit).offset(page.offset),
-    db.select({ total: count() }).from(secureTokens).where(where),
-  ]);
-  return { items: rows.map(toApi), total: Number(total) };
+  const { rows, total } = await pageOf(secureTokens, where, [desc(secureTokens.createdAt), desc(secureTokens.id)], page);
+  return { items: rows.map(toApi), total };
 }
 
 export async function findSecureToken(siteId: string, id: string): Promise<Row | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(secureTokens)
-    .where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.id, id)))
-    .limit(1);
-  return row;
+  return findOfSite(secureTokens, siteId, id);
 }
 
 /** Deletes the site's secret and records it; false when the site has no such secret. */
@@ -124,18 +116,8 @@ export async function recordAudit(siteId: string, entry: AuditEntry): Promise<vo
 }
 
 export async function listAudit(siteId: string, page: { limit: number; offset: number }): Promise<{ items: SecureTokenAudit[]; total: number }> {
-  const db = await getDb();
   const where = eq(secureTokenAudit.siteId, siteId);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(secureTokenAudit)
-      .where(where)
-      .orderBy(desc(secureTokenAudit.createdAt), desc(secureTokenAudit.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(secureTokenAudit).where(where),
-  ]);
+  const { rows, total } = await pageOf(secureTokenAudit, where, [desc(secureTokenAudit.createdAt), desc(secureTokenAudit.id)], page);
   return {
     items: rows.map((r) => ({
       id: r.id,
@@ -147,7 +129,7 @@ export async function listAudit(siteId: string, page: { limit: number; offset: n
       user_id: r.userId,
       created_at: r.createdAt.toISOString(),
     })),
-    total: Number(total),
+    total,
   };
 }
 
@@ -203,13 +185,7 @@ export async function countSecureTokens(siteId: string, on?: Db): Promise<number
 }
 
 export async function findSecureTokenByIdentifier(siteId: string, identifier: string): Promise<Row | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(secureTokens)
-    .where(and(eq(secureTokens.siteId, siteId), eq(secureTokens.identifier, identifier)))
-    .limit(1);
-  return row;
+  return firstRow(secureTokens, and(eq(secureTokens.siteId, siteId), eq(secureTokens.identifier, identifier)));
 }
 
 /** Replaces the value of one of the site's secrets (kept under the same id), recorded as a creation. */
@@ -227,3 +203,9 @@ export async function resealSecureToken(siteId: string, id: string, sealed: Seal
       .values(auditValues(siteId, { tokenId: id, identifier: row.identifier, action: 'create', outcome: 'ok', actor }));
   });
 }
+
+/** Retention (lib/worker/retention.ts): deletes up to `limit` secure token audit entries older than `cutoff`, oldest first; answers how many went. */
+export const pruneSecureTokenAudit = (cutoff: Date, limit: number): Promise<number> =>
+  changedRows(
+    sql`delete from secure_token_audit where id in (select id from secure_token_audit where created_at < ${cutoff.toISOString()}::timestamptz order by created_at limit ${limit})`,
+  );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineResource, field, updateBodySchema } from '@/lib/core/resource';
-import { listBodyPagination, listResultShape, siteIdSchema, uuidSchema } from '@/lib/core/schemas';
+import { createBodySchema, defineResource, field, listBodySchema, resultSchemas, updateBodySchema } from '@/lib/core/resource';
+import { uuidSchema } from '@/lib/core/schemas';
 
 /**
  * Segments: audiences a site targets. Types the spec leaves open: `size` an integer ≥ 0 (people
@@ -68,24 +68,18 @@ export const segmentResource = defineResource({
   },
 });
 
-export const createSegmentInputSchema = z.strictObject({ site_id: siteIdSchema, ...segmentResource.createShape });
+export const createSegmentInputSchema = createBodySchema(segmentResource);
 
-export const updateSegmentInputSchema = updateBodySchema(segmentResource, 'segment_id', {
-  id: 'The segment to update',
-  description: 'Only the given fields change; null clears an optional field',
-});
+export const updateSegmentInputSchema = updateBodySchema(segmentResource, 'segment_id');
 
-export const listSegmentsInputSchema = z.strictObject({
-  site_id: siteIdSchema,
+export const listSegmentsInputSchema = listBodySchema({
   segment_id: uuidSchema.optional().describe('Only this segment'),
   is_active: z.boolean().optional().describe('Only active (true) or inactive (false) segments'),
-  ...listBodyPagination,
 });
 
 export const SegmentSchema = segmentResource.schema;
 
-export const SegmentResultSchema = z.object({ segment: SegmentSchema });
-export const SegmentListSchema = z.object({ segments: z.array(SegmentSchema), ...listResultShape });
+export const { result: SegmentResultSchema, list: SegmentListSchema } = resultSchemas(SegmentSchema, 'segment', 'segments');
 
 export type Segment = z.infer<typeof SegmentSchema>;
 export type CreateSegmentInput = z.infer<typeof createSegmentInputSchema>;

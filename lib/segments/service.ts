@@ -1,2 +1,11 @@
 /** The segments domain as the console and routes reach it; the tools call the same functions. */
-export { createSegment, deleteSegment, findSegment, listSegments, segmentLeadCounts, updateSegment } from './repo';
+export {
+  assertSegmentOfSite,
+  createSegment,
+  deleteSegment,
+  findSegment,
+  listSegments,
+  saveClusterSegments,
+  segmentLeadCounts,
+  updateSegment,
+} from './repo';

@@ -1,7 +1,7 @@
 import { ApiError, found } from '@/lib/core/errors';
-import { findLead } from '@/lib/leads/repo';
+import { findLead } from '@/lib/leads/service';
 import { getSettings } from '@/lib/settings/service';
-import { getSite } from '@/lib/sites/repo';
+import { getSite } from '@/lib/sites/service';
 import * as repo from './repo';
 import type { Step } from './schema';
 import { leadValues, renderTemplate, type TemplateValues } from './template';

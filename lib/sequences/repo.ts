@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzl
 import { currentDate } from '@/lib/core/clock';
 import { getDb } from '@/lib/db/client';
 import { leads, sequenceEnrollments, sequenceMessages, sequences } from '@/lib/db/schema';
+import { findOfSite } from '@/lib/db/site-scoped';
 import { scheduleSteps } from './queue';
 
 /** The only code touching the sequence tables. Site id first; another site's id finds nothing. */
@@ -26,12 +27,7 @@ export async function listSequences(siteId: string): Promise<SequenceRow[]> {
 }
 
 export async function findSequence(siteId: string, id: string): Promise<SequenceRow | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(sequences)
-    .where(and(eq(sequences.siteId, siteId), eq(sequences.id, id)));
-  return row;
+  return findOfSite(sequences, siteId, id);
 }
 
 export async function updateSequence(siteId: string, id: string, set: Partial<SequenceValues>): Promise<SequenceRow | undefined> {

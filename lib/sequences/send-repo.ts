@@ -14,6 +14,15 @@ import { localDay } from './window';
  */
 export type MessageRow = typeof sequenceMessages.$inferSelect;
 
+/** The site's enrollment while it is still active at `step`: what a step's send, deferral, failure or draft may change. */
+const activeAtStep = (siteId: string, enrollmentId: string, step: number) =>
+  and(
+    eq(sequenceEnrollments.siteId, siteId),
+    eq(sequenceEnrollments.id, enrollmentId),
+    eq(sequenceEnrollments.nextStep, step),
+    eq(sequenceEnrollments.status, 'active'),
+  );
+
 export async function loadForSend(siteId: string, enrollmentId: string): Promise<{ enrollment: EnrollmentRow; sequence: SequenceRow } | undefined> {
   const db = await getDb();
   const [row] = await db
@@ -137,14 +146,7 @@ export async function finishStep(
           ? { nextStep: step + 1, nextSendAt: next, draft: null, updatedAt: at }
           : { nextStep: step + 1, nextSendAt: null, draft: null, status: 'completed', completedAt: at, updatedAt: at },
       )
-      .where(
-        and(
-          eq(sequenceEnrollments.siteId, siteId),
-          eq(sequenceEnrollments.id, enrollment.id),
-          eq(sequenceEnrollments.nextStep, step),
-          eq(sequenceEnrollments.status, 'active'),
-        ),
-      )
+      .where(activeAtStep(siteId, enrollment.id, step))
       .returning({ id: sequenceEnrollments.id });
     if (moved && next) await scheduleSteps([{ siteId, enrollmentId: enrollment.id, step: step + 1, at: next }], tx);
   });
@@ -157,14 +159,7 @@ export async function deferStep(siteId: string, enrollmentId: string, step: numb
     const [moved] = await tx
       .update(sequenceEnrollments)
       .set({ nextSendAt: at, updatedAt: currentDate() })
-      .where(
-        and(
-          eq(sequenceEnrollments.siteId, siteId),
-          eq(sequenceEnrollments.id, enrollmentId),
-          eq(sequenceEnrollments.nextStep, step),
-          eq(sequenceEnrollments.status, 'active'),
-        ),
-      )
+      .where(activeAtStep(siteId, enrollmentId, step))
       .returning({ id: sequenceEnrollments.id });
     if (moved) await scheduleSteps([{ siteId, enrollmentId, step, at }], tx);
   });
@@ -190,14 +185,7 @@ export async function failEnrollment(siteId: string, enrollmentId: string, step:
   await db
     .update(sequenceEnrollments)
     .set({ status: 'failed', failure: reason.slice(0, 1_000), nextSendAt: null, stoppedAt: at, updatedAt: at })
-    .where(
-      and(
-        eq(sequenceEnrollments.siteId, siteId),
-        eq(sequenceEnrollments.id, enrollmentId),
-        eq(sequenceEnrollments.nextStep, step),
-        eq(sequenceEnrollments.status, 'active'),
-      ),
-    );
+    .where(activeAtStep(siteId, enrollmentId, step));
 }
 
 export type Draft = NonNullable<EnrollmentRow['draft']>;
@@ -211,14 +199,7 @@ export async function saveDraft(siteId: string, enrollmentId: string, step: numb
   const rows = await db
     .update(sequenceEnrollments)
     .set({ draft, ...(draft.approved ? {} : { nextSendAt: null }), updatedAt: currentDate() })
-    .where(
-      and(
-        eq(sequenceEnrollments.siteId, siteId),
-        eq(sequenceEnrollments.id, enrollmentId),
-        eq(sequenceEnrollments.nextStep, step),
-        eq(sequenceEnrollments.status, 'active'),
-      ),
-    )
+    .where(activeAtStep(siteId, enrollmentId, step))
     .returning({ id: sequenceEnrollments.id });
   return rows.length > 0;
 }

@@ -2,9 +2,9 @@ import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { sendEmail } from '@/lib/email/service';
-import { findLead } from '@/lib/leads/repo';
+import { findLead } from '@/lib/leads/service';
 import { getSettings } from '@/lib/settings/service';
-import { getSite } from '@/lib/sites/repo';
+import { getSite } from '@/lib/sites/service';
 import { draftStepBody } from './draft';
 import type { Step } from './schema';
 import * as sending from './send-repo';
@@ -32,6 +32,20 @@ export function messageBody(step: Step, values: TemplateValues, tracked: Tracked
 
 /** Which subject a lead gets of a step with A/B variants: fixed per enrollment, spread evenly. */
 export const variantOf = (enrollmentId: string, subjects: number) => parseInt(enrollmentId.replace(/-/g, '').slice(-8), 16) % subjects;
+
+/**
+ * What an enrollment waits for (the Temporal engine's workflow reads it at each wake): the step
+ * it is at and how long until it is due — 0 when due now, null while nothing will make it due but
+ * a change (the sequence paused, a draft waiting for review) — or null once it ended.
+ */
+export async function nextDue(siteId: string, enrollmentId: string): Promise<{ step: number; inMs: number | null } | null> {
+  const loaded = await sending.loadForSend(siteId, enrollmentId);
+  if (!loaded || loaded.enrollment.status !== 'active') return null;
+  const { enrollment, sequence } = loaded;
+  if (sequence.status !== 'active' || !enrollment.nextSendAt) return { step: enrollment.nextStep, inMs: null };
+  const inMs = enrollment.nextSendAt.getTime() - now();
+  return { step: enrollment.nextStep, inMs: inMs <= EARLY_MS ? 0 : inMs };
+}
 
 /**
  * Sends step `step` of an enrollment when it is due, inside the send window, under the daily cap

@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { currentDate, now } from '@/lib/core/clock';
 import { ApiError, found } from '@/lib/core/errors';
-import { suppressedAmong } from '@/lib/email/repo';
-import { leadsForBatch, type LeadRow } from '@/lib/leads/repo';
-import { assertSegmentOfSite } from '@/lib/segments/repo';
+import { suppressedAmong } from '@/lib/email/service';
+import { leadsForBatch, type LeadRow } from '@/lib/leads/service';
+import { assertSegmentOfSite } from '@/lib/segments/service';
 import { scheduleSteps } from './queue';
 import * as repo from './repo';
 import type {
@@ -263,3 +263,5 @@ export async function unenroll(siteId: string, sequenceId: string, leadId: strin
   if (stopped) return toEnrollment(stopped);
   return toEnrollment(found(await repo.findEnrollment(siteId, sequenceId, leadId), 'Enrollment'));
 }
+export { draftsForReview, type DraftForReview } from './review-repo';
+export { sequenceReactions } from './reactions-repo';

@@ -24,6 +24,8 @@ const currency = z
   .string()
   .regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 code such as USD')
   .describe('ISO 4217 currency code (USD, EUR)');
+/** A list of up to `max` objects of `shape` (each strict). */
+const rowsOf = <S extends z.ZodRawShape>(max: number, what: string, shape: S) => z.array(z.strictObject(shape)).max(max).describe(what);
 const isoDate = z.iso.date().describe('Date, YYYY-MM-DD');
 /** A time of day; the console edits it with a time input. */
 export const timeOfDaySchema = z
@@ -170,82 +172,51 @@ export const SiteSettingsSchema = z
     products: z.array(offering('Product')).max(500).describe('Products offered'),
     services: z.array(offering('Service')).max(500).describe('Services offered'),
     locations: z.array(place).max(500).describe('Places where the company operates or sells'),
-    marketing_channels: z
-      .array(
-        z.strictObject({
-          name: str(200, 'Channel name (e.g. Google Ads)').min(1),
-          type: str(100, 'Kind of channel (e.g. paid, organic, email)').optional(),
-          budget: z.number().min(0).optional().describe('Budget for the channel, a number ≥ 0'),
-          active: z.boolean().optional().describe('Whether the channel is in use'),
-        }),
-      )
-      .max(100)
-      .describe('Marketing channels in use'),
-    social_media: z
-      .array(
-        z.strictObject({
-          platform: str(100, 'Platform (e.g. linkedin, instagram)').min(1),
-          url: url('Profile URL').optional(),
-          handle: str(200, 'Handle or username').optional(),
-        }),
-      )
-      .max(50)
-      .describe('Social media profiles'),
-    team_members: z
-      .array(
-        z.strictObject({
-          name: str(200, 'Full name').min(1),
-          role: str(200, 'Role or title').optional(),
-          email: z.email().optional().describe('Work email'),
-          bio: str(2_000, 'Short bio').optional(),
-        }),
-      )
-      .max(500)
-      .describe("People on the company's team, as context for the agents; not who may sign in to the console (that is the site's members)"),
-    team_roles: z
-      .array(
-        z.strictObject({
-          title: str(200, 'Role title').min(1),
-          description: str(2_000, 'Responsibilities').optional(),
-          count: z.number().int().min(0).optional().describe('People in this role'),
-        }),
-      )
-      .max(200)
-      .describe('Roles in the team'),
-    competitors: z
-      .array(
-        z.strictObject({
-          name: str(200, 'Competitor name').min(1),
-          url: url('Website').optional(),
-          description: str(2_000, 'Who they are').optional(),
-          strengths: list('Their strengths').optional(),
-          weaknesses: list('Their weaknesses').optional(),
-        }),
-      )
-      .max(200)
-      .describe('Competitors'),
-    press_releases: z
-      .array(
-        z.strictObject({
-          title: str(500, 'Headline').min(1),
-          date: isoDate.optional(),
-          url: url('Where it was published').optional(),
-          summary: str(5_000, 'Summary').optional(),
-        }),
-      )
-      .max(500)
-      .describe('Press releases'),
-    partnerships: z
-      .array(
-        z.strictObject({
-          name: str(200, 'Partner name').min(1),
-          type: str(100, 'Kind of partnership (e.g. reseller, technology)').optional(),
-          description: str(2_000, 'What the partnership is').optional(),
-          url: url('Partner website').optional(),
-        }),
-      )
-      .max(200)
-      .describe('Partnerships'),
+    marketing_channels: rowsOf(100, 'Marketing channels in use', {
+      name: str(200, 'Channel name (e.g. Google Ads)').min(1),
+      type: str(100, 'Kind of channel (e.g. paid, organic, email)').optional(),
+      budget: z.number().min(0).optional().describe('Budget for the channel, a number ≥ 0'),
+      active: z.boolean().optional().describe('Whether the channel is in use'),
+    }),
+    social_media: rowsOf(50, 'Social media profiles', {
+      platform: str(100, 'Platform (e.g. linkedin, instagram)').min(1),
+      url: url('Profile URL').optional(),
+      handle: str(200, 'Handle or username').optional(),
+    }),
+    team_members: rowsOf(
+      500,
+      "People on the company's team, as context for the agents; not who may sign in to the console (that is the site's members)",
+      {
+        name: str(200, 'Full name').min(1),
+        role: str(200, 'Role or title').optional(),
+        email: z.email().optional().describe('Work email'),
+        bio: str(2_000, 'Short bio').optional(),
+      },
+    ),
+    team_roles: rowsOf(200, 'Roles in the team', {
+      title: str(200, 'Role title').min(1),
+      description: str(2_000, 'Responsibilities').optional(),
+      count: z.number().int().min(0).optional().describe('People in this role'),
+    }),
+    competitors: rowsOf(200, 'Competitors', {
+      name: str(200, 'Competitor name').min(1),
+      url: url('Website').optional(),
+      description: str(2_000, 'Who they are').optional(),
+      strengths: list('Their strengths').optional(),
+      weaknesses: list('Their weaknesses').optional(),
+    }),
+    press_releases: rowsOf(500, 'Press releases', {
+      title: str(500, 'Headline').min(1),
+      date: isoDate.optional(),
+      url: url('Where it was published').optional(),
+      summary: str(5_000, 'Summary').optional(),
+    }),
+    partnerships: rowsOf(200, 'Partnerships', {
+      name: str(200, 'Partner name').min(1),
+      type: str(100, 'Kind of partnership (e.g. reseller, technology)').optional(),
+      description: str(2_000, 'What the partnership is').optional(),
+      url: url('Partner website').optional(),
+    }),
     office_locations: z
       .array(place.extend({ is_headquarters: z.boolean().optional().describe('The head office') }))
       .max(200)
@@ -262,16 +233,11 @@ export const SiteSettingsSchema = z
     org_structure: z
       .strictObject({
         description: str(5_000, 'How the company is organised'),
-        departments: z
-          .array(
-            z.strictObject({
-              name: str(200, 'Department').min(1),
-              head: str(200, 'Who leads it').optional(),
-              size: z.number().int().min(0).optional().describe('People in it'),
-            }),
-          )
-          .max(100)
-          .describe('Departments'),
+        departments: rowsOf(100, 'Departments', {
+          name: str(200, 'Department').min(1),
+          head: str(200, 'Who leads it').optional(),
+          size: z.number().int().min(0).optional().describe('People in it'),
+        }),
       })
       .partial()
       .describe('Organisation structure'),
@@ -280,16 +246,11 @@ export const SiteSettingsSchema = z
         primary: str(1_000, 'The main business goal'),
         short_term: list('Goals for the coming months'),
         long_term: list('Goals for the coming years'),
-        kpis: z
-          .array(
-            z.strictObject({
-              name: str(200, 'Indicator').min(1),
-              target: z.number().optional().describe('Target value'),
-              unit: str(50, 'Unit (e.g. %, leads/month)').optional(),
-            }),
-          )
-          .max(100)
-          .describe('Key performance indicators'),
+        kpis: rowsOf(100, 'Key performance indicators', {
+          name: str(200, 'Indicator').min(1),
+          target: z.number().optional().describe('Target value'),
+          unit: str(50, 'Unit (e.g. %, leads/month)').optional(),
+        }),
       })
       .partial()
       .describe('Business goals'),

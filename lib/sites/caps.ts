@@ -1,12 +1,12 @@
 import { ApiError } from '@/lib/core/errors';
-import { getDb, type Db } from '@/lib/db/client';
-import { lockForTransaction } from '@/lib/db/lock';
+import type { Db } from '@/lib/db/client';
+import { lockedTransaction } from '@/lib/db/lock';
 import { bestPlan, planCap, type PlanCap } from './plans';
 import { planOfSite, plansOfOwner } from './repo';
 
 /**
  * Plan caps on what a site or an account holds. The count and the insert it allows are one
- * transaction that first takes the cap's transaction lock (`lockForTransaction`): parallel
+ * transaction that first takes the cap's transaction lock (`lockedTransaction`): parallel
  * requests — of this process, of the worker, of other instances — never pass a cap together.
  */
 const WHAT: Record<PlanCap, string> = {
@@ -56,11 +56,8 @@ async function withinCap<T>(
   insert: (tx: Db) => Promise<T>,
   adding: number,
 ): Promise<T> {
-  const opened = getDb();
   const { plan, limit } = await limitOf();
-  const db = await opened;
-  return db.transaction(async (tx) => {
-    await lockForTransaction(tx, `cap:${cap}:${key}`);
+  return lockedTransaction([`cap:${cap}:${key}`], async (tx) => {
     const now = await used(tx);
     if (now + adding > limit) throw planLimitReached(cap, plan, limit, now);
     return insert(tx);

@@ -2,11 +2,8 @@ import { currentDate } from '@/lib/core/clock';
 import { ApiError, found } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { fileStorage } from '@/lib/providers/storage';
-import { workflowEngine } from '@/lib/workflows/engines';
 import { deleteSiteRows, getSite } from './repo';
 import type { DeletedSite, Site } from './schema';
-
-const PAGE = 100;
 
 function checkConfirmation(site: Site, confirm: string): void {
   if (confirm !== site.name) {
@@ -17,34 +14,18 @@ function checkConfirmation(site: Site, confirm: string): void {
 }
 
 /**
- * Terminates every RUNNING workflow run of the site through the engine (Temporal runs live outside
- * our database). The runs are listed first, page by page, then terminated one by one: terminating
- * while paging would shift the pages under the cursor.
- */
-async function terminateRunningRuns(siteId: string): Promise<number> {
-  const engine = workflowEngine();
-  const running = new Set<string>();
-  let pageToken: string | undefined;
-  do {
-    const page = await engine.list({ siteId, limit: PAGE, status: 'RUNNING', pageToken });
-    for (const run of page.records) running.add(run.workflowId);
-    pageToken = page.nextPageToken;
-  } while (pageToken);
-  for (const workflowId of running) await engine.terminate(siteId, workflowId, 'the site was deleted');
-  return running.size;
-}
-
-/**
  * Deletes a site and everything it holds. In order: the typed confirmation (the site's name) is
  * checked; RUNNING workflow runs are terminated through the engine; the site row is deleted in one
  * transaction, taking every table with a `site_id` with it (`on delete cascade`: keys — refused from
  * the next request —, usage, commands, visitors, sessions, events, leads, segments, requirements,
  * origins, conversations, workflow runs…); then its uploaded files are removed from storage.
  * A command an agent is still running finds its row gone at its next status check and stops.
+ * `terminateRuns` is the workflow engine's (`terminateSiteRuns` of lib/workflows/service.ts), passed
+ * by the entry: the engine's runs live above this domain (and, on Temporal, outside our database).
  */
-export async function deleteSite(siteId: string, confirm: string): Promise<DeletedSite> {
+export async function deleteSite(siteId: string, confirm: string, terminateRuns: (siteId: string) => Promise<number>): Promise<DeletedSite> {
   checkConfirmation(found(await getSite(siteId), 'Site'), confirm);
-  const terminated = await terminateRunningRuns(siteId);
+  const terminated = await terminateRuns(siteId);
   const deleted = found(await deleteSiteRows(siteId, (site) => checkConfirmation(site, confirm)), 'Site');
   const storage = deleted.storageKeys.length ? fileStorage() : undefined;
   let files = 0;

@@ -1,12 +1,13 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
+import type { SiteRole } from '@/lib/core/principal';
 import { sharedBatcher } from '@/lib/db/batch';
+import { credentialsChanged } from '@/lib/db/cache-coherence';
 import { getDb, type Db } from '@/lib/db/client';
 import { isDeadlock, isUniqueViolation } from '@/lib/db/errors';
 import { rows } from '@/lib/db/raw';
-import { siteMembers, siteOrigins, sites, visitorUploads, type SiteRole } from '@/lib/db/schema';
-import { keysChanged } from '@/lib/keys/cache';
+import { siteMembers, siteOrigins, sites, visitorUploads } from '@/lib/db/schema';
 import type { Plan, SitePlanInput } from './plans';
 import type { CreateSiteInput, DeletedSite, Site, SiteDetail, SiteOrigin, UpdateSiteInput } from './schema';
 
@@ -125,7 +126,7 @@ async function deleteSiteRowsOnce(db: Db, siteId: string, check: (site: Site) =>
     return { site, removed, storageKeys: files.map((f) => f.key) };
   });
   // Its keys went with it: refused on every process before this answers (after the commit, so no lookup keeps them again).
-  if (deleted) await keysChanged();
+  if (deleted) await credentialsChanged();
   return deleted;
 }
 
@@ -151,7 +152,7 @@ export async function setSitePlan(siteId: string, input: SitePlanInput): Promise
     .where(eq(sites.id, siteId))
     .returning({ id: sites.id });
   // Its keys' requests are limited by the new plan from the next one on, on every process.
-  if (updated.length) await keysChanged();
+  if (updated.length) await credentialsChanged();
   return updated.length > 0;
 }
 
@@ -251,3 +252,7 @@ export async function countSitesOfOwner(ownerId: string, on?: Db): Promise<numbe
     .where(eq(sites.ownerId, ownerId));
   return Number(row.n);
 }
+
+/** Every site's visitor data keeping period in days (settings `tracking.data_retention_days`), `fallback` where it names none. */
+export const visitorDataRetentionDays = (fallback: number): Promise<{ id: string; days: number }[]> =>
+  rows(sql`select id, coalesce((settings -> 'tracking' ->> 'data_retention_days')::int, ${fallback}) as days from sites`);

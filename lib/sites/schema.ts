@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { SITE_ROLES } from '@/lib/core/principal';
 import { isoTimestamp, uuidSchema } from '@/lib/core/schemas';
-import { ROLES } from '@/lib/members/permissions';
 
 // A host name with an optional port, e.g. `example.com`, `shop.example.co.uk`, `localhost:3000`.
 const HOST = /^(?=.{1,253}(?::\d{1,5})?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/;
@@ -79,7 +79,7 @@ export const SiteDetailSchema = SiteSchema.extend({
   settings: z.record(z.string(), z.unknown()).describe('Business settings of the site (see updateSiteSettings)'),
 });
 
-const memberRoleSchema = z.enum(ROLES).describe("The signed-in user's role on the site: owner, admin, member or viewer");
+const memberRoleSchema = z.enum(SITE_ROLES).describe("The signed-in user's role on the site: owner, admin, member or viewer");
 /** A site as its member sees it in their list: with their role. */
 export const MemberSiteSchema = SiteSchema.extend({ role: memberRoleSchema });
 export const MemberSiteDetailSchema = SiteDetailSchema.extend({ role: memberRoleSchema });

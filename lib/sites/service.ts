@@ -2,7 +2,7 @@ import { visits } from '@/lib/analytics/service';
 import { currentDate } from '@/lib/core/clock';
 import { found, notFound } from '@/lib/core/errors';
 import { withinAccountCap } from './caps';
-import { countSitesOfOwner, createSite, getSite, getSiteOfMember, listSitesOfMember, removeSiteOrigin, updateSite } from './repo';
+import { countSitesOfOwner, createSite, getSite, getSiteOfMember, listSitesOfMember, removeSiteOrigin, siteOwnerId, updateSite } from './repo';
 import type { CreateSiteInput, SiteStats, UpdateSiteInput } from './schema';
 import { recentFigures, siteCounts } from './stats-repo';
 
@@ -22,6 +22,11 @@ export async function sitesForUser(userId: string, query: { id?: string }) {
   return found(await getSiteOfMember(query.id, userId), 'Site');
 }
 
+/** The user who owns the site (404 when there is no such site). */
+export async function siteOwner(siteId: string): Promise<string> {
+  return found(await siteOwnerId(siteId), 'Site');
+}
+
 export async function siteDetail(siteId: string) {
   return found(await getSite(siteId), 'Site');
 }
@@ -35,7 +40,7 @@ export async function updateSiteOf(siteId: string, input: UpdateSiteInput) {
   return found(await updateSite(siteId, input), 'Site');
 }
 
-export { addSiteOrigin, getSiteOfMember, listSiteOrigins, listSitesOfMember } from './repo';
+export { addSiteOrigin, getSite, getSiteOfMember, listSiteOrigins, listSitesOfMember, planOfSite } from './repo';
 /** Live counts for one site; its visits (people and bots apart) are the analytics service's, as on the Overview. */
 export async function siteStats(siteId: string, now = currentDate()): Promise<SiteStats> {
   const [counts, all] = await Promise.all([siteCounts(siteId, now), visits(siteId)]);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { rows } from '@/lib/db/raw';
-import { isLiveSql } from '@/lib/visitors/lifetime';
+import { isLiveSql } from '@/lib/db/visitor-session-lifetime';
 import type { SiteStats } from './schema';
 
 /** The live counts of ./service.ts `siteStats` but people and bots (the analytics service's), in one round trip. */

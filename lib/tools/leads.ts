@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { cappedPaginationMeta } from '@/lib/core/schemas';
-import { listProperties } from '@/lib/leads/properties-repo';
 import { LeadPropertySchema, propertySiteQuerySchema } from '@/lib/leads/property-schema';
-import { LEAD_SEARCH_SORT_CAP, LEAD_SEARCH_WALK, createLead, listLeads, setLeadStatus, updateLead } from '@/lib/leads/repo';
 import {
   IdentifiedLeadResultSchema,
   LeadListSchema,
@@ -13,7 +11,8 @@ import {
   qualifyLeadInputSchema,
   updateLeadInputSchema,
 } from '@/lib/leads/schema';
-import { identifyLead } from '@/lib/leads/service';
+import { LEAD_SEARCH_SORT_CAP, LEAD_SEARCH_WALK, createLead, listLeads, listProperties, setLeadStatus, updateLead } from '@/lib/leads/service';
+import { identifyLead } from '@/lib/visitors/identify-lead';
 import { defineTool } from './define-tool';
 
 export const createLeadTool = defineTool({

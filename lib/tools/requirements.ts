@@ -1,4 +1,3 @@
-import { createRequirement, updateRequirement } from '@/lib/requirements/repo';
 import {
   RequirementListSchema,
   RequirementResultSchema,
@@ -6,7 +5,7 @@ import {
   listRequirementsInputSchema,
   updateRequirementInputSchema,
 } from '@/lib/requirements/schema';
-import { requirementsPage } from '@/lib/requirements/service';
+import { createRequirement, requirementsPage, updateRequirement } from '@/lib/requirements/service';
 import { defineTool } from './define-tool';
 
 export const createRequirementTool = defineTool({

@@ -1,5 +1,4 @@
 import { paginationMeta } from '@/lib/core/schemas';
-import { createSegment, listSegments, updateSegment } from '@/lib/segments/repo';
 import {
   SegmentListSchema,
   SegmentResultSchema,
@@ -7,6 +6,7 @@ import {
   listSegmentsInputSchema,
   updateSegmentInputSchema,
 } from '@/lib/segments/schema';
+import { createSegment, listSegments, updateSegment } from '@/lib/segments/service';
 import { defineTool } from './define-tool';
 
 export const createSegmentTool = defineTool({

@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/core/errors';
 import { getDb } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { users } from '@/lib/db/schema';
+import { firstRow } from '@/lib/db/site-scoped';
 
 const publicColumns = { id: users.id, email: users.email, name: users.name };
 
@@ -18,13 +19,7 @@ export async function insertUser(input: { email: string; name: string | null; pa
 }
 
 export async function findUserByEmail(email: string) {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
-    .limit(1);
-  return row;
+  return firstRow(users, eq(sql`lower(${users.email})`, email.toLowerCase()));
 }
 
 export async function findUserById(id: string) {

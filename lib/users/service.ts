@@ -1,13 +1,13 @@
 import { admitAttempt, guardAttempt, recordFailedAttempt } from '@/lib/auth/brute-force';
 import { mayMail } from '@/lib/auth/mail-limits';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '@/lib/auth/passwords';
-import { endSessionOf, issueSessionToken } from '@/lib/auth/session';
 import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { recordAccountEvent, UNKNOWN_CLIENT, type Client } from './account-events';
 import { noticeQuietly } from './account-notices';
 import { countUsers, findUserByEmail, insertUser } from './repo';
 import type { MailSent, SignupInput, User } from './schema';
+import { endSessionOf, issueSessionToken } from './session-tokens';
 import { checkSecondFactor } from './two-factor';
 
 /**

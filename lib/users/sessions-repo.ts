@@ -1,6 +1,7 @@
-import { and, desc, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { errorFields, log } from '@/lib/core/log';
 import { getDb } from '@/lib/db/client';
+import { changedRows } from '@/lib/db/raw';
 import { userSessions } from '@/lib/db/schema';
 
 /** How stale `last_used_at` may get before a request writes it again: at most one write a minute per session. */
@@ -101,3 +102,9 @@ export async function revokeOtherSessions(userId: string, keep: string | null, a
     .returning({ id: userSessions.id });
   return ended.map((row) => row.id);
 }
+
+/** Retention (lib/worker/retention.ts): deletes up to `limit` sign-in sessions expired before `cutoff`, oldest first; answers how many went. */
+export const pruneUserSessions = (cutoff: Date, limit: number): Promise<number> =>
+  changedRows(
+    sql`delete from user_sessions where id in (select id from user_sessions where expires_at < ${cutoff.toISOString()}::timestamptz order by expires_at limit ${limit})`,
+  );

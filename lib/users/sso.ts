@@ -9,7 +9,14 @@ import { findIdentityUser, hasIdentityAt, insertIdentityUser, linkIdentity, sign
 
 /** Why a single sign-on was refused; the sign-in page has a message for each. */
 export type SsoRefusal =
-  'SsoEmailMissing' | 'SsoEmailUnverified' | 'SsoDomainNotAllowed' | 'SsoSignupClosed' | 'SsoLinkedElsewhere' | 'SsoWrongIssuer';
+  | 'SsoEmailMissing'
+  | 'SsoEmailUnverified'
+  | 'SsoDomainNotAllowed'
+  | 'SsoSignupClosed'
+  | 'SsoLinkedElsewhere'
+  | 'SsoWrongIssuer'
+  // Too many callbacks from the client's address (AUTH_RATE_LIMIT_PER_IP): refused before the provider is asked.
+  | 'SsoRateLimited';
 
 export type SsoOutcome = { user: User; created: boolean } | { refused: SsoRefusal };
 

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { getDb, type Db } from '@/lib/db/client';
+import { changedRows } from '@/lib/db/raw';
 import { accountTokens, users, userSessions } from '@/lib/db/schema';
 
 export type TokenPurpose = 'verify_email' | 'reset_password';
@@ -71,3 +72,9 @@ export async function spendResetToken(tokenHash: string, passwordHash: string, a
     return token.userId;
   });
 }
+
+/** Retention (lib/worker/retention.ts): deletes up to `limit` mailed account tokens expired before `cutoff`, oldest first; answers how many went. */
+export const pruneAccountTokens = (cutoff: Date, limit: number): Promise<number> =>
+  changedRows(
+    sql`delete from account_tokens where id in (select id from account_tokens where expires_at < ${cutoff.toISOString()}::timestamptz order by expires_at limit ${limit})`,
+  );

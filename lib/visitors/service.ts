@@ -1,31 +1,13 @@
 import { now } from '@/lib/core/clock';
 import { ApiError, found, notFound } from '@/lib/core/errors';
-import { findLead, findLeadByEmail, upsertLeadByEmail } from '@/lib/leads/repo';
-import { assertSegmentOfSite } from '@/lib/segments/repo';
+import { isLive } from '@/lib/db/visitor-session-lifetime';
+import { findLead, findLeadByEmail, upsertLeadByEmail } from '@/lib/leads/service';
+import { assertSegmentOfSite } from '@/lib/segments/service';
 import { clientInfo, merged } from './client-info';
 import { analyticsAllowed } from './consent';
 import { eventLimitReached } from './errors';
-import { recordEvent } from './ingest';
-import { isLive } from './lifetime';
+import { readableSessionWithEvents, recordEvent } from './events-repo';
 import { anonymousLocation, visitPrivacy } from './privacy';
-import {
-  addVisitorToSegment,
-  bindLead,
-  closeExpiredSessions as closeLapsed,
-  endSession,
-  findSession,
-  findVisitor,
-  listSessions,
-  readableSession,
-  readableSessionWithEvents,
-  refusal,
-  setVisitorLead,
-  startSession,
-  toSessionSummary,
-  updateSession,
-  type SessionListFilter,
-  type SessionRow,
-} from './repo';
 import {
   API_VERSION,
   MAX_EVENTS_PER_SESSION,
@@ -36,6 +18,21 @@ import {
   type TrackInput,
   type UpdateSessionInput,
 } from './schema';
+import { startSession } from './session-starts-repo';
+import {
+  bindLead,
+  closeExpiredSessions as closeLapsed,
+  endSession,
+  findSession,
+  listSessions,
+  readableSession,
+  refusal,
+  toSessionSummary,
+  updateSession,
+  type SessionListFilter,
+  type SessionRow,
+} from './sessions-repo';
+import { addVisitorToSegment, findVisitor, setVisitorLead } from './visitors-repo';
 
 /** `meta` of every session response (§2.4): API version, server time, time spent. */
 export const sessionMeta = (startedAt: number) => ({
@@ -236,4 +233,4 @@ export function closeExpiredSessions(at: number = now(), limit = 500): Promise<n
   return closeLapsed(at, limit);
 }
 
-export { listVisitors } from './repo';
+export { findVisitor, listVisitors } from './visitors-repo';

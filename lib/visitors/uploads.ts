@@ -5,7 +5,8 @@ import { ApiError, found } from '@/lib/core/errors';
 import { siteIdSchema, uuidSchema } from '@/lib/core/schemas';
 import { fileStorage } from '@/lib/providers/storage';
 import { withinSiteCap } from '@/lib/sites/caps';
-import { findVisitor, insertUpload, storedUploadBytes } from './repo';
+import { insertUpload, storedUploadBytes } from './uploads-repo';
+import { findVisitor } from './visitors-repo';
 
 /**
  * Accepted file types and how their content is recognised: binary types start with their format's

@@ -2,6 +2,7 @@ import { and, desc, eq, sql, arrayContains } from 'drizzle-orm';
 import { currentDate } from '@/lib/core/clock';
 import { getDb, type Db } from '@/lib/db/client';
 import { eventSubscriptions, outboundEvents, webhookAttempts, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
+import { findOfSite } from '@/lib/db/site-scoped';
 import { enqueueAll } from '@/lib/jobs/queue';
 import { deliveryQueue } from './queue';
 
@@ -45,12 +46,7 @@ export async function countEndpoints(siteId: string, on?: Db): Promise<number> {
 }
 
 export async function findEndpoint(siteId: string, id: string): Promise<EndpointRow | undefined> {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.siteId, siteId), eq(webhookEndpoints.id, id)));
-  return row;
+  return findOfSite(webhookEndpoints, siteId, id);
 }
 
 export async function updateEndpoint(

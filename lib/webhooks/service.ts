@@ -2,12 +2,13 @@ import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { checkOutboundUrl, isAllowListedHost, OutboundFailedError, OutboundRefusedError } from '@/lib/net/guard';
 import { withinSiteCap } from '@/lib/sites/caps';
-import { catalogEntry } from '@/lib/workflows/catalog';
-import { startWorkflow } from '@/lib/workflows/service';
-import { recordPing } from './events';
+import { recordPing } from './outbox-repo';
 import * as repo from './repo';
-import type { ChangeEvent, Endpoint } from './schema';
+import type { Endpoint } from './schema';
 import { encryptSecret, generateSigningSecret } from './secret';
+
+/** The outbox other domains write their events to, inside their own transactions. */
+export { recordEvent, wantsEvents } from './outbox-repo';
 
 /** Endpoints, deliveries and inbound subscriptions of one site (the routes and the console). */
 export const DEFAULT_GRACE_SECONDS = 24 * 3600;
@@ -156,7 +157,7 @@ export async function redeliver(siteId: string, id: string) {
   return toDelivery({ delivery: row, eventType: found.eventType });
 }
 
-// Inbound change events.
+// Inbound change-event subscriptions (started by lib/workflows/change-events.ts).
 
 function toSubscription(row: repo.SubscriptionRow) {
   return {
@@ -172,7 +173,11 @@ function toSubscription(row: repo.SubscriptionRow) {
   };
 }
 
-export async function createSubscription(
+/**
+ * Stores a subscription whose workflow the caller checked against the workflow catalog
+ * (lib/workflows/change-events.ts, which starts it when a matching change event arrives).
+ */
+export async function saveSubscription(
   siteId: string,
   input: {
     table: string;
@@ -183,18 +188,13 @@ export async function createSubscription(
     active?: boolean;
   },
 ) {
-  const entry = catalogEntry(input.workflow);
-  if (!entry) throw new ApiError('INVALID_REQUEST', `Unknown workflow: ${input.workflow}`);
-  // The webhook workflow records every inbound event already; starting it from a subscription would record twice.
-  if (entry.name === 'webhook')
-    throw new ApiError('INVALID_REQUEST', 'The webhook workflow records every inbound event already; subscribe another workflow');
   if ('site_id' in (input.input ?? {}) || 'site_id' in (input.record_fields ?? {})) {
     throw new ApiError('INVALID_REQUEST', 'site_id is always the subscription’s site; leave it out of input and record_fields');
   }
   const row = await repo.insertSubscription(siteId, {
     tableName: input.table,
     eventTypes: [...new Set(input.event_types)],
-    workflow: entry.name,
+    workflow: input.workflow,
     input: input.input ?? {},
     recordFields: input.record_fields ?? {},
     active: input.active ?? true,
@@ -209,36 +209,5 @@ export async function deleteSubscription(siteId: string, id: string): Promise<{ 
   return { id, deleted: true };
 }
 
-const sameSite = (value: unknown, siteId: string) =>
-  value === undefined || value === null || (typeof value === 'string' && value.toLowerCase() === siteId);
-
-/**
- * An inbound database change event: refused when its record (or old record) names another site;
- * recorded by a run of the `webhook` workflow; then every active subscription of the site for
- * that table and change type starts its workflow, with a body of the subscription's fixed
- * `input`, the mapped record fields and the site id. A run that cannot start (its body does not
- * fit the workflow, the site's running cap) is reported per subscription; the others still start.
- */
-export async function receiveChangeEvent(siteId: string, event: ChangeEvent) {
-  if (!sameSite(event.record?.site_id, siteId) || !sameSite(event.old_record?.site_id, siteId)) {
-    throw new ApiError('FORBIDDEN', 'The changed record belongs to another site');
-  }
-  const recorded = await startWorkflow(siteId, 'webhook', { ...event, site_id: siteId }, null);
-  const dispatched: { subscription_id: string; workflow: string; workflowId?: string; error?: { code: string; message: string } }[] = [];
-  if (event.type && event.table) {
-    const row = event.record ?? event.old_record ?? {};
-    for (const sub of await repo.activeSubscriptions(siteId, event.table, event.type)) {
-      const body: Record<string, unknown> = { ...sub.input };
-      for (const [field, column] of Object.entries(sub.recordFields)) if (row[column] !== undefined) body[field] = row[column];
-      body.site_id = siteId;
-      try {
-        const run = await startWorkflow(siteId, sub.workflow, body, null);
-        dispatched.push({ subscription_id: sub.id, workflow: sub.workflow, workflowId: run.workflowId });
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        dispatched.push({ subscription_id: sub.id, workflow: sub.workflow, error: { code: error.code, message: error.message } });
-      }
-    }
-  }
-  return { async: true as const, event_workflow_id: recorded.workflowId, dispatched };
-}
+/** The site's active subscriptions to changes of `type` in `table`. */
+export const activeSubscriptions = (siteId: string, table: string, type: string) => repo.activeSubscriptions(siteId, table, type);

@@ -4,17 +4,19 @@ import { config } from '@/lib/core/config';
 import { errorFields, log } from '@/lib/core/log';
 import { resetProviders } from '@/lib/core/providers';
 import {
-  database,
+  closeProcessDatabase,
   embeddedDataDir,
   embeddedPrepared,
   markEmbeddedPrepared,
   openDatabase,
   openMigratedDatabase,
+  openProcessDatabase,
   useDatabase,
   type Database,
 } from '@/lib/db/client';
 import type { EmbeddedServer } from '@/lib/db/embedded-server';
-import { closeQueueClient, newQueueClient } from '@/lib/jobs/queue';
+import { closeQueueClient } from '@/lib/jobs/queue';
+import { newQueueClient } from '@/lib/jobs/queue-repo';
 import { temporalSettings } from '@/lib/workflows/engines/temporal/settings';
 import { startBackgroundWork } from './index';
 import { logMemoryOnSignal } from './memory';
@@ -111,7 +113,7 @@ export async function runWorkerProcess(o: { requireTemporal?: boolean } = {}): P
     // This process's own queries take their turn on the socket like the web process's.
     useDatabase(await openDatabase({ kind: 'pglite-socket', socketDir: serveAt, poolMax: 4 }));
   }
-  await database();
+  await openProcessDatabase();
   const work = await startBackgroundWork();
   log.info('worker started', { embedded_database: Boolean(serveAt), temporal: Boolean(settings) });
 
@@ -124,7 +126,7 @@ export async function runWorkerProcess(o: { requireTemporal?: boolean } = {}): P
       await work.stop();
       await closeQueueClient();
       await resetProviders();
-      await (await database()).close();
+      await closeProcessDatabase();
       if (embedded) {
         await embedded.server.close();
         await embedded.held.close();

@@ -1,10 +1,14 @@
-import type { RobotCommand } from '@/lib/robots/schema';
-
 /**
  * What a workflow may do outside itself. Definitions see only this interface (as types); both
- * engines call the implementation (`./activities-impl.ts`). Every activity takes the run's site id
+ * engines call the implementation the worker's composition root binds (`lib/worker/activities.ts`). Every activity takes the run's site id
  * first and touches nothing of another site. Results are plain JSON: they are checkpointed.
  */
+/** A robot workflow's step: start a robot for an activity, stop one, or prompt one (model-planned browser actions). */
+export type RobotCommand =
+  | { action: 'start'; activity: string }
+  | { action: 'stop'; instance_id: string }
+  | { action: 'prompt'; instance_id: string; prompt: string; system_prompt?: string; tools?: string[] };
+
 export interface LeadSnapshot {
   id: string;
   name: string;
@@ -175,6 +179,16 @@ export interface Activities {
    * engine's last step; the embedded engine records it in the transaction that closes the run.
    */
   recordRunEnd(siteId: string, end: RunEnd): Promise<void>;
+  // Outreach sequences: the Temporal engine's workflow of one enrollment (lib/sequences/send.ts).
+  /** The step the enrollment waits for and how long until it is due (0: now; null: until a change), or null once it ended. */
+  sequenceNextStep(siteId: string, enrollmentId: string): Promise<{ step: number; in_ms: number | null } | null>;
+  /**
+   * Sends step `step` of the enrollment when it is due, behind its at-most-once claim (what the
+   * embedded engine's step job runs); a failure's message is meant for the site's owner.
+   */
+  sendSequenceStep(siteId: string, enrollmentId: string, step: number): Promise<void>;
+  /** Ends the enrollment failed: step `step` was refused at every attempt (the last reason), or no attempt answered. */
+  failSequenceStep(siteId: string, enrollmentId: string, step: number, cause: { attempts: number; reason: string } | 'no answer'): Promise<void>;
   // The web (SSRF-guarded)
   fetchPage(siteId: string, url: string): Promise<PageSummary>;
   // Outside services: each fails the run with a *_NOT_CONFIGURED reason when absent.

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { messageAgent } from '@/lib/agents/workflow-message';
-import { assertMembersOfSite } from '@/lib/members/repo';
+import { messageAgent } from '@/lib/commands/message-agent';
+import { ApiError } from '@/lib/core/errors';
+import { assertMembersOfSite } from '@/lib/members/service';
 import type { Activities } from './activities';
 import * as bodies from './bodies';
 import type { WorkflowDefinition } from './definition';
@@ -23,6 +24,11 @@ export interface CatalogEntry {
   timeoutMs?: (input: Record<string, unknown>) => number;
   /** Checks of the input against the site's data before the run starts (400 with the reason). */
   precheck?: (siteId: string, input: Record<string, unknown>) => Promise<void>;
+  /**
+   * The run that records each inbound change event (POST /api/workflow/webhook): its body is the
+   * event, with no `site_id` of its own, and no subscription may start it (the event would be recorded twice).
+   */
+  recordsChangeEvents?: true;
 }
 
 const HOUR = 3_600_000;
@@ -191,6 +197,7 @@ const entries: Omit<CatalogEntry, 'definition'>[] = [
     group: 'Ops',
     purpose: 'Record an inbound change event',
     body: bodies.webhookBody,
+    recordsChangeEvents: true,
   },
   {
     name: 'agentMessage',
@@ -227,6 +234,13 @@ export function runTypeLabel(type: string): string {
 
 export function catalogEntry(name: string): CatalogEntry | undefined {
   return Object.hasOwn(workflowCatalog, name) ? workflowCatalog[name] : undefined;
+}
+
+/** The entry `POST /api/workflow/{name}` starts: 404 for a name the catalog does not have. */
+export function workflowNamed(name: string): CatalogEntry {
+  const entry = catalogEntry(name);
+  if (!entry) throw new ApiError('NOT_FOUND', `Unknown workflow: ${name}`);
+  return entry;
 }
 
 export const runTimeoutMs = (entry: CatalogEntry, input: Record<string, unknown>) => entry.timeoutMs?.(input) ?? HOUR;

@@ -70,11 +70,11 @@ export interface WorkflowEngine {
   start(options: StartOptions): Promise<{ workflowId: string; runId: string; created?: boolean }>;
   /**
    * Starts the run only while the site has fewer than `cap` runs in progress, the count and the
-   * start one atomic step across processes; `undefined` at the cap. A start with a key the site
-   * used before answers that run even at the cap. An engine without it (Temporal: the count is a
-   * visibility query on the cluster) is started under `withLock` instead (`../service.ts`).
+   * start one step across processes; `undefined` at the cap. A start with a key the site used
+   * before answers that run even at the cap. Each engine makes it atomic its own way (embedded:
+   * one transaction; Temporal: under the site's lock).
    */
-  startWithinCap?(options: StartOptions, cap: number): Promise<{ workflowId: string; runId: string; created: boolean } | undefined>;
+  startWithinCap(options: StartOptions, cap: number): Promise<{ workflowId: string; runId: string; created: boolean } | undefined>;
   list(query: ListQuery): Promise<ListPage>;
   /** Another site's run is `undefined`, never returned. */
   get(siteId: string, workflowId: string): Promise<WorkflowRecord | undefined>;
@@ -84,11 +84,8 @@ export interface WorkflowEngine {
   terminate(siteId: string, workflowId: string, reason: string): Promise<void>;
   /** Delivers a named signal to a waiting run (e.g. humanIntervention). */
   signal(siteId: string, workflowId: string, name: string, payload: unknown): Promise<void>;
-  /**
-   * The run a start with this Idempotency-Key made, if any (optional: an engine without it still
-   * honours keys in `start`, only after the per-site cap check).
-   */
-  findByIdempotencyKey?(siteId: string, key: string): Promise<{ workflowId: string; runId: string } | undefined>;
+  /** The run a start with this Idempotency-Key made, if any. */
+  findByIdempotencyKey(siteId: string, key: string): Promise<{ workflowId: string; runId: string } | undefined>;
   /** Runs of the site that are RUNNING now (per-site caps). */
   countRunning(siteId: string): Promise<number>;
   close(): Promise<void>;

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
-import { withLock } from '@/lib/db/lock';
+import { parseInput } from '@/lib/core/validate';
 import { workflowRunningCap } from '@/lib/sites/plans';
-import { planOfSite } from '@/lib/sites/repo';
-import { catalogEntry, COMMAND_RUN_TYPE, runTimeoutMs } from './catalog';
+import { planOfSite } from '@/lib/sites/service';
+import { COMMAND_RUN_TYPE, runTimeoutMs, workflowNamed, type CatalogEntry } from './catalog';
 import type { ListPage, WorkflowRecord } from './engine';
 import { workflowEngine } from './engines';
 import type { ListWorkflowsQuery } from './schema';
@@ -26,11 +26,6 @@ const COMMAND_RUN_TIMEOUT_MS = 3_600_000;
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
-function invalidBody(issues: { path: PropertyKey[]; message: string }[]): ApiError {
-  const list = issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message }));
-  return new ApiError('INVALID_REQUEST', `Invalid body: ${list.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues: list });
-}
-
 const runningCapReached = (cap: number) =>
   new ApiError(
     'RATE_LIMITED',
@@ -39,57 +34,64 @@ const runningCapReached = (cap: number) =>
     { 'retry-after': '10' },
   );
 
-export async function startWorkflow(
+/** Codes of a workflow body's invalid fields other than INVALID_REQUEST (spec §7). */
+export const WORKFLOW_BODY_CODES = { site_id: 'INVALID_SITE_ID' } as const;
+
+/**
+ * Parses a workflow's body with its catalog schema, as the start route's pipeline does (a missing
+ * or malformed `site_id` is INVALID_SITE_ID there too): for the entries that start a run from a
+ * body of their own (jobs, subscriptions, other domains).
+ */
+function parseWorkflowBody(entry: CatalogEntry, body: unknown): Record<string, unknown> {
+  return parseInput(entry.body, body ?? {}, 'body', WORKFLOW_BODY_CODES);
+}
+
+/** Starts a run of the catalog workflow `name` with `body`, parsed here once with the catalog's schema. */
+export function startWorkflow(
   siteId: string,
   name: string,
   body: unknown,
   idempotencyKey: string | null,
 ): Promise<{ workflowId: string; runId: string; created: boolean }> {
-  const entry = catalogEntry(name);
-  if (!entry) throw new ApiError('NOT_FOUND', `Unknown workflow: ${name}`);
-  const raw = (body ?? {}) as Record<string, unknown>;
-  if (raw.site_id === undefined && entry.name !== 'webhook') throw new ApiError('INVALID_SITE_ID', 'site_id is required');
-  const parsed = entry.body.safeParse(raw);
-  if (!parsed.success) throw invalidBody(parsed.error.issues);
+  const entry = workflowNamed(name);
+  return startParsedWorkflow(siteId, entry, parseWorkflowBody(entry, body), idempotencyKey);
+}
+
+/**
+ * Starts a run of `entry` with `parsed`, its body already parsed by the entry's schema (the start
+ * route's pipeline, the console's form), within the site's cap of runs in progress.
+ */
+export async function startParsedWorkflow(
+  siteId: string,
+  entry: CatalogEntry,
+  parsed: Record<string, unknown>,
+  idempotencyKey: string | null,
+): Promise<{ workflowId: string; runId: string; created: boolean }> {
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new ApiError('INVALID_REQUEST', 'Idempotency-Key must be 1–200 printable ASCII characters');
   }
-  const input = { ...parsed.data, site_id: siteId };
+  const input = { ...parsed, site_id: siteId };
   await entry.precheck?.(siteId, input);
-  const engine = workflowEngine();
   try {
-    // The plan is read first: only the count and the start need to be one step.
+    // The plan is read first: only the count and the start need to be one step (the engine's).
     const { plan, concurrencyLimit } = await planOfSite(siteId);
     const cap = workflowRunningCap(plan, concurrencyLimit);
-    const options = {
-      siteId,
-      type: entry.type,
-      workflowId: newWorkflowId(entry.name, siteId),
-      input,
-      timeoutMs: runTimeoutMs(entry, input),
-      ...(idempotencyKey !== null ? { idempotencyKey } : {}),
-    };
-    // The embedded engine counts and starts in one transaction (its insert counts the running runs).
-    if (engine.startWithinCap) {
-      const started = await engine.startWithinCap(options, cap);
-      if (!started) throw runningCapReached(cap);
-      return started;
-    }
-    // Temporal counts through the cluster's visibility store and starts on the cluster, which no
-    // database transaction spans: the count, the start and the wait until the run is visible
-    // (`TemporalEngine.start`) run under the site's lock — across processes on Postgres, which the
-    // Temporal set-up shares — so parallel starts never pass the cap together.
-    return await withLock(`workflow-running:${siteId}`, async () => {
-      // A retry returns its run even when the site reached its cap since.
-      const earlier = idempotencyKey !== null ? await engine.findByIdempotencyKey?.(siteId, idempotencyKey) : undefined;
-      if (earlier) return { ...earlier, created: false };
-      if ((await engine.countRunning(siteId)) >= cap) throw runningCapReached(cap);
-      const started = await engine.start(options);
-      return { workflowId: started.workflowId, runId: started.runId, created: started.created ?? true };
-    });
+    const started = await workflowEngine().startWithinCap(
+      {
+        siteId,
+        type: entry.type,
+        workflowId: newWorkflowId(entry.name, siteId),
+        input,
+        timeoutMs: runTimeoutMs(entry, input),
+        ...(idempotencyKey !== null ? { idempotencyKey } : {}),
+      },
+      cap,
+    );
+    if (!started) throw runningCapReached(cap);
+    return started;
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    log.error('workflow start failed', { site_id: siteId, workflow: name, ...errorFields(error) });
+    log.error('workflow start failed', { site_id: siteId, workflow: entry.name, ...errorFields(error) });
     throw new ApiError('WORKFLOW_EXECUTION_ERROR', 'The workflow could not be started');
   }
 }
@@ -107,6 +109,26 @@ export async function startCommandRun(siteId: string, commandId: string): Promis
     input: { command_id: commandId },
     timeoutMs: COMMAND_RUN_TIMEOUT_MS,
   });
+}
+
+const PAGE = 100;
+
+/**
+ * Terminates every RUNNING run of the site (its deletion: Temporal runs live outside our
+ * database); answers how many. The runs are listed first, page by page, then terminated one by
+ * one: terminating while paging would shift the pages under the cursor.
+ */
+export async function terminateSiteRuns(siteId: string): Promise<number> {
+  const engine = workflowEngine();
+  const running = new Set<string>();
+  let pageToken: string | undefined;
+  do {
+    const page = await engine.list({ siteId, limit: PAGE, status: 'RUNNING', pageToken });
+    for (const run of page.records) running.add(run.workflowId);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  for (const workflowId of running) await engine.terminate(siteId, workflowId, 'the site was deleted');
+  return running.size;
 }
 
 async function query<T>(what: string, siteId: string, fn: () => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot } from './browser';
+import { deskAndPhone, launchBrowser, screenshot, signIn as signInAs } from './browser';
 import { api, eventually, pageOrigin, provision, UA, type Shop } from './shop';
 
 /**
@@ -30,13 +30,7 @@ describe.skipIf(!APP)('the owner asks the analytics questions', () => {
   /** A card of the page, by its title. */
   const card = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
 
-  const signIn = async (page: Page) => {
-    await page.goto(`${APP}/signin`);
-    await page.getByLabel('Email').fill(shop.owner.email);
-    await page.getByLabel('Password').fill(shop.owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/console');
-  };
+  const signIn = (page: Page) => signInAs(page, APP, shop.owner);
 
   /** A visit as the tag records it, sent through the visitor routes with the site's key. */
   async function visit(ua: string, landing: string, extra: Record<string, unknown>, revenue: { amount: number; currency: string }) {
@@ -70,10 +64,7 @@ describe.skipIf(!APP)('the owner asks the analytics questions', () => {
       { amount: 20, currency: 'USD' },
     );
     browser = await launchBrowser();
-    desk = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage();
-    await signIn(desk);
-    phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
-    await signIn(phone);
+    ({ desk, phone } = await deskAndPhone(browser, signIn, { acceptDownloads: true }));
   }, 120_000);
 
   afterAll(async () => {

@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot, signedUpPage } from './browser';
+import { createSiteInConsole, launchBrowser, screenshot, signedUpPage } from './browser';
+import { apiCall, ownerSession, readWriteKey, type ApiInit } from './shop';
 
 const base = inject('e2eBaseUrl');
 
-async function api(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
-  const res = await fetch(`${base}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { 'content-type': 'application/json', ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const api = (path: string, init?: ApiInit) => apiCall(base, path, init, 0);
 
 /** The forms generated from a body schema: a refusal next to its field, then the action's result and where it leads. */
 describe.skipIf(!base)('console: forms generated from the API schemas, end to end', () => {
@@ -28,18 +22,8 @@ describe.skipIf(!base)('console: forms generated from the API schemas, end to en
   beforeAll(async () => {
     browser = await launchBrowser();
     page = await signedUpPage(browser, base, email, password);
-    await page.getByLabel('Name', { exact: true }).fill('Form Shop');
-    await page.getByRole('button', { name: 'Create site' }).click();
-    await page.waitForURL(/\/console\/sites\/[0-9a-f-]{36}$/);
-    siteId = page.url().split('/').at(-1)!;
-    const token = (await api('/api/auth/token', { method: 'POST', body: { email, password } })).body.data.token;
-    key = (
-      await api('/api/keys', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-        body: { name: 'forms', scopes: ['read', 'write'], site_id: siteId },
-      })
-    ).body.data.apiKey;
+    siteId = await createSiteInConsole(page, 'Form Shop');
+    key = await readWriteKey(base, await ownerSession(base, email, password), siteId, 'forms');
     phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await page.context().storageState() })).newPage();
   }, 120_000);
 

@@ -78,8 +78,11 @@ describe.skipIf(!base)('console, end to end', () => {
     await page.getByLabel('Name', { exact: true }).fill('Checkout server');
     await page.getByLabel('read').uncheck();
     await page.getByRole('button', { name: 'Create key' }).click();
-    await page.locator('#scopes-error').waitFor();
-    expect(await page.locator('#scopes-error').textContent()).toBe('At least one scope is required');
+    // The group names its error (aria-describedby), whose id is its own on a page of several groups.
+    const scopes = page.getByRole('group', { name: 'Scopes' });
+    await scopes.locator('.error').waitFor();
+    const describedBy = await scopes.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('At least one scope is required');
     expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Checkout server');
     expect(await page.getByTestId('new-api-key').count()).toBe(0);
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot, signedUpPage } from './browser';
+import { createKeyInConsole, createSiteInConsole, launchBrowser, screenshot, signedUpPage } from './browser';
 
 const base = inject('e2eBaseUrl');
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
@@ -63,17 +63,8 @@ describe.skipIf(!base)('console: a person’s timeline, notes, export and erasur
   });
 
   it('shows the lead’s timeline from a real visit, with notes from the API and the console', { timeout: 300_000 }, async () => {
-    await page.getByLabel('Name').fill('Person Shop');
-    await page.getByRole('button', { name: 'Create site' }).click();
-    await page.waitForURL('**/console/sites/*');
-    siteId = new URL(page.url()).pathname.split('/').pop()!;
-    await page.getByRole('link', { name: 'API keys' }).click();
-    await page.waitForURL('**/keys');
-    await page.getByLabel('Name', { exact: true }).fill('Shop server');
-    await page.getByLabel('write', { exact: true }).check();
-    await page.getByRole('button', { name: 'Create key' }).click();
-    await page.getByTestId('new-api-key').waitFor();
-    apiKey = (await page.getByTestId('new-api-key').textContent())!.trim();
+    siteId = await createSiteInConsole(page, 'Person Shop');
+    apiKey = await createKeyInConsole(page, 'Shop server');
 
     const s = await visit(true);
     const identified = await api(

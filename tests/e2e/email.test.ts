@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot } from './browser';
+import { createSiteInConsole, openConsolePage, screenshot, signUp } from './browser';
 
 const base = inject('e2eBaseUrl');
 
@@ -14,9 +14,7 @@ describe.skipIf(!base)('console: email, end to end', () => {
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-    page.setDefaultTimeout(90_000);
+    ({ browser, page } = await openConsolePage(90_000));
   });
 
   afterAll(async () => {
@@ -24,15 +22,8 @@ describe.skipIf(!base)('console: email, end to end', () => {
   });
 
   it('sender identity, mailbox with check connection, a lead’s history', { timeout: 240_000 }, async () => {
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Email').fill(`e2e-email-${randomBytes(4).toString('hex')}@example.com`);
-    await page.getByLabel('Password').fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
-    await page.getByLabel('Name').fill('Mail Shop');
-    await page.getByRole('button', { name: 'Create site' }).click();
-    await page.waitForURL('**/console/sites/*');
-    const siteId = new URL(page.url()).pathname.split('/').pop()!;
+    await signUp(page, base, `e2e-email-${randomBytes(4).toString('hex')}@example.com`);
+    const siteId = await createSiteInConsole(page, 'Mail Shop');
 
     await page.goto(`${base}/console/sites/${siteId}/email`);
     await page.getByLabel('Display name').fill('Mail Shop Sales');

@@ -298,6 +298,8 @@ const FLOWS: [string, Step, number][] = [
 ];
 
 const toolKey = (key: (t: Target) => string) => (t: Target) => ({ 'x-api-key': key(t) });
+/** The tenant's key of that name, as x-api-key. */
+const tenantKey = (name: 'key' | 'readKey' | 'revokedKey') => toolKey((t) => t.tenant[name]);
 const mcpCall =
   (siteId: (t: Target) => string, args: Record<string, unknown> = {}) =>
   (t: Target) => ({
@@ -308,122 +310,54 @@ const mcpCall =
   });
 const ownSite = (t: Target) => t.tenant.siteId;
 
+const leadsTool = (headers: Step['headers'], body: Step['body']): Step => ({
+  method: 'POST',
+  path: () => '/api/agents/tools/leads/get',
+  headers,
+  body,
+});
+const mcp = (headers: Step['headers'], body: Step['body']): Step => ({ method: 'POST', path: () => '/api/mcp', headers, body });
+
 /** The reads on the fast path: the leads list tool and the MCP server, answered and refused (after FLOWS: a lead exists). */
 const READS: [string, Step, number][] = [
-  [
-    'leads tool, search',
-    {
-      method: 'POST',
-      path: () => '/api/agents/tools/leads/get',
-      headers: toolKey((t) => t.tenant.key),
-      body: (t) => ({ site_id: t.tenant.siteId, search: 'ada', limit: 5 }),
-    },
-    200,
-  ],
+  ['leads tool, search', leadsTool(tenantKey('key'), (t) => ({ site_id: t.tenant.siteId, search: 'ada', limit: 5 })), 200],
   [
     'leads tool, sorted by name, read-only key as Bearer',
-    {
-      method: 'POST',
-      path: () => '/api/agents/tools/leads/get',
-      headers: (t) => ({ authorization: `Bearer ${t.tenant.readKey}` }),
-      body: (t) => ({ site_id: t.tenant.siteId, search: 'example', sort_by: 'name', sort_order: 'asc' }),
-    },
+    leadsTool(
+      (t) => ({ authorization: `Bearer ${t.tenant.readKey}` }),
+      (t) => ({ site_id: t.tenant.siteId, search: 'example', sort_by: 'name', sort_order: 'asc' }),
+    ),
     200,
   ],
-  ['leads tool, no key', { method: 'POST', path: () => '/api/agents/tools/leads/get', body: (t) => ({ site_id: t.tenant.siteId }) }, 401],
-  [
-    'leads tool, a revoked key',
-    {
-      method: 'POST',
-      path: () => '/api/agents/tools/leads/get',
-      headers: toolKey((t) => t.tenant.revokedKey),
-      body: (t) => ({ site_id: t.tenant.siteId }),
-    },
-    401,
-  ],
-  [
-    "leads tool, another site's id",
-    {
-      method: 'POST',
-      path: () => '/api/agents/tools/leads/get',
-      headers: toolKey((t) => t.tenant.key),
-      body: (t) => ({ site_id: t.tenant.otherSiteId }),
-    },
-    403,
-  ],
-  [
-    'leads tool, an unknown field',
-    {
-      method: 'POST',
-      path: () => '/api/agents/tools/leads/get',
-      headers: toolKey((t) => t.tenant.key),
-      body: (t) => ({ site_id: t.tenant.siteId, admin: true }),
-    },
-    400,
-  ],
+  ['leads tool, no key', leadsTool(undefined, (t) => ({ site_id: t.tenant.siteId })), 401],
+  ['leads tool, a revoked key', leadsTool(tenantKey('revokedKey'), (t) => ({ site_id: t.tenant.siteId })), 401],
+  ["leads tool, another site's id", leadsTool(tenantKey('key'), (t) => ({ site_id: t.tenant.otherSiteId })), 403],
+  ['leads tool, an unknown field', leadsTool(tenantKey('key'), (t) => ({ site_id: t.tenant.siteId, admin: true })), 400],
   [
     'leads tool, invalid JSON',
-    {
-      method: 'POST',
-      path: () => '/api/agents/tools/leads/get',
-      headers: (t) => ({ 'x-api-key': t.tenant.key, 'content-type': 'application/json' }),
-      body: () => '{"site_id":',
-    },
+    leadsTool(
+      (t) => ({ 'x-api-key': t.tenant.key, 'content-type': 'application/json' }),
+      () => '{"site_id":',
+    ),
     400,
   ],
-  ['MCP getLeads', { method: 'POST', path: () => '/api/mcp', headers: toolKey((t) => t.tenant.key), body: mcpCall(ownSite, { search: 'ada' }) }, 200],
-  [
-    'MCP tools/list',
-    {
-      method: 'POST',
-      path: () => '/api/mcp',
-      headers: toolKey((t) => t.tenant.readKey),
-      body: () => ({ jsonrpc: '2.0', id: 'l', method: 'tools/list' }),
-    },
-    200,
-  ],
+  ['MCP getLeads', mcp(tenantKey('key'), mcpCall(ownSite, { search: 'ada' })), 200],
+  ['MCP tools/list', mcp(tenantKey('readKey'), () => ({ jsonrpc: '2.0', id: 'l', method: 'tools/list' })), 200],
   [
     "MCP getLeads, another site's id",
-    { method: 'POST', path: () => '/api/mcp', headers: toolKey((t) => t.tenant.key), body: mcpCall((t) => t.tenant.otherSiteId) },
+    { method: 'POST', path: () => '/api/mcp', headers: tenantKey('key'), body: mcpCall((t) => t.tenant.otherSiteId) },
     200,
   ],
-  [
-    'MCP, an unknown tool',
-    {
-      method: 'POST',
-      path: () => '/api/mcp',
-      headers: toolKey((t) => t.tenant.key),
-      body: () => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'dropLeads' } }),
-    },
-    200,
-  ],
-  [
-    'MCP, a notification',
-    {
-      method: 'POST',
-      path: () => '/api/mcp',
-      headers: toolKey((t) => t.tenant.key),
-      body: () => ({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    },
-    202,
-  ],
+  ['MCP, an unknown tool', mcp(tenantKey('key'), () => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'dropLeads' } })), 200],
+  ['MCP, a notification', mcp(tenantKey('key'), () => ({ jsonrpc: '2.0', method: 'notifications/initialized' })), 202],
   ['MCP, no key', { method: 'POST', path: () => '/api/mcp', body: mcpCall(ownSite) }, 401],
   [
     'MCP, a session token instead of a key',
     { method: 'POST', path: () => '/api/mcp', headers: (t) => ({ authorization: `Bearer ${t.tenant.token}` }), body: mcpCall(ownSite) },
     401,
   ],
-  ['MCP, not JSON-RPC', { method: 'POST', path: () => '/api/mcp', headers: toolKey((t) => t.tenant.key), body: () => ({ hello: 1 }) }, 400],
-  [
-    'MCP, an unsupported protocol version',
-    {
-      method: 'POST',
-      path: () => '/api/mcp',
-      headers: (t) => ({ 'x-api-key': t.tenant.key, 'mcp-protocol-version': '1999-01-01' }),
-      body: mcpCall(ownSite),
-    },
-    400,
-  ],
+  ['MCP, not JSON-RPC', mcp(tenantKey('key'), () => ({ hello: 1 })), 400],
+  ['MCP, an unsupported protocol version', mcp((t) => ({ 'x-api-key': t.tenant.key, 'mcp-protocol-version': '1999-01-01' }), mcpCall(ownSite)), 400],
 ];
 
 const startStandUp = (
@@ -439,15 +373,8 @@ const retryKey = (t: Target) => ({ ...toolKey((x) => x.tenant.key)(t), 'idempote
 
 /** Workflow starts on the fast path: the bare 202 envelope, an Idempotency-Key's retry, the errors with their top-level `code`. */
 const WORKFLOW_STARTS: [string, Step, number][] = [
-  ['workflow start', startStandUp(toolKey((t) => t.tenant.key)), 202],
-  [
-    'workflow start with a body of its own',
-    startStandUp(
-      toolKey((t) => t.tenant.key),
-      (t) => ({ site_id: t.tenant.siteId, window_hours: 48 }),
-    ),
-    202,
-  ],
+  ['workflow start', startStandUp(tenantKey('key')), 202],
+  ['workflow start with a body of its own', startStandUp(tenantKey('key'), (t) => ({ site_id: t.tenant.siteId, window_hours: 48 })), 202],
   ['workflow start with an Idempotency-Key', startStandUp(retryKey), 202],
   ['workflow start, the same Idempotency-Key again: the same run', startStandUp(retryKey), 202],
   [
@@ -457,25 +384,11 @@ const WORKFLOW_STARTS: [string, Step, number][] = [
   ],
   [
     'workflow start, an unknown workflow',
-    { method: 'POST', path: () => '/api/workflow/noSuchFlow', headers: toolKey((t) => t.tenant.key), body: (t) => ({ site_id: t.tenant.siteId }) },
+    { method: 'POST', path: () => '/api/workflow/noSuchFlow', headers: tenantKey('key'), body: (t) => ({ site_id: t.tenant.siteId }) },
     404,
   ],
-  [
-    'workflow start, no site_id',
-    startStandUp(
-      toolKey((t) => t.tenant.key),
-      () => ({}),
-    ),
-    400,
-  ],
-  [
-    'workflow start, an unknown field',
-    startStandUp(
-      toolKey((t) => t.tenant.key),
-      (t) => ({ site_id: t.tenant.siteId, admin: true }),
-    ),
-    400,
-  ],
+  ['workflow start, no site_id', startStandUp(tenantKey('key'), () => ({})), 400],
+  ['workflow start, an unknown field', startStandUp(tenantKey('key'), (t) => ({ site_id: t.tenant.siteId, admin: true })), 400],
   [
     'workflow start, invalid JSON',
     startStandUp(
@@ -484,16 +397,9 @@ const WORKFLOW_STARTS: [string, Step, number][] = [
     ),
     400,
   ],
-  [
-    "workflow start, another site's id",
-    startStandUp(
-      toolKey((t) => t.tenant.key),
-      (t) => ({ site_id: t.tenant.otherSiteId }),
-    ),
-    403,
-  ],
-  ['workflow start, a read-only key', startStandUp(toolKey((t) => t.tenant.readKey)), 403],
-  ['workflow start, a revoked key', startStandUp(toolKey((t) => t.tenant.revokedKey)), 401],
+  ["workflow start, another site's id", startStandUp(tenantKey('key'), (t) => ({ site_id: t.tenant.otherSiteId })), 403],
+  ['workflow start, a read-only key', startStandUp(tenantKey('readKey')), 403],
+  ['workflow start, a revoked key', startStandUp(tenantKey('revokedKey')), 401],
   ['workflow start, no key', startStandUp(() => ({})), 401],
   ['workflow start, a session token instead of a key', startStandUp((t) => ({ authorization: `Bearer ${t.tenant.token}` })), 401],
   [
@@ -501,7 +407,7 @@ const WORKFLOW_STARTS: [string, Step, number][] = [
     {
       method: 'POST',
       path: () => '/api/workflow/webhook',
-      headers: toolKey((t) => t.tenant.key),
+      headers: tenantKey('key'),
       body: (t) => ({ type: 'INSERT', table: 'leads', schema: 'public', record: { site_id: t.tenant.siteId } }),
     },
     202,
@@ -759,6 +665,39 @@ describe.skipIf(!base)('the fast path and Next answer alike', () => {
       const { date: _a, ...fastHeaders } = Object.fromEntries(Object.entries(fast.headers).map(([k, v]) => [k, unId(v)]));
       const { date: _b, ...nextHeaders } = Object.fromEntries(Object.entries(next.headers).map(([k, v]) => [k, unId(v)]));
       expect({ ...next, headers: nextHeaders, body: unId(next.body) }, label).toEqual({ ...fast, headers: fastHeaders, body: unId(fast.body) });
+    }
+  });
+
+  it('after a 413 on a chunked body the connection answers the next request, on both paths (no parse error, no reset)', async () => {
+    // Chunks past the body cap (MAX_BODY_BYTES, 1 MB by default), then a second request on the same connection.
+    const chunk = 'x'.repeat(64 * 1024);
+    const chunks = Array.from({ length: 24 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join('');
+    const probes: [string, (t: Target) => string][] = [
+      // Served fast on the first server, by Next on the other; then a route Next serves on both.
+      [
+        'leads/get',
+        (t) => `POST /api/agents/tools/leads/get HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.tenant.key}\r\nContent-Type: application/json\r\n`,
+      ],
+      [
+        'leads/create',
+        (t) =>
+          `POST /api/agents/tools/leads/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.tenant.key}\r\nContent-Type: application/json\r\n`,
+      ],
+    ];
+    for (const [label, head] of probes) {
+      for (const t of targets) {
+        const bytes = `${head(t)}Transfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\nGET /api/health HTTP/1.1\r\nHost: x\r\n\r\n`;
+        // rawHttp resolves with fewer answers when the server closes the connection, and rejects on a reset;
+        // a hung connection fails by the test's timeout.
+        const answers = await rawHttp(Number(new URL(t.server.url).port), bytes, 2);
+        expect(
+          answers.map((a) => [a.status, a.status === 413 ? JSON.parse(a.body).error.code : JSON.parse(a.body).data]),
+          `${label} on ${t.name}`,
+        ).toEqual([
+          [413, 'PAYLOAD_TOO_LARGE'],
+          [200, { status: 'ok' }],
+        ]);
+      }
     }
   });
 

@@ -2,24 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshot, signedUpPage } from './browser';
+import { apiCall, ownerSession, readWriteKey, type ApiInit } from './shop';
 
 const base = inject('e2eBaseUrl');
 
-async function api(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(`${base}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { 'content-type': 'application/json', ...init.headers },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    if (res.status === 429 && res.headers.get('retry-after') && attempt < 3) {
-      await res.arrayBuffer();
-      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after')) * 1000));
-      continue;
-    }
-    return { status: res.status, body: await res.json() };
-  }
-}
+/** One API call; a 429 waits its Retry-After and tries again. */
+const api = (path: string, init?: ApiInit) => apiCall(base, path, init);
 
 /** The instances console against the app's own robot provider (the machine's Chromium, started by the server). */
 describe.skipIf(!base)('console: robot instances, end to end', () => {
@@ -35,11 +23,9 @@ describe.skipIf(!base)('console: robot instances, end to end', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     page = await signedUpPage(browser, base, email, password);
-    const token = (await api('/api/auth/token', { method: 'POST', body: { email, password } })).body.data.token;
-    const session = { authorization: `Bearer ${token}` };
+    const session = await ownerSession(base, email, password);
     siteId = (await api('/api/visitors/sites', { method: 'POST', headers: session, body: { name: 'Robot Shop' } })).body.data.id;
-    key = (await api('/api/keys', { method: 'POST', headers: session, body: { name: 'robots', scopes: ['read', 'write'], site_id: siteId } })).body
-      .data.apiKey;
+    key = await readWriteKey(base, session, siteId, 'robots');
     const created = await api('/api/robots/instance', {
       method: 'POST',
       headers: { 'x-api-key': key },

@@ -3,19 +3,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot, signedUpPage } from './browser';
+import { createSiteInConsole, launchBrowser, screenshot, signedUpPage } from './browser';
 import { ARTIFACTS, startServer, type RunningServer } from './server';
+import { apiCall, ownerSession, readWriteKey, type ApiInit } from './shop';
 
 const base = inject('e2eBaseUrl');
 
-async function api(origin: string, apiPath: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
-  const res = await fetch(`${origin}${apiPath}`, {
-    method: init.method ?? 'GET',
-    headers: { 'content-type': 'application/json', ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const api = (origin: string, apiPath: string, init?: ApiInit) => apiCall(origin, apiPath, init, 0);
 
 /** The text of a code block (the tracking snippet as the page shows it, unescaped). */
 const codeOf = async (page: Page, testId: string) => (await page.getByTestId(testId).textContent())?.trim() ?? '';
@@ -42,17 +36,11 @@ describe.skipIf(!base)('the console an owner opens every morning: forms without 
   beforeAll(async () => {
     browser = await launchBrowser();
     page = await signedUpPage(browser, base, email, password);
-    await page.getByLabel('Name', { exact: true }).fill('Morning Shop');
-    await page.getByRole('button', { name: 'Create site' }).click();
-    await page.waitForURL(/\/console\/sites\/[0-9a-f-]{36}$/);
-    siteId = page.url().split('/').at(-1)!;
+    siteId = await createSiteInConsole(page, 'Morning Shop');
     site = `/console/sites/${siteId}`;
     // What the rows' forms act on: a key, an origin, a lead, an invitation.
-    const token = (await api(base, '/api/auth/token', { method: 'POST', body: { email, password } })).body.data.token;
-    session = { authorization: `Bearer ${token}` };
-    const key = (
-      await api(base, '/api/keys', { method: 'POST', headers: session, body: { name: 'morning', scopes: ['read', 'write'], site_id: siteId } })
-    ).body.data.apiKey;
+    session = await ownerSession(base, email, password);
+    const key = await readWriteKey(base, session, siteId, 'morning');
     const withKey = { 'x-api-key': key };
     expect(
       (await api(base, `/api/sites/${siteId}/origins`, { method: 'POST', headers: session, body: { origin: 'https://app.morning.example' } })).status,
@@ -166,14 +154,23 @@ describe.skipIf(!base)('the console an owner opens every morning: forms without 
     await tab.close();
   }, 120_000);
 
-  it('refuses a form posted from another origin with 403, not a logged 500', async () => {
+  /**
+   * A page of the site (`pagePath`) in the browser without JavaScript, with the hidden fields of its form
+   * that holds the control `control` finds, and the session cookie to post it with.
+   */
+  const formWithoutScript = async (pagePath: string, control: (tab: Page) => Locator) => {
     const tab = await noScript.newPage();
-    await tab.goto(`${base}${site}/origins`);
-    const form = actionForms(tab).filter({ has: tab.getByRole('textbox', { name: 'Origin' }) });
-    const fields = await form
+    await tab.goto(`${base}${site}${pagePath}`);
+    const fields = await actionForms(tab)
+      .filter({ has: control(tab) })
       .locator('input[type="hidden"]')
       .evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value]));
     const cookie = (await noScript.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    return { tab, fields, cookie };
+  };
+
+  it('refuses a form posted from another origin with 403, not a logged 500', async () => {
+    const { tab, fields, cookie } = await formWithoutScript('/origins', (t) => t.getByRole('textbox', { name: 'Origin' }));
     const post = (origin: string, value: string) => {
       const body = new FormData();
       for (const [name, v] of fields) body.append(name, v);
@@ -264,6 +261,14 @@ describe.skipIf(!base)('the console an owner opens every morning: forms without 
     const sub = tab.locator('main time + .sub').first();
     if (await sub.count()) expect(await sub.textContent()).toMatch(/GMT\+1$/);
     await screenshot(tab, 'morning-forms-04-keys-in-berlin');
+    // Outside a site's pages (the account's, the list of sites) dates are in the person's own zone, the browser's.
+    for (const where of ['/console/account/security', '/console']) {
+      await tab.goto(`${base}${where}`);
+      await expect.poll(() => tab.locator('main time').first().getAttribute('title'), { message: where }).toMatch(/GMT\+1 · .* UTC$/);
+    }
+    await tab.goto(`${base}/console/account/security`);
+    await expect.poll(() => tab.locator('main time + .sub').first().textContent()).toMatch(/GMT\+1$/);
+    await screenshot(tab, 'morning-forms-04-account-in-berlin');
     // The API counts the site's days in the same zone (`timezone=site`; its default stays UTC).
     const days = await api(base, `/sites/${berlinId}/analytics/overview?timezone=site`, { headers: { 'x-api-key': berlinKey } });
     expect(days.status, JSON.stringify(days.body)).toBe(200);
@@ -280,13 +285,7 @@ describe.skipIf(!base)('the console an owner opens every morning: forms without 
   });
 
   it('refuses a name that is not a time zone in words, without JavaScript too', async () => {
-    const tab = await noScript.newPage();
-    await tab.goto(`${base}${site}/general`);
-    const form = actionForms(tab).filter({ has: tab.getByRole('combobox', { name: 'Time zone' }) });
-    const fields = await form
-      .locator('input[type="hidden"]')
-      .evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value]));
-    const cookie = (await noScript.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const { tab, fields, cookie } = await formWithoutScript('/general', (t) => t.getByRole('combobox', { name: 'Time zone' }));
     const body = new FormData();
     for (const [name, v] of fields) body.append(name, v);
     body.append('timezone', 'Mars/Olympus');

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot, signedUpPage } from './browser';
+import { launchBrowser, PHONE, screenshot, signedUpPage } from './browser';
 import { api, UA } from './shop';
 
 const base = inject('e2eBaseUrl');
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /**
  * The console as an owner opens it every morning, at 1280 and 390 px: a menu of the shop's daily
@@ -111,6 +110,7 @@ describe.skipIf(!base)('the morning console: menu, phone header, charts, pages, 
       'Business settings',
       'General',
       'Members',
+      'Lead properties',
       'Goals',
       'Annotations',
       'Shared dashboards',
@@ -170,6 +170,11 @@ describe.skipIf(!base)('the morning console: menu, phone header, charts, pages, 
     expect(await p.getByText(siteId, { exact: true }).isVisible()).toBe(false);
     const figures = await p.locator('dl.figures > div').all();
     for (const figure of figures.slice(0, 3)) expect((await figure.boundingBox())!.y + (await figure.boundingBox())!.height).toBeLessThan(844);
+    // The account is not verified yet: its banner is one short band, the sentence beside its button.
+    const banner = (await p.locator('.verify-banner').boundingBox())!;
+    expect(banner.height).toBeLessThanOrEqual(64);
+    const resend = (await p.locator('.verify-banner').getByRole('button', { name: 'Resend link' }).boundingBox())!;
+    expect(resend.y).toBeLessThan(banner.y + banner.height / 2);
     const menu = p.locator('summary', { hasText: 'Menu' });
     expect(await menu.textContent()).toContain('Overview');
     await screenshot(p, 'morning-390-overview');

@@ -257,6 +257,27 @@ describe.skipIf(!base)('console: pages that finish their job', () => {
     const listed = await api(APP, 'GET', `/api/webhooks?site_id=${siteId}`, undefined, key);
     expect(listed.body.data[0]).toMatchObject({ status: 'failing', events: ['lead.updated'] });
     await shots('11-webhooks');
+
+    // Two groups named "events" in error on one page (the add form's, this endpoint's): each names its own message.
+    const add = page.locator('form', { has: page.getByLabel('Endpoint URL') });
+    await add.getByLabel('Endpoint URL').fill(receiver.url('/second'));
+    for (const box of await add.getByRole('group', { name: 'Events' }).getByRole('checkbox').all()) await box.uncheck();
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    await add.getByRole('group', { name: 'Events' }).locator('.error').waitFor();
+    if (!(await edit.isVisible())) await row.locator('summary', { hasText: 'Edit' }).click();
+    await edit.getByLabel('lead.updated').uncheck();
+    await edit.getByRole('button', { name: 'Save endpoint' }).click();
+    await edit.getByRole('group', { name: 'Events' }).locator('.error').waitFor();
+    const described = [
+      await add.getByRole('group', { name: 'Events' }).getAttribute('aria-describedby'),
+      await edit.getByRole('group', { name: 'Events' }).getAttribute('aria-describedby'),
+    ];
+    expect(new Set(described).size).toBe(2);
+    for (const [i, form] of [add, edit].entries()) {
+      expect(await page.locator(`[id="${described[i]}"]`).count()).toBe(1);
+      expect(await form.locator(`[id="${described[i]}"]`).count()).toBe(1);
+    }
+    await screenshot(page, 'morning-11-webhooks-two-errors-1280');
   });
 
   it('writes an email from the Email page and says that mail stays in the outbox without SMTP', async () => {

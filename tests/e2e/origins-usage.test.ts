@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot } from './browser';
+import { openConsolePage, screenshot, signUp } from './browser';
 
 const base = inject('e2eBaseUrl');
 
@@ -25,8 +25,7 @@ describe.skipIf(!base)('console: allowed origins and key usage, end to end', () 
   let apiKey = '';
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    ({ browser, page } = await openConsolePage());
   });
 
   afterAll(async () => {
@@ -34,11 +33,7 @@ describe.skipIf(!base)('console: allowed origins and key usage, end to end', () 
   });
 
   it('creates a site with an extra allowed origin, checked like the API checks it', async () => {
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Email').fill(`e2e-origins-${randomBytes(4).toString('hex')}@example.com`);
-    await page.getByLabel('Password').fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
+    await signUp(page, base, `e2e-origins-${randomBytes(4).toString('hex')}@example.com`);
 
     await page.getByLabel('Name').fill('Origin Shop');
     await page.getByLabel('Domain (optional)').fill('shop.example.com');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SITE_SECTIONS } from '@/app/(console)/_lib/site-sections';
+import { SITE_SECTIONS } from '@/components/site-sections';
 import { launchBrowser, screenshot } from './browser';
 
 const base = inject('e2eBaseUrl');
@@ -157,7 +157,8 @@ describe.skipIf(!base)(`every console page at ${WIDTH} px`, () => {
     await browser?.close();
   });
 
-  it('public pages', async () => {
+  // The reference at /docs renders the whole OpenAPI document in the browser: over a minute on a loaded machine.
+  it('public pages', { timeout: 180_000 }, async () => {
     for (const path of PUBLIC_PAGES) await check(path);
   });
 

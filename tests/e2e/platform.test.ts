@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot } from './browser';
+import { createSiteInConsole, launchBrowser, screenshot, signUp } from './browser';
 
 const base = inject('e2eBaseUrl');
 
@@ -32,14 +32,8 @@ describe.skipIf(!base)('console: platform apps, keys, audit log and email, end t
   });
 
   it('creates an app and a platform key shown once; the key opens the platform API over HTTP', { timeout: 300_000 }, async () => {
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Email').fill(`e2e-platform-${randomBytes(4).toString('hex')}@example.com`);
-    await page.getByLabel('Password').fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
-    await page.getByLabel('Name').fill('Platform Shop');
-    await page.getByRole('button', { name: 'Create site' }).click();
-    await page.waitForURL('**/console/sites/*');
+    await signUp(page, base, `e2e-platform-${randomBytes(4).toString('hex')}@example.com`);
+    await createSiteInConsole(page, 'Platform Shop');
 
     await page.getByRole('link', { name: 'Platform apps' }).click();
     await page.waitForURL('**/platform');

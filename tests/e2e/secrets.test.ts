@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot } from './browser';
+import { createKeyInConsole, createSiteInConsole, openConsolePage, screenshot, signUp } from './browser';
 
 const base = inject('e2eBaseUrl');
 
@@ -20,10 +20,8 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
   const value = `sk_live_${randomBytes(12).toString('hex')}`;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
     // The first console page compiles nothing but opens the database: room for a busy machine.
-    page.setDefaultTimeout(90_000);
+    ({ browser, page } = await openConsolePage(90_000));
   });
 
   afterAll(async () => {
@@ -31,23 +29,9 @@ describe.skipIf(!base)('console: secrets, end to end', () => {
   });
 
   it('stores a secret and lists it without its value', { timeout: 240_000 }, async () => {
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Email').fill(`e2e-secrets-${randomBytes(4).toString('hex')}@example.com`);
-    await page.getByLabel('Password').fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
-    await page.getByLabel('Name').fill('Secret Shop');
-    await page.getByRole('button', { name: 'Create site' }).click();
-    await page.waitForURL('**/console/sites/*');
-    siteId = new URL(page.url()).pathname.split('/').pop()!;
-    await page.getByRole('link', { name: 'API keys' }).click();
-    await page.waitForURL('**/keys');
-
-    await page.getByLabel('Name', { exact: true }).fill('Integration server');
-    await page.getByLabel('write', { exact: true }).check();
-    await page.getByRole('button', { name: 'Create key' }).click();
-    await page.getByTestId('new-api-key').waitFor();
-    apiKey = (await page.getByTestId('new-api-key').textContent())!.trim();
+    await signUp(page, base, `e2e-secrets-${randomBytes(4).toString('hex')}@example.com`);
+    siteId = await createSiteInConsole(page, 'Secret Shop');
+    apiKey = await createKeyInConsole(page, 'Integration server');
 
     await page.getByRole('link', { name: 'Secrets' }).click();
     await page.waitForURL('**/secrets');

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-server';
 import { startSmtpStandIn, type SmtpStandIn } from '../helpers/smtp-standin';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, PHONE, screenshot } from './browser';
 import { freePort } from './ports';
 import { startServer, type RunningServer } from './server';
 import { api, eventually, provision, type Shop } from './shop';
@@ -11,14 +12,15 @@ import { api, eventually, provision, type Shop } from './shop';
  * the owner verifies a test address, builds a two-step sequence (an unknown variable is refused
  * next to its field), previews a step with a real lead and sends a test of it, enrolls a segment,
  * watches the first step go out in the figures, enrolls ticked leads from the leads list, reads
- * an enrollment's history and a lead's enrollments, unenrolls one lead; and builds one without
- * JavaScript. Screenshots at 1280 and 390 px.
+ * an enrollment's history and a lead's enrollments, unenrolls one lead; builds a step the email
+ * agent (the OpenAI-compatible stand-in) drafts for review, reads the draft, edits and approves it;
+ * and builds one without JavaScript. Screenshots at 1280 and 390 px.
  */
 const SUITE = inject('e2eBaseUrl');
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 describe.skipIf(!SUITE)('console: sequences, end to end', () => {
   let smtp: SmtpStandIn;
+  let model: LlmStandIn;
   let app: RunningServer;
   let shop: Shop;
   let browser: Browser;
@@ -26,6 +28,12 @@ describe.skipIf(!SUITE)('console: sequences, end to end', () => {
   let segmentId: string;
   const leads: Record<string, string> = {};
   const site = (path = '') => `${app.url}/console/sites/${shop.siteId}${path}`;
+  /** The next message the mail server receives once `act` is done. */
+  const mailAfter = async (act: () => Promise<void>) => {
+    const before = smtp.received.length;
+    await act();
+    return smtp.next(before);
+  };
   const shots = async (name: string) => {
     await screenshot(page, `sequences-${name}-1280`);
     const phone = await page
@@ -39,10 +47,18 @@ describe.skipIf(!SUITE)('console: sequences, end to end', () => {
   };
 
   beforeAll(async () => {
-    smtp = await startSmtpStandIn();
+    [smtp, model] = await Promise.all([startSmtpStandIn(), startLlmStandIn()]);
     app = await startServer(
       await freePort(),
-      { SMTP_URL: smtp.url, EMAIL_FROM: 'Trail Shop <hello@trail.example.com>', RATE_LIMIT_BACKEND: 'none' },
+      {
+        SMTP_URL: smtp.url,
+        EMAIL_FROM: 'Trail Shop <hello@trail.example.com>',
+        RATE_LIMIT_BACKEND: 'none',
+        LLM_BASE_URL: model.url,
+        LLM_API_KEY: 'standin-key',
+        LLM_MODEL: 'stand-in-model',
+        OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+      },
       'server-sequences',
     );
     shop = await provision(app.url, '/sequences');
@@ -73,16 +89,14 @@ describe.skipIf(!SUITE)('console: sequences, end to end', () => {
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
-    await smtp?.close();
+    await Promise.all([smtp?.close(), model?.close()]);
   });
 
   it('verifies a test address, builds a two-step sequence, previews and test-sends a step', { timeout: 300_000 }, async () => {
     // The owner's test address, verified with the code mailed to it.
     await page.goto(site('/email'));
-    const seen = smtp.received.length;
     await page.getByLabel('Your address').fill('owner@trail.example.com');
-    await page.getByRole('button', { name: 'Send code' }).click();
-    const codeMail = await smtp.next(seen);
+    const codeMail = await mailAfter(() => page.getByRole('button', { name: 'Send code' }).click());
     const code = codeMail.parsed.subject!.match(/([A-Z0-9]{4}-[A-Z0-9]{4})/)![1];
     await page.getByLabel('Code for owner@trail.example.com').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
@@ -126,9 +140,7 @@ describe.skipIf(!SUITE)('console: sequences, end to end', () => {
     expect(await preview.innerText()).toContain('Hi Ada');
     expect(await preview.innerText()).toContain('A question for Analytical Engines');
     expect(await preview.innerText()).toContain('Hello Ada at Analytical Engines, your trial is ready.');
-    const before = smtp.received.length;
-    await page.getByRole('button', { name: 'Send test' }).click();
-    const test = await smtp.next(before);
+    const test = await mailAfter(() => page.getByRole('button', { name: 'Send test' }).click());
     expect(test.envelope.to).toEqual(['owner@trail.example.com']);
     expect(test.parsed.subject).toBe('[Test] Hi Ada');
     expect(test.parsed.text).toContain('Hello Ada at Analytical Engines, your trial is ready.');
@@ -206,6 +218,65 @@ describe.skipIf(!SUITE)('console: sequences, end to end', () => {
     // Mary's first step may have gone out before she was unenrolled.
     expect(await page.getByTestId('sequence-emails').innerText()).toMatch(/^[34] sent/);
     await shots('list');
+  });
+
+  it('shows a draft of the email agent for review, and sends it as the owner edited and approved it', { timeout: 300_000 }, async () => {
+    await page.goto(site('/sequences/new'));
+    await page.getByLabel('Name').fill('Boot intro');
+    await page.locator('#step-0-subject').fill('An idea for {{company|your team}}');
+    await page.locator('#step-0-mode').selectOption('agent-review');
+    await page.locator('#step-0-body').fill('Introduce our trail boots to {{first_name|there}}; mention the free returns.');
+    await page.getByRole('button', { name: 'Create sequence' }).click();
+    await page.waitForURL(/\/sequences\/[0-9a-f-]{36}$/);
+    const sequenceId = page.url().split('/').pop()!;
+    await page.getByText('No drafts wait for review.').waitFor();
+
+    model.queue({ text: 'Dear Grace,\n\nOur trail boots carried a whole fleet through winter. Returns are free.\n\nBest, the Trail Shop' });
+    const enrolled = await api(
+      app.url,
+      'POST',
+      `/api/sequences/${sequenceId}/enrollments`,
+      { site_id: shop.siteId, lead_ids: [leads.Grace] },
+      shop.key,
+    );
+    expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(200);
+    await eventually(
+      async () => (await api(app.url, 'GET', `/api/sequences/${sequenceId}?site_id=${shop.siteId}`, undefined, shop.key)).body.data.enrollments[0],
+      (e) => e?.draft?.approved === false,
+      'the draft written',
+    );
+    // The agent was asked with the step's instructions for this lead; nothing went to her yet.
+    expect(model.requests.some((r) => JSON.stringify(r.messages).includes('Introduce our trail boots to Grace; mention the free returns.'))).toBe(
+      true,
+    );
+    const sentBefore = smtp.received.filter((m) => m.envelope.to.includes('grace@navy.example')).length;
+
+    await page.reload();
+    const review = page.locator('section[aria-labelledby="review-heading"]');
+    expect(await page.locator('#review-heading').innerText()).toBe('Drafts to review (1)');
+    const draft = review.locator(`[data-draft="${leads.Grace}"]`);
+    expect(await draft.innerText()).toContain('Grace Hopper');
+    expect(await draft.innerText()).toContain('grace@navy.example · step 1');
+    expect(await draft.innerText()).toContain('An idea for Navy');
+    expect(await draft.locator('.draft-preview').innerText()).toContain('Our trail boots carried a whole fleet through winter.');
+    await draft.getByText('Read, edit and approve').click();
+    expect(await draft.getByLabel('Body').inputValue()).toContain('Best, the Trail Shop');
+    await shots('review');
+
+    // The owner's edits go out, once approved.
+    await draft.getByLabel('Subject').fill('Boots for the Navy');
+    await draft.getByLabel('Body').fill('Dear Grace,\n\nOur trail boots carried a whole fleet through winter.\n\nBest, Sam at the Trail Shop');
+    const mail = await mailAfter(() => draft.getByRole('button', { name: 'Approve and send' }).click());
+    expect(mail.envelope.to).toEqual(['grace@navy.example']);
+    expect(mail.parsed.subject).toBe('Boots for the Navy');
+    expect(mail.parsed.text).toContain('Best, Sam at the Trail Shop');
+    expect(smtp.received.filter((m) => m.envelope.to.includes('grace@navy.example'))).toHaveLength(sentBefore + 1);
+    await page.getByText('No drafts wait for review.').waitFor();
+    await eventually(
+      async () => (await api(app.url, 'GET', `/api/sequences/${sequenceId}?site_id=${shop.siteId}`, undefined, shop.key)).body.data,
+      (d) => d.figures.sent === 1 && d.figures.completed === 1,
+      'the approved draft recorded as sent',
+    );
   });
 
   it('builds a sequence and pauses it without JavaScript', { timeout: 120_000 }, async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot } from './browser';
+import { createKeyInConsole, createSiteInConsole, launchBrowser, screenshot, signUp } from './browser';
 
 const base = inject('e2eBaseUrl');
 
@@ -38,23 +38,9 @@ describe.skipIf(!base)('site settings editor, end to end', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Email').fill(`settings-${randomBytes(4).toString('hex')}@example.com`);
-    await page.getByLabel('Password').fill('a long enough password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/console');
-    await page.getByLabel('Name').fill('Widget Works');
-    await page.getByRole('button', { name: 'Create site' }).click();
-    await page.waitForURL('**/console/sites/*');
-    siteId = new URL(page.url()).pathname.split('/').pop()!;
-    await page.getByRole('link', { name: 'API keys' }).click();
-    await page.waitForURL('**/keys');
-
-    await page.getByLabel('Name', { exact: true }).fill('Agent');
-    await page.getByRole('button', { name: 'Create key' }).click();
-    const shown = page.getByTestId('new-api-key');
-    await shown.waitFor();
-    apiKey = (await shown.textContent())!.trim();
+    await signUp(page, base, `settings-${randomBytes(4).toString('hex')}@example.com`);
+    siteId = await createSiteInConsole(page, 'Widget Works');
+    apiKey = await createKeyInConsole(page, 'Agent', { write: false });
   });
 
   afterAll(async () => {

@@ -30,6 +30,44 @@ export async function api(app: string, method: string, path: string, body?: unkn
   return { status: res.status, body: await res.json() };
 }
 
+export interface ApiInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/**
+ * One JSON call to the app at `app`: status and parsed body. A 429 (the site's Basic plan allows
+ * 60 requests a minute) waits its Retry-After (1 s without one) and tries again, up to `retries` times.
+ */
+export async function apiCall(app: string, path: string, init: ApiInit = {}, retries = 3): Promise<{ status: number; body: any }> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${app}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { 'content-type': 'application/json', ...init.headers },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    if (res.status === 429 && attempt < retries) {
+      await res.arrayBuffer();
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? '1') * 1000));
+      continue;
+    }
+    return { status: res.status, body: await res.json() };
+  }
+}
+
+/** The session header of a signed-up owner, from the token route of the app at `app`. */
+export async function ownerSession(app: string, email: string, password: string): Promise<Record<string, string>> {
+  const token = (await apiCall(app, '/api/auth/token', { method: 'POST', body: { email, password } })).body.data.token;
+  return { authorization: `Bearer ${token}` };
+}
+
+/** A new read/write API key named `name` of the owner's site. */
+export async function readWriteKey(app: string, session: Record<string, string>, siteId: string, name: string): Promise<string> {
+  const res = await apiCall(app, '/api/keys', { method: 'POST', headers: session, body: { name, scopes: ['read', 'write'], site_id: siteId } });
+  return res.body.data.apiKey;
+}
+
 /** A user, a site whose domain is the page server, and an API key, on the app at `app`. */
 export async function provision(app: string, prefix: string, pingMs?: number): Promise<Shop> {
   const email = `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;

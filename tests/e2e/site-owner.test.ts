@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, screenshot, signIn as signInAs } from './browser';
 import { api, eventually, pageOrigin, provision, serveShop, UA, type Shop } from './shop';
 
 /**
@@ -22,13 +22,7 @@ describe.skipIf(!APP)("the site owner's loop: a tracked visit found in the conso
   let leadId = '';
   const site = () => `${APP}/console/sites/${shop.siteId}`;
 
-  const signIn = async (page: Page) => {
-    await page.goto(`${APP}/signin`);
-    await page.getByLabel('Email').fill(shop.owner.email);
-    await page.getByLabel('Password').fill(shop.owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/console');
-  };
+  const signIn = (page: Page) => signInAs(page, APP, shop.owner);
   /** Elements that reach past the right edge of the screen, unless a box around them clips them (nothing should). */
   const overflowing = (page: Page) =>
     page.evaluate(() => {

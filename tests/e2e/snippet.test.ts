@@ -50,6 +50,14 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
     await tab.goto(`${pageOrigin}${s.prefix}${path}`);
     return tab;
   };
+  /** A visitor in a browser of their own landing on `path`: the tab and its session, once the page view is stored. */
+  const landOn = async (s: Shop, path: string, what: string) => {
+    const context = await browser.newContext({ userAgent: UA });
+    const tab = await open(context, s, path);
+    const session = await sessionOf(tab);
+    await withEvents(s, session.session_id, 1, what);
+    return { context, tab, session };
+  };
   const follow = async (tab: Page, s: Shop, path: string) => {
     await tab.click(`nav a[href="${s.prefix}${path}"]`);
     await tab.waitForURL(`${pageOrigin}${s.prefix}${path}`);
@@ -179,10 +187,7 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
   });
 
   it('keeps the session through a reload and the back/forward cache (a restored page is a page view)', async () => {
-    const context = await browser.newContext({ userAgent: UA });
-    const tab = await open(context, shop, '/pricing');
-    const s = await sessionOf(tab);
-    await withEvents(shop, s.session_id, 1, 'the first page view');
+    const { context, tab, session: s } = await landOn(shop, '/pricing', 'the first page view');
     await tab.reload();
     expect((await sessionOf(tab)).session_id).toBe(s.session_id);
     await withEvents(shop, s.session_id, 2, 'the page view after the reload');
@@ -200,10 +205,7 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
   });
 
   it('shares one session between two tabs of the site; switching tabs ends nothing', async () => {
-    const context = await browser.newContext({ userAgent: UA });
-    const first = await open(context, shop, '/');
-    const s = await sessionOf(first);
-    await withEvents(shop, s.session_id, 1, 'the first tab page view');
+    const { context, tab: first, session: s } = await landOn(shop, '/', 'the first tab page view');
     const second = await open(context, shop, '/pricing');
     expect((await sessionOf(second)).session_id).toBe(s.session_id);
     await first.bringToFront();
@@ -222,10 +224,7 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
   });
 
   it('sgp.end() ends the visit (a logout); the next page starts a new session chained to it', async () => {
-    const context = await browser.newContext({ userAgent: UA });
-    const tab = await open(context, shop, '/account');
-    const s = await sessionOf(tab);
-    await withEvents(shop, s.session_id, 1, 'the account page view');
+    const { context, tab, session: s } = await landOn(shop, '/account', 'the account page view');
     await tab.click('#logout');
     const ended = await tab.evaluate(() => (window as any).ended);
     expect(ended).toMatchObject({ session_id: s.session_id, status: 'closed', exit_type: 'bounce', exit_url: `${pageOrigin}/account` });
@@ -243,10 +242,7 @@ describe.skipIf(!APP)('the tracking tag in a three-page shop, in headless Chromi
   });
 
   it('a visitor returning after the inactivity limit gets a new session chained to the one that timed out', async () => {
-    const context = await browser.newContext({ userAgent: UA });
-    const tab = await open(context, later, '/?utm_source=ads');
-    const first = await sessionOf(tab);
-    await withEvents(later, first.session_id, 1, 'the landing page view');
+    const { context, tab, session: first } = await landOn(later, '/?utm_source=ads', 'the landing page view');
     // The inactivity limit of this app is a few seconds: wait until the session is gone.
     await eventually(
       () => readSession(later, first.session_id),

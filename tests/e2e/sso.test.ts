@@ -27,7 +27,15 @@ describe.skipIf(!SUITE)('single sign-on, end to end', () => {
     op = await startOidcProvider({ redirectUri: `${origin}/api/auth/callback/oidc` });
     app = await startServer(
       port,
-      { NEXTAUTH_URL: origin, OIDC_ISSUER: op.issuer, OIDC_CLIENT_ID: op.clientId, OIDC_CLIENT_SECRET: op.clientSecret, OIDC_NAME: 'Test IdP' },
+      {
+        NEXTAUTH_URL: origin,
+        OIDC_ISSUER: op.issuer,
+        OIDC_CLIENT_ID: op.clientId,
+        OIDC_CLIENT_SECRET: op.clientSecret,
+        OIDC_NAME: 'Test IdP',
+        // The sign-ins below pass the callback's per-IP limit (AUTH_RATE_LIMIT_PER_IP, 20 a minute).
+        RATE_LIMIT_BACKEND: 'memory',
+      },
       'server-sso',
     );
     browser = await launchBrowser();
@@ -90,6 +98,9 @@ describe.skipIf(!SUITE)('single sign-on, end to end', () => {
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'does not say that your email address is verified' }).isVisible()).toBe(true);
     await screenshot(page, 'sso-05-refused');
     expect((await page.request.get(`${app.url}/api/auth/me`)).status()).toBe(401);
+    // A callback past the per-IP limit comes back with its own reason, which the page explains too.
+    await page.goto(`${app.url}/signin?error=SsoRateLimited`);
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Too many sign-ins with Test IdP' }).isVisible()).toBe(true);
   });
 
   it('fits a phone at 390 px: the button, the provider, the console', async () => {

@@ -2,25 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshot, signedUpPage } from './browser';
+import { apiCall, ownerSession, readWriteKey, type ApiInit } from './shop';
 
 const base = inject('e2eBaseUrl');
 
 /** One API call; a 429 (the site's Basic plan allows 60 requests a minute) waits its Retry-After and tries again. */
-async function api(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(`${base}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { 'content-type': 'application/json', ...init.headers },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    if (res.status === 429 && attempt < 3) {
-      await res.arrayBuffer();
-      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? '1') * 1000));
-      continue;
-    }
-    return { status: res.status, body: await res.json() };
-  }
-}
+const api = (path: string, init?: ApiInit) => apiCall(base, path, init);
 
 describe.skipIf(!base)('console: workflow runs, end to end', () => {
   let browser: Browser;
@@ -51,11 +38,9 @@ describe.skipIf(!base)('console: workflow runs, end to end', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     page = await signedUpPage(browser, base, email, password);
-    const token = (await api('/api/auth/token', { method: 'POST', body: { email, password } })).body.data.token;
-    const session = { authorization: `Bearer ${token}` };
+    const session = await ownerSession(base, email, password);
     siteId = (await api('/api/visitors/sites', { method: 'POST', headers: session, body: { name: 'Flow Shop' } })).body.data.id;
-    key = (await api('/api/keys', { method: 'POST', headers: session, body: { name: 'flows', scopes: ['read', 'write'], site_id: siteId } })).body
-      .data.apiKey;
+    key = await readWriteKey(base, session, siteId, 'flows');
     // The app's own worker (instrumentation hook) executes these; in batches below the Basic plan's
     // cap of 10 runs in progress.
     for (let batch = 0; batch < 3; batch++) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { openMigratedDatabase, type Database } from '@/lib/db/client';
+import { database, openMigratedDatabase, type Database } from '@/lib/db/client';
 
 /** A fresh, migrated database of the suite's backend, and how to dispose of it. */
 export async function openTestDatabase(kind = process.env.TEST_DB ?? 'pglite'): Promise<{ database: Database; dispose(): Promise<void> }> {
@@ -28,6 +28,14 @@ export async function openTestDatabase(kind = process.env.TEST_DB ?? 'pglite'): 
     loadDataDir: template ? new Blob([readFileSync(template)]) : undefined,
   });
   return { database, dispose: () => database.close() };
+}
+
+/** On Postgres, the URL of the suite's own database, as another process of the app would reach it. */
+export async function suiteDatabaseUrl(): Promise<string> {
+  const [{ name }] = await (await database()).sql.query<{ name: string }>('select current_database() as name');
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 async function withAdmin<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {

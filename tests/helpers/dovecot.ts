@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
+import { freeLoopbackPort } from './serve';
 
 /**
  * A real IMAP server for the mailbox suites: Dovecot (`apt-get install dovecot-imapd`) started
@@ -31,17 +32,6 @@ export function dovecotAvailable(): boolean {
   } catch {
     return false;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves when a connection reads `* OK` from the server; rejects on anything else. */
@@ -89,7 +79,7 @@ export async function startDovecot(): Promise<DovecotServer> {
   if (asRoot) chownSync(mailDir, mailOwner.uid, mailOwner.gid);
   const passwdFile = path.join(dir, 'passwd');
   writeFileSync(passwdFile, '', { mode: 0o644 });
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const configFile = path.join(dir, 'dovecot.conf');
   writeFileSync(
     configFile,
@@ -184,3 +174,15 @@ function safeRead(file: string): string {
     return '';
   }
 }
+
+/** A raw RFC 5322 message (CRLF lines) with these headers and body, to append to a mailbox. */
+export const rawMessage = (headers: Record<string, string>, body: string, contentType = 'text/plain; charset=utf-8') =>
+  [
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    `Content-Type: ${contentType}`,
+    'MIME-Version: 1.0',
+    `Date: ${new Date().toUTCString()}`,
+    '',
+    body,
+    '',
+  ].join('\r\n');

@@ -147,6 +147,24 @@ async function recordExample(handler: RouteHandler, o: CallOptions, result: Call
   appendFileSync(`${process.env.OPENAPI_EXAMPLES_DIR}/${process.pid}.jsonl`, JSON.stringify(record) + '\n');
 }
 
+/**
+ * A request to the site's console API, `/api/sites/{site_id}/<rest>`, signed in as the site's owner
+ * (or with `o.headers`, e.g. another owner's); `o.params` adds to the `site_id` param.
+ */
+export function ownerCall<T = any>(
+  handler: Parameters<typeof call>[0],
+  t: { siteId: string; user: { auth: Record<string, string> } },
+  rest: string,
+  o: Omit<CallOptions, 'path'> = {},
+): Promise<CallResult<T>> {
+  return call<T>(handler, {
+    ...o,
+    path: `/api/sites/${t.siteId}/${rest}`,
+    params: { site_id: t.siteId, ...o.params },
+    headers: o.headers ?? t.user.auth,
+  });
+}
+
 export const uniqueEmail = () => `user-${randomBytes(6).toString('hex')}@example.com`;
 export const PASSWORD = 'correct horse battery';
 

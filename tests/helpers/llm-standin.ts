@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from './llm-server';
+import { startedLater } from './started-later';
 
 // The stand-in itself lives in ./llm-server (no test-runner imports, so benchmarks use it too).
 export * from './llm-server';
@@ -21,12 +22,5 @@ export function useModelForFile(extra: Record<string, string> = {}): LlmStandIn 
     restore?.();
     await standIn?.close();
   });
-  return new Proxy({} as LlmStandIn, {
-    get: (_target, name) => {
-      if (!standIn) throw new Error('the model stand-in starts in beforeAll');
-      const value = standIn[name as keyof LlmStandIn];
-      return typeof value === 'function' ? value.bind(standIn) : value;
-    },
-    set: (_target, name, value) => Reflect.set(standIn!, name, value),
-  });
+  return startedLater('the model stand-in', () => standIn);
 }

@@ -1,5 +1,5 @@
 import NextAuth from 'next-auth';
-import { authOptions } from '@/lib/auth/next-auth';
+import { authOptions } from '@/lib/users/next-auth';
 
 export interface NextAuthAnswer {
   status: number;

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { resetConfig } from '@/lib/core/config';
 import { listenInTestRange } from './serve';
 
 /**
@@ -204,4 +205,29 @@ export async function startVenuesStandIn(apiKey: string): Promise<{ url: string;
   });
   const port = await listenInTestRange(server);
   return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+const FINDER_VARIABLES = ['PEOPLE_DATA_BASE_URL', 'PEOPLE_DATA_API_KEY', 'VENUES_API_URL', 'VENUES_API_KEY'];
+
+/**
+ * Both finder providers as local stand-ins, configured for the app through its environment (the
+ * keys named after `name`); `close` takes the configuration back and stops them.
+ */
+export async function useFinderStandIns(name: string): Promise<{ close(): Promise<void> }> {
+  const [people, venues] = await Promise.all([startPeopleDataStandIn(`${name}-provider-key`), startVenuesStandIn(`${name}-venues-key`)]);
+  Object.assign(process.env, {
+    PEOPLE_DATA_BASE_URL: people.url,
+    PEOPLE_DATA_API_KEY: `${name}-provider-key`,
+    VENUES_API_URL: venues.url,
+    VENUES_API_KEY: `${name}-venues-key`,
+  });
+  // A configuration change drops built providers: before the site's objects are made.
+  resetConfig();
+  return {
+    async close() {
+      for (const variable of FINDER_VARIABLES) delete process.env[variable];
+      resetConfig();
+      await Promise.all([people.close(), venues.close()]);
+    },
+  };
 }

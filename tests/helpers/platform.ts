@@ -1,11 +1,24 @@
 import { sql } from 'drizzle-orm';
+import { beforeAll } from 'vitest';
+import { POST as addRecipientRoute } from '@/app/api/sites/[site_id]/email-recipients/route';
 import { POST as createAppRoute } from '@/app/api/sites/[site_id]/platform-apps/route';
 import { POST as createKeyRoute } from '@/app/api/sites/[site_id]/platform-keys/route';
 import { CAPABILITIES, type Capability } from '@/lib/core/principal';
 import { getDb } from '@/lib/db/client';
 import { call, type Tenant } from './harness';
+import { suiteTenants } from './tenants';
 
 export const platformAuth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** POST /api/sites/{site_id}/email-recipients as the site's owner: adds `email` as a test recipient and mails it a code. */
+export const addTestRecipient = (t: Pick<Tenant, 'user' | 'siteId'>, email: string) =>
+  call(addRecipientRoute, {
+    method: 'POST',
+    path: `/api/sites/${t.siteId}/email-recipients`,
+    params: { site_id: t.siteId },
+    headers: t.user.auth,
+    body: { email },
+  });
 
 export async function createApp(
   t: Pick<Tenant, 'user' | 'siteId'>,
@@ -79,4 +92,19 @@ export async function createPlatformFixture(t: Pick<Tenant, 'user' | 'siteId'>):
       return without.get(id)!;
     },
   };
+}
+
+/**
+ * Two tenants with a platform app (and its keys) each, for the tests of the calling scope: created
+ * before them, filled in place (usable from the tests, and any later `beforeAll`, on).
+ */
+export function suitePlatformApps(): { mine: Tenant; other: Tenant; app: PlatformFixture; otherApp: PlatformFixture } {
+  const [mine, other] = suiteTenants(2);
+  const [app, otherApp] = [{} as PlatformFixture, {} as PlatformFixture];
+  beforeAll(async () => {
+    const [a, b] = await Promise.all([createPlatformFixture(mine), createPlatformFixture(other)]);
+    Object.assign(app, a);
+    Object.assign(otherApp, b);
+  });
+  return { mine, other, app, otherApp };
 }

@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 import { resetConfig } from '@/lib/core/config';
 
 /**
@@ -18,4 +18,19 @@ export function useRateLimits(env: Record<string, string> = {}): void {
     }
     resetConfig();
   });
+}
+
+/**
+ * The limiter's windows follow `Date`: the returned `setNow(t)` fakes `Date` at `t` (epoch ms),
+ * and moves it when called again within the test; real timers are back after each test. Call at
+ * the top level or in a describe, like the hooks it registers.
+ */
+export function limiterClock(): (t: number) => void {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  return (t) => {
+    if (!vi.isFakeTimers()) vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(t);
+  };
 }

@@ -64,3 +64,15 @@ export async function listenInTestRange(server: http.Server): Promise<number> {
     }
   }
 }
+
+/** A loopback port the system has free right now, for a server started as a child process with its port named. */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = http.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -10,8 +10,8 @@ import { applyTestEnv } from './test-env';
 
 applyTestEnv();
 resetConfig();
-// Created agent commands stay pending until a suite runs them (drainCommands); the suites of the
-// engine dispatcher put it back (tests/integration/agents/dispatch.test.ts, the workflow behaviour suite).
+// Created agent commands stay pending: the suites that run them put the engine dispatcher back
+// (tests/helpers/commands.ts useCommandRuns, the dispatch and workflow behaviour suites).
 overrideProviders({ commandDispatcher: { dispatch: async () => undefined } });
 
 let dispose: (() => Promise<void>) | undefined;

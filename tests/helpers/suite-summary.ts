@@ -11,6 +11,12 @@ interface Suite {
   needs: string;
   enable: string;
   matches(module: TestModule): boolean;
+  /**
+   * The project that runs the suite when the variable that creates that project is set (the others
+   * skip it then, as the read replica's suite skips on PGlite when there is a Postgres project): only
+   * that project's tests are the suite's outcome, and the other projects' skips are not counted.
+   */
+  meantIn?: { project: string; whenSet: string };
 }
 
 const SUITES: Suite[] = [
@@ -39,6 +45,13 @@ const SUITES: Suite[] = [
     matches: (m) => m.project.name === 'temporal',
   },
   {
+    name: 'Analytics read replica (streaming)',
+    needs: 'the Postgres server binaries (initdb, pg_ctl, pg_basebackup) under /usr/lib/postgresql/<version>/bin or PG_BIN',
+    enable: '`apt-get install -y postgresql` (the suite starts its own primary and replica on loopback ports from 5450)',
+    matches: (m) => m.moduleId.includes('integration/analytics/read-replica'),
+    meantIn: { project: 'postgres', whenSet: 'TEST_DATABASE_URL' },
+  },
+  {
     name: 'IMAP mailbox (Dovecot)',
     needs: 'Dovecot at DOVECOT_BINARY (default /usr/sbin/dovecot)',
     enable: '`apt-get install -y dovecot-imapd` (the suite starts its own instance on a loopback port)',
@@ -63,7 +76,8 @@ function outcomeOf(modules: TestModule[]): Outcome {
 export function summarize(modules: readonly TestModule[], env: Record<string, string | undefined> = process.env): string[] {
   const lines = ['', 'Suites that need the machine:'];
   for (const suite of SUITES) {
-    const mine = modules.filter((m) => suite.matches(m));
+    const meant = suite.meantIn && env[suite.meantIn.whenSet] ? suite.meantIn.project : undefined;
+    const mine = modules.filter((m) => suite.matches(m) && (meant === undefined || m.project.name === meant));
     // Without TEST_DATABASE_URL the postgres project does not exist: it is skipped when the integration suites ran.
     if (suite.name.includes('Postgres') && !env.TEST_DATABASE_URL && modules.some((m) => m.project.name === 'pglite')) {
       lines.push(`  SKIPPED  ${suite.name} — needs ${suite.needs}; to enable: ${suite.enable}`);

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, openSync, closeSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { freeLoopbackPort } from './serve';
 
 /**
  * A real Temporal dev server (the official `temporal` CLI, `server start-dev`) for the Temporal
@@ -40,18 +40,10 @@ export function missingCliMessage(): string {
   return `no \`temporal\` CLI found (set TEMPORAL_CLI, or install it with \`${INSTALL_HINT}\`)`;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The server could not bind a port another process took first. */
+class PortTakenError extends Error {}
 
 /** Ready = the frontend answers and the namespace knows the `site_id` attribute. */
 async function waitUntilReady(address: string, namespace: string, child: ChildProcess, logFile: string, timeoutMs: number) {
@@ -59,7 +51,9 @@ async function waitUntilReady(address: string, namespace: string, child: ChildPr
   let lastError: unknown;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
-      throw new Error(`temporal server exited with ${child.exitCode}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+      const log = readFileSync(logFile, 'utf8');
+      const message = `temporal server exited with ${child.exitCode}:\n${log.slice(-2000)}`;
+      throw /address already in use/.test(log) ? new PortTakenError(message) : new Error(message);
     }
     let connection: Connection | undefined;
     try {
@@ -77,11 +71,27 @@ async function waitUntilReady(address: string, namespace: string, child: ChildPr
   throw new Error(`temporal server not ready after ${timeoutMs} ms: ${String(lastError)}`);
 }
 
+/**
+ * The CLI picks its HTTP API and metrics ports itself (a free port it then releases), so another
+ * process on a busy machine can take one first; such a start is retried with fresh ports.
+ */
+const START_ATTEMPTS = 3;
+
 /** Starts a dev server and resolves once it serves; `stop` ends it and removes its files. */
 export async function startTemporalDevServer(cli: string): Promise<TemporalTestServer & { stop: () => Promise<void> }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(cli);
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
+
+async function startOnce(cli: string): Promise<TemporalTestServer & { stop: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sgp-temporal-'));
   const logFile = path.join(dir, 'server.log');
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const namespace = 'default';
   const address = `127.0.0.1:${port}`;
   const log = openSync(logFile, 'a');

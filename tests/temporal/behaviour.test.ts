@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { describe, inject } from 'vitest';
-import { createActivities } from '@/lib/workflows/activities-impl';
+import { createActivities } from '@/lib/worker/activities';
 import { TemporalEngine } from '@/lib/workflows/engines/temporal/engine';
 import { createTemporalWorker } from '@/lib/workflows/engines/temporal/worker';
 import { describeWorkflowBehaviour } from '../integration/workflows/behaviour';

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiError } from '@/lib/core/errors';
-import { createActivities } from '@/lib/workflows/activities-impl';
+import { createActivities } from '@/lib/worker/activities';
 import { HUMAN_RESPONSE_SIGNAL } from '@/lib/workflows/definitions';
 import type { WorkflowRecord, WorkflowStatus } from '@/lib/workflows/engine';
 import { TemporalEngine } from '@/lib/workflows/engines/temporal/engine';
 import type { TemporalSettings } from '@/lib/workflows/engines/temporal/settings';
-import { reserveStartKey } from '@/lib/workflows/engines/temporal/start-keys';
+import { reserveStartKey } from '@/lib/workflows/engines/temporal/start-keys-repo';
 import { createTemporalWorker, type TemporalWorker } from '@/lib/workflows/engines/temporal/worker';
 import { createTenant } from '../helpers/harness';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_EQUIVALENTS } from '@/app/(console)/_lib/api-equivalents';
-import { SITE_SECTIONS } from '@/app/(console)/_lib/site-sections';
+import { SITE_SECTIONS } from '@/components/site-sections';
 import table from '@/lib/http/route-table.json';
 
 describe('the API for each console page (Developers area)', () => {

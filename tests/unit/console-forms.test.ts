@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { absoluteTime, relativeTime } from '@/app/(console)/_lib/dates';
 import { fieldErrors, optionalText, safeParseForm } from '@/app/(console)/_lib/forms';
 import { parseOriginLines } from '@/app/(console)/_lib/origin-lines';
-import { bodyFromForm, schemaFields } from '@/app/(console)/_lib/schema-form';
+import { absoluteTime, relativeTime } from '@/components/dates';
+import { bodyFromForm, schemaFields } from '@/components/schema-form/fields';
 import { createKeyBodySchema } from '@/lib/keys/schema';
 import { impliedOrigins } from '@/lib/sites/origins';
 import { signupBodySchema } from '@/lib/users/schema';

@@ -2,16 +2,14 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bodyFromForm, schemaFields } from '@/app/(console)/_lib/schema-form';
+import { pageHref, peekedPage, PAGE_SIZE } from '@/app/(console)/_lib/list-query';
 import { Chart } from '@/components/kit/chart';
 import { DataTable } from '@/components/kit/data-table';
+import { FilterInput, FilterLinks, FilterSelect } from '@/components/kit/page-filters';
+import { SectionTable } from '@/components/kit/section-table';
+import { bodyFromForm, schemaFields } from '@/components/schema-form/fields';
 import { buildSegmentsBody, humanInterventionBody, leadResearchBody } from '@/lib/workflows/bodies';
-
-const form = (entries: [string, string][]) => {
-  const f = new FormData();
-  for (const [k, v] of entries) f.append(k, v);
-  return f;
-};
+import { postedForm } from '@/tests/helpers/form-data';
 
 describe('Chart', () => {
   it('renders plain SVG on the server, for wide screens and for phones: paths, round ticks, a tooltip per day', () => {
@@ -95,7 +93,7 @@ describe('forms generated from a body schema', () => {
     const fields = schemaFields(humanInterventionBody);
     const body = bodyFromForm(
       fields,
-      form([
+      postedForm([
         ['question', ' Ship it? '],
         ['context', '{"pr": 12}'],
         ['timeout_seconds', '60'],
@@ -108,7 +106,7 @@ describe('forms generated from a body schema', () => {
     const bad = humanInterventionBody.safeParse({
       ...bodyFromForm(
         fields,
-        form([
+        postedForm([
           ['question', 'x'],
           ['context', '{not json'],
           ['timeout_seconds', 'soon'],
@@ -120,6 +118,93 @@ describe('forms generated from a body schema', () => {
     expect(new Set(bad.error!.issues.map((i) => i.path[0]))).toEqual(new Set(['context', 'timeout_seconds']));
 
     const lists = schemaFields(z.strictObject({ ids: z.array(z.string()).optional(), on: z.boolean().default(false) }));
-    expect(bodyFromForm(lists, form([['ids', 'a\n\n b \n']]))).toEqual({ ids: ['a', 'b'], on: false });
+    expect(bodyFromForm(lists, postedForm([['ids', 'a\n\n b \n']]))).toEqual({ ids: ['a', 'b'], on: false });
+  });
+});
+
+describe('SectionTable', () => {
+  const columns = [{ header: 'Name', title: true, cell: (r: { id: string; name: string }) => r.name }];
+  const section = (props: Partial<Parameters<typeof SectionTable<{ id: string; name: string }>>[0]>) =>
+    renderToStaticMarkup(
+      createElement(SectionTable<{ id: string; name: string }>, {
+        title: 'Goals',
+        id: 'goals',
+        caption: 'Goals of the site',
+        rows: [{ id: 'g1', name: 'Sign-up' }],
+        empty: 'No goals yet.',
+        columns,
+        ...props,
+      }),
+    );
+
+  it('is a card labelled by its heading: the intro, the table keyed by id, the row buttons or a dash, then what follows', () => {
+    const html = section({ intro: 'What a goal is.', rowActions: (r) => r.id === 'g1' && 'Delete', children: 'pager' });
+    expect(html).toMatch(
+      /^<section class="card" aria-labelledby="goals-heading"><div class="card-head"><h2 id="goals-heading"[^>]*>Goals<\/h2><\/div><p>What a goal is.<\/p>/,
+    );
+    expect(html).toContain('<tr data-row-id="g1"><td>Sign-up</td><td data-label="Actions">Delete</td></tr>');
+    expect(html).toMatch(/<\/table><\/div>pager<\/section>$/);
+    expect(section({ rowActions: () => false })).toContain('<td data-label="Actions"><span class="empty">—</span></td>');
+  });
+
+  it('shows a text `empty` as the empty state, and the card that adds one only when given', () => {
+    const html = section({ rows: [], add: { title: 'Add a goal', id: 'add-goal', form: 'form' } });
+    expect(html).toContain('<div class="empty-state"><p class="empty-title">No goals yet.</p></div>');
+    expect(html).toMatch(/<section class="card" aria-labelledby="add-goal-heading">.*Add a goal.*form<\/section>$/);
+    expect(section({ add: false })).not.toContain('add-goal');
+  });
+});
+
+describe('paged lists', () => {
+  it('links a page at its offset, keeping the query, the first page without one, the heading as anchor', () => {
+    const href = pageHref('/console/sites/s/secrets', { query: { offset: '25', activity: '50' }, param: 'activity', anchor: 'secret-audit' });
+    expect(href(0)).toBe('/console/sites/s/secrets?offset=25#secret-audit-heading');
+    expect(href(25)).toBe('/console/sites/s/secrets?offset=25&activity=25#secret-audit-heading');
+    expect(pageHref('/x')(50)).toBe('/x?offset=50');
+  });
+
+  it('reads one row past the page to tell whether an older page exists', () => {
+    const read = Array.from({ length: PAGE_SIZE + 1 }, (_, i) => i);
+    expect(peekedPage(read, 25)).toEqual({
+      rows: read.slice(0, PAGE_SIZE),
+      pager: { offset: 25, limit: PAGE_SIZE, total: 26 + PAGE_SIZE, capped: true },
+    });
+    expect(peekedPage([1, 2], 0).pager).toEqual({ offset: 0, limit: PAGE_SIZE, total: 2, capped: false });
+  });
+});
+
+describe('list filters', () => {
+  it('links each value and the whole list, marking the one shown', () => {
+    const html = renderToStaticMarkup(
+      createElement(FilterLinks<'sales' | 'cmo'>, {
+        label: 'Agent',
+        all: 'All agents',
+        values: ['sales', 'cmo'],
+        current: 'cmo',
+        name: (a) => a.toUpperCase(),
+        href: (a) => (a ? `/c?agent=${a}` : '/c'),
+      }),
+    );
+    expect(html).toBe(
+      '<nav class="range" aria-label="Agent"><a href="/c">All agents</a><a href="/c?agent=sales">SALES</a><a aria-current="true" href="/c?agent=cmo">CMO</a></nav>',
+    );
+  });
+
+  it('offers "any" first in a choice and keeps what was asked in a choice and a typed value', () => {
+    const select = renderToStaticMarkup(
+      createElement(FilterSelect, {
+        label: 'Identified',
+        name: 'identified',
+        value: 'no',
+        any: 'Anyone',
+        options: ['x', { value: 'no', label: 'Anonymous only' }],
+      }),
+    );
+    expect(select).toBe(
+      '<label>Identified<select name="identified"><option value="">Anyone</option><option>x</option><option value="no" selected="">Anonymous only</option></select></label>',
+    );
+    expect(renderToStaticMarkup(createElement(FilterInput, { label: 'From', name: 'from', type: 'date', value: '2026-01-02' }))).toBe(
+      '<label>From<input type="date" name="from" value="2026-01-02"/></label>',
+    );
   });
 });

@@ -6,18 +6,19 @@ import { routeManifest } from '@/app/api/openapi.json/manifest';
 import * as snippet from '@/app/t.js/route';
 import { nodeDispatcher } from '@/lib/http/node-dispatch';
 import { FAST_ROUTES } from '@/scripts/fast-path';
-import { findRouteFiles, renderFastRoutes } from '@/scripts/route-files';
+import { findRouteFiles, renderFastRoutes, withFastPath } from '@/scripts/route-files';
 
 describe('the fast path route table', () => {
-  it('is generated from the routes that declare `// fast path —`, and current (`npm run routes`)', () => {
-    expect(readFileSync('scripts/fast-routes.ts', 'utf8')).toBe(renderFastRoutes(findRouteFiles()));
+  it('is generated from the routes that declare `fastPath`, and current (`npm run routes`)', async () => {
+    const files = await withFastPath(findRouteFiles());
+    expect(readFileSync('scripts/fast-routes.ts', 'utf8')).toBe(renderFastRoutes(files));
     // Nothing else serves a route fast: the dispatcher's table is that list, each module once.
-    const declared = findRouteFiles().filter((f) => f.fast);
+    const declared = files.filter((f) => f.fast);
     expect(FAST_ROUTES.map((r) => r.path).sort()).toEqual(declared.map((f) => f.urlPath).sort());
     expect(new Set(FAST_ROUTES.map((r) => r.module)).size).toBe(FAST_ROUTES.length);
     const table = JSON.parse(readFileSync('lib/http/route-table.json', 'utf8')) as { routes: { path: string; fast_path?: true }[] };
     expect(table.routes.filter((r) => r.fast_path).map((r) => r.path)).toEqual(declared.map((f) => f.urlPath));
-  });
+  }, 60_000);
 
   it('serves each module at the path the route manifest gives it (t.js: its file)', () => {
     for (const { path, module } of FAST_ROUTES) {

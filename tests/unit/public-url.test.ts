@@ -1,25 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { absoluteTime, clockTime, siteTimeZone } from '@/app/(console)/_lib/dates';
-import { resetConfig } from '@/lib/core/config';
+import { describe, expect, it } from 'vitest';
+import { absoluteTime, clockTime, siteTimeZone } from '@/components/dates';
 import { publicOrigin, publicOriginWarning } from '@/lib/core/public-url';
 import { unsubscribeLinks } from '@/lib/email/unsubscribe';
+import { envFor } from '@/tests/helpers/env';
 
 const NAMES = ['PUBLIC_URL', 'NEXTAUTH_URL', 'PORT'];
-const saved = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
 
-function withEnv(env: Record<string, string>) {
-  for (const n of NAMES) delete process.env[n];
-  Object.assign(process.env, env);
-  resetConfig();
-}
-
-afterEach(() => {
-  for (const n of NAMES) {
-    if (saved[n] === undefined) delete process.env[n];
-    else process.env[n] = saved[n];
-  }
-  resetConfig();
-});
+const withEnv = envFor(NAMES);
 
 describe('the public origin', () => {
   it('is PUBLIC_URL, then NEXTAUTH_URL, whatever the request reached', () => {

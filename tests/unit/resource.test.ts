@@ -19,7 +19,7 @@ const widget = defineResource({
   },
 });
 const create = z.strictObject(widget.createShape);
-const update = updateBodySchema(widget, 'widget_id', { id: 'The widget', description: 'Only the given fields change' });
+const update = updateBodySchema(widget, 'widget_id', 'Only the given fields change');
 const ID = '00000000-0000-4000-8000-000000000001';
 const SITE = '00000000-0000-4000-8000-000000000002';
 

@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { builderErrorKey, builderInput, delayText, splitDelay } from '@/app/(console)/_lib/sequence-form';
 import { createSequenceBodySchema } from '@/lib/sequences/schema';
+import { postedForm } from '@/tests/helpers/form-data';
 
 /** The sequence builder's form as the API's body, and the API's errors put back next to the builder's fields. */
 const SITE = '00000000-0000-4000-8000-000000000001';
-const form = (entries: [string, string][]) => {
-  const f = new FormData();
-  for (const [k, v] of entries) f.append(k, v);
-  return f;
-};
 
 describe('builderInput', () => {
   it('turns numbered step slots, delays in units, the send window and the options into the API body; empty slots are left out', () => {
     const built = builderInput(
-      form([
+      postedForm([
         ['name', 'Welcome'],
         ['steps.0.delay', '0'],
         ['steps.0.delay_unit', 'minutes'],
@@ -69,7 +65,7 @@ describe('builderInput', () => {
 
   it('puts the API schema’s errors next to the slot that holds the step', () => {
     const built = builderInput(
-      form([
+      postedForm([
         ['name', 'X'],
         ['steps.1.subject', 'Hi {{favourite_color}}'],
         ['steps.1.body', 'Body'],

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refuseMalformed, routeTable } from '@/lib/http/server-edges.mjs';
+import { drainAfterAnswer, refuseMalformed, routeTable } from '@/lib/http/server-edges.mjs';
 import { rawHttp } from '@/tests/helpers/raw-http';
 
 /**
@@ -118,5 +118,47 @@ describe('the server entry at its edges', () => {
     const [refused, next] = await raw(chunked + 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n', 2);
     expect(refused.status).toBe(404);
     expect(next.body).toBe('routed GET /api/health');
+  });
+});
+
+describe('a request handed on past the edges (to Next)', () => {
+  /**
+   * As Next reads a body: by iterating the request. A route that stops past its size cap ends the
+   * iteration (which destroys the request) and answers 413 while the rest of the body arrives.
+   */
+  const CAP = 64 * 1024;
+  let next: http.Server;
+  let nextPort: number;
+  beforeAll(async () => {
+    next = http.createServer(async (req, res) => {
+      drainAfterAnswer(req, res);
+      let size = 0;
+      for await (const chunk of req) {
+        size += (chunk as Buffer).byteLength;
+        if (size > CAP) break;
+      }
+      res.writeHead(size > CAP ? 413 : 200, { 'content-type': 'text/plain' }).end(`read ${size > CAP ? 'past the cap' : size}`);
+    });
+    await new Promise<void>((resolve) => next.listen(0, '127.0.0.1', resolve));
+    nextPort = (next.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    next.closeAllConnections();
+    await new Promise((resolve) => next.close(resolve));
+  });
+
+  it('after a 413 on a chunked body the connection answers the next request (no parse error, no reset)', async () => {
+    const chunk = 'x'.repeat(16 * 1024);
+    const chunks = Array.from({ length: 24 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join('');
+    const answers = await rawHttp(
+      nextPort,
+      `POST /api/agents/tools/leads/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n` +
+        'POST /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}',
+      2,
+    );
+    expect(answers.map((a) => [a.status, a.body])).toEqual([
+      [413, 'read past the cap'],
+      [200, 'read 2'],
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formPathOf, fromFormValue, toFormValue } from '@/app/(console)/_lib/settings-form';
-import { SETTINGS_GROUPS, groupFields, humanize, singular } from '@/app/(console)/_lib/settings-model';
+import { SETTINGS_GROUPS, groupFields } from '@/app/(console)/_lib/settings-model';
+import { labelOf, singular } from '@/components/schema-form/labels';
+import { formPathOf, fromFormValue, toFormValue } from '@/components/schema-form/nodes';
 import { mergeSettings, replacementPatch } from '@/lib/settings/merge';
 import { SETTINGS_FIELDS, SiteSettingsSchema } from '@/lib/settings/schema';
 
@@ -81,7 +82,7 @@ describe('settings editor model', () => {
       'Social media',
       'Press release',
     ]);
-    expect(['logo_dark_url', 'dont_list', 'whatsapp'].map(humanize)).toEqual(['Logo dark URL', 'Don’t list', 'WhatsApp']);
+    expect(['logo_dark_url', 'dont_list', 'whatsapp'].map(labelOf)).toEqual(['Logo dark URL', 'Don’t list', 'WhatsApp']);
   });
 
   it('drops empty list items and keeps each error on the field it came from', () => {

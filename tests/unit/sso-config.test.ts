@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { config, resetConfig, ssoConfigured } from '@/lib/core/config';
+import { describe, expect, it } from 'vitest';
+import { ssoConfigured } from '@/lib/core/config';
+import { envFor } from '@/tests/helpers/env';
 
 /** Single sign-on's variables are checked when the configuration is read (at start): all three or none. */
 const NAMES = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ALLOWED_DOMAINS', 'OIDC_NAME', 'NEXTAUTH_URL'];
-const saved = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
 const FULL = {
   OIDC_ISSUER: 'https://login.example.com/',
   OIDC_CLIENT_ID: 'console',
@@ -11,20 +11,7 @@ const FULL = {
   NEXTAUTH_URL: 'https://growth.example.com',
 };
 
-function withEnv(env: Record<string, string>) {
-  for (const n of NAMES) delete process.env[n];
-  Object.assign(process.env, env);
-  resetConfig();
-  return () => config();
-}
-
-afterEach(() => {
-  for (const n of NAMES) {
-    if (saved[n] === undefined) delete process.env[n];
-    else process.env[n] = saved[n];
-  }
-  resetConfig();
-});
+const withEnv = envFor(NAMES);
 
 describe('single sign-on configuration', () => {
   it('is off without its variables', () => {

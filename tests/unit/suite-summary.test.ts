@@ -36,6 +36,23 @@ describe('npm test suite summary', () => {
     expect(lines.some((l) => l.includes('with CI=true'))).toBe(false);
   });
 
+  it('reports a suite meant for one project from that project when the run has it', () => {
+    const replica = '/repo/tests/integration/analytics/read-replica.test.ts';
+    const line = (lines: string[]) => lines.find((l) => l.includes('read replica'));
+    const postgres = { TEST_DATABASE_URL: 'postgres://x' };
+    const both = [mod('pglite', replica, ['skipped', 'skipped', 'skipped']), mod('postgres', replica, ['passed', 'passed', 'passed'])];
+    expect(line(summarize(both, postgres))).toMatch(/RAN +Analytics read replica \(streaming\) — 3 tests$/);
+    // The PGlite project alone, when a Postgres project exists: the run meant is not part of this one.
+    expect(line(summarize([mod('pglite', replica, ['skipped', 'skipped', 'skipped'])], postgres))).toMatch(/not part of this run/);
+    // Without a Postgres project the PGlite run is the one meant: its skip, or its run, is the outcome.
+    expect(line(summarize([mod('pglite', replica, ['skipped', 'skipped', 'skipped'])], {}))).toMatch(/SKIPPED .*PG_BIN/);
+    expect(line(summarize([mod('pglite', replica, ['passed', 'passed', 'skipped'])], {}))).toMatch(/RAN .*2 tests \(1 skipped\)$/);
+    // A suite that runs in every project still counts them all.
+    const mailbox = '/repo/tests/integration/email/mailbox.test.ts';
+    const imap = summarize([mod('pglite', mailbox, ['passed']), mod('postgres', mailbox, ['passed', 'skipped'])], postgres);
+    expect(imap.find((l) => l.includes('IMAP'))).toMatch(/RAN .*2 tests \(1 skipped\)$/);
+  });
+
   it('prints its lines once per run, however many reporter instances the config built', () => {
     const printed: string[] = [];
     const reporters = [new SuiteSummaryReporter((t) => printed.push(t)), new SuiteSummaryReporter((t) => printed.push(t))];

@@ -11,12 +11,12 @@ describe('visitorLabel', () => {
     for (const id of ids) expect(visitorLabel({ visitor_id: id })).toBe(visitorLabel({ visitor_id: id.toUpperCase() }));
   });
 
-  it('reads "Visitor <tag> · place · browser", a city before a country, a country by its name, a bot as a bot', () => {
+  it('reads "Visitor <tag> · place · browser", a city before a country, a country by its name (a bot too: its badge says bot)', () => {
     const id = '01a23306-0000-7000-8000-00000000beef';
     expect(visitorLabel({ visitor_id: id })).toBe('Visitor 00beef');
     expect(visitorLabel({ visitor_id: id, location: { country: 'de' }, browser: { name: 'Chrome' } })).toBe('Visitor 00beef · Germany · Chrome');
     expect(visitorLabel({ visitor_id: id, location: { country: 'DE', city: 'Berlin' }, browser: {} })).toBe('Visitor 00beef · Berlin');
-    expect(visitorLabel({ visitor_id: id, is_bot: true, location: null, browser: { name: 'Chrome' } })).toBe('Bot 00beef · Chrome');
+    expect(visitorLabel({ visitor_id: id, location: null, browser: { name: 'Chrome' } })).toBe('Visitor 00beef · Chrome');
     expect(visitorLabel({ visitor_id: id, location: { country: 'not a code' } })).toBe('Visitor 00beef · not a code');
   });
 });

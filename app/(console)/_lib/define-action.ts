@@ -1,12 +1,14 @@
 import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { FormState, StateAction } from '@/components/form-state';
 import { ApiError } from '@/lib/core/errors';
+import { uuidSchema } from '@/lib/core/schemas';
 import { can, type Permission, type SiteRole } from '@/lib/members/permissions';
 import type { SiteDetail } from '@/lib/sites/schema';
 import type { User } from '@/lib/users/schema';
-import { apiErrorToForm, fieldErrors, FormErrors, safeParseForm, type FormState } from './forms';
+import { apiErrorToForm, fieldErrors, FormErrors, safeParseForm } from './forms';
 import { requireSiteAccess, requireUser } from './session';
 
 /**
@@ -93,7 +95,6 @@ interface Definition<A extends Access, S extends z.ZodType, R> {
 }
 
 export type SiteAction<R> = ((siteId: string, prev: FormState<R>, form: FormData) => Promise<FormState<R>>) & { permission: Permission };
-export type FormAction<R> = (prev: FormState<R>, form: FormData) => Promise<FormState<R>>;
 
 /**
  * A console server action, the console's copy of the route pipeline's steps: the signed-in member
@@ -113,9 +114,9 @@ export type FormAction<R> = (prev: FormState<R>, form: FormData) => Promise<Form
 export function defineAction<S extends z.ZodType, R = undefined>(
   def: Definition<'site', S, R> & { access?: 'site'; permission: Permission },
 ): SiteAction<R>;
-export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'user', S, R> & { access: 'user' }): FormAction<R>;
-export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'anyone', S, R> & { access: 'anyone' }): FormAction<R>;
-export function defineAction<S extends z.ZodType, R>(def: Definition<any, S, R>): SiteAction<R> | FormAction<R> {
+export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'user', S, R> & { access: 'user' }): StateAction<R>;
+export function defineAction<S extends z.ZodType, R = undefined>(def: Definition<'anyone', S, R> & { access: 'anyone' }): StateAction<R>;
+export function defineAction<S extends z.ZodType, R>(def: Definition<any, S, R>): SiteAction<R> | StateAction<R> {
   const perform = async (owner: { user?: User; site?: SiteDetail }, form: FormData): Promise<FormState<R>> => {
     const values = formValues(form, def.secret ?? []);
     const raw = def.input ? def.input(form, owner.site?.id as never) : nonEmpty(form);
@@ -148,6 +149,45 @@ export function defineAction<S extends z.ZodType, R>(def: Definition<any, S, R>)
     return perform(access, form);
   };
   return Object.assign(action, { permission });
+}
+
+type IdRun = (owner: { site: SiteDetail; user: User }, id: string) => Promise<unknown>;
+
+/**
+ * A site's action on one object named by its id, as a confirm button posts it (delete, revoke,
+ * cancel): the id checked as a UUID, the domain call, the pages that show the object refreshed.
+ */
+export function defineIdAction(def: {
+  permission: Permission;
+  /** The form field that carries the id. */
+  id: string;
+  run: IdRun;
+  revalidate: Revalidation[];
+}): SiteAction<void> {
+  return defineAction({
+    permission: def.permission,
+    schema: z.object({ [def.id]: uuidSchema }),
+    run: async ({ site, user, input }) => {
+      await def.run({ site, user }, (input as Record<string, string>)[def.id]);
+    },
+    revalidate: () => def.revalidate,
+  });
+}
+
+/**
+ * The actions of one console page that need the same permission and refresh the same pages, named
+ * once as `routeGroup` names a group of routes: `group.action(def)` is defineAction and
+ * `group.idAction(id, run)` defineIdAction with them; an action may still name its own.
+ *
+ *   const origins = actionGroup({ permission: 'settings.manage', revalidate: ['/origins'] });
+ *   export const removeOriginAction = origins.idAction('origin_id', ({ site }, id) => removeOrigin(site.id, id));
+ */
+export function actionGroup(shared: { permission: Permission; revalidate: Revalidation[] }) {
+  return {
+    action: <S extends z.ZodType, R = undefined>(def: Omit<Definition<'site', S, R>, 'permission'> & { permission?: Permission }) =>
+      defineAction<S, R>({ permission: shared.permission, revalidate: () => shared.revalidate, ...def }),
+    idAction: (id: string, run: IdRun) => defineIdAction({ ...shared, id, run }),
+  };
 }
 
 /**

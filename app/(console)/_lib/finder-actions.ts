@@ -1,9 +1,9 @@
 'use server';
 
+import { bodyFromForm, schemaFields } from '@/components/schema-form/fields';
 import { createQueryBodySchema } from '@/lib/finder/schema';
 import { createRoleQuery } from '@/lib/finder/service';
 import { defineAction } from './define-action';
-import { bodyFromForm, schemaFields } from './schema-form';
 
 /** Saves a role query and starts mining it, as POST /api/finder/person_role_search/createQuery does. */
 export const createRoleQueryAction = defineAction({

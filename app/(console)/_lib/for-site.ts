@@ -1,10 +1,14 @@
-import type { FormAction, SiteAction } from './define-action';
+import type { StateAction } from '@/components/form-state';
+import { BoundedMap, processState } from '@/lib/core/process-state';
+import type { SiteAction } from './define-action';
 
 /**
- * The bound copies made so far, by action and site. A memo of pure values (a bound copy of an
- * action never changes), not state: it holds the same function for the same pair.
+ * The bound copies made so far, by action and site: the same function for the same pair. Per
+ * action, the sites most recently rendered (a process serving many sites keeps a bounded number;
+ * a page being rendered twice asks within milliseconds, long before its copy could be dropped).
  */
-const copies = new WeakMap<object, Map<string, unknown>>();
+const SITES_PER_ACTION = 1_000;
+const copies = processState('console.siteActions', () => new WeakMap<object, BoundedMap<string, unknown>>());
 
 /**
  * A site's action bound to the site, for `useActionState(forSite(action, siteId), {})` and the
@@ -16,10 +20,10 @@ const copies = new WeakMap<object, Map<string, unknown>>();
  * renders again, binding again: the render never ends and the post is never answered. The same
  * copy settles once and the second render goes through.
  */
-export function forSite<R>(action: SiteAction<R>, siteId: string): FormAction<R> {
+export function forSite<R>(action: SiteAction<R>, siteId: string): StateAction<R> {
   let bySite = copies.get(action);
-  if (!bySite) copies.set(action, (bySite = new Map()));
-  let bound = bySite.get(siteId) as FormAction<R> | undefined;
-  if (!bound) bySite.set(siteId, (bound = action.bind(null, siteId) as FormAction<R>));
+  if (!bySite) copies.set(action, (bySite = new BoundedMap(SITES_PER_ACTION)));
+  let bound = bySite.get(siteId) as StateAction<R> | undefined;
+  if (!bound) bySite.set(siteId, (bound = action.bind(null, siteId) as StateAction<R>));
   return bound;
 }

@@ -1,15 +1,7 @@
 import { z } from 'zod';
+import { labelOf } from '@/components/schema-form/labels';
 import { ApiError } from '@/lib/core/errors';
 import { findInputIssue } from '@/lib/core/text';
-
-/** What a form's server action hands back to the form: errors by field, the typed values, a result. */
-export interface FormState<R = never> {
-  /** Messages by field name; `form` holds the message for the form as a whole. */
-  errors?: Record<string, string>;
-  /** What was submitted, to fill the form again after an error (never a password). */
-  values?: Record<string, string>;
-  result?: R;
-}
 
 /** A text field: the string as typed, or undefined when it was left empty (so schema defaults apply). */
 export function optionalText(form: FormData, name: string): string | undefined {
@@ -52,22 +44,6 @@ export class FormErrors extends Error {
 export function apiErrorToForm(error: unknown, field = 'form'): Record<string, string> {
   if (error instanceof ApiError) return { [field]: error.message };
   throw error;
-}
-
-/** A field's name as a person reads it: `first_name` → "First name", `leadIds` → "Lead IDs". */
-export function labelOf(name: string): string {
-  const words = name
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/_/g, ' ')
-    .toLowerCase();
-  return (
-    words.charAt(0).toUpperCase() +
-    words
-      .slice(1)
-      .replace(/\bids?\b/g, (m) => (m === 'id' ? 'ID' : 'IDs'))
-      .replace(/\burls?\b/g, (m) => m.toUpperCase())
-      .replace(/\bicp\b/g, 'ICP')
-  );
 }
 
 const KINDS: Record<string, string> = {

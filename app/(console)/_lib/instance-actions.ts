@@ -1,13 +1,13 @@
 'use server';
 
 import { z } from 'zod';
+import { bodyFromForm } from '@/components/schema-form/fields';
 import { uuidSchema } from '@/lib/core/schemas';
 import { pauseInstance, startInstance, stopInstance } from '@/lib/robots/lifecycle';
 import { robotInstanceBodySchema } from '@/lib/robots/schema';
 import { createOrResumeRobot } from '@/lib/robots/service';
 import { defineAction } from './define-action';
 import { robotFormFields } from './robot-form';
-import { bodyFromForm } from './schema-form';
 
 const OPERATIONS = ['pause', 'resume', 'stop'] as const;
 export type InstanceOperation = (typeof OPERATIONS)[number];

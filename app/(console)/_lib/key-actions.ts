@@ -1,16 +1,15 @@
 'use server';
 
-import { z } from 'zod';
-import { uuidSchema } from '@/lib/core/schemas';
 import { createKeyBodySchema } from '@/lib/keys/schema';
 import { createKeyForUser, revokeKeyForUser } from '@/lib/keys/service';
-import { defineAction } from './define-action';
+import { actionGroup } from './define-action';
 import { optionalNumber, optionalText, text } from './forms';
 
+const keys = actionGroup({ permission: 'keys.manage', revalidate: ['/keys'] });
+
 /** Creates a key; the full key travels back in this response only and is never stored in clear. */
-export const createKeyAction = defineAction({
+export const createKeyAction = keys.action({
   shownOnce: true,
-  permission: 'keys.manage',
   schema: createKeyBodySchema,
   input: (form, siteId) => ({
     name: text(form, 'name'),
@@ -20,16 +19,8 @@ export const createKeyAction = defineAction({
     prefix: optionalText(form, 'prefix'),
   }),
   run: ({ user, site, input }) => createKeyForUser(user, site.id, input),
-  revalidate: () => ['/keys'],
   // The next key usually shares the prefix, scopes and expiry: only the name starts empty again.
   refill: (values) => ({ ...values, name: '' }),
 });
 
-export const revokeKeyAction = defineAction({
-  permission: 'keys.manage',
-  schema: z.object({ key_id: uuidSchema }),
-  run: async ({ user, site, input }) => {
-    await revokeKeyForUser(user, site.id, input.key_id);
-  },
-  revalidate: () => ['/keys'],
-});
+export const revokeKeyAction = keys.idAction('key_id', ({ user, site }, id) => revokeKeyForUser(user, site.id, id));

@@ -13,3 +13,22 @@ export function withQuery(path: string, query: Record<string, string | undefined
   const s = params.toString();
   return s ? `${path}?${s}` : path;
 }
+
+/**
+ * The links of a list's pager: the page's address with the list's `param` at the offset (none on
+ * the first page), and with `anchor` the list's heading, so the reader lands on the list.
+ */
+export function pageHref(
+  path: string,
+  { query = {}, param = 'offset', anchor }: { query?: Record<string, string | undefined>; param?: string; anchor?: string } = {},
+) {
+  return (offset: number) => withQuery(path, query, { [param]: offset || undefined }) + (anchor ? `#${anchor}-heading` : '');
+}
+
+/**
+ * A page read one row past its end (`limit: PAGE_SIZE + 1`): its rows, and the pager's figures,
+ * which tell whether an older page exists without counting the whole list.
+ */
+export function peekedPage<T>(read: T[], offset: number) {
+  return { rows: read.slice(0, PAGE_SIZE), pager: { offset, limit: PAGE_SIZE, total: offset + read.length, capped: read.length > PAGE_SIZE } };
+}

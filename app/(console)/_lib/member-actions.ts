@@ -4,37 +4,29 @@ import { z } from 'zod';
 import { uuidSchema } from '@/lib/core/schemas';
 import { acceptInvitationBodySchema, changeRoleBodySchema, inviteMemberBodySchema } from '@/lib/members/schema';
 import { acceptInvitation, changeMemberRole, inviteMember, removeMember, revokeInvitationOf } from '@/lib/members/service';
-import { defineAction } from './define-action';
+import { actionGroup, defineAction } from './define-action';
 import { text } from './forms';
 import { publicOrigin } from './request-origin';
 
+const members = actionGroup({ permission: 'members.manage', revalidate: ['/members'] });
+
 /** Invites a person by mail, as POST /api/sites/{id}/members does. */
-export const inviteMemberAction = defineAction({
-  permission: 'members.manage',
+export const inviteMemberAction = members.action({
   schema: inviteMemberBodySchema,
   input: (form) => ({ email: text(form, 'email'), role: text(form, 'role') }),
   run: async ({ site, user, input }) => (await inviteMember(site.id, user, input, await publicOrigin())).email,
   errorField: (error) => (error.code === 'CONFLICT' ? 'email' : 'form'),
-  revalidate: () => ['/members'],
 });
 
 /** Changes a member's role (`owner` hands the site over), as PATCH /api/sites/{id}/members/{user_id} does. */
-export const changeRoleAction = defineAction({
-  permission: 'members.manage',
+export const changeRoleAction = members.action({
   schema: changeRoleBodySchema.extend({ user_id: uuidSchema }),
   run: async ({ site, user, input }) => (await changeMemberRole(site.id, user, input.user_id, input.role)).role,
   revalidate: () => [{ layout: '' }],
 });
 
 /** Removes another member, as DELETE /api/sites/{id}/members/{user_id} does. */
-export const removeMemberAction = defineAction({
-  permission: 'members.manage',
-  schema: z.object({ user_id: uuidSchema }),
-  run: async ({ site, user, input }) => {
-    await removeMember(site.id, user, input.user_id);
-  },
-  revalidate: () => ['/members'],
-});
+export const removeMemberAction = members.idAction('user_id', ({ site, user }, id) => removeMember(site.id, user, id));
 
 /** Leaves the site (any role but the owner), as DELETE /api/sites/{id}/members/{own user_id} does; then the site list. */
 export const leaveSiteAction = defineAction({
@@ -48,14 +40,7 @@ export const leaveSiteAction = defineAction({
 });
 
 /** Revokes a pending invitation, as DELETE /api/sites/{id}/invitations/{id} does. */
-export const revokeInvitationAction = defineAction({
-  permission: 'members.manage',
-  schema: z.object({ id: uuidSchema }),
-  run: async ({ site, user, input }) => {
-    await revokeInvitationOf(site.id, user, input.id);
-  },
-  revalidate: () => ['/members'],
-});
+export const revokeInvitationAction = members.idAction('id', ({ site, user }, id) => revokeInvitationOf(site.id, user, id));
 
 /** Accepts an invitation for the signed-in account, as POST /api/invitations/accept does; then opens the site. */
 export const acceptInvitationAction = defineAction({

@@ -1,25 +1,22 @@
 'use server';
 
-import { z } from 'zod';
-import { uuidSchema } from '@/lib/core/schemas';
 import { createAppBodySchema, createPlatformKeyBodySchema } from '@/lib/platform/schema';
 import { createAppOf, createKeyForApp, revokeKeyOfSite } from '@/lib/platform/service';
-import { defineAction } from './define-action';
+import { actionGroup } from './define-action';
 import { optionalNumber, text } from './forms';
 
+const platform = actionGroup({ permission: 'platform.manage', revalidate: ['/platform'] });
+
 /** Registers a generated app, as POST /api/sites/{id}/platform-apps does. */
-export const createAppAction = defineAction({
-  permission: 'platform.manage',
+export const createAppAction = platform.action({
   schema: createAppBodySchema,
   input: (form) => ({ name: text(form, 'name') }),
   run: async ({ site, input }) => (await createAppOf(site.id, input.name)).schema,
-  revalidate: () => ['/platform'],
 });
 
 /** Creates a platform key; the full key travels back in this response only and is never stored in clear. */
-export const createPlatformKeyAction = defineAction({
+export const createPlatformKeyAction = platform.action({
   shownOnce: true,
-  permission: 'platform.manage',
   schema: createPlatformKeyBodySchema,
   input: (form) => ({
     app_id: text(form, 'app_id'),
@@ -29,14 +26,6 @@ export const createPlatformKeyAction = defineAction({
   }),
   run: ({ user, site, input }) => createKeyForApp(site.id, user.id, input),
   errorField: 'app_id',
-  revalidate: () => ['/platform'],
 });
 
-export const revokePlatformKeyAction = defineAction({
-  permission: 'platform.manage',
-  schema: z.object({ key_id: uuidSchema }),
-  run: async ({ site, input }) => {
-    await revokeKeyOfSite(site.id, input.key_id);
-  },
-  revalidate: () => ['/platform'],
-});
+export const revokePlatformKeyAction = platform.idAction('key_id', ({ site }, id) => revokeKeyOfSite(site.id, id));

@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/core/errors';
 import { uuidSchema } from '@/lib/core/schemas';
 import { previewStep, type StepPreview } from '@/lib/sequences/preview';
 import { createSequenceBodySchema, updateSequenceBodySchema } from '@/lib/sequences/schema';
-import { createSequence, enroll, getSequence, unenroll, updateSequence } from '@/lib/sequences/service';
+import { approveDraft, createSequence, enroll, getSequence, unenroll, updateSequence } from '@/lib/sequences/service';
 import { testSendStep } from '@/lib/sequences/test-send';
 import { defineAction } from './define-action';
 import { FormErrors, optionalNumber, optionalText, safeParseForm, text } from './forms';
@@ -154,5 +154,32 @@ export const unenrollAction = defineAction({
   run: async ({ site, input }) => {
     await unenroll(site.id, input.sequence_id, input.lead_id);
   },
+  revalidate: (input) => [...sequencePaths(input.sequence_id), `/leads/${input.lead_id}`],
+});
+
+/**
+ * Approves the email agent's draft waiting in a lead's enrollment, with the subject and body as the
+ * owner left them (POST /api/sequences/{id}/enrollments/{lead_id}/approve): it goes out now, within
+ * the send window, the cap and the throttle.
+ */
+export const approveDraftAction = defineAction({
+  permission: 'crm.write',
+  schema: z.object({
+    sequence_id: uuidSchema,
+    lead_id: uuidSchema,
+    subject: z.string().trim().min(1, 'Give the email a subject').max(500),
+    body: z.string().trim().min(1, 'Write the email').max(50_000),
+  }),
+  input: (form) => ({
+    sequence_id: text(form, 'sequence_id'),
+    lead_id: text(form, 'lead_id'),
+    subject: text(form, 'subject'),
+    body: text(form, 'body').replace(/\r\n?/g, '\n'),
+  }),
+  run: async ({ site, input }) => {
+    const { sequence_id, lead_id, ...edits } = input;
+    await approveDraft(site.id, sequence_id, lead_id, { site_id: site.id, ...edits });
+  },
+  errorField: 'form',
   revalidate: (input) => [...sequencePaths(input.sequence_id), `/leads/${input.lead_id}`],
 });

@@ -1,14 +1,14 @@
 import { cookies, headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { getServerSession } from 'next-auth';
-import { authOptions } from '@/lib/auth/next-auth';
-import { endSessionOf, issueSessionToken, sessionCookie, sessionCookieOf, verifySessionToken, type SessionUser } from '@/lib/auth/session';
 import { isUuid } from '@/lib/core/schemas';
 import { can, type Permission, type SiteRole } from '@/lib/members/permissions';
 import type { SiteDetail } from '@/lib/sites/schema';
 import { getSiteOfMember } from '@/lib/sites/service';
+import { authOptions } from '@/lib/users/next-auth';
 import type { User } from '@/lib/users/schema';
 import { findUserById, type Client } from '@/lib/users/service';
+import { endSessionOf, issueSessionToken, sessionCookie, sessionCookieOf, verifySessionToken, type SessionUser } from '@/lib/users/session-tokens';
 
 /** The signed-in user, or null. A valid cookie whose account no longer exists counts as signed out. */
 export async function currentUser(): Promise<User | null> {

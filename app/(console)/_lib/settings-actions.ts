@@ -1,6 +1,7 @@
 'use server';
 
 import { z } from 'zod';
+import { formPathOf, fromFormValue, toFormValue, type FormValue } from '@/components/schema-form/nodes';
 import { canonicalTimeZone } from '@/lib/analytics/calendar';
 import { ApiError } from '@/lib/core/errors';
 import { findInputIssue } from '@/lib/core/text';
@@ -8,7 +9,6 @@ import { replacementPatch } from '@/lib/settings/merge';
 import { updateSettings } from '@/lib/settings/service';
 import { defineAction } from './define-action';
 import { FormErrors, text } from './forms';
-import { formPathOf, fromFormValue, toFormValue, type FormValue } from './settings-form';
 import { findGroup, groupFields } from './settings-model';
 
 /** What a save hands back to the settings form: the stored values of the group, and when. */
@@ -22,7 +22,7 @@ const settingsFormSchema = z.object({ group: z.string(), values: z.string() });
 
 /**
  * Saves one group of the settings editor. The form sends its values as JSON (`values`); they
- * become settings values (./settings-form.ts) and one updateSettings call replaces the group's
+ * become settings values (components/schema-form/nodes.ts) and one updateSettings call replaces the group's
  * fields whole — what the form shows is what is stored — and leaves every other field alone.
  * The same schema validates it as the API's; an invalid value writes nothing, and every error
  * goes back next to its field by the field's form path.

@@ -6,54 +6,38 @@ import { createAnnotation, createAnnotationBodySchema, removeAnnotation } from '
 import { reportSettingsSchema, saveReportSettings } from '@/lib/analytics/reports';
 import { createShareBodySchema, createSharedLink, revokeSharedLink, shareCookieName, unlockShare } from '@/lib/analytics/shares';
 import { guardAttempt } from '@/lib/auth/brute-force';
-import { sessionCookie } from '@/lib/auth/session';
 import { ApiError } from '@/lib/core/errors';
-import { uuidSchema } from '@/lib/core/schemas';
 import { clientIpFrom } from '@/lib/http/client-ip';
-import { defineAction } from './define-action';
+import { sessionCookie } from '@/lib/users/session-tokens';
+import { actionGroup, defineAction } from './define-action';
 import { optionalText, text } from './forms';
 import { publicOrigin } from './request-origin';
 
+const sharing = actionGroup({ permission: 'settings.manage', revalidate: ['/sharing'] });
+const annotations = actionGroup({ permission: 'crm.write', revalidate: ['/annotations', ''] });
+
 /** Makes a shared dashboard link, as POST /sites/{site_id}/shared-links does; its URL is shown this once. */
-export const createShareAction = defineAction({
-  permission: 'settings.manage',
+export const createShareAction = sharing.action({
   schema: createShareBodySchema,
   input: (form) => ({ label: text(form, 'label'), password: optionalText(form, 'password') }),
   run: async ({ site, input }) => `${await publicOrigin()}${(await createSharedLink(site.id, input)).path}`,
   shownOnce: true,
-  revalidate: () => ['/sharing'],
 });
 
 /** Revokes a shared link, as DELETE /sites/{site_id}/shared-links/{link_id} does. */
-export const revokeShareAction = defineAction({
-  permission: 'settings.manage',
-  schema: z.object({ link_id: uuidSchema }),
-  run: async ({ site, input }) => {
-    await revokeSharedLink(site.id, input.link_id);
-  },
-  revalidate: () => ['/sharing'],
-});
+export const revokeShareAction = sharing.idAction('link_id', ({ site }, id) => revokeSharedLink(site.id, id));
 
 /** Adds a note on a day of the charts, as POST /sites/{site_id}/annotations does. */
-export const createAnnotationAction = defineAction({
-  permission: 'crm.write',
+export const createAnnotationAction = annotations.action({
   schema: createAnnotationBodySchema,
   input: (form) => ({ date: text(form, 'date'), text: text(form, 'text') }),
   run: async ({ site, input }) => {
     await createAnnotation(site.id, input);
   },
-  revalidate: () => ['/annotations', ''],
 });
 
 /** Deletes a note, as DELETE /sites/{site_id}/annotations/{annotation_id} does. */
-export const deleteAnnotationAction = defineAction({
-  permission: 'crm.write',
-  schema: z.object({ annotation_id: uuidSchema }),
-  run: async ({ site, input }) => {
-    await removeAnnotation(site.id, input.annotation_id);
-  },
-  revalidate: () => ['/annotations', ''],
-});
+export const deleteAnnotationAction = annotations.idAction('annotation_id', ({ site }, id) => removeAnnotation(site.id, id));
 
 /**
  * The password of a shared dashboard, given on its public page: behind the sign-in's limits (per

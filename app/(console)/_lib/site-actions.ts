@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { deleteSite } from '@/lib/sites/deletion';
 import { createSiteBodySchema, deleteSiteBodySchema, updateSiteBodySchema } from '@/lib/sites/schema';
 import { createSiteOf, updateSiteOf } from '@/lib/sites/service';
+import { terminateSiteRuns } from '@/lib/workflows/service';
 import { defineAction } from './define-action';
 import { optionalText, text } from './forms';
 import { parseOriginLines } from './origin-lines';
@@ -42,7 +43,7 @@ export const deleteSiteAction = defineAction({
   schema: deleteSiteBodySchema,
   input: (form) => ({ confirm: text(form, 'confirm') }),
   run: async ({ site, input }) => {
-    await deleteSite(site.id, input.confirm);
+    await deleteSite(site.id, input.confirm, terminateSiteRuns);
     return site.name;
   },
   errorField: 'confirm',

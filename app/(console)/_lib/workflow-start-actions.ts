@@ -1,11 +1,11 @@
 'use server';
 
 import { z } from 'zod';
+import { bodyFromForm, schemaFields } from '@/components/schema-form/fields';
 import { catalogEntry, WORKFLOW_NAMES } from '@/lib/workflows/catalog';
-import { startWorkflow } from '@/lib/workflows/service';
+import { startParsedWorkflow } from '@/lib/workflows/service';
 import { defineAction } from './define-action';
 import { fieldErrors, FormErrors, safeParseForm, text } from './forms';
-import { bodyFromForm, schemaFields } from './schema-form';
 
 const startSchema = z.object({ workflow: z.enum(WORKFLOW_NAMES as [string, ...string[]]), body: z.record(z.string(), z.unknown()) });
 
@@ -22,10 +22,11 @@ export const startWorkflowAction = defineAction({
     return { workflow, body: entry ? { ...bodyFromForm(schemaFields(entry.body), form), site_id: siteId } : {} };
   },
   run: async ({ site, input }) => {
-    // The body's schema first, as the form reads it: its errors in words, next to their fields.
-    const parsed = safeParseForm(catalogEntry(input.workflow)!.body, input.body);
+    // The body's schema, as the form reads it: its errors in words, next to their fields.
+    const entry = catalogEntry(input.workflow)!;
+    const parsed = safeParseForm(entry.body, input.body);
     if (!parsed.success) throw new FormErrors(fieldErrors(parsed.error));
-    return (await startWorkflow(site.id, input.workflow, input.body, null)).workflowId;
+    return (await startParsedWorkflow(site.id, entry, parsed.data, null)).workflowId;
   },
   revalidate: () => ['/workflows', '/instances'],
 });

@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { tokenOf, type TokenPageProps } from '@/app/(console)/_lib/page-props';
 import { AuthShell } from '@/components/auth-shell';
 import { ResetPasswordForm } from './reset-password-form';
 
 export const metadata: Metadata = { title: 'Choose a new password · Site Growth Platform' };
 
 /** The page a reset link opens: the token travels on in the form, spent only when the new password is sent. */
-export default async function ResetPasswordPage({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {
-  const { token } = await searchParams;
+export default async function ResetPasswordPage(props: TokenPageProps) {
   return (
     <AuthShell
       title="Choose a new password"
@@ -17,7 +17,7 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
         </>
       }
     >
-      <ResetPasswordForm token={typeof token === 'string' ? token : ''} />
+      <ResetPasswordForm token={await tokenOf(props)} />
     </AuthShell>
   );
 }

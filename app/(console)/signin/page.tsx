@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { AuthShell } from '@/components/auth-shell';
-import { ssoButton } from '@/lib/auth/sso';
+import { Notice } from '@/components/kit/page-notice';
+import { ssoButton } from '@/lib/users/sso-provider';
 import { safeNext } from '../_lib/request-origin';
 import { currentUser } from '../_lib/session';
 import { SignInForm } from './signin-form';
@@ -43,11 +44,7 @@ export default async function SignInPage({
           {message}
         </p>
       )}
-      {ssoError && (
-        <p className="form-error" role="alert">
-          {ssoError}
-        </p>
-      )}
+      {ssoError && <Notice alert>{ssoError}</Notice>}
       <SignInForm next={typeof next === 'string' ? next : ''} />
       {sso && (
         <>

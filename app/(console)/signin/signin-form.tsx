@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import { Field, FormError } from '@/components/field';
+import { Field, FormError, VERBATIM } from '@/components/field';
 import { SubmitButton } from '@/components/submit-button';
 import { signInAction } from '../_lib/auth-actions';
 
@@ -28,12 +28,10 @@ export function SignInForm({ next }: { next: string }) {
         <input type="hidden" name="password" value={password} />
         <Field
           name="otp"
+          {...VERBATIM}
           label="Code from your authenticator app"
-          type="text"
           inputMode="numeric"
           autoComplete="one-time-code"
-          autoCapitalize="none"
-          spellCheck={false}
           maxLength={64}
           autoFocus
           required

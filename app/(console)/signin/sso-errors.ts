@@ -14,6 +14,8 @@ export function ssoErrorMessage(code: string, name: string): string {
       return `No account here has your address, and sign-up is closed on this server. Ask its operator for an account.`;
     case 'SsoLinkedElsewhere':
       return `The account with your address is linked to another ${name} identity. Sign in with that one, or with the account’s password.`;
+    case 'SsoRateLimited':
+      return `Too many sign-ins with ${name} from your network just now. Wait a minute, then try again.`;
     case 'SsoWrongIssuer':
       return `Sign-in with ${name} is misconfigured on this server. Tell its operator.`;
     case 'OAuthSignin':

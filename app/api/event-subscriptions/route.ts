@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { policies } from '@/lib/http/auth/policies';
-import { defineRoute } from '@/lib/http/define-route';
+import { routeGroup } from '@/lib/http/route-group';
 import { createSubscriptionBodySchema, DeletedSchema, siteQuerySchema, subscriptionQuerySchema, SubscriptionSchema } from '@/lib/webhooks/schema';
-import { createSubscription, deleteSubscription, listSubscriptions } from '@/lib/webhooks/service';
+import { deleteSubscription, listSubscriptions } from '@/lib/webhooks/service';
+import { createSubscription } from '@/lib/workflows/change-events';
 
-const tags = ['Webhooks'];
+const route = routeGroup({ tags: ['Webhooks'], auth: policies.keyWrite });
 
 // POST /api/event-subscriptions — start a workflow when POST /api/workflow/webhook receives a matching change event
-export const POST = defineRoute({
+export const POST = route({
   summary: 'Subscribe a workflow to inbound change events',
-  tags,
-  auth: policies.keyWrite,
   body: createSubscriptionBodySchema,
   response: SubscriptionSchema,
   status: 201,
@@ -18,9 +17,8 @@ export const POST = defineRoute({
 });
 
 // GET /api/event-subscriptions — the site's inbound subscriptions
-export const GET = defineRoute({
+export const GET = route({
   summary: 'List inbound change-event subscriptions',
-  tags,
   auth: policies.keyRead,
   query: siteQuerySchema,
   response: z.array(SubscriptionSchema),
@@ -28,10 +26,8 @@ export const GET = defineRoute({
 });
 
 // DELETE /api/event-subscriptions — remove a subscription
-export const DELETE = defineRoute({
+export const DELETE = route({
   summary: 'Delete an inbound change-event subscription',
-  tags,
-  auth: policies.keyWrite,
   query: subscriptionQuerySchema,
   response: DeletedSchema,
   errors: ['NOT_FOUND'],

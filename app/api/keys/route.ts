@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute } from '@/lib/http/define-route';
+import { policies } from '@/lib/http/auth/policies';
+import { routeGroup } from '@/lib/http/route-group';
 import {
   createKeyBodySchema,
   CreatedKeySchema,
@@ -11,14 +12,11 @@ import {
 } from '@/lib/keys/schema';
 import { createKeyForUser, listKeysForUser, revokeKeyForUser, updateKeyForUser } from '@/lib/keys/service';
 
-const tags = ['API keys'];
-const auth = { kind: 'session' } as const;
+const route = routeGroup({ tags: ['API keys'], auth: policies.owner });
 
 // POST /api/keys — create an API key for a site the user owns; the full key is returned once
-export const POST = defineRoute({
+export const POST = route({
   summary: 'Create an API key',
-  tags,
-  auth,
   permission: 'keys.manage',
   body: createKeyBodySchema,
   response: CreatedKeySchema,
@@ -28,10 +26,8 @@ export const POST = defineRoute({
 });
 
 // GET /api/keys — list a site's keys (never the key itself)
-export const GET = defineRoute({
+export const GET = route({
   summary: 'List API keys of a site',
-  tags,
-  auth,
   permission: 'keys.manage',
   query: listKeysQuerySchema,
   response: z.array(KeySchema),
@@ -39,13 +35,11 @@ export const GET = defineRoute({
 });
 
 // PATCH /api/keys — change a key's scopes; every instance applies them before the answer
-export const PATCH = defineRoute({
+export const PATCH = route({
   summary: 'Change the scopes of an API key',
   description:
     'Replaces the scopes of a key that is not revoked. When the answer arrives, no instance of the service grants the old scopes any more ' +
     '(a key lowered to `read` is refused on write routes from the next request on, wherever it lands).',
-  tags,
-  auth,
   body: updateKeyBodySchema,
   response: KeySchema,
   errors: ['NOT_FOUND', 'CONFLICT'],
@@ -53,11 +47,9 @@ export const PATCH = defineRoute({
 });
 
 // DELETE /api/keys — revoke a key; no instance accepts it once this answers
-export const DELETE = defineRoute({
+export const DELETE = route({
   summary: 'Revoke an API key',
   description: 'When the answer arrives, no instance of the service accepts the key any more.',
-  tags,
-  auth,
   permission: 'keys.manage',
   query: revokeKeyQuerySchema,
   response: RevokedKeySchema,

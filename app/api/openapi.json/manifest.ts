@@ -172,23 +172,22 @@ import * as s2 from '@/lib/commands/schema';
 import * as s3 from '@/lib/core/schemas';
 import * as s4 from '@/lib/email/schema';
 import * as s5 from '@/lib/finder/schema';
-import * as s6 from '@/lib/instances/schema';
-import * as s7 from '@/lib/keys/schema';
-import * as s8 from '@/lib/leads/schema';
-import * as s9 from '@/lib/members/schema';
-import * as s10 from '@/lib/people/schema';
-import * as s11 from '@/lib/platform/schema';
-import * as s12 from '@/lib/requirements/schema';
-import * as s13 from '@/lib/robots/schema';
-import * as s14 from '@/lib/secure-tokens/schema';
-import * as s15 from '@/lib/segments/schema';
-import * as s16 from '@/lib/sequences/schema';
-import * as s17 from '@/lib/settings/schema';
-import * as s18 from '@/lib/sites/schema';
-import * as s19 from '@/lib/users/schema';
-import * as s20 from '@/lib/visitors/schema';
-import * as s21 from '@/lib/webhooks/schema';
-import * as s22 from '@/lib/workflows/schema';
+import * as s6 from '@/lib/keys/schema';
+import * as s7 from '@/lib/leads/schema';
+import * as s8 from '@/lib/members/schema';
+import * as s9 from '@/lib/people/schema';
+import * as s10 from '@/lib/platform/schema';
+import * as s11 from '@/lib/requirements/schema';
+import * as s12 from '@/lib/robots/schema';
+import * as s13 from '@/lib/secure-tokens/schema';
+import * as s14 from '@/lib/segments/schema';
+import * as s15 from '@/lib/sequences/schema';
+import * as s16 from '@/lib/settings/schema';
+import * as s17 from '@/lib/sites/schema';
+import * as s18 from '@/lib/users/schema';
+import * as s19 from '@/lib/visitors/schema';
+import * as s20 from '@/lib/webhooks/schema';
+import * as s21 from '@/lib/workflows/schema';
 
 export const routeManifest: RouteManifest = [
   { path: '/api/agents/cmo/message', module: r0 },
@@ -358,4 +357,4 @@ export const routeManifest: RouteManifest = [
   { path: '/sites/{site_id}/stats', module: r164 },
 ];
 
-export const schemaModules: SchemaModule[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22];
+export const schemaModules: SchemaModule[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21];

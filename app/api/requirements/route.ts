@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, siteIdSchema } from '@/lib/core/schemas';
+import { listQueryPagination, siteIdSchema } from '@/lib/core/schemas';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { RequirementListSchema, listRequirementsFilters } from '@/lib/requirements/schema';
@@ -14,14 +14,7 @@ export const GET = defineRoute({
   query: z.strictObject({
     site_id: siteIdSchema,
     ...listRequirementsFilters,
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(LIST_LIMIT_MAX)
-      .default(LIST_LIMIT_DEFAULT)
-      .describe(`Page size, 1–${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`),
-    offset: z.coerce.number().int().min(0).default(0).describe('Items to skip (default 0)'),
+    ...listQueryPagination,
   }),
   response: RequirementListSchema,
   envelope: 'bare',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { policies } from '@/lib/http/auth/policies';
-import { defineRoute } from '@/lib/http/define-route';
+import { routeGroup, withMeta } from '@/lib/http/route-group';
 import {
   createSecureTokenBodySchema,
   deleteSecureTokenQuerySchema,
@@ -10,16 +10,14 @@ import {
 } from '@/lib/secure-tokens/schema';
 import { createSecureToken, listSiteSecureTokens, removeSecureToken } from '@/lib/secure-tokens/service';
 
-const tags = ['Secure tokens'];
+const route = routeGroup({ tags: ['Secure tokens'], auth: policies.keyOrOwner, permission: 'secrets.manage' });
+
 // A server with a write key of the site, or its owner in the console.
 
 // POST /api/secure-tokens — store a secret for the site, encrypted; the value is never returned here
-export const POST = defineRoute({
+export const POST = route({
   summary: 'Store a secret',
   description: 'Encrypts the value (AES-256-GCM, a data key per secret wrapped by the master key). Answers its metadata only.',
-  tags,
-  auth: policies.keyOrOwner,
-  permission: 'secrets.manage',
   body: createSecureTokenBodySchema,
   response: SecureTokenSchema,
   status: 201,
@@ -28,26 +26,16 @@ export const POST = defineRoute({
 });
 
 // GET /api/secure-tokens — the site's secrets: metadata only, never values
-export const GET = defineRoute({
+export const GET = route({
   summary: 'List secrets of a site (metadata only)',
-  tags,
-  auth: policies.keyOrOwner,
-  permission: 'secrets.manage',
   query: listSecureTokensQuerySchema,
   response: z.array(SecureTokenSchema),
-  handler: async ({ siteId, query, res }) => {
-    const { items, meta } = await listSiteSecureTokens(siteId, query);
-    res.meta = meta;
-    return items;
-  },
+  handler: ({ siteId, query, res }) => withMeta(res, listSiteSecureTokens(siteId, query)),
 });
 
 // DELETE /api/secure-tokens — delete one of the site's secrets
-export const DELETE = defineRoute({
+export const DELETE = route({
   summary: 'Delete a secret',
-  tags,
-  auth: policies.keyOrOwner,
-  permission: 'secrets.manage',
   query: deleteSecureTokenQuerySchema,
   response: DeletedSecureTokenSchema,
   envelope: 'bare',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { policies } from '@/lib/http/auth/policies';
-import { defineRoute } from '@/lib/http/define-route';
+import { routeGroup } from '@/lib/http/route-group';
 import {
   createEndpointBodySchema,
   CreatedEndpointSchema,
@@ -11,17 +11,15 @@ import {
 } from '@/lib/webhooks/schema';
 import { createEndpoint, deleteEndpoint, listEndpoints } from '@/lib/webhooks/service';
 
-const tags = ['Webhooks'];
+const route = routeGroup({ tags: ['Webhooks'], auth: policies.keyWrite });
 
 // POST /api/webhooks — register an endpoint for the site's events; the signing secret is returned once
-export const POST = defineRoute({
+export const POST = route({
   summary: 'Create a webhook endpoint',
   description:
     'Events are POSTed as `{id, type, created_at, site_id, data}`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, ' +
     '`webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the returned `whsec_` secret). The URL must be https and ' +
     'resolve to a public address. docs/PRODUCT.md "Events and webhooks".',
-  tags,
-  auth: policies.keyWrite,
   body: createEndpointBodySchema,
   response: CreatedEndpointSchema,
   status: 201,
@@ -30,9 +28,8 @@ export const POST = defineRoute({
 });
 
 // GET /api/webhooks — the site's endpoints (never their secrets)
-export const GET = defineRoute({
+export const GET = route({
   summary: 'List webhook endpoints',
-  tags,
   auth: policies.keyRead,
   query: siteQuerySchema,
   response: z.array(EndpointSchema),
@@ -40,10 +37,8 @@ export const GET = defineRoute({
 });
 
 // DELETE /api/webhooks — remove an endpoint and its deliveries
-export const DELETE = defineRoute({
+export const DELETE = route({
   summary: 'Delete a webhook endpoint',
-  tags,
-  auth: policies.keyWrite,
   query: endpointQuerySchema,
   response: DeletedSchema,
   errors: ['NOT_FOUND'],

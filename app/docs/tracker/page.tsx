@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
+import { publicOrigin } from '@/app/(console)/_lib/request-origin';
 import { currentUser } from '@/app/(console)/_lib/session';
-import { publicOrigin } from '@/app/(console)/_lib/snippet';
 import { TrackerGuide } from '@/components/tracker-guide';
 import { listSitesOfMember } from '@/lib/sites/service';
 import { DocsHeader } from '../docs-header';

@@ -2,7 +2,7 @@ import { hashApiKey, isWellFormedApiKey } from '@/lib/auth/api-key-format';
 import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { requireOwnSite, requireScope, type ApiKeyPrincipal, type Scope } from '@/lib/core/principal';
-import { findKeyByHash } from '@/lib/keys/repo';
+import { findKeyByHash } from '@/lib/keys/service';
 import { bearerOf, type AuthPolicy, type AuthStrategy, type KeyHeader } from './strategy';
 
 const HEADER_LABEL: Record<KeyHeader, string> = {

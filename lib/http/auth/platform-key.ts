@@ -3,7 +3,7 @@ import { now } from '@/lib/core/clock';
 import { ApiError } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
 import { requireOwnSite, type Capability, type PlatformKeyPrincipal } from '@/lib/core/principal';
-import { appSchemaName, findPlatformKeyByHash, insertAuditEntry } from '@/lib/platform/repo';
+import { appSchemaName, findPlatformKeyByHash, insertAuditEntry } from '@/lib/platform/service';
 import { bearerOf, type AuthPolicy, type AuthStrategy } from './strategy';
 
 const capabilitiesOf = (policy: AuthPolicy): readonly Capability[] | 'any' => (policy.kind === 'platformKey' ? policy.capabilities : []);

@@ -1,10 +1,10 @@
 import { isWellFormedApiKey } from '@/lib/auth/api-key-format';
-import { sessionCookieOf, verifySessionToken } from '@/lib/auth/session';
 import { ApiError } from '@/lib/core/errors';
 import type { SessionPrincipal } from '@/lib/core/principal';
 import { can } from '@/lib/members/permissions';
-import { roleOf } from '@/lib/members/repo';
-import { findUserById } from '@/lib/users/repo';
+import { roleOf } from '@/lib/members/service';
+import { findUserById } from '@/lib/users/service';
+import { sessionCookieOf, verifySessionToken } from '@/lib/users/session-tokens';
 import { bearerOf, type AuthStrategy, type SecurityRequirement } from './strategy';
 
 /** The session token a request presents: `Authorization: Bearer` or the console's cookie. */

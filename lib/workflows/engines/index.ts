@@ -31,12 +31,13 @@ function temporalClient(settings: TemporalSettings): WorkflowEngine {
   return {
     kind: 'temporal',
     start: async (options) => (await engine()).start(options),
+    startWithinCap: async (options, cap) => (await engine()).startWithinCap(options, cap),
     list: async (query) => (await engine()).list(query),
     get: async (siteId, workflowId) => (await engine()).get(siteId, workflowId),
     cancel: async (siteId, workflowId) => (await engine()).cancel(siteId, workflowId),
     terminate: async (siteId, workflowId, reason) => (await engine()).terminate(siteId, workflowId, reason),
     signal: async (siteId, workflowId, name, payload) => (await engine()).signal(siteId, workflowId, name, payload),
-    findByIdempotencyKey: async (siteId, key) => (await engine()).findByIdempotencyKey?.(siteId, key),
+    findByIdempotencyKey: async (siteId, key) => (await engine()).findByIdempotencyKey(siteId, key),
     countRunning: async (siteId) => (await engine()).countRunning(siteId),
     close: async () => {
       if (loaded) await (await loaded).close();

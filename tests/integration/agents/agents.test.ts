@@ -10,7 +10,7 @@ import { POST as salesMessage } from '@/app/api/agents/sales/message/route';
 import { POST as cancelCommand } from '@/app/sites/[site_id]/commands/[command_id]/cancel/route';
 import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
 import { POST as createCommand } from '@/app/sites/[site_id]/commands/route';
-import { drainCommands, executeCommand } from '@/lib/agents/execute';
+import { executeCommand } from '@/lib/agents/execute';
 import { commandDeadline } from '@/lib/agents/jobs';
 import { offeredTools } from '@/lib/agents/tools';
 import { config } from '@/lib/core/config';
@@ -21,8 +21,12 @@ import { updateSettings } from '@/lib/settings/service';
 import type { ToolContext } from '@/lib/tools/define-tool';
 import { tools } from '@/lib/tools/registry';
 import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { runCommands, useCommandRuns } from '@/tests/helpers/commands';
 import { call, createKey, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { USAGE, startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
+
+// Commands run through the engine dispatcher and the worker, when a test says so.
+useCommandRuns();
 
 let mine: Tenant;
 let other: Tenant;
@@ -57,6 +61,21 @@ const detail = async (t: Tenant, commandId: string) =>
   ).body.data;
 const leadsOf = async (siteId: string) =>
   (await listLeads(siteId, { limit: 50, offset: 0, sort_by: 'created_at', sort_order: 'desc' } as never)).items;
+/** Queues the model's answer, sends the agent request (202) and runs it; returns the answer and the prompt the model was given. */
+async function runAgent(handler: Parameters<typeof call>[0], path: string, answer: string, body: Record<string, unknown>) {
+  standIn.queue({ text: answer });
+  const res = await agentCall(handler, path, mine.key, { site_id: mine.siteId, ...body });
+  expect(res.status).toBe(202);
+  await runCommands();
+  return { res, user: textOf(standIn.requests[0].messages.at(-1)) };
+}
+const conversationOf = (conversationId: string) =>
+  call(getConversation, {
+    path: 'x',
+    params: { conversation_id: conversationId },
+    query: { site_id: mine.siteId },
+    headers: presenters.bearer(mine.key),
+  });
 const systemOf = (i: number) => textOf(standIn.requests[i].messages.find((m) => m.role === 'system'));
 
 describe('agent messages', () => {
@@ -68,7 +87,7 @@ describe('agent messages', () => {
     expect(standIn.requests).toHaveLength(0);
     expect((await detail(mine, res.body.data.command_id)).status).toBe('pending');
 
-    expect(await drainCommands()).toBe(1);
+    expect(await runCommands()).toBe(1);
     const command = await detail(mine, res.body.data.command_id);
     expect(command).toMatchObject({
       agent: 'cmo',
@@ -102,7 +121,7 @@ describe('agent messages', () => {
       branding: { voice_and_tone: { communication_style: 'warm and plain', forbidden_words: ['cheap', 'synergy'] } },
     });
     await agentCall(salesMessage, '/api/agents/sales/message', mine.key, { site_id: mine.siteId, message: 'hello' });
-    await drainCommands();
+    await runCommands();
     const system = systemOf(0);
     expect(system).toContain('sales representative');
     expect(system).toContain('We sell handmade oak furniture.');
@@ -117,7 +136,7 @@ describe('agent messages', () => {
       { text: 'Ann is in your leads.' },
     );
     const res = await message(mine.key, { site_id: mine.siteId, message: 'Add Ann Lee, ann@example.com' });
-    await drainCommands();
+    await runCommands();
     const command = await detail(mine, res.body.data.command_id);
     expect(command.status).toBe('completed');
     expect(command.reply).toBe('Ann is in your leads.');
@@ -137,12 +156,7 @@ describe('agent messages', () => {
     expect(createLeadTool?.function.parameters.required).toEqual(['name', 'email']);
     const toolMessage = standIn.requests[1].messages.find((m) => m.role === 'tool');
     expect(textOf(toolMessage)).toContain(lead.id);
-    const conversation = await call(getConversation, {
-      path: 'x',
-      params: { conversation_id: command.conversation_id },
-      query: { site_id: mine.siteId },
-      headers: presenters.bearer(mine.key),
-    });
+    const conversation = await conversationOf(command.conversation_id);
     expect(conversation.body.data.messages[1].tool_calls).toEqual(command.tool_calls);
   });
 
@@ -153,7 +167,7 @@ describe('agent messages', () => {
       { text: 'done' },
     );
     const res = await message(mine.key, { site_id: mine.siteId, message: 'Put Mallory in the other site' });
-    await drainCommands();
+    await runCommands();
     const command = await detail(mine, res.body.data.command_id);
     expect((await leadsOf(other.siteId)).map((l) => l.email)).not.toContain('mallory@example.com');
     expect((await leadsOf(mine.siteId)).map((l) => l.email)).toContain('mallory@example.com');
@@ -166,7 +180,7 @@ describe('agent messages', () => {
   it('a failing tool call is recorded with its error and the model reads it', async () => {
     standIn.queue({ toolCalls: [{ name: 'createLead', arguments: { name: 'No Email' } }] }, { text: 'I need an email.' });
     const res = await message(mine.key, { site_id: mine.siteId, message: 'Add No Email' });
-    await drainCommands();
+    await runCommands();
     const command = await detail(mine, res.body.data.command_id);
     expect(command.status).toBe('completed');
     expect(command.tool_calls).toEqual([
@@ -230,7 +244,7 @@ describe('agent messages', () => {
 
   it('a write key is offered every tool', async () => {
     await message(mine.key, { site_id: mine.siteId, message: 'hi' });
-    await drainCommands();
+    await runCommands();
     expect(standIn.requests[0].tools?.map((t) => t.function.name)).toEqual(
       expect.arrayContaining(['createLead', 'updateLead', 'updateSiteSettings', 'getLeads']),
     );
@@ -239,16 +253,11 @@ describe('agent messages', () => {
   it('a model error fails the command with a message', async () => {
     standIn.queue({ status: 500, message: 'model exploded' });
     const res = await message(mine.key, { site_id: mine.siteId, message: 'hi' });
-    await drainCommands();
+    await runCommands();
     const command = await detail(mine, res.body.data.command_id);
     expect(command).toMatchObject({ status: 'failed', reply: null, error: { code: 'MODEL_ERROR', message: expect.stringContaining('500') } });
     expect(command.error.message).toContain('model exploded');
-    const conversation = await call(getConversation, {
-      path: 'x',
-      params: { conversation_id: command.conversation_id },
-      query: { site_id: mine.siteId },
-      headers: presenters.bearer(mine.key),
-    });
+    const conversation = await conversationOf(command.conversation_id);
     expect(conversation.body.data.messages.map((m: { role: string }) => m.role)).toEqual(['user']);
   });
 
@@ -259,7 +268,7 @@ describe('agent messages', () => {
       standIn.queue({ delayMs: 2_500, then: { text: 'too late' } });
       const res = await message(mine.key, { site_id: mine.siteId, message: 'hi' });
       const started = performance.now();
-      await drainCommands();
+      await runCommands();
       expect(performance.now() - started).toBeLessThan(2_400);
       const command = await detail(mine, res.body.data.command_id);
       expect(command).toMatchObject({ status: 'failed', reply: null, error: { code: 'TIMEOUT', message: expect.stringContaining('1000 ms') } });
@@ -275,7 +284,7 @@ describe('agent messages', () => {
     try {
       standIn.script = () => ({ toolCalls: [{ name: 'getLeads', arguments: {} }] });
       const res = await message(mine.key, { site_id: mine.siteId, message: 'loop' });
-      await drainCommands();
+      await runCommands();
       expect(standIn.requests).toHaveLength(2);
       const command = await detail(mine, res.body.data.command_id);
       expect(command).toMatchObject({ status: 'failed', error: { code: 'MODEL_ERROR', message: expect.stringContaining('LLM_MAX_STEPS') } });
@@ -287,46 +296,31 @@ describe('agent messages', () => {
   });
 
   it('the email agent drafts a reply from the inbound email and stores it on the conversation', async () => {
-    standIn.queue({ text: 'Hi Bob, yes — we ship to Spain.' });
-    const res = await agentCall(emailReply, '/api/agents/email/reply', mine.key, {
-      site_id: mine.siteId,
+    const { res, user } = await runAgent(emailReply, '/api/agents/email/reply', 'Hi Bob, yes — we ship to Spain.', {
       from: 'bob@example.com',
       from_name: 'Bob',
       subject: 'Shipping',
       text: 'Do you ship to Spain?',
     });
-    expect(res.status).toBe(202);
-    await drainCommands();
-    const user = textOf(standIn.requests[0].messages.at(-1));
     expect(user).toContain('From: Bob <bob@example.com>');
     expect(user).toContain('Subject: Shipping');
     expect(user).toContain('Do you ship to Spain?');
     expect(systemOf(0)).toContain('email assistant');
     const command = await detail(mine, res.body.data.command_id);
     expect(command).toMatchObject({ agent: 'email', task: 'email reply', status: 'completed', reply: 'Hi Bob, yes — we ship to Spain.' });
-    const conversation = await call(getConversation, {
-      path: 'x',
-      params: { conversation_id: command.conversation_id },
-      query: { site_id: mine.siteId },
-      headers: presenters.bearer(mine.key),
-    });
+    const conversation = await conversationOf(command.conversation_id);
     expect(conversation.body.data.title).toBe('Email from bob@example.com: Shipping');
     expect(conversation.body.data.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Hi Bob, yes — we ship to Spain.' });
   });
 
   it('the copywriter edits content with its style controls and is offered no tools', async () => {
-    standIn.queue({ text: 'Oak tables, built to last.' });
-    const res = await agentCall(contentEditor, '/api/agents/copywriter/content-editor', mine.key, {
-      site_id: mine.siteId,
+    const { res, user } = await runAgent(contentEditor, '/api/agents/copywriter/content-editor', 'Oak tables, built to last.', {
       content: 'We make tables out of oak wood that last for a very long time.',
       instruction: 'Make it punchy',
       length: 'shorter',
       format: 'markdown',
     });
-    expect(res.status).toBe(202);
-    await drainCommands();
     expect(standIn.requests[0].tools).toBeUndefined();
-    const user = textOf(standIn.requests[0].messages.at(-1));
     expect(user).toContain('Instruction: Make it punchy');
     expect(user).toContain('Format of the answer: markdown');
     expect(user).toContain('We make tables out of oak wood');
@@ -360,14 +354,14 @@ describe('agent messages', () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
-    await drainCommands();
+    await runCommands();
   });
 
   it("gives the agent the lead's details when lead_id is sent", async () => {
     const { createLead } = await import('@/lib/leads/repo');
     const lead = await createLead(mine.siteId, { name: 'Carla Ruiz', email: 'carla@example.com', status: 'new', company: 'Ruiz SL' } as never);
     await agentCall(salesMessage, '/api/agents/sales/message', mine.key, { site_id: mine.siteId, message: 'Follow up', lead_id: lead.id });
-    await drainCommands();
+    await runCommands();
     expect(systemOf(0)).toContain('Carla Ruiz');
     expect(systemOf(0)).toContain('Ruiz SL');
   });
@@ -411,7 +405,7 @@ describe('streaming (Accept: text/event-stream)', () => {
     expect(polled.reply).toBe(reply);
     expect(polled).toEqual(done.data);
     // It ran in the request: nothing is left for the queue.
-    expect(await drainCommands()).toBe(0);
+    expect(await runCommands()).toBe(0);
   });
 
   it('a client that goes away mid-stream does not stop the command: it completes and is recorded', async () => {
@@ -459,7 +453,7 @@ describe('site commands run by the CMO agent', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({ command_id: expect.any(String), status: 'processing', created_at: expect.any(String) });
     expect((await detail(mine, res.body.data.command_id)).status).toBe('pending');
-    await drainCommands();
+    await runCommands();
     expect(systemOf(0)).toContain('Chief Marketing Officer');
     const user = textOf(standIn.requests[0].messages.at(-1));
     expect(user).toContain('Task: Audit landing page');
@@ -473,12 +467,12 @@ describe('site commands run by the CMO agent', () => {
     expect(await executeCommand(mine.siteId, res.body.data.command_id)).toBe('completed');
     expect(await executeCommand(mine.siteId, res.body.data.command_id)).toBe('completed');
     expect(standIn.requests).toHaveLength(1);
-    expect(await drainCommands()).toBe(0);
+    expect(await runCommands()).toBe(0);
   });
 
   it('a command that starts running queues its deadline job, which records it INTERRUPTED if it is still running then', async () => {
     const ran = await message(mine.key, { site_id: mine.siteId, message: 'on time' });
-    expect(await drainCommands()).toBe(1);
+    expect(await runCommands()).toBe(1);
     const db = await getDb();
     const queued = (await db.execute(
       sql`select start_after from ${sql.raw(JOB_SCHEMA)}.job where name = ${commandDeadline.name} and data->>'commandId' = ${ran.body.data.command_id}`,
@@ -494,7 +488,6 @@ describe('site commands run by the CMO agent', () => {
     const res = await message(mine.key, { site_id: mine.siteId, message: 'crash' });
     await db.execute(sql`update commands set status = 'running', started_at = now() where id = ${res.body.data.command_id}`);
     const asked = standIn.requests.length;
-    expect(await drainCommands()).toBe(0);
     await commandDeadline.run({ siteId: mine.siteId, commandId: res.body.data.command_id }, ctx);
     expect(await detail(mine, res.body.data.command_id)).toMatchObject({
       status: 'failed',
@@ -508,7 +501,7 @@ describe('site commands run by the CMO agent', () => {
     const res = await message(key.apiKey, { site_id: mine.siteId, message: 'after revocation' });
     const db = await getDb();
     await db.execute(sql`update api_keys set revoked_at = now() where id = ${key.id}`);
-    await drainCommands();
+    await runCommands();
     expect(await detail(mine, res.body.data.command_id)).toMatchObject({
       status: 'failed',
       error: { code: 'UNAUTHORIZED', message: expect.stringContaining('revoked') },
@@ -520,7 +513,6 @@ describe('site commands run by the CMO agent', () => {
     const res = await message(mine.key, { site_id: mine.siteId, message: 'busy elsewhere' });
     const db = await getDb();
     await db.execute(sql`update commands set status = 'running', started_at = now() where id = ${res.body.data.command_id}`);
-    expect(await drainCommands()).toBe(0);
     expect(await executeCommand(mine.siteId, res.body.data.command_id)).toBe('running');
     expect(standIn.requests).toHaveLength(0);
     await db.execute(sql`update commands set status = 'cancelled' where id = ${res.body.data.command_id}`);
@@ -546,33 +538,21 @@ describe('POST /sites/{site_id}/commands/{command_id}/cancel', () => {
     send: (h, siteId) => call(cancelCommand, { method: 'POST', path: 'x', params: { site_id: siteId, command_id: target }, headers: h }),
   });
 
-  it('a running command that is cancelled stops at its next status check and records no reply', async () => {
-    restore();
-    restore = useStandIn(standIn, { COMMAND_CANCEL_CHECK_MS: '1000' });
-    try {
-      standIn.queue({ delayMs: 8_000, then: { text: 'too late' } });
-      const res = await message(mine.key, { site_id: mine.siteId, message: 'long job' });
-      const commandId = res.body.data.command_id;
-      const started = performance.now();
-      const running = executeCommand(mine.siteId, commandId);
-      while ((await detail(mine, commandId)).status !== 'running') await new Promise((r) => setTimeout(r, 10));
-      expect((await cancel(presenters.xApiKey(mine.key), mine, commandId)).body.data.status).toBe('cancelled');
-      expect(await running).toBe('cancelled');
-      // A status check every COMMAND_CANCEL_CHECK_MS: stopped well before the model would have answered.
-      expect(performance.now() - started).toBeLessThan(5_000);
-      const command = await detail(mine, commandId);
-      expect(command).toMatchObject({ status: 'cancelled', reply: null });
-      const conversation = await call(getConversation, {
-        path: 'x',
-        params: { conversation_id: command.conversation_id },
-        query: { site_id: mine.siteId },
-        headers: presenters.bearer(mine.key),
-      });
-      expect(conversation.body.data.messages.map((m: { role: string }) => m.role)).toEqual(['user']);
-    } finally {
-      restore();
-      restore = useStandIn(standIn);
-    }
+  it('a running command that is cancelled stops as its cancellation commits and records no reply', async () => {
+    standIn.queue({ delayMs: 8_000, then: { text: 'too late' } });
+    const res = await message(mine.key, { site_id: mine.siteId, message: 'long job' });
+    const commandId = res.body.data.command_id;
+    const started = performance.now();
+    const running = executeCommand(mine.siteId, commandId);
+    while ((await detail(mine, commandId)).status !== 'running') await new Promise((r) => setTimeout(r, 10));
+    expect((await cancel(presenters.xApiKey(mine.key), mine, commandId)).body.data.status).toBe('cancelled');
+    expect(await running).toBe('cancelled');
+    // Told by the cancellation itself: stopped long before the model would have answered.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const command = await detail(mine, commandId);
+    expect(command).toMatchObject({ status: 'cancelled', reply: null });
+    const conversation = await conversationOf(command.conversation_id);
+    expect(conversation.body.data.messages.map((m: { role: string }) => m.role)).toEqual(['user']);
   });
 
   it("a cancelled pending command never runs; a finished one is left as it is; another site's is 404", async () => {
@@ -580,14 +560,14 @@ describe('POST /sites/{site_id}/commands/{command_id}/cancel', () => {
     const cancelled = await cancel(presenters.xApiKey(mine.key), mine, res.body.data.command_id);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled', finished_at: expect.any(String) });
-    await drainCommands();
+    await runCommands();
     expect(standIn.requests.some((r) => r.messages.some((m) => textOf(m) === 'never mind'))).toBe(false);
     const done = await message(mine.key, { site_id: mine.siteId, message: 'finish me' });
-    await drainCommands();
+    await runCommands();
     expect((await cancel(presenters.xApiKey(mine.key), mine, done.body.data.command_id)).body.data.status).toBe('completed');
     const theirs = await message(other.key, { site_id: other.siteId, message: 'theirs' });
     expect((await cancel(presenters.xApiKey(mine.key), mine, theirs.body.data.command_id)).status).toBe(404);
-    await drainCommands();
+    await runCommands();
   });
 });
 
@@ -634,7 +614,7 @@ describe('without a configured model', () => {
       expect(res.body.error.message).toContain('LLM_MODEL');
       const after = await call(listConversations, { path: 'x', query: { site_id: mine.siteId }, headers: presenters.bearer(mine.key) });
       expect(after.body.meta.total).toBe(before.body.meta.total);
-      expect(await drainCommands()).toBe(0);
+      expect(await runCommands()).toBe(0);
     } finally {
       restore = useStandIn(standIn);
     }

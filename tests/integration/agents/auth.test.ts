@@ -6,6 +6,7 @@ import { POST as contentEditor } from '@/app/api/agents/copywriter/content-edito
 import { POST as customerSupportMessage } from '@/app/api/agents/customerSupport/message/route';
 import { POST as emailReply } from '@/app/api/agents/email/reply/route';
 import { POST as salesMessage } from '@/app/api/agents/sales/message/route';
+import { messageCmo } from '@/tests/helpers/agents';
 import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
@@ -19,12 +20,7 @@ beforeAll(async () => {
   standIn = await startLlmStandIn();
   restore = useStandIn(standIn);
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
-  const res = await call(cmoMessage, {
-    method: 'POST',
-    path: '/api/agents/cmo/message',
-    headers: presenters.bearer(mine.key),
-    body: { site_id: mine.siteId, message: 'hi' },
-  });
+  const res = await messageCmo(mine, 'hi');
   conversationId = res.body.data.conversation_id;
 });
 afterAll(async () => {

@@ -3,10 +3,13 @@ import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
 import { GET as listConversations } from '@/app/api/agents/conversations/route';
 import { POST as salesMessage } from '@/app/api/agents/sales/message/route';
-import { drainCommands } from '@/lib/agents/execute';
 import { presenters } from '@/tests/helpers/auth-matrix';
+import { runCommands, useCommandRuns } from '@/tests/helpers/commands';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { textOf, useModelForFile } from '@/tests/helpers/llm-standin';
+
+// Commands run through the engine dispatcher and the worker, when a test says so.
+useCommandRuns();
 
 const standIn = useModelForFile();
 let mine: Tenant;
@@ -31,11 +34,11 @@ describe('conversations', () => {
   it('continues a conversation: the agent reads the earlier turns, and both turns are stored in order', async () => {
     standIn.queue({ text: 'Nice to meet you, Ana.' });
     const first = await send(cmoMessage, mine, { message: 'My name is Ana.' });
-    await drainCommands();
+    await runCommands();
     standIn.queue({ text: 'You are Ana.' });
     const second = await send(cmoMessage, mine, { message: 'Who am I?', conversation_id: first.body.data.conversation_id });
     expect(second.body.data.conversation_id).toBe(first.body.data.conversation_id);
-    await drainCommands();
+    await runCommands();
     expect(standIn.requests[1].messages.filter((m) => m.role !== 'system').map((m) => [m.role, textOf(m)])).toEqual([
       ['user', 'My name is Ana.'],
       ['assistant', 'Nice to meet you, Ana.'],
@@ -65,7 +68,7 @@ describe('conversations', () => {
     const otherAgent = await send(salesMessage, mine, { message: 'switch', conversation_id: ours.body.data.conversation_id });
     expect(otherAgent.status).toBe(400);
     expect(otherAgent.body.error.message).toContain('cmo');
-    await drainCommands();
+    await runCommands();
     expect((await get(other, theirs.body.data.conversation_id)).body.data.messages.map((m: { content: string }) => m.content)).toEqual([
       'secret plans',
       'Echo: secret plans',
@@ -97,6 +100,6 @@ describe('conversations', () => {
     for (const query of [{ limit: 0 }, { limit: 101 }, { agent: 'ceo' }, { extra: 1 }]) {
       expect((await list(a, query)).status).toBe(400);
     }
-    await drainCommands();
+    await runCommands();
   });
 });

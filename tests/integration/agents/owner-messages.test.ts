@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as cmoMessage } from '@/app/api/agents/cmo/message/route';
 import { GET as getConversation } from '@/app/api/agents/conversations/[conversation_id]/route';
 import { POST as ownerMessage } from '@/app/api/sites/[site_id]/conversations/[conversation_id]/messages/route';
 import { POST as startConversation } from '@/app/api/sites/[site_id]/conversations/route';
-import { drainCommands } from '@/lib/agents/execute';
 import { listCommands } from '@/lib/commands/service';
+import { messageCmo } from '@/tests/helpers/agents';
 import { presenters } from '@/tests/helpers/auth-matrix';
+import { runCommands, useCommandRuns } from '@/tests/helpers/commands';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { useModelForFile } from '@/tests/helpers/llm-standin';
+
+// Commands run through the engine dispatcher and the worker, when a test says so.
+useCommandRuns();
 
 /** The site's owner, signed in (the console), writing in one of the site's conversations with an agent. */
 const standIn = useModelForFile();
@@ -18,14 +21,9 @@ let conversationId = '';
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
   standIn.queue({ text: 'Hello from the CMO.' });
-  const started = await call(cmoMessage, {
-    method: 'POST',
-    path: '/api/agents/cmo/message',
-    headers: presenters.bearer(mine.key),
-    body: { site_id: mine.siteId, message: 'Hi' },
-  });
+  const started = await messageCmo(mine, 'Hi');
   conversationId = started.body.data.conversation_id;
-  await drainCommands();
+  await runCommands();
 });
 
 const messages = async (t: Tenant, id: string) =>
@@ -75,7 +73,7 @@ describe('POST /api/sites/{site_id}/conversations/{conversation_id}/messages', (
     const res = await send(mine, mine.siteId, conversationId, { message: 'Later is fine' });
     expect(res.status).toBe(202);
     expect(res.body.data).toEqual({ command_id: expect.any(String), conversation_id: conversationId, status: 'pending' });
-    await drainCommands();
+    await runCommands();
     expect((await messages(mine, conversationId)).slice(-2)).toEqual(['user:Later is fine', 'assistant:Queued reply.']);
   });
 
@@ -100,7 +98,7 @@ describe('POST /api/sites/{site_id}/conversations/{conversation_id}/messages', (
       expect(bad.status, JSON.stringify(body)).toBe(400);
       expect(bad.body.error.code).toBe('INVALID_REQUEST');
     }
-    await drainCommands();
+    await runCommands();
     expect(await messages(mine, conversationId)).toEqual(before);
   });
 });
@@ -141,7 +139,7 @@ describe('POST /api/sites/{site_id}/conversations', () => {
     const res = await start(mine, mine.siteId, { agent: 'copywriter', message: 'A tagline, please' });
     expect(res.status).toBe(202);
     expect(res.body.data).toEqual({ command_id: expect.any(String), conversation_id: expect.any(String), status: 'pending' });
-    await drainCommands();
+    await runCommands();
     expect(await messages(mine, res.body.data.conversation_id)).toEqual(['user:A tagline, please', 'assistant:Grow with us.']);
   });
 

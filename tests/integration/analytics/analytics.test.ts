@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as identifyRoute } from '@/app/api/visitors/identify/route';
-import { POST as createRoute } from '@/app/api/visitors/session/route';
-import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { GET as breakdownRoute } from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
 import { GET as funnelRoute } from '@/app/sites/[site_id]/analytics/funnel/route';
 import { GET as overviewRoute } from '@/app/sites/[site_id]/analytics/overview/route';
@@ -12,23 +10,20 @@ import { overview, visits } from '@/lib/analytics/service';
 import { getDb } from '@/lib/db/client';
 import { updateSettings } from '@/lib/settings/service';
 import { closeExpiredSessions, siteSessions } from '@/lib/visitors/service';
-import { createActivities } from '@/lib/workflows/activities-impl';
+import { createActivities } from '@/lib/worker/activities';
 import { workflowDefinitions } from '@/lib/workflows/definitions';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { testClock } from '@/tests/helpers/clock';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { suiteTenants } from '@/tests/helpers/tenants';
+import { BOT, IPHONE, UA, visitorBrowser } from '@/tests/helpers/visitor-browser';
 
 /**
  * The analytics reads over visits tracked through the real routes: what each figure counts, that a
  * day answers the same before and after it is rolled up, time zones, bad periods, and that a site
  * sees only its own visits. (The shared auth cases run in tests/integration/http/auth-matrix.test.ts.)
  */
-let mine: Tenant;
-let other: Tenant;
-let zoned: Tenant;
-beforeAll(async () => {
-  [mine, other, zoned] = await Promise.all([createTenant(), createTenant(), createTenant()]);
-});
+const [mine, other, zoned] = suiteTenants(3);
 const useClock = testClock();
 
 const MIN = 60_000;
@@ -37,59 +32,29 @@ const DAY = 24 * HOUR;
 const D = '2026-11-21';
 const D0 = Date.parse(`${D}T00:00:00Z`);
 const SHOP = 'https://shop.example.com';
-const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
-const IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const PARTNER = 'https://partner.example/deal';
 const BLOG = 'https://blog.example/post';
 const BROCHURE = `${SHOP}/brochure.pdf`;
 
 /** A visitor's browser: its own fingerprint, a User-Agent, the site's key. */
 function browser(t: Tenant, ua = UA) {
-  const fingerprint = `fp-${Math.random().toString(36).slice(2)}`;
-  const headers = { ...presenters.xSaApiKey(t.key), 'user-agent': ua };
-  let sessionId = '';
+  const visitor = visitorBrowser(t, useClock, ua);
   return {
-    async land(at: number, body: Record<string, unknown>) {
-      useClock(at);
-      const res = await call(createRoute, {
-        method: 'POST',
-        path: '/api/visitors/session',
-        headers,
-        body: { site_id: t.siteId, fingerprint, ...body },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
-      sessionId = res.body.data.session_id;
-      return res.body.data;
-    },
-    async event(at: number, body: Record<string, unknown>) {
-      useClock(at);
-      const res = await call(trackRoute, {
-        method: 'POST',
-        path: '/api/visitors/track',
-        headers,
-        body: { site_id: t.siteId, session_id: sessionId, ...body },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-    },
-    view(at: number, path: string) {
-      return this.event(at, { event_type: 'pageview', url: SHOP + path });
-    },
+    land: visitor.land,
+    event: visitor.event,
+    view: (at: number, path: string) => visitor.event(at, { event_type: 'pageview', url: SHOP + path }),
     /** The tag's report of a page left: engaged time and scroll depth. */
-    leave(at: number, path: string, engaged_ms: number, scroll_depth: number) {
-      return this.event(at, { event_type: 'engagement', url: SHOP + path, properties: { engaged_ms, scroll_depth } });
-    },
-    click(at: number, type: 'outbound' | 'download', href: string) {
-      return this.event(at, { event_type: type, url: `${SHOP}/pricing`, properties: { href } });
-    },
+    leave: (at: number, path: string, engaged_ms: number, scroll_depth: number) =>
+      visitor.event(at, { event_type: 'engagement', url: SHOP + path, properties: { engaged_ms, scroll_depth } }),
+    click: (at: number, type: 'outbound' | 'download', href: string) =>
+      visitor.event(at, { event_type: type, url: `${SHOP}/pricing`, properties: { href } }),
     async identify(at: number, email: string) {
       useClock(at);
       const res = await call(identifyRoute, {
         method: 'POST',
         path: '/api/visitors/identify',
-        headers,
-        body: { site_id: t.siteId, session_id: sessionId, email },
+        headers: visitor.headers,
+        body: { site_id: t.siteId, session_id: visitor.sessionId(), email },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       // Leads take their creation time from the database; put it where the visit happened.

@@ -1,6 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { POST as createRoute } from '@/app/api/visitors/session/route';
-import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { GET as breakdownRoute } from '@/app/sites/[site_id]/analytics/breakdown/[dimension]/route';
 import { GET as funnelRoute } from '@/app/sites/[site_id]/analytics/funnel/route';
 import { GET as overviewRoute } from '@/app/sites/[site_id]/analytics/overview/route';
@@ -10,7 +8,9 @@ import { GET as listGoalsRoute, POST as createGoalRoute } from '@/app/sites/[sit
 import { updateSettings } from '@/lib/settings/service';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { testClock } from '@/tests/helpers/clock';
-import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { call, type Tenant } from '@/tests/helpers/harness';
+import { suiteTenants } from '@/tests/helpers/tenants';
+import { BOT, IPHONE, UA, visitorBrowser } from '@/tests/helpers/visitor-browser';
 
 /**
  * What an owner asks of the analytics beyond one period of one whole site: filters on every read
@@ -18,12 +18,7 @@ import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
  * period before or the year before (across a month end and a daylight-saving change), who is on the
  * site now, goals with revenue in two currencies, CSV downloads — and that a site sees only its own.
  */
-let shop: Tenant;
-let other: Tenant;
-let zoned: Tenant;
-beforeAll(async () => {
-  [shop, other, zoned] = await Promise.all([createTenant(), createTenant(), createTenant()]);
-});
+const [shop, other, zoned] = suiteTenants(3);
 const useClock = testClock();
 
 const MIN = 60_000;
@@ -31,37 +26,11 @@ const HOUR = 60 * MIN;
 const X = '2026-11-01';
 const X0 = Date.parse(`${X}T00:00:00Z`);
 const SITE = 'https://shop.example.com';
-const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
-const IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 function browser(t: Tenant, ua = UA) {
-  const fingerprint = `fp-${Math.random().toString(36).slice(2)}`;
-  const headers = { ...presenters.xSaApiKey(t.key), 'user-agent': ua };
-  let sessionId = '';
-  const event = async (at: number, body: Record<string, unknown>) => {
-    useClock(at);
-    const res = await call(trackRoute, {
-      method: 'POST',
-      path: '/api/visitors/track',
-      headers,
-      body: { site_id: t.siteId, session_id: sessionId, ...body },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-  };
+  const { land, event } = visitorBrowser(t, useClock, ua);
   return {
-    async land(at: number, body: Record<string, unknown>) {
-      useClock(at);
-      const res = await call(createRoute, {
-        method: 'POST',
-        path: '/api/visitors/session',
-        headers,
-        body: { site_id: t.siteId, fingerprint, ...body },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
-      sessionId = res.body.data.session_id;
-    },
+    land,
     event,
     view: (at: number, path: string) => event(at, { event_type: 'pageview', url: SITE + path }),
     buy: (at: number, amount: number, currency: string) =>
@@ -434,14 +403,12 @@ describe('format=csv', () => {
     return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), text: await res.text() };
   }
 
+  /** The day's breakdown by `dimension` as CSV. */
+  const breakdownCsv = (dimension: string) =>
+    csv(shop, breakdownRoute, `/sites/${shop.siteId}/analytics/breakdown/${dimension}`, { dimension }, day([['format', 'csv']]));
+
   it('a breakdown as RFC 4180 CSV, with formulas neutralized and quotes doubled', async () => {
-    const campaigns = await csv(
-      shop,
-      breakdownRoute,
-      `/sites/${shop.siteId}/analytics/breakdown/utm_campaigns`,
-      { dimension: 'utm_campaigns' },
-      day([['format', 'csv']]),
-    );
+    const campaigns = await breakdownCsv('utm_campaigns');
     expect(campaigns.status).toBe(200);
     expect(campaigns.type).toBe('text/csv; charset=utf-8');
     expect(campaigns.disposition).toBe(`attachment; filename="analytics_utm_campaigns_${X}_${X}.csv"`);
@@ -452,13 +419,7 @@ describe('format=csv', () => {
     expect(lines).toContain(`'${FORMULA},,1,2,0,180000,1,,,,,10.25,0`);
     expect(lines).toContain('spring,,1,2,0,180000,1,,,,,49.5,0');
     expect(lines.at(-1)).toBe('');
-    const contents = await csv(
-      shop,
-      breakdownRoute,
-      `/sites/${shop.siteId}/analytics/breakdown/utm_contents`,
-      { dimension: 'utm_contents' },
-      day([['format', 'csv']]),
-    );
+    const contents = await breakdownCsv('utm_contents');
     expect(contents.text).toContain('"a,""b""",');
   });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { GET as meRoute } from '@/app/api/auth/me/route';
 import { POST as forgotRoute } from '@/app/api/auth/password/forgot/route';
 import { POST as resetRoute } from '@/app/api/auth/password/reset/route';
@@ -13,32 +13,19 @@ import { generateApiKey } from '@/lib/auth/api-key-format';
 import { now } from '@/lib/core/clock';
 import { resetConfig } from '@/lib/core/config';
 import { rows } from '@/lib/db/raw';
-import { pruneExpiredRows } from '@/lib/retention/schedule';
+import { pruneExpiredRows } from '@/lib/worker/retention';
 import { testClock } from '@/tests/helpers/clock';
 import { call, createUser, newSessionToken, PASSWORD, uniqueEmail, type TestUser } from '@/tests/helpers/harness';
-import { startSmtpStandIn, type ReceivedMail, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
+import { useSmtpStandIn } from '@/tests/helpers/smtp-for-tests';
+import type { ReceivedMail } from '@/tests/helpers/smtp-standin';
 
 /**
  * Verification and password reset by mail, through the real routes on a real database, with the
  * mail captured by a real SMTP server on 127.0.0.1: what a person receives is what they click.
  */
-let smtp: SmtpStandIn;
+const smtp = useSmtpStandIn({ EMAIL_FROM: 'Site Growth <accounts@growth.example.com>' });
 const useClock = testClock();
 const NEW_PASSWORD = 'a brand new passphrase';
-
-beforeAll(async () => {
-  smtp = await startSmtpStandIn();
-  process.env.SMTP_URL = smtp.url;
-  process.env.EMAIL_FROM = 'Site Growth <accounts@growth.example.com>';
-  resetConfig();
-});
-
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  delete process.env.EMAIL_FROM;
-  resetConfig();
-  await smtp?.close();
-});
 
 const post = (handler: typeof signupRoute, path: string, body: unknown, headers: Record<string, string> = {}) =>
   call(handler, { method: 'POST', path, body, headers });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as enableRoute } from '@/app/api/auth/2fa/enable/route';
 import { POST as setupRoute } from '@/app/api/auth/2fa/setup/route';
 import { GET as eventsRoute } from '@/app/api/auth/events/route';
@@ -8,9 +8,9 @@ import { GET as meRoute } from '@/app/api/auth/me/route';
 import { POST as forgotRoute } from '@/app/api/auth/password/forgot/route';
 import { POST as resetRoute } from '@/app/api/auth/password/reset/route';
 import { base32Decode, totpAt } from '@/lib/auth/totp';
-import { resetConfig } from '@/lib/core/config';
 import { accountOutboxDir } from '@/lib/users/account-outbox';
 import { call, createUser, PASSWORD } from '@/tests/helpers/harness';
+import { captureLogLines } from '@/tests/helpers/log-lines';
 import { callNextAuth, type NextAuthAnswer } from '@/tests/helpers/next-auth-call';
 
 /**
@@ -121,21 +121,10 @@ describe('console sign-in with two-factor sign-in on', () => {
 });
 
 describe('account mail on the embedded default (no SMTP_URL)', () => {
-  const lines: string[] = [];
   beforeAll(() => {
     delete process.env.SMTP_URL;
-    process.env.LOG_LEVEL = 'info';
-    resetConfig();
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    });
   });
-  afterAll(() => {
-    vi.restoreAllMocks();
-    process.env.LOG_LEVEL = 'silent';
-    resetConfig();
-  });
+  const lines = captureLogLines('info', [process.stdout]);
 
   it('keeps the reset mail in the account outbox the log points to; its link resets the password and ends the console session', async () => {
     const user = await createUser();

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as forgotRoute } from '@/app/api/auth/password/forgot/route';
 import { POST as resendRoute } from '@/app/api/auth/verify-email/resend/route';
 import { call, createUser, uniqueEmail } from '@/tests/helpers/harness';
-import { useRateLimits } from '@/tests/helpers/rate-limits';
+import { limiterClock, useRateLimits } from '@/tests/helpers/rate-limits';
 
 /** The limits of account mail: per address (known or not, alike) and per client IP. */
 useRateLimits({ ACCOUNT_MAILS_PER_ADDRESS: '2', AUTH_RATE_LIMIT_PER_IP: '6' });
@@ -21,7 +21,7 @@ function expect429(res: { status: number; body: any; headers: Headers }, message
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
 }
 
-afterEach(() => vi.useRealTimers());
+const setNow = limiterClock();
 
 describe('POST /api/auth/password/forgot', () => {
   it('limits requests per address, the same way for an address with an account and one without', async () => {
@@ -38,8 +38,7 @@ describe('POST /api/auth/password/forgot', () => {
 
   it('limits requests per client IP across addresses', async () => {
     // Pinned at the start of a minute so the requests cannot straddle two windows.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.UTC(2026, 11, 1, 10, 0, 0));
+    setNow(Date.UTC(2026, 11, 1, 10, 0, 0));
     const ip = freshIp();
     for (let i = 0; i < 6; i++) expect((await forgot(uniqueEmail(), ip)).status).toBe(202);
     expect429(await forgot(uniqueEmail(), ip), 'from this address');

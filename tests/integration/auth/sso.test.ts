@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GET as meRoute } from '@/app/api/auth/me/route';
 import { POST as forgotRoute } from '@/app/api/auth/password/forgot/route';
 import { POST as resetRoute } from '@/app/api/auth/password/reset/route';
 import { POST as tokenRoute } from '@/app/api/auth/token/route';
 import { resetConfig } from '@/lib/core/config';
 import { rows } from '@/lib/db/raw';
+import { nextAuthRoute } from '@/lib/http/next-auth-route';
 import { accountOutboxDir } from '@/lib/users/account-outbox';
 import { BASE, call, createUser, PASSWORD } from '@/tests/helpers/harness';
 import { callNextAuth } from '@/tests/helpers/next-auth-call';
@@ -88,8 +89,8 @@ interface SsoResult {
   jar: Jar;
 }
 
-/** A whole sign-in with the provider's account `subject`: button, provider login page, callback. */
-async function ssoSignIn(subject: string): Promise<SsoResult> {
+/** A whole sign-in with the provider's account `subject`: button, provider login page, callback (through the route from `from`). */
+async function ssoSignIn(subject: string, from?: string): Promise<SsoResult> {
   const jar: Jar = {};
   const csrf = await callNextAuth('GET', ['csrf'], jar);
   keep(jar, csrf.headers['set-cookie']);
@@ -120,11 +121,31 @@ async function ssoSignIn(subject: string): Promise<SsoResult> {
 
   const back = new URL(step.location!);
   expect(back.searchParams.get('code')).toBeTruthy();
-  const callback = await callNextAuth('GET', ['callback', 'oidc'], jar, { query: Object.fromEntries(back.searchParams) });
+  const callback = await returnToCallback(Object.fromEntries(back.searchParams), jar, from);
   expect(callback.status).toBe(302);
-  keep(jar, callback.headers['set-cookie']);
+  keep(jar, callback.setCookie);
   expect(op.errors).toEqual([]);
-  return { location: callback.headers.location as string, jar };
+  return { location: callback.location!, jar };
+}
+
+/**
+ * The provider's return to /api/auth/callback/oidc: next-auth's handler as Next calls it, or, from
+ * a client address, through the route's steps (nextAuthRoute) as a browser's request arrives.
+ */
+async function returnToCallback(query: Record<string, string>, jar: Jar, from?: string) {
+  if (from === undefined) {
+    const answer = await callNextAuth('GET', ['callback', 'oidc'], jar, { query });
+    const header = (name: string) => (answer.headers[name] as string | undefined) ?? null;
+    return { status: answer.status, location: header('location'), setCookie: answer.headers['set-cookie'], header };
+  }
+  const answer = await call(nextAuthRoute as never, {
+    path: '/api/auth/callback/oidc',
+    params: { nextauth: ['callback', 'oidc'] } as never,
+    query,
+    headers: { 'x-forwarded-for': from, cookie: cookieHeader(jar) },
+  });
+  const header = (name: string) => answer.headers.get(name);
+  return { status: answer.status, location: header('location'), setCookie: answer.headers.getSetCookie(), header };
 }
 
 const SESSION = 'next-auth.session-token';
@@ -319,5 +340,62 @@ describe('single sign-on with an OpenID Connect provider', () => {
     resetConfig();
     const providers = await callNextAuth('GET', ['providers'], {});
     expect(Object.keys(providers.body as object)).toEqual(['credentials']);
+  });
+});
+
+describe('the single sign-on callback is limited per client IP', () => {
+  const LIMITS = { RATE_LIMIT_BACKEND: 'memory', AUTH_RATE_LIMIT_PER_IP: '2' };
+  let previous: Record<string, string | undefined>;
+  beforeAll(() => {
+    previous = Object.fromEntries(Object.keys(LIMITS).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, LIMITS);
+    resetConfig();
+  });
+  afterEach(() => vi.useRealTimers());
+  afterAll(() => {
+    for (const [k, v] of Object.entries(previous)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    resetConfig();
+  });
+
+  /** A return with a made-up code and state (next-auth refuses it itself, when the limit lets it through). */
+  const forged = (from: string) => returnToCallback({ code: 'made-up', state: 'forged', iss: op.issuer }, {}, from);
+  const REFUSED = '/signin?error=SsoRateLimited';
+
+  // Within the limit the route hands the callback to next-auth, whose App Router handler needs Next's
+  // request scope (a whole sign-in through the server with the limit on: tests/e2e/sso.test.ts); here
+  // the limit's own answer is what is asserted.
+  it('past AUTH_RATE_LIMIT_PER_IP callbacks a minute, the sign-in page says why, before the provider is asked', async () => {
+    // Pinned at the start of a minute so the callbacks cannot straddle two windows.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.UTC(2026, 11, 1, 10, 0, 0));
+    const ip = '203.0.113.7';
+    for (let i = 0; i < 2; i++) expect((await forged(ip)).location).not.toBe(REFUSED);
+
+    const refused = await forged(ip);
+    expect(refused.status).toBe(302);
+    expect(refused.location).toBe(REFUSED);
+    expect(Number(refused.header('retry-after'))).toBeGreaterThan(0);
+    expect(refused.header('x-ratelimit-limit')).toBe('2');
+    expect(refused.header('x-ratelimit-remaining')).toBe('0');
+    expect(refused.setCookie).toEqual([]);
+    // A valid return is refused the same way: its code is never exchanged, no account is made.
+    const email = newEmail();
+    const late = await ssoSignIn(account({ email, email_verified: true }), ip);
+    expect(late.location).toBe(REFUSED);
+    expect(late.jar[SESSION]).toBeUndefined();
+    expect(await userByEmail(email)).toBeUndefined();
+
+    // Another address is not held back, and this one's password sign-ins count apart.
+    expect((await forged('203.0.113.8')).location).not.toBe(REFUSED);
+    const token = await call(tokenRoute, {
+      method: 'POST',
+      path: '/api/auth/token',
+      headers: { 'x-forwarded-for': ip },
+      body: { email: newEmail(), password: PASSWORD },
+    });
+    expect(token.status).toBe(401);
   });
 });

@@ -1,10 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as getCommand } from '@/app/sites/[site_id]/commands/[command_id]/route';
 import { GET as listCommands, POST as createCommand } from '@/app/sites/[site_id]/commands/route';
-import { drainCommands } from '@/lib/agents/execute';
 import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
+import { runCommands, useCommandRuns } from '@/tests/helpers/commands';
 import { call, createKey, createSite, createTenant, createUser, type Tenant } from '@/tests/helpers/harness';
 import { useModelForFile } from '@/tests/helpers/llm-standin';
+
+// Commands run through the engine dispatcher and the worker, when a test says so.
+useCommandRuns();
 
 // Commands are carried out by the CMO agent: its model is a local stand-in.
 useModelForFile();
@@ -83,7 +86,7 @@ describe('GET /sites/{site_id}/commands', () => {
     expect(done.body.meta.total).toBe(0);
     const queued = await call(listCommands, { path: path(siteId), params: { site_id: siteId }, headers: key, query: { status: 'processing' } });
     expect(queued.body.meta.total).toBe(5);
-    await drainCommands();
+    await runCommands();
     const finished = await call(listCommands, { path: path(siteId), params: { site_id: siteId }, headers: key, query: { status: 'completed' } });
     expect(finished.body.meta.total).toBeGreaterThanOrEqual(5);
     expect(finished.body.data.filter((c: { site_id: string }) => c.site_id !== siteId)).toEqual([]);

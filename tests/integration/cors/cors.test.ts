@@ -5,7 +5,7 @@ import { GET as listOrigins, POST as addOrigin } from '@/app/api/sites/[site_id]
 import { GET as listSites } from '@/app/sites/route';
 import { preflight } from '@/lib/http/cors';
 import { presenters } from '@/tests/helpers/auth-matrix';
-import { call, createKey, createSite, createUser, type TestUser } from '@/tests/helpers/harness';
+import { call, createKey, createSite, createUser, ownerCall, type TestUser } from '@/tests/helpers/harness';
 import { visitorTestRoute } from '@/tests/helpers/visitor-test-route';
 
 // Test-only: a route declared like the public visitor-tracking routes, and its preflight.
@@ -27,6 +27,13 @@ const send = (headers: Record<string, string>, site = siteId) =>
   call(track, { method: 'POST', path: '/test/track', headers, body: { site_id: site } });
 const originPath = (id = siteId) => `/api/sites/${id}/origins`;
 
+/** The origins API of a site, called by a signed-in user (the owner or a stranger). */
+const addOriginAs = (user: TestUser, origin: unknown, site = siteId) =>
+  ownerCall(addOrigin, { siteId: site, user }, 'origins', { method: 'POST', body: { origin } });
+const listOriginsAs = (user: TestUser, site = siteId) => ownerCall(listOrigins, { siteId: site, user }, 'origins');
+const removeOriginAs = (user: TestUser, id: string, site = siteId) =>
+  ownerCall(removeOrigin, { siteId: site, user }, `origins/${id}`, { method: 'DELETE', params: { origin_id: id } });
+
 function expectNoCors(res: { headers: Headers }) {
   expect(res.headers.get('access-control-allow-origin')).toBeNull();
   expect(res.headers.get('access-control-allow-credentials')).toBeNull();
@@ -46,13 +53,7 @@ describe('CORS on a public browser route', () => {
   );
 
   it('accepts an extra allowed origin while it is registered', async () => {
-    const added = await call(addOrigin, {
-      method: 'POST',
-      path: originPath(),
-      params: { site_id: siteId },
-      headers: owner.auth,
-      body: { origin: 'https://App.Partner.io/' },
-    });
+    const added = await addOriginAs(owner, 'https://App.Partner.io/');
     expect(added.status).toBe(201);
     expect(added.body.data).toEqual({ id: expect.any(String), origin: 'https://app.partner.io', created_at: expect.any(String) });
     const ok = await send({ origin: 'https://app.partner.io' });
@@ -62,12 +63,7 @@ describe('CORS on a public browser route', () => {
     expect((await send({ origin: 'http://app.partner.io' })).status).toBe(401);
     expect((await send({ origin: 'https://app.partner.io:8443' })).status).toBe(401);
 
-    const removed = await call(removeOrigin, {
-      method: 'DELETE',
-      path: `${originPath()}/${added.body.data.id}`,
-      params: { site_id: siteId, origin_id: added.body.data.id },
-      headers: owner.auth,
-    });
+    const removed = await removeOriginAs(owner, added.body.data.id);
     expect(removed.body).toEqual({ success: true, message: 'Origin removed' });
     const gone = await send({ origin: 'https://app.partner.io' });
     expect(gone.status).toBe(401);
@@ -153,8 +149,7 @@ describe('allowed origins API', () => {
   it('lists, adds (normalized), refuses duplicates and bad origins, removes', async () => {
     const user = await createUser();
     const site = await createSite(user, 'Store', 'store.example.com');
-    const add = (origin: unknown) =>
-      call(addOrigin, { method: 'POST', path: originPath(site), params: { site_id: site }, headers: user.auth, body: { origin } });
+    const add = (origin: unknown) => addOriginAs(user, origin, site);
     expect((await add('https://a.example.com')).status).toBe(201);
     expect((await add('http://localhost:3000')).status).toBe(201);
     const dup = await add('HTTPS://A.EXAMPLE.COM');
@@ -165,7 +160,7 @@ describe('allowed origins API', () => {
       expect(res.status, String(bad)).toBe(400);
       expect(res.body.error.code).toBe('INVALID_REQUEST');
     }
-    const list = await call(listOrigins, { path: originPath(site), params: { site_id: site }, headers: user.auth });
+    const list = await listOriginsAs(user, site);
     expect(list.body).toEqual({
       success: true,
       data: [
@@ -174,8 +169,7 @@ describe('allowed origins API', () => {
       ],
     });
     const id = list.body.data[0].id;
-    const del = () =>
-      call(removeOrigin, { method: 'DELETE', path: `${originPath(site)}/${id}`, params: { site_id: site, origin_id: id }, headers: user.auth });
+    const del = () => removeOriginAs(user, id, site);
     expect((await del()).status).toBe(200);
     const again = await del();
     expect(again.status).toBe(404);
@@ -184,33 +178,16 @@ describe('allowed origins API', () => {
 
   it("keeps sites apart: another user's site is 403, another site's origin id is 404", async () => {
     const stranger = await createUser();
-    const list = await call(listOrigins, { path: originPath(), params: { site_id: siteId }, headers: stranger.auth });
+    const list = await listOriginsAs(stranger);
     expect(list.status).toBe(403);
-    const add = await call(addOrigin, {
-      method: 'POST',
-      path: originPath(),
-      params: { site_id: siteId },
-      headers: stranger.auth,
-      body: { origin: 'https://x.example.com' },
-    });
+    const add = await addOriginAs(stranger, 'https://x.example.com');
     expect(add.status).toBe(403);
 
-    const mine = await call(addOrigin, {
-      method: 'POST',
-      path: originPath(),
-      params: { site_id: siteId },
-      headers: owner.auth,
-      body: { origin: 'https://keep.example.com' },
-    });
+    const mine = await addOriginAs(owner, 'https://keep.example.com');
     const strangerSite = await createSite(stranger);
-    const cross = await call(removeOrigin, {
-      method: 'DELETE',
-      path: `${originPath(strangerSite)}/${mine.body.data.id}`,
-      params: { site_id: strangerSite, origin_id: mine.body.data.id },
-      headers: stranger.auth,
-    });
+    const cross = await removeOriginAs(stranger, mine.body.data.id, strangerSite);
     expect(cross.status).toBe(404);
-    const still = await call(listOrigins, { path: originPath(), params: { site_id: siteId }, headers: owner.auth });
+    const still = await listOriginsAs(owner);
     expect(still.body.data.map((o: { origin: string }) => o.origin)).toContain('https://keep.example.com');
   });
 

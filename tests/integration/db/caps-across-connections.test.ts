@@ -7,7 +7,7 @@ import { resetConfig } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { database, openDatabase, useDatabase, type Database } from '@/lib/db/client';
 import type { EmbeddedServer } from '@/lib/db/embedded-server';
-import { insertInstance } from '@/lib/instances/repo';
+import { insertInstance } from '@/lib/robots/instances-repo';
 import { claimRobotSlot } from '@/lib/robots/slots';
 import { countSitesOfOwner } from '@/lib/sites/repo';
 import { createSiteOf } from '@/lib/sites/service';
@@ -83,6 +83,13 @@ async function startingOf(ownerId: string): Promise<{ site_id: string; n: number
   return result.rows;
 }
 
+/** How many workflow runs of the site are in progress, read on the home connection. */
+async function runningRuns(siteId: string): Promise<number> {
+  const result = (await home.db.execute(
+    sql`select count(*)::int as n from workflow_runs where site_id = ${siteId} and status = 'RUNNING'`,
+  )) as unknown as { rows: { n: number }[] };
+  return result.rows[0].n;
+}
 const refusedWith = (results: PromiseSettledResult<unknown>[], code: string) =>
   results.filter((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.code === code).length;
 
@@ -125,12 +132,7 @@ describe('caps across connections', () => {
     expect(values.filter((v) => v && typeof v === 'object' && 'created' in v && v.created)).toHaveLength(2);
     expect(values.filter((v) => v === undefined)).toHaveLength(4);
     await useDatabase(home);
-    const [{ n }] = (
-      (await home.db.execute(sql`select count(*)::int as n from workflow_runs where site_id = ${t.siteId} and status = 'RUNNING'`)) as unknown as {
-        rows: { n: number }[];
-      }
-    ).rows;
-    expect(n).toBe(10);
+    expect(await runningRuns(t.siteId)).toBe(10);
   });
 
   it('workflow runs in progress: a start whose workflow id is taken takes no place, so the next start of its batch gets the last one', async () => {
@@ -149,12 +151,7 @@ describe('caps across connections', () => {
     const [again, next] = await Promise.allSettled([engine.startWithinCap(options(taken!.workflowId), 2), engine.startWithinCap(options(), 2)]);
     expect(again.status).toBe('rejected');
     expect(next).toMatchObject({ status: 'fulfilled', value: { created: true } });
-    const [{ n }] = (
-      (await home.db.execute(sql`select count(*)::int as n from workflow_runs where site_id = ${t.siteId} and status = 'RUNNING'`)) as unknown as {
-        rows: { n: number }[];
-      }
-    ).rows;
-    expect(n).toBe(2);
+    expect(await runningRuns(t.siteId)).toBe(2);
   });
 
   it('running robots per account: 8 starts at once across two sites from two clients claim exactly the 3 the plan allows', async () => {

@@ -53,6 +53,33 @@ describe.runIf(onPglite)('the embedded database over its socket', () => {
     expect(heapUsed() - before).toBeLessThan(8 * 2 ** 20);
   }, 120_000);
 
+  it('announcements reach every listener: a connection over the socket and the holder, whoever committed them', async () => {
+    const holder = await database();
+    const heard = { socket: [] as string[], holder: [] as string[] };
+    let arrived = () => {};
+    const each = (into: string[]) => (payload: string) => {
+      into.push(payload);
+      arrived();
+    };
+    const listening = (db: Database, into: string[]) =>
+      new Promise<void>((resolve) => db.listen!('socket_test', each(into), (up) => up && resolve()));
+    await Promise.all([listening(client, heard.socket), listening(holder, heard.holder)]);
+    const both = (payload: string) =>
+      new Promise<void>((resolve) => {
+        arrived = () => heard.socket.includes(payload) && heard.holder.includes(payload) && resolve();
+        arrived();
+      });
+    // Committed by a statement over the socket, then by one of the holder itself.
+    const viaSocket = both('from the socket');
+    await client.sql.query("select pg_notify('socket_test', 'from the socket')");
+    await viaSocket;
+    const viaHolder = both('from the holder');
+    await holder.sql.query("select pg_notify('socket_test', 'from the holder')");
+    await viaHolder;
+    // Only in a listener's hands: an answer to a statement carries no notification.
+    expect(await client.sql.query("select 1 as one, pg_notify('socket_test', 'quiet')")).toEqual([{ one: 1, pg_notify: '' }]);
+  });
+
   it("the holder's memory line names PGlite's WebAssembly memory beside the process's own figures", async () => {
     const fields = memoryFields(await database());
     expect(fields.wasm_mb).toBeGreaterThanOrEqual(16);
@@ -63,7 +90,12 @@ describe.runIf(onPglite)('the embedded database over its socket', () => {
 });
 
 /** What a route answers while its database cannot be reached: 503 SERVICE_UNAVAILABLE with Retry-After, not a 500. */
-function expectUnavailable(error: unknown) {
+/** A query through `client` fails as the database being unreachable, which the API answers 503 with Retry-After. */
+async function expectUnavailable(client: Database) {
+  const error = await client.sql.query('select 1').then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
   expect(isDatabaseUnreachable(error), String(error)).toBe(true);
   const answer = maskError(error, 'req-1', { method: 'GET', route: '/api/health' });
   expect(answer).toBeInstanceOf(ApiError);
@@ -79,12 +111,7 @@ describe('a database that cannot be reached is a 503, not a fault', () => {
       expect(await client.sql.query('select 1 as one')).toEqual([{ one: 1 }]);
       await server.close();
       for (let attempt = 0; attempt < 2; attempt++) {
-        expectUnavailable(
-          await client.sql.query('select 1').then(
-            () => undefined,
-            (error: unknown) => error,
-          ),
-        );
+        await expectUnavailable(client);
       }
     } finally {
       await client.close().catch(() => undefined);
@@ -95,12 +122,7 @@ describe('a database that cannot be reached is a 503, not a fault', () => {
   it('a Postgres server that refuses connections', async () => {
     const client = await openDatabase({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/none', poolMax: 1 });
     try {
-      expectUnavailable(
-        await client.sql.query('select 1').then(
-          () => undefined,
-          (error: unknown) => error,
-        ),
-      );
+      await expectUnavailable(client);
     } finally {
       await client.close().catch(() => undefined);
     }

@@ -8,7 +8,7 @@ import { database } from '@/lib/db/client';
  * writes no index entry, instead of one in each of the table's indexes per event.
  */
 const ACTIVITY_COLUMNS = [
-  // lib/visitors/ingest.ts: each event batch
+  // lib/visitors/events-repo.ts: each event batch
   'event_count',
   'page_views',
   'conversions',
@@ -16,7 +16,7 @@ const ACTIVITY_COLUMNS = [
   'last_activity_at',
   'updated_at',
   'expires_at',
-  // lib/visitors/repo.ts: updateSession (PUT) besides the above
+  // lib/visitors/sessions-repo.ts: updateSession (PUT) besides the above
   'consent',
   'active_time',
   'idle_time',

@@ -2,14 +2,12 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
 import { GET as logsRoute } from '@/app/api/logs/workflows/route';
 import { GET as suppressionsGet } from '@/app/api/sites/[site_id]/email-suppressions/route';
 import { POST as replyRoute } from '@/app/api/sites/[site_id]/emails/[email_id]/reply/route';
 import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
 import { POST as checkRoute } from '@/app/api/sites/[site_id]/mailbox/check/route';
 import { DELETE as mailboxDelete, GET as mailboxGet, PUT as mailboxPut } from '@/app/api/sites/[site_id]/mailbox/route';
-import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { engineDispatcher } from '@/lib/agents/dispatch';
 import { getCommand } from '@/lib/commands/repo';
 import { resetConfig } from '@/lib/core/config';
@@ -17,15 +15,13 @@ import { overrideProviders } from '@/lib/core/providers';
 import { rows } from '@/lib/db/raw';
 import { mailboxSync } from '@/lib/email/jobs';
 import { createLead } from '@/lib/leads/repo';
-import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import type { WorkflowRecord } from '@/lib/workflows/engine';
-import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { presenters } from '@/tests/helpers/auth-matrix';
-import { DOVECOT_BINARY, dovecotAvailable, startDovecot, type DovecotServer } from '@/tests/helpers/dovecot';
+import { DOVECOT_BINARY, dovecotAvailable, startDovecot, type DovecotServer, rawMessage } from '@/tests/helpers/dovecot';
 import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
-import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
+import { useModelForFile } from '@/tests/helpers/llm-standin';
 import { startSmtpStandIn } from '@/tests/helpers/smtp-standin';
-import { applyWorkflowTestEnv } from '../workflows/behaviour';
+import { runWorkflow, settledRun, useEmbeddedWorkflows } from '@/tests/helpers/workflow-runs';
 
 /**
  * Email in: a site's mailbox over IMAP against a real Dovecot on loopback (started by the test
@@ -37,31 +33,18 @@ if (!available && process.env.CI === 'true') throw new Error(`Dovecot (dovecot-i
 
 describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
   let dovecot: DovecotServer;
-  let engine: EmbeddedEngine;
-  let worker: BackgroundWork;
-  let standIn: LlmStandIn;
-  let restoreModel: () => void;
-  let restoreEngine: () => void;
+  const standIn = useModelForFile();
+  useEmbeddedWorkflows();
   let mine: Tenant;
   const account = `inbox-${randomBytes(3).toString('hex')}@acme-bakeries.io`;
   const password = `imap-${randomBytes(12).toString('hex')}`;
 
   beforeAll(async () => {
-    applyWorkflowTestEnv();
     dovecot = await startDovecot();
     dovecot.addUser(account, password);
-    standIn = await startLlmStandIn();
-    restoreModel = useStandIn(standIn);
-    engine = new EmbeddedEngine();
-    worker = await startBackgroundWork();
-    restoreEngine = overrideProviders({ workflowEngine: engine });
     mine = await createTenant();
   });
   afterAll(async () => {
-    restoreEngine?.();
-    await worker?.stop();
-    restoreModel?.();
-    await standIn?.close();
     await dovecot?.stop();
   });
 
@@ -70,32 +53,22 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     call(mailboxPut, { method: 'PUT', ...site(t), body: { host: '127.0.0.1', port: dovecot.port, tls: false, username: account, ...body } });
   const check = (t: Tenant) => call(checkRoute, { method: 'POST', ...site(t), path: `/api/sites/${t.siteId}/mailbox/check` });
 
-  async function run(t: Tenant, name: string, body: Record<string, unknown> = {}): Promise<WorkflowRecord> {
-    const res = await call(startRoute, {
-      method: 'POST',
-      path: `/api/workflow/${name}`,
-      params: { name },
-      headers: presenters.bearer(t.key),
-      body: { site_id: t.siteId, ...body },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(202);
-    return settle(t, res.body.workflowId);
-  }
-  async function settle(t: Tenant, workflowId: string): Promise<WorkflowRecord> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const res = await call(getRunRoute, {
-        path: `/api/logs/workflows/${workflowId}`,
-        params: { workflowId },
-        headers: presenters.bearer(t.key),
-        query: { site_id: t.siteId },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      if (res.body.data.status !== 'RUNNING') return res.body.data;
-      if (Date.now() > deadline) throw new Error(`run ${workflowId} still running`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  /** An answer from `from` in the site's mailbox to the sent message `sentId`, threaded to it. */
+  const deliverReply = (from: string, sentId: string, subject: string, messageId: string, text: string) =>
+    dovecot.deliver(
+      account,
+      rawMessage({ From: from, To: account, Subject: subject, 'Message-ID': messageId, 'In-Reply-To': sentId, References: sentId }, text),
+    );
+  /** An automatic answer (out of office) from `from` to the sent message `sentId`. */
+  const deliverAutoReply = (from: string, sentId: string, subject: string, text: string) =>
+    dovecot.deliver(
+      account,
+      rawMessage({ From: from, To: account, Subject: subject, 'Auto-Submitted': 'auto-replied', 'In-Reply-To': sentId }, text),
+    );
+
+  /** A new lead of the site with an address of its own. */
+  const newLead = (name: string, company: string) =>
+    createLead(mine.siteId, { site_id: mine.siteId, name, email: uniqueEmail(), company, status: 'new' });
   const emails = async (t: Tenant, query: Record<string, string> = {}) =>
     (
       await call(emailsRoute, {
@@ -105,17 +78,6 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
         query: { limit: '100', ...query },
       })
     ).body.data;
-
-  const message = (headers: Record<string, string>, body: string, contentType = 'text/plain; charset=utf-8') =>
-    [
-      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-      `Content-Type: ${contentType}`,
-      'MIME-Version: 1.0',
-      `Date: ${new Date().toUTCString()}`,
-      '',
-      body,
-      '',
-    ].join('\r\n');
 
   it('stores the password as a secure token of the site, never returns it, and checks the connection', async () => {
     const missing = await configure(mine, {});
@@ -150,42 +112,24 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
   });
 
   it('syncEmails threads a reply to the lead and hands it to the email agent; bounces and auto-replies are recorded, not answered', async () => {
-    const lead = await createLead(mine.siteId, {
-      site_id: mine.siteId,
-      name: 'Ada Baker',
-      email: uniqueEmail(),
-      company: 'Acme Bakeries',
-      status: 'new',
-    });
+    const lead = await newLead('Ada Baker', 'Acme Bakeries');
     standIn.queue({ text: 'Fresh bread for Acme\nHi Ada, shall we talk next week?' });
-    const followUp = await run(mine, 'leadFollowUp', { lead_id: lead.id });
+    const followUp = await runWorkflow(mine, 'leadFollowUp', { lead_id: lead.id });
     expect(followUp.status, JSON.stringify(followUp)).toBe('COMPLETED');
     const sentId = (followUp.result as { message_id: string }).message_id;
 
-    await dovecot.deliver(
-      account,
-      message(
-        {
-          From: `Ada Baker <${lead.email}>`,
-          To: account,
-          Subject: 'Re: Fresh bread for Acme',
-          'Message-ID': '<reply-1@acme-bakeries.io>',
-          'In-Reply-To': sentId,
-          References: sentId,
-        },
-        'Yes please, Tuesday works.\r\n\r\n> Hi Ada, shall we talk next week?',
-      ),
+    const ada = `Ada Baker <${lead.email}>`;
+    await deliverReply(
+      ada,
+      sentId,
+      'Re: Fresh bread for Acme',
+      '<reply-1@acme-bakeries.io>',
+      'Yes please, Tuesday works.\r\n\r\n> Hi Ada, shall we talk next week?',
     );
+    await deliverAutoReply(ada, sentId, 'Out of office', 'I am away until Monday.');
     await dovecot.deliver(
       account,
-      message(
-        { From: `Ada Baker <${lead.email}>`, To: account, Subject: 'Out of office', 'Auto-Submitted': 'auto-replied', 'In-Reply-To': sentId },
-        'I am away until Monday.',
-      ),
-    );
-    await dovecot.deliver(
-      account,
-      message(
+      rawMessage(
         { From: 'Mail Delivery System <MAILER-DAEMON@mx.acme-bakeries.io>', To: account, Subject: 'Undelivered Mail Returned to Sender' },
         '--b1\r\nContent-Type: text/plain\r\n\r\nDelivery failed.\r\n--b1\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.acme-bakeries.io\r\n\r\nFinal-Recipient: rfc822; gone@acme-bakeries.io\r\nAction: failed\r\nStatus: 5.1.1\r\n--b1--',
         'multipart/report; report-type=delivery-status; boundary="b1"',
@@ -193,10 +137,10 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     );
     await dovecot.deliver(
       account,
-      message({ From: 'someone@elsewhere.io', To: account, Subject: 'Hello', 'Message-ID': '<cold-1@elsewhere.io>' }, 'Just saying hello.'),
+      rawMessage({ From: 'someone@elsewhere.io', To: account, Subject: 'Hello', 'Message-ID': '<cold-1@elsewhere.io>' }, 'Just saying hello.'),
     );
 
-    const sync = await run(mine, 'syncEmails');
+    const sync = await runWorkflow(mine, 'syncEmails');
     expect(sync.status, JSON.stringify(sync)).toBe('COMPLETED');
     const result = sync.result as {
       fetched: number;
@@ -252,10 +196,10 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     expect(suppressed.body.data).toContainEqual({ email: 'gone@acme-bakeries.io', reason: 'bounced', created_at: expect.any(String) });
 
     // Idempotent: nothing new the next time, and a sync that starts over stores nothing twice.
-    const again = await run(mine, 'syncEmails');
+    const again = await runWorkflow(mine, 'syncEmails');
     expect(again.result).toMatchObject({ fetched: 0, stored: 0, commands: [] });
     await rows(sql`update email_mailboxes set last_uid = 0 where site_id = ${mine.siteId}`);
-    const over = await run(mine, 'syncEmails');
+    const over = await runWorkflow(mine, 'syncEmails');
     // (The site's scheduled sync may have read them again first: either way nothing is stored twice.)
     expect(over.result).toMatchObject({ stored: 0, commands: [], last_uid: 4 });
     const [{ inbound }] = await rows<{ inbound: number }>(
@@ -279,47 +223,23 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     expect(listed.status).toBe(200);
     const runs = listed.body.workflows as WorkflowRecord[];
     expect(runs.length).toBeGreaterThanOrEqual(4);
-    for (const r of runs) if (r.status === 'RUNNING') await settle(mine, r.workflowId);
+    for (const r of runs) if (r.status === 'RUNNING') await settledRun(mine, r.workflowId);
   });
 
   it('the email agent’s answer to a reply goes out through the email port, threaded and linked to the lead and the conversation', async () => {
-    const lead = await createLead(mine.siteId, {
-      site_id: mine.siteId,
-      name: 'Bo Carter',
-      email: uniqueEmail(),
-      company: 'Carter Mills',
-      status: 'new',
-    });
+    const lead = await newLead('Bo Carter', 'Carter Mills');
     standIn.queue({ text: 'Flour prices\nHi Bo, a word about flour?' });
-    const followUp = await run(mine, 'leadFollowUp', { lead_id: lead.id });
+    const followUp = await runWorkflow(mine, 'leadFollowUp', { lead_id: lead.id });
     const sentId = (followUp.result as { message_id: string }).message_id;
-    await dovecot.deliver(
-      account,
-      message(
-        {
-          From: `Bo Carter <${lead.email}>`,
-          To: account,
-          Subject: 'Re: Flour prices',
-          'Message-ID': '<bo-1@carter-mills.io>',
-          'In-Reply-To': sentId,
-          References: sentId,
-        },
-        'Sure, what do you offer?',
-      ),
-    );
-    await dovecot.deliver(
-      account,
-      message(
-        { From: `Bo Carter <${lead.email}>`, To: account, Subject: 'Auto: away', 'Auto-Submitted': 'auto-replied', 'In-Reply-To': sentId },
-        'Away.',
-      ),
-    );
+    const bo = `Bo Carter <${lead.email}>`;
+    await deliverReply(bo, sentId, 'Re: Flour prices', '<bo-1@carter-mills.io>', 'Sure, what do you offer?');
+    await deliverAutoReply(bo, sentId, 'Auto: away', 'Away.');
     standIn.queue({ text: 'Hi Bo, 10% off on 50 kg bags this month.' });
     // Commands run as agentCommandWorkflow runs of the engine here (the suites' default runs none).
     const restoreDispatcher = overrideProviders({ commandDispatcher: engineDispatcher });
     let sync: WorkflowRecord;
     try {
-      sync = await run(mine, 'syncEmails');
+      sync = await runWorkflow(mine, 'syncEmails');
     } finally {
       restoreDispatcher();
     }
@@ -379,9 +299,9 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     // Over SMTP the answer carries In-Reply-To and References; an unsubscribed sender is never written to.
     await dovecot.deliver(
       account,
-      message({ From: `Bo Carter <${lead.email}>`, To: account, Subject: 'One more thing', 'Message-ID': '<bo-2@carter-mills.io>' }, 'And rye?'),
+      rawMessage({ From: `Bo Carter <${lead.email}>`, To: account, Subject: 'One more thing', 'Message-ID': '<bo-2@carter-mills.io>' }, 'And rye?'),
     );
-    const more = await run(mine, 'syncEmails');
+    const more = await runWorkflow(mine, 'syncEmails');
     const second = (more.result as { commands: { email_id: string }[] }).commands[0].email_id;
     const smtp = await startSmtpStandIn();
     process.env.SMTP_URL = smtp.url;
@@ -430,7 +350,7 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
     let failed: WorkflowRecord;
     try {
-      failed = await run(t, 'syncEmails');
+      failed = await runWorkflow(t, 'syncEmails');
     } finally {
       out.mockRestore();
       err.mockRestore();
@@ -455,7 +375,7 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     });
     expect((await configure(t, { port: closed, password })).status).toBe(200);
     expect((await check(t)).body.data).toMatchObject({ ok: false, code: 'MAILBOX_UNREACHABLE' });
-    const failed = await run(t, 'syncEmails');
+    const failed = await runWorkflow(t, 'syncEmails');
     expect(failed.status).toBe('FAILED');
     expect(failed.failure?.message).toMatch(/^MAILBOX_UNREACHABLE: /);
   });
@@ -464,7 +384,7 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
     const t = await createTenant();
     expect((await configure(t, { password, folder: 'Archive-that-is-not-there' })).status).toBe(200);
     expect((await check(t)).body.data).toMatchObject({ ok: false, code: 'MAILBOX_FOLDER_NOT_FOUND', messages: null });
-    const failed = await run(t, 'syncEmails');
+    const failed = await runWorkflow(t, 'syncEmails');
     expect(failed.status).toBe('FAILED');
     expect(failed.failure?.message).toMatch(/^MAILBOX_FOLDER_NOT_FOUND: /);
   });
@@ -477,7 +397,7 @@ describe.skipIf(!available)('the site mailbox over IMAP (Dovecot)', () => {
 
   it('a site without a mailbox: the run FAILS with MAILBOX_NOT_CONFIGURED; GET is 404; another owner cannot touch it', async () => {
     const t = await createTenant();
-    const failed = await run(t, 'syncEmails');
+    const failed = await runWorkflow(t, 'syncEmails');
     expect(failed.failure?.message).toMatch(/^MAILBOX_NOT_CONFIGURED: /);
     expect((await call(mailboxGet, site(t))).status).toBe(404);
     const foreign = await call(mailboxGet, { ...site(mine), headers: t.user.auth });

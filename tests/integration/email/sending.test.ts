@@ -2,28 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as unsubscribeRoute } from '@/app/api/email/unsubscribe/route';
-import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
 import { POST as sendRoute } from '@/app/api/platform/email/send/route';
-import { POST as recipientsPost } from '@/app/api/sites/[site_id]/email-recipients/route';
 import { GET as senderGet, PUT as senderPut } from '@/app/api/sites/[site_id]/email-sender/route';
 import { DELETE as suppressionsDelete, GET as suppressionsGet } from '@/app/api/sites/[site_id]/email-suppressions/route';
 import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
-import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { resetConfig } from '@/lib/core/config';
-import { overrideProviders } from '@/lib/core/providers';
 import { rows } from '@/lib/db/raw';
 import { leadEmailHistory } from '@/lib/email/service';
 import { unsubscribeToken } from '@/lib/email/unsubscribe';
 import { createLead } from '@/lib/leads/repo';
-import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
-import type { WorkflowRecord } from '@/lib/workflows/engine';
-import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
-import { presenters } from '@/tests/helpers/auth-matrix';
 import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
-import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
-import { createPlatformFixture, platformAuth, type PlatformFixture } from '@/tests/helpers/platform';
+import { useModelForFile } from '@/tests/helpers/llm-standin';
+import { addTestRecipient, createPlatformFixture, platformAuth, type PlatformFixture } from '@/tests/helpers/platform';
 import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
-import { applyWorkflowTestEnv } from '../workflows/behaviour';
+import { runWorkflow, useEmbeddedWorkflows } from '@/tests/helpers/workflow-runs';
 
 /**
  * Email out: leadFollowUp drafts with the model (a local OpenAI-compatible stand-in) and sends
@@ -31,57 +23,16 @@ import { applyWorkflowTestEnv } from '../workflows/behaviour';
  * (`smtp-server` on loopback) with SMTP_URL — from the site's sender identity, with a Message-ID
  * and the one-click unsubscribe, and an unsubscribed address is never written to again.
  */
-let engine: EmbeddedEngine;
-let worker: BackgroundWork;
-let standIn: LlmStandIn;
-let restoreModel: () => void;
-let restoreEngine: () => void;
+const standIn = useModelForFile();
+useEmbeddedWorkflows();
 let mine: Tenant;
 let other: Tenant;
 
 beforeAll(async () => {
-  applyWorkflowTestEnv();
-  standIn = await startLlmStandIn();
-  restoreModel = useStandIn(standIn);
-  engine = new EmbeddedEngine();
-  worker = await startBackgroundWork();
-  restoreEngine = overrideProviders({ workflowEngine: engine });
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
 });
-afterAll(async () => {
-  restoreEngine?.();
-  await worker?.stop();
-  restoreModel?.();
-  await standIn?.close();
-});
 
-async function settle(t: Tenant, workflowId: string): Promise<WorkflowRecord> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await call(getRunRoute, {
-      path: `/api/logs/workflows/${workflowId}`,
-      params: { workflowId },
-      headers: presenters.bearer(t.key),
-      query: { site_id: t.siteId },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    if (res.body.data.status !== 'RUNNING') return res.body.data;
-    if (Date.now() > deadline) throw new Error(`run ${workflowId} still running`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function followUp(t: Tenant, leadId: string): Promise<WorkflowRecord> {
-  const res = await call(startRoute, {
-    method: 'POST',
-    path: '/api/workflow/leadFollowUp',
-    params: { name: 'leadFollowUp' },
-    headers: presenters.bearer(t.key),
-    body: { site_id: t.siteId, lead_id: leadId },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  return settle(t, res.body.workflowId);
-}
+const followUp = (t: Tenant, leadId: string) => runWorkflow(t, 'leadFollowUp', { lead_id: leadId });
 
 const newLead = async (t: Tenant, email = uniqueEmail()) =>
   createLead(t.siteId, { site_id: t.siteId, name: 'Ada Baker', email, company: 'Acme Bakeries', status: 'new' });
@@ -311,13 +262,7 @@ describe('the suppression list on the console’s own mail', () => {
     const t = await createTenant();
     const address = uniqueEmail();
     await rows(sql`insert into email_suppressions (site_id, email, reason) values (${t.siteId}, ${address}, 'unsubscribed')`);
-    const res = await call(recipientsPost, {
-      method: 'POST',
-      path: `/api/sites/${t.siteId}/email-recipients`,
-      params: { site_id: t.siteId },
-      headers: t.user.auth,
-      body: { email: address },
-    });
+    const res = await addTestRecipient(t, address);
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ success: false, error: { code: 'UNPROCESSABLE', details: { suppressed: [address] } } });
     expect(await rows(sql`select 1 from email_recipients where site_id = ${t.siteId}`)).toEqual([]);

@@ -4,10 +4,8 @@ import { GET as autocompleteRoute } from '@/app/api/finder/autocomplete/[categor
 import { GET as creditsRoute } from '@/app/api/finder/credits/route';
 import { POST as icpRoute } from '@/app/api/finder/icp/route';
 import { POST as contactsRoute } from '@/app/api/finder/person_contacts_lookup/route';
-import { POST as createQueryRoute } from '@/app/api/finder/person_role_search/createQuery/route';
 import { POST as searchRoute } from '@/app/api/finder/person_role_search/route';
 import { POST as totalsRoute } from '@/app/api/finder/person_role_search/totals/route';
-import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
 import { grantCredits } from '@/lib/finder/credits-repo';
 import { queryHash } from '@/lib/finder/query-hash';
@@ -15,6 +13,8 @@ import { createSegment } from '@/lib/segments/repo';
 import { analyzeICPTotalCountTool, searchRegionVenuesTool } from '@/lib/tools/finder';
 import type { WorkflowEngine } from '@/lib/workflows/engine';
 import { presenters } from '@/tests/helpers/auth-matrix';
+import { setEnv } from '@/tests/helpers/env';
+import { createRoleQuery } from '@/tests/helpers/finder';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { PAGE_SIZE, standInPerson, startPeopleDataStandIn, startVenuesStandIn, type PeopleDataStandIn } from '@/tests/helpers/people-data-standin';
 import { startMcp, viaMcp, viaRest } from '@/tests/helpers/tools';
@@ -31,29 +31,14 @@ const totals = (t: Tenant, body: Record<string, unknown>) =>
   call(totalsRoute, { method: 'POST', path: '/api/finder/person_role_search/totals', headers: auth(t), body: { site_id: t.siteId, ...body } });
 const credits = (t: Tenant, limit?: number) =>
   call(creditsRoute, { path: '/api/finder/credits', headers: auth(t), query: { site_id: t.siteId, limit } });
-const createQuery = (t: Tenant, body: Record<string, unknown>) =>
-  call(createQueryRoute, {
-    method: 'POST',
-    path: '/api/finder/person_role_search/createQuery',
-    headers: auth(t),
-    body: { site_id: t.siteId, ...body },
-  });
 const balanceOf = async (t: Tenant) => (await credits(t)).body.data.balance as number;
-
-function configure(env: Record<string, string | undefined>) {
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfig();
-}
 
 beforeAll(async () => {
   standIn = await startPeopleDataStandIn(KEY);
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
 });
 afterAll(async () => {
-  configure({
+  setEnv({
     PEOPLE_DATA_BASE_URL: undefined,
     PEOPLE_DATA_API_KEY: undefined,
     VENUES_API_URL: undefined,
@@ -64,7 +49,7 @@ afterAll(async () => {
 });
 
 describe('without a people-data provider', () => {
-  beforeAll(() => configure({ PEOPLE_DATA_BASE_URL: undefined, PEOPLE_DATA_API_URL: undefined }));
+  beforeAll(() => setEnv({ PEOPLE_DATA_BASE_URL: undefined, PEOPLE_DATA_API_URL: undefined }));
 
   it('answers 503 PROVIDER_NOT_CONFIGURED and charges nothing', async () => {
     await grantCredits(mine.siteId, 10);
@@ -80,7 +65,7 @@ describe('without a people-data provider', () => {
 });
 
 describe('with the provider configured (local Forager-like stand-in)', () => {
-  beforeAll(() => configure({ PEOPLE_DATA_BASE_URL: standIn.url, PEOPLE_DATA_API_KEY: KEY }));
+  beforeAll(() => setEnv({ PEOPLE_DATA_BASE_URL: standIn.url, PEOPLE_DATA_API_KEY: KEY }));
 
   it('passes the search parameters through and answers one page of people, for 1 credit', async () => {
     await grantCredits(mine.siteId, 50);
@@ -177,14 +162,14 @@ describe('with the provider configured (local Forager-like stand-in)', () => {
   });
 
   it('maps a refused provider key to 502 without the provider’s message', async () => {
-    configure({ PEOPLE_DATA_API_KEY: 'wrong' });
+    setEnv({ PEOPLE_DATA_API_KEY: 'wrong' });
     try {
       const res = await totals(mine, { role_title: 'sales' });
       expect(res.status).toBe(502);
       expect(res.body.error.details).toEqual({ provider_status: 401 });
       expect(JSON.stringify(res.body)).not.toContain('account 1234');
     } finally {
-      configure({ PEOPLE_DATA_API_KEY: KEY });
+      setEnv({ PEOPLE_DATA_API_KEY: KEY });
     }
   });
 
@@ -286,21 +271,18 @@ describe('with the provider configured (local Forager-like stand-in)', () => {
 
   it('autocompletes a filter for free and searches organizations (icp)', async () => {
     const before = await balanceOf(mine);
-    const auto = await call(autocompleteRoute, {
-      path: '/api/finder/autocomplete/industry',
-      params: { category: 'industry' },
-      headers: auth(mine),
-      query: { site_id: mine.siteId, q: 'soft' },
-    });
+    const autocomplete = (category: string, path: string) =>
+      call(autocompleteRoute, {
+        path: `/api/finder/autocomplete/${path}`,
+        params: { category },
+        headers: auth(mine),
+        query: { site_id: mine.siteId, q: 'soft' },
+      });
+    const auto = await autocomplete('industry', 'industry');
     expect(auto.status).toBe(200);
     expect(auto.body.data).toEqual({ category: 'industry', results: [{ id: 'ind_4', text: 'Computer Software' }], page: 1, has_more: false });
     expect(await balanceOf(mine)).toBe(before);
-    const bad = await call(autocompleteRoute, {
-      path: '/api/finder/autocomplete/..',
-      params: { category: '../x' },
-      headers: auth(mine),
-      query: { site_id: mine.siteId, q: 'soft' },
-    });
+    const bad = await autocomplete('../x', '..');
     expect(bad.status).toBe(400);
     const icp = await call(icpRoute, {
       method: 'POST',
@@ -362,10 +344,12 @@ describe('createQuery', () => {
   const started: string[] = [];
   let restore: () => void;
   beforeAll(() => {
-    configure({ PEOPLE_DATA_BASE_URL: standIn.url, PEOPLE_DATA_API_KEY: KEY });
+    setEnv({ PEOPLE_DATA_BASE_URL: standIn.url, PEOPLE_DATA_API_KEY: KEY });
     const engine = {
-      start: async (o: { workflowId: string }) => (started.push(o.workflowId), { workflowId: o.workflowId, runId: `run-${started.length}` }),
-      countRunning: async () => 0,
+      startWithinCap: async (o: { workflowId: string }) => (
+        started.push(o.workflowId),
+        { workflowId: o.workflowId, runId: `run-${started.length}`, created: true }
+      ),
     } as unknown as WorkflowEngine;
     restore = overrideProviders({ workflowEngine: engine });
   });
@@ -374,7 +358,7 @@ describe('createQuery', () => {
 
   it('creates a role query, links the segment and starts a mining run (201)', async () => {
     const segment = await createSegment(mine.siteId, { site_id: mine.siteId, name: 'Sales heads' });
-    const res = await createQuery(mine, {
+    const res = await createRoleQuery(mine, {
       name: 'Sales heads in Madrid',
       total_targets: 25,
       segment_id: segment.segment_id,
@@ -398,13 +382,13 @@ describe('createQuery', () => {
   });
 
   it('deduplicates by the normalised query within the site, never across sites', async () => {
-    const first = await createQuery(mine, {
+    const first = await createRoleQuery(mine, {
       name: 'Engineers',
       total_targets: 5,
       query: { role_title: 'Software Engineer', person_skills: ['go', 'rust'] },
     });
     expect(first.status).toBe(201);
-    const again = await createQuery(mine, {
+    const again = await createRoleQuery(mine, {
       name: 'Engineers (renamed)',
       total_targets: 8,
       query: { person_skills: ['Rust', ' go '], role_title: '  software engineer', empty: [] },
@@ -413,7 +397,7 @@ describe('createQuery', () => {
     expect(again.body.data.created).toBe(false);
     expect(again.body.data.role_query).toMatchObject({ id: first.body.data.role_query.id, name: 'Engineers (renamed)', total_targets: 8 });
     expect(started).toHaveLength(2);
-    const elsewhere = await createQuery(other, {
+    const elsewhere = await createRoleQuery(other, {
       name: 'Engineers',
       total_targets: 5,
       query: { role_title: 'Software Engineer', person_skills: ['go', 'rust'] },
@@ -426,12 +410,12 @@ describe('createQuery', () => {
   it("answers 404 for another site's segment, writing nothing", async () => {
     const theirs = await createSegment(other.siteId, { site_id: other.siteId, name: 'Theirs' });
     const query = { role_title: `sales ${Date.now()}` };
-    const res = await createQuery(mine, { name: 'Sneaky', total_targets: 5, segment_id: theirs.segment_id, query });
+    const res = await createRoleQuery(mine, { name: 'Sneaky', total_targets: 5, segment_id: theirs.segment_id, query });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
     expect(started).toHaveLength(0);
     // The same query without the foreign segment is new: nothing was saved by the refused call.
-    expect((await createQuery(mine, { name: 'Honest', total_targets: 5, query })).status).toBe(201);
+    expect((await createRoleQuery(mine, { name: 'Honest', total_targets: 5, query })).status).toBe(201);
   });
 
   it.each([
@@ -442,7 +426,7 @@ describe('createQuery', () => {
     ['a query that is not an object', { name: 'x', total_targets: 5, query: 'sales' }],
     ['an unknown field', { name: 'x', total_targets: 5, query: { role_title: 'x' }, extra: 1 }],
   ])('refuses %s (400)', async (_label, body) => {
-    const res = await createQuery(mine, body);
+    const res = await createRoleQuery(mine, body);
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.error.code).toBe('INVALID_REQUEST');
     expect(started).toHaveLength(0);
@@ -451,14 +435,14 @@ describe('createQuery', () => {
 
 describe('searchRegionVenues', () => {
   it('answers 503 PROVIDER_NOT_CONFIGURED without a venue provider, then finds venues through it', async () => {
-    configure({ VENUES_API_URL: undefined });
+    setEnv({ VENUES_API_URL: undefined });
     const body = { site_id: mine.siteId, region: 'Madrid, Spain', query: 'coworking', limit: 2 };
     const missing = await viaRest(searchRegionVenuesTool, auth(mine), body);
     expect(missing.status).toBe(503);
     expect(missing.body.error).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED', message: expect.stringContaining('VENUES_API_URL') });
     const venues = await startVenuesStandIn('venues-key');
     try {
-      configure({ VENUES_API_URL: venues.url, VENUES_API_KEY: 'venues-key' });
+      setEnv({ VENUES_API_URL: venues.url, VENUES_API_KEY: 'venues-key' });
       await grantCredits(mine.siteId, 5);
       const res = await viaRest(searchRegionVenuesTool, auth(mine), body);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -467,7 +451,7 @@ describe('searchRegionVenues', () => {
       expect(res.body.venues[0]).toMatchObject({ id: 'v1', name: 'coworking 1', address: 'Calle 1, Madrid, Spain' });
       expect(venues.requests.at(-1)).toBe('/venues/search?region=Madrid%2C+Spain&query=coworking&limit=2');
     } finally {
-      configure({ VENUES_API_URL: undefined, VENUES_API_KEY: undefined });
+      setEnv({ VENUES_API_URL: undefined, VENUES_API_KEY: undefined });
       await venues.close();
     }
   });

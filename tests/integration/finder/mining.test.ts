@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as createQueryRoute } from '@/app/api/finder/person_role_search/createQuery/route';
 import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
 import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { resetConfig } from '@/lib/core/config';
@@ -14,9 +13,10 @@ import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import type { WorkflowRecord } from '@/lib/workflows/engine';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { presenters } from '@/tests/helpers/auth-matrix';
+import { createRoleQuery } from '@/tests/helpers/finder';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { startPeopleDataStandIn, type PeopleDataStandIn } from '@/tests/helpers/people-data-standin';
-import { applyWorkflowTestEnv } from '../workflows/behaviour';
+import { applyWorkflowTestEnv } from '@/tests/helpers/workflow-runs';
 
 /** idealClientProfileMining on the embedded engine against the local Forager-like stand-in. */
 const KEY = 'mining-provider-key';
@@ -45,13 +45,6 @@ afterAll(async () => {
 });
 
 const auth = (t: Tenant) => presenters.bearer(t.key);
-const createQuery = (t: Tenant, body: Record<string, unknown>) =>
-  call(createQueryRoute, {
-    method: 'POST',
-    path: '/api/finder/person_role_search/createQuery',
-    headers: auth(t),
-    body: { site_id: t.siteId, ...body },
-  });
 
 async function settle(t: Tenant, workflowId: string, timeoutMs = 60_000): Promise<WorkflowRecord> {
   const deadline = Date.now() + timeoutMs;
@@ -103,7 +96,7 @@ describe('idealClientProfileMining', () => {
     const known = standIn.matching('sales').find((p) => p.workEmail)!;
     await createLead(t.siteId, { site_id: t.siteId, name: 'Known person', email: known.workEmail!, status: 'new' });
     const startedAt = performance.now();
-    const res = await createQuery(t, { name: 'Sales people', total_targets: 40, segment_id: segmentId, query });
+    const res = await createRoleQuery(t, { name: 'Sales people', total_targets: 40, segment_id: segmentId, query });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     roleQueryId = res.body.data.role_query.id;
     const run = await settle(t, res.body.data.run_ids[0]);
@@ -140,7 +133,7 @@ describe('idealClientProfileMining', () => {
   });
 
   it('a higher target continues where the query stopped, never re-creating a lead', async () => {
-    const res = await createQuery(t, { name: 'Sales people', total_targets: 45, query: { role_title: ' SALES ' } });
+    const res = await createRoleQuery(t, { name: 'Sales people', total_targets: 45, query: { role_title: ' SALES ' } });
     expect(res.status).toBe(200);
     expect(res.body.data.role_query.id).toBe(roleQueryId);
     const run = await settle(t, res.body.data.run_ids[0]);
@@ -151,7 +144,7 @@ describe('idealClientProfileMining', () => {
     expect(new Set(found.map((l) => l.email)).size).toBe(45);
     // The same target again: nothing left to mine, nothing charged.
     const balance = (await creditAccount(t.siteId)).balance;
-    const again = await settle(t, (await createQuery(t, { name: 'Sales people', total_targets: 45, query })).body.data.run_ids[0]);
+    const again = await settle(t, (await createRoleQuery(t, { name: 'Sales people', total_targets: 45, query })).body.data.run_ids[0]);
     expect(again.result).toMatchObject({ leads_created: 0, role_queries: [{ status: 'completed' }] });
     expect((await creditAccount(t.siteId)).balance).toBe(balance);
   });
@@ -160,7 +153,7 @@ describe('idealClientProfileMining', () => {
     const f = await createTenant();
     await grantCredits(f.siteId, 1000);
     standIn.failNext({ status: 500 });
-    const res = await createQuery(f, { name: 'Engineers', total_targets: 5, query: { role_title: 'engineer' } });
+    const res = await createRoleQuery(f, { name: 'Engineers', total_targets: 5, query: { role_title: 'engineer' } });
     const run = await settle(f, res.body.data.run_ids[0]);
     expect(run.status, JSON.stringify(run)).toBe('COMPLETED');
     expect(await minedLeads(f.siteId)).toHaveLength(5);
@@ -173,7 +166,7 @@ describe('idealClientProfileMining', () => {
   it('stops cleanly when the credits run out', async () => {
     const poor = await createTenant();
     await grantCredits(poor.siteId, 8);
-    const res = await createQuery(poor, { name: 'Directors', total_targets: 50, query: { role_title: 'director' } });
+    const res = await createRoleQuery(poor, { name: 'Directors', total_targets: 50, query: { role_title: 'director' } });
     const run = await settle(poor, res.body.data.run_ids[0]);
     expect(run.status, JSON.stringify(run)).toBe('COMPLETED');
     expect(run.result).toMatchObject({ stopped_reason: 'insufficient_credits', role_queries: [{ status: 'out_of_credits' }] });
@@ -195,7 +188,7 @@ describe('idealClientProfileMining', () => {
   it('two runs racing on one role query still create exactly total_targets leads', async () => {
     const r = await createTenant();
     await grantCredits(r.siteId, 1000);
-    const first = await createQuery(r, { name: 'Managers', total_targets: 12, query: { role_title: 'manager' } });
+    const first = await createRoleQuery(r, { name: 'Managers', total_targets: 12, query: { role_title: 'manager' } });
     const start = () =>
       call(startRoute, {
         method: 'POST',

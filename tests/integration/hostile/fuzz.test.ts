@@ -2,7 +2,6 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, generatePlatformKey } from '@/lib/auth/api-key-format';
-import { resetConfig } from '@/lib/core/config';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
 import { grantCredits } from '@/lib/finder/credits-repo';
 import { setSitePlan } from '@/lib/sites/repo';
@@ -30,7 +29,7 @@ import {
   type Rng,
   type Schema,
 } from '@/tests/helpers/openapi-fuzz';
-import { startPeopleDataStandIn, startVenuesStandIn } from '@/tests/helpers/people-data-standin';
+import { useFinderStandIns } from '@/tests/helpers/people-data-standin';
 import { createApp, createPlatformKey } from '@/tests/helpers/platform';
 import { createSiteObjects, siteFingerprint } from '@/tests/helpers/site-objects';
 
@@ -58,20 +57,11 @@ let sessions: { mine: string; other: string };
 const validCredential = (kind: AuthKind) =>
   kind === 'session' ? sessions.mine : kind === 'apiKey' ? mine.key : kind === 'platformKey' ? known.platform_key : undefined;
 
-let providers: { close(): Promise<void> }[] = [];
+let finder: { close(): Promise<void> } | undefined;
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
   // The finder's providers are local stand-ins, and the caller's site has credits to spend.
-  const [people, venues] = await Promise.all([startPeopleDataStandIn('fuzz-provider-key'), startVenuesStandIn('fuzz-venues-key')]);
-  providers = [people, venues];
-  Object.assign(process.env, {
-    PEOPLE_DATA_BASE_URL: people.url,
-    PEOPLE_DATA_API_KEY: 'fuzz-provider-key',
-    VENUES_API_URL: venues.url,
-    VENUES_API_KEY: 'fuzz-venues-key',
-  });
-  // Before the site's objects: a configuration change drops built providers, robot browsers included.
-  resetConfig();
+  finder = await useFinderStandIns('fuzz');
   // Room for a run of every workflow at once: an enterprise plan lifts the site's running-run cap.
   await setSitePlan(mine.siteId, { plan: 'enterprise', rate_limit_per_minute: 100_000, concurrency_limit: 100 });
   known = {
@@ -88,9 +78,7 @@ beforeAll(async () => {
   await grantCredits(mine.siteId, 1_000_000);
 });
 afterAll(async () => {
-  for (const name of ['PEOPLE_DATA_BASE_URL', 'PEOPLE_DATA_API_KEY', 'VENUES_API_URL', 'VENUES_API_KEY']) delete process.env[name];
-  resetConfig();
-  await Promise.all(providers.map((p) => p.close()));
+  await finder?.close();
 });
 
 interface Case {

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { resetConfig } from '@/lib/core/config';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { database, getDb, useDatabase } from '@/lib/db/client';
 import { flushKeyUsage } from '@/lib/keys/usage';
 import { openTestDatabase } from '@/tests/helpers/databases';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { useModelForFile } from '@/tests/helpers/llm-standin';
+import { captureLogLines } from '@/tests/helpers/log-lines';
 import { authOf, bodySchemaOf, documentedOperations, formOf, rng, validRequest, type Json, type Schema } from '@/tests/helpers/openapi-fuzz';
 import { createSiteObjects, routeOf } from '@/tests/helpers/site-objects';
 
@@ -22,7 +22,6 @@ const SECRET = 'sgpsecret0hostile0value0d41d8cd98f00b204';
 
 let mine: Tenant;
 let known: Record<string, string>;
-const lines: string[] = [];
 
 /** Puts the secret into every free-text string and JSON object of a generated value. */
 function inject(schema: Schema | undefined, value: Json): Json {
@@ -71,21 +70,8 @@ beforeAll(async () => {
     -- Postgres puts the failing row in the error's detail.
     alter table commands add constraint refuse_secret check (task not like 'sgpsecret%') not valid;`),
   );
-  process.env.LOG_LEVEL = 'debug';
-  resetConfig();
-  for (const stream of [process.stdout, process.stderr]) {
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    });
-  }
 });
-
-afterAll(() => {
-  vi.restoreAllMocks();
-  process.env.LOG_LEVEL = 'silent';
-  resetConfig();
-});
+const lines = captureLogLines('debug');
 
 describe('logs carry no request data', () => {
   it('a failing write of every operation logs its SQL state and table, never the secret, key or token', { timeout: 120_000 }, async () => {

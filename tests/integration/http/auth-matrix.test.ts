@@ -4,10 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeManifest } from '@/app/api/openapi.json/manifest';
 import { createAnnotation } from '@/lib/analytics/annotations';
 import { createSharedLink } from '@/lib/analytics/shares';
-import { openSession } from '@/lib/auth/session';
 import { base32Decode, totpAt } from '@/lib/auth/totp';
 import { now } from '@/lib/core/clock';
-import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { sequenceEnrollments } from '@/lib/db/schema';
@@ -17,6 +15,7 @@ import { grantCredits } from '@/lib/finder/credits-repo';
 import { HTTP_METHODS } from '@/lib/http/openapi';
 import { setSitePlan } from '@/lib/sites/repo';
 import { UNKNOWN_CLIENT } from '@/lib/users/account-events';
+import { openSession } from '@/lib/users/session-tokens';
 import { enableTwoFactor, setUpTwoFactor } from '@/lib/users/two-factor';
 import { deleteTwoFactor } from '@/lib/users/two-factor-repo';
 import { authMatrix, ENDS_SESSION, platformKeyMatrix, presenters, sessionMatrix, type PlatformTenant } from '@/tests/helpers/auth-matrix';
@@ -35,7 +34,7 @@ import {
 } from '@/tests/helpers/harness';
 import { startLlmStandIn, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 import { invitationTokenFor, invite, joinedMember } from '@/tests/helpers/members';
-import { startPeopleDataStandIn, startVenuesStandIn } from '@/tests/helpers/people-data-standin';
+import { useFinderStandIns } from '@/tests/helpers/people-data-standin';
 import { createPlatformFixture, createPlatformKey } from '@/tests/helpers/platform';
 import { insertReceivedEmail } from '@/tests/helpers/site-objects';
 
@@ -647,8 +646,7 @@ function handlerOf(method: string, path: string) {
 const pathOf = (template: string, params: Record<string, string> = {}) =>
   template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? `{${name}}`);
 
-let standIn: Awaited<ReturnType<typeof startPeopleDataStandIn>>;
-let venues: Awaited<ReturnType<typeof startVenuesStandIn>>;
+let finder: { close(): Promise<void> } | undefined;
 beforeAll(async () => {
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
   const [mineApp, otherApp] = await Promise.all([createPlatformFixture(mine), createPlatformFixture(other)]);
@@ -660,24 +658,12 @@ beforeAll(async () => {
   // Agent routes and commands need a model: the local OpenAI-compatible stand-in (no worker runs them here).
   llm = await startLlmStandIn();
   restoreLlm = useStandIn(llm);
-  standIn = await startPeopleDataStandIn('matrix-provider-key');
-  venues = await startVenuesStandIn('matrix-venues-key');
-  process.env.PEOPLE_DATA_API_URL = standIn.url;
-  process.env.PEOPLE_DATA_API_KEY = 'matrix-provider-key';
-  process.env.VENUES_API_URL = venues.url;
-  process.env.VENUES_API_KEY = 'matrix-venues-key';
-  resetConfig();
+  finder = await useFinderStandIns('matrix');
   // Paid finder calls need credits.
   await grantCredits(mine.siteId, 100_000);
 });
 afterAll(async () => {
-  delete process.env.PEOPLE_DATA_API_URL;
-  delete process.env.PEOPLE_DATA_API_KEY;
-  delete process.env.VENUES_API_URL;
-  delete process.env.VENUES_API_KEY;
-  resetConfig();
-  await standIn?.close();
-  await venues?.close();
+  await finder?.close();
   restoreLlm?.();
   await llm?.close();
   // The workflow routes opened the embedded engine on this file's database.

@@ -104,26 +104,18 @@ describe('unknown errors', () => {
     expect(JSON.stringify(logged)).not.toContain('10.0.0.5');
   });
 
+  /** A public test route whose response schema is `{ id: string }`, answering what `handler` returns. */
+  const idRoute = (handler: () => { id: string }) =>
+    defineRoute({ summary: 'test', tags: ['test'], auth: { kind: 'public' }, response: z.object({ id: z.string() }), handler });
+
   it('a handler returning data that breaks its response schema is a 500, not a leak', async () => {
-    const leaky = defineRoute({
-      summary: 'test',
-      tags: ['test'],
-      auth: { kind: 'public' },
-      response: z.object({ id: z.string() }),
-      handler: () => ({ id: 1 }) as unknown as { id: string },
-    });
+    const leaky = idRoute(() => ({ id: 1 }) as unknown as { id: string });
     const res = await call(leaky, { path: '/leaky' });
     expect(res.status).toBe(500);
   });
 
   it('internal columns are dropped by the response schema', async () => {
-    const route = defineRoute({
-      summary: 'test',
-      tags: ['test'],
-      auth: { kind: 'public' },
-      response: z.object({ id: z.string() }),
-      handler: () => ({ id: 'a', key_hash: 'secret' }),
-    });
+    const route = idRoute(() => ({ id: 'a', key_hash: 'secret' }));
     const res = await call(route, { path: '/x' });
     expect(res.body).toEqual({ success: true, data: { id: 'a' } });
   });

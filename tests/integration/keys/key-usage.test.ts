@@ -5,7 +5,7 @@ import { GET as getSite } from '@/app/sites/[site_id]/route';
 import { GET as listSites } from '@/app/sites/route';
 import { getDb } from '@/lib/db/client';
 import { flushKeyUsage, recordKeyUsage } from '@/lib/keys/usage';
-import { pruneExpiredRows } from '@/lib/retention/schedule';
+import { pruneExpiredRows } from '@/lib/worker/retention';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { call, createKey, createSite, createTenant, type Tenant } from '@/tests/helpers/harness';
 

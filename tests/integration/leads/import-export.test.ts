@@ -463,26 +463,22 @@ describe('custom properties', () => {
         headers: bearer(t.key),
         body: { site_id: t.siteId, ...body },
       });
+    const deleteProperty = (t: Tenant) =>
+      call(deletePropertyRoute, {
+        method: 'DELETE',
+        path: `/api/leads/properties/${prop.property_id}`,
+        params: { property_id: prop.property_id },
+        query: { site_id: t.siteId },
+        headers: bearer(t.key),
+      });
     expect((await patch({ options: ['Silver'] })).status).toBe(409);
     const renamed = await patch({ label: 'Level', options: ['Gold', 'Silver', 'Bronze'] });
     expect(renamed.status).toBe(200);
     expect(renamed.body.data).toMatchObject({ label: 'Level', options: ['Gold', 'Silver', 'Bronze'], type: 'choice', key: 'tier' });
     expect((await patch({ label: 'Stolen' }, other)).status).toBe(404);
-    const delOther = await call(deletePropertyRoute, {
-      method: 'DELETE',
-      path: `/api/leads/properties/${prop.property_id}`,
-      params: { property_id: prop.property_id },
-      query: { site_id: other.siteId },
-      headers: bearer(other.key),
-    });
+    const delOther = await deleteProperty(other);
     expect(delOther.status).toBe(404);
-    const del = await call(deletePropertyRoute, {
-      method: 'DELETE',
-      path: `/api/leads/properties/${prop.property_id}`,
-      params: { property_id: prop.property_id },
-      query: { site_id: mine.siteId },
-      headers: bearer(mine.key),
-    });
+    const del = await deleteProperty(mine);
     expect(del.status).toBe(200);
     expect(del.body.data.cleared_leads).toBe(1);
     expect((await leadOf(mine, email)).customProperties).toEqual({});

@@ -21,27 +21,17 @@ import { rows } from '@/lib/db/raw';
 import { setSitePlan } from '@/lib/sites/repo';
 import { call, createKey, createSite, createTenant, createUser, PASSWORD, uniqueEmail, type Tenant, type TestUser } from '@/tests/helpers/harness';
 import { storedMembers } from '@/tests/helpers/members';
-import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
+import { useSmtpStandIn } from '@/tests/helpers/smtp-for-tests';
 
 /**
  * Members, roles and invitations through the real routes on a real database, with the invitation
  * mail captured by a real SMTP server on 127.0.0.1: the link a person receives is the one they use.
  */
-let smtp: SmtpStandIn;
-
-beforeAll(async () => {
-  smtp = await startSmtpStandIn();
-  process.env.SMTP_URL = smtp.url;
-  process.env.EMAIL_FROM = 'Site Growth <accounts@growth.example.com>';
-  resetConfig();
-});
+const smtp = useSmtpStandIn({ EMAIL_FROM: 'Site Growth <accounts@growth.example.com>' });
 
 afterAll(async () => {
-  delete process.env.SMTP_URL;
-  delete process.env.EMAIL_FROM;
   delete process.env.PLAN_CAPS;
   resetConfig();
-  await smtp?.close();
   await resetProviders();
 });
 
@@ -72,6 +62,8 @@ const changeRole = (as: Pick<TestUser, 'auth'>, siteId: string, userId: string, 
   });
 const remove = (as: Pick<TestUser, 'auth'>, siteId: string, userId: string) =>
   call(removeRoute, { method: 'DELETE', path: `${membersPath(siteId)}/${userId}`, params: { site_id: siteId, user_id: userId }, headers: as.auth });
+const deleteSite = (as: Pick<TestUser, 'auth'>, siteId: string, confirm: string) =>
+  call(deleteSiteRoute, { method: 'DELETE', path: `/api/sites/${siteId}`, params: { site_id: siteId }, headers: as.auth, body: { confirm } });
 const revoke = (as: Pick<TestUser, 'auth'>, siteId: string, id: string) =>
   call(revokeInvitationRoute, {
     method: 'DELETE',
@@ -315,13 +307,7 @@ describe('roles', () => {
       });
     expect((await rename(admin)).status).toBe(200);
     refused(await rename(member), 403, 'FORBIDDEN');
-    const del = await call(deleteSiteRoute, {
-      method: 'DELETE',
-      path: `/api/sites/${siteId}`,
-      params: { site_id: siteId },
-      headers: admin.auth,
-      body: { confirm: 'Team site' },
-    });
+    const del = await deleteSite(admin, siteId, 'Team site');
     refused(del, 403, 'FORBIDDEN');
     expect(del.body.error.message).toContain('(admin)');
   });
@@ -402,28 +388,8 @@ describe('roles', () => {
     expect(row.owner_id).toBe(to.id);
     // The old owner is an admin now: no deletion, no second hand-over.
     refused(await changeRole(from, site, from.id, 'owner'), 403, 'FORBIDDEN');
-    refused(
-      await call(deleteSiteRoute, {
-        method: 'DELETE',
-        path: `/api/sites/${site}`,
-        params: { site_id: site },
-        headers: from.auth,
-        body: { confirm: 'Handed over' },
-      }),
-      403,
-      'FORBIDDEN',
-    );
-    expect(
-      (
-        await call(deleteSiteRoute, {
-          method: 'DELETE',
-          path: `/api/sites/${site}`,
-          params: { site_id: site },
-          headers: to.auth,
-          body: { confirm: 'Handed over' },
-        })
-      ).status,
-    ).toBe(200);
+    refused(await deleteSite(from, site, 'Handed over'), 403, 'FORBIDDEN');
+    expect((await deleteSite(to, site, 'Handed over')).status).toBe(200);
   });
 });
 

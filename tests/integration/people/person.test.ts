@@ -23,7 +23,7 @@ import { getDb } from '@/lib/db/client';
 import { rows } from '@/lib/db/raw';
 import { suppressedAmong } from '@/lib/email/repo';
 import { composeEmail } from '@/lib/email/service';
-import { pruneVisitorData } from '@/lib/retention/schedule';
+import { pruneVisitorData } from '@/lib/worker/retention';
 import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
 import { joinedMember } from '@/tests/helpers/members';
 
@@ -351,6 +351,11 @@ describe('a person’s data', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ erased: true, suppressed: true, deleted: { leads: 1, visitors: 1, sessions: 1, events: 3, emails: 1 } });
     expect(await mentions(mine.siteId, [v.lead_id, v.visitor_id, v.session_id, email])).toEqual([]);
+    // The request log keeps the export by the site's key, the lead's id replaced in its path.
+    const usage = await rows<{ requests: number }>(
+      sql`select requests from api_key_usage where site_id = ${mine.siteId}::uuid and route = '/api/leads/{erased}/export'`,
+    );
+    expect(usage.reduce((sum, u) => sum + u.requests, 0)).toBe(1);
     // Never mailed again: the hashed entry refuses the address.
     expect([...(await suppressedAmong(mine.siteId, [email, email.toUpperCase()]))]).toEqual([email, email.toUpperCase()]);
     await expect(composeEmail(mine.siteId, { to: email, subject: 'Again', text: 'Hi' })).rejects.toMatchObject({ code: 'UNPROCESSABLE' });

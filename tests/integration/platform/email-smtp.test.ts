@@ -1,38 +1,25 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as sendRoute } from '@/app/api/platform/email/send/route';
 import { GET as meRoute } from '@/app/api/platform/me/route';
 import { POST as verifyRoute } from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
-import { POST as addRecipientRoute } from '@/app/api/sites/[site_id]/email-recipients/route';
 import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
-import { resetConfig } from '@/lib/core/config';
 import { rows } from '@/lib/db/raw';
 import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
-import { createPlatformFixture, createPlatformKey, platformAuth, type PlatformFixture } from '@/tests/helpers/platform';
-import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
+import { addTestRecipient, createPlatformFixture, createPlatformKey, platformAuth, type PlatformFixture } from '@/tests/helpers/platform';
+import { useSmtpStandIn } from '@/tests/helpers/smtp-for-tests';
 
 /**
  * The email port's SMTP transport against a real SMTP server on 127.0.0.1 (`smtp-server`, with
  * AUTH): what the platform API and the address verification send is what the server receives.
  */
-let smtp: SmtpStandIn;
+const smtp = useSmtpStandIn();
 let t: Tenant;
 let fx: PlatformFixture;
 
 beforeAll(async () => {
-  smtp = await startSmtpStandIn();
-  process.env.SMTP_URL = smtp.url;
-  process.env.EMAIL_FROM = 'Shop <hello@shop.example.com>';
-  resetConfig();
   t = await createTenant();
   fx = await createPlatformFixture(t);
-});
-
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  delete process.env.EMAIL_FROM;
-  resetConfig();
-  await smtp?.close();
 });
 
 const send = (key: string, body: Record<string, unknown>) =>
@@ -90,13 +77,7 @@ describe('SMTP transport', () => {
   it('mails the verification code over SMTP; a test-only key then reaches that address only', async () => {
     const address = uniqueEmail();
     const seen = smtp.received.length;
-    const added = await call(addRecipientRoute, {
-      method: 'POST',
-      path: `/api/sites/${t.siteId}/email-recipients`,
-      params: { site_id: t.siteId },
-      headers: t.user.auth,
-      body: { email: address },
-    });
+    const added = await addTestRecipient(t, address);
     expect(added.status).toBe(201);
     const mail = await smtp.next(seen);
     expect(mail.envelope.to).toEqual([address]);

@@ -1,22 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as migrateRoute } from '@/app/api/platform/db/migrations/route';
 import { GET as meRoute } from '@/app/api/platform/me/route';
 import { rows } from '@/lib/db/raw';
-import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
-import { createPlatformFixture, platformAuth, type PlatformFixture } from '@/tests/helpers/platform';
+import { call } from '@/tests/helpers/harness';
+import { platformAuth, suitePlatformApps } from '@/tests/helpers/platform';
 
 /** POST /api/platform/db/migrations: the route over the app-schema engine (its rules: tests/integration/app-schema). */
-let mine: Tenant;
-let other: Tenant;
-let app: PlatformFixture;
-let otherApp: PlatformFixture;
-
-beforeAll(async () => {
-  [mine, other] = await Promise.all([createTenant(), createTenant()]);
-  [app, otherApp] = await Promise.all([createPlatformFixture(mine), createPlatformFixture(other)]);
-});
+const { other, app, otherApp } = suitePlatformApps();
 
 const migrate = (key: string, body: Record<string, unknown>) =>
   call(migrateRoute, { method: 'POST', path: '/api/platform/db/migrations', headers: platformAuth(key), body });

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { POST as sendRoute } from '@/app/api/platform/email/send/route';
 import { GET as listLeadsRoute, POST as createLeadsRoute } from '@/app/api/platform/leads/route';
 import { GET as meRoute } from '@/app/api/platform/me/route';
 import { POST as trackRoute } from '@/app/api/platform/tracking/event/route';
 import { POST as verifyRoute } from '@/app/api/sites/[site_id]/email-recipients/[recipient_id]/verify/route';
-import { GET as recipientsRoute, POST as addRecipientRoute } from '@/app/api/sites/[site_id]/email-recipients/route';
+import { GET as recipientsRoute } from '@/app/api/sites/[site_id]/email-recipients/route';
 import { GET as emailsRoute } from '@/app/api/sites/[site_id]/emails/route';
 import { GET as listAppsRoute } from '@/app/api/sites/[site_id]/platform-apps/route';
 import { GET as auditRoute } from '@/app/api/sites/[site_id]/platform-audit/route';
@@ -15,18 +15,10 @@ import { isWellFormedApiKey, isWellFormedPlatformKey } from '@/lib/auth/api-key-
 import { resetConfig } from '@/lib/core/config';
 import { rows } from '@/lib/db/raw';
 import { presenters } from '@/tests/helpers/auth-matrix';
-import { call, createTenant, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
-import { createPlatformFixture, createPlatformKey, platformAuth, type PlatformFixture } from '@/tests/helpers/platform';
+import { call, createTenant, ownerCall, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
+import { addTestRecipient, createPlatformFixture, createPlatformKey, platformAuth, suitePlatformApps } from '@/tests/helpers/platform';
 
-let mine: Tenant;
-let other: Tenant;
-let app: PlatformFixture;
-let otherApp: PlatformFixture;
-
-beforeAll(async () => {
-  [mine, other] = await Promise.all([createTenant(), createTenant()]);
-  [app, otherApp] = await Promise.all([createPlatformFixture(mine), createPlatformFixture(other)]);
-});
+const { mine, other, app, otherApp } = suitePlatformApps();
 
 afterEach(() => {
   delete process.env.PLATFORM_DAILY_QUOTAS;
@@ -36,17 +28,13 @@ afterEach(() => {
 const me = (key: string) => call(meRoute, { path: '/api/platform/me', headers: platformAuth(key) });
 const createLeads = (key: string, leads: unknown[]) =>
   call(createLeadsRoute, { method: 'POST', path: '/api/platform/leads', headers: platformAuth(key), body: { leads } });
-const audit = (t: Tenant, query: Record<string, string> = {}) =>
-  call(auditRoute, {
-    path: `/api/sites/${t.siteId}/platform-audit`,
-    params: { site_id: t.siteId },
-    headers: t.user.auth,
-    query: { limit: '100', ...query },
-  });
+const audit = (t: Tenant, query: Record<string, string> = {}) => ownerCall(auditRoute, t, 'platform-audit', { query: { limit: '100', ...query } });
 const send = (key: string, body: Record<string, unknown>) =>
   call(sendRoute, { method: 'POST', path: '/api/platform/email/send', headers: platformAuth(key), body });
-const emails = (t: Tenant) =>
-  call(emailsRoute, { path: `/api/sites/${t.siteId}/emails`, params: { site_id: t.siteId }, headers: t.user.auth, query: { limit: '100' } });
+const emails = (t: Tenant) => ownerCall(emailsRoute, t, 'emails', { query: { limit: '100' } });
+const createKey = (body: Record<string, unknown>) => ownerCall(createKeyRoute, mine, 'platform-keys', { method: 'POST', body });
+const verifyRecipient = (t: Tenant, recipientId: string, code: string) =>
+  ownerCall(verifyRoute, t, `email-recipients/${recipientId}/verify`, { method: 'POST', params: { recipient_id: recipientId }, body: { code } });
 const withQuotas = (quotas: Record<string, number>) => {
   process.env.PLATFORM_DAILY_QUOTAS = JSON.stringify(quotas);
   resetConfig();
@@ -54,13 +42,7 @@ const withQuotas = (quotas: Record<string, number>) => {
 
 describe('platform keys (owner side)', () => {
   it('creates a key shown once, in its own format, stored only as a hash', async () => {
-    const res = await call(createKeyRoute, {
-      method: 'POST',
-      path: `/api/sites/${mine.siteId}/platform-keys`,
-      params: { site_id: mine.siteId },
-      headers: mine.user.auth,
-      body: { app_id: app.appId, name: 'shop', capabilities: ['leads.read'] },
-    });
+    const res = await createKey({ app_id: app.appId, name: 'shop', capabilities: ['leads.read'] });
     expect(res.status).toBe(201);
     const { platformKey, id, display, capabilities, status } = res.body.data;
     expect(platformKey).toMatch(/^sgp_pk_[0-9A-Za-z]{49}$/);
@@ -73,38 +55,18 @@ describe('platform keys (owner side)', () => {
     expect(JSON.stringify(row)).not.toContain(platformKey.slice(7, 30));
     expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
 
-    const list = await call(listKeysRoute, {
-      path: `/api/sites/${mine.siteId}/platform-keys`,
-      params: { site_id: mine.siteId },
-      headers: mine.user.auth,
-    });
+    const list = await ownerCall(listKeysRoute, mine, 'platform-keys');
     expect(list.status).toBe(200);
     expect(JSON.stringify(list.body)).not.toContain(platformKey);
     expect(list.body.data.find((k: { id: string }) => k.id === id)).toMatchObject({ id, app_id: app.appId, status: 'active' });
   });
 
   it('binds keys to an app of the site: another site’s app is 404, unknown capabilities 400', async () => {
-    const foreign = await call(createKeyRoute, {
-      method: 'POST',
-      path: `/api/sites/${mine.siteId}/platform-keys`,
-      params: { site_id: mine.siteId },
-      headers: mine.user.auth,
-      body: { app_id: otherApp.appId, name: 'x', capabilities: ['leads.read'] },
-    });
+    const foreign = await createKey({ app_id: otherApp.appId, name: 'x', capabilities: ['leads.read'] });
     expect(foreign.status).toBe(404);
-    const bad = await call(createKeyRoute, {
-      method: 'POST',
-      path: `/api/sites/${mine.siteId}/platform-keys`,
-      params: { site_id: mine.siteId },
-      headers: mine.user.auth,
-      body: { app_id: app.appId, name: 'x', capabilities: ['read'] },
-    });
+    const bad = await createKey({ app_id: app.appId, name: 'x', capabilities: ['read'] });
     expect(bad.status).toBe(400);
-    const apps = await call(listAppsRoute, {
-      path: `/api/sites/${mine.siteId}/platform-apps`,
-      params: { site_id: mine.siteId },
-      headers: mine.user.auth,
-    });
+    const apps = await ownerCall(listAppsRoute, mine, 'platform-apps');
     expect(apps.body.data).toEqual([expect.objectContaining({ id: app.appId, schema: app.appSchema })]);
     expect(app.appSchema).toMatch(/^app_[a-z2-7]{16}$/);
   });
@@ -113,12 +75,7 @@ describe('platform keys (owner side)', () => {
     const key = await createPlatformKey(mine, app.appId, ['leads.read']);
     expect((await me(key.platformKey)).status).toBe(200);
     const revoke = (t: Tenant, keyId: string) =>
-      call(revokeKeyRoute, {
-        method: 'DELETE',
-        path: `/api/sites/${t.siteId}/platform-keys/${keyId}`,
-        params: { site_id: t.siteId, key_id: keyId },
-        headers: t.user.auth,
-      });
+      ownerCall(revokeKeyRoute, t, `platform-keys/${keyId}`, { method: 'DELETE', params: { key_id: keyId } });
     expect((await revoke(other, key.id)).status).toBe(404);
     const res = await revoke(mine, key.id);
     expect(res.body).toEqual({ success: true, message: 'Platform key revoked' });
@@ -333,11 +290,7 @@ describe('audit log', () => {
     expect(res.body.data[0]).toMatchObject({ app_id: fx.appId, request_id: expect.any(String) });
     // Another owner sees none of it, and cannot ask.
     expect((await audit(other)).body.data.every((e: { app_id: string }) => e.app_id !== fx.appId)).toBe(true);
-    const foreign = await call(auditRoute, {
-      path: `/api/sites/${t.siteId}/platform-audit`,
-      params: { site_id: t.siteId },
-      headers: other.user.auth,
-    });
+    const foreign = await ownerCall(auditRoute, t, 'platform-audit', { headers: other.user.auth });
     expect(foreign.status).toBe(403);
     const foreignApp = await audit(t, { app_id: otherApp.appId });
     expect(foreignApp.status).toBe(404);
@@ -377,35 +330,16 @@ describe('email through the embedded outbox', () => {
     expect(refused.body.error.details).toEqual({ not_verified: [address] });
 
     // The owner adds the address; the code arrives through the email port (here: the outbox).
-    const added = await call(addRecipientRoute, {
-      method: 'POST',
-      path: `/api/sites/${t.siteId}/email-recipients`,
-      params: { site_id: t.siteId },
-      headers: t.user.auth,
-      body: { email: address.toUpperCase() },
-    });
+    const added = await addTestRecipient(t, address.toUpperCase());
     expect(added.status).toBe(201);
     expect(added.body.data).toMatchObject({ email: address, verified: false });
-    const again = await call(addRecipientRoute, {
-      method: 'POST',
-      path: `/api/sites/${t.siteId}/email-recipients`,
-      params: { site_id: t.siteId },
-      headers: t.user.auth,
-      body: { email: address },
-    });
+    const again = await addTestRecipient(t, address);
     expect(again.status).toBe(429);
     const mail = (await emails(t)).body.data[0];
     expect(mail).toMatchObject({ app_id: null, to: [address] });
     const code = /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(mail.text)![1];
 
-    const verify = (c: string, tenant = t) =>
-      call(verifyRoute, {
-        method: 'POST',
-        path: `/api/sites/${tenant.siteId}/email-recipients/${added.body.data.id}/verify`,
-        params: { site_id: tenant.siteId, recipient_id: added.body.data.id },
-        headers: tenant.user.auth,
-        body: { code: c },
-      });
+    const verify = (c: string, tenant = t) => verifyRecipient(tenant, added.body.data.id, c);
     const wrong = await verify('AAAA-AAAA');
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.details).toEqual({ attempts_left: 4 });
@@ -419,11 +353,7 @@ describe('email through the embedded outbox', () => {
     expect(sent.status).toBe(201);
     const mixed = await send(testOnly, { to: [address, uniqueEmail()], subject: 'Test', text: 'x' });
     expect(mixed.status).toBe(403);
-    const list = await call(recipientsRoute, {
-      path: `/api/sites/${t.siteId}/email-recipients`,
-      params: { site_id: t.siteId },
-      headers: t.user.auth,
-    });
+    const list = await ownerCall(recipientsRoute, t, 'email-recipients');
     expect(list.body.data).toEqual([expect.objectContaining({ email: address, verified: true })]);
     // Test sends count against the test-only quota, per recipient.
     const quotas = (await me(testOnly)).body.data.quotas;
@@ -432,23 +362,10 @@ describe('email through the embedded outbox', () => {
 
   it('stops accepting codes after 5 wrong ones', async () => {
     const t = await createTenant();
-    const added = await call(addRecipientRoute, {
-      method: 'POST',
-      path: `/api/sites/${t.siteId}/email-recipients`,
-      params: { site_id: t.siteId },
-      headers: t.user.auth,
-      body: { email: uniqueEmail() },
-    });
+    const added = await addTestRecipient(t, uniqueEmail());
     const mail = (await emails(t)).body.data[0];
     const code = /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(mail.text)![1];
-    const verify = (c: string) =>
-      call(verifyRoute, {
-        method: 'POST',
-        path: `/api/sites/${t.siteId}/email-recipients/${added.body.data.id}/verify`,
-        params: { site_id: t.siteId, recipient_id: added.body.data.id },
-        headers: t.user.auth,
-        body: { code: c },
-      });
+    const verify = (c: string) => verifyRecipient(t, added.body.data.id, c);
     for (let i = 0; i < 5; i++) expect((await verify('ZZZZ-ZZZZ')).status).toBe(400);
     const late = await verify(code);
     expect(late.status).toBe(400);

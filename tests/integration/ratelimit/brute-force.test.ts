@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as signupRoute } from '@/app/api/auth/signup/route';
 import { POST as tokenRoute } from '@/app/api/auth/token/route';
 import { nextAuthRoute } from '@/lib/http/next-auth-route';
 import { call, createUser, PASSWORD, uniqueEmail } from '@/tests/helpers/harness';
-import { useRateLimits } from '@/tests/helpers/rate-limits';
+import { limiterClock, useRateLimits } from '@/tests/helpers/rate-limits';
 
 useRateLimits({ AUTH_RATE_LIMIT_PER_IP: '8', AUTH_FAILURES_PER_ACCOUNT: '3' });
 
@@ -57,12 +57,11 @@ describe('per account', () => {
 });
 
 describe('per client IP', () => {
-  afterEach(() => vi.useRealTimers());
+  const setNow = limiterClock();
 
   it('allows 8 attempts per minute from one address across sign-up, token and sign-in', async () => {
     // Pinned at the start of a minute so the attempts cannot straddle two windows.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.UTC(2026, 10, 21, 10, 0, 0));
+    setNow(Date.UTC(2026, 10, 21, 10, 0, 0));
     const ip = freshIp();
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await signup(uniqueEmail(), ip)).status);

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as listSites } from '@/app/sites/route';
 import { rows } from '@/lib/db/raw';
 import { mcpRoute } from '@/lib/http/mcp';
 import { flushKeyUsage } from '@/lib/keys/usage';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { call, createKey, createTenant, type Tenant } from '@/tests/helpers/harness';
-import { useRateLimits } from '@/tests/helpers/rate-limits';
+import { limiterClock, useRateLimits } from '@/tests/helpers/rate-limits';
 
 useRateLimits();
 
@@ -26,13 +26,10 @@ describe('MCP under the plan limits, like REST', () => {
   beforeAll(async () => {
     basic = await createTenant();
   });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  const setNow = limiterClock();
 
   it('answers with X-RateLimit-* and 429 RATE_LIMITED past the Basic plan, counting REST and MCP together', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(200 * MINUTE + 1_000);
+    setNow(200 * MINUTE + 1_000);
     const first = await list(basic.key);
     expect(first.status).toBe(200);
     expect(first.headers.get('x-ratelimit-limit')).toBe('60');

@@ -1,11 +1,11 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { GET as listSites } from '@/app/sites/route';
 import { defineRoute } from '@/lib/http/define-route';
 import { setSitePlan } from '@/lib/sites/repo';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { call, createKey, createTenant, type Tenant } from '@/tests/helpers/harness';
-import { useRateLimits } from '@/tests/helpers/rate-limits';
+import { limiterClock, useRateLimits } from '@/tests/helpers/rate-limits';
 
 useRateLimits();
 
@@ -45,13 +45,10 @@ describe('plan limits on API-key routes', () => {
   beforeAll(async () => {
     basic = await createTenant();
   });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  const setNow = limiterClock();
 
   it('Basic: 60 requests per minute per site, then 429 RATE_LIMITED with Retry-After and headers', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(100 * MINUTE + 1_000);
+    setNow(100 * MINUTE + 1_000);
     const results = await burst(basic.key, 61);
     expect(results.slice(0, 60).every((r) => r.status === 200)).toBe(true);
     expect(results[0].headers.get('x-ratelimit-limit')).toBe('60');
@@ -79,15 +76,14 @@ describe('plan limits on API-key routes', () => {
     expect((await burst(other.key, 1))[0].status).toBe(200);
 
     // The next window starts over.
-    vi.setSystemTime(101 * MINUTE);
+    setNow(101 * MINUTE);
     const next = await burst(basic.key, 1);
     expect(next[0].status).toBe(200);
     expect(next[0].headers.get('x-ratelimit-remaining')).toBe('59');
   });
 
   it('Pro: 300 per minute; Enterprise: the values stored for the site', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(200 * MINUTE);
+    setNow(200 * MINUTE);
     const pro = await createTenant();
     await setSitePlan(pro.siteId, { plan: 'pro' });
     const proResults = await burst(pro.key, 301);

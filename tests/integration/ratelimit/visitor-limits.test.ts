@@ -1,7 +1,7 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { call, createKey, createSite, createUser, type TestUser } from '@/tests/helpers/harness';
-import { useRateLimits } from '@/tests/helpers/rate-limits';
+import { limiterClock, useRateLimits } from '@/tests/helpers/rate-limits';
 import { visitorTestRoute } from '@/tests/helpers/visitor-test-route';
 
 useRateLimits();
@@ -18,9 +18,7 @@ beforeAll(async () => {
   siteId = await createSite(user, 'Shop', 'shop.example.com');
   key = (await createKey(user, siteId)).apiKey;
 });
-afterEach(() => {
-  vi.useRealTimers();
-});
+const setNow = limiterClock();
 
 const send = (headers: Record<string, string>, site = siteId) =>
   call(track, { method: 'POST', path: '/test/track', headers, body: { site_id: site } });
@@ -28,8 +26,7 @@ const ip = (n: number) => ({ 'x-forwarded-for': `203.0.113.${n}` });
 
 describe('visitor policy', () => {
   it('allows 60 requests per minute per client IP, with X-RateLimit headers on every answer', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(300 * MINUTE);
+    setNow(300 * MINUTE);
     const results = [];
     for (let i = 0; i < 61; i++) results.push(await send({ ...presenters.xSaApiKey(key), ...ip(1) }));
     expect(results.slice(0, 60).every((r) => r.status === 200)).toBe(true);
@@ -43,13 +40,12 @@ describe('visitor policy', () => {
     expect(results[60].headers.get('retry-after')).toBe('60');
     // Another address is not affected; the next window starts over.
     expect((await send({ ...presenters.xSaApiKey(key), ...ip(2) })).status).toBe(200);
-    vi.setSystemTime(301 * MINUTE);
+    setNow(301 * MINUTE);
     expect((await send({ ...presenters.xSaApiKey(key), ...ip(1) })).status).toBe(200);
   });
 
   it('allows 1,000 requests per minute per API key across addresses', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(400 * MINUTE);
+    setNow(400 * MINUTE);
     const k = (await createKey(user, siteId)).apiKey;
     const statuses: number[] = [];
     let last;
@@ -69,8 +65,7 @@ describe('visitor policy', () => {
   });
 
   it('counts keyless browser calls per client IP as well', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(500 * MINUTE);
+    setNow(500 * MINUTE);
     const browser = { origin: 'https://shop.example.com', ...ip(50) };
     const results = [];
     for (let i = 0; i < 61; i++) results.push(await send(browser));

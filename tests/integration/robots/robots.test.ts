@@ -13,7 +13,6 @@ import { POST as resumeRoute } from '@/app/api/robots/instance/resume/route';
 import { POST as instanceRoute } from '@/app/api/robots/instance/route';
 import { POST as stopRoute } from '@/app/api/robots/instance/stop/route';
 import { POST as startWorkflowRoute } from '@/app/api/workflow/[name]/route';
-import { resetConfig } from '@/lib/core/config';
 import { overrideProviders, resetProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { JOB_SCHEMA } from '@/lib/jobs/define';
@@ -22,10 +21,11 @@ import { robotExpiry } from '@/lib/robots/jobs';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { presenters } from '@/tests/helpers/auth-matrix';
+import { setEnv } from '@/tests/helpers/env';
 import { call, createKey, createSite, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 import { chromiumChildren, startCdpChromium, startRobotPages, type RobotPages } from '@/tests/helpers/robot-pages';
-import { applyWorkflowTestEnv } from '../workflows/behaviour';
+import { applyWorkflowTestEnv } from '@/tests/helpers/workflow-runs';
 
 /**
  * Robots against the machine's Chromium (local provider) and a Chromium reached over CDP (remote
@@ -45,14 +45,6 @@ let other: Tenant;
 let engine: EmbeddedEngine;
 let worker: BackgroundWork;
 let restoreEngine: () => void;
-
-function setEnv(vars: Record<string, string | undefined>) {
-  for (const [k, v] of Object.entries(vars)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfig();
-}
 
 beforeAll(async () => {
   applyWorkflowTestEnv();
@@ -465,7 +457,7 @@ describe('without a model or a browser', () => {
         setEnv(ROBOT_ENV);
       }
     }
-    const { listInstances } = await import('@/lib/instances/repo');
+    const { listInstances } = await import('@/lib/robots/instances-repo');
     expect((await listInstances(other.siteId, { limit: 50, offset: 0 })).items.filter((i) => i.name === 'Anything at all')).toEqual([]);
   });
 });

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POST as decryptRoute } from '@/app/api/secure-tokens/[id]/decrypt/route';
 import { GET as auditRoute } from '@/app/api/secure-tokens/audit/route';
 import { DELETE as deleteRoute, GET as listRoute, POST as createRoute } from '@/app/api/secure-tokens/route';
-import { resetConfig } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
 import { masterKeyFilePath, secretsKeyring } from '@/lib/secure-tokens/keyring';
 import { rotateSecureTokens } from '@/lib/secure-tokens/rotate';
+import { setEnv } from '@/tests/helpers/env';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { captureLogLines } from '@/tests/helpers/log-lines';
 import { useRateLimits } from '@/tests/helpers/rate-limits';
 import { testDir } from '@/tests/helpers/test-env';
 
@@ -21,15 +22,6 @@ const V2 = b64key();
 
 let mine: Tenant;
 let other: Tenant;
-const lines: string[] = [];
-
-function setEnv(vars: Record<string, string | undefined>) {
-  for (const [k, v] of Object.entries(vars)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfig();
-}
 
 const create = (t: Tenant, body: Record<string, unknown>, headers: Record<string, string> = { 'x-api-key': t.key }) =>
   call(createRoute, {
@@ -66,19 +58,13 @@ const flip = (b64: string, at: number) => {
 };
 
 beforeAll(async () => {
-  setEnv({ SECRETS_MASTER_KEY: `v1:${V1}`, LOG_LEVEL: 'debug' });
+  setEnv({ SECRETS_MASTER_KEY: `v1:${V1}` });
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
-  for (const stream of [process.stdout, process.stderr]) {
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    });
-  }
 });
 afterAll(() => {
-  vi.restoreAllMocks();
-  setEnv({ SECRETS_MASTER_KEY: undefined, LOG_LEVEL: 'silent' });
+  setEnv({ SECRETS_MASTER_KEY: undefined });
 });
+const lines = captureLogLines('debug');
 
 describe('storing, listing, deleting', () => {
   it('stores a secret with a write key or the owner session; answers and lists metadata only', async () => {

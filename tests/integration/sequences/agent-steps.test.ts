@@ -1,20 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as createLeadRoute } from '@/app/api/agents/tools/leads/create/route';
 import { POST as approveRoute } from '@/app/api/sequences/[id]/enrollments/[lead_id]/approve/route';
-import { POST as enrollRoute } from '@/app/api/sequences/[id]/enrollments/route';
 import { GET as getRoute } from '@/app/api/sequences/[id]/route';
-import { POST as createRoute } from '@/app/api/sequences/route';
-import { resetConfig } from '@/lib/core/config';
 import { resetProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { sequenceEnrollments } from '@/lib/db/schema';
+import { draftsForReview } from '@/lib/sequences/review-repo';
 import { runStep } from '@/lib/sequences/send';
 import { testClock } from '@/tests/helpers/clock';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
-import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
+import { useSmtpStandIn } from '@/tests/helpers/smtp-for-tests';
+import { auth, createLead, createSequence, enrollLeads, setLeadStatus } from './calls';
 
 /**
  * Agent-drafted steps: the email agent (the OpenAI-compatible stand-in) writes the step's email
@@ -22,37 +19,21 @@ import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin
  * enrollment until approved (as written or edited) through the API; without, it goes out as
  * written. With no model configured, the enrollment fails with MODEL_NOT_CONFIGURED.
  */
-const auth = (t: Tenant) => ({ authorization: `Bearer ${t.key}` });
 const setClock = testClock();
-let smtp: SmtpStandIn;
+const smtp = useSmtpStandIn();
 let llm: LlmStandIn;
 let t: Tenant;
 
 beforeAll(async () => {
-  [smtp, llm] = await Promise.all([startSmtpStandIn(), startLlmStandIn()]);
-  process.env.SMTP_URL = smtp.url;
-  process.env.EMAIL_FROM = 'Shop <hello@shop.example.com>';
-  resetConfig();
+  llm = await startLlmStandIn();
   t = await createTenant();
 });
 afterAll(async () => {
-  delete process.env.SMTP_URL;
-  delete process.env.EMAIL_FROM;
-  resetConfig();
   await resetProviders();
-  await Promise.all([smtp?.close(), llm?.close()]);
+  await llm?.close();
 });
 
-async function lead(name: string) {
-  const res = await call(createLeadRoute, {
-    method: 'POST',
-    path: '/api/agents/tools/leads/create',
-    headers: auth(t),
-    body: { site_id: t.siteId, name, email: `lead-${randomBytes(4).toString('hex')}@${randomBytes(3).toString('hex')}.example.com`, company: 'Acme' },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.lead as { id: string; email: string };
-}
+const lead = (name: string) => createLead(t, name, { company: 'Acme' });
 
 const agentStep = (review?: boolean) => ({
   delay_minutes: 0,
@@ -61,27 +42,8 @@ const agentStep = (review?: boolean) => ({
   body: 'Introduce our bakery ovens to {{first_name}}; mention the free trial.',
   ...(review === undefined ? {} : { review }),
 });
-async function sequence(steps: unknown[]) {
-  const res = await call(createRoute, {
-    method: 'POST',
-    path: '/api/sequences',
-    headers: auth(t),
-    body: { site_id: t.siteId, name: 'Agent', steps },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.id as string;
-}
-async function enrollOne(id: string, leadId: string) {
-  const res = await call(enrollRoute, {
-    method: 'POST',
-    path: `/api/sequences/${id}/enrollments`,
-    params: { id },
-    headers: auth(t),
-    body: { site_id: t.siteId, lead_ids: [leadId] },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.enrollments[0] as { id: string };
-}
+const sequence = async (steps: unknown[], extra: Record<string, unknown> = {}) => (await createSequence(t, { name: 'Agent', steps, ...extra })).id;
+const enrollOne = async (id: string, leadId: string) => (await enrollLeads(t, id, [leadId]))[0];
 const shown = async (id: string, enrollmentId: string) =>
   (await call(getRoute, { path: `/api/sequences/${id}`, params: { id }, headers: auth(t), query: { site_id: t.siteId } })).body.data.enrollments.find(
     (e: { id: string }) => e.id === enrollmentId,
@@ -164,6 +126,42 @@ describe('with the email agent', () => {
     expect(row).toMatchObject({ nextStep: 1, draft: null, status: 'active' });
     // Sent: nothing left to approve.
     expect((await approve(id, ada.id)).status).toBe(409);
+  });
+
+  it("lists the drafts waiting for review (the console's list), oldest first, until each is approved", async () => {
+    const id = await sequence([agentStep(), { delay_minutes: 60, subject: 'Following up', body: 'Any thoughts?' }], {
+      stop_on_status: ['converted'],
+    });
+    const [cy, di, ed] = [await lead('Cy Young'), await lead('Di Prince'), await lead('Ed Stone')];
+    setClock(Date.UTC(2026, 11, 10, 10, 0));
+    expect(await draftsForReview(t.siteId, id, 20)).toEqual({ items: [], total: 0 });
+    for (const [i, person] of [cy, di, ed].entries()) {
+      const e = await enrollOne(id, person.id);
+      setClock(Date.UTC(2026, 11, 10, 10, i + 1));
+      llm.queue({ text: `Dear ${person.email}, a draft.` });
+      await runStep(t.siteId, e.id, 0);
+    }
+    const waiting = await draftsForReview(t.siteId, id, 20);
+    expect(waiting.total).toBe(3);
+    expect(waiting.items.map((d) => d.leadId)).toEqual([cy.id, di.id, ed.id]);
+    expect(waiting.items[0]).toMatchObject({
+      leadName: 'Cy Young',
+      email: cy.email,
+      step: 0,
+      subject: 'An idea for Acme',
+      body: `Dear ${cy.email}, a draft.`,
+    });
+    expect((await draftsForReview(t.siteId, id, 1)).items).toHaveLength(1);
+    // Another site reads none of them.
+    const other = await createTenant();
+    expect((await draftsForReview(other.siteId, id, 20)).total).toBe(0);
+
+    // Approved: it leaves the list; a lead whose status the sequence stops on is shown stopped, not waiting.
+    expect((await approve(id, cy.id, { subject: 'For Cy' })).status).toBe(200);
+    await setLeadStatus(t, di.id, 'converted');
+    const left = await draftsForReview(t.siteId, id, 20);
+    expect(left.total).toBe(1);
+    expect(left.items.map((d) => d.leadId)).toEqual([ed.id]);
   });
 
   it('sends a draft without review as the agent wrote it', async () => {

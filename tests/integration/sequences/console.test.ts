@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '@/lib/core/config';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/core/errors';
 import { getDb } from '@/lib/db/client';
 import { emailMessages, emailRecipients, sequenceEnrollments, sequenceMessages } from '@/lib/db/schema';
@@ -11,7 +10,7 @@ import { createSequence, enroll, unenroll } from '@/lib/sequences/service';
 import { testSendStep } from '@/lib/sequences/test-send';
 import { updateSettings } from '@/lib/settings/service';
 import { createTenant, type Tenant } from '@/tests/helpers/harness';
-import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
+import { useSmtpStandIn } from '@/tests/helpers/smtp-for-tests';
 
 /**
  * What the console's sequence pages read and do beside the API: a step previewed with a real
@@ -117,17 +116,7 @@ describe('testSendStep', () => {
   });
 
   describe('through an SMTP server', () => {
-    let smtp: SmtpStandIn;
-    beforeAll(async () => {
-      smtp = await startSmtpStandIn();
-      process.env.SMTP_URL = smtp.url;
-      resetConfig();
-    });
-    afterAll(async () => {
-      delete process.env.SMTP_URL;
-      resetConfig();
-      await smtp?.close();
-    });
+    const smtp = useSmtpStandIn();
 
     it('hands the test to the server, written for the lead, with one-click unsubscribe', async () => {
       const seq = await createSequence(t.siteId, { site_id: t.siteId, name: 'SMTP test', steps });

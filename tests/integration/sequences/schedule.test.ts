@@ -1,22 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as createLeadRoute } from '@/app/api/agents/tools/leads/create/route';
-import { POST as updateLeadRoute } from '@/app/api/agents/tools/leads/update/route';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DELETE as unenrollRoute } from '@/app/api/sequences/[id]/enrollments/[lead_id]/route';
-import { POST as enrollRoute } from '@/app/api/sequences/[id]/enrollments/route';
 import { GET as getRoute, PATCH as patchRoute } from '@/app/api/sequences/[id]/route';
-import { POST as createRoute } from '@/app/api/sequences/route';
-import { resetConfig } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
 import { sequenceEnrollments, sequenceMessages } from '@/lib/db/schema';
-import { sequenceStep } from '@/lib/sequences/jobs';
+import { sequenceEnrollmentJob, sequenceStep } from '@/lib/sequences/jobs';
 import { runStep } from '@/lib/sequences/send';
 import { localDay } from '@/lib/sequences/window';
 import { updateSettings } from '@/lib/settings/service';
 import { testClock } from '@/tests/helpers/clock';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
-import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
+import { useSmtpStandIn } from '@/tests/helpers/smtp-for-tests';
+import { auth, createLead, createSequence, enrollLeads, ownAddress, setLeadStatus } from './calls';
 
 /**
  * How an enrollment's schedule holds up: a step that cannot be sent after every retry ends the
@@ -24,63 +19,23 @@ import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin
  * once; the daily cap counts the site's day in its time zone; a changed delay moves the step
  * already scheduled.
  */
-const auth = (t: Tenant) => ({ authorization: `Bearer ${t.key}` });
 const setClock = testClock();
-let smtp: SmtpStandIn;
+const smtp = useSmtpStandIn();
 let t: Tenant;
 
 beforeAll(async () => {
-  smtp = await startSmtpStandIn();
-  process.env.SMTP_URL = smtp.url;
-  process.env.EMAIL_FROM = 'Shop <hello@shop.example.com>';
-  resetConfig();
   t = await createTenant();
-});
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  delete process.env.EMAIL_FROM;
-  resetConfig();
-  await smtp?.close();
 });
 
 /** A lead at a domain of its own; the stand-in refuses addresses whose local part starts with `refuse`. */
-async function lead(name: string, local = 'lead') {
-  const res = await call(createLeadRoute, {
-    method: 'POST',
-    path: '/api/agents/tools/leads/create',
-    headers: auth(t),
-    body: { site_id: t.siteId, name, email: `${local}-${randomBytes(4).toString('hex')}@${randomBytes(3).toString('hex')}.example.com` },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.lead as { id: string; email: string };
-}
+const lead = (name: string, local = 'lead') => createLead(t, name, { email: ownAddress(local) });
 
 const STEPS = [
   { delay_minutes: 0, subject: 'Hi {{first_name}}', body: 'Hello.' },
   { delay_minutes: 60, subject: 'Following up', body: 'Any thoughts?' },
 ];
-async function sequence(extra: Record<string, unknown> = {}) {
-  const res = await call(createRoute, {
-    method: 'POST',
-    path: '/api/sequences',
-    headers: auth(t),
-    body: { site_id: t.siteId, name: 'Schedule', steps: STEPS, ...extra },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.id as string;
-}
-async function enroll(id: string, leadIds: string[]) {
-  const res = await call(enrollRoute, {
-    method: 'POST',
-    path: `/api/sequences/${id}/enrollments`,
-    params: { id },
-    headers: auth(t),
-    body: { site_id: t.siteId, lead_ids: leadIds },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const made = res.body.data.enrollments as { id: string; lead_id: string }[];
-  return leadIds.map((leadId) => made.find((e) => e.lead_id === leadId)!);
-}
+const sequence = async (extra: Record<string, unknown> = {}) => (await createSequence(t, { name: 'Schedule', steps: STEPS, ...extra })).id;
+const enroll = (id: string, leadIds: string[]) => enrollLeads(t, id, leadIds);
 const detail = async (id: string, query: Record<string, string> = {}) =>
   (await call(getRoute, { path: `/api/sequences/${id}`, params: { id }, headers: auth(t), query: { site_id: t.siteId, ...query } })).body.data;
 const enrollmentRow = async (id: string) => (await (await getDb()).select().from(sequenceEnrollments).where(eq(sequenceEnrollments.id, id)))[0];
@@ -116,6 +71,19 @@ describe('an enrollment whose step cannot be sent', () => {
     expect(row.status).toBe('failed');
     expect(row.failure).toMatch(/^Step 1 was not sent: /);
   });
+
+  it('ends failed when the workflow engine could not be reached to start or wake its workflow (Temporal)', async () => {
+    const id = await sequence();
+    const ada = await lead('Ada Lovelace');
+    const [e] = await enroll(id, [ada.id]);
+    const job = sequenceEnrollmentJob(async () => {
+      throw new Error('unreachable');
+    });
+    await expect(job.run({ siteId: t.siteId, enrollmentId: e.id }, ctx(0))).rejects.toThrow('unreachable');
+    expect(await enrollmentRow(e.id)).toMatchObject({ status: 'active' });
+    await job.exhausted!({ siteId: t.siteId, enrollmentId: e.id }, 'its attempts ran out');
+    expect(await enrollmentRow(e.id)).toMatchObject({ status: 'failed', failure: 'Step 1 was not sent: the workflow engine could not be reached' });
+  });
 });
 
 describe('a lead whose status the sequence stops on', () => {
@@ -126,13 +94,7 @@ describe('a lead whose status the sequence stops on', () => {
     const [ew, eo] = await enroll(id, [won.id, other.id]);
     await runStep(t.siteId, ew.id, 0);
     await runStep(t.siteId, eo.id, 0);
-    const changed = await call(updateLeadRoute, {
-      method: 'POST',
-      path: '/api/agents/tools/leads/update',
-      headers: auth(t),
-      body: { site_id: t.siteId, lead_id: won.id, status: 'converted' },
-    });
-    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    await setLeadStatus(t, won.id, 'converted');
 
     const d = await detail(id);
     const shown = d.enrollments.find((x: { id: string }) => x.id === ew.id);

@@ -1,57 +1,32 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as createLeadRoute } from '@/app/api/agents/tools/leads/create/route';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as clickRoute } from '@/app/api/email/click/route';
 import { GET as openRoute } from '@/app/api/email/open/route';
-import { POST as enrollRoute } from '@/app/api/sequences/[id]/enrollments/route';
 import { GET as getRoute, PATCH as patchRoute } from '@/app/api/sequences/[id]/route';
-import { POST as createRoute } from '@/app/api/sequences/route';
-import { resetConfig } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
 import { sequenceMessages } from '@/lib/db/schema';
 import { runStep } from '@/lib/sequences/send';
 import { clickToken } from '@/lib/sequences/tracking';
 import { testClock } from '@/tests/helpers/clock';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
-import { startSmtpStandIn, type SmtpStandIn } from '@/tests/helpers/smtp-standin';
+import { useSmtpStandIn } from '@/tests/helpers/smtp-for-tests';
+import { auth, createLead, createSequence, enrollLeads } from './calls';
 
 /**
- * Open and click tracking of a sequence's messages, through a real SMTP server: an HTML step
- * carries the open pixel and signed redirect links, a plain-text step only the links; the public
- * pixel and redirect record the first open and click per message and step (a message counts once,
- * however often it is loaded); an altered or forged link redirects nowhere; tracking off sends the
- * message as written.
+ * Open and click tracking of a sequence's messages, through a real SMTP server, beyond the counts
+ * every engine shows (`./behaviour.ts`): links and pixel of an HTML step (escaped values, mailto
+ * and unsubscribe untouched, the first open and click times), an altered or forged link redirects
+ * nowhere, tracking off sends the message as written.
  */
-const auth = (t: Tenant) => ({ authorization: `Bearer ${t.key}` });
 const setClock = testClock();
-let smtp: SmtpStandIn;
+const smtp = useSmtpStandIn();
 let t: Tenant;
 
 beforeAll(async () => {
-  smtp = await startSmtpStandIn();
-  process.env.SMTP_URL = smtp.url;
-  process.env.EMAIL_FROM = 'Shop <hello@shop.example.com>';
-  resetConfig();
   t = await createTenant();
 });
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  delete process.env.EMAIL_FROM;
-  resetConfig();
-  await smtp?.close();
-});
 
-async function lead(name: string) {
-  const res = await call(createLeadRoute, {
-    method: 'POST',
-    path: '/api/agents/tools/leads/create',
-    headers: auth(t),
-    body: { site_id: t.siteId, name, email: `lead-${randomBytes(4).toString('hex')}@${randomBytes(3).toString('hex')}.example.com` },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.lead as { id: string; email: string };
-}
+const lead = (name: string) => createLead(t, name);
 
 const STEPS = [
   {
@@ -63,28 +38,9 @@ const STEPS = [
   { delay_minutes: 60, subject: 'Following up', body: 'Our prices: https://shop.example.com/prices. Thanks!' },
 ];
 
-async function sequence(extra: Record<string, unknown> = {}) {
-  const res = await call(createRoute, {
-    method: 'POST',
-    path: '/api/sequences',
-    headers: auth(t),
-    body: { site_id: t.siteId, name: 'Tracked', steps: STEPS, ...extra },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data as { id: string; tracking: boolean };
-}
+const sequence = (extra: Record<string, unknown> = {}) => createSequence(t, { name: 'Tracked', steps: STEPS, ...extra });
 
-async function enrollOne(id: string, leadId: string) {
-  const res = await call(enrollRoute, {
-    method: 'POST',
-    path: `/api/sequences/${id}/enrollments`,
-    params: { id },
-    headers: auth(t),
-    body: { site_id: t.siteId, lead_ids: [leadId] },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.enrollments[0] as { id: string };
-}
+const enrollOne = async (id: string, leadId: string) => (await enrollLeads(t, id, [leadId]))[0];
 
 const detail = async (id: string) =>
   (await call(getRoute, { path: `/api/sequences/${id}`, params: { id }, headers: auth(t), query: { site_id: t.siteId } })).body.data;
@@ -98,7 +54,7 @@ const get = (handler: (req: Request, ctx: { params: Promise<Record<string, strin
   handler(new Request(`http://localhost${path}?t=${encodeURIComponent(token)}`), { params: Promise.resolve({}) });
 
 describe('a tracked sequence', () => {
-  it('counts the open pixel and the click redirect per message and step, each message once', async () => {
+  it("rewrites an HTML step's http(s) links and adds the pixel; values escaped; the first open and click times kept", async () => {
     const seq = await sequence();
     expect(seq.tracking).toBe(true);
     const [ada, bob] = await Promise.all([lead('Ada Lovelace'), lead('Bob <b>Bold</b>')]);
@@ -108,10 +64,8 @@ describe('a tracked sequence', () => {
     const eb = await enrollOne(seq.id, bob.id);
     await runStep(t.siteId, ea.id, 0);
     await runStep(t.siteId, eb.id, 0);
-
     const [toAda] = mailsTo(ada.email);
     const html = String(toAda.parsed.html);
-    expect(html).toContain('Hello Ada Lovelace,');
     // Values are escaped in HTML: a lead's name never becomes markup.
     expect(String(mailsTo(bob.email)[0].parsed.html)).toContain('Hello Bob &lt;b&gt;Bold&lt;/b&gt;,');
     const links = hrefs(html);
@@ -120,47 +74,23 @@ describe('a tracked sequence', () => {
     expect(tracked).toHaveLength(1);
     expect(links).toContain('mailto:x@example.com');
     expect(links.some((h) => h.includes('/unsubscribe?token='))).toBe(true);
-    const pixel = pixelOf(html);
-    expect(pixel).toBeDefined();
     // The text alternative carries the tracked link too, and no pixel.
     expect(toAda.parsed.text).toContain('/api/email/click?t=');
     expect(toAda.parsed.text).not.toContain('shop.example.com/offer');
 
-    // Loaded three times (a proxy, a prefetch, the reader): one open.
-    for (let i = 0; i < 3; i++) {
-      const res = await get(openRoute, '/api/email/open', tokenOf(pixel!));
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('image/gif');
-      expect(res.headers.get('cache-control')).toContain('no-store');
-      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(20);
-    }
+    const pixel = await get(openRoute, '/api/email/open', tokenOf(pixelOf(html)!));
+    expect(pixel.headers.get('content-type')).toBe('image/gif');
+    expect(pixel.headers.get('cache-control')).toContain('no-store');
     setClock(start + 5 * 60_000);
-    const click = await get(clickRoute, '/api/email/click', tokenOf(tracked[0]));
-    expect(click.status).toBe(302);
-    expect(click.headers.get('location')).toBe('https://shop.example.com/offer?a=1&b=2');
     await get(clickRoute, '/api/email/click', tokenOf(tracked[0]));
-
-    const d = await detail(seq.id);
-    expect(d.figures).toMatchObject({ sent: 2, opened: 1, clicked: 1 });
-    expect(d.step_figures[0]).toMatchObject({ sent: 2, opened: 1, clicked: 1 });
-    expect(d.step_figures[0].variants[0]).toMatchObject({ opened: 1, clicked: 1 });
-    expect(d.step_figures[1]).toMatchObject({ opened: 0, clicked: 0 });
+    setClock(start + 9 * 60_000);
+    await get(openRoute, '/api/email/open', tokenOf(pixelOf(html)!));
+    await get(clickRoute, '/api/email/click', tokenOf(tracked[0]));
     const [message] = await (await getDb()).select().from(sequenceMessages).where(eq(sequenceMessages.enrollmentId, ea.id));
-    expect(message).toMatchObject({ opens: 3, clicks: 2 });
+    expect(message).toMatchObject({ opens: 2, clicks: 2 });
     expect(message.openedAt!.toISOString()).toBe(new Date(start).toISOString());
     expect(message.clickedAt!.toISOString()).toBe(new Date(start + 5 * 60_000).toISOString());
-
-    // The plain-text step: its link tracked, no pixel; a click marks that step's message opened and clicked.
-    setClock(start + 61 * 60_000);
-    await runStep(t.siteId, ea.id, 1);
-    const second = mailsTo(ada.email)[1];
-    expect(second.parsed.html).toBeFalsy();
-    const textLink = /(http:\/\/\S+\/api\/email\/click\?t=\S+?)\. Thanks!/.exec(second.parsed.text ?? '')?.[1];
-    expect(textLink).toBeDefined();
-    expect(second.raw).not.toContain('/api/email/open');
-    const res = await get(clickRoute, '/api/email/click', tokenOf(textLink!));
-    expect(res.headers.get('location')).toBe('https://shop.example.com/prices');
-    expect((await detail(seq.id)).step_figures[1]).toMatchObject({ sent: 1, opened: 1, clicked: 1 });
+    expect((await detail(seq.id)).step_figures[0].variants[0]).toMatchObject({ opened: 1, clicked: 1 });
   });
 
   it('refuses an altered or forged link: 404, no redirect', async () => {

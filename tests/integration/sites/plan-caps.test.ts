@@ -11,7 +11,7 @@ import { countSecureTokens } from '@/lib/secure-tokens/repo';
 import { countSitesOfOwner, setSitePlan } from '@/lib/sites/repo';
 import { countEndpoints } from '@/lib/webhooks/repo';
 import { presenters } from '@/tests/helpers/auth-matrix';
-import { call, createTenant, type CallResult, type Tenant } from '@/tests/helpers/harness';
+import { call, createTenant, ownerCall, type CallResult, type Tenant } from '@/tests/helpers/harness';
 
 /**
  * Plan caps on what an account or a site holds: over the cap → 403 PLAN_LIMIT_REACHED in the
@@ -39,6 +39,10 @@ function expectRefused(results: CallResult[], cap: string, limit: number) {
   }
 }
 
+/** A POST with the tenant's key (X-API-Key) naming its site. */
+const postWithKey = (handler: Parameters<typeof call>[0], path: string, t: Tenant, body: Record<string, unknown>) =>
+  call(handler, { method: 'POST', path, headers: presenters.xApiKey(t.key), body: { site_id: t.siteId, ...body } });
+
 interface Case {
   cap: string;
   /** Creates one more of the thing (call `i` of a burst). */
@@ -61,36 +65,17 @@ const CASES: Case[] = [
   },
   {
     cap: 'webhook_endpoints_per_site',
-    create: (t, i) =>
-      call(createEndpointRoute, {
-        method: 'POST',
-        path: '/api/webhooks',
-        headers: presenters.xApiKey(t.key),
-        body: { site_id: t.siteId, url: `https://93.184.216.34/hook/${i}`, events: ['lead.created'] },
-      }),
+    create: (t, i) => postWithKey(createEndpointRoute, '/api/webhooks', t, { url: `https://93.184.216.34/hook/${i}`, events: ['lead.created'] }),
     held: (t) => countEndpoints(t.siteId),
   },
   {
     cap: 'platform_apps_per_site',
-    create: (t, i) =>
-      call(createAppRoute, {
-        method: 'POST',
-        path: `/api/sites/${t.siteId}/platform-apps`,
-        params: { site_id: t.siteId },
-        headers: t.user.auth,
-        body: { name: `app ${i}` },
-      }),
+    create: (t, i) => ownerCall(createAppRoute, t, 'platform-apps', { method: 'POST', body: { name: `app ${i}` } }),
     held: (t) => countApps(t.siteId),
   },
   {
     cap: 'secrets_per_site',
-    create: (t, i) =>
-      call(createSecretRoute, {
-        method: 'POST',
-        path: '/api/secure-tokens',
-        headers: presenters.xApiKey(t.key),
-        body: { site_id: t.siteId, type: 'api_key', identifier: `cap-${i}`, value: 's3cret' },
-      }),
+    create: (t, i) => postWithKey(createSecretRoute, '/api/secure-tokens', t, { type: 'api_key', identifier: `cap-${i}`, value: 's3cret' }),
     held: (t) => countSecureTokens(t.siteId),
   },
 ];

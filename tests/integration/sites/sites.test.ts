@@ -8,8 +8,8 @@ import { GET as getSite } from '@/app/sites/[site_id]/route';
 import { GET as getStats } from '@/app/sites/[site_id]/stats/route';
 import { GET as listSites } from '@/app/sites/route';
 import { flushKeyUsage } from '@/lib/keys/usage';
-import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
-import { call, createSite, createTenant, createUser, type Tenant } from '@/tests/helpers/harness';
+import { authMatrix, presenters, type AuthMatrixOptions } from '@/tests/helpers/auth-matrix';
+import { call, createKey, createSite, createTenant, createUser, type TestUser, type Tenant } from '@/tests/helpers/harness';
 import { startLlmStandIn, useStandIn } from '@/tests/helpers/llm-standin';
 
 let mine: Tenant;
@@ -24,15 +24,22 @@ const toolRoutes: Record<string, typeof createLeadRoute> = {
   'requirements/create': createRequirementRoute,
 };
 
+/** The shared auth cases of a read route of the /sites group, whose key travels as X-API-Key. */
+const readMatrix = (send: AuthMatrixOptions['send'], o: Pick<AuthMatrixOptions, 'namesSite'> = {}) =>
+  authMatrix({ tenants, present: presenters.xApiKey, write: false, send, ...o });
+/** A new owner's site and a key of it. */
+async function siteOfNewOwner() {
+  const user = await createUser();
+  const siteId = await createSite(user);
+  return { siteId, key: (await createKey(user, siteId)).apiKey };
+}
+const createSiteAs = (user: TestUser, body: Record<string, unknown>) =>
+  call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: user.auth, body });
+
 describe('POST /api/visitors/sites', () => {
   it('creates a site owned by the signed-in user', async () => {
     const user = await createUser();
-    const res = await call(createSiteRoute, {
-      method: 'POST',
-      path: '/api/visitors/sites',
-      headers: user.auth,
-      body: { name: 'Shop', domain: 'Shop.Example.com' },
-    });
+    const res = await createSiteAs(user, { name: 'Shop', domain: 'Shop.Example.com' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
@@ -50,19 +57,14 @@ describe('POST /api/visitors/sites', () => {
     ['http://localhost:3000/', 'localhost:3000'],
   ])('keeps the host of a pasted %s', async (domain, host) => {
     const user = await createUser();
-    const res = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: user.auth, body: { name: 'Shop', domain } });
+    const res = await createSiteAs(user, { name: 'Shop', domain });
     expect(res.status).toBe(201);
     expect(res.body.data.domain).toBe(host);
   });
 
   it('names the domain field when it is no host name', async () => {
     const user = await createUser();
-    const res = await call(createSiteRoute, {
-      method: 'POST',
-      path: '/api/visitors/sites',
-      headers: user.auth,
-      body: { name: 'Shop', domain: 'https://' },
-    });
+    const res = await createSiteAs(user, { name: 'Shop', domain: 'https://' });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_REQUEST');
     expect(res.body.error.details.issues).toEqual([expect.objectContaining({ path: 'body.domain' })]);
@@ -75,7 +77,7 @@ describe('POST /api/visitors/sites', () => {
     [{ name: 'x', owner_id: '00000000-0000-4000-8000-000000000000' }, 'unknown field'],
   ])('refuses %j (%s) with 400', async (body, _why) => {
     const user = await createUser();
-    const res = await call(createSiteRoute, { method: 'POST', path: '/api/visitors/sites', headers: user.auth, body });
+    const res = await createSiteAs(user, body);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_REQUEST');
   });
@@ -122,13 +124,7 @@ describe('GET /api/visitors/sites', () => {
 });
 
 describe('GET /sites', () => {
-  authMatrix({
-    tenants,
-    present: presenters.xApiKey,
-    write: false,
-    namesSite: false,
-    send: (headers) => call(listSites, { path: '/sites', headers }),
-  });
+  readMatrix((headers) => call(listSites, { path: '/sites', headers }), { namesSite: false });
 
   it("lists only the key's own site", async () => {
     const res = await call(listSites, { path: '/sites', headers: presenters.xApiKey(mine.readKey) });
@@ -146,12 +142,7 @@ describe('GET /sites', () => {
 });
 
 describe('GET /sites/{site_id}', () => {
-  authMatrix({
-    tenants,
-    present: presenters.xApiKey,
-    write: false,
-    send: (headers, siteId) => call(getSite, { path: `/sites/${siteId}`, params: { site_id: siteId }, headers }),
-  });
+  readMatrix((headers, siteId) => call(getSite, { path: `/sites/${siteId}`, params: { site_id: siteId }, headers }));
 
   it('returns the site with settings', async () => {
     const res = await call(getSite, { path: `/sites/${mine.siteId}`, params: { site_id: mine.siteId }, headers: presenters.xApiKey(mine.key) });
@@ -166,18 +157,10 @@ describe('GET /sites/{site_id}', () => {
 });
 
 describe('GET /sites/{site_id}/stats', () => {
-  authMatrix({
-    tenants,
-    present: presenters.xApiKey,
-    write: false,
-    send: (headers, siteId) => call(getStats, { path: `/sites/${siteId}/stats`, params: { site_id: siteId }, headers }),
-  });
+  readMatrix((headers, siteId) => call(getStats, { path: `/sites/${siteId}/stats`, params: { site_id: siteId }, headers }));
 
   it('counts keys, commands and recorded requests of this site only', async () => {
-    const user = await createUser();
-    const siteId = await createSite(user);
-    const { createKey } = await import('@/tests/helpers/harness');
-    const key = (await createKey(user, siteId)).apiKey;
+    const { siteId, key } = await siteOfNewOwner();
     const headers = presenters.xApiKey(key);
     // Commands are carried out by the CMO agent: they need a model (a local stand-in); none runs here.
     const standIn = await startLlmStandIn();
@@ -216,10 +199,7 @@ describe('GET /sites/{site_id}/stats', () => {
   });
 
   it('counts the CRM records of this site by status', async () => {
-    const user = await createUser();
-    const siteId = await createSite(user);
-    const { createKey } = await import('@/tests/helpers/harness');
-    const key = (await createKey(user, siteId)).apiKey;
+    const { siteId, key } = await siteOfNewOwner();
     const bearer = presenters.bearer(key);
     const tool = (path: string, body: object) =>
       call(toolRoutes[path], { method: 'POST', path: `/api/agents/tools/${path}`, headers: bearer, body: { site_id: siteId, ...body } });

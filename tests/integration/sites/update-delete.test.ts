@@ -6,7 +6,6 @@ import { DELETE as deleteSiteRoute, PATCH as updateSiteRoute } from '@/app/api/s
 import { GET as visitorSites } from '@/app/api/visitors/sites/route';
 import { POST as trackRoute } from '@/app/api/visitors/track/route';
 import { POST as uploadRoute } from '@/app/api/visitors/upload/route';
-import { POST as startWorkflowRoute } from '@/app/api/workflow/[name]/route';
 import { GET as listSites } from '@/app/sites/route';
 import { config } from '@/lib/core/config';
 import { getDb } from '@/lib/db/client';
@@ -15,6 +14,7 @@ import { presenters } from '@/tests/helpers/auth-matrix';
 import { BASE, call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { useModelForFile } from '@/tests/helpers/llm-standin';
 import { createSiteObjects, siteFingerprint } from '@/tests/helpers/site-objects';
+import { startWorkflow } from '@/tests/helpers/workflow-runs';
 
 useModelForFile();
 
@@ -142,13 +142,7 @@ describe('DELETE /api/sites/{site_id}', () => {
     expect(uploaded.status).toBe(201);
     const file = path.resolve(config().DATA_DIR, 'uploads', (await uploaded.json()).data.storage_key);
     expect(existsSync(file)).toBe(true);
-    const started = await call(startWorkflowRoute, {
-      method: 'POST',
-      path: '/api/workflow/{name}',
-      params: { name: 'leadGeneration' },
-      headers: presenters.bearer(t.key),
-      body: { site_id: t.siteId },
-    });
+    const started = await startWorkflow(t, 'leadGeneration');
     expect(started.status).toBeLessThan(300);
     await flushKeyUsage();
 

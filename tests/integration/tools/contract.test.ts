@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '@/lib/core/config';
 import { grantCredits } from '@/lib/finder/credits-repo';
 import { createLead } from '@/lib/leads/repo';
 import { createLeadInputSchema } from '@/lib/leads/schema';
@@ -15,7 +14,7 @@ import type { AnyTool } from '@/lib/tools/define-tool';
 import { tools } from '@/lib/tools/registry';
 import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
 import { createTenant, createVisitor, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
-import { startPeopleDataStandIn, startVenuesStandIn } from '@/tests/helpers/people-data-standin';
+import { useFinderStandIns } from '@/tests/helpers/people-data-standin';
 import { normalized, startMcp, viaMcp, viaRest, withoutRequestId } from '@/tests/helpers/tools';
 
 /**
@@ -348,17 +347,10 @@ let mine: Tenant;
 let other: Tenant;
 let mcp: Awaited<ReturnType<typeof startMcp>>;
 let client: Client;
-let standIn: Awaited<ReturnType<typeof startPeopleDataStandIn>>;
-let venues: Awaited<ReturnType<typeof startVenuesStandIn>>;
+let finder: { close(): Promise<void> } | undefined;
 
 beforeAll(async () => {
-  standIn = await startPeopleDataStandIn('provider-key');
-  venues = await startVenuesStandIn('venues-key');
-  process.env.PEOPLE_DATA_API_URL = standIn.url;
-  process.env.PEOPLE_DATA_API_KEY = 'provider-key';
-  process.env.VENUES_API_URL = venues.url;
-  process.env.VENUES_API_KEY = 'venues-key';
-  resetConfig();
+  finder = await useFinderStandIns('contract');
   [mine, other] = await Promise.all([createTenant(), createTenant()]);
   // The paid finder tools spend the site's credits.
   await grantCredits(mine.siteId, 10_000);
@@ -368,13 +360,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mcp?.close();
-  await standIn?.close();
-  await venues?.close();
-  delete process.env.PEOPLE_DATA_API_URL;
-  delete process.env.PEOPLE_DATA_API_KEY;
-  delete process.env.VENUES_API_URL;
-  delete process.env.VENUES_API_KEY;
-  resetConfig();
+  await finder?.close();
 });
 
 it('covers every tool of the registry', () => {

@@ -6,16 +6,15 @@ import { rows } from '@/lib/db/raw';
 import { LEAD_SEARCH_SORT_CAP, LEAD_SEARCH_WALK, findLead } from '@/lib/leads/repo';
 import { createLeadTool, getLeadsTool, identifyLeadTool, qualifyLeadTool, updateLeadTool } from '@/lib/tools/leads';
 import { createSegmentTool } from '@/lib/tools/segments';
-import { findVisitor } from '@/lib/visitors/repo';
+import { findVisitor } from '@/lib/visitors/visitors-repo';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { createTenant, createVisitor, uniqueEmail, type Tenant } from '@/tests/helpers/harness';
+import { suiteTenants } from '@/tests/helpers/tenants';
 import { SEARCHED_SORTS, viaRest } from '@/tests/helpers/tools';
 
-let mine: Tenant;
-let other: Tenant;
+const [mine, other] = suiteTenants(2);
 let auth: Record<string, string>;
-beforeAll(async () => {
-  [mine, other] = await Promise.all([createTenant(), createTenant()]);
+beforeAll(() => {
   auth = presenters.bearer(mine.key);
 });
 

@@ -4,14 +4,13 @@ import { GET as listRequirementsRoute } from '@/app/api/requirements/route';
 import { createRequirementTool, getRequirementsTool, updateRequirementTool } from '@/lib/tools/requirements';
 import { createSegmentTool, getSegmentsTool, updateSegmentTool } from '@/lib/tools/segments';
 import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { call, createTenant } from '@/tests/helpers/harness';
+import { suiteTenants } from '@/tests/helpers/tenants';
 import { viaRest } from '@/tests/helpers/tools';
 
-let mine: Tenant;
-let other: Tenant;
+const [mine, other] = suiteTenants(2);
 let auth: Record<string, string>;
-beforeAll(async () => {
-  [mine, other] = await Promise.all([createTenant(), createTenant()]);
+beforeAll(() => {
   auth = presenters.bearer(mine.key);
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { database } from '@/lib/db/client';
 import { maintainEmbeddedTables } from '@/lib/db/maintenance';
 import { rows } from '@/lib/db/raw';
-import { eventBatchSql } from '@/lib/visitors/ingest';
+import { eventBatchSql } from '@/lib/visitors/events-repo';
 import { createTenant } from '@/tests/helpers/harness';
 
 /**

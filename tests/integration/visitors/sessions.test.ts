@@ -16,7 +16,7 @@ import { getDb } from '@/lib/db/client';
 import { upsertLeadByEmail } from '@/lib/leads/repo';
 import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
 import { testClock } from '@/tests/helpers/clock';
-import { call, createSite, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { call, createSite, createTenant, type CallResult, type Tenant } from '@/tests/helpers/harness';
 
 let mine: Tenant;
 let other: Tenant;
@@ -45,6 +45,23 @@ async function track(sessionId: string, body: Record<string, unknown> = {}, t: T
     headers,
     body: { site_id: t.siteId, session_id: sessionId, event_type: 'pageview', url: 'https://shop.example.com/', ...body },
   });
+}
+
+/** The shared auth cases of a route that acts on a session: each request gets a fresh session of the site it names. */
+function sessionAuthMatrix(write: boolean, send: (headers: Record<string, string>, siteId: string, sessionId: string) => Promise<CallResult>) {
+  authMatrix({
+    tenants,
+    present: presenters.xSaApiKey,
+    write,
+    send: async (headers, siteId) => {
+      const s = (await start({}, siteId === mine.siteId ? mine : other)).body.data;
+      return send(headers, siteId, s.session_id);
+    },
+  });
+}
+
+async function endSession(sessionId: string, body: Record<string, unknown> = {}) {
+  return call(endByPath, { method: 'POST', path: `/api/visitors/session/${sessionId}/end`, params: { session_id: sessionId }, headers: key(), body });
 }
 
 function expectSessionNotFound(res: { status: number; body: any }, sessionId: string, siteId: string) {
@@ -220,13 +237,7 @@ describe('POST /api/visitors/session', () => {
     useClock(T0);
     const s = (await start({ fingerprint: f })).body.data;
     useClock(T0 + 5 * MIN);
-    const end = await call(endByPath, {
-      method: 'POST',
-      path: `/api/visitors/session/${s.session_id}/end`,
-      params: { session_id: s.session_id },
-      headers: key(),
-      body: { exit_url: 'https://shop.example.com/bye', exit_type: 'exit', page_views: 3 },
-    });
+    const end = await endSession(s.session_id, { exit_url: 'https://shop.example.com/bye', exit_type: 'exit', page_views: 3 });
     expect(end.status).toBe(200);
     expect(end.body.data).toMatchObject({
       status: 'closed',
@@ -378,15 +389,9 @@ describe('POST /api/visitors/session', () => {
 });
 
 describe('GET /api/visitors/session', () => {
-  authMatrix({
-    tenants,
-    present: presenters.xSaApiKey,
-    write: false,
-    send: async (headers, siteId) => {
-      const s = (await start({}, siteId === mine.siteId ? mine : other)).body.data;
-      return call(getSession, { path: '/api/visitors/session', headers, query: { session_id: s.session_id, site_id: siteId } });
-    },
-  });
+  sessionAuthMatrix(false, (headers, siteId, sessionId) =>
+    call(getSession, { path: '/api/visitors/session', headers, query: { session_id: sessionId, site_id: siteId } }),
+  );
 
   it('is 404 session_not_found for an unknown id and 400 for a malformed one', async () => {
     const id = '00000000-0000-4000-8000-000000000001';
@@ -397,15 +402,9 @@ describe('GET /api/visitors/session', () => {
 });
 
 describe('PUT /api/visitors/session', () => {
-  authMatrix({
-    tenants,
-    present: presenters.xSaApiKey,
-    write: true,
-    send: async (headers, siteId) => {
-      const s = (await start({}, siteId === mine.siteId ? mine : other)).body.data;
-      return call(updateRoute, { method: 'PUT', path: '/api/visitors/session', headers, body: { session_id: s.session_id, site_id: siteId } });
-    },
-  });
+  sessionAuthMatrix(true, (headers, siteId, sessionId) =>
+    call(updateRoute, { method: 'PUT', path: '/api/visitors/session', headers, body: { session_id: sessionId, site_id: siteId } }),
+  );
 
   it('records activity, counters and consent; renews expiry', async () => {
     useClock(T0);
@@ -487,20 +486,14 @@ describe('PUT /api/visitors/session', () => {
 });
 
 describe('POST /api/visitors/track', () => {
-  authMatrix({
-    tenants,
-    present: presenters.xSaApiKey,
-    write: true,
-    send: async (headers, siteId) => {
-      const s = (await start({}, siteId === mine.siteId ? mine : other)).body.data;
-      return call(trackRoute, {
-        method: 'POST',
-        path: '/api/visitors/track',
-        headers,
-        body: { site_id: siteId, session_id: s.session_id, event_type: 'click' },
-      });
-    },
-  });
+  sessionAuthMatrix(true, (headers, siteId, sessionId) =>
+    call(trackRoute, {
+      method: 'POST',
+      path: '/api/visitors/track',
+      headers,
+      body: { site_id: siteId, session_id: sessionId, event_type: 'click' },
+    }),
+  );
 
   it('stores the event, lists it in the session read, counts pageviews and renews the session', async () => {
     useClock(T0);
@@ -698,13 +691,7 @@ describe('identify and segments', () => {
     expect(again.body.data).toMatchObject({ lead_id: res.body.data.lead_id, name: 'Ann Lee', is_new_lead: false });
     const leadId = res.body.data.lead_id;
     // The lead's sessions, and later sessions of the visitor carry the lead.
-    await call(endByPath, {
-      method: 'POST',
-      path: `/api/visitors/session/${s.session_id}/end`,
-      params: { session_id: s.session_id },
-      headers: key(),
-      body: {},
-    });
+    await endSession(s.session_id);
     const next = (await start({ fingerprint: f })).body.data;
     const list = await call(leadSessions, { path: `/api/leads/${leadId}/sessions`, params: { lead_id: leadId }, headers: key() });
     expect(list.status).toBe(200);
@@ -753,13 +740,7 @@ describe('identify and segments', () => {
       });
       expect(await leadOfVisitor(s.visitor_id)).toBe(res.body.data.lead_id);
       expect((await read(s.session_id)).body.data.lead_id ?? null).toBeNull();
-      await call(endByPath, {
-        method: 'POST',
-        path: `/api/visitors/session/${s.session_id}/end`,
-        params: { session_id: s.session_id },
-        headers: key(),
-        body: {},
-      });
+      await endSession(s.session_id);
       const next = (await start({ fingerprint: f })).body.data;
       expect(next.visitor_id).toBe(s.visitor_id);
       expect((await read(next.session_id)).body.data.lead_id).toBe(res.body.data.lead_id);
@@ -844,13 +825,7 @@ describe('session lists', () => {
       useClock(T0 + i * 60 * MIN);
       const s = (await start({ fingerprint: f })).body.data;
       ids.push(s.session_id);
-      await call(endByPath, {
-        method: 'POST',
-        path: `/api/visitors/session/${s.session_id}/end`,
-        params: { session_id: s.session_id },
-        headers: key(),
-        body: {},
-      });
+      await endSession(s.session_id);
     }
     const visitorId = (await read(ids[0])).body.data.visitor_id;
     const list = (query: Record<string, number>, t = mine) =>

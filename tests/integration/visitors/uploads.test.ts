@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POST as createRoute } from '@/app/api/visitors/session/route';
 import { POST as uploadRoute } from '@/app/api/visitors/upload/route';
 import { config, resetConfig } from '@/lib/core/config';
-import { storedUploadBytes } from '@/lib/visitors/repo';
+import { storedUploadBytes } from '@/lib/visitors/uploads-repo';
 import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
 import { BASE, createTenant, type Tenant } from '@/tests/helpers/harness';
 

@@ -11,7 +11,6 @@ import { POST as redeliverRoute } from '@/app/api/webhooks/deliveries/[id]/redel
 import { GET as deliveryRoute } from '@/app/api/webhooks/deliveries/[id]/route';
 import { GET as deliveriesRoute } from '@/app/api/webhooks/deliveries/route';
 import { DELETE as deleteEndpointRoute, GET as listEndpointsRoute, POST as createEndpointRoute } from '@/app/api/webhooks/route';
-import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { POST as changeEventRoute } from '@/app/api/workflow/webhook/route';
 import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
@@ -21,7 +20,9 @@ import { updateEndpoint } from '@/lib/webhooks/service';
 import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
 import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { until } from '@/tests/helpers/wait';
 import { startReceiver, type Receiver } from '@/tests/helpers/webhook-receiver';
+import { startWorkflow } from '@/tests/helpers/workflow-runs';
 
 /**
  * Events and webhooks end to end: endpoints through the routes, events written with the change
@@ -83,15 +84,22 @@ async function deliveriesOf(t: Tenant, endpointId: string) {
   return res.body.data as { id: string; event_id: string; status: string; attempts: number }[];
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Creates a lead through the agents' tool route: the change that writes a `lead.created` event. */
+const createLead = (t: Tenant, body: Record<string, unknown>) =>
+  call(createLeadRoute, { method: 'POST', path: '/api/agents/tools/leads/create', headers: auth(t), body });
+const deliveryDetail = (t: Tenant, id: string) =>
+  call(deliveryRoute, { path: `/api/webhooks/deliveries/${id}`, params: { id }, headers: auth(t), query: { site_id: t.siteId } });
+
+/** A POST to an action on one webhook object (path param `id`) by tenant `t`, naming its site. */
+const postAs = (t: Tenant, handler: Parameters<typeof call>[0], path: string, id: string, body: Record<string, unknown> = {}) =>
+  call(handler, { method: 'POST', path, params: { id }, headers: auth(t), body: { site_id: t.siteId, ...body } });
+
+const listEndpoints = (t: Tenant) => call(listEndpointsRoute, { path: '/api/webhooks', headers: auth(t), query: { site_id: t.siteId } });
+const deleteEndpoint = (t: Tenant, id: string) =>
+  call(deleteEndpointRoute, { method: 'DELETE', path: '/api/webhooks', headers: auth(t), query: { site_id: t.siteId, id } });
+
+const subscribe = (t: Tenant, body: Record<string, unknown>) =>
+  call(subscribeRoute, { method: 'POST', path: '/api/event-subscriptions', headers: auth(t), body });
 
 const verify = (secret: string, r: { headers: Record<string, unknown>; body: string }) =>
   new Webhook(secret).verify(r.body, {
@@ -113,19 +121,9 @@ describe('endpoints', () => {
     const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, created.id));
     expect(row.secretEncrypted).not.toContain(created.secret.slice(6));
 
-    const foreign = await call(deleteEndpointRoute, {
-      method: 'DELETE',
-      path: '/api/webhooks',
-      headers: auth(other),
-      query: { site_id: other.siteId, id: created.id },
-    });
+    const foreign = await deleteEndpoint(other, created.id);
     expect(foreign.status).toBe(404);
-    const gone = await call(deleteEndpointRoute, {
-      method: 'DELETE',
-      path: '/api/webhooks',
-      headers: auth(mine),
-      query: { site_id: mine.siteId, id: created.id },
-    });
+    const gone = await deleteEndpoint(mine, created.id);
     expect(gone.status).toBe(200);
     expect(gone.body.data).toEqual({ id: created.id, deleted: true });
   });
@@ -172,13 +170,7 @@ describe('outbound delivery', () => {
   it('delivers a completed workflow once, signed per Standard Webhooks', async () => {
     const t = await createTenant();
     const endpoint = await createEndpoint(t, '/completed', ['workflow.completed']);
-    const started = await call(startRoute, {
-      method: 'POST',
-      path: '/api/workflow/dailyStandUp',
-      params: { name: 'dailyStandUp' },
-      headers: auth(t),
-      body: { site_id: t.siteId },
-    });
+    const started = await startWorkflow(t, 'dailyStandUp');
     expect(started.status).toBe(202);
     const [got] = await receiver.waitFor('/completed', 1);
     const payload = verify(endpoint.secret, got) as Record<string, any>;
@@ -208,12 +200,7 @@ describe('outbound delivery', () => {
     const t = await createTenant();
     const endpoint = await createEndpoint(t, '/flaky', ['lead.created']);
     receiver.script('/flaky', [500, 503, 429]);
-    const lead = await call(createLeadRoute, {
-      method: 'POST',
-      path: '/api/agents/tools/leads/create',
-      headers: auth(t),
-      body: { site_id: t.siteId, name: 'Ada', email: 'ada@acme.io' },
-    });
+    const lead = await createLead(t, { site_id: t.siteId, name: 'Ada', email: 'ada@acme.io' });
     expect(lead.status).toBe(201);
     const got = await receiver.waitFor('/flaky', 4);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
@@ -224,12 +211,7 @@ describe('outbound delivery', () => {
       return list[0]?.status === 'succeeded' && list;
     });
     expect(delivery.attempts).toBe(4);
-    const detail = await call(deliveryRoute, {
-      path: `/api/webhooks/deliveries/${delivery.id}`,
-      params: { id: delivery.id },
-      headers: auth(t),
-      query: { site_id: t.siteId },
-    });
+    const detail = await deliveryDetail(t, delivery.id);
     expect(detail.status).toBe(200);
     expect(detail.body.data.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([500, 503, 429, 200]);
     expect(detail.body.data.attempt_log[0]).toMatchObject({
@@ -246,41 +228,24 @@ describe('outbound delivery', () => {
     const t = await createTenant();
     const endpoint = await createEndpoint(t, '/down', ['lead.created']);
     receiver.script('/down', [500, 500, 500, 500, 500]);
-    await call(createLeadRoute, {
-      method: 'POST',
-      path: '/api/agents/tools/leads/create',
-      headers: auth(t),
-      body: { site_id: t.siteId, name: 'Bob', email: 'bob@acme.io' },
-    });
+    await createLead(t, { site_id: t.siteId, name: 'Bob', email: 'bob@acme.io' });
     const [delivery] = await until('the delivery to fail', async () => {
       const list = await deliveriesOf(t, endpoint.id);
       return list[0]?.status === 'failed' && list;
     });
     expect(delivery.attempts).toBe(5);
-    const listed = await call(listEndpointsRoute, { path: '/api/webhooks', headers: auth(t), query: { site_id: t.siteId } });
+    const listed = await listEndpoints(t);
     expect(listed.body.data[0]).toMatchObject({ status: 'failing', failing_since: expect.any(String) });
 
-    const foreign = await call(redeliverRoute, {
-      method: 'POST',
-      path: `/api/webhooks/deliveries/${delivery.id}/redeliver`,
-      params: { id: delivery.id },
-      headers: auth(other),
-      body: { site_id: other.siteId },
-    });
+    const foreign = await postAs(other, redeliverRoute, `/api/webhooks/deliveries/${delivery.id}/redeliver`, delivery.id);
     expect(foreign.status).toBe(404);
-    const again = await call(redeliverRoute, {
-      method: 'POST',
-      path: `/api/webhooks/deliveries/${delivery.id}/redeliver`,
-      params: { id: delivery.id },
-      headers: auth(t),
-      body: { site_id: t.siteId },
-    });
+    const again = await postAs(t, redeliverRoute, `/api/webhooks/deliveries/${delivery.id}/redeliver`, delivery.id);
     expect(again.status).toBe(202);
     expect(again.body.data).toMatchObject({ event_id: delivery.event_id, status: 'pending' });
     const got = await receiver.waitFor('/down', 6);
     expect(got[5].headers['webhook-id']).toBe(delivery.event_id);
     await until('the endpoint to heal', async () => {
-      const res = await call(listEndpointsRoute, { path: '/api/webhooks', headers: auth(t), query: { site_id: t.siteId } });
+      const res = await listEndpoints(t);
       return res.body.data[0].status === 'healthy';
     });
   });
@@ -288,35 +253,17 @@ describe('outbound delivery', () => {
   it('pings an endpoint; a rotated secret and the old one both sign during the grace period', async () => {
     const t = await createTenant();
     const endpoint = await createEndpoint(t, '/ping', ['lead.updated']);
-    const rotated = await call(rotateRoute, {
-      method: 'POST',
-      path: `/api/webhooks/${endpoint.id}/rotate`,
-      params: { id: endpoint.id },
-      headers: auth(t),
-      body: { site_id: t.siteId, grace_seconds: 3600 },
-    });
+    const rotated = await postAs(t, rotateRoute, `/api/webhooks/${endpoint.id}/rotate`, endpoint.id, { grace_seconds: 3600 });
     expect(rotated.status).toBe(200);
     expect(rotated.body.data.secret).not.toBe(endpoint.secret);
     expect(rotated.body.data.previous_secret_expires_at).toEqual(expect.any(String));
-    const ping = await call(pingRoute, {
-      method: 'POST',
-      path: `/api/webhooks/${endpoint.id}/ping`,
-      params: { id: endpoint.id },
-      headers: auth(t),
-      body: { site_id: t.siteId },
-    });
+    const ping = await postAs(t, pingRoute, `/api/webhooks/${endpoint.id}/ping`, endpoint.id);
     expect(ping.status).toBe(202);
     const [got] = await receiver.waitFor('/ping', 1);
     expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verify(rotated.body.data.secret, got)).toMatchObject({ type: 'webhook.ping', id: ping.body.data.event_id });
     expect(verify(endpoint.secret, got)).toMatchObject({ type: 'webhook.ping' });
-    const foreign = await call(pingRoute, {
-      method: 'POST',
-      path: `/api/webhooks/${endpoint.id}/ping`,
-      params: { id: endpoint.id },
-      headers: auth(other),
-      body: { site_id: other.siteId },
-    });
+    const foreign = await postAs(other, pingRoute, `/api/webhooks/${endpoint.id}/ping`, endpoint.id);
     expect(foreign.status).toBe(404);
   });
 
@@ -324,17 +271,9 @@ describe('outbound delivery', () => {
     const t = await createTenant();
     const endpoint = await createEndpoint(t, '/gone', ['lead.created']);
     receiver.script('/gone', [404, 200]);
-    const listed = async () =>
-      (await call(listEndpointsRoute, { path: '/api/webhooks', headers: auth(t), query: { site_id: t.siteId } })).body.data[0];
+    const listed = async () => (await listEndpoints(t)).body.data[0];
     expect(await listed()).toMatchObject({ status: 'healthy', failing_since: null });
-    const ping = () =>
-      call(pingRoute, {
-        method: 'POST',
-        path: `/api/webhooks/${endpoint.id}/ping`,
-        params: { id: endpoint.id },
-        headers: auth(t),
-        body: { site_id: t.siteId },
-      });
+    const ping = () => postAs(t, pingRoute, `/api/webhooks/${endpoint.id}/ping`, endpoint.id);
     expect((await ping()).status).toBe(202);
     await until('the endpoint to be failing after one 404', async () => (await listed()).status === 'failing');
     const [delivery] = await deliveriesOf(t, endpoint.id);
@@ -358,8 +297,8 @@ describe('outbound delivery', () => {
     receiver.script('/atomic', ['hang', 'hang', 'hang', 'hang', 'hang']);
     const db = await getDb();
     const body = { site_id: t.siteId, name: 'Cy', email: 'cy@acme.io' };
-    expect((await call(createLeadRoute, { method: 'POST', path: '/api/agents/tools/leads/create', headers: auth(t), body })).status).toBe(201);
-    expect((await call(createLeadRoute, { method: 'POST', path: '/api/agents/tools/leads/create', headers: auth(t), body })).status).toBe(409);
+    expect((await createLead(t, body)).status).toBe(201);
+    expect((await createLead(t, body)).status).toBe(409);
     const events = await db.select().from(outboundEvents).where(eq(outboundEvents.siteId, t.siteId));
     expect(events.map((e) => e.type)).toEqual(['lead.created']);
     const deliveries = await db
@@ -368,7 +307,7 @@ describe('outbound delivery', () => {
       .where(and(eq(webhookDeliveries.siteId, t.siteId), eq(webhookDeliveries.endpointId, endpoint.id)));
     expect(deliveries).toHaveLength(1);
     // Deleting the endpoint drops its pending deliveries.
-    await call(deleteEndpointRoute, { method: 'DELETE', path: '/api/webhooks', headers: auth(t), query: { site_id: t.siteId, id: endpoint.id } });
+    await deleteEndpoint(t, endpoint.id);
   });
 
   it('does not deliver to an endpoint whose address became refused', async () => {
@@ -377,28 +316,18 @@ describe('outbound delivery', () => {
     process.env.OUTBOUND_ALLOW_HOSTS = '';
     resetConfig();
     try {
-      await call(createLeadRoute, {
-        method: 'POST',
-        path: '/api/agents/tools/leads/create',
-        headers: auth(t),
-        body: { site_id: t.siteId, name: 'Di', email: 'di@acme.io' },
-      });
+      await createLead(t, { site_id: t.siteId, name: 'Di', email: 'di@acme.io' });
       const [delivery] = await until('an attempt', async () => {
         const list = await deliveriesOf(t, endpoint.id);
         return list[0]?.attempts >= 1 && list;
       });
-      const detail = await call(deliveryRoute, {
-        path: `/api/webhooks/deliveries/${delivery.id}`,
-        params: { id: delivery.id },
-        headers: auth(t),
-        query: { site_id: t.siteId },
-      });
+      const detail = await deliveryDetail(t, delivery.id);
       expect(detail.body.data.attempt_log[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/non-public address/) });
       expect(receiver.received('/later-refused')).toHaveLength(0);
     } finally {
       process.env.OUTBOUND_ALLOW_HOSTS = '127.0.0.1';
       resetConfig();
-      await call(deleteEndpointRoute, { method: 'DELETE', path: '/api/webhooks', headers: auth(t), query: { site_id: t.siteId, id: endpoint.id } });
+      await deleteEndpoint(t, endpoint.id);
     }
   });
 });
@@ -406,11 +335,12 @@ describe('outbound delivery', () => {
 describe('inbound change events', () => {
   it('a subscribed INSERT starts the workflow; other sites’ records are refused; unknown tables dispatch nothing', async () => {
     const t = await createTenant();
-    const sub = await call(subscribeRoute, {
-      method: 'POST',
-      path: '/api/event-subscriptions',
-      headers: auth(t),
-      body: { site_id: t.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp', input: { window_hours: 48 } },
+    const sub = await subscribe(t, {
+      site_id: t.siteId,
+      table: 'leads',
+      event_types: ['INSERT'],
+      workflow: 'dailyStandUp',
+      input: { window_hours: 48 },
     });
     expect(sub.status, JSON.stringify(sub.body)).toBe(201);
     expect(sub.body.data).toMatchObject({ table: 'leads', event_types: ['INSERT'], workflow: 'dailyStandUp', active: true });
@@ -481,11 +411,12 @@ describe('inbound change events', () => {
 
   it('maps record fields into the body and reports a run that cannot start', async () => {
     const t = await createTenant();
-    const sub = await call(subscribeRoute, {
-      method: 'POST',
-      path: '/api/event-subscriptions',
-      headers: auth(t),
-      body: { site_id: t.siteId, table: 'leads', event_types: ['INSERT', 'UPDATE'], workflow: 'leadFollowUp', record_fields: { lead_id: 'id' } },
+    const sub = await subscribe(t, {
+      site_id: t.siteId,
+      table: 'leads',
+      event_types: ['INSERT', 'UPDATE'],
+      workflow: 'leadFollowUp',
+      record_fields: { lead_id: 'id' },
     });
     expect(sub.status).toBe(201);
     const res = await call(changeEventRoute, {
@@ -507,7 +438,7 @@ describe('inbound change events', () => {
       { site_id: t.siteId, table: 'leads', event_types: ['INSERT'], workflow: 'webhook' },
       { site_id: t.siteId, table: 'leads; drop', event_types: ['INSERT'], workflow: 'dailyStandUp' },
     ]) {
-      expect((await call(subscribeRoute, { method: 'POST', path: '/api/event-subscriptions', headers: auth(t), body })).status).toBe(400);
+      expect((await subscribe(t, body)).status).toBe(400);
     }
   });
 });

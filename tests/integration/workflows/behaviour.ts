@@ -11,7 +11,6 @@ import { GET as logsRoute } from '@/app/api/logs/workflows/route';
 import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { engineDispatcher } from '@/lib/agents/dispatch';
 import { getCommand } from '@/lib/commands/repo';
-import { resetConfig } from '@/lib/core/config';
 import { overrideProviders } from '@/lib/core/providers';
 import { getDb } from '@/lib/db/client';
 import { leads, segments, webhookEvents } from '@/lib/db/schema';
@@ -21,6 +20,7 @@ import { authMatrix, presenters } from '@/tests/helpers/auth-matrix';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
 import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
 import { joinedMember } from '@/tests/helpers/members';
+import { applyWorkflowTestEnv, startWorkflow } from '@/tests/helpers/workflow-runs';
 
 /**
  * The behaviour every workflow engine must show through the API. An engine's test file calls
@@ -30,15 +30,6 @@ import { joinedMember } from '@/tests/helpers/members';
 export interface EngineUnderTest {
   engine: WorkflowEngine;
   stop(): Promise<void>;
-}
-
-/** Settings the suite needs before the engine is built (fast polling, loopback pages allowed). */
-export function applyWorkflowTestEnv(): void {
-  process.env.WORKFLOW_POLL_SECONDS = '0.5';
-  process.env.WORKFLOW_RETRY_DELAY_SECONDS = '1';
-  process.env.WORKFLOW_RETRY_LIMIT = '1';
-  process.env.WORKFLOW_FETCH_ALLOWED_HOSTS = '127.0.0.1';
-  resetConfig();
 }
 
 const FINAL = ['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT'];
@@ -216,13 +207,7 @@ export function describeWorkflowBehaviour(engineName: string, setup: () => Promi
             }),
         });
         it('takes the key as x-api-key too', async () => {
-          const res = await call(startRoute, {
-            method: 'POST',
-            path: '/api/workflow/dailyStandUp',
-            params: { name: 'dailyStandUp' },
-            headers: presenters.xApiKey(mine.key),
-            body: { site_id: mine.siteId },
-          });
+          const res = await startWorkflow(mine, 'dailyStandUp', {}, presenters.xApiKey(mine.key));
           expect(res.status).toBe(202);
         });
       });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as logsRoute } from '@/app/api/logs/workflows/route';
-import { POST as startRoute } from '@/app/api/workflow/[name]/route';
 import { overrideProviders } from '@/lib/core/providers';
 import type { WorkflowEngine } from '@/lib/workflows/engine';
 import { presenters } from '@/tests/helpers/auth-matrix';
 import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
+import { startWorkflow } from '@/tests/helpers/workflow-runs';
 
 /**
  * What the API answers when the engine itself fails (database or Temporal unreachable): the
@@ -17,11 +17,13 @@ const unreachable = (): never => {
 const broken: WorkflowEngine = {
   kind: 'embedded',
   start: async () => unreachable(),
+  startWithinCap: async () => unreachable(),
   list: async () => unreachable(),
   get: async () => unreachable(),
   cancel: async () => unreachable(),
   terminate: async () => unreachable(),
   signal: async () => unreachable(),
+  findByIdempotencyKey: async () => unreachable(),
   countRunning: async () => unreachable(),
   close: async () => undefined,
 };
@@ -36,13 +38,7 @@ describe('workflow routes when the engine fails', () => {
   afterAll(() => restore?.());
 
   it('start → 500 WORKFLOW_EXECUTION_ERROR, code also at the top level', async () => {
-    const res = await call(startRoute, {
-      method: 'POST',
-      path: '/api/workflow/dailyStandUp',
-      params: { name: 'dailyStandUp' },
-      headers: presenters.bearer(t.key),
-      body: { site_id: t.siteId },
-    });
+    const res = await startWorkflow(t, 'dailyStandUp');
     expect(res.status).toBe(500);
     expect(res.body).toEqual({
       success: false,

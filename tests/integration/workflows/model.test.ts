@@ -1,68 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GET as getRunRoute } from '@/app/api/logs/workflows/[workflowId]/route';
-import { POST as startRoute } from '@/app/api/workflow/[name]/route';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getConversation } from '@/lib/agents/service';
 import { listCommands } from '@/lib/commands/service';
-import { overrideProviders } from '@/lib/core/providers';
-import { startBackgroundWork, type BackgroundWork } from '@/lib/worker';
-import type { WorkflowRecord } from '@/lib/workflows/engine';
-import { EmbeddedEngine } from '@/lib/workflows/engines/embedded';
-import { presenters } from '@/tests/helpers/auth-matrix';
-import { call, createTenant, type Tenant } from '@/tests/helpers/harness';
-import { startLlmStandIn, textOf, useStandIn, type LlmStandIn } from '@/tests/helpers/llm-standin';
-import { applyWorkflowTestEnv } from './behaviour';
+import { createTenant, type Tenant } from '@/tests/helpers/harness';
+import { textOf, useModelForFile } from '@/tests/helpers/llm-standin';
+import { settledRun, startWorkflow, useEmbeddedWorkflows } from '@/tests/helpers/workflow-runs';
 
 /** Workflow steps that need a model run on the agents' model port (here the local OpenAI-compatible stand-in). */
-let engine: EmbeddedEngine;
-let worker: BackgroundWork;
-let standIn: LlmStandIn;
-let restoreModel: () => void;
-let restoreEngine: () => void;
+const standIn = useModelForFile();
+useEmbeddedWorkflows();
 let mine: Tenant;
 beforeAll(async () => {
-  applyWorkflowTestEnv();
-  standIn = await startLlmStandIn();
-  restoreModel = useStandIn(standIn);
-  engine = new EmbeddedEngine();
-  worker = await startBackgroundWork();
-  restoreEngine = overrideProviders({ workflowEngine: engine });
   mine = await createTenant();
 });
-afterAll(async () => {
-  restoreEngine?.();
-  await worker?.stop();
-  restoreModel?.();
-  await standIn?.close();
-});
-
-async function settle(workflowId: string): Promise<WorkflowRecord> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await call(getRunRoute, {
-      path: `/api/logs/workflows/${workflowId}`,
-      params: { workflowId },
-      headers: presenters.bearer(mine.key),
-      query: { site_id: mine.siteId },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    if (res.body.data.status !== 'RUNNING') return res.body.data;
-    if (Date.now() > deadline) throw new Error(`run ${workflowId} still running`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('workflows with a configured model', () => {
   it('agentMessage completes with the model answer, asked with the site in its system prompt', async () => {
     standIn.queue({ text: 'Post twice a week on LinkedIn.' });
-    const res = await call(startRoute, {
-      method: 'POST',
-      path: '/api/workflow/agentMessage',
-      params: { name: 'agentMessage' },
-      headers: presenters.bearer(mine.key),
-      body: { site_id: mine.siteId, message: 'How often should we post?' },
-    });
+    const res = await startWorkflow(mine, 'agentMessage', { message: 'How often should we post?' });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    const run = await settle(res.body.workflowId);
+    const run = await settledRun(mine, res.body.workflowId);
     expect(run).toMatchObject({
       status: 'COMPLETED',
       type: 'agentMessageWorkflow',
@@ -94,27 +50,18 @@ describe('workflows with a configured model', () => {
 
     // The same conversation goes on with its agent; an unknown agent or another site's conversation is refused before the run.
     standIn.queue({ text: 'Yes, on Tuesdays.' });
-    const next = await call(startRoute, {
-      method: 'POST',
-      path: '/api/workflow/agentMessage',
-      params: { name: 'agentMessage' },
-      headers: presenters.bearer(mine.key),
-      body: { site_id: mine.siteId, message: 'Any day?', conversation_id: result.conversation_id },
+    const next = await startWorkflow(mine, 'agentMessage', { message: 'Any day?', conversation_id: result.conversation_id });
+    expect((await settledRun(mine, next.body.workflowId)).result).toMatchObject({
+      conversation_id: result.conversation_id,
+      answer: 'Yes, on Tuesdays.',
     });
-    expect((await settle(next.body.workflowId)).result).toMatchObject({ conversation_id: result.conversation_id, answer: 'Yes, on Tuesdays.' });
     expect((await getConversation(mine.siteId, result.conversation_id))!.messages).toHaveLength(4);
     for (const body of [
       { message: 'x', agent_id: 'nobody' },
       { message: 'x', conversation_id: '00000000-0000-4000-8000-000000000000' },
       { message: 'x', conversation_id: result.conversation_id, agent_id: 'sales' },
     ]) {
-      const refused = await call(startRoute, {
-        method: 'POST',
-        path: '/api/workflow/agentMessage',
-        params: { name: 'agentMessage' },
-        headers: presenters.bearer(mine.key),
-        body: { site_id: mine.siteId, ...body },
-      });
+      const refused = await startWorkflow(mine, 'agentMessage', { ...body });
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error.code).toBe('INVALID_REQUEST');
     }
@@ -127,14 +74,8 @@ describe('workflows with a configured model', () => {
       { status: 500, message: 'overloaded' },
       { status: 500, message: 'overloaded' },
     );
-    const res = await call(startRoute, {
-      method: 'POST',
-      path: '/api/workflow/agentMessage',
-      params: { name: 'agentMessage' },
-      headers: presenters.bearer(mine.key),
-      body: { site_id: mine.siteId, message: 'Hello?' },
-    });
-    const run = await settle(res.body.workflowId);
+    const res = await startWorkflow(mine, 'agentMessage', { message: 'Hello?' });
+    const run = await settledRun(mine, res.body.workflowId);
     expect(run.status).toBe('FAILED');
     expect(run.failure?.message).toMatch(/overloaded/);
   });

@@ -1,20 +1,14 @@
 'use client';
 
-import { useActionState } from 'react';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import { unlockShareAction } from '@/app/(console)/_lib/share-actions';
-import { Field, FormError } from '@/components/field';
-import { SubmitButton } from '@/components/submit-button';
+import { ActionForm } from '@/components/action-form';
+import { Field } from '@/components/field';
 
 /** The password of a shared dashboard; right, the page shows the dashboard (a cookie keeps it for this link). */
 export function UnlockForm({ token }: { token: string }) {
-  const [state, action] = useActionState(unlockShareAction, {} as FormState<undefined>);
   return (
-    <form action={action} noValidate>
-      <FormError message={state.errors?.form} />
-      <input type="hidden" name="token" value={token} />
-      <Field name="password" label="Password" type="password" autoComplete="current-password" required error={state.errors?.password} />
-      <SubmitButton pending="Checking…">Show the dashboard</SubmitButton>
-    </form>
+    <ActionForm action={unlockShareAction} hidden={{ token }} submit="Show the dashboard" pending="Checking…">
+      {(f) => <Field {...f.field('password')} label="Password" type="password" autoComplete="current-password" required />}
+    </ActionForm>
   );
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ConversationSchema, listConversationsQuerySchema } from '@/lib/agents/schema';
 import { listConversations } from '@/lib/agents/service';
-import { paginationMeta } from '@/lib/core/schemas';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { withPageMeta } from '@/lib/http/route-group';
 
 // GET /api/agents/conversations — the site's agent conversations, latest activity first
 export const GET = defineRoute({
@@ -14,9 +14,5 @@ export const GET = defineRoute({
   auth: policies.keyRead,
   query: listConversationsQuerySchema,
   response: z.array(ConversationSchema),
-  handler: async ({ siteId, query, res }) => {
-    const { items, total } = await listConversations(siteId, query);
-    res.meta = paginationMeta(total, query.limit, query.offset);
-    return items;
-  },
+  handler: ({ siteId, query, res }) => withPageMeta(res, query, listConversations(siteId, query)),
 });

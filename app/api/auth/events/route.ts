@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { paginationMeta, paginationQuerySchema } from '@/lib/core/schemas';
+import { paginationQuerySchema } from '@/lib/core/schemas';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { withPageMeta } from '@/lib/http/route-group';
 import { AccountEventSchema } from '@/lib/users/schema';
 import { accountEvents } from '@/lib/users/service';
 
@@ -15,9 +16,5 @@ export const GET = defineRoute({
   auth: policies.owner,
   query: paginationQuerySchema,
   response: z.array(AccountEventSchema),
-  handler: async ({ principal, query, res }) => {
-    const { items, total } = await accountEvents(principal.user.id, query);
-    res.meta = paginationMeta(total, query.limit, query.offset);
-    return items;
-  },
+  handler: ({ principal, query, res }) => withPageMeta(res, query, accountEvents(principal.user.id, query)),
 });

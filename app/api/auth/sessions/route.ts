@@ -1,30 +1,26 @@
 import { z } from 'zod';
 import { policies } from '@/lib/http/auth/policies';
 import { clientOf } from '@/lib/http/client-ip';
-import { defineRoute } from '@/lib/http/define-route';
+import { routeGroup } from '@/lib/http/route-group';
 import { SessionInfoSchema } from '@/lib/users/schema';
 import { endOtherSessions, listSessions } from '@/lib/users/service';
 
-const tags = ['Auth'];
+const route = routeGroup({ tags: ['Auth'], auth: policies.owner });
 
 // GET /api/auth/sessions — the signed-in account's live sessions, newest first
-export const GET = defineRoute({
+export const GET = route({
   summary: 'Sessions of the account',
   description:
     'Every session of the account that still works: console sign-ins and session tokens alike, with the user agent and address it was signed in ' +
     'from, and its last use (to the minute). `current` marks the one this request was made with.',
-  tags,
-  auth: policies.owner,
   response: z.array(SessionInfoSchema),
   handler: ({ principal }) => listSessions(principal.user.id, principal.sessionId ?? null),
 });
 
 // DELETE /api/auth/sessions — sign out everywhere else: end every session but this request's
-export const DELETE = defineRoute({
+export const DELETE = route({
   summary: 'End the other sessions',
   description: 'Ends every session of the account except the one this request was made with; their tokens and cookies are refused from now on.',
-  tags,
-  auth: policies.owner,
   response: z.object({ revoked: z.number().int().describe('Sessions ended') }),
   handler: ({ principal, req }) => endOtherSessions(principal.user.id, principal.sessionId ?? null, clientOf(req)),
 });

@@ -3,6 +3,7 @@ import { unsubscribe } from '@/lib/email/service';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { MessageSchema } from '@/lib/platform/schema';
+import { sequenceReactions } from '@/lib/sequences/service';
 
 // POST /api/email/unsubscribe — one-click unsubscribe (RFC 8058) from a site's email
 export const POST = defineRoute({
@@ -17,5 +18,5 @@ export const POST = defineRoute({
   query: unsubscribeQuerySchema,
   response: MessageSchema,
   envelope: 'bare',
-  handler: ({ query }) => unsubscribe(query.token),
+  handler: ({ query }) => unsubscribe(query.token, sequenceReactions),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { platformKey } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { withMeta } from '@/lib/http/route-group';
 import { LeadSchema } from '@/lib/leads/schema';
 import { createPlatformLeadsBodySchema, LeadBatchResultSchema, platformLeadsQuerySchema } from '@/lib/platform/schema';
 import { createLeadsForApp, leadsForApp } from '@/lib/platform/service';
@@ -18,11 +19,7 @@ export const GET = defineRoute({
   query: platformLeadsQuerySchema,
   response: z.array(LeadSchema),
   errors: ['RATE_LIMITED'],
-  handler: async ({ principal, query, res }) => {
-    const { items, meta } = await leadsForApp(principal, query);
-    res.meta = meta;
-    return items;
-  },
+  handler: ({ principal, query, res }) => withMeta(res, leadsForApp(principal, query)),
 });
 
 // POST /api/platform/leads — create a batch of leads, with a result per item

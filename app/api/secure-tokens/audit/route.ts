@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { withMeta } from '@/lib/http/route-group';
 import { listSecureTokensQuerySchema, SecureTokenAuditSchema } from '@/lib/secure-tokens/schema';
 import { siteAudit } from '@/lib/secure-tokens/service';
 
@@ -12,9 +13,5 @@ export const GET = defineRoute({
   permission: 'secrets.manage',
   query: listSecureTokensQuerySchema,
   response: z.array(SecureTokenAuditSchema),
-  handler: async ({ siteId, query, res }) => {
-    const { items, meta } = await siteAudit(siteId!, query);
-    res.meta = meta;
-    return items;
-  },
+  handler: ({ siteId, query, res }) => withMeta(res, siteAudit(siteId!, query)),
 });

@@ -1,19 +1,14 @@
-import { policies } from '@/lib/http/auth/policies';
 import { preflight } from '@/lib/http/cors';
-import { defineRoute } from '@/lib/http/define-route';
-import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import { visitorRoute } from '@/lib/http/visitor-policy';
 import { SegmentMembershipSchema, segmentBodySchema } from '@/lib/visitors/schema';
 import { addToSegment } from '@/lib/visitors/service';
 
 // POST /api/visitors/segment — add a visitor to one of the site's segments
-export const POST = defineRoute({
+export const POST = visitorRoute({
   summary: 'Add a visitor to a segment',
   description:
     'Both the visitor and the segment must belong to the site (404 NOT_FOUND otherwise). Adding a member again is harmless: ' +
     '`already_member: true` and the first `added_at`.',
-  tags,
-  auth: policies.visitor,
-  rateLimit: VISITOR_RATE_LIMIT,
   body: segmentBodySchema,
   response: SegmentMembershipSchema,
   errors: ['NOT_FOUND'],

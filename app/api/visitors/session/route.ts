@@ -1,8 +1,6 @@
-import { policies } from '@/lib/http/auth/policies';
 import { clientIp } from '@/lib/http/client-ip';
 import { preflight } from '@/lib/http/cors';
-import { defineRoute } from '@/lib/http/define-route';
-import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import { visitorReadRoute, visitorRoute, withSessionMeta } from '@/lib/http/visitor-policy';
 import {
   createSessionBodySchema,
   CreatedSessionSchema,
@@ -14,9 +12,9 @@ import {
 import { createSession, sessionDetail, sessionMeta, touchSession } from '@/lib/visitors/service';
 
 // POST /api/visitors/session — start a session, or reuse the fingerprint's active one at this site
-// fast path — every tracked page starts or resumes a session
-export const POST = defineRoute({
+export const POST = visitorRoute({
   summary: 'Start or resume a visitor session',
+  fastPath: 'every tracked page starts or resumes a session',
   description:
     'Creates a session (201, `is_new_session: true`, TTL 1800 s). When the fingerprint already has an active session at this ' +
     'site, that session is returned (200, `is_new_session: false`, fresh `last_activity_at`, renewed expiry). A fingerprint ' +
@@ -27,9 +25,6 @@ export const POST = defineRoute({
     'tracked and the site honours it (`privacy_signal`, settings `tracking`), the visit is anonymous (`anonymous: true`): the ' +
     'visitor is a daily id computed from the site, IP address and User-Agent, the fingerprint sent is ignored, and only the ' +
     'country of the location is kept. From a browser: no key, Origin must be the site domain.',
-  tags,
-  auth: policies.visitor,
-  rateLimit: VISITOR_RATE_LIMIT,
   body: createSessionBodySchema,
   response: CreatedSessionSchema,
   status: 201,
@@ -44,39 +39,27 @@ export const POST = defineRoute({
 });
 
 // GET /api/visitors/session — a session with its events (closed sessions stay readable)
-export const GET = defineRoute({
+export const GET = visitorReadRoute({
   summary: 'Get a visitor session',
+  fastPath: 'the sessions tracked pages write are read at their rate',
   description: 'The session and its events, oldest first. A missing or expired session is 404 `session_not_found`.',
-  tags,
-  auth: policies.visitorRead,
-  rateLimit: VISITOR_RATE_LIMIT,
   query: sessionQuerySchema,
   response: SessionDetailSchema,
   errors: ['session_not_found'],
-  handler: async ({ siteId, query, res, startedAt }) => {
-    const data = await sessionDetail(siteId, query.session_id);
-    res.meta = sessionMeta(startedAt);
-    return data;
-  },
+  handler: ({ siteId, query, res, startedAt }) => withSessionMeta(res, startedAt, sessionDetail(siteId, query.session_id)),
 });
 
 // PUT /api/visitors/session — activity ping: counters, current URL; renews the 30-minute expiry
-export const PUT = defineRoute({
+export const PUT = visitorRoute({
   summary: 'Update a visitor session',
+  fastPath: 'every tracked page pings its session',
   description:
     'Records activity and renews the expiry (30 minutes from now, never past 24 hours after the start). `consent` may be ' +
     'updated here. A closed session answers 409 CONFLICT; a missing or expired one 404 `session_not_found`.',
-  tags,
-  auth: policies.visitor,
-  rateLimit: VISITOR_RATE_LIMIT,
   body: updateSessionBodySchema,
   response: UpdatedSessionSchema,
   errors: ['session_not_found', 'CONFLICT'],
-  handler: async ({ siteId, body, res, startedAt }) => {
-    const data = await touchSession(siteId, body);
-    res.meta = sessionMeta(startedAt);
-    return data;
-  },
+  handler: ({ siteId, body, res, startedAt }) => withSessionMeta(res, startedAt, touchSession(siteId, body)),
 });
 
 export const OPTIONS = preflight(['POST', 'PUT']);

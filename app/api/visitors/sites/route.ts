@@ -1,20 +1,18 @@
 import { z } from 'zod';
 import { ApiError } from '@/lib/core/errors';
 import { paginationMeta } from '@/lib/core/schemas';
-import { defineRoute } from '@/lib/http/define-route';
+import { policies } from '@/lib/http/auth/policies';
+import { routeGroup } from '@/lib/http/route-group';
 import { createSiteBodySchema, MemberSiteDetailSchema, MemberSiteSchema, SiteSchema, visitorSitesQuerySchema } from '@/lib/sites/schema';
 import { createSiteOf, sitesForUser } from '@/lib/sites/service';
 import { VisitorSchema } from '@/lib/visitors/schema';
 import { listVisitors } from '@/lib/visitors/service';
 
-const tags = ['Sites'];
-const auth = { kind: 'session' } as const;
+const route = routeGroup({ tags: ['Sites'], auth: policies.owner });
 
 // POST /api/visitors/sites — create a site owned by the signed-in user
-export const POST = defineRoute({
+export const POST = route({
   summary: 'Create a site',
-  tags,
-  auth,
   body: createSiteBodySchema,
   response: SiteSchema,
   status: 201,
@@ -23,14 +21,12 @@ export const POST = defineRoute({
 });
 
 // GET /api/visitors/sites — the sites the user is a member of (with the role), one of them with ?id=, or the visitors of one with ?site_id=
-export const GET = defineRoute({
+export const GET = route({
   summary: "List the user's sites, get one, or list a site's visitors",
   description:
     'Without a query: every site the signed-in user is a member of, with their `role`. With `id`: that site, with its ' +
     'settings and the role (404 for a site the user is not a member of). With `site_id`: the ' +
     'visitors of that site, most recently seen first, paginated (`limit`, `offset`; `meta` {total, limit, offset, has_more}).',
-  tags,
-  auth,
   permission: 'site.read',
   query: visitorSitesQuerySchema,
   response: z.union([z.array(MemberSiteSchema), MemberSiteDetailSchema, z.array(VisitorSchema)]),

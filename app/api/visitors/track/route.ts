@@ -1,14 +1,12 @@
-import { policies } from '@/lib/http/auth/policies';
 import { preflight } from '@/lib/http/cors';
-import { defineRoute } from '@/lib/http/define-route';
-import { VISITOR_RATE_LIMIT, VISITOR_TAGS as tags } from '@/lib/http/visitor-policy';
+import { visitorRoute } from '@/lib/http/visitor-policy';
 import { TrackedEventSchema, trackBodySchema } from '@/lib/visitors/schema';
 import { sessionMeta, trackEvent } from '@/lib/visitors/service';
 
 // POST /api/visitors/track — record one event in a session (the ingestion hot path)
-// fast path — every tracked page sends its events
-export const POST = defineRoute({
+export const POST = visitorRoute({
   summary: 'Track an event',
+  fastPath: 'every tracked page sends its events',
   description:
     'Records one event in the session and renews its expiry. The event is committed before the answer (concurrent events ' +
     'share one commit). `event_type`: pageview, engagement, click, outbound, download, form_submit, scroll, custom, conversion, ' +
@@ -17,9 +15,6 @@ export const POST = defineRoute({
     "session's `consent.analytics` false only `consent` events are stored; others answer `stored: false` and only renew the " +
     'session. A session holds at most 1,000 events: the 1,001st is 409 CONFLICT and nothing is stored. A closed session is ' +
     '409 CONFLICT; a missing or expired one 404 `session_not_found`.',
-  tags,
-  auth: policies.visitor,
-  rateLimit: VISITOR_RATE_LIMIT,
   body: trackBodySchema,
   bodyReading: { type: 'beacon' },
   response: TrackedEventSchema,

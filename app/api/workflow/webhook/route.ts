@@ -1,12 +1,12 @@
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { changeEventBodySchema, ChangeEventResultSchema } from '@/lib/webhooks/schema';
-import { receiveChangeEvent } from '@/lib/webhooks/service';
+import { receiveChangeEvent } from '@/lib/workflows/change-events';
 
 // POST /api/workflow/webhook — receive a database change event (Supabase database-webhook shape) and start the subscribed workflows
-// fast path — servers send change events at their own rate
 export const POST = defineRoute({
   summary: 'Receive a database change event',
+  fastPath: 'servers send change events at their own rate',
   description:
     'Body: `{type: INSERT|UPDATE|DELETE, table, schema, record, old_record}` (all optional, spec §6). The event is recorded by a run of ' +
     'the `webhook` workflow; each active subscription of the site for that table and type (POST /api/event-subscriptions) starts its ' +

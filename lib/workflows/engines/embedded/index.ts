@@ -5,7 +5,9 @@ import { defineQueue } from '@/lib/jobs/define';
 import { enqueue, enqueueAll } from '@/lib/jobs/queue';
 import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
 import { engineFailure } from '@/lib/workflows/failure';
-import * as store from './store';
+import { countRunning, listRuns, runByIdempotencyKey, runOfSite, toRecord } from './runs-repo';
+import { closeRunOfSite, insertSignal } from './signals-repo';
+import { insertRun, insertRunWithinCap, type NewRun } from './starts-repo';
 
 /**
  * The embedded engine's client: durable on the app's own database (PGlite or Postgres). Runs and
@@ -30,7 +32,7 @@ export const wakeRun = async (runId: string, at?: Date): Promise<void> => {
 };
 
 /** The run `options` start, beginning now. */
-function newRun(options: StartOptions): store.NewRun {
+function newRun(options: StartOptions): NewRun {
   const startTime = new Date(now());
   const { siteId, workflowId, type, input, idempotencyKey, timeoutMs } = options;
   return { siteId, workflowId, type, input, idempotencyKey, startTime, timeoutAt: timeoutMs ? new Date(startTime.getTime() + timeoutMs) : null };
@@ -50,45 +52,45 @@ export class EmbeddedEngine implements WorkflowEngine {
   readonly kind = 'embedded' as const;
 
   async start(options: StartOptions) {
-    const { row, created } = await store.insertRun(newRun(options), enqueueFirst);
+    const { row, created } = await insertRun(newRun(options), enqueueFirst);
     return { workflowId: row.workflowId, runId: row.runId, created };
   }
 
   startWithinCap(options: StartOptions, cap: number) {
-    return store.insertRunWithinCap(newRun(options), cap, enqueueFirsts);
+    return insertRunWithinCap(newRun(options), cap, enqueueFirsts);
   }
 
   list(query: ListQuery): Promise<ListPage> {
-    return store.listRuns(query);
+    return listRuns(query);
   }
 
   async get(siteId: string, workflowId: string): Promise<WorkflowRecord | undefined> {
-    const row = await store.runOfSite(siteId, workflowId);
-    return row && store.toRecord(row);
+    const row = await runOfSite(siteId, workflowId);
+    return row && toRecord(row);
   }
 
   async cancel(siteId: string, workflowId: string): Promise<void> {
-    await store.closeRunOfSite(siteId, workflowId, 'CANCELLED', new Date(now()), engineFailure('CANCELLED: the run was cancelled on request'));
+    await closeRunOfSite(siteId, workflowId, 'CANCELLED', new Date(now()), engineFailure('CANCELLED: the run was cancelled on request'));
   }
 
   async terminate(siteId: string, workflowId: string, reason: string): Promise<void> {
-    await store.closeRunOfSite(siteId, workflowId, 'TERMINATED', new Date(now()), engineFailure(`TERMINATED: ${reason}`));
+    await closeRunOfSite(siteId, workflowId, 'TERMINATED', new Date(now()), engineFailure(`TERMINATED: ${reason}`));
   }
 
   async signal(siteId: string, workflowId: string, name: string, payload: unknown): Promise<void> {
-    const run = await store.runOfSite(siteId, workflowId);
+    const run = await runOfSite(siteId, workflowId);
     if (!run || run.status !== 'RUNNING') return;
-    await store.insertSignal(run.runId, siteId, name, payload);
+    await insertSignal(run.runId, siteId, name, payload);
     await wakeRun(run.runId);
   }
 
   async findByIdempotencyKey(siteId: string, key: string) {
-    const row = await store.runByIdempotencyKey(siteId, key);
+    const row = await runByIdempotencyKey(siteId, key);
     return row && { workflowId: row.workflowId, runId: row.runId };
   }
 
   countRunning(siteId: string): Promise<number> {
-    return store.countRunning(siteId);
+    return countRunning(siteId);
   }
 
   async close(): Promise<void> {}

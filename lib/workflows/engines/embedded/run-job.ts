@@ -4,7 +4,7 @@ import type { WorkflowDefinition } from '@/lib/workflows/definition';
 import { engineFailure } from '@/lib/workflows/failure';
 import { RUN_QUEUE, wakeRun } from './index';
 import { executeRun } from './runner';
-import * as store from './store';
+import { closeRun } from './steps-repo';
 
 /**
  * The embedded engine's worker side: the `workflow-run` queue bound to the definitions and the
@@ -20,7 +20,7 @@ export function workflowRunJob(deps: {
     ...RUN_QUEUE,
     run: (data, ctx) => executeRun(data.runId, ctx, { ...deps, queue: RUN_QUEUE.name, wake: wakeRun }),
     async exhausted(data, reason) {
-      await store.closeRun(data.runId, 'FAILED', new Date(now()), {
+      await closeRun(data.runId, 'FAILED', new Date(now()), {
         failure: engineFailure(`WORKER_LOST: the run's job failed for good (${reason})`),
       });
     },

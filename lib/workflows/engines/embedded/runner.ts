@@ -3,7 +3,20 @@ import type { JobContext } from '@/lib/jobs/define';
 import { WorkflowFailedError, type WorkflowContext, type WorkflowDefinition } from '@/lib/workflows/definition';
 import type { WorkflowFailure, WorkflowStatus } from '@/lib/workflows/engine';
 import { engineFailure, failureOf, isWorkflowFailed } from '@/lib/workflows/failure';
-import * as store from './store';
+import { runById, type RunRow } from './runs-repo';
+import { consumeSignal } from './signals-repo';
+import {
+  type Checkpoint,
+  closeRun,
+  completeStep,
+  completeStepThenState,
+  holdRun,
+  openStep,
+  releaseRun,
+  type RunState,
+  runState,
+  type StepRow,
+} from './steps-repo';
 
 /**
  * Executes one run of the embedded engine, from its start or from where it stopped. Every step
@@ -30,7 +43,7 @@ class Halt {}
 const date = () => new Date(now());
 const BUSY_RETRY_MS = 2_000;
 
-const timedOut = (run: store.RunRow) => engineFailure(`TIMED_OUT: the run did not finish by its deadline (${run.timeoutAt?.toISOString()})`);
+const timedOut = (run: RunRow) => engineFailure(`TIMED_OUT: the run did not finish by its deadline (${run.timeoutAt?.toISOString()})`);
 
 /** JSON in, JSON out: what a step returns the first time is exactly what its record replays. */
 const roundTrip = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
@@ -41,12 +54,12 @@ const unwrap = (result: unknown) => (result && typeof result === 'object' && 'va
  * retried by the job's retries until the last one.
  */
 export async function executeRun(runId: string, job: JobContext, deps: RunnerDeps): Promise<void> {
-  const held = await store.holdRun(runId, deps.queue, job.id);
+  const held = await holdRun(runId, deps.queue, job.id);
   if (!held) {
-    const current = await store.runById(runId);
+    const current = await runById(runId);
     if (!current || current.status !== 'RUNNING') return;
     if (current.timeoutAt && current.timeoutAt.getTime() <= now()) {
-      await store.closeRun(runId, 'TIMED_OUT', date(), { failure: timedOut(current) });
+      await closeRun(runId, 'TIMED_OUT', date(), { failure: timedOut(current) });
       return;
     }
     // Another job holds the run (a signal arrived while it works, or its worker died and the
@@ -56,11 +69,8 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
   }
   const { run } = held;
   // The run's end commits with its job's completion: one transaction, and nothing left for the worker to write.
-  const finish = (
-    status: Exclude<WorkflowStatus, 'RUNNING'>,
-    outcome: { result?: unknown; failure?: WorkflowFailure },
-    checkpoint?: store.Checkpoint,
-  ) => store.closeRun(runId, status, date(), outcome, { checkpoint, within: job.completeWith });
+  const finish = (status: Exclude<WorkflowStatus, 'RUNNING'>, outcome: { result?: unknown; failure?: WorkflowFailure }, checkpoint?: Checkpoint) =>
+    closeRun(runId, status, date(), outcome, { checkpoint, within: job.completeWith });
   if (run.timeoutAt && run.timeoutAt.getTime() <= now()) {
     await finish('TIMED_OUT', { failure: timedOut(run) });
     return;
@@ -81,22 +91,22 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
     interrupt(reason);
     return new Promise<never>(() => {});
   };
-  const base = (step: number, kind: store.StepRow['kind'], name: string) => ({ runId, step, siteId: run.siteId, kind, name });
+  const base = (step: number, kind: StepRow['kind'], name: string) => ({ runId, step, siteId: run.siteId, kind, name });
   /**
    * The checkpoint of the last completed activity, written with whatever the run does next — the
    * check before its next step, or the transaction that ends the run — instead of a commit of its
    * own. A crash before it lands repeats that activity, as a crash right after the activity did.
    */
-  let pending: store.Checkpoint | undefined;
+  let pending: Checkpoint | undefined;
   const flush = async () => {
     const checkpoint = pending;
     pending = undefined;
-    if (checkpoint) await store.completeStep(checkpoint);
+    if (checkpoint) await completeStep(checkpoint);
   };
   // The state the hold just read: the first step's check needs no read of its own.
-  let known: store.RunState | undefined = run;
+  let known: RunState | undefined = run;
 
-  const recorded = (step: number, kind: store.StepRow['kind'], name: string) => {
+  const recorded = (step: number, kind: StepRow['kind'], name: string) => {
     const s = steps.get(step);
     if (s && (s.kind !== kind || s.name !== name)) {
       throw new WorkflowFailedError('NON_DETERMINISTIC', `step ${step} was ${s.kind} ${s.name} and is now ${kind} ${name}`);
@@ -112,7 +122,7 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
     if (job.signal.aborted) return pause(new Halt());
     const checkpoint = pending;
     pending = undefined;
-    const state = checkpoint ? await store.completeStepThenState(checkpoint) : (known ?? (await store.runState(runId)));
+    const state = checkpoint ? await completeStepThenState(checkpoint) : (known ?? (await runState(runId)));
     known = undefined;
     if (!state || state.status !== 'RUNNING' || state.heldBy !== job.id) return pause(new Halt());
     if (state.timeoutAt && state.timeoutAt.getTime() <= now()) {
@@ -144,10 +154,10 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
     if (s?.completed) return;
     await flush();
     const wakeAt = s?.wakeAt ?? new Date(now() + Math.max(0, ms));
-    if (!s) await store.openStep({ ...base(step, 'sleep', 'sleep'), wakeAt });
+    if (!s) await openStep({ ...base(step, 'sleep', 'sleep'), wakeAt });
     if (wakeAt.getTime() > now()) return pause(new Suspend(wakeAt));
     await guard();
-    await store.completeStep({ ...base(step, 'sleep', 'sleep'), value: undefined, at: date() });
+    await completeStep({ ...base(step, 'sleep', 'sleep'), value: undefined, at: date() });
   };
 
   const waitForSignal = async <T>(name: string, timeoutMs?: number): Promise<T | undefined> => {
@@ -156,16 +166,16 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
     if (s?.completed) return unwrap(s.result) as T | undefined;
     await flush();
     const wakeAt = s ? s.wakeAt : timeoutMs !== undefined ? new Date(now() + Math.max(0, timeoutMs)) : null;
-    if (!s) await store.openStep({ ...base(step, 'signal', name), wakeAt });
+    if (!s) await openStep({ ...base(step, 'signal', name), wakeAt });
     await guard();
-    const signal = await store.consumeSignal(runId, name, step);
+    const signal = await consumeSignal(runId, name, step);
     if (signal) {
       const payload = roundTrip(signal.payload);
-      await store.completeStep({ ...base(step, 'signal', name), value: payload, at: date() });
+      await completeStep({ ...base(step, 'signal', name), value: payload, at: date() });
       return payload as T;
     }
     if (wakeAt && wakeAt.getTime() <= now()) {
-      await store.completeStep({ ...base(step, 'signal', name), value: undefined, at: date() });
+      await completeStep({ ...base(step, 'signal', name), value: undefined, at: date() });
       return undefined;
     }
     return pause(new Suspend(wakeAt));
@@ -187,7 +197,7 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
   } catch (error) {
     if (error instanceof Halt) return;
     if (error instanceof Suspend) {
-      await store.releaseRun(runId, job.id);
+      await releaseRun(runId, job.id);
       const times = [error.wakeAt, run.timeoutAt].filter((t): t is Date => t !== null).map((t) => t.getTime());
       if (times.length) await deps.wake(runId, new Date(Math.min(...times)));
       return;
@@ -200,8 +210,8 @@ export async function executeRun(runId: string, job: JobContext, deps: RunnerDep
     }
     if (job.attempt < job.retryLimit) {
       // The job fails and the queue runs it again after its backoff; completed steps replay.
-      if (checkpoint) await store.completeStep(checkpoint);
-      await store.releaseRun(runId, job.id);
+      if (checkpoint) await completeStep(checkpoint);
+      await releaseRun(runId, job.id);
       throw error;
     }
     await finish('FAILED', { failure: failureOf(error, source) }, checkpoint);

@@ -6,11 +6,12 @@ import { authSecret } from '@/lib/auth/secret';
 import { now } from '@/lib/core/clock';
 import { ApiError, type ErrorCode } from '@/lib/core/errors';
 import { errorFields, log } from '@/lib/core/log';
+import { withLock } from '@/lib/db/lock';
 import type { ListPage, ListQuery, StartOptions, WorkflowEngine, WorkflowRecord } from '@/lib/workflows/engine';
 import { closeDetails, QUERY_STATUS, siteIdOf, statusOf, toRecord, type CloseDetails } from './records';
 import { connectionOptions, type TemporalSettings } from './settings';
 import { SITE_ID_ATTRIBUTE } from './site-attribute';
-import { recordStartedRun, releaseStartKey, reserveStartKey, startedRunOfKey } from './start-keys';
+import { recordStartedRun, releaseStartKey, reserveStartKey, startedRunOfKey } from './start-keys-repo';
 
 type ExecutionInfo = temporal.api.workflow.v1.IWorkflowExecutionInfo;
 
@@ -52,7 +53,7 @@ export class TemporalEngine implements WorkflowEngine {
    * that run (`created: false`); a retry that finds the first start unfinished joins it under the
    * reserved workflow id rather than starting another.
    */
-  async start(options: StartOptions & { idempotencyKey?: string }): Promise<{ workflowId: string; runId: string; created: boolean }> {
+  async start(options: StartOptions): Promise<{ workflowId: string; runId: string; created: boolean }> {
     const key = options.idempotencyKey;
     if (!key) {
       const started = await this.startRun(options, false);
@@ -71,6 +72,22 @@ export class TemporalEngine implements WorkflowEngine {
     await recordStartedRun(options.siteId, key, started.runId);
     await this.untilVisible(started, false);
     return { ...started, created: reserved.own };
+  }
+
+  /**
+   * The count is a query on the cluster's visibility store and the start a call to the cluster,
+   * which no database transaction spans: the count, the start and the wait until the run is
+   * visible (`start`) run under the site's lock — across processes on Postgres, which the
+   * Temporal set-up shares — so parallel starts never pass the cap together.
+   */
+  startWithinCap(options: StartOptions, cap: number): Promise<{ workflowId: string; runId: string; created: boolean } | undefined> {
+    return withLock(`workflow-running:${options.siteId}`, async () => {
+      // A retry returns its run even when the site reached its cap since.
+      const earlier = options.idempotencyKey ? await this.findByIdempotencyKey(options.siteId, options.idempotencyKey) : undefined;
+      if (earlier) return { ...earlier, created: false };
+      if ((await this.countRunning(options.siteId)) >= cap) return undefined;
+      return this.start(options);
+    });
   }
 
   findByIdempotencyKey(siteId: string, key: string): Promise<{ workflowId: string; runId: string } | undefined> {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type ActivityInterceptorsFactory, type WorkflowBundle } from '@temporalio/worker';
 import type { TemporalSettings } from './settings';
 import { connectionOptions } from './settings';
 
@@ -37,6 +37,26 @@ export interface TemporalWorker {
 }
 
 /**
+ * An activity scheduled with a heartbeat timeout (a sequence step's send) says it is alive while
+ * it runs, so a slow attempt is never taken from a live worker, and one whose worker died is
+ * retried once the timeout passed — the embedded engine's job expiry, on Temporal.
+ */
+const heartbeatWhileRunning: ActivityInterceptorsFactory = (ctx) => ({
+  inbound: {
+    async execute(input, next) {
+      const timeoutMs = ctx.info.heartbeatTimeoutMs;
+      if (!timeoutMs) return next(input);
+      const beat = setInterval(() => ctx.heartbeat(), Math.max(200, timeoutMs / 3));
+      try {
+        return await next(input);
+      } finally {
+        clearInterval(beat);
+      }
+    },
+  },
+});
+
+/**
  * A worker on the configured task queue that executes the catalog's workflows and the shared
  * activities. It drains in-flight activities for up to `shutdownGraceTime` when asked to stop.
  */
@@ -50,6 +70,7 @@ export async function createTemporalWorker(options: TemporalWorkerOptions): Prom
       activities: options.activities,
       workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
       shutdownGraceTime: '30 seconds',
+      interceptors: { activity: [heartbeatWhileRunning] },
     });
     return {
       worker,

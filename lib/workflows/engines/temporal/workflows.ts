@@ -29,3 +29,6 @@ export const promptRobotWorkflow = temporalWorkflow(definitions.promptRobotWorkf
 export const webhookWorkflow = temporalWorkflow(definitions.webhookWorkflow);
 export const agentMessageWorkflow = temporalWorkflow(definitions.agentMessageWorkflow);
 export const agentCommandWorkflow = temporalWorkflow(definitions.agentCommandWorkflow);
+
+/** The product's own workflows beside the catalog (never a site's runs). */
+export { sequenceEnrollmentWorkflow } from './enrollment-workflow';

@@ -1,40 +1,38 @@
 'use client';
 
 import { endOtherSessionsAction, endSessionAction } from '@/app/(console)/_lib/account-actions';
-import { ConfirmButton } from '@/components/confirm-button';
+import { RemoveButton } from '@/components/forms/remove-button';
 
 export function EndSessionButton({ sessionId, device }: { sessionId: string; device: string }) {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={endSessionAction}
-      fields={{ session_id: sessionId }}
-      label="Sign out"
+      target={{ session_id: sessionId }}
+      verb="Sign out"
       subject={device}
       title="Sign this session out?"
-      confirm="Sign out"
-      pending="Signing out…"
       focusAfter="sessions-heading"
       id={`end-${sessionId}`}
     >
-      <p>Its cookie or session token is refused from the next request on.</p>
-    </ConfirmButton>
+      Its cookie or session token is refused from the next request on.
+    </RemoveButton>
   );
 }
 
 export function EndOtherSessionsButton() {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={endOtherSessionsAction}
-      fields={{}}
+      target={{}}
+      verb="Sign out"
       label="Sign out everywhere else"
+      noun="the others"
       subject="every other session"
       title="Sign out every other session?"
-      confirm="Sign out the others"
-      pending="Signing out…"
       focusAfter="sessions-heading"
       id="end-others"
     >
-      <p>Every browser and session token of your account but this one stops working at once.</p>
-    </ConfirmButton>
+      Every browser and session token of your account but this one stops working at once.
+    </RemoveButton>
   );
 }

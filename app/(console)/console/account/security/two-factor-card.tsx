@@ -7,8 +7,8 @@ import {
   regenerateRecoveryCodesAction,
   setUpTwoFactorAction,
 } from '@/app/(console)/_lib/account-actions';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import { Field, FormError } from '@/components/field';
+import type { FormState } from '@/components/form-state';
 import { ShownOnce } from '@/components/kit/shown-once';
 import { SubmitButton } from '@/components/submit-button';
 

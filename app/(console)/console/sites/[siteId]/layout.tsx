@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { siteTimeZone } from '@/app/(console)/_lib/dates';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { CopyButton } from '@/components/copy-button';
+import { siteTimeZone } from '@/components/dates';
 import { SiteNav } from '@/components/site-nav';
 import { SiteTimeZone } from '@/components/site-time-zone';
 

@@ -1,13 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { siteTimeZone } from '@/app/(console)/_lib/dates';
 import { count, duration, percent, shortDay } from '@/app/(console)/_lib/format';
+import { publicOrigin } from '@/app/(console)/_lib/request-origin';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
-import { publicOrigin, trackingSnippet } from '@/app/(console)/_lib/snippet';
 import { CopyButton } from '@/components/copy-button';
+import { siteTimeZone } from '@/components/dates';
 import { Card } from '@/components/kit/card';
 import { Chart } from '@/components/kit/chart';
 import { EmptyState } from '@/components/kit/empty-state';
+import { Notice } from '@/components/kit/page-notice';
+import { trackingSnippet } from '@/components/tracking-snippet';
 import { annotations } from '@/lib/analytics/annotations';
 import { addDays, dateIn } from '@/lib/analytics/calendar';
 import type { BreakdownDimension, BreakdownItem, FilterDimension, Figures, Overview, Revenue } from '@/lib/analytics/schema';
@@ -26,51 +28,36 @@ const PRESETS = [
 
 type Tab = { dimension: BreakdownDimension; label: string; none: string; filter?: FilterDimension };
 
-/** The Overview's lists: a card each, a tab per breakdown; the tab shown is a query parameter (`pages=exit_pages`), so links keep it. */
-const TOP_LISTS: { param: string; title: string; tabs: Tab[] }[] = [
-  {
-    param: 'pages',
-    title: 'Pages',
-    tabs: [
-      { dimension: 'pages', filter: 'page', label: 'Top pages', none: '(unknown page)' },
-      { dimension: 'entry_pages', filter: 'entry_page', label: 'Entry pages', none: '(unknown page)' },
-      { dimension: 'exit_pages', filter: 'exit_page', label: 'Exit pages', none: '(unknown page)' },
-    ],
-  },
-  {
-    param: 'sources',
-    title: 'Sources',
-    tabs: [
-      { dimension: 'referrers', filter: 'referrer', label: 'Referrers', none: 'Direct / none' },
-      { dimension: 'utm_sources', filter: 'utm_source', label: 'UTM sources', none: 'No campaign' },
-      { dimension: 'utm_mediums', filter: 'utm_medium', label: 'Mediums', none: 'No medium' },
-      { dimension: 'utm_campaigns', filter: 'utm_campaign', label: 'Campaigns', none: 'No campaign' },
-    ],
-  },
-  {
-    param: 'devices',
-    title: 'Countries & devices',
-    tabs: [
-      { dimension: 'countries', filter: 'country', label: 'Countries', none: 'Unknown' },
-      { dimension: 'devices', filter: 'device', label: 'Devices', none: 'Unknown' },
-      { dimension: 'browsers', filter: 'browser', label: 'Browsers', none: 'Unknown' },
-      { dimension: 'operating_systems', filter: 'os', label: 'Systems', none: 'Unknown' },
-    ],
-  },
-  {
-    param: 'goals',
-    title: 'Goals',
-    tabs: [{ dimension: 'goals', filter: 'goal', label: 'Goals', none: '(no goal)' }],
-  },
-  {
-    param: 'clicks',
-    title: 'Clicks',
-    tabs: [
-      { dimension: 'outbound_links', label: 'Outbound links', none: '(no link)' },
-      { dimension: 'downloads', label: 'Downloads', none: '(no link)' },
-    ],
-  },
+/** The Overview's lists, by query parameter: a card each, in this order. */
+const LIST_TITLES = { pages: 'Pages', sources: 'Sources', devices: 'Countries & devices', goals: 'Goals', clicks: 'Clicks' };
+
+/**
+ * The lists' tabs, a breakdown each: the list, the breakdown, the tab's label, what a row without a
+ * value reads and the filter a click on a row sets. A list shows its first tab unless its query
+ * parameter names another (`pages=exit_pages`), so links keep it.
+ */
+const TABS: [list: keyof typeof LIST_TITLES, dimension: BreakdownDimension, label: string, none: string, filter?: FilterDimension][] = [
+  ['pages', 'pages', 'Top pages', '(unknown page)', 'page'],
+  ['pages', 'entry_pages', 'Entry pages', '(unknown page)', 'entry_page'],
+  ['pages', 'exit_pages', 'Exit pages', '(unknown page)', 'exit_page'],
+  ['sources', 'referrers', 'Referrers', 'Direct / none', 'referrer'],
+  ['sources', 'utm_sources', 'UTM sources', 'No campaign', 'utm_source'],
+  ['sources', 'utm_mediums', 'Mediums', 'No medium', 'utm_medium'],
+  ['sources', 'utm_campaigns', 'Campaigns', 'No campaign', 'utm_campaign'],
+  ['devices', 'countries', 'Countries', 'Unknown', 'country'],
+  ['devices', 'devices', 'Devices', 'Unknown', 'device'],
+  ['devices', 'browsers', 'Browsers', 'Unknown', 'browser'],
+  ['devices', 'operating_systems', 'Systems', 'Unknown', 'os'],
+  ['goals', 'goals', 'Goals', '(no goal)', 'goal'],
+  ['clicks', 'outbound_links', 'Outbound links', '(no link)'],
+  ['clicks', 'downloads', 'Downloads', '(no link)'],
 ];
+
+const TOP_LISTS: { param: string; title: string; tabs: Tab[] }[] = Object.entries(LIST_TITLES).map(([param, title]) => ({
+  param,
+  title,
+  tabs: TABS.filter(([list]) => list === param).map(([, dimension, label, none, filter]) => ({ dimension, label, none, filter })),
+}));
 
 type Search = Partial<Record<string, string | string[]>>;
 
@@ -179,10 +166,10 @@ export default async function OverviewPage({ params, searchParams }: { params: P
       <>
         <RangePicker base={base} q={q} period={period} />
         <FilterChips base={base} q={q} filters={filters} />
-        <p className="form-error" role="alert">
+        <Notice alert>
           {inWords(error)}{' '}
           {filters.length > 0 ? 'Remove the filter above, or choose other dates.' : 'Choose other dates, or one of the periods above.'}
-        </p>
+        </Notice>
       </>
     );
   }

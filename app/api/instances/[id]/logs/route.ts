@@ -1,34 +1,25 @@
 import { z } from 'zod';
-import { paginationMeta } from '@/lib/core/schemas';
 import { policies } from '@/lib/http/auth/policies';
-import { defineRoute } from '@/lib/http/define-route';
 import { INSTANCE_TAGS as tags } from '@/lib/http/robot-policy';
-import { createLogBodySchema, InstanceLogSchema, instanceParamsSchema, listLogsQuerySchema } from '@/lib/instances/schema';
-import { addLog, instanceLogs } from '@/lib/instances/service';
+import { routeGroup, withPageMeta } from '@/lib/http/route-group';
+import { createLogBodySchema, InstanceLogSchema, instanceParamsSchema, listLogsQuerySchema } from '@/lib/robots/instance-schema';
+import { addLog, instanceLogs } from '@/lib/robots/instances';
+
+const route = routeGroup({ tags, auth: policies.key, params: instanceParamsSchema });
 
 // GET /api/instances/{id}/logs — the instance's log, newest first
-export const GET = defineRoute({
+export const GET = route({
   summary: 'List the logs of an instance',
   description: 'Newest first; filter by `log_type` and `level`; `limit` (default 50) and `offset` page. Robot actions carry a `screenshot_url`.',
-  tags,
-  auth: policies.key,
-  params: instanceParamsSchema,
   query: listLogsQuerySchema,
   response: z.array(InstanceLogSchema),
   errors: ['NOT_FOUND'],
-  handler: async ({ siteId, params, query, res }) => {
-    const { items, total } = await instanceLogs(siteId, params.id, query);
-    res.meta = paginationMeta(total, query.limit, query.offset);
-    return items;
-  },
+  handler: ({ siteId, params, query, res }) => withPageMeta(res, query, instanceLogs(siteId, params.id, query)),
 });
 
 // POST /api/instances/{id}/logs — add an entry to the instance's log
-export const POST = defineRoute({
+export const POST = route({
   summary: 'Add a log entry to an instance',
-  tags,
-  auth: policies.key,
-  params: instanceParamsSchema,
   body: createLogBodySchema,
   response: InstanceLogSchema,
   status: 201,

@@ -3,8 +3,8 @@ import { uuidSchema } from '@/lib/core/schemas';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { INSTANCE_TAGS as tags } from '@/lib/http/robot-policy';
-import { instanceParamsSchema, screenshotQuerySchema } from '@/lib/instances/schema';
-import { screenshotOf } from '@/lib/instances/service';
+import { instanceParamsSchema, screenshotQuerySchema } from '@/lib/robots/instance-schema';
+import { screenshotOf } from '@/lib/robots/instances';
 
 // GET /api/instances/{id}/screenshot — the latest screenshot of the instance, or a log entry's
 export const GET = defineRoute({

@@ -1,8 +1,8 @@
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
 import { ROBOT_TAGS as tags } from '@/lib/http/robot-policy';
-import { assertSiteUser } from '@/lib/instances/service';
 import { actOnInstance } from '@/lib/robots/act';
+import { assertSiteUser } from '@/lib/robots/instances';
 import { actBodySchema, ActResultSchema } from '@/lib/robots/schema';
 
 // POST /api/robots/instance/act — update the robot's plan and perform its next steps in the browser

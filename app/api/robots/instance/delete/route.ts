@@ -14,8 +14,5 @@ export const POST = defineRoute({
   body: instanceIdBodySchema,
   response: DeletedInstanceSchema,
   errors: ['NOT_FOUND', 'CONFLICT'],
-  handler: async ({ siteId, body }) => {
-    await deleteInstance(siteId, body.instance_id);
-    return { id: body.instance_id, deleted: true as const };
-  },
+  handler: ({ siteId, body }) => deleteInstance(siteId, body.instance_id).then(() => ({ id: body.instance_id, deleted: true as const })),
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { paginationMeta, paginationQuerySchema } from '@/lib/core/schemas';
+import { paginationQuerySchema } from '@/lib/core/schemas';
 import { policies } from '@/lib/http/auth/policies';
 import { defineRoute } from '@/lib/http/define-route';
+import { withPageMeta } from '@/lib/http/route-group';
 import { sitePathSchema } from '@/lib/sites/schema';
 import { AccountEventSchema } from '@/lib/users/schema';
 import { siteAccountEvents } from '@/lib/users/service';
@@ -18,9 +19,5 @@ export const GET = defineRoute({
   params: sitePathSchema,
   query: paginationQuerySchema,
   response: z.array(AccountEventSchema),
-  handler: async ({ siteId, query, res }) => {
-    const { items, total } = await siteAccountEvents(siteId!, query);
-    res.meta = paginationMeta(total, query.limit, query.offset);
-    return items;
-  },
+  handler: ({ siteId, query, res }) => withPageMeta(res, query, siteAccountEvents(siteId!, query)),
 });

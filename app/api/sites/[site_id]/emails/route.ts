@@ -2,12 +2,10 @@ import { z } from 'zod';
 import { paginationMeta } from '@/lib/core/schemas';
 import { EmailMessageSchema, emailLogQuerySchema } from '@/lib/email/schema';
 import { emailLog, leadEmailHistory } from '@/lib/email/service';
-import { policies } from '@/lib/http/auth/policies';
-import { defineRoute } from '@/lib/http/define-route';
-import { sitePathSchema } from '@/lib/platform/schema';
+import { siteEmailRoute } from '@/lib/http/site-routes';
 
 // GET /api/sites/{site_id}/emails — the site's email log: the outbox, and what went to the SMTP server
-export const GET = defineRoute({
+export const GET = siteEmailRoute({
   summary: 'Email outbox and log of a site (sent and received)',
   description:
     'Messages the site sent, newest first. `transport: outbox` (no SMTP_URL): the whole message, which never left the ' +
@@ -15,10 +13,7 @@ export const GET = defineRoute({
     'bodies are not kept. `transport: imap`: received in the site’s mailbox (`direction: inbound`, `kind` reply, message, ' +
     'bounce or auto_reply). Each message carries its Message-ID and the lead, run and conversation it belongs to; ' +
     '`lead_id` narrows the log to one lead’s email history. `meta` carries `{total, limit, offset, has_more}`.',
-  tags: ['Email'],
-  auth: policies.owner,
   permission: 'site.read',
-  params: sitePathSchema,
   query: emailLogQuerySchema,
   response: z.array(EmailMessageSchema),
   handler: async ({ siteId, query, res }) => {

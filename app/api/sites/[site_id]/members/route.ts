@@ -1,28 +1,25 @@
 import { policies } from '@/lib/http/auth/policies';
-import { defineRoute } from '@/lib/http/define-route';
 import { requestOrigin } from '@/lib/http/request-origin';
+import { routeGroup } from '@/lib/http/route-group';
 import { TeamSchema, InvitationSchema, inviteMemberBodySchema } from '@/lib/members/schema';
 import { inviteMember, teamOf } from '@/lib/members/service';
 import { sitePathSchema } from '@/lib/sites/schema';
 
-const tags = ['Members'];
+const route = routeGroup({ tags: ['Members'], auth: policies.owner, params: sitePathSchema });
 
 // GET /api/sites/{site_id}/members — the site's members with their roles, and its pending invitations
-export const GET = defineRoute({
+export const GET = route({
   summary: 'List members and pending invitations',
   description:
     'Every member of the site (`user_id`, `email`, `name`, `role`; the owner first) and the invitations not yet accepted, ' +
     'revoked or expired. Any member may read the team.',
-  tags,
-  auth: policies.owner,
   permission: 'site.read',
-  params: sitePathSchema,
   response: TeamSchema,
   handler: ({ siteId }) => teamOf(siteId!),
 });
 
 // POST /api/sites/{site_id}/members — invite a person by mail, with a role
-export const POST = defineRoute({
+export const POST = route({
   summary: 'Invite a member',
   description:
     'Mails a link (`/invitations/accept?token=…`, single use, 7 days) to `email`; the person accepts it signed in with an ' +
@@ -30,10 +27,7 @@ export const POST = defineRoute({
     'its link stops working. `role` is admin, member or viewer (a site gets a new owner by hand-over only). Members and ' +
     'pending invitations count toward the plan’s `members_per_site` (403 PLAN_LIMIT_REACHED); an address that already ' +
     'belongs to a member is 409.',
-  tags,
-  auth: policies.owner,
   permission: 'members.manage',
-  params: sitePathSchema,
   body: inviteMemberBodySchema,
   response: InvitationSchema,
   status: 201,

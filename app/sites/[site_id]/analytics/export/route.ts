@@ -1,21 +1,16 @@
 import { z } from 'zod';
 import { EXPORT_ROWS, exportPeriod, exportQuerySchema } from '@/lib/analytics/export-zip';
 import { PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
-import { siteIdSchema } from '@/lib/core/schemas';
-import { policies } from '@/lib/http/auth/policies';
-import { defineRoute } from '@/lib/http/define-route';
+import { analyticsRoute } from '@/lib/http/site-routes';
 
 // GET /sites/{site_id}/analytics/export — the whole period as a zip of CSV files
-export const GET = defineRoute({
+export const GET = analyticsRoute({
   summary: 'Export analytics as a zip of CSVs',
   description:
     'Answers `application/zip` (a download): `overview.csv` (one row per day and a `total` row) and one CSV per breakdown ' +
     `(\`pages.csv\`, \`referrers.csv\` …, the top ${EXPORT_ROWS} values of each) with the fields of the JSON reads. RFC 4180, UTF-8; a text value ` +
     "starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so a spreadsheet never runs it as a formula. " +
     PERIOD_DESCRIPTION,
-  tags: ['Analytics'],
-  auth: policies.siteKey,
-  params: z.object({ site_id: siteIdSchema }),
   query: exportQuerySchema,
   envelope: 'raw',
   response: z.string().describe('The zip archive (application/zip)'),

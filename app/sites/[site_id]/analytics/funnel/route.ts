@@ -1,13 +1,10 @@
-import { z } from 'zod';
 import { FILTER_DESCRIPTION, funnelQuerySchema, FunnelSchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
 import { funnel } from '@/lib/analytics/service';
-import { siteIdSchema } from '@/lib/core/schemas';
-import { policies } from '@/lib/http/auth/policies';
-import { defineRoute } from '@/lib/http/define-route';
 import { queryList } from '@/lib/http/query-list';
+import { analyticsRoute } from '@/lib/http/site-routes';
 
 // GET /sites/{site_id}/analytics/funnel — sessions that went through named events in order
-export const GET = defineRoute({
+export const GET = analyticsRoute({
   summary: 'Analytics funnel',
   description:
     'For each step (an `event_name` of tracked events, e.g. `sgp.track("add_to_cart")` or a conversion named `purchase`): ' +
@@ -16,9 +13,6 @@ export const GET = defineRoute({
     PERIOD_DESCRIPTION +
     ' ' +
     FILTER_DESCRIPTION,
-  tags: ['Analytics'],
-  auth: policies.siteKey,
-  params: z.object({ site_id: siteIdSchema }),
   query: funnelQuerySchema,
   response: FunnelSchema,
   handler: ({ siteId, query, req }) => funnel(siteId, { ...query, filter: queryList(req, 'filter') }),

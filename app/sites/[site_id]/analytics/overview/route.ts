@@ -1,15 +1,12 @@
-import { z } from 'zod';
 import { overviewCsv } from '@/lib/analytics/csv';
 import { FILTER_DESCRIPTION, OverviewSchema, overviewQuerySchema, PERIOD_DESCRIPTION } from '@/lib/analytics/schema';
 import { overview } from '@/lib/analytics/service';
 import { csvResponse } from '@/lib/core/csv';
-import { siteIdSchema } from '@/lib/core/schemas';
-import { policies } from '@/lib/http/auth/policies';
-import { defineRoute } from '@/lib/http/define-route';
 import { queryList } from '@/lib/http/query-list';
+import { analyticsRoute } from '@/lib/http/site-routes';
 
 // GET /sites/{site_id}/analytics/overview — totals of a period and one entry per day
-export const GET = defineRoute({
+export const GET = analyticsRoute({
   summary: 'Analytics overview',
   description:
     'Visitors, sessions, page views, bounce rate, mean session duration, conversions, new leads and revenue over the period, ' +
@@ -18,9 +15,6 @@ export const GET = defineRoute({
     PERIOD_DESCRIPTION +
     ' ' +
     FILTER_DESCRIPTION,
-  tags: ['Analytics'],
-  auth: policies.siteKey,
-  params: z.object({ site_id: siteIdSchema }),
   query: overviewQuerySchema,
   response: OverviewSchema,
   openapi: {

@@ -1,21 +1,15 @@
-import { z } from 'zod';
 import { FILTER_DESCRIPTION, realtimeQuerySchema, RealtimeSchema } from '@/lib/analytics/schema';
 import { realtime } from '@/lib/analytics/service';
-import { siteIdSchema } from '@/lib/core/schemas';
-import { policies } from '@/lib/http/auth/policies';
-import { defineRoute } from '@/lib/http/define-route';
 import { queryList } from '@/lib/http/query-list';
+import { analyticsRoute } from '@/lib/http/site-routes';
 
 // GET /sites/{site_id}/analytics/realtime — who is on the site now
-export const GET = defineRoute({
+export const GET = analyticsRoute({
   summary: 'Analytics realtime',
   description:
     'Visitors (people, bots left out) with activity in the last 5 minutes, their current pages, sources and countries (top 10 ' +
     'each), and page views per minute over the last 30 minutes. Cheap enough to ask every few seconds. ' +
     FILTER_DESCRIPTION,
-  tags: ['Analytics'],
-  auth: policies.siteKey,
-  params: z.object({ site_id: siteIdSchema }),
   query: realtimeQuerySchema,
   response: RealtimeSchema,
   handler: ({ siteId, req }) => realtime(siteId, { filter: queryList(req, 'filter') }),

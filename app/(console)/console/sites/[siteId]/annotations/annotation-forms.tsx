@@ -1,48 +1,35 @@
 'use client';
 
-import { useActionState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import { createAnnotationAction, deleteAnnotationAction } from '@/app/(console)/_lib/share-actions';
-import { ConfirmButton } from '@/components/confirm-button';
-import { Field, FormError } from '@/components/field';
-import { SubmitButton } from '@/components/submit-button';
+import { ActionForm } from '@/components/action-form';
+import { Field } from '@/components/field';
+import { RemoveButton } from '@/components/forms/remove-button';
 
 export function AddAnnotationForm({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(forSite(createAnnotationAction, siteId), {} as FormState<undefined>);
   return (
-    <form action={action} noValidate>
-      <FormError message={state.errors?.form} />
-      <Field name="date" label="Day" type="date" required defaultValue={state.values?.date} error={state.errors?.date} />
-      <Field
-        name="text"
-        label="Note"
-        type="text"
-        required
-        maxLength={280}
-        placeholder="Newsletter sent"
-        defaultValue={state.values?.text}
-        error={state.errors?.text}
-      />
-      <SubmitButton pending="Adding…">Add annotation</SubmitButton>
-    </form>
+    <ActionForm action={forSite(createAnnotationAction, siteId)} submit="Add annotation">
+      {(f) => (
+        <>
+          <Field {...f.field('date')} label="Day" type="date" required />
+          <Field {...f.field('text')} label="Note" type="text" required maxLength={280} placeholder="Newsletter sent" />
+        </>
+      )}
+    </ActionForm>
   );
 }
 
 export function DeleteAnnotationButton({ siteId, annotationId, date }: { siteId: string; annotationId: string; date: string }) {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={forSite(deleteAnnotationAction, siteId)}
-      fields={{ annotation_id: annotationId }}
-      label="Delete"
+      target={{ annotation_id: annotationId }}
+      verb="Delete"
+      noun="note"
       subject={`the note of ${date}`}
-      title={`Delete the note of ${date}?`}
-      confirm="Delete note"
-      pending="Deleting…"
       focusAfter="annotations-heading"
-      id={`delete-${annotationId}`}
     >
-      <p>Its flag leaves the chart.</p>
-    </ConfirmButton>
+      Its flag leaves the chart.
+    </RemoveButton>
   );
 }

@@ -1,10 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
+import { FilterLinks } from '@/components/kit/page-filters';
 import { Time } from '@/components/time';
 import { COMMAND_STATUSES, FINISHED_STATUSES, type Command, type CommandStatus } from '@/lib/commands/schema';
 import { listCommands } from '@/lib/commands/service';
@@ -14,13 +16,7 @@ import { CancelCommandButton } from './cancel-command-button';
 export const metadata: Metadata = { title: 'Commands · Site Growth Platform' };
 
 /** What the site asked its agents to do, with the status of each; an unfinished one can be cancelled. */
-export default async function CommandsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string }>;
-  searchParams: Promise<{ status?: string; offset?: string }>;
-}) {
+export default async function CommandsPage({ params, searchParams }: SitePageProps<{ status?: string; offset?: string }>) {
   const { site, role } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   const status = COMMAND_STATUSES.find((s) => s === q.status);
@@ -29,16 +25,13 @@ export default async function CommandsPage({
   const base = `/console/sites/${site.id}`;
   return (
     <Card title="Commands" id="commands">
-      <nav className="range" aria-label="Status">
-        <Link href={`${base}/commands`} aria-current={status ? undefined : 'true'}>
-          All
-        </Link>
-        {COMMAND_STATUSES.map((s) => (
-          <Link key={s} href={`${base}/commands?status=${s}`} aria-current={status === s ? 'true' : undefined}>
-            {s}
-          </Link>
-        ))}
-      </nav>
+      <FilterLinks
+        label="Status"
+        all="All"
+        values={COMMAND_STATUSES}
+        current={status}
+        href={(s) => (s ? `${base}/commands?status=${s}` : `${base}/commands`)}
+      />
       <DataTable<Command>
         caption={`Commands of ${site.name}`}
         rows={items}

@@ -1,10 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
+import { FilterLinks } from '@/components/kit/page-filters';
 import { Time } from '@/components/time';
 import type { Conversation } from '@/lib/agents/schema';
 import { listConversations } from '@/lib/agents/service';
@@ -26,13 +28,7 @@ const shortLabel = (role: (typeof AGENT_ROLES)[number]) => AGENT_LABELS[role].sp
 export const metadata: Metadata = { title: 'Conversations · Site Growth Platform' };
 
 /** The site's conversations with its agents, latest message first. */
-export default async function ConversationsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string }>;
-  searchParams: Promise<{ agent?: string; offset?: string }>;
-}) {
+export default async function ConversationsPage({ params, searchParams }: SitePageProps<{ agent?: string; offset?: string }>) {
   const { site, role } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   const agent = AGENT_ROLES.find((a) => a === q.agent);
@@ -57,16 +53,14 @@ export default async function ConversationsPage({
         </Card>
       )}
       <Card title="Conversations" id="conversations">
-        <nav className="range" aria-label="Agent">
-          <Link href={base} aria-current={agent ? undefined : 'true'}>
-            All agents
-          </Link>
-          {AGENT_ROLES.map((a) => (
-            <Link key={a} href={`${base}?agent=${a}`} aria-current={agent === a ? 'true' : undefined}>
-              {shortLabel(a)}
-            </Link>
-          ))}
-        </nav>
+        <FilterLinks
+          label="Agent"
+          all="All agents"
+          values={AGENT_ROLES}
+          current={agent}
+          name={shortLabel}
+          href={(a) => (a ? `${base}?agent=${a}` : base)}
+        />
         <DataTable<Conversation>
           caption={`Conversations of ${site.name}`}
           rows={items}

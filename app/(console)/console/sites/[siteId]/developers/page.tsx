@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { API_EQUIVALENTS } from '@/app/(console)/_lib/api-equivalents';
+import { publicOrigin } from '@/app/(console)/_lib/request-origin';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
-import { SITE_SECTIONS } from '@/app/(console)/_lib/site-sections';
-import { publicOrigin } from '@/app/(console)/_lib/snippet';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
+import { SITE_SECTIONS } from '@/components/site-sections';
 import { can } from '@/lib/members/permissions';
 
 export const metadata: Metadata = { title: 'API for each page · Site Growth Platform' };

@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
+import { SectionTable } from '@/components/kit/section-table';
 import { Time } from '@/components/time';
 import { config } from '@/lib/core/config';
 import { isUuid } from '@/lib/core/schemas';
@@ -190,39 +190,43 @@ export default async function EmailPage({
         )}
       </Card>
 
-      <Card title="Test recipients" id="recipients">
-        <p>
-          Platform keys with only <span className="mono">email.send.test-only</span> may send to these verified addresses of yours, and nowhere else.
-        </p>
-        <DataTable
-          caption={`Test recipients of ${site.name}`}
-          rows={recipients}
-          rowKey={(r) => r.email}
-          empty={<EmptyState title="No addresses yet." />}
-          columns={[
-            { header: 'Address', cell: (r) => r.email },
-            {
-              header: 'Status',
-              cell: (r) =>
-                r.verified ? (
-                  <>
-                    verified <Time iso={r.verified_at!} />
-                  </>
-                ) : manages ? (
-                  <VerifyRecipientForm siteId={site.id} recipientId={r.id} email={r.email} />
-                ) : (
-                  'pending'
-                ),
-            },
-            {
-              header: 'Actions',
-              hideHeader: true,
-              cell: (r) => manages && <RemoveRecipientButton siteId={site.id} recipientId={r.id} email={r.email} />,
-            },
-          ]}
-        />
+      <SectionTable
+        title="Test recipients"
+        id="recipients"
+        intro={
+          <>
+            Platform keys with only <span className="mono">email.send.test-only</span> may send to these verified addresses of yours, and nowhere
+            else.
+          </>
+        }
+        caption={`Test recipients of ${site.name}`}
+        rows={recipients}
+        rowKey={(r) => r.email}
+        empty="No addresses yet."
+        columns={[
+          { header: 'Address', cell: (r) => r.email },
+          {
+            header: 'Status',
+            cell: (r) =>
+              r.verified ? (
+                <>
+                  verified <Time iso={r.verified_at!} />
+                </>
+              ) : manages ? (
+                <VerifyRecipientForm siteId={site.id} recipientId={r.id} email={r.email} />
+              ) : (
+                'pending'
+              ),
+          },
+          {
+            header: 'Actions',
+            hideHeader: true,
+            cell: (r) => manages && <RemoveRecipientButton siteId={site.id} recipientId={r.id} email={r.email} />,
+          },
+        ]}
+      >
         {manages && <AddRecipientForm siteId={site.id} />}
-      </Card>
+      </SectionTable>
     </>
   );
 }

@@ -1,11 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
-import { schemaFields } from '@/app/(console)/_lib/schema-form';
+import { offsetSchema, PAGE_SIZE, pageHref, peekedPage } from '@/app/(console)/_lib/list-query';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
-import { DataTable, Pager } from '@/components/kit/data-table';
+import { Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
+import { SectionTable } from '@/components/kit/section-table';
+import { schemaFields } from '@/components/schema-form/fields';
 import { Time } from '@/components/time';
 import { createQueryBodySchema } from '@/lib/finder/schema';
 import { creditsOverview, listRoleQueries } from '@/lib/finder/service';
@@ -26,18 +28,11 @@ const STATUS_LABEL: Record<string, string> = {
  * The site's finder credits (balance, this month's spend against the cap), its role queries with
  * their mining progress, and the recent ledger: the same reads as GET /api/finder/credits.
  */
-export default async function FinderPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string }>;
-  searchParams: Promise<{ offset?: string }>;
-}) {
+export default async function FinderPage({ params, searchParams }: SitePageProps<{ offset?: string }>) {
   const { site, role } = await requireSiteAccess((await params).siteId);
   const offset = offsetSchema.parse((await searchParams).offset);
-  // One row past the page tells whether an older page exists.
-  const [credits, page] = await Promise.all([creditsOverview(site.id, 20), listRoleQueries(site.id, { limit: PAGE_SIZE + 1, offset })]);
-  const queries = page.slice(0, PAGE_SIZE);
+  const [credits, read] = await Promise.all([creditsOverview(site.id, 20), listRoleQueries(site.id, { limit: PAGE_SIZE + 1, offset })]);
+  const queries = peekedPage(read, offset);
   return (
     <>
       <Card title="Finder credits" id="credits">
@@ -51,57 +46,52 @@ export default async function FinderPage({
           credits. Prices: {Object.entries(credits.prices).map(([type, price], i) => `${i ? ', ' : ''}${type} ${price}`)}.
         </p>
       </Card>
-      <Card title="Role queries" id="queries">
-        <DataTable
-          caption="Role queries and their mining progress"
-          rows={queries}
-          rowKey={(q) => q.id}
-          empty={<EmptyState title="No role queries yet.">Create one below; mining starts at once.</EmptyState>}
-          columns={[
-            { header: 'Name', title: true, cell: (q) => q.name },
-            { header: 'Leads', cell: (q) => `${q.leads_created} / ${q.total_targets}` },
-            { header: 'Status', cell: (q) => STATUS_LABEL[q.status] ?? q.status },
-            { header: 'Pages', cell: (q) => q.pages_fetched },
-            {
-              header: 'Last run',
-              cell: (q) =>
-                q.last_workflow_id ? (
-                  <Link href={`/console/sites/${site.id}/workflows/${encodeURIComponent(q.last_workflow_id)}`}>Open run</Link>
-                ) : (
-                  <span className="empty">—</span>
-                ),
-            },
-            { header: 'Updated', cell: (q) => <Time iso={q.updated_at} /> },
-          ]}
-        />
-        <Pager
-          offset={offset}
-          limit={PAGE_SIZE}
-          total={offset + page.length}
-          capped={page.length > PAGE_SIZE}
-          href={(o) => `${withQuery(`/console/sites/${site.id}/finder`, {}, { offset: o || undefined })}#queries-heading`}
-        />
-      </Card>
-      <Card title="Recent credit movements" id="ledger">
-        <DataTable
-          caption="Grants, charges and refunds, newest first"
-          rows={credits.ledger}
-          rowKey={(e) => String(e.id)}
-          empty={<EmptyState title="No credits granted or spent yet." />}
-          columns={[
-            { header: 'When', cell: (e) => <Time iso={e.created_at} /> },
-            { header: 'Kind', cell: (e) => e.kind },
-            { header: 'Call', cell: (e) => e.call_type ?? <span className="empty">—</span> },
-            { header: 'Credits', cell: (e) => (e.amount > 0 ? `+${e.amount}` : e.amount) },
-            { header: 'Balance after', cell: (e) => e.balance_after },
-          ]}
-        />
-      </Card>
-      {can(role, 'crm.write') && (
-        <Card title="Create a role query" id="create-query">
-          <RoleQueryForm siteId={site.id} fields={schemaFields(createQueryBodySchema)} />
-        </Card>
-      )}
+      <SectionTable
+        title="Role queries"
+        id="queries"
+        caption="Role queries and their mining progress"
+        rows={queries.rows}
+        empty={<EmptyState title="No role queries yet.">Create one below; mining starts at once.</EmptyState>}
+        columns={[
+          { header: 'Name', title: true, cell: (q) => q.name },
+          { header: 'Leads', cell: (q) => `${q.leads_created} / ${q.total_targets}` },
+          { header: 'Status', cell: (q) => STATUS_LABEL[q.status] ?? q.status },
+          { header: 'Pages', cell: (q) => q.pages_fetched },
+          {
+            header: 'Last run',
+            cell: (q) =>
+              q.last_workflow_id ? (
+                <Link href={`/console/sites/${site.id}/workflows/${encodeURIComponent(q.last_workflow_id)}`}>Open run</Link>
+              ) : (
+                <span className="empty">—</span>
+              ),
+          },
+          { header: 'Updated', cell: (q) => <Time iso={q.updated_at} /> },
+        ]}
+      >
+        <Pager {...queries.pager} href={pageHref(`/console/sites/${site.id}/finder`, { anchor: 'queries' })} />
+      </SectionTable>
+      <SectionTable
+        title="Recent credit movements"
+        id="ledger"
+        caption="Grants, charges and refunds, newest first"
+        rows={credits.ledger}
+        empty="No credits granted or spent yet."
+        columns={[
+          { header: 'When', cell: (e) => <Time iso={e.created_at} /> },
+          { header: 'Kind', cell: (e) => e.kind },
+          { header: 'Call', cell: (e) => e.call_type ?? <span className="empty">—</span> },
+          { header: 'Credits', cell: (e) => (e.amount > 0 ? `+${e.amount}` : e.amount) },
+          { header: 'Balance after', cell: (e) => e.balance_after },
+        ]}
+        add={
+          can(role, 'crm.write') && {
+            title: 'Create a role query',
+            id: 'create-query',
+            form: <RoleQueryForm siteId={site.id} fields={schemaFields(createQueryBodySchema)} />,
+          }
+        }
+      />
     </>
   );
 }

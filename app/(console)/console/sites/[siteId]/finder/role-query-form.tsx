@@ -2,8 +2,8 @@
 
 import { createRoleQueryAction } from '@/app/(console)/_lib/finder-actions';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { SchemaField } from '@/app/(console)/_lib/schema-form';
-import { SchemaForm } from '@/components/kit/schema-form';
+import type { SchemaField } from '@/components/schema-form/fields';
+import { SchemaForm } from '@/components/schema-form/schema-form';
 
 export function RoleQueryForm({ siteId, fields }: { siteId: string; fields: SchemaField[] }) {
   return (

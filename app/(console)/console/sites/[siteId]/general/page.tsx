@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { siteTimeZone } from '@/app/(console)/_lib/dates';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
+import { siteTimeZone } from '@/components/dates';
 import { Card } from '@/components/kit/card';
 import { can } from '@/lib/members/permissions';
 import { DeleteSiteForm } from './delete-site-form';

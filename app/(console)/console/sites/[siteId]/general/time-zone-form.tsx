@@ -1,10 +1,9 @@
 'use client';
 
-import { useActionState, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
 import { saveTimeZoneAction } from '@/app/(console)/_lib/settings-actions';
-import { FormError } from '@/components/field';
-import { SubmitButton } from '@/components/submit-button';
+import { ActionForm } from '@/components/action-form';
 
 /**
  * The site's time zone as a list of IANA zones (`zones`, from the server so that the page the
@@ -12,7 +11,6 @@ import { SubmitButton } from '@/components/submit-button';
  * the browser's own zone, preselected once the page runs (UTC without JavaScript).
  */
 export function TimeZoneForm({ siteId, zone, zones }: { siteId: string; zone: string | null; zones: string[] }) {
-  const [state, action] = useActionState(forSite(saveTimeZoneAction, siteId), {});
   const select = useRef<HTMLSelectElement>(null);
   const [browserZone, setBrowserZone] = useState<string>();
   useEffect(() => {
@@ -23,41 +21,40 @@ export function TimeZoneForm({ siteId, zone, zones }: { siteId: string; zone: st
       setBrowserZone(own);
     }
   }, [zone, zones]);
-  const error = state.errors?.timezone;
   return (
-    <form action={action} noValidate>
-      <FormError message={state.errors?.form} />
-      <div className="field">
-        <label htmlFor="field-timezone">Time zone</label>
-        <select
-          id="field-timezone"
-          name="timezone"
-          ref={select}
-          defaultValue={state.values?.timezone ?? zone ?? 'UTC'}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`field-timezone-hint${error ? ' field-timezone-error' : ''}`}
-        >
-          {zones.map((z) => (
-            <option key={z} value={z}>
-              {z.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </select>
-        <p className="hint" id="field-timezone-hint">
-          {zone
-            ? 'Dates in the console and the days of its analytics are in this zone; hover a time for its UTC instant.'
-            : `Not set yet: the console shows UTC.${browserZone ? ` Your browser’s zone (${browserZone.replaceAll('_', ' ')}) is preselected.` : ''}`}
-        </p>
-        {error && (
-          <p className="error" id="field-timezone-error">
-            {error}
-          </p>
-        )}
-      </div>
-      <p role="status" className="status">
-        {state.result && `Saved: ${state.result.replaceAll('_', ' ')}.`}
-      </p>
-      <SubmitButton pending="Saving…">Save time zone</SubmitButton>
-    </form>
+    <ActionForm action={forSite(saveTimeZoneAction, siteId)} submit="Save time zone" done={(saved) => `Saved: ${saved.replaceAll('_', ' ')}.`}>
+      {({ state }) => {
+        const error = state.errors?.timezone;
+        return (
+          <div className="field">
+            <label htmlFor="field-timezone">Time zone</label>
+            <select
+              id="field-timezone"
+              name="timezone"
+              ref={select}
+              defaultValue={state.values?.timezone ?? zone ?? 'UTC'}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={`field-timezone-hint${error ? ' field-timezone-error' : ''}`}
+            >
+              {zones.map((z) => (
+                <option key={z} value={z}>
+                  {z.replaceAll('_', ' ')}
+                </option>
+              ))}
+            </select>
+            <p className="hint" id="field-timezone-hint">
+              {zone
+                ? 'Dates in the console and the days of its analytics are in this zone; hover a time for its UTC instant.'
+                : `Not set yet: the console shows UTC.${browserZone ? ` Your browser’s zone (${browserZone.replaceAll('_', ' ')}) is preselected.` : ''}`}
+            </p>
+            {error && (
+              <p className="error" id="field-timezone-error">
+                {error}
+              </p>
+            )}
+          </div>
+        );
+      }}
+    </ActionForm>
   );
 }

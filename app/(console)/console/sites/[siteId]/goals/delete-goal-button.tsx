@@ -2,22 +2,20 @@
 
 import { forSite } from '@/app/(console)/_lib/for-site';
 import { deleteGoalAction } from '@/app/(console)/_lib/goal-actions';
-import { ConfirmButton } from '@/components/confirm-button';
+import { RemoveButton } from '@/components/forms/remove-button';
 
 export function DeleteGoalButton({ siteId, goalId, name }: { siteId: string; goalId: string; name: string }) {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={forSite(deleteGoalAction, siteId)}
-      fields={{ goal_id: goalId }}
-      label="Delete"
+      target={{ goal_id: goalId }}
+      verb="Delete"
+      noun="goal"
       subject={name}
       title={`Delete the goal “${name}”?`}
-      confirm="Delete goal"
-      pending="Deleting…"
       focusAfter="goals-heading"
-      id={`delete-goal-${goalId}`}
     >
-      <p>The visits and events stay; the goal leaves the Overview and its filter.</p>
-    </ConfirmButton>
+      The visits and events stay; the goal leaves the Overview and its filter.
+    </RemoveButton>
   );
 }

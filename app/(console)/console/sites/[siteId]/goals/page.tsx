@@ -1,9 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
-import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
-import { EmptyState } from '@/components/kit/empty-state';
+import { SectionTable } from '@/components/kit/section-table';
 import { listGoals } from '@/lib/analytics/goals';
 import type { Goal } from '@/lib/analytics/goals-schema';
 import { can } from '@/lib/members/permissions';
@@ -20,41 +18,33 @@ export default async function GoalsPage({ params }: { params: Promise<{ siteId: 
   const manages = can(role, 'settings.manage');
   const { goals } = await listGoals(site.id);
   return (
-    <>
-      <Card title="Goals" id="goals">
-        <p>
+    <SectionTable
+      title="Goals"
+      id="goals"
+      intro={
+        <>
           A goal is what a visit should lead to: a purchase, a sign-up, a thank-you page. The{' '}
           <Link href={`/console/sites/${site.id}#list-goals`}>Overview</Link> shows how many visits reached each, the conversion rate and the revenue
           of conversions that carry one (<code>properties.revenue {'{ amount, currency }'}</code>), and filters the whole dashboard by a goal when you
           click it.
-        </p>
-        <DataTable
-          caption={`Goals of ${site.name}`}
-          rows={goals}
-          rowKey={(g) => g.id}
-          empty={<EmptyState title="No goals yet: add the first one below." />}
-          columns={[
-            { header: 'Name', cell: (g) => g.name },
-            {
-              header: 'Reached by',
-              cell: (g) => (
-                <>
-                  {REACHED_BY[g.type]} <span className="mono">{g.match}</span>
-                </>
-              ),
-            },
-            {
-              header: 'Actions',
-              cell: (g) => (manages ? <DeleteGoalButton siteId={site.id} goalId={g.id} name={g.name} /> : <span className="empty">—</span>),
-            },
-          ]}
-        />
-      </Card>
-      {manages && (
-        <Card title="Add a goal" id="add-goal">
-          <AddGoalForm siteId={site.id} />
-        </Card>
-      )}
-    </>
+        </>
+      }
+      caption={`Goals of ${site.name}`}
+      rows={goals}
+      empty="No goals yet: add the first one below."
+      columns={[
+        { header: 'Name', cell: (g) => g.name },
+        {
+          header: 'Reached by',
+          cell: (g) => (
+            <>
+              {REACHED_BY[g.type]} <span className="mono">{g.match}</span>
+            </>
+          ),
+        },
+      ]}
+      rowActions={(g) => manages && <DeleteGoalButton siteId={site.id} goalId={g.id} name={g.name} />}
+      add={manages && { title: 'Add a goal', id: 'add-goal', form: <AddGoalForm siteId={site.id} /> }}
+    />
   );
 }

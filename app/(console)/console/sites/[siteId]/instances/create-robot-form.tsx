@@ -3,8 +3,8 @@
 import Link from 'next/link';
 import { forSite } from '@/app/(console)/_lib/for-site';
 import { createRobotAction } from '@/app/(console)/_lib/instance-actions';
-import type { SchemaField } from '@/app/(console)/_lib/schema-form';
-import { SchemaForm } from '@/components/kit/schema-form';
+import type { SchemaField } from '@/components/schema-form/fields';
+import { SchemaForm } from '@/components/schema-form/schema-form';
 
 export function CreateRobotForm({ siteId, fields }: { siteId: string; fields: SchemaField[] }) {
   return (
@@ -12,7 +12,6 @@ export function CreateRobotForm({ siteId, fields }: { siteId: string; fields: Sc
       action={forSite(createRobotAction, siteId)}
       fields={fields}
       submit="Create robot"
-      pending="Creating…"
       done={(id: string) => (
         <>
           Robot created. <Link href={`/console/sites/${siteId}/instances/${id}`}>Open it</Link>

@@ -1,11 +1,9 @@
 'use client';
 
-import { useActionState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
 import { instanceAction, type InstanceOperation } from '@/app/(console)/_lib/instance-actions';
-import { ConfirmButton } from '@/components/confirm-button';
-import { FormError } from '@/components/field';
-import { SubmitButton } from '@/components/submit-button';
+import { ActionButton } from '@/components/forms/action-button';
+import { RemoveButton } from '@/components/forms/remove-button';
 
 const CAN: Record<InstanceOperation, string[]> = {
   pause: ['running'],
@@ -28,17 +26,11 @@ function OperationButton({
   label: string;
   pending: string;
 }) {
-  const [state, run] = useActionState(forSite(instanceAction, siteId), {});
   return (
-    <form action={run} className="inline-form">
-      <input type="hidden" name="instance_id" value={instanceId} />
-      <input type="hidden" name="operation" value={operation} />
-      <SubmitButton pending={pending} className="button small">
-        {label}
-        <span className="visually-hidden"> {name}</span>
-      </SubmitButton>
-      <FormError message={state.errors && (state.errors.form ?? Object.values(state.errors)[0])} />
-    </form>
+    <ActionButton action={forSite(instanceAction, siteId)} fields={{ instance_id: instanceId, operation }} pending={pending} formClass="inline-form">
+      {label}
+      <span className="visually-hidden"> {name}</span>
+    </ActionButton>
   );
 }
 
@@ -65,19 +57,16 @@ export function InstanceButtons({
         <OperationButton siteId={siteId} instanceId={instanceId} name={name} operation="resume" label="Resume" pending="Starting…" />
       )}
       {CAN.stop.includes(status) && (
-        <ConfirmButton
+        <RemoveButton
           action={forSite(instanceAction, siteId)}
-          fields={{ instance_id: instanceId, operation: 'stop' }}
-          label="Stop"
+          target={{ operation: 'stop', instance_id: instanceId }}
+          verb="Stop"
           subject={name}
           title="Stop this instance?"
-          confirm="Stop"
-          pending="Stopping…"
           focusAfter={focusAfter}
-          id={`stop-${instanceId}`}
         >
-          <p>The browser closes and its saved state (cookies, page) is dropped; a later resume starts a fresh browser.</p>
-        </ConfirmButton>
+          The browser closes and its saved state (cookies, page) is dropped; a later resume starts a fresh browser.
+        </RemoveButton>
       )}
     </div>
   );

@@ -1,27 +1,22 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { robotFormFields } from '@/app/(console)/_lib/robot-form';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
 import { Time } from '@/components/time';
-import { listInstances } from '@/lib/instances/service';
 import { can } from '@/lib/members/permissions';
+import { listInstances } from '@/lib/robots/instances';
 import { CreateRobotForm } from './create-robot-form';
 import { InstanceButtons } from './instance-buttons';
 
 export const metadata: Metadata = { title: 'Instances · Site Growth Platform' };
 export const dynamic = 'force-dynamic';
 
-export default async function InstancesPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string }>;
-  searchParams: Promise<{ offset?: string }>;
-}) {
+export default async function InstancesPage({ params, searchParams }: SitePageProps<{ offset?: string }>) {
   const { site, role } = await requireSiteAccess((await params).siteId);
   const offset = offsetSchema.parse((await searchParams).offset);
   const { items, total } = await listInstances(site.id, { limit: PAGE_SIZE, offset });

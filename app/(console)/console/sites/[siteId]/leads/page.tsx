@@ -5,9 +5,14 @@ import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
+import { FilterInput, FilterSelect } from '@/components/kit/page-filters';
+import { Notice } from '@/components/kit/page-notice';
 import { Time } from '@/components/time';
-import { LEAD_STATUSES, listLeadsInputSchema, type Lead } from '@/lib/leads/schema';
-import { listLeads } from '@/lib/leads/service';
+import { ApiError } from '@/lib/core/errors';
+import { propertyFiltersOf } from '@/lib/leads/export-schema';
+import type { LeadProperty } from '@/lib/leads/property-schema';
+import { LEAD_STATUSES, listLeadsInputSchema, type Lead, type ListLeadsInput } from '@/lib/leads/schema';
+import { listLeads, listProperties } from '@/lib/leads/service';
 import { can } from '@/lib/members/permissions';
 import { listSegments } from '@/lib/segments/service';
 import { listSequences } from '@/lib/sequences/service';
@@ -15,7 +20,31 @@ import { EnrollLeadsForm } from '../sequences/sequence-forms';
 
 export const metadata: Metadata = { title: 'Leads · Site Growth Platform' };
 
-type Search = { search?: string; status?: string; segment?: string; offset?: string; erased?: string };
+/** The list's query: its filters (`property.<key>` for custom properties, as the export's), the page, a notice. */
+type Search = { search?: string; status?: string; segment?: string; offset?: string; erased?: string } & Record<string, string | undefined>;
+
+/** A custom property's filter control, named `property.<key>` as the export's query parameter. */
+function PropertyFilter({ property, value }: { property: LeadProperty; value?: string }) {
+  const name = `property.${property.key}`;
+  if (property.type === 'choice') return <FilterSelect label={property.label} name={name} value={value} options={property.options} />;
+  const input = { number: { type: 'number', step: 'any' }, date: { type: 'date' }, text: { type: 'text' } }[property.type];
+  return (
+    <FilterInput label={property.label} name={name} {...input} value={value} placeholder={property.type === 'text' ? 'Exact value' : undefined} />
+  );
+}
+
+/** A page of leads, or the refusal of a filter (a value of the wrong type) to show above the list. */
+async function leadsPage(
+  siteId: string,
+  input: ListLeadsInput,
+): Promise<{ items: Lead[]; count: { total: number; capped: boolean }; refused?: string }> {
+  try {
+    return await listLeads(siteId, input);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'INVALID_REQUEST') throw error;
+    return { items: [], count: { total: 0, capped: false }, refused: error.message };
+  }
+}
 
 /** The site's leads, searched and filtered with the same listLeads() as the leads/get tool. */
 export default async function LeadsPage({ params, searchParams }: { params: Promise<{ siteId: string }>; searchParams: Promise<Search> }) {
@@ -23,36 +52,38 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const q = await searchParams;
   const base = `/console/sites/${site.id}/leads`;
   const offset = offsetSchema.parse(q.offset);
+  const propertyFilters = propertyFiltersOf(q);
   const parsed = listLeadsInputSchema.safeParse({
     site_id: site.id,
     search: q.search || undefined,
     status: q.status || undefined,
     segment_id: q.segment || undefined,
+    properties: propertyFilters,
     limit: PAGE_SIZE,
     offset,
   });
-  const [{ items, count }, segments, sequences] = await Promise.all([
-    parsed.success ? listLeads(site.id, parsed.data) : { items: [] as Lead[], count: { total: 0, capped: false } },
+  const [{ items, count, refused }, segments, sequences, properties] = await Promise.all([
+    parsed.success
+      ? leadsPage(site.id, parsed.data)
+      : { items: [] as Lead[], count: { total: 0, capped: false }, refused: parsed.error.issues[0].message },
     listSegments(site.id, { site_id: site.id, limit: 500, offset: 0 }),
     can(role, 'crm.write') ? listSequences(site.id) : [],
+    listProperties(site.id),
   ]);
   // Ticking leads enrolls them in a sequence: the boxes belong to the form under the list.
   const enrolls = sequences.length > 0 && items.length > 0;
   const segmentName = new Map(segments.items.map((s) => [s.segment_id, s.name]));
-  const filtered = Boolean(q.search || q.status || q.segment);
+  const filtered = Boolean(q.search || q.status || q.segment || propertyFilters);
+  const propertyParams = Object.fromEntries(Object.entries(propertyFilters ?? {}).map(([k, v]) => [`property.${k}`, v]));
   // The export takes the list's filters (GET /api/leads/export, the console's session cookie).
   const exportHref = withQuery(
     '/api/leads/export',
     {},
-    { site_id: site.id, search: q.search || undefined, status: q.status || undefined, segment_id: q.segment || undefined },
+    { site_id: site.id, search: q.search || undefined, status: q.status || undefined, segment_id: q.segment || undefined, ...propertyParams },
   );
   return (
     <Card title="Leads" id="leads">
-      {q.erased && (
-        <p role="status" className="status">
-          The person’s data was erased.
-        </p>
-      )}
+      {q.erased && <Notice>The person’s data was erased.</Notice>}
       <p className="actions">
         <a className="button small" href={exportHref} download>
           Export CSV
@@ -62,40 +93,23 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         </Link>
       </p>
       <form method="get" action={base} className="filters" role="search" aria-label="Search leads">
-        <label>
-          Search
-          <input type="text" name="search" defaultValue={q.search ?? ''} placeholder="Name, email or company" />
-        </label>
-        <label>
-          Status
-          <select name="status" defaultValue={q.status ?? ''}>
-            <option value="">Any</option>
-            {LEAD_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Segment
-          <select name="segment" defaultValue={q.segment ?? ''}>
-            <option value="">Any</option>
-            {segments.items.map((s) => (
-              <option key={s.segment_id} value={s.segment_id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterInput label="Search" name="search" value={q.search} placeholder="Name, email or company" />
+        <FilterSelect label="Status" name="status" value={q.status} options={LEAD_STATUSES} />
+        <FilterSelect
+          label="Segment"
+          name="segment"
+          value={q.segment}
+          options={segments.items.map((s) => ({ value: s.segment_id, label: s.name }))}
+        />
+        {properties.map((p) => (
+          <PropertyFilter key={p.property_id} property={p} value={propertyFilters?.[p.key]} />
+        ))}
         <button type="submit" className="button small">
           Search
         </button>
         {filtered && <Link href={base}>Clear</Link>}
       </form>
-      {!parsed.success && (
-        <p className="form-error" role="alert">
-          {parsed.error.issues[0].message}
-        </p>
-      )}
+      {refused && <Notice alert>{refused}</Notice>}
       <DataTable<Lead>
         caption={`Leads of ${site.name}`}
         rows={items}

@@ -2,7 +2,6 @@
 
 import { useActionState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import {
   changeRoleAction,
   inviteMemberAction,
@@ -10,8 +9,10 @@ import {
   removeMemberAction,
   revokeInvitationAction,
 } from '@/app/(console)/_lib/member-actions';
-import { ConfirmButton } from '@/components/confirm-button';
-import { Field, FormError } from '@/components/field';
+import { ActionForm } from '@/components/action-form';
+import { Field, FormError, SelectField } from '@/components/field';
+import { formMessage } from '@/components/form-state';
+import { RemoveButton } from '@/components/forms/remove-button';
 import { SubmitButton } from '@/components/submit-button';
 
 const ROLE_HINTS: Record<string, string> = {
@@ -22,36 +23,32 @@ const ROLE_HINTS: Record<string, string> = {
 
 /** Invites a person by mail with a role; the link works once, for 7 days. */
 export function InviteForm({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(forSite(inviteMemberAction, siteId), {} as FormState<string>);
   return (
-    <form action={action} noValidate>
-      <FormError message={state.errors?.form} />
-      <Field
-        name="email"
-        label="Email"
-        type="email"
-        autoComplete="off"
-        required
-        defaultValue={state.values?.email}
-        error={state.errors?.email}
-        hint="They accept signed in with this address, or create an account for it from the link."
-      />
-      <div className="field">
-        <label htmlFor="field-invite-role">Role</label>
-        <select id="field-invite-role" name="role" defaultValue={state.values?.role ?? 'member'} aria-invalid={state.errors?.role ? true : undefined}>
-          {Object.entries(ROLE_HINTS).map(([role, hint]) => (
-            <option key={role} value={role}>
-              {hint}
-            </option>
-          ))}
-        </select>
-        {state.errors?.role && <p className="error">{state.errors.role}</p>}
-      </div>
-      <p role="status" className="status">
-        {state.result && <>Invitation mailed to {state.result}.</>}
-      </p>
-      <SubmitButton pending="Inviting…">Send invitation</SubmitButton>
-    </form>
+    <ActionForm
+      action={forSite(inviteMemberAction, siteId)}
+      submit="Send invitation"
+      pending="Inviting…"
+      done={(email) => <>Invitation mailed to {email}.</>}
+    >
+      {(f) => (
+        <>
+          <Field
+            {...f.field('email')}
+            label="Email"
+            type="email"
+            autoComplete="off"
+            required
+            hint="They accept signed in with this address, or create an account for it from the link."
+          />
+          <SelectField
+            {...f.field('role', 'member')}
+            id="field-invite-role"
+            label="Role"
+            options={Object.entries(ROLE_HINTS).map(([value, label]) => ({ value, label }))}
+          />
+        </>
+      )}
+    </ActionForm>
   );
 }
 
@@ -76,61 +73,55 @@ export function RoleForm({ siteId, userId, role, canHandOver }: { siteId: string
       <SubmitButton pending="Saving…" className="button small">
         Change role
       </SubmitButton>
-      <FormError message={state.errors && (state.errors.form ?? Object.values(state.errors)[0])} />
+      <FormError message={formMessage(state)} />
     </form>
   );
 }
 
 export function RemoveMemberButton({ siteId, userId, email }: { siteId: string; userId: string; email: string }) {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={forSite(removeMemberAction, siteId)}
-      fields={{ user_id: userId }}
-      label="Remove"
+      target={{ user_id: userId }}
+      verb="Remove"
+      noun="member"
       subject={email}
-      title={`Remove ${email}?`}
-      confirm="Remove member"
-      pending="Removing…"
       focusAfter="members-heading"
-      id={`remove-${userId}`}
     >
-      <p>Their access to this site ends with their next request. Leads assigned to them stay assigned.</p>
-    </ConfirmButton>
+      Their access to this site ends with their next request. Leads assigned to them stay assigned.
+    </RemoveButton>
   );
 }
 
 export function RevokeInvitationButton({ siteId, id, email }: { siteId: string; id: string; email: string }) {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={forSite(revokeInvitationAction, siteId)}
-      fields={{ id }}
-      label="Revoke"
+      target={{ id }}
+      verb="Revoke"
+      noun="invitation"
       subject={email}
       title={`Revoke the invitation of ${email}?`}
-      confirm="Revoke invitation"
-      pending="Revoking…"
       focusAfter="invitations-heading"
-      id={`revoke-${id}`}
     >
-      <p>The link in the mail stops working at once.</p>
-    </ConfirmButton>
+      The link in the mail stops working at once.
+    </RemoveButton>
   );
 }
 
 export function LeaveSiteButton({ siteId, name }: { siteId: string; name: string }) {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={forSite(leaveSiteAction, siteId)}
-      fields={{}}
+      target={{}}
+      verb="Leave"
       label="Leave this site"
+      noun="site"
       subject={name}
-      title={`Leave ${name}?`}
-      confirm="Leave site"
-      pending="Leaving…"
       focusAfter="members-heading"
       id="leave-site"
     >
-      <p>You lose access at once; an owner or admin can invite you again.</p>
-    </ConfirmButton>
+      You lose access at once; an owner or admin can invite you again.
+    </RemoveButton>
   );
 }

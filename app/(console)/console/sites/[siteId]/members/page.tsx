@@ -1,8 +1,6 @@
 import type { Metadata } from 'next';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
-import { Card } from '@/components/kit/card';
-import { DataTable } from '@/components/kit/data-table';
-import { EmptyState } from '@/components/kit/empty-state';
+import { SectionTable } from '@/components/kit/section-table';
 import { Time } from '@/components/time';
 import { can } from '@/lib/members/permissions';
 import { teamOf } from '@/lib/members/service';
@@ -16,59 +14,44 @@ export default async function MembersPage({ params }: { params: Promise<{ siteId
   const { members, invitations } = await teamOf(site.id);
   const manages = can(role, 'members.manage');
   const handsOver = can(role, 'ownership.transfer');
+  // Whose role the member may change, and whom remove: anyone but the owner and themselves.
+  const changes = (m: (typeof members)[number]) => manages && m.role !== 'owner' && m.user_id !== user.id;
   return (
     <>
-      <Card title="Members" id="members">
-        <DataTable
-          caption={`Members of ${site.name}`}
-          rows={members}
-          rowKey={(m) => m.user_id}
-          empty={<EmptyState title="No members." />}
-          columns={[
-            { header: 'Member', className: 'wrap', cell: (m) => (m.name ? `${m.name} (${m.email})` : m.email) },
-            {
-              header: 'Role',
-              cell: (m) =>
-                manages && m.role !== 'owner' && m.user_id !== user.id ? (
-                  <RoleForm siteId={site.id} userId={m.user_id} role={m.role} canHandOver={handsOver} />
-                ) : (
-                  m.role
-                ),
-            },
-            { header: 'Joined', cell: (m) => <Time iso={m.created_at} /> },
-            {
-              header: 'Actions',
-              cell: (m) =>
-                manages && m.role !== 'owner' && m.user_id !== user.id ? (
-                  <RemoveMemberButton siteId={site.id} userId={m.user_id} email={m.email} />
-                ) : (
-                  <span className="empty">—</span>
-                ),
-            },
-          ]}
-        />
+      <SectionTable
+        title="Members"
+        id="members"
+        caption={`Members of ${site.name}`}
+        rows={members}
+        rowKey={(m) => m.user_id}
+        empty="No members."
+        columns={[
+          { header: 'Member', className: 'wrap', cell: (m) => (m.name ? `${m.name} (${m.email})` : m.email) },
+          {
+            header: 'Role',
+            cell: (m) => (changes(m) ? <RoleForm siteId={site.id} userId={m.user_id} role={m.role} canHandOver={handsOver} /> : m.role),
+          },
+          { header: 'Joined', cell: (m) => <Time iso={m.created_at} /> },
+        ]}
+        rowActions={(m) => changes(m) && <RemoveMemberButton siteId={site.id} userId={m.user_id} email={m.email} />}
+      >
         {role !== 'owner' && <LeaveSiteButton siteId={site.id} name={site.name} />}
-      </Card>
+      </SectionTable>
       {manages && (
-        <>
-          <Card title="Pending invitations" id="invitations">
-            <DataTable
-              caption={`Pending invitations of ${site.name}`}
-              rows={invitations}
-              rowKey={(i) => i.id}
-              empty={<EmptyState title="No pending invitations." />}
-              columns={[
-                { header: 'Email', className: 'wrap', cell: (i) => i.email },
-                { header: 'Role', cell: (i) => i.role },
-                { header: 'Expires', cell: (i) => <Time iso={i.expires_at} /> },
-                { header: 'Actions', cell: (i) => <RevokeInvitationButton siteId={site.id} id={i.id} email={i.email} /> },
-              ]}
-            />
-          </Card>
-          <Card title="Invite someone" id="invite">
-            <InviteForm siteId={site.id} />
-          </Card>
-        </>
+        <SectionTable
+          title="Pending invitations"
+          id="invitations"
+          caption={`Pending invitations of ${site.name}`}
+          rows={invitations}
+          empty="No pending invitations."
+          columns={[
+            { header: 'Email', className: 'wrap', cell: (i) => i.email },
+            { header: 'Role', cell: (i) => i.role },
+            { header: 'Expires', cell: (i) => <Time iso={i.expires_at} /> },
+            { header: 'Actions', cell: (i) => <RevokeInvitationButton siteId={site.id} id={i.id} email={i.email} /> },
+          ]}
+          add={{ title: 'Invite someone', id: 'invite', form: <InviteForm siteId={site.id} /> }}
+        />
       )}
     </>
   );

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import { offsetSchema, PAGE_SIZE, pageHref } from '@/app/(console)/_lib/list-query';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
-import { Card } from '@/components/kit/card';
-import { DataTable, Pager } from '@/components/kit/data-table';
-import { EmptyState } from '@/components/kit/empty-state';
+import { Pager } from '@/components/kit/data-table';
+import { SectionTable } from '@/components/kit/section-table';
 import { Time } from '@/components/time';
 import { CAPABILITIES } from '@/lib/core/principal';
 import { CAPABILITY_DESCRIPTIONS } from '@/lib/platform/schema';
@@ -12,58 +12,54 @@ import { CreateAppForm, CreatePlatformKeyForm, RevokePlatformKeyButton } from '.
 
 export const metadata: Metadata = { title: 'Platform apps · Site Growth Platform' };
 
-export default async function PlatformPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string }>;
-  searchParams: Promise<{ audit?: string }>;
-}) {
+export default async function PlatformPage({ params, searchParams }: SitePageProps<{ audit?: string }>) {
   const { site } = await requireSiteAccess((await params).siteId, 'platform.manage');
   const offset = offsetSchema.parse((await searchParams).audit);
   const [apps, keys, audit] = await Promise.all([listApps(site.id), listKeysOfSite(site.id), auditOfSite(site.id, { limit: PAGE_SIZE, offset })]);
   const appName = new Map(apps.map((a) => [a.id, a.name]));
   return (
     <>
-      <Card title="Platform apps" id="platform-apps">
-        <p>
-          Generated applications of this site call the platform API with a platform key. Each app has its own database schema,{' '}
-          <span className="mono">app_&lt;short id&gt;</span>.
-        </p>
-        <DataTable
-          caption={`Platform apps of ${site.name}`}
-          rows={apps}
-          rowKey={(a) => a.id}
-          empty={<EmptyState title="No apps yet." />}
-          columns={[
-            { header: 'Name', cell: (a) => a.name },
-            { header: 'Schema', className: 'mono', cell: (a) => a.schema },
-            { header: 'Created', cell: (a) => <Time iso={a.created_at} /> },
-          ]}
-        />
+      <SectionTable
+        title="Platform apps"
+        id="platform-apps"
+        intro={
+          <>
+            Generated applications of this site call the platform API with a platform key. Each app has its own database schema,{' '}
+            <span className="mono">app_&lt;short id&gt;</span>.
+          </>
+        }
+        caption={`Platform apps of ${site.name}`}
+        rows={apps}
+        empty="No apps yet."
+        columns={[
+          { header: 'Name', cell: (a) => a.name },
+          { header: 'Schema', className: 'mono', cell: (a) => a.schema },
+          { header: 'Created', cell: (a) => <Time iso={a.created_at} /> },
+        ]}
+      >
         <CreateAppForm siteId={site.id} />
-      </Card>
+      </SectionTable>
 
-      <Card title="Platform keys" id="platform-keys">
-        <DataTable
-          caption={`Platform keys of ${site.name}`}
-          rows={keys}
-          rowKey={(k) => k.id}
-          empty={<EmptyState title="No platform keys yet." />}
-          columns={[
-            { header: 'Name', cell: (k) => k.name },
-            { header: 'App', cell: (k) => appName.get(k.app_id) },
-            { header: 'Key', className: 'mono', cell: (k) => k.display },
-            { header: 'Capabilities', className: 'mono', cell: (k) => k.capabilities.join(', ') },
-            { header: 'Status', cell: (k) => k.status },
-            { header: 'Expires', cell: (k) => <Time iso={k.expires_at} /> },
-            {
-              header: 'Actions',
-              hideHeader: true,
-              cell: (k) => k.status === 'active' && <RevokePlatformKeyButton siteId={site.id} keyId={k.id} name={k.name} />,
-            },
-          ]}
-        />
+      <SectionTable
+        title="Platform keys"
+        id="platform-keys"
+        caption={`Platform keys of ${site.name}`}
+        rows={keys}
+        empty="No platform keys yet."
+        columns={[
+          { header: 'Name', cell: (k) => k.name },
+          { header: 'App', cell: (k) => appName.get(k.app_id) },
+          { header: 'Key', className: 'mono', cell: (k) => k.display },
+          { header: 'Capabilities', className: 'mono', cell: (k) => k.capabilities.join(', ') },
+          { header: 'Status', cell: (k) => k.status },
+          { header: 'Expires', cell: (k) => <Time iso={k.expires_at} /> },
+          {
+            header: 'Actions',
+            hideHeader: true,
+            cell: (k) => k.status === 'active' && <RevokePlatformKeyButton siteId={site.id} keyId={k.id} name={k.name} />,
+          },
+        ]}
+      >
         {apps.length > 0 ? (
           <CreatePlatformKeyForm
             siteId={site.id}
@@ -84,38 +80,38 @@ export default async function PlatformPage({
             ))}
           </dl>
         </details>
-      </Card>
+      </SectionTable>
 
-      <Card title="Audit log" id="platform-audit">
-        <p>Every call made with a platform key of this site, refused ones included, newest first.</p>
-        <DataTable
-          caption={`Platform API calls of ${site.name}`}
-          rows={audit.items}
-          rowKey={(e) => String(e.id)}
-          empty={<EmptyState title="No platform calls yet." />}
-          columns={[
-            { header: 'When', cell: (e) => <Time iso={e.created_at} /> },
-            { header: 'App', cell: (e) => appName.get(e.app_id) },
-            { header: 'Call', className: 'mono', cell: (e) => `${e.method} ${e.route}` },
-            { header: 'Capability', className: 'mono', cell: (e) => e.capability },
-            {
-              header: 'Status',
-              cell: (e) => (
-                <>
-                  {e.status}
-                  {e.error_code && <span className="sub"> {e.error_code}</span>}
-                </>
-              ),
-            },
-          ]}
-        />
+      <SectionTable
+        title="Audit log"
+        id="platform-audit"
+        intro="Every call made with a platform key of this site, refused ones included, newest first."
+        caption={`Platform API calls of ${site.name}`}
+        rows={audit.items}
+        empty="No platform calls yet."
+        columns={[
+          { header: 'When', cell: (e) => <Time iso={e.created_at} /> },
+          { header: 'App', cell: (e) => appName.get(e.app_id) },
+          { header: 'Call', className: 'mono', cell: (e) => `${e.method} ${e.route}` },
+          { header: 'Capability', className: 'mono', cell: (e) => e.capability },
+          {
+            header: 'Status',
+            cell: (e) => (
+              <>
+                {e.status}
+                {e.error_code && <span className="sub"> {e.error_code}</span>}
+              </>
+            ),
+          },
+        ]}
+      >
         <Pager
           offset={offset}
           limit={PAGE_SIZE}
           total={audit.meta.total}
-          href={(o) => `${withQuery(`/console/sites/${site.id}/platform`, {}, { audit: o || undefined })}#platform-audit-heading`}
+          href={pageHref(`/console/sites/${site.id}/platform`, { param: 'audit', anchor: 'platform-audit' })}
         />
-      </Card>
+      </SectionTable>
     </>
   );
 }

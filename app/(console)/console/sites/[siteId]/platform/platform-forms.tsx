@@ -1,41 +1,27 @@
 'use client';
 
-import { useActionState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import { createAppAction, createPlatformKeyAction, revokePlatformKeyAction } from '@/app/(console)/_lib/platform-actions';
-import { ConfirmButton } from '@/components/confirm-button';
-import { ExpiryField, Field, FormError } from '@/components/field';
+import { ActionForm } from '@/components/action-form';
+import { ExpiryField, Field, SelectField } from '@/components/field';
+import { RemoveButton } from '@/components/forms/remove-button';
 import { CheckGroup } from '@/components/kit/check-group';
 import { ShownOnce } from '@/components/kit/shown-once';
-import { SubmitButton } from '@/components/submit-button';
 import type { CreatedPlatformKey } from '@/lib/platform/schema';
 
 export function CreateAppForm({ siteId }: { siteId: string }) {
-  const [state, action] = useActionState(forSite(createAppAction, siteId), {} as FormState<string>);
   return (
-    <form action={action} noValidate>
-      <FormError message={state.errors?.form} />
-      <Field
-        name="name"
-        id="field-app-name"
-        label="App name"
-        type="text"
-        required
-        maxLength={100}
-        placeholder="Booking app"
-        defaultValue={state.values?.name}
-        error={state.errors?.name}
-      />
-      <p role="status" className="status">
-        {state.result && (
-          <>
-            Created; its schema is <span className="mono">{state.result}</span>.
-          </>
-        )}
-      </p>
-      <SubmitButton pending="Creating…">Create app</SubmitButton>
-    </form>
+    <ActionForm
+      action={forSite(createAppAction, siteId)}
+      submit="Create app"
+      done={(schema) => (
+        <>
+          Created; its schema is <span className="mono">{schema}</span>.
+        </>
+      )}
+    >
+      {(f) => <Field {...f.field('name')} id="field-app-name" label="App name" type="text" required maxLength={100} placeholder="Booking app" />}
+    </ActionForm>
   );
 }
 
@@ -48,14 +34,15 @@ export function CreatePlatformKeyForm({
   apps: { id: string; name: string }[];
   capabilities: { name: string; description: string }[];
 }) {
-  const [state, action] = useActionState(forSite(createPlatformKeyAction, siteId), {} as FormState<CreatedPlatformKey>);
   return (
-    <>
-      {state.result && (
+    <ActionForm
+      action={forSite(createPlatformKeyAction, siteId)}
+      submit="Create platform key"
+      shown={(key: CreatedPlatformKey) => (
         <ShownOnce
-          id={state.result.id}
-          value={state.result.platformKey}
-          title={`Your new platform key “${state.result.name}”`}
+          id={key.id}
+          value={key.platformKey}
+          title={`Your new platform key “${key.name}”`}
           noun="key"
           testId="new-platform-key"
           headingId="new-platform-key-heading"
@@ -63,66 +50,40 @@ export function CreatePlatformKeyForm({
           Put it in the generated app&apos;s environment; only a hash is stored.
         </ShownOnce>
       )}
-      <form action={action} noValidate>
-        <FormError message={state.errors?.form} />
-        <div className="row">
-          <div className="field">
-            <label htmlFor="field-app_id">App</label>
-            <select
-              id="field-app_id"
-              name="app_id"
-              defaultValue={state.values?.app_id ?? apps[0]?.id}
-              aria-invalid={state.errors?.app_id ? true : undefined}
-            >
-              {apps.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-            {state.errors?.app_id && <p className="error">{state.errors.app_id}</p>}
+    >
+      {(f) => (
+        <>
+          <div className="row">
+            <SelectField {...f.field('app_id', apps[0]?.id)} label="App" options={apps.map((a) => ({ value: a.id, label: a.name }))} />
+            <Field {...f.field('name')} id="field-key-name" label="Name" type="text" required maxLength={100} placeholder="Production" />
+            <ExpiryField state={f.state} />
           </div>
-          <Field
-            name="name"
-            id="field-key-name"
-            label="Name"
-            type="text"
-            required
-            maxLength={100}
-            placeholder="Production"
-            defaultValue={state.values?.name}
-            error={state.errors?.name}
+          <CheckGroup
+            name="capabilities"
+            legend="Capabilities"
+            options={capabilities.map((c) => ({ value: c.name, title: c.description }))}
+            values={f.state.values}
+            initially={(c) => c === 'leads.read'}
+            error={f.state.errors?.capabilities}
           />
-          <ExpiryField state={state} />
-        </div>
-        <CheckGroup
-          name="capabilities"
-          legend="Capabilities"
-          options={capabilities.map((c) => ({ value: c.name, title: c.description }))}
-          values={state.values}
-          initially={(c) => c === 'leads.read'}
-          error={state.errors?.capabilities}
-        />
-        <SubmitButton pending="Creating…">Create platform key</SubmitButton>
-      </form>
-    </>
+        </>
+      )}
+    </ActionForm>
   );
 }
 
 export function RevokePlatformKeyButton({ siteId, keyId, name }: { siteId: string; keyId: string; name: string }) {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={forSite(revokePlatformKeyAction, siteId)}
-      fields={{ key_id: keyId }}
-      label="Revoke"
+      target={{ key_id: keyId }}
+      verb="Revoke"
+      noun="key"
       subject={name}
-      title={`Revoke ${name}?`}
-      confirm="Revoke key"
-      pending="Revoking…"
       focusAfter="platform-keys-heading"
       id={`revoke-platform-${keyId}`}
     >
-      <p>The app using this key is refused from its next request on. This cannot be undone.</p>
-    </ConfirmButton>
+      The app using this key is refused from its next request on. This cannot be undone.
+    </RemoveButton>
   );
 }

@@ -2,9 +2,9 @@
 
 import { useActionState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import { saveReportsAction } from '@/app/(console)/_lib/share-actions';
 import { Field, FormError } from '@/components/field';
+import type { FormState } from '@/components/form-state';
 import { SubmitButton } from '@/components/submit-button';
 import type { ReportSettings } from '@/lib/analytics/reports';
 

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { count } from '@/app/(console)/_lib/format';
 import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
@@ -15,13 +16,7 @@ import { CreateSegmentForm } from './create-segment-form';
 export const metadata: Metadata = { title: 'Segments · Site Growth Platform' };
 
 /** The audiences the site targets; each links to its leads. */
-export default async function SegmentsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string }>;
-  searchParams: Promise<{ offset?: string }>;
-}) {
+export default async function SegmentsPage({ params, searchParams }: SitePageProps<{ offset?: string }>) {
   const { site, role } = await requireSiteAccess((await params).siteId);
   const q = await searchParams;
   const offset = offsetSchema.parse(q.offset);

@@ -2,8 +2,8 @@
 
 import { useActionState, type ReactNode } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import {
+  approveDraftAction,
   createSequenceAction,
   enrollAction,
   previewStepAction,
@@ -13,8 +13,10 @@ import {
   updateSequenceAction,
 } from '@/app/(console)/_lib/sequence-actions';
 import { DELAY_UNITS, splitDelay, STEP_MODES, stepMode, WEEKDAYS, type EnrollCounts } from '@/app/(console)/_lib/sequence-form';
-import { ConfirmButton } from '@/components/confirm-button';
-import { Field, FormError } from '@/components/field';
+import { Field, FormError, SelectField, TextAreaField } from '@/components/field';
+import type { FormState } from '@/components/form-state';
+import { ActionButton } from '@/components/forms/action-button';
+import { RemoveButton } from '@/components/forms/remove-button';
 import { SubmitButton } from '@/components/submit-button';
 import type { StepPreview } from '@/lib/sequences/preview';
 import type { Step } from '@/lib/sequences/schema';
@@ -31,8 +33,11 @@ export interface BuilderValues {
   tracking?: boolean;
 }
 
-const HOURS = Array.from({ length: 25 }, (_, h) => h);
-const hourLabel = (h: number) => `${String(h).padStart(2, '0')}:00`;
+const HOURS = Array.from({ length: 25 }, (_, h) => ({ value: String(h), label: `${String(h).padStart(2, '0')}:00` }));
+const STATUSES = [
+  { value: 'active', label: 'Active: enrolled leads get their steps' },
+  { value: 'paused', label: 'Paused: nothing is sent until you resume' },
+];
 
 /**
  * The sequence builder (create and edit). Steps are numbered slots: the saved steps, then empty
@@ -63,6 +68,9 @@ export function SequenceBuilder({
   const steps = sequence?.steps ?? [];
   const slots = Math.min(20, Math.max(steps.length + 2, 3));
   const window = sequence?.send_window ?? null;
+  const hourField = (name: 'start_hour' | 'end_hour', label: string, initial: number) => (
+    <SelectField name={name} label={label} options={HOURS} defaultValue={value(name, String(initial))} error={e[`send_window.${name}`]} />
+  );
   return (
     <form action={action} noValidate className="sequence-builder">
       <FormError message={e.form} />
@@ -125,13 +133,8 @@ export function SequenceBuilder({
         </div>
         {e['send_window.days'] && <p className="error">{e['send_window.days']}</p>}
         <div className="row hours">
-          <HourSelect
-            name="start_hour"
-            label="From"
-            value={value('start_hour', String(window?.start_hour ?? 9))}
-            error={e['send_window.start_hour']}
-          />
-          <HourSelect name="end_hour" label="Until" value={value('end_hour', String(window?.end_hour ?? 17))} error={e['send_window.end_hour']} />
+          {hourField('start_hour', 'From', window?.start_hour ?? 9)}
+          {hourField('end_hour', 'Until', window?.end_hour ?? 17)}
         </div>
         <p className="hint">
           Hours in the site’s time zone, <strong>{timeZone}</strong> (Business settings). A step due outside the window waits for its next hour.
@@ -189,35 +192,11 @@ export function SequenceBuilder({
         {e.stop_on_status && <p className="error">{e.stop_on_status}</p>}
       </fieldset>
 
-      {!sequence?.id && (
-        <div className="field">
-          <label htmlFor="field-status">Once created</label>
-          <select key={value('status', 'active')} id="field-status" name="status" defaultValue={value('status', 'active')}>
-            <option value="active">Active: enrolled leads get their steps</option>
-            <option value="paused">Paused: nothing is sent until you resume</option>
-          </select>
-        </div>
-      )}
+      {!sequence?.id && <SelectField name="status" label="Once created" options={STATUSES} defaultValue={value('status', 'active')} />}
       <div className="builder-actions">
         <SubmitButton pending="Saving…">{sequence?.id ? 'Save sequence' : 'Create sequence'}</SubmitButton>
       </div>
     </form>
-  );
-}
-
-function HourSelect({ name, label, value, error }: { name: string; label: string; value: string; error?: string }) {
-  return (
-    <div className="field">
-      <label htmlFor={`field-${name}`}>{label}</label>
-      <select key={value} id={`field-${name}`} name={name} defaultValue={value} aria-invalid={error ? true : undefined}>
-        {HOURS.map((h) => (
-          <option key={h} value={h}>
-            {hourLabel(h)}
-          </option>
-        ))}
-      </select>
-      {error && <p className="error">{error}</p>}
-    </div>
   );
 }
 
@@ -275,21 +254,13 @@ function StepFields({
           defaultValue={value(at('delay'), String(delay.amount))}
           error={errors[at('delay')]}
         />
-        <div className="field">
-          <label htmlFor={`step-${slot}-unit`}>Unit</label>
-          <select
-            key={value(at('delay_unit'), delay.unit)}
-            id={`step-${slot}-unit`}
-            name={at('delay_unit')}
-            defaultValue={value(at('delay_unit'), delay.unit)}
-          >
-            {DELAY_UNITS.map((u) => (
-              <option key={u.value} value={u.value}>
-                {u.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id={`step-${slot}-unit`}
+          name={at('delay_unit')}
+          label="Unit"
+          options={DELAY_UNITS}
+          defaultValue={value(at('delay_unit'), delay.unit)}
+        />
       </div>
       <Field
         name={at('subject')}
@@ -300,7 +271,7 @@ function StepFields({
         defaultValue={value(at('subject'), step?.subject ?? '')}
         error={errors[at('subject')]}
       />
-      <TextArea
+      <TextAreaField
         name={at('subject_variants')}
         id={`step-${slot}-variants`}
         label="Other subjects to test (A/B, optional)"
@@ -309,17 +280,8 @@ function StepFields({
         defaultValue={value(at('subject_variants'), variants)}
         error={errors[at('subject_variants')]}
       />
-      <div className="field">
-        <label htmlFor={`step-${slot}-mode`}>Written</label>
-        <select key={value(at('mode'), stepMode(step))} id={`step-${slot}-mode`} name={at('mode')} defaultValue={value(at('mode'), stepMode(step))}>
-          {STEP_MODES.filter((m) => m.value !== 'agent-review' || stepMode(step) === 'agent-review').map((m) => (
-            <option key={m.value} value={m.value}>
-              {m.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <TextArea
+      <SelectField id={`step-${slot}-mode`} name={at('mode')} label="Written" options={STEP_MODES} defaultValue={value(at('mode'), stepMode(step))} />
+      <TextAreaField
         name={at('body')}
         id={`step-${slot}-body`}
         label="Body (for the agent: its instructions)"
@@ -332,60 +294,30 @@ function StepFields({
   );
 }
 
-function TextArea({
-  name,
-  id,
-  label,
-  hint,
-  error,
-  ...rest
-}: { name: string; id: string; label: string; hint?: ReactNode; error?: string } & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={described} {...rest} />
-      {hint && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
 /** Pause or resume. */
 export function SequenceStatusButton({ siteId, sequenceId, status }: { siteId: string; sequenceId: string; status: 'active' | 'paused' }) {
-  const [state, action] = useActionState(forSite(setSequenceStatusAction, siteId), {} as FormState<string>);
   const next = status === 'active' ? 'paused' : 'active';
   return (
-    <form action={action} className="inline-form">
-      <input type="hidden" name="sequence_id" value={sequenceId} />
-      <input type="hidden" name="status" value={next} />
-      <SubmitButton pending={next === 'paused' ? 'Pausing…' : 'Resuming…'} className={next === 'paused' ? 'button small' : 'button small primary'}>
-        {next === 'paused' ? 'Pause' : 'Resume'}
-      </SubmitButton>
-      <FormError message={state.errors?.form} />
-    </form>
+    <ActionButton
+      action={forSite(setSequenceStatusAction, siteId)}
+      fields={{ sequence_id: sequenceId, status: next }}
+      pending={next === 'paused' ? 'Pausing…' : 'Resuming…'}
+      className={next === 'paused' ? 'button small' : 'button small primary'}
+      formClass="inline-form"
+    >
+      {next === 'paused' ? 'Pause' : 'Resume'}
+    </ActionButton>
   );
 }
 
 type Choice = { value: string; label: string };
-// A select is keyed by its value: React applies a select's default only when it mounts, and resets
-// a form after its action, so a new key keeps what the answer says is chosen.
 
+/** A choice of the form: what was chosen before a refusal, else the placeholder (or the first choice without one). */
 function Select({
-  name,
-  label,
-  options,
   value,
-  error,
+  options,
   placeholder,
+  ...field
 }: {
   name: string;
   label: string;
@@ -394,30 +326,7 @@ function Select({
   error?: string;
   placeholder?: string;
 }) {
-  return (
-    <div className="field">
-      <label htmlFor={`field-${name}`}>{label}</label>
-      <select
-        key={value}
-        id={`field-${name}`}
-        name={name}
-        defaultValue={value ?? (placeholder ? '' : options[0]?.value)}
-        aria-invalid={error ? true : undefined}
-      >
-        {placeholder && (
-          <option value="" disabled>
-            {placeholder}
-          </option>
-        )}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {error && <p className="error">{error}</p>}
-    </div>
-  );
+  return <SelectField {...field} options={options} placeholder={placeholder} defaultValue={value ?? (placeholder ? '' : options[0]?.value)} />;
 }
 
 /**
@@ -548,18 +457,48 @@ export function EnrollLeadsForm({ siteId, sequences }: { siteId: string; sequenc
 /** Takes a lead out of the sequence, after a confirmation. */
 export function UnenrollButton({ siteId, sequenceId, leadId, email }: { siteId: string; sequenceId: string; leadId: string; email: string }) {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={forSite(unenrollAction, siteId)}
-      fields={{ sequence_id: sequenceId, lead_id: leadId }}
-      label="Unenroll"
+      target={{ sequence_id: sequenceId, lead_id: leadId }}
+      verb="Unenroll"
       subject={email}
-      title={`Unenroll ${email}?`}
-      confirm="Unenroll"
-      pending="Unenrolling…"
       focusAfter="enrollments-heading"
-      id={`unenroll-${leadId}`}
     >
-      <p>Nothing more of this sequence is sent to {email}. The lead stays listed as stopped and cannot be enrolled in it again.</p>
-    </ConfirmButton>
+      Nothing more of this sequence is sent to {email}. The lead stays listed as stopped and cannot be enrolled in it again.
+    </RemoveButton>
+  );
+}
+
+/**
+ * One draft of the email agent waiting for review: read, edited (subject and body) and approved,
+ * after which it goes out within the send window, the cap and the throttle.
+ */
+export function ApproveDraftForm({
+  siteId,
+  sequenceId,
+  leadId,
+  subject,
+  body,
+}: {
+  siteId: string;
+  sequenceId: string;
+  leadId: string;
+  subject: string;
+  body: string;
+}) {
+  const [state, action] = useActionState(forSite(approveDraftAction, siteId), {} as FormState<undefined>);
+  const e = state.errors ?? {};
+  const id = `draft-${leadId}`;
+  return (
+    <form action={action} noValidate className="draft-form">
+      <input type="hidden" name="sequence_id" value={sequenceId} />
+      <input type="hidden" name="lead_id" value={leadId} />
+      <FormError message={e.form} />
+      <Field name="subject" id={`${id}-subject`} label="Subject" type="text" defaultValue={state.values?.subject ?? subject} error={e.subject} />
+      <TextAreaField name="body" id={`${id}-body`} label="Body" rows={10} defaultValue={state.values?.body ?? body} error={e.body} />
+      <div className="actions">
+        <SubmitButton pending="Approving…">Approve and send</SubmitButton>
+      </div>
+    </form>
   );
 }

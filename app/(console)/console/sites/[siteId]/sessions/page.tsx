@@ -8,6 +8,8 @@ import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
+import { FilterInput, FilterSelect } from '@/components/kit/page-filters';
+import { Notice } from '@/components/kit/page-notice';
 import { Time } from '@/components/time';
 import { BotBadge, VisitorName } from '@/components/visitor-name';
 import { visits } from '@/lib/analytics/service';
@@ -27,6 +29,11 @@ const filterSchema = z.object({
 
 /** `?bots=show`: bot sessions listed too (labelled); without it the list is people's visits, as the Overview counts them. */
 type Search = { visitor?: string; source?: string; identified?: string; bots?: string; offset?: string; erased?: string };
+
+const IDENTIFIED = [
+  { value: 'yes', label: 'Leads only' },
+  { value: 'no', label: 'Anonymous only' },
+];
 
 const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
@@ -60,11 +67,7 @@ export default async function SessionsPage({ params, searchParams }: { params: P
   const toggle = withQuery(base, q, { bots: showBots ? undefined : 'show', offset: undefined });
   return (
     <Card title="Visitors" id="sessions">
-      {q.erased && (
-        <p role="status" className="status">
-          The person’s data was erased.
-        </p>
-      )}
+      {q.erased && <Notice>The person’s data was erased.</Notice>}
       <p className="visit-counts" data-testid="visit-counts">
         {plural(all.humans.sessions, 'visit', 'visits')} by {plural(all.humans.visitors, 'person', 'people')}
         {' · '}
@@ -79,22 +82,9 @@ export default async function SessionsPage({ params, searchParams }: { params: P
       {f.visitor && <VisitorHeader visitorId={f.visitor.toLowerCase()} first={items.find((s) => s.visitor_id === f.visitor?.toLowerCase())} />}
       {/* Keyed by the query: a link to other filters (a visitor's label, the bot toggle) fills the form anew. */}
       <form key={withQuery('', q, { offset: undefined })} method="get" action={base} className="filters" aria-label="Filter sessions">
-        <label>
-          Visitor ID
-          <input type="text" name="visitor" defaultValue={q.visitor ?? ''} aria-invalid={parsed.success ? undefined : true} />
-        </label>
-        <label>
-          UTM source
-          <input type="text" name="source" defaultValue={q.source ?? ''} />
-        </label>
-        <label>
-          Identified
-          <select name="identified" defaultValue={q.identified ?? ''}>
-            <option value="">Anyone</option>
-            <option value="yes">Leads only</option>
-            <option value="no">Anonymous only</option>
-          </select>
-        </label>
+        <FilterInput label="Visitor ID" name="visitor" value={q.visitor} aria-invalid={parsed.success ? undefined : true} />
+        <FilterInput label="UTM source" name="source" value={q.source} />
+        <FilterSelect label="Identified" name="identified" value={q.identified} any="Anyone" options={IDENTIFIED} />
         <label className="check">
           <input type="checkbox" name="bots" value="show" defaultChecked={showBots} />
           Show bot traffic
@@ -104,11 +94,7 @@ export default async function SessionsPage({ params, searchParams }: { params: P
         </button>
         {filtered && <Link href={withQuery(base, {}, { bots: showBots ? 'show' : undefined })}>Clear</Link>}
       </form>
-      {!parsed.success && (
-        <p className="form-error" role="alert">
-          The visitor ID must be a UUID; showing every session.
-        </p>
-      )}
+      {!parsed.success && <Notice alert>The visitor ID must be a UUID; showing every session.</Notice>}
       <DataTable<SessionSummary>
         className="compact"
         caption={`Sessions of ${site.name}`}
@@ -177,7 +163,7 @@ export default async function SessionsPage({ params, searchParams }: { params: P
 function VisitorHeader({ visitorId, first }: { visitorId: string; first?: SessionSummary }) {
   return (
     <p className="wrap" data-testid="visitor-header">
-      <strong>{visitorLabel(first ?? { visitor_id: visitorId })}</strong>
+      <strong>{visitorLabel(first ?? { visitor_id: visitorId })}</strong> {first?.is_bot && <BotBadge />}
       <span className="sub">
         Visitor id <code className="mono">{visitorId}</code> <CopyButton text={visitorId} label="Copy id" small />
       </span>

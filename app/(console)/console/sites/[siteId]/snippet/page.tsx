@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { publicOrigin } from '@/app/(console)/_lib/request-origin';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
-import { publicOrigin, trackingSnippet } from '@/app/(console)/_lib/snippet';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { TrackerGuide } from '@/components/tracker-guide';
+import { trackingSnippet } from '@/components/tracking-snippet';
 import { listSiteOrigins } from '@/lib/sites/service';
 import { DOWNLOAD_EXTENSIONS } from '@/lib/visitors/snippet';
 

@@ -2,9 +2,9 @@
 
 import { useActionState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import { updateEndpointAction } from '@/app/(console)/_lib/webhook-actions';
 import { Field, FormError } from '@/components/field';
+import type { FormState } from '@/components/form-state';
 import { CheckGroup } from '@/components/kit/check-group';
 import { SubmitButton } from '@/components/submit-button';
 

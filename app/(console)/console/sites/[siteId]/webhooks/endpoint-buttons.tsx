@@ -2,9 +2,9 @@
 
 import { useActionState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import { deleteEndpointAction, pingEndpointAction } from '@/app/(console)/_lib/webhook-actions';
-import { ConfirmButton } from '@/components/confirm-button';
+import type { FormState } from '@/components/form-state';
+import { RemoveButton } from '@/components/forms/remove-button';
 import { SubmitButton } from '@/components/submit-button';
 
 /** "Send a ping" queues a webhook.ping to this endpoint; the delivery shows below once attempted. */
@@ -23,18 +23,16 @@ export function PingButton({ siteId, endpointId }: { siteId: string; endpointId:
 
 export function DeleteEndpointButton({ siteId, endpointId, url }: { siteId: string; endpointId: string; url: string }) {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={forSite(deleteEndpointAction, siteId)}
-      fields={{ endpoint_id: endpointId }}
-      label="Delete"
+      target={{ endpoint_id: endpointId }}
+      verb="Delete"
+      noun="endpoint"
       subject={url}
       title={`Delete the endpoint ${url}?`}
-      confirm="Delete endpoint"
-      pending="Deleting…"
       focusAfter="webhooks-heading"
-      id={`delete-${endpointId}`}
     >
-      <p>No more events are sent to it; its pending deliveries are dropped.</p>
-    </ConfirmButton>
+      No more events are sent to it; its pending deliveries are dropped.
+    </RemoveButton>
   );
 }

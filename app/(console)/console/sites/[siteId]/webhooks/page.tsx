@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import { offsetSchema, PAGE_SIZE, withQuery } from '@/app/(console)/_lib/list-query';
+import { offsetSchema, PAGE_SIZE, pageHref, peekedPage } from '@/app/(console)/_lib/list-query';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
-import { Card } from '@/components/kit/card';
-import { DataTable, Pager } from '@/components/kit/data-table';
-import { EmptyState } from '@/components/kit/empty-state';
+import { Pager } from '@/components/kit/data-table';
+import { SectionTable } from '@/components/kit/section-table';
 import { Time } from '@/components/time';
 import { EVENT_TYPES } from '@/lib/webhooks/events';
 import { listDeliveries, listEndpoints } from '@/lib/webhooks/service';
@@ -13,131 +13,117 @@ import { DeleteEndpointButton, PingButton } from './endpoint-buttons';
 
 export const metadata: Metadata = { title: 'Webhooks · Site Growth Platform' };
 
-export default async function WebhooksPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string }>;
-  searchParams: Promise<{ offset?: string }>;
-}) {
+export default async function WebhooksPage({ params, searchParams }: SitePageProps<{ offset?: string }>) {
   const { site } = await requireSiteAccess((await params).siteId, 'webhooks.manage');
   const offset = offsetSchema.parse((await searchParams).offset);
-  // One row past the page tells whether an older page exists, without counting every delivery.
-  const [endpoints, page] = await Promise.all([listEndpoints(site.id), listDeliveries(site.id, { limit: PAGE_SIZE + 1, offset })]);
-  const deliveries = page.slice(0, PAGE_SIZE);
+  const [endpoints, read] = await Promise.all([listEndpoints(site.id), listDeliveries(site.id, { limit: PAGE_SIZE + 1, offset })]);
+  const { rows: deliveries, pager } = peekedPage(read, offset);
   const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
   // The newest answered delivery of each endpoint (deliveries come newest first): what its health says.
   const lastAnswer = new Map<string, (typeof deliveries)[number]>();
   for (const d of deliveries) if (d.attempts > 0 && !lastAnswer.has(d.endpoint_id)) lastAnswer.set(d.endpoint_id, d);
   return (
     <>
-      <Card title="Webhook endpoints" id="webhooks">
-        <p>
-          Events of this site are POSTed to these URLs, signed per Standard Webhooks and retried for about a day when the endpoint does not answer
-          2xx.
-        </p>
-        <DataTable
-          caption={`Webhook endpoints of ${site.name}`}
-          rows={endpoints}
-          rowKey={(e) => e.id}
-          empty={<EmptyState title="No endpoints yet." />}
-          columns={[
-            {
-              header: 'URL',
-              className: 'mono',
-              cell: (e) => (
-                <>
-                  {e.url}
-                  {e.description && <span className="sub">{e.description}</span>}
-                </>
-              ),
-            },
-            { header: 'Events', className: 'mono', cell: (e) => e.events.join(', ') },
-            {
-              header: 'Status',
-              cell: (e) => {
-                const last = lastAnswer.get(e.id);
-                const health = !e.active ? 'inactive' : e.status === 'failing' ? 'failing' : last ? 'healthy' : 'no deliveries yet';
-                return (
-                  <span data-testid="endpoint-health">
-                    <span className={`badge ${health === 'failing' ? 'failed' : health === 'healthy' ? 'active' : 'stopped'}`}>{health}</span>
-                    {e.failing_since && (
-                      <span className="sub">
-                        since <Time iso={e.failing_since} />
-                      </span>
-                    )}
-                    {last && (
-                      <span className="sub">
-                        last {last.event_type === 'webhook.ping' ? 'ping' : 'delivery'}:{' '}
-                        {last.last_status_code !== null ? `answered ${last.last_status_code}` : (last.last_error ?? 'no answer')}
-                      </span>
-                    )}
-                  </span>
-                );
-              },
-            },
-            { header: 'Created', cell: (e) => <Time iso={e.created_at} /> },
-            {
-              header: 'Actions',
-              hideHeader: true,
-              cell: (e) => (
-                <>
-                  <PingButton siteId={site.id} endpointId={e.id} />
-                  <DeleteEndpointButton siteId={site.id} endpointId={e.id} url={e.url} />
-                  <EditEndpointForm siteId={site.id} endpoint={e} eventTypes={EVENT_TYPES} />
-                </>
-              ),
-            },
-          ]}
-        />
-      </Card>
-      <Card title="Recent deliveries" id="deliveries">
-        <DataTable
-          caption="Deliveries, newest first"
-          rows={deliveries}
-          rowKey={(d) => d.id}
-          empty={<EmptyState title="No deliveries yet." />}
-          columns={[
-            {
-              header: 'Event',
-              className: 'mono',
-              cell: (d) => (
-                <>
-                  {d.event_type}
-                  <span className="sub">{d.event_id}</span>
-                </>
-              ),
-            },
-            { header: 'Endpoint', className: 'mono', cell: (d) => urlOf.get(d.endpoint_id) ?? d.endpoint_id },
-            {
-              header: 'Status',
-              cell: (d) => (
-                <>
-                  {d.status}
-                  {d.next_attempt_at && d.status === 'pending' && (
+      <SectionTable
+        title="Webhook endpoints"
+        id="webhooks"
+        intro={
+          <>
+            Events of this site are POSTed to these URLs, signed per Standard Webhooks and retried for about a day when the endpoint does not answer
+            2xx.
+          </>
+        }
+        caption={`Webhook endpoints of ${site.name}`}
+        rows={endpoints}
+        empty="No endpoints yet."
+        columns={[
+          {
+            header: 'URL',
+            className: 'mono',
+            cell: (e) => (
+              <>
+                {e.url}
+                {e.description && <span className="sub">{e.description}</span>}
+              </>
+            ),
+          },
+          { header: 'Events', className: 'mono', cell: (e) => e.events.join(', ') },
+          {
+            header: 'Status',
+            cell: (e) => {
+              const last = lastAnswer.get(e.id);
+              const health = !e.active ? 'inactive' : e.status === 'failing' ? 'failing' : last ? 'healthy' : 'no deliveries yet';
+              return (
+                <span data-testid="endpoint-health">
+                  <span className={`badge ${health === 'failing' ? 'failed' : health === 'healthy' ? 'active' : 'stopped'}`}>{health}</span>
+                  {e.failing_since && (
                     <span className="sub">
-                      next <Time iso={d.next_attempt_at} />
+                      since <Time iso={e.failing_since} />
                     </span>
                   )}
-                </>
-              ),
+                  {last && (
+                    <span className="sub">
+                      last {last.event_type === 'webhook.ping' ? 'ping' : 'delivery'}:{' '}
+                      {last.last_status_code !== null ? `answered ${last.last_status_code}` : (last.last_error ?? 'no answer')}
+                    </span>
+                  )}
+                </span>
+              );
             },
-            { header: 'Attempts', cell: (d) => d.attempts },
-            { header: 'Last answer', cell: (d) => d.last_status_code ?? d.last_error ?? '—' },
-            { header: 'Created', cell: (d) => <Time iso={d.created_at} /> },
-          ]}
-        />
-        <Pager
-          offset={offset}
-          limit={PAGE_SIZE}
-          total={offset + page.length}
-          capped={page.length > PAGE_SIZE}
-          href={(o) => `${withQuery(`/console/sites/${site.id}/webhooks`, {}, { offset: o || undefined })}#deliveries-heading`}
-        />
-      </Card>
-      <Card title="Add an endpoint" id="add-endpoint">
-        <AddEndpointForm siteId={site.id} eventTypes={EVENT_TYPES} />
-      </Card>
+          },
+          { header: 'Created', cell: (e) => <Time iso={e.created_at} /> },
+          {
+            header: 'Actions',
+            hideHeader: true,
+            cell: (e) => (
+              <>
+                <PingButton siteId={site.id} endpointId={e.id} />
+                <DeleteEndpointButton siteId={site.id} endpointId={e.id} url={e.url} />
+                <EditEndpointForm siteId={site.id} endpoint={e} eventTypes={EVENT_TYPES} />
+              </>
+            ),
+          },
+        ]}
+      />
+      <SectionTable
+        title="Recent deliveries"
+        id="deliveries"
+        caption="Deliveries, newest first"
+        rows={deliveries}
+        empty="No deliveries yet."
+        add={{ title: 'Add an endpoint', id: 'add-endpoint', form: <AddEndpointForm siteId={site.id} eventTypes={EVENT_TYPES} /> }}
+        columns={[
+          {
+            header: 'Event',
+            className: 'mono',
+            cell: (d) => (
+              <>
+                {d.event_type}
+                <span className="sub">{d.event_id}</span>
+              </>
+            ),
+          },
+          { header: 'Endpoint', className: 'mono', cell: (d) => urlOf.get(d.endpoint_id) ?? d.endpoint_id },
+          {
+            header: 'Status',
+            cell: (d) => (
+              <>
+                {d.status}
+                {d.next_attempt_at && d.status === 'pending' && (
+                  <span className="sub">
+                    next <Time iso={d.next_attempt_at} />
+                  </span>
+                )}
+              </>
+            ),
+          },
+          { header: 'Attempts', cell: (d) => d.attempts },
+          { header: 'Last answer', cell: (d) => d.last_status_code ?? d.last_error ?? '—' },
+          { header: 'Created', cell: (d) => <Time iso={d.created_at} /> },
+        ]}
+      >
+        <Pager {...pager} href={pageHref(`/console/sites/${site.id}/webhooks`, { anchor: 'deliveries' })} />
+      </SectionTable>
     </>
   );
 }

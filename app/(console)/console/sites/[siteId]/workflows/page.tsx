@@ -1,9 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { withQuery } from '@/app/(console)/_lib/list-query';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
+import { FilterInput, FilterSelect } from '@/components/kit/page-filters';
+import { Notice } from '@/components/kit/page-notice';
 import { Time } from '@/components/time';
 import { ApiError } from '@/lib/core/errors';
 import { can } from '@/lib/members/permissions';
@@ -61,12 +64,7 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
     }
   }
   const base = `/console/sites/${site.id}/workflows`;
-  const link = (extra: Record<string, string | undefined>) => {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...filters, ...extra })) if (v) q.set(k, v);
-    const s = q.toString();
-    return s ? `${base}?${s}` : base;
-  };
+  const link = (extra: Record<string, string | undefined>) => withQuery(base, filters, extra);
   const nextHref = page?.nextPageToken ? link({ pageToken: page.nextPageToken, trail: [...trail, token ?? '0'].join('.') }) : undefined;
   const previous = trail.at(-1);
   const prevHref =
@@ -90,45 +88,17 @@ export default async function WorkflowsPage({ params, searchParams }: { params: 
     >
       <p className="hint">Newest first. Open a run for its input, result or failure; a running run can be cancelled there.</p>
       <form className="filters" method="get" action={base} aria-label="Filter runs">
-        <label>
-          Status
-          <select name="status" defaultValue={filters.status ?? ''}>
-            <option value="">Any</option>
-            {WORKFLOW_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Workflow
-          <select name="type" defaultValue={filters.type ?? ''}>
-            <option value="">Any</option>
-            {RUN_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {runTypeLabel(t)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Started from (UTC)
-          <input type="date" name="from" defaultValue={filters.from ?? ''} />
-        </label>
-        <label>
-          Started until (UTC)
-          <input type="date" name="to" defaultValue={filters.to ?? ''} />
-        </label>
+        <FilterSelect label="Status" name="status" value={filters.status} options={WORKFLOW_STATUSES} />
+        <FilterSelect label="Workflow" name="type" value={filters.type} options={RUN_TYPES.map((t) => ({ value: t, label: runTypeLabel(t) }))} />
+        <FilterInput label="Started from (UTC)" type="date" name="from" value={filters.from} />
+        <FilterInput label="Started until (UTC)" type="date" name="to" value={filters.to} />
         <button className="button small" type="submit">
           Apply
         </button>
         <Link href={base}>Clear</Link>
       </form>
       {error ? (
-        <p role="alert" className="form-error">
-          {error}
-        </p>
+        <Notice alert>{error}</Notice>
       ) : (
         page && (
           <>

@@ -1,4 +1,4 @@
-import { labelOf } from '@/app/(console)/_lib/forms';
+import { labelOf } from '@/components/schema-form/labels';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

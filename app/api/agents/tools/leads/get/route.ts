@@ -2,5 +2,4 @@ import { toolRoute } from '@/lib/http/tool-route';
 import { getLeadsTool } from '@/lib/tools/leads';
 
 // POST /api/agents/tools/leads/get — list leads (search, sort, paginate)
-// fast path — the read agents repeat most
-export const POST = toolRoute(getLeadsTool);
+export const POST = toolRoute(getLeadsTool, { fastPath: 'the read agents repeat most' });

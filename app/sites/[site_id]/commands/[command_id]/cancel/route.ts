@@ -9,7 +9,7 @@ import { defineRoute } from '@/lib/http/define-route';
 export const POST = defineRoute({
   summary: 'Cancel a command',
   description:
-    'A pending command becomes `cancelled` and never runs; a running one becomes `cancelled` at once and its agent stops at its next status check, within `COMMAND_CANCEL_CHECK_MS` (2 s; its reply, if any, is not recorded). A finished command is returned unchanged.',
+    'A pending command becomes `cancelled` and never runs; a running one becomes `cancelled` at once and its agent stops as soon as that commits (its reply, if any, is not recorded). A finished command is returned unchanged.',
   tags: ['Commands'],
   auth: policies.siteKeyWrite,
   params: z.object({ site_id: siteIdSchema, command_id: uuidSchema }),

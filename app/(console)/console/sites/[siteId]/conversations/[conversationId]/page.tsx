@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
+import { BackLink } from '@/components/kit/page-back-link';
 import { Time } from '@/components/time';
 import { getConversation } from '@/lib/agents/service';
 import { isUuid } from '@/lib/core/schemas';
@@ -21,9 +21,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ s
   const base = `/console/sites/${site.id}`;
   return (
     <>
-      <p>
-        <Link href={`${base}/conversations`}>← All conversations</Link>
-      </p>
+      <BackLink href={`${base}/conversations`} label="All conversations" />
       <Card title={conversation.title || 'Conversation'} id="conversation" actions={<span className="badge info">{conversation.agent}</span>}>
         {conversation.messages.length === 0 ? (
           <EmptyState title="No messages yet." />

@@ -5,10 +5,11 @@ import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
+import { Fact } from '@/components/kit/section-facts';
 import { Time } from '@/components/time';
 import { isUuid } from '@/lib/core/schemas';
-import { findSiteInstance, instanceLogs, instancePlans, screenshotOf } from '@/lib/instances/service';
 import { can } from '@/lib/members/permissions';
+import { findSiteInstance, instanceLogs, instancePlans, screenshotOf } from '@/lib/robots/instances';
 import { InstanceButtons } from '../instance-buttons';
 
 export const metadata: Metadata = { title: 'Instance · Site Growth Platform' };
@@ -31,26 +32,16 @@ export default async function InstancePage({ params }: { params: Promise<{ siteI
       </p>
       <Card title={instance.name} id="instance">
         <dl className="stats">
-          <div>
-            <dt>Status</dt>
-            <dd>
-              <span className={`badge ${instance.status}`} data-testid="instance-status">
-                {instance.status}
-              </span>
-            </dd>
-          </div>
-          <div>
-            <dt>Activity</dt>
-            <dd>{instance.activity ?? <span className="empty">None</span>}</dd>
-          </div>
-          <div>
-            <dt>Page</dt>
-            <dd className="mono">{instance.current_url ?? <span className="empty">None</span>}</dd>
-          </div>
-          <div>
-            <dt>Stops at</dt>
-            <dd>{instance.expires_at ? <Time iso={instance.expires_at} withDate /> : <span className="empty">—</span>}</dd>
-          </div>
+          <Fact label="Status">
+            <span className={`badge ${instance.status}`} data-testid="instance-status">
+              {instance.status}
+            </span>
+          </Fact>
+          <Fact label="Activity">{instance.activity ?? <span className="empty">None</span>}</Fact>
+          <Fact label="Page" className="mono">
+            {instance.current_url ?? <span className="empty">None</span>}
+          </Fact>
+          <Fact label="Stops at">{instance.expires_at ? <Time iso={instance.expires_at} withDate /> : <span className="empty">—</span>}</Fact>
         </dl>
         {can(role, 'crm.write') && (
           <InstanceButtons siteId={site.id} instanceId={instance.id} name={instance.name} status={instance.status} focusAfter="instance-heading" />

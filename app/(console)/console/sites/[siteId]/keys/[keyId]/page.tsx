@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
+import { BackLink } from '@/components/kit/page-back-link';
+import { Fact } from '@/components/kit/section-facts';
 import { Time } from '@/components/time';
 import { isUuid } from '@/lib/core/schemas';
 import { keyUsage, listKeysForUser } from '@/lib/keys/service';
@@ -23,35 +24,20 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ siteI
   const newestFirst = [...usage.days].reverse();
   return (
     <>
-      <p>
-        <Link href={`/console/sites/${site.id}/keys`}>← All API keys</Link>
-      </p>
-      <Card
-        title={
-          <>
-            Usage of “{key.name}” <span className={`badge ${key.status}`}>{key.status}</span>
-          </>
-        }
-        id="usage"
-      >
+      <BackLink href={`/console/sites/${site.id}/keys`} label="All API keys" />
+      <Card title={`Usage of “${key.name}”`} badge={key.status} id="usage">
         <p className="sub mono wrap">{key.display}</p>
         <dl className="stats">
-          <div>
-            <dt>Requests, last {DAYS} days</dt>
-            <dd data-testid="usage-requests">{usage.total_requests}</dd>
-          </div>
-          <div>
-            <dt>Errors (status 400 and above)</dt>
-            <dd data-testid="usage-errors">{errors}</dd>
-          </div>
-          <div>
-            <dt>Last used</dt>
-            <dd>{usage.last_used_at ? <Time iso={usage.last_used_at} withDate /> : <span className="empty">Never</span>}</dd>
-          </div>
-          <div>
-            <dt>Last status</dt>
-            <dd data-testid="usage-last-status">{usage.last_status ?? <span className="empty">None</span>}</dd>
-          </div>
+          <Fact label={`Requests, last ${DAYS} days`} testId="usage-requests">
+            {usage.total_requests}
+          </Fact>
+          <Fact label="Errors (status 400 and above)" testId="usage-errors">
+            {errors}
+          </Fact>
+          <Fact label="Last used">{usage.last_used_at ? <Time iso={usage.last_used_at} withDate /> : <span className="empty">Never</span>}</Fact>
+          <Fact label="Last status" testId="usage-last-status">
+            {usage.last_status ?? <span className="empty">None</span>}
+          </Fact>
         </dl>
       </Card>
       <Card title="Requests per day" id="daily">

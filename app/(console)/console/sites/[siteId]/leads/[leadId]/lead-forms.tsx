@@ -2,9 +2,10 @@
 
 import { useActionState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import { setLeadStatusAction, updateLeadAction } from '@/app/(console)/_lib/lead-actions';
-import { Field, FormError } from '@/components/field';
+import { ActionForm } from '@/components/action-form';
+import { Field, FormError, SelectField, TextAreaField } from '@/components/field';
+import type { FormState } from '@/components/form-state';
 import { SubmitButton } from '@/components/submit-button';
 
 const STATUSES = ['new', 'contacted', 'qualified', 'converted', 'lost'];
@@ -65,15 +66,14 @@ export function CustomPropertyFields({ properties, values, error }: { properties
       <div className="row">
         {properties.map((p) =>
           p.type === 'choice' ? (
-            <div className="field" key={p.key}>
-              <label htmlFor={`field-custom-${p.key}`}>{p.label}</label>
-              <select key={values[p.key]} id={`field-custom-${p.key}`} name={`custom.${p.key}`} defaultValue={values[p.key] ?? ''}>
-                <option value="">—</option>
-                {p.options.map((o) => (
-                  <option key={o}>{o}</option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              key={p.key}
+              id={`field-custom-${p.key}`}
+              name={`custom.${p.key}`}
+              label={p.label}
+              options={[{ value: '', label: '—' }, ...p.options.map((o) => ({ value: o }))]}
+              defaultValue={values[p.key] ?? ''}
+            />
           ) : (
             <Field
               key={p.key}
@@ -106,48 +106,32 @@ export function LeadEditForm({
   properties?: PropertyField[];
   custom?: Record<string, string>;
 }) {
-  const [state, action] = useActionState(forSite(updateLeadAction, siteId), {} as FormState<string>);
-  const v = { ...lead, ...state.values };
-  const e = state.errors ?? {};
   return (
-    <form action={action} noValidate>
-      <FormError message={e.form ?? e.lead_id} />
-      <input type="hidden" name="lead_id" value={leadId} />
-      <div className="row">
-        <Field name="name" label="Name" type="text" defaultValue={v.name} error={e.name} />
-        <Field name="email" label="Email" type="email" defaultValue={v.email} error={e.email} />
-      </div>
-      <div className="row">
-        <Field name="company" label="Company" type="text" defaultValue={v.company} error={e.company} />
-        <Field name="position" label="Position" type="text" defaultValue={v.position} error={e.position} />
-        <Field name="phone" label="Phone" type="text" defaultValue={v.phone} error={e.phone} />
-      </div>
-      <div className="field">
-        <label htmlFor="field-segment_id">Segment</label>
-        <select key={v.segment_id} id="field-segment_id" name="segment_id" defaultValue={v.segment_id}>
-          <option value="">None</option>
-          {segments.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-        {e.segment_id && <p className="error">{e.segment_id}</p>}
-      </div>
-      <CustomPropertyFields
-        properties={properties}
-        values={Object.fromEntries(properties.map((p) => [p.key, state.values?.[`custom.${p.key}`] ?? custom[p.key] ?? '']))}
-        error={e.custom_properties}
-      />
-      <div className="field">
-        <label htmlFor="field-notes">Notes</label>
-        <textarea id="field-notes" name="notes" defaultValue={v.notes} aria-invalid={e.notes ? true : undefined} />
-        {e.notes && <p className="error">{e.notes}</p>}
-      </div>
-      <p role="status" className="status">
-        {state.result}
-      </p>
-      <SubmitButton pending="Saving…">Save lead</SubmitButton>
-    </form>
+    <ActionForm action={forSite(updateLeadAction, siteId)} hidden={{ lead_id: leadId }} submit="Save lead" done={(message) => message}>
+      {(f) => (
+        <>
+          <div className="row">
+            <Field {...f.field('name', lead.name)} label="Name" type="text" />
+            <Field {...f.field('email', lead.email)} label="Email" type="email" />
+          </div>
+          <div className="row">
+            <Field {...f.field('company', lead.company)} label="Company" type="text" />
+            <Field {...f.field('position', lead.position)} label="Position" type="text" />
+            <Field {...f.field('phone', lead.phone)} label="Phone" type="text" />
+          </div>
+          <SelectField
+            {...f.field('segment_id', lead.segment_id)}
+            label="Segment"
+            options={[{ value: '', label: 'None' }, ...segments.map((s) => ({ value: s.id, label: s.name }))]}
+          />
+          <CustomPropertyFields
+            properties={properties}
+            values={Object.fromEntries(properties.map((p) => [p.key, f.state.values?.[`custom.${p.key}`] ?? custom[p.key] ?? '']))}
+            error={f.state.errors?.custom_properties}
+          />
+          <TextAreaField {...f.field('notes', lead.notes)} label="Notes" />
+        </>
+      )}
+    </ActionForm>
   );
 }

@@ -2,10 +2,13 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { count, duration, pathOf } from '@/app/(console)/_lib/format';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
+import { BackLink } from '@/components/kit/page-back-link';
+import { Notice } from '@/components/kit/page-notice';
 import { Time } from '@/components/time';
 import { BotBadge } from '@/components/visitor-name';
 import { isUuid } from '@/lib/core/schemas';
@@ -28,13 +31,7 @@ const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One lead: who they are, their visits, their status in the pipeline, and their details to edit. */
-export default async function LeadPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string; leadId: string }>;
-  searchParams: Promise<{ before?: string; merged?: string }>;
-}) {
+export default async function LeadPage({ params, searchParams }: SitePageProps<{ before?: string; merged?: string }, { leadId: string }>) {
   const { siteId, leadId } = await params;
   const { before, merged } = await searchParams;
   const { site, role } = await requireSiteAccess(siteId);
@@ -52,17 +49,8 @@ export default async function LeadPage({
   const base = `/console/sites/${site.id}`;
   return (
     <>
-      <p>
-        <Link href={`${base}/leads`}>← All leads</Link>
-      </p>
-      <Card
-        title={
-          <>
-            {lead.name} <span className={`badge ${lead.status}`}>{lead.status}</span>
-          </>
-        }
-        id="lead"
-      >
+      <BackLink href={`${base}/leads`} label="All leads" />
+      <Card title={lead.name} badge={lead.status} id="lead">
         <p className="wrap">
           {lead.email}
           {lead.company && <> · {lead.company}</>}
@@ -96,11 +84,7 @@ export default async function LeadPage({
               ))}
           </dl>
         )}
-        {merged && (
-          <p role="status" className="status">
-            The other lead was merged into this one.
-          </p>
-        )}
+        {merged && <Notice>The other lead was merged into this one.</Notice>}
         {canWrite && <LeadStatusForm siteId={site.id} leadId={lead.id} status={lead.status} />}
       </Card>
       <Card

@@ -132,7 +132,7 @@ export function ImportForm({ siteId, fields, properties }: { siteId: string; fie
             </table>
           </div>
           <button type="submit" className="button" disabled={busy}>
-            {busy ? 'Importing…' : `Import ${preview.total.toLocaleString('en-US')} rows`}
+            {busy ? 'Importing…' : `Import ${preview.total.toLocaleString('en-US')} ${preview.total === 1 ? 'row' : 'rows'}`}
           </button>
         </>
       )}

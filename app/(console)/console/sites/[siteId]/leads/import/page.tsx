@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
+import { BackLink } from '@/components/kit/page-back-link';
 import { IMPORT_LEAD_FIELDS, IMPORT_MAX_ROWS } from '@/lib/leads/import-schema';
 import { listProperties } from '@/lib/leads/service';
 import { can } from '@/lib/members/permissions';
@@ -15,9 +15,7 @@ export default async function ImportLeadsPage({ params }: { params: Promise<{ si
   const properties = await listProperties(site.id);
   return (
     <>
-      <p>
-        <Link href={`/console/sites/${site.id}/leads`}>← All leads</Link>
-      </p>
+      <BackLink href={`/console/sites/${site.id}/leads`} label="All leads" />
       <Card title="Import leads from CSV" id="import">
         <p className="sub">
           A header row first, then up to {IMPORT_MAX_ROWS.toLocaleString('en-US')} rows; comma, semicolon or tab separated, UTF-8. Leads are matched

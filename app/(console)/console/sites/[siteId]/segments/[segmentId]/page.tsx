@@ -4,6 +4,8 @@ import { notFound } from 'next/navigation';
 import { count } from '@/app/(console)/_lib/format';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
+import { BackLink } from '@/components/kit/page-back-link';
+import { Fact } from '@/components/kit/section-facts';
 import { Time } from '@/components/time';
 import { isUuid } from '@/lib/core/schemas';
 import { can } from '@/lib/members/permissions';
@@ -23,33 +25,20 @@ export default async function SegmentPage({ params }: { params: Promise<{ siteId
   const writable = can(role, 'crm.write');
   return (
     <>
-      <p>
-        <Link href={`${base}/segments`}>← All segments</Link>
-      </p>
+      <BackLink href={`${base}/segments`} label="All segments" />
       <Card
         title={segment.name}
         id="segment"
         actions={writable && <DeleteSegmentButton siteId={site.id} segmentId={segment.segment_id} name={segment.name} leads={leads} />}
       >
         <dl className="stats">
-          <div>
-            <dt>Leads in it</dt>
-            <dd data-testid="segment-size">
-              <Link href={`${base}/leads?segment=${segment.segment_id}`}>{count(leads)}</Link>
-            </dd>
-          </div>
-          {segment.size !== null && segment.size !== leads && (
-            <div>
-              <dt>Estimated audience</dt>
-              <dd>{count(segment.size)}</dd>
-            </div>
-          )}
-          <div>
-            <dt>Created</dt>
-            <dd>
-              <Time iso={segment.created_at} withDate />
-            </dd>
-          </div>
+          <Fact label="Leads in it" testId="segment-size">
+            <Link href={`${base}/leads?segment=${segment.segment_id}`}>{count(leads)}</Link>
+          </Fact>
+          {segment.size !== null && segment.size !== leads && <Fact label="Estimated audience">{count(segment.size)}</Fact>}
+          <Fact label="Created">
+            <Time iso={segment.created_at} withDate />
+          </Fact>
         </dl>
       </Card>
       {writable && (

@@ -2,10 +2,10 @@
 
 import { useActionState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import { deleteSegmentAction, updateSegmentAction } from '@/app/(console)/_lib/segment-actions';
-import { ConfirmButton } from '@/components/confirm-button';
 import { FormError } from '@/components/field';
+import type { FormState } from '@/components/form-state';
+import { RemoveButton } from '@/components/forms/remove-button';
 import { SubmitButton } from '@/components/submit-button';
 import { SegmentFields } from '../segment-fields';
 
@@ -51,20 +51,17 @@ export function EditSegmentForm({ siteId, segmentId, segment }: { siteId: string
 /** "Delete segment" behind a confirmation; afterwards the list of segments. */
 export function DeleteSegmentButton({ siteId, segmentId, name, leads }: { siteId: string; segmentId: string; name: string; leads: number }) {
   return (
-    <ConfirmButton
+    <RemoveButton
       action={forSite(deleteSegmentAction, siteId)}
-      fields={{ segment_id: segmentId }}
+      target={{ segment_id: segmentId }}
+      verb="Delete"
       label="Delete segment"
+      noun="segment"
       subject={name}
       title={`Delete the segment “${name}”?`}
-      confirm="Delete segment"
-      pending="Deleting…"
       focusAfter="segment-heading"
-      id={`delete-${segmentId}`}
     >
-      <p>
-        {leads === 0 ? 'No lead is in it.' : `Its ${leads === 1 ? 'lead stays' : `${leads} leads stay`}, without a segment.`} This cannot be undone.
-      </p>
-    </ConfirmButton>
+      {leads === 0 ? 'No lead is in it.' : `Its ${leads === 1 ? 'lead stays' : `${leads} leads stay`}, without a segment.`} This cannot be undone.
+    </RemoveButton>
   );
 }

@@ -1,14 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { siteTimeZone } from '@/app/(console)/_lib/dates';
 import { count } from '@/app/(console)/_lib/format';
 import { offsetSchema, withQuery } from '@/app/(console)/_lib/list-query';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { delayText, WEEKDAYS } from '@/app/(console)/_lib/sequence-form';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
+import { siteTimeZone } from '@/components/dates';
 import { Card } from '@/components/kit/card';
 import { DataTable, Pager } from '@/components/kit/data-table';
 import { EmptyState } from '@/components/kit/empty-state';
+import { BackLink } from '@/components/kit/page-back-link';
 import { Time } from '@/components/time';
 import { ApiError } from '@/lib/core/errors';
 import { isUuid } from '@/lib/core/schemas';
@@ -19,25 +21,22 @@ import { can } from '@/lib/members/permissions';
 import { listSegments, segmentLeadCounts } from '@/lib/segments/service';
 import { enrollmentHistory, type StepMessage } from '@/lib/sequences/history';
 import { ENROLLMENT_STATUSES, type Enrollment, type SequenceDetail } from '@/lib/sequences/schema';
-import { getSequence } from '@/lib/sequences/service';
-import { EnrollSegmentForm, PreviewAndTest, SequenceStatusButton, UnenrollButton } from '../sequence-forms';
+import { draftsForReview, getSequence, type DraftForReview } from '@/lib/sequences/service';
+import { ApproveDraftForm, EnrollSegmentForm, PreviewAndTest, SequenceStatusButton, UnenrollButton } from '../sequence-forms';
 
 export const metadata: Metadata = { title: 'Sequence · Site Growth Platform' };
 
 const PAGE = 50;
+/** Drafts shown for review at once: the oldest first; approving them brings the next ones. */
+const DRAFTS = 20;
+const PREVIEW_CHARS = 240;
 const pct = (n: number, of: number) => (of > 0 ? `${Math.round((n / of) * 100)}%` : '—');
 const hour = (h: number) => `${String(h).padStart(2, '0')}:00`;
 
 type Search = { status?: string; offset?: string };
 
 /** One sequence: its figures, each step's funnel and A/B split, a preview and test, enrolling, and the enrollments with their history. */
-export default async function SequencePage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string; sequenceId: string }>;
-  searchParams: Promise<Search>;
-}) {
+export default async function SequencePage({ params, searchParams }: SitePageProps<Search, { sequenceId: string }>) {
   const { siteId, sequenceId } = await params;
   const { site, role } = await requireSiteAccess(siteId);
   if (!isUuid(sequenceId)) notFound();
@@ -52,7 +51,8 @@ export default async function SequencePage({
     throw error;
   }
   const writes = can(role, 'crm.write');
-  const [history, names, leads, segments, recipients] = await Promise.all([
+  const reviewed = sequence.steps.some((s) => s.kind === 'agent' && s.review !== false);
+  const [history, names, leads, segments, recipients, drafts] = await Promise.all([
     enrollmentHistory(
       site.id,
       sequence.enrollments.map((e) => e.id),
@@ -64,6 +64,7 @@ export default async function SequencePage({
     writes ? listLeads(site.id, listLeadsInputSchema.parse({ site_id: site.id, limit: 100 })) : undefined,
     writes ? listSegments(site.id, { site_id: site.id, limit: 500, offset: 0 }) : undefined,
     writes ? listRecipients(site.id) : [],
+    draftsForReview(site.id, sequence.id, DRAFTS),
   ]);
   const sizes = segments
     ? await segmentLeadCounts(
@@ -84,15 +85,10 @@ export default async function SequencePage({
   ];
   return (
     <>
-      <p>
-        <Link href={`${base}/sequences`}>← All sequences</Link>
-      </p>
+      <BackLink href={`${base}/sequences`} label="All sequences" />
       <Card
-        title={
-          <>
-            {sequence.name} <span className={`badge ${sequence.status}`}>{sequence.status}</span>
-          </>
-        }
+        title={sequence.name}
+        badge={sequence.status}
         id="sequence"
         actions={
           writes && (
@@ -211,6 +207,29 @@ export default async function SequencePage({
         </ol>
       </Card>
 
+      {(reviewed || drafts.total > 0) && (
+        <Card title={`Drafts to review (${count(drafts.total)})`} id="review">
+          <p className="hint intro">
+            The email agent wrote these for the steps it drafts with review; each waits until it is approved, as written or edited, and then goes out
+            within the send window and the caps.{writes && ' To send nothing to a lead, unenroll it under Enrollments.'}
+          </p>
+          {drafts.items.length === 0 ? (
+            <EmptyState title="No drafts wait for review.">A draft appears here when a lead reaches a step the agent drafts.</EmptyState>
+          ) : (
+            <ol className="draft-list">
+              {drafts.items.map((d) => (
+                <DraftItem key={d.enrollmentId} draft={d} base={base}>
+                  {writes && <ApproveDraftForm siteId={site.id} sequenceId={sequence.id} leadId={d.leadId} subject={d.subject} body={d.body} />}
+                </DraftItem>
+              ))}
+            </ol>
+          )}
+          {drafts.total > drafts.items.length && (
+            <p className="sub">{count(drafts.total - drafts.items.length)} more wait behind these; they appear here as these are approved.</p>
+          )}
+        </Card>
+      )}
+
       {writes && leads && (
         <Card title="Preview and test" id="preview">
           {leads.items.length === 0 ? (
@@ -309,6 +328,31 @@ export default async function SequencePage({
         <Pager offset={offset} limit={PAGE} total={sequence.enrollments_total} href={(o) => withQuery(here, q, { offset: o || undefined })} />
       </Card>
     </>
+  );
+}
+
+/** A draft waiting for review: who it is for, its subject and the start of its body; the whole of it (and, for writers, the form) behind a disclosure. */
+function DraftItem({ draft, base, children }: { draft: DraftForReview; base: string; children: React.ReactNode }) {
+  const preview = draft.body.length > PREVIEW_CHARS ? `${draft.body.slice(0, PREVIEW_CHARS).trimEnd()}…` : draft.body;
+  return (
+    <li data-draft={draft.leadId}>
+      <p>
+        <Link href={`${base}/leads/${draft.leadId}`}>
+          <strong className="wrap">{draft.leadName}</strong>
+        </Link>{' '}
+        <span className="sub-inline wrap">
+          {draft.email} · step {draft.step + 1} · drafted <Time iso={draft.draftedAt} />
+        </span>
+      </p>
+      <p className="wrap">
+        <strong>{draft.subject}</strong>
+      </p>
+      <p className="draft-preview wrap">{preview}</p>
+      <details className="draft-details">
+        <summary>{children ? 'Read, edit and approve' : 'Read the whole draft'}</summary>
+        {children ?? <pre className="message-body">{draft.body}</pre>}
+      </details>
+    </li>
   );
 }
 

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { siteTimeZone } from '@/app/(console)/_lib/dates';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
+import { siteTimeZone } from '@/components/dates';
 import { Card } from '@/components/kit/card';
+import { BackLink } from '@/components/kit/page-back-link';
 import { can } from '@/lib/members/permissions';
 import { TEMPLATE_VARIABLES } from '@/lib/sequences/template';
 import { SequenceBuilder } from '../sequence-forms';
@@ -16,9 +16,7 @@ export default async function NewSequencePage({ params }: { params: Promise<{ si
   if (!can(role, 'crm.write')) notFound();
   return (
     <>
-      <p>
-        <Link href={`/console/sites/${site.id}/sequences`}>← All sequences</Link>
-      </p>
+      <BackLink href={`/console/sites/${site.id}/sequences`} label="All sequences" />
       <Card title="New sequence" id="new-sequence">
         <SequenceBuilder siteId={site.id} timeZone={siteTimeZone(site.settings) ?? 'UTC'} variables={[...TEMPLATE_VARIABLES]} />
       </Card>

@@ -6,6 +6,7 @@ import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
+import { BackLink } from '@/components/kit/page-back-link';
 import { Clock, Time } from '@/components/time';
 import { BotBadge, VisitorName } from '@/components/visitor-name';
 import { ApiError } from '@/lib/core/errors';
@@ -81,9 +82,7 @@ export default async function SessionPage({ params }: { params: Promise<{ siteId
   const base = `/console/sites/${site.id}`;
   return (
     <>
-      <p>
-        <Link href={`${base}/sessions`}>← All sessions</Link>
-      </p>
+      <BackLink href={`${base}/sessions`} label="All sessions" />
       <Card
         title={
           session.is_bot ? (

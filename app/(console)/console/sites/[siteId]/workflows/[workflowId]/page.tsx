@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
+import { BackLink } from '@/components/kit/page-back-link';
+import { Fact } from '@/components/kit/section-facts';
 import { Time } from '@/components/time';
 import { ApiError } from '@/lib/core/errors';
 import { can } from '@/lib/members/permissions';
@@ -24,9 +25,7 @@ export default async function WorkflowRunPage({ params }: { params: Promise<{ si
   });
   return (
     <>
-      <p>
-        <Link href={`/console/sites/${site.id}/workflows`}>← All runs</Link>
-      </p>
+      <BackLink href={`/console/sites/${site.id}/workflows`} label="All runs" />
       <Card
         title={
           <>
@@ -39,24 +38,14 @@ export default async function WorkflowRunPage({ params }: { params: Promise<{ si
           <span className="mono">{run.type}</span> · <span className="mono">{run.workflowId}</span>
         </p>
         <dl className="stats">
-          <div>
-            <dt>Started</dt>
-            <dd>
-              <Time iso={run.startTime} withDate />
-            </dd>
-          </div>
-          <div>
-            <dt>Closed</dt>
-            <dd>{run.closeTime ? <Time iso={run.closeTime} withDate /> : <span className="empty">Still running</span>}</dd>
-          </div>
-          <div>
-            <dt>Duration</dt>
-            <dd>{duration(run.executionTime)}</dd>
-          </div>
-          <div>
-            <dt>Run ID</dt>
-            <dd className="mono sub">{run.runId}</dd>
-          </div>
+          <Fact label="Started">
+            <Time iso={run.startTime} withDate />
+          </Fact>
+          <Fact label="Closed">{run.closeTime ? <Time iso={run.closeTime} withDate /> : <span className="empty">Still running</span>}</Fact>
+          <Fact label="Duration">{duration(run.executionTime)}</Fact>
+          <Fact label="Run ID" className="mono sub">
+            {run.runId}
+          </Fact>
         </dl>
         {run.status === 'RUNNING' && can(role, 'crm.write') && <CancelRunButton siteId={site.id} workflowId={run.workflowId} />}
       </Card>

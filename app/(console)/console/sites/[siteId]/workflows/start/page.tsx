@@ -1,9 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { schemaFields } from '@/app/(console)/_lib/schema-form';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { DataTable } from '@/components/kit/data-table';
+import { BackLink } from '@/components/kit/page-back-link';
+import { schemaFields } from '@/components/schema-form/fields';
 import { catalogEntry, workflowCatalog } from '@/lib/workflows/catalog';
 import { StartWorkflowForm } from './start-workflow-form';
 
@@ -12,13 +14,7 @@ export const metadata: Metadata = { title: 'Start a workflow · Site Growth Plat
 type Entry = (typeof workflowCatalog)[string];
 
 /** The workflow catalog; with `?name=` the form of that workflow's body, generated from its schema. */
-export default async function StartWorkflowPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string }>;
-  searchParams: Promise<{ name?: string }>;
-}) {
+export default async function StartWorkflowPage({ params, searchParams }: SitePageProps<{ name?: string }>) {
   const { site } = await requireSiteAccess((await params).siteId, 'crm.write');
   const { name } = await searchParams;
   const base = `/console/sites/${site.id}/workflows`;
@@ -26,9 +22,7 @@ export default async function StartWorkflowPage({
   if (entry) {
     return (
       <>
-        <p>
-          <Link href={`${base}/start`}>← The catalog</Link>
-        </p>
+        <BackLink href={`${base}/start`} label="The catalog" />
         <Card title={`Start: ${entry.label}`} id="start">
           <p className="hint intro">{entry.purpose}.</p>
           <StartWorkflowForm siteId={site.id} workflow={entry.name} fields={schemaFields(entry.body)} />
@@ -38,9 +32,7 @@ export default async function StartWorkflowPage({
   }
   return (
     <>
-      <p>
-        <Link href={base}>← Workflow runs</Link>
-      </p>
+      <BackLink href={base} label="Workflow runs" />
       <Card title="Start a workflow" id="catalog">
         <DataTable<Entry>
           caption="The workflow catalog"

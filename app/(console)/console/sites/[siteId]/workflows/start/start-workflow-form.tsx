@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { SchemaField } from '@/app/(console)/_lib/schema-form';
 import { startWorkflowAction } from '@/app/(console)/_lib/workflow-start-actions';
-import { SchemaForm } from '@/components/kit/schema-form';
+import type { SchemaField } from '@/components/schema-form/fields';
+import { SchemaForm } from '@/components/schema-form/schema-form';
 
 /** The form of a workflow's body, one field per property of its schema. */
 export function StartWorkflowForm({

@@ -2,9 +2,9 @@
 
 import { useActionState } from 'react';
 import { forSite } from '@/app/(console)/_lib/for-site';
-import type { FormState } from '@/app/(console)/_lib/forms';
 import { mergeLeadsAction } from '@/app/(console)/_lib/person-actions';
 import { FormError } from '@/components/field';
+import type { FormState } from '@/components/form-state';
 import { SubmitButton } from '@/components/submit-button';
 
 type MergeOutcome = Awaited<ReturnType<typeof mergeLeadsAction>>['result'] & {};

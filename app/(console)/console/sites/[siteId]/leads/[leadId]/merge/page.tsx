@@ -1,9 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import type { SitePageProps } from '@/app/(console)/_lib/page-props';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
 import { Card } from '@/components/kit/card';
 import { EmptyState } from '@/components/kit/empty-state';
+import { BackLink } from '@/components/kit/page-back-link';
 import { isUuid } from '@/lib/core/schemas';
 import type { Lead } from '@/lib/leads/schema';
 import { listLeads, siteLead } from '@/lib/leads/service';
@@ -27,13 +29,7 @@ const FIELDS: [keyof Lead & string, string][] = [
 const shown = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 /** Two leads of one person: find the other lead, compare them field by field, merge. */
-export default async function MergePage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ siteId: string; leadId: string }>;
-  searchParams: Promise<{ q?: string; other?: string }>;
-}) {
+export default async function MergePage({ params, searchParams }: SitePageProps<{ q?: string; other?: string }, { leadId: string }>) {
   const { siteId, leadId } = await params;
   const { q, other } = await searchParams;
   const { site, role } = await requireSiteAccess(siteId);
@@ -57,9 +53,7 @@ export default async function MergePage({
     : [];
   return (
     <>
-      <p>
-        <Link href={`${base}/leads/${lead.id}`}>← {lead.name}</Link>
-      </p>
+      <BackLink href={`${base}/leads/${lead.id}`} label={lead.name} />
       <Card title={`Merge another lead into ${lead.name}`} id="merge">
         {otherLead ? (
           <MergeForm siteId={site.id} leadId={lead.id} otherId={otherLead.id} rows={rows} />

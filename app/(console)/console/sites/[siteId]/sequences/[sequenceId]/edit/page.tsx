@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { siteTimeZone } from '@/app/(console)/_lib/dates';
 import { requireSiteAccess } from '@/app/(console)/_lib/session';
+import { siteTimeZone } from '@/components/dates';
 import { Card } from '@/components/kit/card';
+import { BackLink } from '@/components/kit/page-back-link';
 import { isUuid } from '@/lib/core/schemas';
 import { can } from '@/lib/members/permissions';
 import { sentStepCount } from '@/lib/sequences/history';
@@ -23,9 +23,7 @@ export default async function EditSequencePage({ params }: { params: Promise<{ s
   const locked = await sentStepCount(site.id, sequence.id);
   return (
     <>
-      <p>
-        <Link href={`/console/sites/${site.id}/sequences/${sequence.id}`}>← {sequence.name}</Link>
-      </p>
+      <BackLink href={`/console/sites/${site.id}/sequences/${sequence.id}`} label={sequence.name} />
       <Card title={`Edit ${sequence.name}`} id="edit-sequence">
         {locked > 0 && (
           <p className="notice">
