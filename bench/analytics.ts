@@ -301,10 +301,12 @@ async function main() {
     const first = new Map<string, number>();
     for (const [label, run] of queries) first.set(label, await time(run));
 
-    console.log(`${'query'.padEnd(36)} first read    min ms    p50 ms    p95 ms    max ms  p50/select 1`);
+    console.log(`${'query'.padEnd(36)} first read    min ms    p50 ms    p95 ms    max ms  p50/select 1  visitors read`);
     const everything: number[] = [];
     for (const [label, run] of queries) {
-      for (let i = 0; i < WARMUP; i++) await run();
+      // The share of the visitors a sampled read counted (lib/analytics/samples.ts).
+      let share = 1;
+      for (let i = 0; i < WARMUP; i++) share = ((await run()) as { sampled?: { fraction: number } }).sampled?.fraction ?? 1;
       const times: number[] = [];
       const base: number[] = [];
       for (let i = 0; i < ITERATIONS; i++) {
@@ -316,7 +318,7 @@ async function main() {
       everything.push(...times);
       const ratio = percentile(times, 50) / percentile(base, 50);
       console.log(
-        `${label.padEnd(36)} ${ms(first.get(label)!)}  ${ms(times[0])}  ${ms(percentile(times, 50))}  ${ms(percentile(times, 95))}  ${ms(times[times.length - 1])}  ${ratio.toFixed(0).padStart(8)}×`,
+        `${label.padEnd(36)} ${ms(first.get(label)!)}  ${ms(times[0])}  ${ms(percentile(times, 50))}  ${ms(percentile(times, 95))}  ${ms(times[times.length - 1])}  ${ratio.toFixed(0).padStart(8)}×  ${(share === 1 ? 'all' : `1/${Math.round(1 / share)}`).padStart(13)}`,
       );
     }
     everything.sort((a, b) => a - b);

@@ -5055,6 +5055,11 @@ export interface components {
             /** @description Largest first: page views for pages, visitors then clicks for links, sessions otherwise */
             items: components["schemas"]["BreakdownItem"][];
             range: components["schemas"]["AnalyticsRange"];
+            /** @description Present when the figures are estimates: a filtered read of a period holding more sessions than ANALYTICS_SAMPLE_SESSIONS reads the sessions of a share of the visitors (chosen by their id, all of a visitor's sessions or none) and scales its counts by its inverse; rates and means are those of the share */
+            sampled?: {
+                /** @description The share of the visitors read: 1/2, 1/4, … 1/64 */
+                fraction: number;
+            };
             /** Format: uuid */
             site_id: string;
         };
@@ -6276,6 +6281,11 @@ export interface components {
             /** @description The filters applied, as given (`<dimension>:<value>`) */
             filters: string[];
             range: components["schemas"]["AnalyticsRange"];
+            /** @description Present when the figures are estimates: a filtered read of a period holding more sessions than ANALYTICS_SAMPLE_SESSIONS reads the sessions of a share of the visitors (chosen by their id, all of a visitor's sessions or none) and scales its counts by its inverse; rates and means are those of the share */
+            sampled?: {
+                /** @description The share of the visitors read: 1/2, 1/4, … 1/64 */
+                fraction: number;
+            };
             /** @description One entry per day of the period, oldest first */
             series: {
                 /** @description Mean session duration, first to last activity (ms); null without sessions */

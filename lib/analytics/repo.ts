@@ -5,6 +5,7 @@ import { statementDb } from '@/lib/db/replica';
 import { isLiveSql, SESSION_MAX_MS } from '@/lib/db/visitor-session-lifetime';
 import type { Days } from './calendar';
 import type { Filter } from './filters';
+import type { Sample } from './samples';
 
 /**
  * The analytics queries. Every figure is computed from the raw rows by one query (`factsQuery`),
@@ -187,6 +188,10 @@ export const durationSql = sql`(case when s.status = 'closed' then coalesce(s.en
 /** A Postgres array literal of dates or numbers (values that need no quoting). */
 export const pgArray = (values: (string | number)[]) => `{${values.join(',')}}`;
 
+/** `column` (a visitor's sample, ./samples.ts) is one the read keeps. */
+export const inSample = (column: SQL, sample: Sample): SQL =>
+  sql`${column} = any(${pgArray(Array.from({ length: sample.kept }, (_, i) => i))}::smallint[])`;
+
 /**
  * The days a facts query computes (`days`), and the year of days before them: a visitor's previous
  * session is named by its day (`revisit` rows: value = that day) when it falls in that year.
@@ -317,6 +322,10 @@ export function factsQuery(siteId: string, window: FactDays, parts: Part[], wher
   return factRows(ctes, selects);
 }
 
+/** The twelve columns of a fact row, in order. */
+const FACT_FIELDS = ['visitors', 'sessions', 'bounces', 'duration_ms', 'page_views', 'conversions', 'engaged_ms', 'scroll_depth', 'engagements'];
+const factRelation = sql.raw(`f (day, dim, value, ${FACT_FIELDS.join(', ')})`);
+
 /** Fact rows summed per day, dimension and value from `selects` (each of the twelve columns, in order) over `ctes`. */
 export function factRows(ctes: SQL[], selects: SQL[]): SQL {
   return sql`
@@ -325,9 +334,14 @@ export function factRows(ctes: SQL[], selects: SQL[]): SQL {
            coalesce(sum(duration_ms), 0)::float8 as duration_ms, sum(page_views)::int as page_views, sum(conversions)::int as conversions,
            coalesce(sum(engaged_ms), 0)::float8 as engaged_ms, coalesce(sum(scroll_depth), 0)::float8 as scroll_depth,
            sum(engagements)::int as engagements
-    from (${sql.join(selects, sql` union all `)})
-      f (day, dim, value, visitors, sessions, bounces, duration_ms, page_views, conversions, engaged_ms, scroll_depth, engagements)
+    from (${sql.join(selects, sql` union all `)}) ${factRelation}
     group by day, dim, value`;
+}
+
+/** One select of the fact rows of `selects` with every figure multiplied by `by` (an integer). */
+export function scaledRows(selects: SQL[], by: number): SQL {
+  const figures = sql.raw(FACT_FIELDS.map((c) => `${c} * ${Math.trunc(by)}`).join(', '));
+  return sql`select day, dim, value, ${figures} from (${sql.join(selects, sql` union all `)}) ${factRelation}`;
 }
 
 /** The days of `dates` (in `tz`) that are rolled up already. */

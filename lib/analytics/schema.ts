@@ -210,6 +210,15 @@ export const VisitCountsSchema = z.object({
   sessions: z.number().int().describe('Sessions started in the period'),
 });
 
+const SampledSchema = z
+  .object({
+    fraction: z.number().describe('The share of the visitors read: 1/2, 1/4, … 1/64'),
+  })
+  .optional()
+  .describe(
+    "Present when the figures are estimates: a filtered read of a period holding more sessions than ANALYTICS_SAMPLE_SESSIONS reads the sessions of a share of the visitors (chosen by their id, all of a visitor's sessions or none) and scales its counts by its inverse; rates and means are those of the share",
+  );
+
 export const OverviewSchema = z.object({
   site_id: uuidSchema,
   range: AnalyticsRangeSchema,
@@ -219,6 +228,7 @@ export const OverviewSchema = z.object({
   ),
   series: z.array(FiguresSchema.extend({ date: z.string().describe('Day (YYYY-MM-DD)') })).describe('One entry per day of the period, oldest first'),
   filters: z.array(z.string()).describe('The filters applied, as given (`<dimension>:<value>`)'),
+  sampled: SampledSchema,
   comparison: z
     .object({
       range: AnalyticsRangeSchema,
@@ -266,6 +276,7 @@ export const BreakdownSchema = z.object({
   dimension: z.enum(BREAKDOWN_DIMENSIONS),
   items: z.array(BreakdownItemSchema).describe('Largest first: page views for pages, visitors then clicks for links, sessions otherwise'),
   filters: z.array(z.string()).describe('The filters applied, as given'),
+  sampled: SampledSchema,
 });
 
 export const FunnelStepSchema = z.object({

@@ -1,10 +1,11 @@
 import { now } from '@/lib/core/clock';
+import { config } from '@/lib/core/config';
 import { ApiError } from '@/lib/core/errors';
 import { parseInput } from '@/lib/core/validate';
 import { readingFromReplica } from '@/lib/db/replica';
 import { SESSION_MAX_MS } from '@/lib/db/visitor-session-lifetime';
 import { addDays, canonicalTimeZone, dateIn, daysBetween, daysOf, type Days } from './calendar';
-import type { KeptFacts } from './dimension-slots-repo';
+import { expectedSessions, type KeptFacts } from './dimension-slots-repo';
 import { filterTexts, parseFilters } from './filters';
 import { findGoalByName, listGoals } from './goals';
 import {
@@ -33,6 +34,7 @@ import {
 } from './repo';
 import { openDaysKept } from './rollup-repo';
 import { factDays, finishedDays, runsOf } from './rollups';
+import { EVERY_VISITOR, sampledShare, sampleFor, type Sample } from './samples';
 import {
   breakdownQuerySchema,
   DEFAULT_RANGE_DAYS,
@@ -181,19 +183,39 @@ async function readFiltersOf(siteId: string, given: string | string[] | undefine
  * rollups): filtered, from the session facts `kept` (and the raw rows since) when the
  * calendar's days start on their slots; from the raw rows otherwise.
  */
-function rawSource(siteId: string, period: Period, where?: Where, kept?: KeptFacts): FactSource {
+function rawSource(siteId: string, period: Period, where?: Where, read: FactsRead = UNFILTERED): FactSource {
   const window = factDays(period.from, period.to, period.timeZone);
   return {
     siteId,
     tz: period.timeZone,
     open: [{ window }],
     where,
-    facts: where && startsOnSlots(window) ? (w, parts) => filteredFactsQuery(siteId, w, parts, where, kept) : undefined,
+    facts: where && startsOnSlots(window) ? (w, parts) => filteredFactsQuery(siteId, w, parts, where, read.kept, read.sample) : undefined,
   };
 }
 
-/** Up to when the session facts are kept, and their slot sums' dirty spans, for a filtered read (none needed otherwise). */
-const keptFactsFor = (siteId: string, where: Where | undefined) => (where ? sessionsKept(siteId) : Promise.resolve(undefined));
+/** What a filtered read of the session facts needs: up to when they are kept (and their slot sums' dirty spans), and its sample. */
+interface FactsRead {
+  kept?: KeptFacts;
+  sample: Sample;
+}
+const UNFILTERED: FactsRead = { sample: EVERY_VISITOR };
+
+/**
+ * The session facts kept and the sample (./samples.ts) of a filtered read of `period` (and of its
+ * comparison: the same sample), of the totals or of `part`. Reads of the raw rows alone are never sampled.
+ */
+async function factsReadOf(siteId: string, where: Where | undefined, period: Period, part?: Part): Promise<FactsRead> {
+  if (!where) return UNFILTERED;
+  const { starts } = period.days;
+  const onSlots = startsOnSlots(factDays(period.from, period.to, period.timeZone));
+  const [kept, expected] = await Promise.all([
+    sessionsKept(siteId),
+    onSlots ? expectedSessions(siteId, where.filters, starts[0], starts[starts.length - 1]) : 0,
+  ]);
+  const pages = part === 'page' || where.filters.some((f) => f.dimension === 'page');
+  return { kept, sample: sampleFor(expected, config().ANALYTICS_SAMPLE_SESSIONS, pages) };
+}
 
 /** The span of the periods (earliest first) a filtered read looks at: its sessions' events are received within it. */
 const scopeOf = (siteId: string, periods: Period[]) => ({
@@ -205,12 +227,12 @@ const scopeOf = (siteId: string, periods: Period[]) => ({
 const rangeOf = (p: Period) => ({ from: p.from, to: p.to, timezone: p.timeZone });
 
 /** The figures of one period: totals, one entry per day, bots; filtered when `where` is given. */
-async function periodFigures(siteId: string, period: Period, where: Where | undefined, kept: KeptFacts | undefined, at: number) {
+async function periodFigures(siteId: string, period: Period, where: Where | undefined, read: FactsRead, at: number) {
   const { starts } = period.days;
   const lo = starts[0];
   const hi = starts[starts.length - 1];
   const [{ days, revisits, distinct }, leads, counted, dayRevenue, totalRevenue] = await Promise.all([
-    (where ? Promise.resolve(rawSource(siteId, period, where, kept)) : sourceOf(siteId, period, at)).then((source) => dayTotals(source, period.from)),
+    (where ? Promise.resolve(rawSource(siteId, period, where, read)) : sourceOf(siteId, period, at)).then((source) => dayTotals(source, period.from)),
     // Filtered: the leads with a visit the filters keep.
     newLeadsPerDay(siteId, period.days, where),
     // People come from the facts (rolled up); the bots, few, from their own index.
@@ -285,16 +307,17 @@ async function overviewOf(siteId: string, query: OverviewQuery = {}): Promise<Ov
   const filters = await readFiltersOf(siteId, q.filter);
   const before = q.compare ? comparisonPeriod(period, q.compare) : undefined;
   const where = whereOf(filters, scopeOf(siteId, before ? [before, period] : [period]));
-  const kept = await keptFactsFor(siteId, where);
+  const read = await factsReadOf(siteId, where, period);
   const [current, previous] = await Promise.all([
-    periodFigures(siteId, period, where, kept, at),
-    before ? periodFigures(siteId, before, where, kept, at) : undefined,
+    periodFigures(siteId, period, where, read, at),
+    before ? periodFigures(siteId, before, where, read, at) : undefined,
   ]);
   return {
     site_id: siteId,
     range: rangeOf(period),
     ...current,
     filters: filterTexts(filters),
+    sampled: sampledShare(read.sample),
     ...(before && previous
       ? {
           comparison: {
@@ -372,12 +395,12 @@ async function breakdownOf(siteId: string, dimension: BreakdownDimension, query:
   const period = await periodOf(siteId, q, at);
   const filters = await readFiltersOf(siteId, q.filter);
   const where = whereOf(filters, scopeOf(siteId, [period]));
-  const kept = await keptFactsFor(siteId, where);
+  const read = await factsReadOf(siteId, where, period, 'part' in source ? source.part : undefined);
   const { starts } = period.days;
   const lo = starts[0];
   const hi = starts[starts.length - 1];
   const factsFor = (part: Part) =>
-    where || UNROLLED.has(part) ? Promise.resolve(rawSource(siteId, period, where, kept)) : sourceOf(siteId, period, at);
+    where || UNROLLED.has(part) ? Promise.resolve(rawSource(siteId, period, where, read)) : sourceOf(siteId, period, at);
   const none = { visitors: null, clicks: null, avg_engaged_ms: null, avg_scroll_depth: null };
   let items: Breakdown['items'];
   if ('goals' in source) {
@@ -421,7 +444,9 @@ async function breakdownOf(siteId: string, dimension: BreakdownDimension, query:
       revenue: revenue.get(r.value) ?? [],
     }));
   }
-  return { site_id: siteId, range: rangeOf(period), dimension, items, filters: filterTexts(filters) };
+  // Goals and links are counted from their events, never sampled.
+  const sampled = 'part' in source ? sampledShare(read.sample) : undefined;
+  return { site_id: siteId, range: rangeOf(period), dimension, items, filters: filterTexts(filters), sampled };
 }
 
 /** The site's goals over the period: sessions and visitors that reached each, its events, conversion rate and revenue. */

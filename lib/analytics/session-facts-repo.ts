@@ -20,8 +20,10 @@ import {
   engagementFigure,
   factRows,
   goalEventSql,
+  inSample,
   matches,
   pgArray,
+  scaledRows,
   SESSION_DIMS as DIMS,
   type FactDays,
   type Part,
@@ -29,6 +31,7 @@ import {
   type SessionDim,
   type Where,
 } from './repo';
+import { EVERY_VISITOR, SAMPLES, scaleOf, type Sample } from './samples';
 
 /**
  * Session facts: one compact row per finished session of a person (its dimensions and figures) and
@@ -47,17 +50,19 @@ export const startsOnSlots = (window: FactDays) => window.days.starts.every((t) 
 const SESSION_COLUMNS = sql.raw(
   `session_id, visitor_id, created_at, ${DIMS.join(', ')}, page_views, conversions, duration_ms, event_page_views, event_conversions, first_slot, last_slot`,
 );
-const PAGE_COLUMNS = sql.raw('session_id, started_at, slot, path, page_views, conversions, engaged_ms, scroll_depth, engagements');
+const PAGE_COLUMNS = sql.raw('session_id, started_at, slot, path, sample, page_views, conversions, engaged_ms, scroll_depth, engagements');
 
 /**
  * Page facts from the raw rows of the people's sessions started in [from, to): their page views,
- * conversions and engagement per page (an engagement event names its page by its URL) and slot.
+ * conversions and engagement per page (an engagement event names its page by its URL) and slot,
+ * with their visitor's sample.
  */
 function pageFactsSql(siteId: string, from: number, to: number, only?: SQL): SQL {
   const counted = sql`e.event_type in ('pageview', 'engagement')`;
   return sql`
     select e.session_id, s.created_at as started_at, e.received_at - e.received_at % ${SLOT_MS}::bigint as slot,
            case when e.event_type = 'engagement' then analytics_url_path(e.url) else e.path end as path,
+           analytics_sample(s.visitor_id) as sample,
            (count(*) filter (where e.event_type = 'pageview'))::int as page_views,
            (count(*) filter (where e.event_type = 'conversion'))::int as conversions,
            coalesce(sum(${engagementFigure('engaged_ms', 86_400_000)}) filter (where ${counted}), 0)::bigint as engaged_ms,
@@ -69,7 +74,7 @@ function pageFactsSql(siteId: string, from: number, to: number, only?: SQL): SQL
       ${only ? sql`and ${only}` : sql``}
       and e.site_id = ${siteId} and e.received_at >= ${from - SESSION_MAX_MS}::bigint and e.received_at < ${to + SESSION_MAX_MS}::bigint
       and e.event_type in ('pageview', 'conversion', 'engagement')
-    group by 1, 2, 3, 4`;
+    group by 1, 2, 3, 4, 5`;
 }
 
 /** Session facts from the raw rows of the people's sessions started in [from, to), their events counted from `pages` (their page facts). */
@@ -117,8 +122,8 @@ async function writeFacts(tx: Db, siteId: string, from: number, to: number, now:
     kept as (
       insert into analytics_sessions (site_id, computed_at, ${SESSION_COLUMNS})
       select ${siteId}, ${now}::bigint, ${SESSION_COLUMNS} from (${sessionFactsSql(siteId, from, to, sql`p`, only)}) f
-      -- In order of start: a read of a period finds its sessions side by side.
-      order by created_at
+      -- By sample, then in order of start: a read of a period (of a share of the visitors) finds its sessions side by side.
+      order by analytics_sample(visitor_id), created_at
       returning ${KEPT_RETURNING}),
     slots as (${addSlotSums(siteId, sql`kept`, sql`p`)})
     select count(*)::int as n from kept`,
@@ -178,12 +183,12 @@ export async function refreshChangedSessionFacts(siteId: string, from: number, t
 }
 
 /**
- * A filter over a session fact `s` (its pages in `sp`): the same visits as ./repo.ts `whereOf`
- * keeps from the raw rows.
+ * A filter over a session fact `s`: the same visits as ./repo.ts `whereOf` keeps from the raw rows.
+ * A page filter reads the sessions that viewed the page from `viewers` (their ids).
  */
-function factFilterSql(f: ReadFilter, where: Where): SQL {
+function factFilterSql(f: ReadFilter, where: Where, viewers: SQL): SQL {
   if (f.dimension === 'page') {
-    const viewed = sql`exists (select 1 from sp where sp.session_id = s.session_id and sp.page_views > 0 and ${matches(sql`sp.path`, f)})`;
+    const viewed = sql`s.session_id in (select session_id from ${viewers})`;
     return f.exclude ? sql`not ${viewed}` : viewed;
   }
   if (f.dimension === 'goal') {
@@ -201,8 +206,16 @@ function factFilterSql(f: ReadFilter, where: Where): SQL {
  * of the sessions `where` keeps, from the session facts kept (`kept`) and the raw rows since. An
  * overview filtered on one dimension sums the kept sessions' slot sums (./dimension-slots-repo.ts)
  * and reads their visitors alone; the sessions since are read as every other filtered read does.
+ * Of the visitors of `sample` only (./samples.ts), their figures scaled; the slot sums are not.
  */
-export function filteredFactsQuery(siteId: string, window: FactDays, parts: Part[], where: Where, kept: KeptFacts | undefined): SQL {
+export function filteredFactsQuery(
+  siteId: string,
+  window: FactDays,
+  parts: Part[],
+  where: Where,
+  kept: KeptFacts | undefined,
+  sample: Sample = EVERY_VISITOR,
+): SQL {
   const { days } = window;
   const lo = days.starts[0];
   const hi = days.starts[days.starts.length - 1];
@@ -229,6 +242,8 @@ export function filteredFactsQuery(siteId: string, window: FactDays, parts: Part
   // finds the facts kept to the same mark, none of the period's slots dirty (`ok`); else they are, as without.
   const ok = slotDim ? sql`(select ok from guard)` : undefined;
   const unlessSlots = ok ? sql`and not ${ok}` : sql``;
+  const sampled = sample.kept < SAMPLES;
+  const viewersOf = (i: number) => sql.raw(`pv${i}`);
   const ctes: SQL[] = [
     sql`cal as materialized (select ${pgArray(days.starts)}::bigint[] as starts, ${pgArray(days.dates)}::date[] as dates)`,
     ...(slotDim ? [sql`guard as materialized (${slotSumsCurrentSql(siteId, kept!.upto, lo, hi)})`] : []),
@@ -236,14 +251,22 @@ export function filteredFactsQuery(siteId: string, window: FactDays, parts: Part
     sql`tp as materialized (${pageFactsSql(siteId, keptTo, hi)})`,
     sql`sp as not materialized (
       select ${PAGE_COLUMNS} from analytics_session_pages
-      where site_id = ${siteId} and started_at >= ${earliest}::bigint and started_at < ${keptTo}::bigint ${unlessSlots}
+      where site_id = ${siteId} and ${inSample(sql`sample`, sample)} and started_at >= ${earliest}::bigint and started_at < ${keptTo}::bigint
+        ${unlessSlots}
       union all
       select ${PAGE_COLUMNS} from tp)`,
     sql`ss as (
       select ${SESSION_COLUMNS} from analytics_sessions
-      where site_id = ${siteId} and created_at >= ${earliest}::bigint and created_at < ${keptTo}::bigint ${unlessSlots}
+      where site_id = ${siteId} and ${inSample(sql`sample`, sample)} and created_at >= ${earliest}::bigint and created_at < ${keptTo}::bigint
+        ${unlessSlots}
       union all
-      select ${SESSION_COLUMNS} from (${sessionFactsSql(siteId, keptTo, hi, sql`tp`)}) t)`,
+      select ${SESSION_COLUMNS} from (${sessionFactsSql(siteId, keptTo, hi, sql`tp`, sampled ? inSample(sql`analytics_sample(s.visitor_id)`, sample) : undefined)}) t)`,
+    // The sessions that viewed the page of each page filter, apart (the planner cannot tell how many).
+    ...where.filters.flatMap((f, i) =>
+      f.dimension === 'page'
+        ? [sql`${viewersOf(i)} as materialized (select distinct session_id from sp where sp.page_views > 0 and ${matches(sql`sp.path`, f)})`]
+        : [],
+    ),
     // The matching sessions, narrow (what the figures read), with the day they started on in the period (else null).
     sql`m as materialized (
       select s.session_id, s.visitor_id, s.created_at, s.page_views, s.conversions, s.duration_ms, s.event_page_views, s.event_conversions,
@@ -251,10 +274,12 @@ export function filteredFactsQuery(siteId: string, window: FactDays, parts: Part
                dims.map((d) => sql.raw(`s.${d}`)),
                sql`, `,
              )}${dims.length ? sql`, ` : sql``}
-             case when s.created_at >= ${lo}::bigint and s.created_at < ${hi}::bigint then cal.dates[${bucket(sql`s.created_at`)}] end as day
-      from ss s, cal
+             case when s.created_at >= ${lo}::bigint and s.created_at < ${hi}::bigint
+               then (${pgArray(days.dates)}::date[])[width_bucket(s.created_at, ${pgArray(days.starts)}::bigint[])] end as day
+      -- The calendar inline, not joined: a join with it misleads the planner's estimate of the page filters' semi-joins.
+      from ss s
       where ${sql.join(
-        where.filters.map((f) => factFilterSql(f, where)),
+        where.filters.map((f, i) => factFilterSql(f, where, viewersOf(i))),
         sql` and `,
       )})`,
     // The slots of the matching sessions' events in the period (page views of the filtered pages only): of every
@@ -274,11 +299,14 @@ export function filteredFactsQuery(siteId: string, window: FactDays, parts: Part
            and tp.slot >= ${lo}::bigint and tp.slot < ${hi}::bigint)
       ) p, cal)`,
   ];
+  // What the sample's sessions give (scaled when sampled), and the slot sums of every session (never scaled).
   const selects: SQL[] = [];
+  const exact: SQL[] = [];
   if (parts.includes('totals')) {
     // Distinct visitors per day, and of the whole period, by hash aggregates over (day number, visitor) (no sort).
     const dayNumber = (t: SQL) => sql`width_bucket(${t}, ${pgArray(days.starts)}::bigint[])`;
-    const keptVisitors = slotDim && ok ? sql`${keptVisitorsSql(siteId, slotDim, where.filters, lo, keptTo, dayNumber, ok)} union all ` : sql``;
+    const keptVisitors =
+      slotDim && ok ? sql`${keptVisitorsSql(siteId, slotDim, where.filters, lo, keptTo, dayNumber, ok, sample)} union all ` : sql``;
     ctes.push(sql`vd as materialized (
       select d, visitor_id from (${keptVisitors}select visitor_id, ${dayNumber(sql`created_at`)} from m where day is not null) v (visitor_id, d)
       group by d, visitor_id)`);
@@ -290,7 +318,7 @@ export function filteredFactsQuery(siteId: string, window: FactDays, parts: Part
     selects.push(sql`
       select day, 'total', '', 0, count(*), count(*) filter (where page_views <= 1), sum(duration_ms), 0, 0, 0, 0, 0
       from m where day is not null group by day`);
-    if (slotDim && ok) selects.push(slotTotalsSql(siteId, slotDim, where.filters, days, ok));
+    if (slotDim && ok) exact.push(slotTotalsSql(siteId, slotDim, where.filters, days, ok));
     if (!everySlot)
       selects.push(sql`
         select cal.dates[${bucket(sql`m.first_slot`)}], 'total', '', 0, 0, 0, 0, ${byPage ? sql`0` : sql`sum(m.event_page_views)`},
@@ -327,5 +355,5 @@ export function filteredFactsQuery(siteId: string, window: FactDays, parts: Part
             from e where (page_views > 0 or engagements > 0) and on_page group by day, path, session_id) v
       group by day, path`);
   }
-  return factRows(ctes, selects);
+  return factRows(ctes, [...exact, ...(sampled ? [scaledRows(selects, scaleOf(sample))] : selects)]);
 }

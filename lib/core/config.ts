@@ -122,6 +122,9 @@ const configSchema = z.object({
   // Account mail (verification, password reset, sign-up notices) per address and hour.
   ACCOUNT_MAILS_PER_ADDRESS: z.coerce.number().int().min(1).default(5),
   KEY_USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  // A filtered analytics read expected to read more sessions than this reads a share of the visitors
+  // and scales its figures (lib/analytics/samples.ts); 0: never sampled.
+  ANALYTICS_SAMPLE_SESSIONS: z.coerce.number().int().min(0).default(50_000),
   // Visitor sessions end after this many seconds without activity (spec: 1800). Tests and staging
   // shorten it to see sessions expire without waiting half an hour.
   SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),

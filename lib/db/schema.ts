@@ -4,7 +4,21 @@
  * that every column declared here exists in the migrated database.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, date, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  date,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { SiteRole } from '@/lib/core/principal';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -457,6 +471,8 @@ export const analyticsSessions = pgTable('analytics_sessions', {
   firstSlot: ms('first_slot'),
   lastSlot: ms('last_slot'),
   computedAt: ms('computed_at').notNull(),
+  /** The visitor's sample (0–63) a sampled read keeps or leaves (20261210090000_analytics_session_samples.sql). */
+  sample: smallint('sample').generatedAlwaysAs(sql`analytics_sample(visitor_id)`),
 });
 
 export const analyticsSessionPages = pgTable('analytics_session_pages', {
@@ -465,6 +481,7 @@ export const analyticsSessionPages = pgTable('analytics_session_pages', {
   startedAt: ms('started_at').notNull(),
   slot: ms('slot').notNull(),
   path: text('path'),
+  sample: smallint('sample').notNull(),
   pageViews: integer('page_views').notNull(),
   conversions: integer('conversions').notNull(),
   engagedMs: ms('engaged_ms').notNull(),

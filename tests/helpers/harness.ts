@@ -16,7 +16,8 @@ export interface CallOptions {
   method?: string;
   path: string;
   params?: Record<string, string>;
-  query?: Record<string, string | number | undefined>;
+  /** A list is a repeated parameter (`filter=a&filter=b`). */
+  query?: Record<string, string | number | string[] | undefined>;
   headers?: Record<string, string>;
   /** JSON-encoded unless `rawBody` or `form` is given; a FormData is sent as multipart. */
   body?: unknown;
@@ -103,7 +104,7 @@ export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx:
   const path = fast?.serves(handler, o.path) && transmittable ? filledPath(o.path, o.params) : undefined;
   const overHttp = path !== undefined;
   const url = new URL(path ?? o.path, overHttp ? fast!.base : BASE);
-  for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  for (const [k, v] of Object.entries(o.query ?? {})) for (const one of v === undefined ? [] : [v].flat()) url.searchParams.append(k, String(one));
   const headers = new Headers(o.headers);
   let body: string | FormData | undefined = o.form ?? o.rawBody;
   if (o.body instanceof FormData) body = o.body;

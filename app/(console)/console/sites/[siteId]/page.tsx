@@ -241,6 +241,12 @@ export default async function OverviewPage({ params, searchParams }: { params: P
           </>
         )}
       </p>
+      {ov.sampled && (
+        <p className="hint" data-testid="sampled-note">
+          Estimated from the visits of 1 visitor in {Math.round(1 / ov.sampled.fraction)}: this period holds too many visits to filter every one
+          quickly. Remove the filters or choose fewer days for exact figures.
+        </p>
+      )}
       <LiveVisits siteId={site.id} mark={visits.mark} waiting={false} visitorsNow={now.visitors} filters={filters} />
       <Card title="Traffic" id="traffic">
         <Chart
