@@ -166,9 +166,9 @@ const INDEXED: SessionDim[] = ['country', 'utm_source', 'referrer'];
 
 /**
  * The visitors (visitor_id, day number `d`) of the kept sessions started in [lo, to) that the
- * filters on `dim` keep, of the visitors of `sample`. On an indexed dimension a filter that keeps many values (a negation, a
- * pattern, none) reads the index ranges of the values the period's slot sums hold that it keeps,
- * and of none, instead of every session of the period.
+ * filters on `dim` keep, of the visitors of `sample`. On an indexed dimension a filter that keeps
+ * many values (a negation, a pattern, none) reads the index ranges of the values the period's slot
+ * sums hold that it keeps, and of none, instead of every session of the period.
  */
 export function keptVisitorsSql(
   siteId: string,

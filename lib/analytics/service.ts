@@ -183,7 +183,7 @@ async function readFiltersOf(siteId: string, given: string | string[] | undefine
  * rollups): filtered, from the session facts `kept` (and the raw rows since) when the
  * calendar's days start on their slots; from the raw rows otherwise.
  */
-function rawSource(siteId: string, period: Period, where?: Where, read: FactsRead = UNFILTERED): FactSource {
+function rawSource(siteId: string, period: Period, where: Where | undefined, read: FactsRead): FactSource {
   const window = factDays(period.from, period.to, period.timeZone);
   return {
     siteId,

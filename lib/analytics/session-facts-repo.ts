@@ -31,7 +31,7 @@ import {
   type SessionDim,
   type Where,
 } from './repo';
-import { EVERY_VISITOR, SAMPLES, scaleOf, type Sample } from './samples';
+import { SAMPLES, scaleOf, type Sample } from './samples';
 
 /**
  * Session facts: one compact row per finished session of a person (its dimensions and figures) and
@@ -208,14 +208,7 @@ function factFilterSql(f: ReadFilter, where: Where, viewers: SQL): SQL {
  * and reads their visitors alone; the sessions since are read as every other filtered read does.
  * Of the visitors of `sample` only (./samples.ts), their figures scaled; the slot sums are not.
  */
-export function filteredFactsQuery(
-  siteId: string,
-  window: FactDays,
-  parts: Part[],
-  where: Where,
-  kept: KeptFacts | undefined,
-  sample: Sample = EVERY_VISITOR,
-): SQL {
+export function filteredFactsQuery(siteId: string, window: FactDays, parts: Part[], where: Where, kept: KeptFacts | undefined, sample: Sample): SQL {
   const { days } = window;
   const lo = days.starts[0];
   const hi = days.starts[days.starts.length - 1];
